@@ -1,0 +1,119 @@
+extension Node: Hashable {
+  /// Structural equality, with numbers compared by exact value across representations.
+  ///
+  /// `.integer(1)`, `.double(1.0)` and `.decimal("1.0")` are equal; `.decimal("0.1")` equals
+  /// `.double(0.1)` (whose shortest text is `0.1`), but `.decimal("0.10000000000000000001")` does
+  /// not, even though both read as the same `Double`. Objects are equal when they have the same
+  /// members in the same order.
+  public static func == (lhs: Node, rhs: Node) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): return true
+    case (.bool(let a), .bool(let b)): return a == b
+    case (.integer(let a), .integer(let b)): return a == b
+    case (.double(let a), .double(let b)): return a == b
+    case (.decimal(let a), .decimal(let b)) where a == b: return true
+    case (.string(let a), .string(let b)): return a == b
+    case (.array(let a), .array(let b)): return a == b
+    case (.object(let a), .object(let b)): return a == b
+    default:
+      guard let a = lhs._canonicalNumber, let b = rhs._canonicalNumber else { return false }
+      return a == b
+    }
+  }
+
+  /// Hashes consistently with ``==(_:_:)``: numbers hash by their canonical value.
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .null: hasher.combine(0)
+    case .bool(let value): hasher.combine(1); hasher.combine(value)
+    case .integer, .double, .decimal:
+      hasher.combine(2)
+      hasher.combine(_canonicalNumber)
+    case .string(let value): hasher.combine(3); hasher.combine(value)
+    case .array(let value): hasher.combine(4); hasher.combine(value)
+    case .object(let value): hasher.combine(5); hasher.combine(value)
+    }
+  }
+
+  /// The number as (negative, significant digits without leading or trailing zeros, exponent of
+  /// the last digit), so that equal values compare equal whatever their spelling. `nil` for
+  /// non-numbers and non-finite doubles; zero is `(false, "", 0)`.
+  var _canonicalNumber: _CanonicalNumber? {
+    switch self {
+    case .integer(let value): return _CanonicalNumber(text: String(value))
+    case .double(let value):
+      guard value.isFinite else { return nil }
+      return _CanonicalNumber(text: value.description)
+    case .decimal(let text): return _CanonicalNumber(text: text)
+    default: return nil
+    }
+  }
+}
+
+/// A number in canonical form: sign, significant digits and the power of ten of the last digit.
+struct _CanonicalNumber: Hashable {
+  var negative: Bool
+  var digits: [UInt8]
+  var exponent: Int
+
+  /// Parses number text (JSON grammar, plus Swift's `1e-05` spelling). Returns `nil` for
+  /// anything else.
+  init?(text: String) {
+    var negative = false
+    var digits: [UInt8] = []
+    var exponent = 0
+    var sawDigit = false
+    var inFraction = false
+    var utf8 = text.utf8[...]
+    if utf8.first == UInt8(ascii: "-") {
+      negative = true
+      utf8 = utf8.dropFirst()
+    } else if utf8.first == UInt8(ascii: "+") {
+      utf8 = utf8.dropFirst()
+    }
+    while let byte = utf8.first {
+      if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+        sawDigit = true
+        if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
+        if inFraction { exponent -= 1 }
+      } else if byte == UInt8(ascii: ".") && !inFraction {
+        inFraction = true
+      } else {
+        break
+      }
+      utf8 = utf8.dropFirst()
+    }
+    guard sawDigit else { return nil }
+    if let marker = utf8.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
+      utf8 = utf8.dropFirst()
+      var exponentNegative = false
+      if utf8.first == UInt8(ascii: "-") {
+        exponentNegative = true
+        utf8 = utf8.dropFirst()
+      } else if utf8.first == UInt8(ascii: "+") {
+        utf8 = utf8.dropFirst()
+      }
+      guard !utf8.isEmpty else { return nil }
+      var value = 0
+      for byte in utf8 {
+        guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+        // Exponents beyond this are not distinguishable in practice; clamp to stay finite.
+        value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000)
+      }
+      exponent += exponentNegative ? -value : value
+    } else if !utf8.isEmpty {
+      return nil
+    }
+    while digits.last == UInt8(ascii: "0") {
+      digits.removeLast()
+      exponent += 1
+    }
+    if digits.isEmpty {
+      negative = false
+      exponent = 0
+    }
+    self.negative = negative
+    self.digits = digits
+    self.exponent = exponent
+  }
+}

@@ -1,0 +1,119 @@
+/// One problem found while reading, mapping or serializing a payload.
+///
+/// Every error carries the path to the failing value as a JSON Pointer (RFC 6901, `""` for the
+/// whole document) and a ``Kind`` that says what was expected and what was found. Its
+/// ``description`` is one stable line that tests may compare in full:
+///
+/// ```
+/// /articles/3/price: expected a number, found "12abc"
+/// syntax error at line 2, column 9 (byte 17): expected ',' or '}' after an object member, found 'x'
+/// ```
+public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The JSON Pointer (RFC 6901) of the failing value; `""` is the whole document.
+  public var path: String
+  /// What went wrong.
+  public var kind: Kind
+
+  /// Creates an error at `path`.
+  public init(path: String = "", _ kind: Kind) {
+    self.path = path
+    self.kind = kind
+  }
+
+  /// The kinds of problem a payload, a mapping or a value can have.
+  public enum Kind: Sendable, Equatable {
+    /// The text is not valid in its format: `message` says what was expected and found.
+    case syntax(message: String, location: TextLocation)
+    /// Arrays and objects nest deeper than the reader's limit.
+    case depthLimitExceeded(limit: Int, location: TextLocation)
+    /// The bytes are not valid UTF-8.
+    case invalidUTF8(location: TextLocation)
+    /// A `Double` that is NaN or infinite cannot be written as JSON; `value` is its description.
+    case nonFiniteNumber(value: String)
+    /// A required key is absent (or `null` where `null` is not allowed).
+    case missingRequiredKey
+    /// The value has the wrong shape: `expected` and `found` are short descriptions.
+    case typeMismatch(expected: String, found: String)
+    /// The value has the right shape but cannot be converted: `raw` is the value as written.
+    case conversionFailed(expected: String, raw: String, reason: String?)
+    /// A validator rejected the object: its message.
+    case validationFailed(message: String)
+    /// A dynamic mapping found no case for the value: `reason` says what it looked at.
+    case declined(reason: String)
+    /// Two values serialize to the same key.
+    case duplicateKey(key: String, otherPath: String)
+    /// A class graph refers back to an object that is being serialized.
+    case cycle(type: String)
+    /// A key that the mapping does not know, while unknown keys are rejected.
+    case unknownKey
+    /// A value cannot be serialized in the requested format: `reason` says why.
+    case notRepresentable(reason: String)
+    /// A mistake in a mapping's definition, reported to the developer.
+    case invalidDefinition(message: String)
+  }
+
+  /// The error as one line: the path (when not the whole document), then what went wrong.
+  public var description: String {
+    path.isEmpty ? kind.description : "\(path): \(kind.description)"
+  }
+}
+
+extension MappingError.Kind: CustomStringConvertible {
+  /// What went wrong, in one line, without the path.
+  public var description: String {
+    switch self {
+    case .syntax(let message, let location):
+      return "syntax error at \(location): \(message)"
+    case .depthLimitExceeded(let limit, let location):
+      return "nesting deeper than \(limit) levels at \(location)"
+    case .invalidUTF8(let location):
+      return "invalid UTF-8 at \(location)"
+    case .nonFiniteNumber(let value):
+      return "cannot write the non-finite number \(value)"
+    case .missingRequiredKey:
+      return "required value is missing"
+    case .typeMismatch(let expected, let found):
+      return "expected \(expected), found \(found)"
+    case .conversionFailed(let expected, let raw, let reason):
+      if let reason { return "cannot convert \(raw) to \(expected): \(reason)" }
+      return "cannot convert \(raw) to \(expected)"
+    case .validationFailed(let message):
+      return "validation failed: \(message)"
+    case .declined(let reason):
+      return "no mapping matches: \(reason)"
+    case .duplicateKey(let key, let otherPath):
+      return "duplicate key \"\(key)\" (also written at \(otherPath))"
+    case .cycle(let type):
+      return "cycle: this \(type) refers back to an object being serialized"
+    case .unknownKey:
+      return "unknown key"
+    case .notRepresentable(let reason):
+      return "cannot serialize: \(reason)"
+    case .invalidDefinition(let message):
+      return "invalid mapping definition: \(message)"
+    }
+  }
+}
+
+/// A position in a text payload: byte offset (from 0), line and column (from 1).
+///
+/// Columns count Unicode scalars from the start of the line, so a column points at the
+/// character a reader sees in an editor.
+public struct TextLocation: Sendable, Equatable, CustomStringConvertible {
+  /// The byte offset from the start of the input, from 0.
+  public var offset: Int
+  /// The line, from 1.
+  public var line: Int
+  /// The column, from 1, counted in Unicode scalars.
+  public var column: Int
+
+  /// Creates a location.
+  public init(offset: Int, line: Int, column: Int) {
+    self.offset = offset
+    self.line = line
+    self.column = column
+  }
+
+  /// `line 2, column 9 (byte 17)`.
+  public var description: String { "line \(line), column \(column) (byte \(offset))" }
+}

@@ -1,0 +1,260 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension _Tape {
+  /// The index of the first entry after the value at `index` (its whole subtree).
+  @inline(__always)
+  func next(after index: Int) -> Int {
+    let entry = entries[index]
+    switch entry.kind {
+    case .array, .object: return Int(entry.payload)
+    default: return index + 1
+    }
+  }
+
+  /// The decoded string of the string entry at `index`.
+  func string(at index: Int) -> String {
+    let entry = entries[index]
+    let start = Int(entry.payload)
+    let end = start + Int(entry.length)
+    return bytes.withUnsafeBufferPointer { buffer in
+      let content = UnsafeBufferPointer(rebasing: buffer[start..<end])
+      if entry.flags & _TapeEntry.stringHasEscapes == 0 {
+        return String(decoding: content, as: UTF8.self)
+      }
+      return _unescapeJSONString(content)
+    }
+  }
+
+  /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
+  func numberText(at index: Int) -> String {
+    let entry = entries[index]
+    if entry.kind == .integer { return String(entry.payload) }
+    let start = Int(entry.payload)
+    return String(decoding: bytes[start..<start + Int(entry.length)], as: UTF8.self)
+  }
+
+  /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
+  func doubleValue(at index: Int) -> Double? {
+    let entry = entries[index]
+    switch entry.kind {
+    case .integer: return Double(entry.payload)
+    case .number:
+      let start = Int(entry.payload)
+      return bytes.withUnsafeBufferPointer { buffer in
+        _parseDouble(UnsafeBufferPointer(rebasing: buffer[start..<start + Int(entry.length)]))
+      }
+    default: return nil
+    }
+  }
+
+  /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes), without building a
+  /// `String` for unescaped keys.
+  @inline(__always)
+  func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    let entry = entries[index]
+    if entry.flags & _TapeEntry.stringHasEscapes != 0 {
+      return string(at: index).utf8.elementsEqual(key)
+    }
+    guard Int(entry.length) == key.count else { return false }
+    let start = Int(entry.payload)
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress, let keyBase = key.baseAddress else {
+        return key.isEmpty
+      }
+      return memcmp(base + start, keyBase, key.count) == 0
+    }
+  }
+
+  /// The whole subtree at `index` as a ``Node``.
+  func node(at index: Int) -> Node {
+    var cursor = index
+    return node(advancing: &cursor)
+  }
+
+  private func node(advancing cursor: inout Int) -> Node {
+    let index = cursor
+    let entry = entries[index]
+    cursor += 1
+    switch entry.kind {
+    case .null: return .null
+    case .true: return .bool(true)
+    case .false: return .bool(false)
+    case .integer: return .integer(entry.payload)
+    case .number: return .decimal(numberText(at: index))
+    case .string: return .string(string(at: index))
+    case .array:
+      var elements: [Node] = []
+      elements.reserveCapacity(Int(entry.length))
+      for _ in 0..<entry.length { elements.append(node(advancing: &cursor)) }
+      return .array(elements)
+    case .object:
+      var members: [Node.Member] = []
+      members.reserveCapacity(Int(entry.length))
+      for _ in 0..<entry.length {
+        let key = string(at: cursor)
+        cursor += 1
+        members.append(Node.Member(key, node(advancing: &cursor)))
+      }
+      return .object(members)
+    }
+  }
+}
+
+/// Parses validated JSON number text into the correctly rounded `Double`.
+///
+/// Small cases take Clinger's exact fast path (at most 15 significant digits and a power of ten
+/// that is exact in a `Double`); the rest go through the C library's `strtod`, which rounds
+/// correctly, on a NUL-terminated stack copy.
+func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+  var index = 0
+  var negative = false
+  if index < text.count && text[index] == UInt8(ascii: "-") {
+    negative = true
+    index += 1
+  }
+  var significand: UInt64 = 0
+  var digitCount = 0
+  var exponent = 0
+  var fastPath = true
+  while index < text.count {
+    let byte = text[index]
+    if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+      if significand != 0 || byte != UInt8(ascii: "0") { digitCount += 1 }
+      if digitCount > 15 { fastPath = false }
+      significand = significand &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+    } else if byte == UInt8(ascii: ".") {
+      index += 1
+      while index < text.count, text[index] >= UInt8(ascii: "0"), text[index] <= UInt8(ascii: "9") {
+        if significand != 0 || text[index] != UInt8(ascii: "0") { digitCount += 1 }
+        if digitCount > 15 { fastPath = false }
+        significand = significand &* 10 &+ UInt64(text[index] - UInt8(ascii: "0"))
+        exponent -= 1
+        index += 1
+      }
+      continue
+    } else {
+      break
+    }
+    index += 1
+  }
+  if index < text.count {
+    // Exponent part.
+    index += 1
+    var exponentNegative = false
+    if index < text.count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+")) {
+      exponentNegative = text[index] == UInt8(ascii: "-")
+      index += 1
+    }
+    var value = 0
+    while index < text.count {
+      value = min(value * 10 + Int(text[index] - UInt8(ascii: "0")), 100_000)
+      index += 1
+    }
+    exponent += exponentNegative ? -value : value
+  }
+  if fastPath && exponent >= -22 && exponent <= 22 {
+    var result = Double(significand)
+    if exponent < 0 {
+      result /= _powersOfTen[-exponent]
+    } else {
+      result *= _powersOfTen[exponent]
+    }
+    return negative ? -result : result
+  }
+  return _strtod(text)
+}
+
+private let _powersOfTen: [Double] = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+  1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]
+
+/// `strtod` on a NUL-terminated copy of `text`. Validated JSON number text contains only
+/// `-+.eE` and digits, which every C locale reads the same way except for the decimal point;
+/// the text is rewritten to the current locale's decimal point when it differs.
+private func _strtod(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+  withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer in
+    guard let base = buffer.baseAddress else { return .nan }
+    let point = _localeDecimalPoint()
+    for (offset, byte) in text.enumerated() {
+      base[offset] = byte == UInt8(ascii: ".") ? point : CChar(bitPattern: byte)
+    }
+    base[text.count] = 0
+    return strtod(base, nil)
+  }
+}
+
+private func _localeDecimalPoint() -> CChar {
+  guard let conventions = localeconv(), let point = conventions.pointee.decimal_point else {
+    return CChar(bitPattern: UInt8(ascii: "."))
+  }
+  return point.pointee
+}
+
+/// Decodes JSON string content that contains escapes. Lone surrogates (only present when the
+/// reader's policy let them through) become U+FFFD.
+func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> String {
+  var output: [UInt8] = []
+  output.reserveCapacity(content.count)
+  var index = 0
+  func hex(at position: Int) -> UInt32? {
+    guard position + 4 <= content.count else { return nil }
+    var value: UInt32 = 0
+    for offset in 0..<4 {
+      let byte = content[position + offset]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: return nil
+      }
+      value = value << 4 | digit
+    }
+    return value
+  }
+  func append(scalar: UInt32) {
+    let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+    output.append(contentsOf: value.utf8)
+  }
+  while index < content.count {
+    let byte = content[index]
+    guard byte == UInt8(ascii: "\\"), index + 1 < content.count else {
+      output.append(byte)
+      index += 1
+      continue
+    }
+    let escape = content[index + 1]
+    index += 2
+    switch escape {
+    case UInt8(ascii: "n"): output.append(0x0A)
+    case UInt8(ascii: "t"): output.append(0x09)
+    case UInt8(ascii: "r"): output.append(0x0D)
+    case UInt8(ascii: "b"): output.append(0x08)
+    case UInt8(ascii: "f"): output.append(0x0C)
+    case UInt8(ascii: "u"):
+      guard let unit = hex(at: index) else {
+        append(scalar: 0xFFFD)
+        continue
+      }
+      index += 4
+      if unit >= 0xD800 && unit < 0xDC00, index + 6 <= content.count,
+        content[index] == UInt8(ascii: "\\"), content[index + 1] == UInt8(ascii: "u"),
+        let low = hex(at: index + 2), low >= 0xDC00 && low < 0xE000
+      {
+        index += 6
+        append(scalar: 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+      } else {
+        append(scalar: unit)
+      }
+    default: output.append(escape)  // \" \\ \/
+    }
+  }
+  return String(decoding: output, as: UTF8.self)
+}
