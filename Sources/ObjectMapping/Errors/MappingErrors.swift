@@ -25,6 +25,17 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
     self.partialResult = partialResult
   }
 
+  /// The partial result as `T` (for a collection, `[Element]`), or `nil` when there is none or
+  /// it has another type.
+  ///
+  /// ```swift
+  /// let valid = failure.partialResult(as: [Article].self) ?? []
+  /// ```
+  public func partialResult<T>(as type: T.Type) -> T? {
+    if let boxed = partialResult as? _UncheckedSendableBox<T> { return boxed.value }
+    return partialResult as? T
+  }
+
   /// One line per error.
   public var description: String {
     errors.map(\.description).joined(separator: "\n")

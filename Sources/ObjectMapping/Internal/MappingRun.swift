@@ -1,0 +1,96 @@
+/// One step of a path into a payload.
+enum _PathComponent: Sendable, Equatable {
+  case key(String)
+  case index(Int)
+}
+
+/// Renders path components as a JSON Pointer (RFC 6901): `/articles/3/author`, with `~` and
+/// `/` in keys escaped as `~0` and `~1`.
+func _jsonPointer(_ components: some Sequence<_PathComponent>) -> String {
+  var result = ""
+  for component in components {
+    result += "/"
+    switch component {
+    case .index(let index): result += String(index)
+    case .key(let key):
+      if key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
+        result += key.replacingOccurrences(of: "~", with: "~0")
+          .replacingOccurrences(of: "/", with: "~1")
+      } else {
+        result += key
+      }
+    }
+  }
+  return result
+}
+
+extension String {
+  fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+    var result = ""
+    var remainder = self[...]
+    while let range = remainder.range(of: target) {
+      result += remainder[..<range.lowerBound]
+      result += replacement
+      remainder = remainder[range.upperBound...]
+    }
+    return result + remainder
+  }
+}
+
+extension Substring {
+  fileprivate func range(of target: String) -> Range<Index>? {
+    var index = startIndex
+    while index < endIndex {
+      if self[index...].hasPrefix(target) {
+        return index..<self.index(index, offsetBy: target.count)
+      }
+      index = self.index(after: index)
+    }
+    return nil
+  }
+}
+
+/// The state of one mapping run: the document, the current path and every problem found.
+///
+/// A run is created per call of a mapping entry point and passed `inout` down the plan, so a
+/// mapping itself holds no mutable state and can be used from many tasks at once.
+struct _MappingRun {
+  let document: _Document
+  var errors: [MappingError] = []
+  var path: [_PathComponent] = []
+
+  init(document: _Document) {
+    self.document = document
+  }
+
+  var tape: _Tape { document.tape }
+
+  /// Records a problem at the current path plus `extra`.
+  mutating func fail(_ kind: MappingError.Kind, at extra: [_PathComponent] = []) {
+    errors.append(MappingError(path: _jsonPointer(path + extra), kind))
+  }
+
+  /// Records an error thrown by a value conversion, a transform or a validator.
+  mutating func record(_ error: any Error, at extra: [_PathComponent] = []) {
+    switch error {
+    case let nested as _NestedConversionFailures:
+      for inner in nested.failures { record(inner.failure, at: extra + inner.path) }
+    case let failure as ConversionFailure:
+      switch failure {
+      case .typeMismatch(let expected, let found):
+        fail(.typeMismatch(expected: expected, found: found), at: extra)
+      case .invalidValue(let expected, let raw, let reason):
+        fail(.conversionFailed(expected: expected, raw: raw, reason: reason), at: extra)
+      case .notRepresentable(let value, let reason):
+        fail(.notRepresentable(reason: "\(value): \(reason)"), at: extra)
+      }
+    case let mappingError as MappingError:
+      errors.append(
+        MappingError(path: _jsonPointer(path + extra) + mappingError.path, mappingError.kind))
+    case let mappingErrors as MappingErrors:
+      for inner in mappingErrors.errors { record(inner, at: extra) }
+    default:
+      fail(.validationFailed(message: "\(error)"), at: extra)
+    }
+  }
+}

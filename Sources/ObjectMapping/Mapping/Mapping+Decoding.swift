@@ -1,0 +1,86 @@
+extension MappingProtocol {
+  /// Maps a payload that is one object.
+  ///
+  /// - Parameter node: The payload as a document node.
+  /// - Returns: The mapped object.
+  /// - Throws: ``MappingErrors`` with every problem of the payload, each with its path.
+  public func map(_ node: Node) throws(MappingErrors) -> Object {
+    try _map(tape: _Tape.checked(node: node))
+  }
+
+  /// Maps a payload that is an array of objects (a single object maps as a one-element array).
+  ///
+  /// - Parameter node: The payload as a document node.
+  /// - Returns: The mapped objects in payload order.
+  /// - Throws: ``MappingErrors`` with every failing element's errors; its
+  ///   ``MappingErrors/partialResult`` holds the valid elements (`[Object]`).
+  public func mapCollection(_ node: Node) throws(MappingErrors) -> [Object] {
+    try _mapCollection(tape: _Tape.checked(node: node))
+  }
+
+  func _map(tape: _Tape) throws(MappingErrors) -> Object {
+    var run = _MappingRun(document: _Document(tape: tape))
+    let object = _plan.decodeNew(at: 0, run: &run)
+    guard let object, run.errors.isEmpty else { throw MappingErrors(run.errors) }
+    return object
+  }
+
+  func _mapCollection(tape: _Tape) throws(MappingErrors) -> [Object] {
+    var run = _MappingRun(document: _Document(tape: tape))
+    let root = tape.entries[0]
+    guard root.kind == .array else {
+      guard root.kind == .object else {
+        throw MappingErrors([
+          MappingError(
+            .typeMismatch(expected: "an array of objects", found: run.foundDescription(at: 0)))
+        ])
+      }
+      guard let object = _plan.decodeNew(at: 0, run: &run) else {
+        throw MappingErrors(run.errors, partialResult: _partial([Object]()))
+      }
+      return [object]
+    }
+    var objects: [Object] = []
+    objects.reserveCapacity(Int(root.length))
+    var cursor = 1
+    for offset in 0..<Int(root.length) {
+      run.path.append(.index(offset))
+      if let object = _plan.decodeNew(at: cursor, run: &run) { objects.append(object) }
+      run.path.removeLast()
+      cursor = tape.next(after: cursor)
+    }
+    guard run.errors.isEmpty else {
+      throw MappingErrors(run.errors, partialResult: _partial(objects))
+    }
+    return objects
+  }
+}
+
+extension _Tape {
+  /// A tape of `node`, with a failure reported as ``MappingErrors``.
+  static func checked(node: Node) throws(MappingErrors) -> _Tape {
+    do {
+      return try _Tape(node: node)
+    } catch {
+      throw MappingErrors([error])
+    }
+  }
+}
+
+/// Wraps partial results for ``MappingErrors/partialResult``.
+///
+/// Model types need not be `Sendable`; the partial result is handed to the caller that made
+/// the objects and is never shared by the library, so it is boxed as sendable.
+func _partial<T>(_ value: T) -> (any Sendable)? {
+  _UncheckedSendableBox(value)
+}
+
+/// A box for values the library hands back to the one caller that created them.
+///
+/// `@unchecked Sendable` is sound here: the box is created on the caller's task, holds values
+/// only that caller's mapping run produced, and the library keeps no reference to it.
+public struct _UncheckedSendableBox<Value>: @unchecked Sendable {
+  /// The boxed value.
+  public let value: Value
+  init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,122 @@
+/// A two-way description of how a payload maps to a model type: build it once, use it from any
+/// number of tasks.
+///
+/// ```swift
+/// let authorMapping = Mapping(Author.init) {
+///   Attribute("name", \.name)
+///   Attribute("email", \.email)
+/// }
+///
+/// let articleMapping = Mapping(Article.init) {
+///   Attribute("id", \.id)
+///   Attribute("title", \.title)
+///   Attribute("body", \.body, default: "")
+///   Attribute("publication_date", \.publishedAt, .date(format: "M/d/yyyy"))
+///   Attribute("meta.tags", \.tags)
+///   Relationship("author", \.author, authorMapping)
+/// }
+///
+/// let article: Article = try articleMapping.map(jsonData)
+/// ```
+///
+/// `make` creates a fresh instance (`Article.init`); the rules then set its properties through
+/// key paths. Works for structs and final classes. The rules are compiled into a plan when the
+/// mapping is built; mapping never re-plans per object and a mapping holds no mutable state.
+public struct Mapping<Object>: MappingProtocol {
+  let make: @Sendable () -> Object
+  let rules: [any MappingRule<Object>]
+  var coercionMode: Coercion = .lenient
+  var formats: [DateFormat] = DateFormat.defaultFormats
+
+  /// The compiled plan.
+  public private(set) var _plan: _MappingPlan<Object>
+
+  /// Creates a mapping.
+  ///
+  /// - Parameters:
+  ///   - make: Creates a fresh instance of the model (`Article.init`).
+  ///   - rules: The rules: ``Attribute`` and ``Relationship`` values, with `if`, `else` and `for`.
+  public init(
+    _ make: @escaping @Sendable () -> Object,
+    @MappingBuilder<Object> rules: () -> [any MappingRule<Object>]
+  ) {
+    self.make = make
+    self.rules = rules()
+    _plan = _MappingPlan(placeholder: ())
+    rebuildPlan()
+  }
+
+  private mutating func rebuildPlan() {
+    let context = _ValueContext(coercion: coercionMode, dateFormats: formats)
+    let compiled = rules.compactMap { ($0 as? any _DecodingRule<Object>)?.bound(to: context) }
+    _plan = _MappingPlan(make: make, rules: compiled, context: context)
+  }
+
+  /// The same mapping with another coercion mode (default ``Coercion/lenient``).
+  public func coercion(_ mode: Coercion) -> Self {
+    var copy = self
+    copy.coercionMode = mode
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// The same mapping reading `Date` attributes with these formats, tried in order (default
+  /// ``DateFormat/defaultFormats``). Serialization writes the first.
+  public func dateFormats(_ formats: [DateFormat]) -> Self {
+    var copy = self
+    copy.formats = formats
+    copy.rebuildPlan()
+    return copy
+  }
+}
+
+/// A mapping of any kind that relationships and mappers can use.
+public protocol MappingProtocol<Object>: Sendable {
+  /// The model type the mapping produces.
+  associatedtype Object
+  /// The compiled plan (an implementation detail).
+  var _plan: _MappingPlan<Object> { get }
+}
+
+/// The compiled form of a mapping (an implementation detail; its members are internal).
+public final class _MappingPlan<Object>: Sendable {
+  let make: (@Sendable () -> Object)?
+  let rules: [any _DecodingRule<Object>]
+  let context: _ValueContext
+
+  init(make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>], context: _ValueContext) {
+    self.make = make
+    self.rules = rules
+    self.context = context
+  }
+
+  init(placeholder: Void) {
+    make = nil
+    rules = []
+    context = .default
+  }
+
+  /// Maps the object at `index` into a fresh instance; `nil` (with errors in `run`) when the
+  /// object fails.
+  func decodeNew(at index: Int, run: inout _MappingRun) -> Object? {
+    let entry = run.tape.entries[index]
+    guard entry.kind == .object || rules.allSatisfy({ $0.source.isSpecial }) else {
+      run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+      return nil
+    }
+    guard let make else { return nil }
+    let before = run.errors.count
+    var object = make()
+    for rule in rules {
+      rule.decode(into: &object, objectIndex: index, run: &run, mode: .new)
+    }
+    return run.errors.count == before ? object : nil
+  }
+}
+
+extension _MappingRun {
+  /// How the value at `index` reads in an error message.
+  func foundDescription(at index: Int) -> String {
+    PayloadValue(document: document, index: index, context: .default).rawDescription
+  }
+}

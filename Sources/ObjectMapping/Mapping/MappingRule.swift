@@ -1,0 +1,86 @@
+/// A rule that can appear in a ``Mapping`` block: ``Attribute`` and ``Relationship``.
+///
+/// The conformances are the library's own; the protocol exists so a block can list rules of
+/// different kinds with the model type pinned.
+public protocol MappingRule<Object>: Sendable {
+  /// The model type the rule writes into.
+  associatedtype Object
+}
+
+/// Builds the list of rules of a ``Mapping`` block.
+///
+/// The block supports `if`/`else`, `if #available` and `for` loops; conditions run once, when
+/// the mapping is built. Every rule is pinned to the mapping's model type, so `\.name` needs no
+/// annotation.
+@resultBuilder
+public enum MappingBuilder<Object> {
+  /// One rule.
+  public static func buildExpression(_ rule: some MappingRule<Object>) -> [any MappingRule<Object>] {
+    [rule]
+  }
+
+  /// Rules listed elsewhere, for example a shared array of rules.
+  public static func buildExpression(_ rules: [any MappingRule<Object>]) -> [any MappingRule<Object>] {
+    rules
+  }
+
+  /// The rules of a block, in order.
+  public static func buildBlock(_ parts: [any MappingRule<Object>]...) -> [any MappingRule<Object>] {
+    parts.flatMap { $0 }
+  }
+
+  /// An `if` without `else`.
+  public static func buildOptional(_ part: [any MappingRule<Object>]?) -> [any MappingRule<Object>] {
+    part ?? []
+  }
+
+  /// The `if` branch of an `if`/`else`.
+  public static func buildEither(first part: [any MappingRule<Object>]) -> [any MappingRule<Object>] {
+    part
+  }
+
+  /// The `else` branch of an `if`/`else`.
+  public static func buildEither(second part: [any MappingRule<Object>]) -> [any MappingRule<Object>] {
+    part
+  }
+
+  /// A `for` loop.
+  public static func buildArray(_ parts: [[any MappingRule<Object>]]) -> [any MappingRule<Object>] {
+    parts.flatMap { $0 }
+  }
+
+  /// An `if #available` branch.
+  public static func buildLimitedAvailability(
+    _ part: [any MappingRule<Object>]
+  ) -> [any MappingRule<Object>] {
+    part
+  }
+}
+
+/// Whether a rule may overwrite a value that is already there.
+enum _MappingMode {
+  /// A fresh object made by the mapping: absent required values are errors.
+  case new
+}
+
+/// The compiled, internal side of a rule.
+protocol _DecodingRule<Object>: Sendable {
+  associatedtype Object
+  /// Reads this rule's value from the object at `objectIndex` and writes it into `object`,
+  /// recording problems in `run`.
+  func decode(into object: inout Object, objectIndex: Int, run: inout _MappingRun, mode: _MappingMode)
+  /// The property the rule writes, for definition checks.
+  var propertyKeyPath: AnyKeyPath & Sendable { get }
+  /// The payload source, for definition checks and messages.
+  var source: SourcePath { get }
+  /// The rule with the mapping's value settings applied (coercion, date formats).
+  func bound(to context: _ValueContext) -> Self
+}
+
+/// How a rule treats an absent value.
+enum _Presence: Sendable {
+  /// Required unless the property's type accepts `nil` or a default is given.
+  case inferred
+  case optional
+  case required
+}

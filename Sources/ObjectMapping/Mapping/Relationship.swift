@@ -1,0 +1,240 @@
+/// Maps a nested object, or a collection of them, to a property with another mapping.
+///
+/// ```swift
+/// Relationship("author", \.author, authorMapping)        // Author or Author?
+/// Relationship("comments", \.comments, commentMapping)   // [Comment], [Comment]?, Set<Comment>
+/// Relationship("teams", \.teams, teamMapping)            // [String: Team]
+/// Relationship("replies", \.replies, lazy: { Comment.mapping })  // recursive
+/// ```
+///
+/// A to-one property whose type is not optional is required; `null` clears an optional one. A
+/// to-many property receives the mapped elements in payload order; under lenient coercion a
+/// single object becomes a one-element collection. A child that fails makes its parent fail,
+/// with every error reported at its path (`/articles/3/author/email`).
+public struct Relationship<Object>: MappingRule, _DecodingRule {
+  /// Where the nested value is read in the payload.
+  public let source: SourcePath
+  let propertyKeyPath: AnyKeyPath & Sendable
+  let body: @Sendable (inout Object, Int, inout _MappingRun) -> Void
+  let acceptsAbsence: Bool
+  var presence: _Presence = .inferred
+  var coercionMode: Coercion = .lenient
+
+  /// The same rule, never required.
+  public func optional() -> Self {
+    var copy = self
+    copy.presence = .optional
+    return copy
+  }
+
+  /// The same rule, always required.
+  public func required() -> Self {
+    var copy = self
+    copy.presence = .required
+    return copy
+  }
+
+  func bound(to context: _ValueContext) -> Self {
+    var copy = self
+    copy.coercionMode = context.coercion
+    return copy
+  }
+
+  func decode(
+    into object: inout Object, objectIndex: Int, run: inout _MappingRun, mode: _MappingMode
+  ) {
+    guard let index = source.resolve(in: run.tape, from: objectIndex) else {
+      if presence == .required || (presence == .inferred && !acceptsAbsence) {
+        run.fail(.missingRequiredKey, at: source.pathComponents)
+      }
+      return
+    }
+    let depth = run.path.count
+    run.path.append(contentsOf: source.pathComponents)
+    body(&object, index, &run)
+    run.path.removeSubrange(depth...)
+  }
+}
+
+extension Relationship {
+  private init(
+    source: SourcePath, propertyKeyPath: AnyKeyPath & Sendable, acceptsAbsence: Bool,
+    body: @escaping @Sendable (inout Object, Int, inout _MappingRun) -> Void
+  ) {
+    self.source = source
+    self.propertyKeyPath = propertyKeyPath
+    self.acceptsAbsence = acceptsAbsence
+    self.body = body
+  }
+
+  /// A required to-one relationship.
+  public init<Child>(
+    _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self.init(source, property, lazy: { mapping })
+  }
+
+  /// A required to-one relationship whose mapping is resolved when first used (recursion).
+  public init<Child, M: MappingProtocol<Child>>(
+    _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self.init(source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: false) {
+      object, index, run in
+      guard run.tape.entries[index].kind != .null else {
+        run.fail(.typeMismatch(expected: "an object", found: "null"))
+        return
+      }
+      if let child = mapping()._plan.decodeNew(at: index, run: &run) {
+        object[keyPath: property] = child
+      }
+    }
+  }
+
+  /// An optional to-one relationship: absent leaves it, `null` clears it.
+  public init<Child>(
+    _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child?> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self.init(source, property, lazy: { mapping })
+  }
+
+  /// An optional to-one relationship whose mapping is resolved when first used (recursion).
+  public init<Child, M: MappingProtocol<Child>>(
+    _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child?> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self.init(source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: true) {
+      object, index, run in
+      guard run.tape.entries[index].kind != .null else {
+        object[keyPath: property] = nil
+        return
+      }
+      if let child = mapping()._plan.decodeNew(at: index, run: &run) {
+        object[keyPath: property] = child
+      }
+    }
+  }
+
+  /// A to-many relationship into an array, a set, or an optional of either.
+  public init<Collection: RelationshipCollection>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, Collection> & Sendable,
+    _ mapping: some MappingProtocol<Collection.Element>
+  ) {
+    self.init(source, property, lazy: { mapping })
+  }
+
+  /// A to-many relationship whose mapping is resolved when first used (recursion).
+  public init<Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, Collection> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self.init(
+      source: source.sourcePath, propertyKeyPath: property,
+      acceptsAbsence: Collection.emptyForNull != nil
+    ) { object, index, run in
+      let entry = run.tape.entries[index]
+      if entry.kind == .null {
+        if let empty = Collection.emptyForNull {
+          object[keyPath: property] = empty
+        } else {
+          run.fail(.typeMismatch(expected: "an array", found: "null"))
+        }
+        return
+      }
+      let plan = mapping()._plan
+      guard entry.kind == .array else {
+        guard entry.kind == .object, plan.context.coercion == .lenient else {
+          run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
+          return
+        }
+        if let child = plan.decodeNew(at: index, run: &run) {
+          object[keyPath: property] = Collection.make(from: [child])
+        }
+        return
+      }
+      let before = run.errors.count
+      var children: [Collection.Element] = []
+      children.reserveCapacity(Int(entry.length))
+      var cursor = index + 1
+      for offset in 0..<Int(entry.length) {
+        run.path.append(.index(offset))
+        if let child = plan.decodeNew(at: cursor, run: &run) { children.append(child) }
+        run.path.removeLast()
+        cursor = run.tape.next(after: cursor)
+      }
+      if run.errors.count == before {
+        object[keyPath: property] = Collection.make(from: children)
+      }
+    }
+  }
+
+  /// A dictionary of objects keyed by the payload's keys (`{"ann": {...}, "bob": {...}}`).
+  public init<Child>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [String: Child]> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self.init(source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: false) {
+      object, index, run in
+      let entry = run.tape.entries[index]
+      guard entry.kind == .object else {
+        run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+        return
+      }
+      let plan = mapping._plan
+      let before = run.errors.count
+      var children: [String: Child] = [:]
+      children.reserveCapacity(Int(entry.length))
+      var cursor = index + 1
+      for _ in 0..<Int(entry.length) {
+        let key = run.tape.string(at: cursor)
+        run.path.append(.key(key))
+        if let child = plan.decodeNew(at: cursor + 1, run: &run) { children[key] = child }
+        run.path.removeLast()
+        cursor = run.tape.next(after: cursor + 1)
+      }
+      if run.errors.count == before {
+        object[keyPath: property] = children
+      }
+    }
+  }
+}
+
+/// A collection property a to-many ``Relationship`` can fill: `Array`, `Set`, and optionals of
+/// them.
+public protocol RelationshipCollection: SendableMetatype {
+  /// The element type, mapped by the relationship's mapping.
+  associatedtype Element
+  /// The collection holding `elements` in payload order (a set drops duplicates).
+  static func make(from elements: [Element]) -> Self
+  /// What `null` and absence produce: `nil` for optional collections; `nil` here means `null`
+  /// is an error and absence makes the relationship required.
+  static var emptyForNull: Self? { get }
+}
+
+extension Array: RelationshipCollection {
+  /// The elements.
+  public static func make(from elements: [Element]) -> [Element] { elements }
+  /// `nil`: a non-optional array is required and `null` is an error.
+  public static var emptyForNull: [Element]? { nil }
+}
+
+extension Set: RelationshipCollection {
+  /// The elements as a set.
+  public static func make(from elements: [Element]) -> Set<Element> { Set(elements) }
+  /// `nil`: a non-optional set is required and `null` is an error.
+  public static var emptyForNull: Set<Element>? { nil }
+}
+
+extension Optional: RelationshipCollection where Wrapped: RelationshipCollection {
+  /// The wrapped collection.
+  public static func make(from elements: [Wrapped.Element]) -> Wrapped? {
+    Wrapped.make(from: elements)
+  }
+  /// `nil`: absent leaves the property, `null` clears it.
+  public static var emptyForNull: Wrapped?? { .some(nil) }
+}

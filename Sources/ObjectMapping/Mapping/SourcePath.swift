@@ -1,0 +1,136 @@
+/// Where a rule reads in the payload: a key path of object keys, or a special source.
+///
+/// Written as a string, dots separate keys (`"user.name"`) and `\.` is a literal dot
+/// (`"lamp\\.enabled"`); written as an array, each element is one literal key
+/// (`["lamp.enabled"]`). A path that cannot be walked to its end (a missing key, `null` or a
+/// scalar in the middle) means the value is *absent*.
+///
+/// ```swift
+/// Attribute("user.name", \.userName)        // {"user": {"name": "Ann"}}
+/// Attribute(["lamp.enabled"], \.lampOn)     // {"lamp.enabled": true}
+/// Attribute(.root, \.raw)                   // the whole representation being mapped
+/// ```
+public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
+  enum Storage: Sendable, Hashable {
+    case keys([String])
+    case root
+  }
+
+  let storage: Storage
+  /// The keys' UTF-8 bytes, compared byte for byte against payload keys.
+  let utf8Keys: [[UInt8]]
+
+  /// A path of literal keys.
+  public init(keys: [String]) {
+    storage = .keys(keys)
+    utf8Keys = keys.map { Array($0.utf8) }
+  }
+
+  /// Parses dotted text: `.` separates keys, `\.` is a literal dot and `\\` a backslash.
+  public init(_ text: String) {
+    var keys: [String] = []
+    var current = ""
+    var escaping = false
+    for character in text {
+      if escaping {
+        current.append(character)
+        escaping = false
+      } else if character == "\\" {
+        escaping = true
+      } else if character == "." {
+        keys.append(current)
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    if escaping { current.append("\\") }
+    keys.append(current)
+    self.init(keys: keys)
+  }
+
+  private init(storage: Storage) {
+    self.storage = storage
+    utf8Keys = []
+  }
+
+  /// The representation being mapped itself (AppCoreKit's `@self`); read-only, so the inverse
+  /// skips rules that read it.
+  public static let root = SourcePath(storage: .root)
+
+  /// The keys, or `[]` for a special source.
+  public var keys: [String] {
+    if case .keys(let keys) = storage { return keys }
+    return []
+  }
+
+  /// Whether this path reads a special source rather than payload keys.
+  public var isSpecial: Bool {
+    if case .keys = storage { return false }
+    return true
+  }
+
+  /// The dotted form, with literal dots escaped (`lamp\.enabled`), or `@root`.
+  public var description: String {
+    switch storage {
+    case .root: return "@root"
+    case .keys(let keys):
+      return keys.map {
+        $0.replacingAll("\\", with: "\\\\").replacingAll(".", with: "\\.")
+      }.joined(separator: ".")
+    }
+  }
+
+  var pathComponents: [_PathComponent] { keys.map { .key($0) } }
+
+  /// The tape index of the value this path reaches from the object at `index`, or `nil` when
+  /// absent.
+  func resolve(in tape: _Tape, from index: Int) -> Int? {
+    guard case .keys = storage else { return index }
+    var current = index
+    for key in utf8Keys {
+      let found = key.withUnsafeBufferPointer { tape.member(of: current, named: $0) }
+      guard let found else { return nil }
+      current = found
+    }
+    return current
+  }
+
+}
+
+extension String {
+  fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+    var result = ""
+    for character in self {
+      if character == target { result += replacement } else { result.append(character) }
+    }
+    return result
+  }
+}
+
+/// Anything that names a ``SourcePath``: a `String` (dotted), an array of literal keys, or a
+/// `SourcePath` itself.
+public protocol SourcePathConvertible {
+  /// The path this value names.
+  var sourcePath: SourcePath { get }
+}
+
+extension SourcePath: SourcePathConvertible {
+  /// The path itself.
+  public var sourcePath: SourcePath { self }
+}
+
+extension String: SourcePathConvertible {
+  /// The dotted path this string spells.
+  public var sourcePath: SourcePath { SourcePath(self) }
+}
+
+extension Array: SourcePathConvertible where Element == String {
+  /// The path of these literal keys.
+  public var sourcePath: SourcePath { SourcePath(keys: self) }
+}
+
+extension SourcePathConvertible where Self == SourcePath {
+  /// The representation being mapped itself (AppCoreKit's `@self`).
+  public static var root: SourcePath { SourcePath.root }
+}

@@ -1,0 +1,368 @@
+import Foundation
+
+/// A way a date is written in a payload. Mappings try their formats in order.
+///
+/// The default list, ``defaultFormats``, accepts ISO 8601 (with or without fractional seconds
+/// and zone; no zone means UTC) and epoch seconds (a number or a numeric string). Epoch
+/// milliseconds is never guessed: ask for ``epochMilliseconds``.
+///
+/// ```swift
+/// let mapping = Mapping(Event.init) {
+///   Attribute("starts", \.starts)                                  // default formats
+///   Attribute("ends", \.ends, .date(format: "dd/MM/yyyy HH:mm"))    // one pattern, both ways
+/// }
+/// .dateFormats([.pattern("dd/MM/yyyy"), .iso8601])                 // per mapping, in order
+/// ```
+public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
+  /// ISO 8601 / RFC 3339: `2011-07-07T04:35:28Z`, `2011-07-07T06:35:28.123+02:00`,
+  /// `2011-07-07 04:35`, `2011-07-07` (midnight UTC). Written as `2011-07-07T04:35:28Z`, with
+  /// `.123` when the date has a fraction of a second.
+  case iso8601
+  /// Seconds since 1970-01-01T00:00:00Z, as a number or a numeric string.
+  case epochSeconds
+  /// Milliseconds since 1970-01-01T00:00:00Z, as a number or a numeric string.
+  case epochMilliseconds
+  /// A fixed pattern of Unicode date-field symbols, read and written in UTC unless the pattern
+  /// has a zone field, with English month names: `yyyy yy MMMM MMM MM M dd d HH H hh h a mm m
+  /// ss s S…` (fraction), `Z` (`+0200`), `XXX`/`ZZZZZ` (`+02:00` or `Z`), `X` (`+02` or `Z`),
+  /// `EEE`/`EEEE` (weekday names, read and ignored); text in single quotes and any other
+  /// character are literals (`''` is a quote).
+  case pattern(String)
+
+  /// ISO 8601, then epoch seconds.
+  public static let defaultFormats: [DateFormat] = [.iso8601, .epochSeconds]
+
+  /// `iso8601`, `epoch seconds`, `epoch milliseconds` or the pattern in quotes.
+  public var description: String {
+    switch self {
+    case .iso8601: return "ISO 8601"
+    case .epochSeconds: return "epoch seconds"
+    case .epochMilliseconds: return "epoch milliseconds"
+    case .pattern(let pattern): return "'\(pattern)'"
+    }
+  }
+
+  /// The outcome of reading a text or number with one format.
+  enum _ParseOutcome {
+    case date(Date)
+    case noMatch
+    /// The text has the format's shape but names a date that does not exist.
+    case impossible(String)
+  }
+
+  func parse(text: String) -> _ParseOutcome {
+    switch self {
+    case .iso8601: return _ISO8601.parse(Array(text.utf8))
+    case .epochSeconds, .epochMilliseconds:
+      guard _CanonicalNumber(text: text) != nil, let value = Double(text) else { return .noMatch }
+      return parse(number: value)
+    case .pattern(let pattern):
+      return _DatePattern(pattern).parse(text)
+    }
+  }
+
+  func parse(number: Double) -> _ParseOutcome {
+    switch self {
+    case .epochSeconds: return number.isFinite ? .date(Date(timeIntervalSince1970: number)) : .noMatch
+    case .epochMilliseconds:
+      return number.isFinite ? .date(Date(timeIntervalSince1970: number / 1000)) : .noMatch
+    case .iso8601, .pattern: return .noMatch
+    }
+  }
+
+  /// The date written in this format.
+  func format(_ date: Date) -> Node {
+    switch self {
+    case .iso8601: return .string(_ISO8601.format(date))
+    case .epochSeconds: return _epochNode(date.timeIntervalSince1970)
+    case .epochMilliseconds: return _epochNode((date.timeIntervalSince1970 * 1000).rounded())
+    case .pattern(let pattern): return .string(_DatePattern(pattern).format(date))
+    }
+  }
+
+  private func _epochNode(_ value: Double) -> Node {
+    if let integer = Int64(exactly: value) { return .integer(integer) }
+    return .double(value)
+  }
+}
+
+extension Date: MappableValue {
+  /// Reads a date with the mapping's date formats, tried in order (by default ISO 8601, then
+  /// epoch seconds). A string that has a format's shape but names an impossible date
+  /// (`2021-02-30`) is an error, not a rolled-over date.
+  public init(payload: PayloadValue) throws {
+    self = try Date.read(payload, formats: payload.context.dateFormats)
+  }
+
+  static func read(_ payload: PayloadValue, formats: [DateFormat]) throws -> Date {
+    let entry = payload.entry
+    var impossible: String?
+    switch entry.kind {
+    case .string:
+      let text = payload.document.tape.string(at: payload.index)
+      for format in formats {
+        switch format.parse(text: text) {
+        case .date(let date): return date
+        case .impossible(let reason): impossible = impossible ?? reason
+        case .noMatch: continue
+        }
+      }
+    case .integer, .number:
+      let value = payload.document.tape.doubleValue(at: payload.index) ?? .nan
+      for format in formats {
+        if case .date(let date) = format.parse(number: value) { return date }
+      }
+    default:
+      throw payload.mismatch(expected: "a date")
+    }
+    let names = formats.map(\.description).joined(separator: ", ")
+    throw payload.invalid(expected: "a date", reason: impossible ?? "expected \(names)")
+  }
+
+  /// The date in ISO 8601 UTC (`2011-07-07T04:35:28Z`, `.123` kept when non-zero).
+  public func payloadNode() -> Node { DateFormat.iso8601.format(self) }
+  /// `"a date"`.
+  public static var expectedDescription: String { "a date" }
+}
+
+/// Calendar arithmetic on the proleptic Gregorian calendar, in UTC.
+enum _Civil {
+  static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  /// Days from 1970-01-01 to the given date.
+  static func days(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let shiftedMonth = month > 2 ? month - 3 : month + 9
+    let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The date for a day count from 1970-01-01.
+  static func civilDate(days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  static let monthNames = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+  ]
+  static let weekdayNames = [
+    "Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday",
+  ]
+
+  /// Checks fields and builds the date; a reason when the fields name no real time.
+  static func make(
+    year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double,
+    offsetSeconds: Int
+  ) -> DateFormat._ParseOutcome {
+    guard (1...12).contains(month) else { return .impossible("month \(month) does not exist") }
+    guard day >= 1, day <= daysIn(month: month, year: year) else {
+      return .impossible("\(monthNames[month - 1]) \(day), \(year) does not exist")
+    }
+    guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else {
+      return .impossible(
+        "time \(hour):\(minute < 10 ? "0" : "")\(minute):\(second < 10 ? "0" : "")\(second) "
+          + "does not exist")
+    }
+    let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
+      + second - offsetSeconds
+    return .date(Date(timeIntervalSince1970: Double(seconds) + fraction))
+  }
+
+  /// Splits a date into UTC fields and the fraction of its second.
+  static func fields(
+    of date: Date
+  ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double) {
+    let interval = date.timeIntervalSince1970
+    let whole = interval.rounded(.down)
+    var fraction = interval - whole
+    var seconds = Int(whole)
+    // Round to microseconds; carry into the next second when it rounds up.
+    fraction = (fraction * 1_000_000).rounded() / 1_000_000
+    if fraction >= 1 {
+      fraction = 0
+      seconds += 1
+    }
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
+    let (year, month, day) = civilDate(days: days)
+    return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, fraction)
+  }
+
+  /// `.123`, `.123456`, or empty for a whole second.
+  static func fractionText(_ fraction: Double) -> String {
+    let micros = Int((fraction * 1_000_000).rounded())
+    guard micros > 0 else { return "" }
+    if micros % 1000 == 0 { return "." + pad(micros / 1000, 3) }
+    return "." + pad(micros, 6)
+  }
+
+  static func pad(_ value: Int, _ width: Int) -> String {
+    let text = String(abs(value))
+    let padded = text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    return value < 0 ? "-" + padded : padded
+  }
+}
+
+/// A hand-written ISO 8601 / RFC 3339 reader and writer (no `DateFormatter`).
+enum _ISO8601 {
+  static func parse(_ bytes: [UInt8]) -> DateFormat._ParseOutcome {
+    var reader = _DigitReader(bytes)
+    guard let year = reader.digits(exactly: 4), reader.expect("-"),
+      let month = reader.digits(exactly: 2), reader.expect("-"),
+      let day = reader.digits(exactly: 2)
+    else { return .noMatch }
+    var hour = 0
+    var minute = 0
+    var second = 0
+    var fraction = 0.0
+    var offset = 0
+    if !reader.atEnd {
+      guard reader.expect("T") || reader.expect("t") || reader.expect(" "),
+        let parsedHour = reader.digits(exactly: 2), reader.expect(":"),
+        let parsedMinute = reader.digits(exactly: 2)
+      else { return .noMatch }
+      hour = parsedHour
+      minute = parsedMinute
+      if reader.expect(":") {
+        guard let parsedSecond = reader.digits(exactly: 2) else { return .noMatch }
+        second = parsedSecond
+        if reader.expect(".") || reader.expect(",") {
+          guard let parsedFraction = reader.fraction() else { return .noMatch }
+          fraction = parsedFraction
+        }
+      }
+      if reader.expect("Z") || reader.expect("z") {
+        offset = 0
+      } else if let sign = reader.sign() {
+        guard let offsetHours = reader.digits(exactly: 2) else { return .noMatch }
+        var offsetMinutes = 0
+        if reader.expect(":") {
+          guard let parsed = reader.digits(exactly: 2) else { return .noMatch }
+          offsetMinutes = parsed
+        } else if let parsed = reader.digits(exactly: 2) {
+          offsetMinutes = parsed
+        }
+        guard offsetHours <= 23, offsetMinutes <= 59 else {
+          return .impossible("zone offset \(offsetHours):\(offsetMinutes) does not exist")
+        }
+        offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+      }
+    }
+    guard reader.atEnd else { return .noMatch }
+    return _Civil.make(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+      fraction: fraction, offsetSeconds: offset)
+  }
+
+  static func format(_ date: Date) -> String {
+    let f = _Civil.fields(of: date)
+    return _Civil.pad(f.year, 4) + "-" + _Civil.pad(f.month, 2) + "-" + _Civil.pad(f.day, 2) + "T"
+      + _Civil.pad(f.hour, 2) + ":" + _Civil.pad(f.minute, 2) + ":" + _Civil.pad(f.second, 2)
+      + _Civil.fractionText(f.fraction) + "Z"
+  }
+}
+
+/// Reads digits and punctuation from the front of a byte array.
+struct _DigitReader {
+  let bytes: [UInt8]
+  var position = 0
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  var atEnd: Bool { position == bytes.count }
+
+  mutating func expect(_ character: Unicode.Scalar) -> Bool {
+    guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+    position += 1
+    return true
+  }
+
+  mutating func digits(exactly count: Int) -> Int? {
+    digits(min: count, max: count)
+  }
+
+  mutating func digits(min: Int, max: Int) -> Int? {
+    var value = 0
+    var taken = 0
+    while taken < max, position < bytes.count, bytes[position] >= UInt8(ascii: "0"),
+      bytes[position] <= UInt8(ascii: "9")
+    {
+      value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+      position += 1
+      taken += 1
+    }
+    guard taken >= min else {
+      position -= taken
+      return nil
+    }
+    return value
+  }
+
+  /// Fraction digits after the point (at least one) as a value in [0, 1).
+  mutating func fraction() -> Double? {
+    var digits = 0
+    var value = 0.0
+    var scale = 1.0
+    while position < bytes.count, bytes[position] >= UInt8(ascii: "0"),
+      bytes[position] <= UInt8(ascii: "9")
+    {
+      if digits < 9 {
+        scale /= 10
+        value += Double(bytes[position] - UInt8(ascii: "0")) * scale
+      }
+      digits += 1
+      position += 1
+    }
+    return digits > 0 ? value : nil
+  }
+
+  /// `+1` or `-1` for a sign character.
+  mutating func sign() -> Int? {
+    if expect("+") { return 1 }
+    if expect("-") { return -1 }
+    return nil
+  }
+
+  /// Matches one of `words` (case-insensitively, longest first); its index.
+  mutating func word(from words: [String]) -> Int? {
+    let rest = bytes[position...]
+    var best: (index: Int, length: Int)?
+    for (index, word) in words.enumerated() {
+      let utf8 = Array(word.utf8)
+      guard rest.count >= utf8.count else { continue }
+      let candidate = rest.prefix(utf8.count)
+      if zip(candidate, utf8).allSatisfy({ _lower($0) == _lower($1) }),
+        utf8.count > (best?.length ?? 0)
+      {
+        best = (index, utf8.count)
+      }
+    }
+    guard let best else { return nil }
+    position += best.length
+    return best.index
+  }
+}
+
+private func _lower(_ byte: UInt8) -> UInt8 {
+  byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// A compiled ``DateFormat/pattern(_:)``: Unicode date-field symbols read and written by hand,
+/// with English names, in UTC unless the pattern has a zone field.
+struct _DatePattern {
+  enum Token: Equatable {
+    case literal([UInt8])
+    case field(Character, Int)
+  }
+
+  let tokens: [Token]
+
+  init(_ pattern: String) {
+    var tokens: [Token] = []
+    var characters = Array(pattern)[...]
+    var literal: [UInt8] = []
+    func flush() {
+      if !literal.isEmpty { tokens.append(.literal(literal)) }
+      literal = []
+    }
+    while let character = characters.first {
+      if character == "'" {
+        characters = characters.dropFirst()
+        if characters.first == "'" {
+          literal.append(UInt8(ascii: "'"))
+          characters = characters.dropFirst()
+          continue
+        }
+        while let quoted = characters.first, quoted != "'" {
+          literal.append(contentsOf: Array(String(quoted).utf8))
+          characters = characters.dropFirst()
+        }
+        characters = characters.dropFirst()
+      } else if character.isASCII, character.isLetter {
+        flush()
+        let run = characters.prefix { $0 == character }.count
+        tokens.append(.field(character, run))
+        characters = characters.dropFirst(run)
+      } else {
+        literal.append(contentsOf: Array(String(character).utf8))
+        characters = characters.dropFirst()
+      }
+    }
+    flush()
+    self.tokens = tokens
+  }
+
+  func parse(_ text: String) -> DateFormat._ParseOutcome {
+    var reader = _DigitReader(Array(text.utf8))
+    var year = 1970
+    var month = 1
+    var day = 1
+    var hour = 0
+    var minute = 0
+    var second = 0
+    var fraction = 0.0
+    var offset = 0
+    var pm: Bool?
+    var twelveHour = false
+    for token in tokens {
+      switch token {
+      case .literal(let bytes):
+        for byte in bytes {
+          guard reader.position < reader.bytes.count, reader.bytes[reader.position] == byte else {
+            return .noMatch
+          }
+          reader.position += 1
+        }
+      case .field(let symbol, let count):
+        switch symbol {
+        case "y":
+          if count == 2 {
+            guard let value = reader.digits(exactly: 2) else { return .noMatch }
+            year = value < 69 ? 2000 + value : 1900 + value
+          } else {
+            guard let value = reader.digits(min: max(count, 1), max: max(count, 4)) else {
+              return .noMatch
+            }
+            year = value
+          }
+        case "M", "L":
+          if count >= 3 {
+            let names = count == 3 ? _Civil.monthNames.map { String($0.prefix(3)) } : _Civil.monthNames
+            guard let index = reader.word(from: names) else { return .noMatch }
+            month = index + 1
+          } else {
+            guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
+            month = value
+          }
+        case "d":
+          guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
+          day = value
+        case "H":
+          guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
+          hour = value
+        case "h":
+          guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
+          guard (1...12).contains(value) else { return .impossible("hour \(value) does not exist") }
+          hour = value % 12
+          twelveHour = true
+        case "a":
+          guard let index = reader.word(from: ["AM", "PM"]) else { return .noMatch }
+          pm = index == 1
+        case "m":
+          guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
+          minute = value
+        case "s":
+          guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
+          second = value
+        case "S":
+          let start = reader.position
+          guard let value = reader.digits(exactly: count) else { return .noMatch }
+          fraction = Double(value) / pow(10, Double(reader.position - start))
+        case "E":
+          let names = count >= 4 ? _Civil.weekdayNames : _Civil.weekdayNames.map { String($0.prefix(3)) }
+          guard reader.word(from: names) != nil else { return .noMatch }
+        case "Z", "X", "x":
+          if symbol == "X" || (symbol == "Z" && count == 5), reader.expect("Z") {
+            offset = 0
+            continue
+          }
+          guard let sign = reader.sign(), let hours = reader.digits(exactly: 2) else {
+            return .noMatch
+          }
+          var minutes = 0
+          if reader.expect(":") {
+            guard let value = reader.digits(exactly: 2) else { return .noMatch }
+            minutes = value
+          } else if let value = reader.digits(exactly: 2) {
+            minutes = value
+          }
+          offset = sign * (hours * 3600 + minutes * 60)
+        default:
+          return .noMatch
+        }
+      }
+    }
+    guard reader.atEnd else { return .noMatch }
+    if let pm, twelveHour, pm { hour += 12 }
+    return _Civil.make(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+      fraction: fraction, offsetSeconds: offset)
+  }
+
+  func format(_ date: Date) -> String {
+    let f = _Civil.fields(of: date)
+    var output = ""
+    for token in tokens {
+      switch token {
+      case .literal(let bytes): output += String(decoding: bytes, as: UTF8.self)
+      case .field(let symbol, let count):
+        switch symbol {
+        case "y": output += count == 2 ? _Civil.pad(f.year % 100, 2) : _Civil.pad(f.year, count)
+        case "M", "L":
+          if count >= 4 {
+            output += _Civil.monthNames[f.month - 1]
+          } else if count == 3 {
+            output += String(_Civil.monthNames[f.month - 1].prefix(3))
+          } else {
+            output += _Civil.pad(f.month, count)
+          }
+        case "d": output += _Civil.pad(f.day, count)
+        case "H": output += _Civil.pad(f.hour, count)
+        case "h": output += _Civil.pad(f.hour % 12 == 0 ? 12 : f.hour % 12, count)
+        case "a": output += f.hour < 12 ? "AM" : "PM"
+        case "m": output += _Civil.pad(f.minute, count)
+        case "s": output += _Civil.pad(f.second, count)
+        case "S":
+          let scaled = Int((f.fraction * pow(10, Double(count))).rounded(.down))
+          output += _Civil.pad(scaled, count)
+        case "E":
+          let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+          let name = _Civil.weekdayNames[((days % 7) + 7) % 7]
+          output += count >= 4 ? name : String(name.prefix(3))
+        case "Z": output += count == 5 ? "Z" : "+0000"
+        case "X", "x": output += symbol == "X" ? "Z" : "+00"
+        default: output += String(repeating: symbol, count: count)
+        }
+      }
+    }
+    return output
+  }
+}

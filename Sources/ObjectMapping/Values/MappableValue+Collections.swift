@@ -1,0 +1,122 @@
+extension Optional: MappableValue where Wrapped: MappableValue {
+  /// `nil` for `null`, otherwise the wrapped type's conversion.
+  public init(payload: PayloadValue) throws {
+    self = payload.isNull ? nil : try Wrapped(payload: payload)
+  }
+  /// `null` for `nil`, otherwise the wrapped value's node.
+  public func payloadNode() throws -> Node {
+    guard let self else { return .null }
+    return try self.payloadNode()
+  }
+  /// The wrapped type's description.
+  public static var expectedDescription: String { Wrapped.expectedDescription }
+  /// `nil`: `null` maps to `nil`.
+  public static var nullValue: Self? { .some(nil) }
+}
+
+/// Failures inside a collection value, each with the path below the collection.
+struct _NestedConversionFailures: Error {
+  var failures: [(path: [_PathComponent], failure: any Error)]
+}
+
+extension PayloadValue {
+  /// Converts each element of an array (or, under lenient coercion, a single value as a
+  /// one-element collection), collecting every element's failure with its index.
+  func collectionElements<Element: MappableValue>(_ type: Element.Type) throws -> [Element] {
+    guard let elements else {
+      guard coercion == .lenient, !isNull else {
+        throw mismatch(expected: "an array of \(Element.expectedDescription)")
+      }
+      return [try Element(payload: self)]
+    }
+    var result: [Element] = []
+    result.reserveCapacity(elements.count)
+    var failures: [(path: [_PathComponent], failure: any Error)] = []
+    for (offset, element) in elements.enumerated() {
+      do {
+        result.append(try Element(payload: element))
+      } catch let nested as _NestedConversionFailures {
+        for inner in nested.failures {
+          failures.append(([.index(offset)] + inner.path, inner.failure))
+        }
+      } catch {
+        failures.append(([.index(offset)], error))
+      }
+    }
+    guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
+    return result
+  }
+}
+
+extension Array: MappableValue where Element: MappableValue {
+  /// Each element converted in order; under lenient coercion a single value becomes a
+  /// one-element array. Every failing element is reported with its index.
+  public init(payload: PayloadValue) throws {
+    self = try payload.collectionElements(Element.self)
+  }
+  /// An array node.
+  public func payloadNode() throws -> Node { .array(try map { try $0.payloadNode() }) }
+  /// `"an array"`.
+  public static var expectedDescription: String { "an array" }
+}
+
+extension Set: MappableValue where Element: MappableValue {
+  /// Each element converted (duplicates collapse); under lenient coercion a single value
+  /// becomes a one-element set.
+  public init(payload: PayloadValue) throws {
+    self = Set(try payload.collectionElements(Element.self))
+  }
+  /// An array node in a deterministic order: elements sorted by their compact JSON text.
+  public func payloadNode() throws -> Node {
+    let nodes = try map { try $0.payloadNode() }
+    return .array(nodes.sorted { String(describing: $0) < String(describing: $1) })
+  }
+  /// `"an array"`.
+  public static var expectedDescription: String { "an array" }
+}
+
+extension Dictionary: MappableValue where Key == String, Value: MappableValue {
+  /// Each member's value converted; every failing member is reported with its key.
+  public init(payload: PayloadValue) throws {
+    guard let members = payload.members else {
+      throw payload.mismatch(expected: "an object")
+    }
+    var result: [String: Value] = [:]
+    result.reserveCapacity(members.count)
+    var failures: [(path: [_PathComponent], failure: any Error)] = []
+    for (key, value) in members {
+      do {
+        result[key] = try Value(payload: value)
+      } catch let nested as _NestedConversionFailures {
+        for inner in nested.failures {
+          failures.append(([.key(key)] + inner.path, inner.failure))
+        }
+      } catch {
+        failures.append(([.key(key)], error))
+      }
+    }
+    guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
+    self = result
+  }
+  /// An object node with members sorted by key, so output is deterministic.
+  public func payloadNode() throws -> Node {
+    .object(try sorted { $0.key < $1.key }.map { Node.Member($0.key, try $0.value.payloadNode()) })
+  }
+  /// `"an object"`.
+  public static var expectedDescription: String { "an object" }
+}
+
+extension MappableValue where Self: RawRepresentable, RawValue: MappableValue {
+  /// Reads the raw value, then the case; an unknown raw value is an error naming it.
+  public init(payload: PayloadValue) throws {
+    let raw = try RawValue(payload: payload)
+    guard let value = Self(rawValue: raw) else {
+      throw payload.invalid(expected: "a \(Self.self)", reason: "no case has this raw value")
+    }
+    self = value
+  }
+  /// The raw value's node.
+  public func payloadNode() throws -> Node { try rawValue.payloadNode() }
+  /// `"a <TypeName>"`.
+  public static var expectedDescription: String { "a \(Self.self)" }
+}

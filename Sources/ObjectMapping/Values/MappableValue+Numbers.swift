@@ -1,0 +1,225 @@
+extension PayloadValue {
+  /// Reads an integer of type `T` exactly: JSON integers in range, numbers with an exponent or
+  /// a zero fraction when the value is whole (`1e5`, `3.0`), and, under lenient coercion,
+  /// strings that parse that way as a whole. Anything else is an error, never 0.
+  func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    let entry = self.entry
+    let expected = T.expectedIntegerDescription
+    switch entry.kind {
+    case .integer:
+      guard let value = T(exactly: entry.payload) else {
+        throw invalid(expected: expected, reason: "out of range for \(T.self)")
+      }
+      return value
+    case .number:
+      return try _exactInteger(document.tape.numberText(at: index), as: T.self, expected: expected)
+    case .string where coercion == .lenient:
+      return try _exactInteger(document.tape.string(at: index), as: T.self, expected: expected)
+    default:
+      throw mismatch(expected: expected)
+    }
+  }
+
+  private func _exactInteger<T: FixedWidthInteger>(
+    _ text: String, as type: T.Type, expected: String
+  ) throws -> T {
+    guard let number = _CanonicalNumber(text: text) else {
+      throw invalid(expected: expected)
+    }
+    guard number.exponent >= 0 else {
+      throw invalid(expected: expected, reason: "not a whole number")
+    }
+    guard let value = number.integer(as: T.self) else {
+      throw invalid(expected: expected, reason: "out of range for \(T.self)")
+    }
+    return value
+  }
+
+  /// Reads a `Double`: the correctly rounded value of a JSON number, or under lenient coercion
+  /// of a string that is a number as a whole. Values beyond `Double`'s range are errors.
+  func double() throws -> Double {
+    let entry = self.entry
+    let value: Double
+    switch entry.kind {
+    case .integer, .number:
+      value = document.tape.doubleValue(at: index) ?? .nan
+    case .string where coercion == .lenient:
+      let text = document.tape.string(at: index)
+      guard _CanonicalNumber(text: text) != nil, let parsed = Double(text) else {
+        throw invalid(expected: "a number")
+      }
+      value = parsed
+    default:
+      throw mismatch(expected: "a number")
+    }
+    guard value.isFinite else { throw invalid(expected: "a number", reason: "out of range") }
+    return value
+  }
+}
+
+extension _CanonicalNumber {
+  /// The whole number as `T`, or `nil` when it has a fraction or does not fit.
+  func integer<T: FixedWidthInteger>(as type: T.Type) -> T? {
+    guard exponent >= 0 else { return nil }
+    if digits.isEmpty { return 0 }
+    if negative && !T.isSigned { return nil }
+    var value: T = 0
+    let ten: T = 10
+    for digit in digits {
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: ten)
+      guard !overflow else { return nil }
+      let amount = T(digit - UInt8(ascii: "0"))
+      let (next, overflow2) =
+        negative ? shifted.subtractingReportingOverflow(amount) : shifted.addingReportingOverflow(amount)
+      guard !overflow2 else { return nil }
+      value = next
+    }
+    for _ in 0..<exponent {
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: ten)
+      guard !overflow else { return nil }
+      value = shifted
+    }
+    return value
+  }
+}
+
+extension FixedWidthInteger {
+  static var expectedIntegerDescription: String { "an integer" }
+
+  func integerPayloadNode() -> Node {
+    if let value = Int64(exactly: self) { return .integer(value) }
+    return .decimal(String(self))
+  }
+}
+
+extension Int: MappableValue {
+  /// Reads an exact integer (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(Int.self) }
+  /// The integer.
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension Int8: MappableValue {
+  /// Reads an exact integer in range (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(Int8.self) }
+  /// The integer.
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension Int16: MappableValue {
+  /// Reads an exact integer in range (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(Int16.self) }
+  /// The integer.
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension Int32: MappableValue {
+  /// Reads an exact integer in range (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(Int32.self) }
+  /// The integer.
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension Int64: MappableValue {
+  /// Reads an exact integer (see ``Coercion``); `"69726278940360707"` stays exact.
+  public init(payload: PayloadValue) throws { self = try payload.integer(Int64.self) }
+  /// The integer.
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension UInt: MappableValue {
+  /// Reads an exact non-negative integer (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(UInt.self) }
+  /// The integer (as exact text beyond `Int64`).
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension UInt8: MappableValue {
+  /// Reads an exact integer in range (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(UInt8.self) }
+  /// The integer.
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension UInt16: MappableValue {
+  /// Reads an exact integer in range (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(UInt16.self) }
+  /// The integer.
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension UInt32: MappableValue {
+  /// Reads an exact integer in range (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(UInt32.self) }
+  /// The integer.
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension UInt64: MappableValue {
+  /// Reads an exact non-negative integer (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.integer(UInt64.self) }
+  /// The integer (as exact text beyond `Int64`).
+  public func payloadNode() -> Node { integerPayloadNode() }
+  /// `"an integer"`.
+  public static var expectedDescription: String { expectedIntegerDescription }
+}
+
+extension Double: MappableValue {
+  /// Reads the correctly rounded value of a number (see ``Coercion``).
+  public init(payload: PayloadValue) throws { self = try payload.double() }
+  /// The number; NaN and infinities cannot be written.
+  public func payloadNode() throws -> Node {
+    guard isFinite else {
+      throw ConversionFailure.notRepresentable(description, reason: "JSON has no non-finite numbers")
+    }
+    return .double(self)
+  }
+  /// `"a number"`.
+  public static var expectedDescription: String { "a number" }
+}
+
+extension Float: MappableValue {
+  /// Reads the correctly rounded `Float` of a number's text (see ``Coercion``).
+  public init(payload: PayloadValue) throws {
+    let entry = payload.entry
+    let text: String
+    switch entry.kind {
+    case .integer, .number: text = payload.document.tape.numberText(at: payload.index)
+    case .string where payload.coercion == .lenient:
+      text = payload.document.tape.string(at: payload.index)
+      guard _CanonicalNumber(text: text) != nil else { throw payload.invalid(expected: "a number") }
+    default: throw payload.mismatch(expected: "a number")
+    }
+    guard let value = Float(text), value.isFinite else {
+      throw payload.invalid(expected: "a number", reason: "out of range for Float")
+    }
+    self = value
+  }
+  /// The number, written as the shortest text that reads back as this `Float`.
+  public func payloadNode() throws -> Node {
+    guard isFinite else {
+      throw ConversionFailure.notRepresentable(description, reason: "JSON has no non-finite numbers")
+    }
+    return .decimal(description)
+  }
+  /// `"a number"`.
+  public static var expectedDescription: String { "a number" }
+}

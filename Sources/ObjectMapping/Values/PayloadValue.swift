@@ -1,0 +1,196 @@
+/// One value of a payload, as a ``MappableValue`` conformance sees it.
+///
+/// It reads straight from the scanned document: strings are decoded and numbers parsed only
+/// when asked for. The typed accessors apply the mapping's ``Coercion``; ask for another
+/// mappable type with ``decode(_:)`` to reuse a built-in conversion.
+///
+/// A `PayloadValue` is only meaningful during the `init(payload:)` call that received it; do not
+/// store it.
+public struct PayloadValue: Sendable {
+  let document: _Document
+  let index: Int
+  let context: _ValueContext
+
+  init(document: _Document, index: Int, context: _ValueContext) {
+    self.document = document
+    self.index = index
+    self.context = context
+  }
+
+  /// The JSON type of a payload value.
+  public enum Kind: Sendable, Equatable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool
+    /// A number.
+    case number
+    /// A string.
+    case string
+    /// An array.
+    case array
+    /// An object.
+    case object
+  }
+
+  var entry: _TapeEntry { document.tape.entries[index] }
+
+  /// The JSON type of this value.
+  public var kind: Kind {
+    switch entry.kind {
+    case .null: return .null
+    case .true, .false: return .bool
+    case .integer, .number: return .number
+    case .string: return .string
+    case .array: return .array
+    case .object: return .object
+    }
+  }
+
+  /// Whether this value is `null`.
+  public var isNull: Bool { entry.kind == .null }
+
+  /// The coercion mode of the mapping that reads this value.
+  public var coercion: Coercion { context.coercion }
+
+  /// The value as a document node (the whole subtree).
+  public var node: Node { document.tape.node(at: index) }
+
+  /// Reads this value as another mappable type, with that type's conversion rules.
+  ///
+  /// - Parameter type: The type to read.
+  /// - Returns: The converted value.
+  /// - Throws: ``ConversionFailure`` when the value does not convert.
+  public func decode<T: MappableValue>(_ type: T.Type) throws -> T {
+    try T(payload: self)
+  }
+
+  /// The elements of an array value, in order; `nil` for any other kind.
+  public var elements: [PayloadValue]? {
+    let entry = self.entry
+    guard entry.kind == .array else { return nil }
+    var result: [PayloadValue] = []
+    result.reserveCapacity(Int(entry.length))
+    var cursor = index + 1
+    for _ in 0..<entry.length {
+      result.append(PayloadValue(document: document, index: cursor, context: context))
+      cursor = document.tape.next(after: cursor)
+    }
+    return result
+  }
+
+  /// The members of an object value, in payload order; `nil` for any other kind.
+  public var members: [(key: String, value: PayloadValue)]? {
+    let entry = self.entry
+    guard entry.kind == .object else { return nil }
+    var result: [(key: String, value: PayloadValue)] = []
+    result.reserveCapacity(Int(entry.length))
+    var cursor = index + 1
+    for _ in 0..<entry.length {
+      let key = document.tape.string(at: cursor)
+      let value = PayloadValue(document: document, index: cursor + 1, context: context)
+      result.append((key, value))
+      cursor = document.tape.next(after: cursor + 1)
+    }
+    return result
+  }
+
+  /// The value of the first member named `key` of an object value; `nil` when absent or when
+  /// this is not an object.
+  public subscript(key: String) -> PayloadValue? {
+    var key = key
+    return key.withUTF8 { bytes in
+      document.tape.member(of: index, named: bytes).map {
+        PayloadValue(document: document, index: $0, context: context)
+      }
+    }
+  }
+
+  /// How this value reads in an error message: strings quoted (shortened past 60 characters),
+  /// numbers and booleans as written, containers by kind (`an object`).
+  public var rawDescription: String {
+    let tape = document.tape
+    switch entry.kind {
+    case .null: return "null"
+    case .true: return "true"
+    case .false: return "false"
+    case .integer, .number: return tape.numberText(at: index)
+    case .string: return _quotedForMessage(tape.string(at: index))
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+
+  /// A type mismatch naming `expected` and this value.
+  public func mismatch(expected: String) -> ConversionFailure {
+    .typeMismatch(expected: expected, found: rawDescription)
+  }
+
+  /// An invalid-value failure naming `expected`, this value and an optional reason.
+  public func invalid(expected: String, reason: String? = nil) -> ConversionFailure {
+    .invalidValue(expected: expected, raw: rawDescription, reason: reason)
+  }
+}
+
+/// A scanned document shared by the values read from it.
+final class _Document: Sendable {
+  let tape: _Tape
+  init(tape: _Tape) { self.tape = tape }
+}
+
+/// The settings a value conversion reads: fixed when a mapping is built.
+final class _ValueContext: Sendable {
+  let coercion: Coercion
+  let dateFormats: [DateFormat]
+
+  init(coercion: Coercion, dateFormats: [DateFormat]) {
+    self.coercion = coercion
+    self.dateFormats = dateFormats
+  }
+
+  static let `default` = _ValueContext(coercion: .lenient, dateFormats: DateFormat.defaultFormats)
+
+  func with(coercion: Coercion? = nil, dateFormats: [DateFormat]? = nil) -> _ValueContext {
+    _ValueContext(
+      coercion: coercion ?? self.coercion, dateFormats: dateFormats ?? self.dateFormats)
+  }
+}
+
+/// `"text"` with JSON escapes, cut at 60 characters with `…`.
+func _quotedForMessage(_ text: String) -> String {
+  var shown = text
+  if shown.count > 60 { shown = String(shown.prefix(60)) + "…" }
+  var result = "\""
+  for scalar in shown.unicodeScalars {
+    switch scalar {
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    case "\n": result += "\\n"
+    case "\t": result += "\\t"
+    case "\r": result += "\\r"
+    default:
+      if scalar.value < 0x20 {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return result + "\""
+}
+
+extension _Tape {
+  /// The value index of the first member of the object at `object` whose key is `key`; `nil`
+  /// when absent or when `object` is not an object.
+  func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
+    let entry = entries[object]
+    guard entry.kind == .object else { return nil }
+    var cursor = object + 1
+    for _ in 0..<entry.length {
+      if stringEquals(at: cursor, key) { return cursor + 1 }
+      cursor = next(after: cursor + 1)
+    }
+    return nil
+  }
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// A two-way conversion between a payload type and a model type.
+///
+/// `forward` turns the payload value into the model value when mapping; `reverse` turns it back
+/// when serializing, so a mapping that uses a transform stays invertible.
+///
+/// ```swift
+/// extension ValueTransform where Input == String, Output == [String] {
+///   /// `"swift,linux"` on the wire, `["swift", "linux"]` in the model.
+///   static var commaSeparated: Self { .separated(by: ",") }
+/// }
+///
+/// Attribute("tags", \.tags, .separated(by: ","))
+/// ```
+///
+/// Throw ``ConversionFailure`` from either closure to report a value that does not convert; the
+/// mapping adds the path. A one-way conversion is spelled differently, as `decodeOnly:` on
+/// ``Attribute``, and the inverse reports the rule it had to leave out.
+public struct ValueTransform<Input, Output>: Sendable {
+  let forwardBody: @Sendable (Input) throws -> Output
+  let reverseBody: (@Sendable (Output) throws -> Input)?
+
+  /// Creates a two-way transform.
+  ///
+  /// - Parameters:
+  ///   - forward: Payload value to model value.
+  ///   - reverse: Model value to payload value.
+  public init(
+    forward: @escaping @Sendable (Input) throws -> Output,
+    reverse: @escaping @Sendable (Output) throws -> Input
+  ) {
+    forwardBody = forward
+    reverseBody = reverse
+  }
+
+  init(decodeOnly forward: @escaping @Sendable (Input) throws -> Output) {
+    forwardBody = forward
+    reverseBody = nil
+  }
+
+  /// Whether the transform has a reverse direction (decode-only transforms do not).
+  public var isReversible: Bool { reverseBody != nil }
+
+  /// Converts a payload value to a model value.
+  ///
+  /// - Throws: ``ConversionFailure`` or the error the closure throws.
+  public func forward(_ input: Input) throws -> Output { try forwardBody(input) }
+
+  /// Converts a model value back to a payload value.
+  ///
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` for a decode-only transform, or
+  ///   the error the closure throws.
+  public func reverse(_ output: Output) throws -> Input {
+    guard let reverseBody else {
+      throw ConversionFailure.notRepresentable(
+        "\(output)", reason: "the transform is decode-only")
+    }
+    return try reverseBody(output)
+  }
+
+  /// This transform followed by `next`: forward runs this then `next`, reverse runs `next`'s
+  /// reverse then this one's.
+  public func then<Next>(_ next: ValueTransform<Output, Next>) -> ValueTransform<Input, Next> {
+    let first = self
+    guard first.isReversible, next.isReversible else {
+      return ValueTransform<Input, Next>(decodeOnly: { try next.forward(first.forward($0)) })
+    }
+    return ValueTransform<Input, Next>(
+      forward: { try next.forward(first.forward($0)) },
+      reverse: { try first.reverse(next.reverse($0)) })
+  }
+}
+
+extension ValueTransform where Input == String, Output == Date {
+  /// A date written with a fixed pattern (see ``DateFormat/pattern(_:)``), read and written in
+  /// UTC: `.date(format: "dd/MM/yyyy")` reads `"01/03/2012"` as 1 March 2012 and writes it back
+  /// the same way.
+  public static func date(format pattern: String) -> Self {
+    let compiled = _DatePattern(pattern)
+    return ValueTransform(
+      forward: { text in
+        switch compiled.parse(text) {
+        case .date(let date): return date
+        case .impossible(let reason):
+          throw ConversionFailure.invalidValue(
+            expected: "a date", raw: _quotedForMessage(text), reason: reason)
+        case .noMatch:
+          throw ConversionFailure.invalidValue(
+            expected: "a date", raw: _quotedForMessage(text), reason: "expected '\(pattern)'")
+        }
+      },
+      reverse: { compiled.format($0) })
+  }
+
+  /// ISO 8601 / RFC 3339 (see ``DateFormat/iso8601``), written in UTC.
+  public static var iso8601: Self {
+    ValueTransform(
+      forward: { text in
+        switch _ISO8601.parse(Array(text.utf8)) {
+        case .date(let date): return date
+        case .impossible(let reason):
+          throw ConversionFailure.invalidValue(
+            expected: "a date", raw: _quotedForMessage(text), reason: reason)
+        case .noMatch:
+          throw ConversionFailure.invalidValue(
+            expected: "a date", raw: _quotedForMessage(text), reason: "expected ISO 8601")
+        }
+      },
+      reverse: { _ISO8601.format($0) })
+  }
+}
+
+extension ValueTransform where Input == Double, Output == Date {
+  /// Seconds since 1970-01-01T00:00:00Z, fractions kept.
+  public static var epochSeconds: Self {
+    ValueTransform(
+      forward: { Date(timeIntervalSince1970: $0) }, reverse: { $0.timeIntervalSince1970 })
+  }
+
+  /// Milliseconds since 1970-01-01T00:00:00Z (`1386786787000`).
+  public static var epochMilliseconds: Self {
+    ValueTransform(
+      forward: { Date(timeIntervalSince1970: $0 / 1000) },
+      reverse: { ($0.timeIntervalSince1970 * 1000).rounded() })
+  }
+}
+
+extension ValueTransform where Input == String, Output == [String] {
+  /// `"swift,linux"` on the wire, `["swift", "linux"]` in the model; an element that contains
+  /// the separator cannot be written back.
+  public static func separated(by separator: Character) -> Self {
+    ValueTransform(
+      forward: { $0.isEmpty ? [] : $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) },
+      reverse: { parts in
+        if let bad = parts.first(where: { $0.contains(separator) }) {
+          throw ConversionFailure.notRepresentable(bad, reason: "contains the separator")
+        }
+        return parts.joined(separator: String(separator))
+      })
+  }
+}
+
+extension ValueTransform where Input == String, Output == Bool {
+  /// A boolean written as two words (`"yes"`/`"no"`), compared case-insensitively when read,
+  /// written exactly as given.
+  public static func boolWords(true trueWord: String, false falseWord: String) -> Self {
+    ValueTransform(
+      forward: { text in
+        if text.lowercased() == trueWord.lowercased() { return true }
+        if text.lowercased() == falseWord.lowercased() { return false }
+        throw ConversionFailure.invalidValue(
+          expected: "\"\(trueWord)\" or \"\(falseWord)\"", raw: _quotedForMessage(text), reason: nil)
+      },
+      reverse: { $0 ? trueWord : falseWord })
+  }
+}
+
+extension ValueTransform where Input == String, Output: FixedWidthInteger & SendableMetatype {
+  /// An integer written as a string (`"42"`); the whole string must be the exact integer.
+  public static var numericString: Self {
+    ValueTransform(
+      forward: { text in
+        guard let number = _CanonicalNumber(text: text), let value = number.integer(as: Output.self)
+        else {
+          throw ConversionFailure.invalidValue(
+            expected: "an integer", raw: _quotedForMessage(text), reason: nil)
+        }
+        return value
+      },
+      reverse: { String($0) })
+  }
+}
+
+extension ValueTransform where Input == String, Output == Double {
+  /// A number written as a string (`"12.5"`); the whole string must be a number.
+  public static var numericString: Self {
+    ValueTransform(
+      forward: { text in
+        guard _CanonicalNumber(text: text) != nil, let value = Double(text), value.isFinite else {
+          throw ConversionFailure.invalidValue(
+            expected: "a number", raw: _quotedForMessage(text), reason: nil)
+        }
+        return value
+      },
+      reverse: { value in
+        guard value.isFinite else {
+          throw ConversionFailure.notRepresentable("\(value)", reason: "not a finite number")
+        }
+        return value.description
+      })
+  }
+}
+
+extension ValueTransform where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
+  /// An enum read from and written as its raw value; an unknown raw value is an error.
+  public static var rawValue: Self {
+    ValueTransform(
+      forward: { raw in
+        guard let value = Output(rawValue: raw) else {
+          throw ConversionFailure.invalidValue(
+            expected: "a \(Output.self)", raw: "\(raw)", reason: "no case has this raw value")
+        }
+        return value
+      },
+      reverse: { $0.rawValue })
+  }
+}
