@@ -1,0 +1,427 @@
+/// A streaming JSON writer that appends UTF-8 straight into a byte buffer.
+///
+/// The writer knows nothing of ``Node`` or of mappings: callers drive it with events
+/// (`beginObject()`, `key(_:)`, a value, …, `endObject()`) and it takes care of separators,
+/// indentation and escaping. It is the one place JSON text is produced, used both by
+/// ``Node/jsonBytes(options:)`` and by the serialization layer, which writes objects without
+/// building a `Node` first.
+///
+/// ```swift
+/// var writer = _JSONWriter(pretty: false)
+/// writer.beginObject()
+/// writer.key("id")
+/// writer.int64(7)
+/// writer.key("tags")
+/// writer.beginArray()
+/// writer.string("a/b")
+/// writer.endArray()
+/// writer.endObject()
+/// writer.bytes  // {"id":7,"tags":["a/b"]}
+/// ```
+///
+/// Output rules:
+/// - **Compact** (the default): no whitespace at all.
+/// - **Pretty**: every array element and object member on its own line, indented by two spaces
+///   per level, `"key": value` (one space after the colon, none before), empty containers as
+///   `[]` and `{}`, no trailing newline. This is `JSONSerialization`'s `.prettyPrinted` layout
+///   with two-space indentation and without the space before the colon.
+/// - **Escaping** is minimal: only `"`, `\` and control characters below U+0020 are escaped
+///   (`\n \r \t \b \f` in their short forms, the others as `\u00XX` with lowercase hex).
+///   `/` is not escaped and non-ASCII text is written as raw UTF-8.
+/// - **Numbers**: integers in decimal; doubles in the shortest form that reads back to the same
+///   value (Swift's own `description`, e.g. `0.1`, `1e-05`, `-0.0`, `1e+20`); non-finite doubles
+///   are an error; ``numberText(_:)`` writes literal number text (exact decimals) unchanged.
+///
+/// The caller is responsible for producing a well-formed event sequence (one top-level value, a
+/// key before every object member, balanced begin/end); debug builds assert it.
+struct _JSONWriter {
+  /// The UTF-8 bytes written so far.
+  private(set) var bytes: [UInt8]
+  /// Whether output is pretty-printed (see the type's documentation for the layout).
+  let isPretty: Bool
+  /// The number of open containers.
+  private(set) var depth = 0
+  /// Whether the innermost open container (or the top level) already holds a value, so the
+  /// next one needs a comma.
+  private var hasValueInContainer = false
+  /// Whether a key was just written, so the next value follows it directly.
+  private var afterKey = false
+  #if DEBUG
+    /// Open containers, `true` for objects, to check the event sequence in debug builds.
+    private var openObjects: [Bool] = []
+  #endif
+
+  /// Creates a writer with an empty buffer.
+  ///
+  /// - Parameters:
+  ///   - pretty: Whether to pretty-print (two-space indentation, `"key": value`).
+  ///   - capacity: The number of bytes to reserve up front.
+  init(pretty: Bool = false, capacity: Int = 1024) {
+    self.isPretty = pretty
+    self.bytes = []
+    self.bytes.reserveCapacity(capacity)
+  }
+
+  /// Reserves room for at least `count` more bytes.
+  mutating func reserveAdditionalCapacity(_ count: Int) {
+    bytes.reserveCapacity(bytes.count + count)
+  }
+
+  // MARK: Containers
+
+  /// Opens an object (`{`); write members as `key(_:)` followed by one value each.
+  mutating func beginObject() {
+    beginValue()
+    bytes.append(UInt8(ascii: "{"))
+    openContainer(isObject: true)
+  }
+
+  /// Closes the innermost object (`}`).
+  mutating func endObject() {
+    closeContainer(isObject: true)
+    bytes.append(UInt8(ascii: "}"))
+  }
+
+  /// Opens an array (`[`).
+  mutating func beginArray() {
+    beginValue()
+    bytes.append(UInt8(ascii: "["))
+    openContainer(isObject: false)
+  }
+
+  /// Closes the innermost array (`]`).
+  mutating func endArray() {
+    closeContainer(isObject: false)
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  // MARK: Keys
+
+  /// Writes an object member's key (escaped as needed) and the colon.
+  mutating func key(_ key: String) {
+    beginKey()
+    appendQuoted(key)
+    endKey()
+  }
+
+  /// Writes an object member's key given as raw (unescaped) UTF-8 bytes, and the colon.
+  mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
+    beginKey()
+    bytes.append(UInt8(ascii: "\""))
+    appendEscaped(utf8)
+    bytes.append(UInt8(ascii: "\""))
+    endKey()
+  }
+
+  /// Writes an object member's key whose bytes are already escaped (as produced once by
+  /// ``escapedUTF8(_:)``, for keys written many times), and the colon. The bytes are copied
+  /// without being scanned.
+  mutating func key(escapedUTF8: UnsafeBufferPointer<UInt8>) {
+    beginKey()
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(contentsOf: escapedUTF8)
+    bytes.append(UInt8(ascii: "\""))
+    endKey()
+  }
+
+  /// The escaped UTF-8 content (without quotes) of `text`, for ``key(escapedUTF8:)``.
+  static func escapedUTF8(_ text: String) -> [UInt8] {
+    var writer = _JSONWriter(capacity: text.utf8.count + 8)
+    writer.appendQuoted(text)
+    return Array(writer.bytes.dropFirst().dropLast())
+  }
+
+  // MARK: Scalars
+
+  /// Writes a string value, escaped as needed.
+  mutating func string(_ value: String) {
+    beginValue()
+    appendQuoted(value)
+  }
+
+  /// Writes a string value given as raw (unescaped) UTF-8 bytes.
+  mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+    beginValue()
+    bytes.append(UInt8(ascii: "\""))
+    appendEscaped(utf8)
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// Writes a signed integer in decimal.
+  mutating func int64(_ value: Int64) {
+    beginValue()
+    if value < 0 {
+      bytes.append(UInt8(ascii: "-"))
+      appendDecimal(value.magnitude)
+    } else {
+      appendDecimal(UInt64(value))
+    }
+  }
+
+  /// Writes an unsigned integer in decimal.
+  mutating func uint64(_ value: UInt64) {
+    beginValue()
+    appendDecimal(value)
+  }
+
+  /// Writes a double in the shortest form that reads back to the same value.
+  ///
+  /// - Throws: ``MappingError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
+  ///   which JSON cannot represent. Nothing is written in that case.
+  mutating func double(_ value: Double) throws(MappingError) {
+    guard value.isFinite else {
+      throw MappingError(.nonFiniteNumber(value: value.description))
+    }
+    beginValue()
+    appendShortest(value)
+  }
+
+  /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
+  /// literal text of a ``Node/decimal(_:)``, for example).
+  mutating func numberText(_ text: String) {
+    beginValue()
+    appendRaw(text)
+  }
+
+  /// Writes number text given as UTF-8 bytes, as is (see ``numberText(_:)``).
+  mutating func numberText(utf8: UnsafeBufferPointer<UInt8>) {
+    beginValue()
+    bytes.append(contentsOf: utf8)
+  }
+
+  /// Writes `true` or `false`.
+  mutating func bool(_ value: Bool) {
+    beginValue()
+    if value {
+      bytes.append(contentsOf: _JSONWriter.trueBytes)
+    } else {
+      bytes.append(contentsOf: _JSONWriter.falseBytes)
+    }
+  }
+
+  /// Writes `null`.
+  mutating func null() {
+    beginValue()
+    bytes.append(contentsOf: _JSONWriter.nullBytes)
+  }
+
+  // MARK: Layout
+
+  /// Writes what goes before any value: nothing after a key; otherwise a comma when the
+  /// container already has a value, then (pretty) a newline and the indentation.
+  @inline(__always)
+  private mutating func beginValue() {
+    if afterKey {
+      afterKey = false
+      return
+    }
+    if depth == 0 {
+      assert(!hasValueInContainer, "a JSON document has exactly one top-level value")
+      hasValueInContainer = true
+      return
+    }
+    #if DEBUG
+      assert(openObjects.last == false, "object members need a key before their value")
+    #endif
+    separate()
+  }
+
+  @inline(__always)
+  private mutating func beginKey() {
+    #if DEBUG
+      assert(openObjects.last == true && !afterKey, "keys are only written inside objects")
+    #endif
+    separate()
+  }
+
+  @inline(__always)
+  private mutating func endKey() {
+    if isPretty {
+      bytes.append(UInt8(ascii: ":"))
+      bytes.append(UInt8(ascii: " "))
+    } else {
+      bytes.append(UInt8(ascii: ":"))
+    }
+    afterKey = true
+  }
+
+  @inline(__always)
+  private mutating func separate() {
+    if hasValueInContainer { bytes.append(UInt8(ascii: ",")) }
+    hasValueInContainer = true
+    if isPretty { appendNewlineAndIndent() }
+  }
+
+  @inline(__always)
+  private mutating func openContainer(isObject: Bool) {
+    depth += 1
+    hasValueInContainer = false
+    #if DEBUG
+      openObjects.append(isObject)
+    #endif
+  }
+
+  @inline(__always)
+  private mutating func closeContainer(isObject: Bool) {
+    #if DEBUG
+      assert(openObjects.popLast() == isObject && !afterKey, "unbalanced JSON containers")
+    #endif
+    depth -= 1
+    if isPretty && hasValueInContainer { appendNewlineAndIndent() }
+    hasValueInContainer = true
+  }
+
+  private mutating func appendNewlineAndIndent() {
+    bytes.append(UInt8(ascii: "\n"))
+    var remaining = depth * 2
+    while remaining > 0 {
+      let chunk = min(remaining, _JSONWriter.spaces.count)
+      bytes.append(contentsOf: _JSONWriter.spaces[0..<chunk])
+      remaining -= chunk
+    }
+  }
+
+  // MARK: Text
+
+  /// Appends `text` between quotes, escaped.
+  private mutating func appendQuoted(_ text: String) {
+    bytes.append(UInt8(ascii: "\""))
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+    if done == nil {
+      var copy = text
+      copy.makeContiguousUTF8()
+      copy.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends `text`'s UTF-8 bytes unchanged.
+  private mutating func appendRaw(_ text: String) {
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+    if done == nil { bytes.append(contentsOf: text.utf8) }
+  }
+
+  /// Appends `utf8` with the characters JSON requires escaped; clean runs are copied whole.
+  private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    var runStart = 0
+    var index = 0
+    let count = utf8.count
+    while index < count {
+      let byte = utf8[index]
+      if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+        index += 1
+        continue
+      }
+      if runStart < index {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      }
+      appendEscape(for: byte)
+      index += 1
+      runStart = index
+    }
+    if runStart < count {
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+    }
+  }
+
+  private mutating func appendEscape(for byte: UInt8) {
+    bytes.append(UInt8(ascii: "\\"))
+    switch byte {
+    case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+    case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+    case 0x0A: bytes.append(UInt8(ascii: "n"))
+    case 0x0D: bytes.append(UInt8(ascii: "r"))
+    case 0x09: bytes.append(UInt8(ascii: "t"))
+    case 0x08: bytes.append(UInt8(ascii: "b"))
+    case 0x0C: bytes.append(UInt8(ascii: "f"))
+    default:
+      bytes.append(UInt8(ascii: "u"))
+      bytes.append(UInt8(ascii: "0"))
+      bytes.append(UInt8(ascii: "0"))
+      bytes.append(_JSONWriter.hexDigits[Int(byte >> 4)])
+      bytes.append(_JSONWriter.hexDigits[Int(byte & 0x0F)])
+    }
+  }
+
+  // MARK: Numbers
+
+  /// Appends the decimal digits of `value`.
+  private mutating func appendDecimal(_ value: UInt64) {
+    if value < 10 {
+      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+      return
+    }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var remaining = value
+      var start = 20
+      while remaining >= 100 {
+        let pair = Int(remaining % 100) &* 2
+        remaining /= 100
+        start &-= 2
+        digits[start] = _JSONWriter.digitPairs[pair]
+        digits[start &+ 1] = _JSONWriter.digitPairs[pair &+ 1]
+      }
+      if remaining >= 10 {
+        let pair = Int(remaining) &* 2
+        start &-= 2
+        digits[start] = _JSONWriter.digitPairs[pair]
+        digits[start &+ 1] = _JSONWriter.digitPairs[pair &+ 1]
+      } else {
+        start &-= 1
+        digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining)
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+    }
+  }
+
+  /// Appends the shortest round-trip text of a finite double.
+  private mutating func appendShortest(_ value: Double) {
+    _appendShortestText(of: value, to: &bytes)
+  }
+
+  // MARK: Constants
+
+  private static let trueBytes: [UInt8] = Array("true".utf8)
+  private static let falseBytes: [UInt8] = Array("false".utf8)
+  private static let nullBytes: [UInt8] = Array("null".utf8)
+  private static let spaces: [UInt8] = Array(repeating: UInt8(ascii: " "), count: 64)
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+  /// `"00" "01" … "99"`, two bytes per number.
+  private static let digitPairs: [UInt8] = {
+    var table: [UInt8] = []
+    table.reserveCapacity(200)
+    for value in 0..<100 {
+      table.append(UInt8(ascii: "0") + UInt8(value / 10))
+      table.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+    return table
+  }()
+}
+
+/// Appends the shortest round-trip text of a `Double` (Swift's `description`) to `bytes`.
+///
+/// Swift's `Double.write(to:)` formats into a stack buffer and hands the ASCII bytes to the
+/// stream's `_writeASCII(_:)`, so routing it through ``_ASCIISink`` costs no `String`
+/// allocation per number. Should the standard library stop calling `_writeASCII`, the sink's
+/// `write(_:)` receives the same text and the output is unchanged. Shared with the form
+/// encoder so every format prints doubles alike.
+func _appendShortestText(of value: Double, to bytes: inout [UInt8]) {
+  var sink = _ASCIISink()
+  swap(&sink.bytes, &bytes)
+  value.write(to: &sink)
+  swap(&sink.bytes, &bytes)
+}
+
+/// A text stream over a byte buffer, used to receive a number's digits without a `String`.
+private struct _ASCIISink: TextOutputStream {
+  var bytes: [UInt8] = []
+
+  mutating func write(_ string: String) {
+    bytes.append(contentsOf: string.utf8)
+  }
+
+  // Called by the standard library's floating-point `write(to:)` with the formatted digits.
+  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: buffer)
+  }
+}

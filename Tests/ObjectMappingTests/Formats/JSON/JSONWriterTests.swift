@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+
+@testable import ObjectMapping
+
+@Suite struct JSONWriterTests {
+  static let nested: Node = [
+    "name": "Ann",
+    "id": 7,
+    "tags": ["a", true, nil, 2.5],
+    "meta": ["z": [:], "a": []],
+    "items": [["b": 1, "a": 2], []],
+  ]
+
+  // MARK: Layout
+
+  @Test func compactOutputHasNoWhitespace() throws {
+    #expect(
+      try Self.nested.jsonString()
+        == #"{"name":"Ann","id":7,"tags":["a",true,null,2.5],"meta":{"z":{},"a":[]},"#
+        + #""items":[{"b":1,"a":2},[]]}"#)
+    #expect(try Self.nested.jsonBytes() == Array(try Self.nested.jsonString().utf8))
+    #expect(try Self.nested.jsonData() == Data(try Self.nested.jsonBytes()))
+  }
+
+  @Test func prettyOutputIndentsTwoSpacesPerLevel() throws {
+    let expected = """
+      {
+        "name": "Ann",
+        "id": 7,
+        "tags": [
+          "a",
+          true,
+          null,
+          2.5
+        ],
+        "meta": {
+          "z": {},
+          "a": []
+        },
+        "items": [
+          {
+            "b": 1,
+            "a": 2
+          },
+          []
+        ]
+      }
+      """
+    #expect(try Self.nested.jsonString(options: .prettyPrinted) == expected)
+  }
+
+  @Test func sortedKeysSortsEveryObjectByUTF8Bytes() throws {
+    #expect(
+      try Self.nested.jsonString(options: .sortedKeys)
+        == #"{"id":7,"items":[{"a":2,"b":1},[]],"meta":{"a":[],"z":{}},"name":"Ann","#
+        + #""tags":["a",true,null,2.5]}"#)
+    // Uppercase before lowercase, multi-byte UTF-8 after ASCII.
+    let node: Node = ["é": 1, "b": 2, "a": 3, "B": 4, "z": 5, "": 6]
+    #expect(try node.jsonString(options: .sortedKeys) == #"{"":6,"B":4,"a":3,"b":2,"z":5,"é":1}"#)
+  }
+
+  @Test func sortedKeysIsStableForDuplicateKeys() throws {
+    let node: Node = ["k": 1, "a": 0, "k": 2, "k": 3]
+    #expect(try node.jsonString(options: .sortedKeys) == #"{"a":0,"k":1,"k":2,"k":3}"#)
+  }
+
+  @Test func prettyAndSortedTogether() throws {
+    let node: Node = ["b": [1], "a": ["d": nil, "c": false]]
+    let expected = """
+      {
+        "a": {
+          "c": false,
+          "d": null
+        },
+        "b": [
+          1
+        ]
+      }
+      """
+    #expect(try node.jsonString(options: [.prettyPrinted, .sortedKeys]) == expected)
+  }
+
+  @Test(
+    arguments: [
+      (Node.null, "null"), (true, "true"), (false, "false"), ("", #""""#), ([], "[]"), ([:], "{}"),
+    ] as [(Node, String)])
+  func topLevelScalarsAndEmptyContainers(node: Node, text: String) throws {
+    #expect(try node.jsonString() == text)
+    #expect(try node.jsonString(options: .prettyPrinted) == text)
+  }
+
+  // MARK: Strings
+
+  @Test func escapingIsMinimal() throws {
+    let node: Node = ["q\"k\\": "say \"hi\" \\ a/b\n\r\t\u{8}\u{C}\u{0}\u{1F}\u{7F} é 日本 😀"]
+    #expect(
+      try node.jsonString()
+        == #"{"q\"k\\":"say \"hi\" \\ a/b\n\r\t\b\f\u0000\u001f"# + "\u{7F} é 日本 😀\"}")
+  }
+
+  @Test func nonASCIIIsWrittenAsRawUTF8() throws {
+    let node: Node = "é😀"
+    #expect(try node.jsonBytes() == [0x22, 0xC3, 0xA9, 0xF0, 0x9F, 0x98, 0x80, 0x22])
+  }
+
+  @Test func stringsBridgedFromFoundationAreEscapedToo() throws {
+    let bridged = NSString(string: "a\"b/é") as String
+    #expect(try Node.string(bridged).jsonString() == #""a\"b/é""#)
+  }
+
+  // MARK: Numbers
+
+  @Test(
+    arguments: [
+      (Int64.min, "-9223372036854775808"), (Int64.max, "9223372036854775807"), (0, "0"),
+      (-1, "-1"), (9, "9"), (10, "10"), (99, "99"), (100, "100"), (-1_234_567, "-1234567"),
+    ] as [(Int64, String)])
+  func integersAreDecimal(value: Int64, text: String) throws {
+    #expect(try Node.integer(value).jsonString() == text)
+  }
+
+  @Test(
+    arguments: [
+      (0.1, "0.1"), (1e-5, "1e-05"), (-0.0, "-0.0"), (0.0, "0.0"), (1.0, "1.0"), (100.0, "100.0"),
+      (2.5e-7, "2.5e-07"), (1e20, "1e+20"), (1e16, "1e+16"),
+      (123_456_789_012_345.0, "123456789012345.0"),
+      (0.1 + 0.2, "0.30000000000000004"), (.leastNonzeroMagnitude, "5e-324"),
+      (1.7976931348623157e308, "1.7976931348623157e+308"),
+      (2.2250738585072014e-308, "2.2250738585072014e-308"),
+      (-65.613616999999977, "-65.61361699999998"),
+    ] as [(Double, String)])
+  func doublesAreShortestAndReadBack(value: Double, text: String) throws {
+    let written = try Node.double(value).jsonString()
+    #expect(written == text)
+    let readBack = try #require(Double(written))
+    #expect(readBack == value)
+    #expect(readBack.sign == value.sign)
+  }
+
+  @Test func nonFiniteDoublesAreErrorsWithTheirPath() throws {
+    #expect(throws: MappingError(.nonFiniteNumber(value: "nan"))) {
+      try Node.double(.nan).jsonData()
+    }
+    let node: Node = ["values": [1, .double(.infinity)], "a/b~c": .double(-.infinity)]
+    do {
+      _ = try node.jsonBytes()
+      Issue.record("expected an error")
+    } catch let error as MappingError {
+      #expect(error.description == "/values/1: cannot write the non-finite number inf")
+    }
+    do {
+      _ = try (["a/b~c": .double(-.infinity)] as Node).jsonString(options: .prettyPrinted)
+      Issue.record("expected an error")
+    } catch let error as MappingError {
+      #expect(error.description == "/a~1b~0c: cannot write the non-finite number -inf")
+    }
+  }
+
+  @Test(arguments: [
+    "0.1000000000000000000000000001", "12345678901234567890", "1E+2", "-0.0", "12.50", "1e-400",
+  ])
+  func decimalsAreWrittenVerbatim(text: String) throws {
+    #expect(try Node.decimal(text).jsonString() == text)
+    #expect(try (["x": .decimal(text)] as Node).jsonString() == #"{"x":"# + text + "}")
+  }
+
+  // MARK: Depth
+
+  @Test func deeplyNestedNodesAreWrittenWithoutRecursion() throws {
+    let depth = 100_000
+    var node: Node = 1
+    for level in 0..<depth { node = level.isMultiple(of: 2) ? [node] : ["k": node] }
+    defer { Self.dismantle(&node) }
+    let bytes = try node.jsonBytes()
+    #expect(bytes.count == 1 + depth * 2 + (depth / 2) * 4)
+    #expect(Array(bytes.prefix(7)) == Array(#"{"k":[{"#.utf8))
+    #expect(bytes[depth * 3] == UInt8(ascii: "1"))
+    #expect(Array(bytes.suffix(4)) == Array("]}]}".utf8))
+    #expect(node.description.utf8.count == bytes.count)
+    #expect(node.debugDescription.hasPrefix(#".object(["k": .array([.object(["k": "#))
+  }
+
+  @Test func prettyOutputOfADeepNodeIndentsEveryLevel() throws {
+    var node: Node = 1
+    for _ in 0..<1_000 { node = [node] }
+    defer { Self.dismantle(&node) }
+    let lines = try node.jsonString(options: [.prettyPrinted, .sortedKeys])
+      .split(separator: "\n")
+    #expect(lines.count == 2_001)
+    #expect(lines[1_000] == String(repeating: " ", count: 2_000) + "1")
+    #expect(lines[2_000] == "]")
+  }
+
+  /// Releases a deep chain one level at a time (a recursive release would overflow the stack).
+  static func dismantle(_ node: inout Node) {
+    while true {
+      switch node {
+      case .array(let elements) where elements.count == 1: node = elements[0]
+      case .object(let members) where members.count == 1: node = members[0].value
+      default: return
+      }
+    }
+  }
+
+  // MARK: The streaming writer
+
+  @Test func writerDrivenDirectly() throws {
+    var writer = _JSONWriter()
+    writer.beginObject()
+    writer.key("a\"")
+    writer.uint64(.max)
+    let key = Array("k/é".utf8)
+    key.withUnsafeBufferPointer { writer.key(utf8: $0) }
+    writer.beginArray()
+    writer.numberText("1.50")
+    Array("7e3".utf8).withUnsafeBufferPointer { writer.numberText(utf8: $0) }
+    Array("x\ny".utf8).withUnsafeBufferPointer { writer.string(utf8: $0) }
+    try writer.double(0.5)
+    writer.endArray()
+    let escaped = _JSONWriter.escapedUTF8("tab\there")
+    #expect(escaped == Array(#"tab\there"#.utf8))
+    escaped.withUnsafeBufferPointer { writer.key(escapedUTF8: $0) }
+    writer.null()
+    writer.endObject()
+    #expect(writer.depth == 0)
+    #expect(
+      String(decoding: writer.bytes, as: UTF8.self)
+        == #"{"a\"":18446744073709551615,"k/é":[1.50,7e3,"x\ny",0.5],"tab\there":null}"#)
+  }
+
+  @Test func writerLeavesNoTraceOfARejectedDouble() throws {
+    var writer = _JSONWriter(pretty: true)
+    writer.beginArray()
+    #expect(throws: MappingError(.nonFiniteNumber(value: "-inf"))) {
+      try writer.double(-.infinity)
+    }
+    writer.int64(-3)
+    writer.endArray()
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == "[\n  -3\n]")
+  }
+}
