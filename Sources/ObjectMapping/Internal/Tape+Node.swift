@@ -41,7 +41,9 @@ extension _Tape {
         appendText(value.description, kind: .number, to: &entries, bytes: &bytes)
       }
     case .decimal(let text):
-      let integral = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+      let integral = !text.utf8.contains {
+        $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
+      }
       appendText(
         text, kind: .number, flags: integral ? _TapeEntry.numberIsIntegral : 0, to: &entries,
         bytes: &bytes)

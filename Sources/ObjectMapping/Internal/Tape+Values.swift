@@ -73,36 +73,103 @@ extension _Tape {
 
   /// The whole subtree at `index` as a ``Node``.
   func node(at index: Int) -> Node {
-    var cursor = index
-    return node(advancing: &cursor)
+    entries.withUnsafeBufferPointer { entries in
+      bytes.withUnsafeBufferPointer { bytes in
+        var builder = _NodeBuilder(entries: entries, bytes: bytes, cursor: index)
+        return builder.next()
+      }
+    }
+  }
+}
+
+/// Builds ``Node`` values from a tape's entries, reading through unsafe buffers to keep the
+/// per-value work to the allocations a `Node` needs. It recurses once per nesting level, which
+/// the reader bounds with its depth limit.
+private struct _NodeBuilder {
+  let entries: UnsafeBufferPointer<_TapeEntry>
+  let bytes: UnsafeBufferPointer<UInt8>
+  var cursor: Int
+  /// Recently built keys too long for a small string, so repeated keys share one allocation.
+  private var keyCache: [_CachedKey] = []
+
+  private struct _CachedKey {
+    var offset = 0
+    var length = -1
+    var key = ""
   }
 
-  private func node(advancing cursor: inout Int) -> Node {
-    let index = cursor
-    let entry = entries[index]
+  init(entries: UnsafeBufferPointer<_TapeEntry>, bytes: UnsafeBufferPointer<UInt8>, cursor: Int) {
+    self.entries = entries
+    self.bytes = bytes
+    self.cursor = cursor
+  }
+
+  /// The value at `cursor`, moving `cursor` past its subtree.
+  mutating func next() -> Node {
+    let entry = entries[cursor]
     cursor += 1
     switch entry.kind {
     case .null: return .null
     case .true: return .bool(true)
     case .false: return .bool(false)
     case .integer: return .integer(entry.payload)
-    case .number: return .decimal(numberText(at: index))
-    case .string: return .string(string(at: index))
+    case .number: return .decimal(text(of: entry))
+    case .string: return .string(text(of: entry))
     case .array:
-      var elements: [Node] = []
-      elements.reserveCapacity(Int(entry.length))
-      for _ in 0..<entry.length { elements.append(node(advancing: &cursor)) }
-      return .array(elements)
+      return .array(
+        Array(unsafeUninitializedCapacity: Int(entry.length)) { buffer, count in
+          guard let base = buffer.baseAddress else { return }
+          for offset in 0..<Int(entry.length) {
+            (base + offset).initialize(to: next())
+            count = offset + 1
+          }
+        })
     case .object:
-      var members: [Node.Member] = []
-      members.reserveCapacity(Int(entry.length))
-      for _ in 0..<entry.length {
-        let key = string(at: cursor)
-        cursor += 1
-        members.append(Node.Member(key, node(advancing: &cursor)))
-      }
-      return .object(members)
+      return .object(
+        Array(unsafeUninitializedCapacity: Int(entry.length)) { buffer, count in
+          guard let base = buffer.baseAddress else { return }
+          for offset in 0..<Int(entry.length) {
+            let key = self.key(of: entries[cursor])
+            cursor += 1
+            (base + offset).initialize(to: Node.Member(key, next()))
+            count = offset + 1
+          }
+        })
     }
+  }
+
+  /// The text of an object key entry. Keys of up to 15 UTF-8 bytes are small strings and need
+  /// no allocation; longer unescaped keys are looked up in a small cache by their bytes.
+  @inline(__always)
+  mutating func key(of entry: _TapeEntry) -> String {
+    let length = Int(entry.length)
+    guard length > 15, entry.flags & _TapeEntry.stringHasEscapes == 0,
+      let base = bytes.baseAddress
+    else { return text(of: entry) }
+    let start = Int(entry.payload)
+    let head = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+    let tail = UnsafeRawPointer(base + start + length - 8).loadUnaligned(as: UInt64.self)
+    let hash = (head ^ (tail >> 29 | tail << 35) ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
+    let slot = Int(truncatingIfNeeded: hash >> 58)
+    if keyCache.isEmpty { keyCache = Array(repeating: _CachedKey(), count: 64) }
+    let cached = keyCache[slot]
+    if cached.length == length && memcmp(base + start, base + cached.offset, length) == 0 {
+      return cached.key
+    }
+    let key = text(of: entry)
+    keyCache[slot] = _CachedKey(offset: start, length: length, key: key)
+    return key
+  }
+
+  /// The decoded text of a string or number entry.
+  @inline(__always)
+  func text(of entry: _TapeEntry) -> String {
+    let content = UnsafeBufferPointer(
+      rebasing: bytes[Int(entry.payload)..<Int(entry.payload) + Int(entry.length)])
+    if entry.kind == .string && entry.flags & _TapeEntry.stringHasEscapes != 0 {
+      return _unescapeJSONString(content)
+    }
+    return String(decoding: content, as: UTF8.self)
   }
 }
 
@@ -147,7 +214,8 @@ func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
     // Exponent part.
     index += 1
     var exponentNegative = false
-    if index < text.count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+")) {
+    if index < text.count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+"))
+    {
       exponentNegative = text[index] == UInt8(ascii: "-")
       index += 1
     }
@@ -200,61 +268,80 @@ private func _localeDecimalPoint() -> CChar {
 /// Decodes JSON string content that contains escapes. Lone surrogates (only present when the
 /// reader's policy let them through) become U+FFFD.
 func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> String {
-  var output: [UInt8] = []
-  output.reserveCapacity(content.count)
-  var index = 0
-  func hex(at position: Int) -> UInt32? {
-    guard position + 4 <= content.count else { return nil }
-    var value: UInt32 = 0
-    for offset in 0..<4 {
-      let byte = content[position + offset]
-      let digit: UInt32
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-      default: return nil
+  // Every escape the reader accepts decodes to fewer bytes than it takes; the slack covers a
+  // malformed `\u` (2 bytes in, U+FFFD's 3 out) from any other producer.
+  let capacity = content.count + content.count / 2 + 4
+  return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+    guard let output = buffer.baseAddress, let input = content.baseAddress else { return "" }
+    let count = content.count
+    var written = 0
+    var index = 0
+    func hex(at position: Int) -> UInt32? {
+      guard position + 4 <= count else { return nil }
+      var value: UInt32 = 0
+      for offset in 0..<4 {
+        let byte = input[position + offset]
+        let digit: UInt32
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+        value = value << 4 | digit
       }
-      value = value << 4 | digit
+      return value
     }
-    return value
-  }
-  func append(scalar: UInt32) {
-    let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-    output.append(contentsOf: value.utf8)
-  }
-  while index < content.count {
-    let byte = content[index]
-    guard byte == UInt8(ascii: "\\"), index + 1 < content.count else {
-      output.append(byte)
-      index += 1
-      continue
+    func append(scalar: UInt32) {
+      for byte in (Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8 {
+        output[written] = byte
+        written += 1
+      }
     }
-    let escape = content[index + 1]
-    index += 2
-    switch escape {
-    case UInt8(ascii: "n"): output.append(0x0A)
-    case UInt8(ascii: "t"): output.append(0x09)
-    case UInt8(ascii: "r"): output.append(0x0D)
-    case UInt8(ascii: "b"): output.append(0x08)
-    case UInt8(ascii: "f"): output.append(0x0C)
-    case UInt8(ascii: "u"):
-      guard let unit = hex(at: index) else {
-        append(scalar: 0xFFFD)
+    while index < count {
+      // Copy the run up to the next backslash in one go.
+      var runEnd = index
+      while runEnd < count && input[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
+      if runEnd > index {
+        (output + written).update(from: input + index, count: runEnd - index)
+        written += runEnd - index
+        index = runEnd
+      }
+      guard index + 1 < count else {
+        if index < count {
+          output[written] = input[index]
+          written += 1
+        }
+        break
+      }
+      let escape = input[index + 1]
+      index += 2
+      switch escape {
+      case UInt8(ascii: "n"): output[written] = 0x0A
+      case UInt8(ascii: "t"): output[written] = 0x09
+      case UInt8(ascii: "r"): output[written] = 0x0D
+      case UInt8(ascii: "b"): output[written] = 0x08
+      case UInt8(ascii: "f"): output[written] = 0x0C
+      case UInt8(ascii: "u"):
+        guard let unit = hex(at: index) else {
+          append(scalar: 0xFFFD)
+          continue
+        }
+        index += 4
+        if unit >= 0xD800 && unit < 0xDC00, index + 6 <= count,
+          input[index] == UInt8(ascii: "\\"), input[index + 1] == UInt8(ascii: "u"),
+          let low = hex(at: index + 2), low >= 0xDC00 && low < 0xE000
+        {
+          index += 6
+          append(scalar: 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+        } else {
+          append(scalar: unit)
+        }
         continue
+      default: output[written] = escape  // \" \\ \/
       }
-      index += 4
-      if unit >= 0xD800 && unit < 0xDC00, index + 6 <= content.count,
-        content[index] == UInt8(ascii: "\\"), content[index + 1] == UInt8(ascii: "u"),
-        let low = hex(at: index + 2), low >= 0xDC00 && low < 0xE000
-      {
-        index += 6
-        append(scalar: 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
-      } else {
-        append(scalar: unit)
-      }
-    default: output.append(escape)  // \" \\ \/
+      written += 1
     }
+    return String(decoding: UnsafeBufferPointer(start: output, count: written), as: UTF8.self)
   }
-  return String(decoding: output, as: UTF8.self)
 }

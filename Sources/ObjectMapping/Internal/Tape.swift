@@ -15,11 +15,6 @@ struct _Tape: Sendable {
   /// The bytes that string and number entries point into: the JSON source, or storage written by
   /// a tape builder (unescaped text).
   var bytes: [UInt8]
-
-  init(entries: [_TapeEntry], bytes: [UInt8]) {
-    self.entries = entries
-    self.bytes = bytes
-  }
 }
 
 /// The kind of one tape entry.
@@ -55,7 +50,8 @@ struct _TapeEntry: Sendable, Equatable {
   /// On a string: the content holds JSON escapes (`\n`, `\u00e9`) and must be decoded.
   /// Without it the content bytes are the string's UTF-8, already validated.
   static let stringHasEscapes: UInt8 = 1
-  /// On a number: the literal has no fraction and no exponent (an integer beyond `Int64`).
+  /// On a number: the literal has no fraction and no exponent (an integer beyond `Int64`, or
+  /// `-0`).
   static let numberIsIntegral: UInt8 = 2
 
   init(kind: _TapeKind, flags: UInt8 = 0, length: UInt32 = 0, payload: Int64 = 0) {

@@ -186,7 +186,8 @@ extension Attribute {
   ) where Value == Wrapped? {
     self.init(
       source: source.sourcePath, property: property,
-      read: { try transform.forward(Wire(payload: $0)) }, nullValue: { .some(nil) }, defaultValue: nil,
+      read: { try transform.forward(Wire(payload: $0)) }, nullValue: { .some(nil) },
+      defaultValue: nil,
       serialize: Attribute._optionalSerializer(transform),
       expected: Wire.expectedDescription)
   }

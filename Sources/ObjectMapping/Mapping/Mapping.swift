@@ -84,7 +84,10 @@ public final class _MappingPlan<Object>: Sendable {
   let rules: [any _DecodingRule<Object>]
   let context: _ValueContext
 
-  init(make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>], context: _ValueContext) {
+  init(
+    make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
+    context: _ValueContext
+  ) {
     self.make = make
     self.rules = rules
     self.context = context

@@ -15,32 +15,40 @@ public protocol MappingRule<Object>: Sendable {
 @resultBuilder
 public enum MappingBuilder<Object> {
   /// One rule.
-  public static func buildExpression(_ rule: some MappingRule<Object>) -> [any MappingRule<Object>] {
+  public static func buildExpression(_ rule: some MappingRule<Object>) -> [any MappingRule<Object>]
+  {
     [rule]
   }
 
   /// Rules listed elsewhere, for example a shared array of rules.
-  public static func buildExpression(_ rules: [any MappingRule<Object>]) -> [any MappingRule<Object>] {
+  public static func buildExpression(_ rules: [any MappingRule<Object>]) -> [any MappingRule<
+    Object
+  >] {
     rules
   }
 
   /// The rules of a block, in order.
-  public static func buildBlock(_ parts: [any MappingRule<Object>]...) -> [any MappingRule<Object>] {
+  public static func buildBlock(_ parts: [any MappingRule<Object>]...) -> [any MappingRule<Object>]
+  {
     parts.flatMap { $0 }
   }
 
   /// An `if` without `else`.
-  public static func buildOptional(_ part: [any MappingRule<Object>]?) -> [any MappingRule<Object>] {
+  public static func buildOptional(_ part: [any MappingRule<Object>]?) -> [any MappingRule<Object>]
+  {
     part ?? []
   }
 
   /// The `if` branch of an `if`/`else`.
-  public static func buildEither(first part: [any MappingRule<Object>]) -> [any MappingRule<Object>] {
+  public static func buildEither(first part: [any MappingRule<Object>]) -> [any MappingRule<Object>]
+  {
     part
   }
 
   /// The `else` branch of an `if`/`else`.
-  public static func buildEither(second part: [any MappingRule<Object>]) -> [any MappingRule<Object>] {
+  public static func buildEither(second part: [any MappingRule<Object>]) -> [any MappingRule<
+    Object
+  >] {
     part
   }
 
@@ -68,7 +76,8 @@ protocol _DecodingRule<Object>: Sendable {
   associatedtype Object
   /// Reads this rule's value from the object at `objectIndex` and writes it into `object`,
   /// recording problems in `run`.
-  func decode(into object: inout Object, objectIndex: Int, run: inout _MappingRun, mode: _MappingMode)
+  func decode(
+    into object: inout Object, objectIndex: Int, run: inout _MappingRun, mode: _MappingMode)
   /// The property the rule writes, for definition checks.
   var propertyKeyPath: AnyKeyPath & Sendable { get }
   /// The payload source, for definition checks and messages.

@@ -63,7 +63,8 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
 
   func parse(number: Double) -> _ParseOutcome {
     switch self {
-    case .epochSeconds: return number.isFinite ? .date(Date(timeIntervalSince1970: number)) : .noMatch
+    case .epochSeconds:
+      return number.isFinite ? .date(Date(timeIntervalSince1970: number)) : .noMatch
     case .epochMilliseconds:
       return number.isFinite ? .date(Date(timeIntervalSince1970: number / 1000)) : .noMatch
     case .iso8601, .pattern: return .noMatch
@@ -183,7 +184,8 @@ enum _Civil {
         "time \(hour):\(minute < 10 ? "0" : "")\(minute):\(second < 10 ? "0" : "")\(second) "
           + "does not exist")
     }
-    let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
+    let seconds =
+      days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
       + second - offsetSeconds
     return .date(Date(timeIntervalSince1970: Double(seconds) + fraction))
   }
@@ -218,7 +220,8 @@ enum _Civil {
 
   static func pad(_ value: Int, _ width: Int) -> String {
     let text = String(abs(value))
-    let padded = text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    let padded =
+      text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     return value < 0 ? "-" + padded : padded
   }
 }

@@ -80,7 +80,8 @@ struct _DatePattern {
           }
         case "M", "L":
           if count >= 3 {
-            let names = count == 3 ? _Civil.monthNames.map { String($0.prefix(3)) } : _Civil.monthNames
+            let names =
+              count == 3 ? _Civil.monthNames.map { String($0.prefix(3)) } : _Civil.monthNames
             guard let index = reader.word(from: names) else { return .noMatch }
             month = index + 1
           } else {
@@ -112,7 +113,8 @@ struct _DatePattern {
           guard let value = reader.digits(exactly: count) else { return .noMatch }
           fraction = Double(value) / pow(10, Double(reader.position - start))
         case "E":
-          let names = count >= 4 ? _Civil.weekdayNames : _Civil.weekdayNames.map { String($0.prefix(3)) }
+          let names =
+            count >= 4 ? _Civil.weekdayNames : _Civil.weekdayNames.map { String($0.prefix(3)) }
           guard reader.word(from: names) != nil else { return .noMatch }
         case "Z", "X", "x":
           if symbol == "X" || (symbol == "Z" && count == 5), reader.expect("Z") {

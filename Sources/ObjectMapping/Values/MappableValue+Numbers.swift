@@ -70,7 +70,8 @@ extension _CanonicalNumber {
       guard !overflow else { return nil }
       let amount = T(digit - UInt8(ascii: "0"))
       let (next, overflow2) =
-        negative ? shifted.subtractingReportingOverflow(amount) : shifted.addingReportingOverflow(amount)
+        negative
+        ? shifted.subtractingReportingOverflow(amount) : shifted.addingReportingOverflow(amount)
       guard !overflow2 else { return nil }
       value = next
     }
@@ -188,7 +189,8 @@ extension Double: MappableValue {
   /// The number; NaN and infinities cannot be written.
   public func payloadNode() throws -> Node {
     guard isFinite else {
-      throw ConversionFailure.notRepresentable(description, reason: "JSON has no non-finite numbers")
+      throw ConversionFailure.notRepresentable(
+        description, reason: "JSON has no non-finite numbers")
     }
     return .double(self)
   }
@@ -216,7 +218,8 @@ extension Float: MappableValue {
   /// The number, written as the shortest text that reads back as this `Float`.
   public func payloadNode() throws -> Node {
     guard isFinite else {
-      throw ConversionFailure.notRepresentable(description, reason: "JSON has no non-finite numbers")
+      throw ConversionFailure.notRepresentable(
+        description, reason: "JSON has no non-finite numbers")
     }
     return .decimal(description)
   }

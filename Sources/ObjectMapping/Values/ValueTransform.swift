@@ -131,7 +131,10 @@ extension ValueTransform where Input == String, Output == [String] {
   /// the separator cannot be written back.
   public static func separated(by separator: Character) -> Self {
     ValueTransform(
-      forward: { $0.isEmpty ? [] : $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) },
+      forward: {
+        $0.isEmpty
+          ? [] : $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+      },
       reverse: { parts in
         if let bad = parts.first(where: { $0.contains(separator) }) {
           throw ConversionFailure.notRepresentable(bad, reason: "contains the separator")
@@ -150,7 +153,8 @@ extension ValueTransform where Input == String, Output == Bool {
         if text.lowercased() == trueWord.lowercased() { return true }
         if text.lowercased() == falseWord.lowercased() { return false }
         throw ConversionFailure.invalidValue(
-          expected: "\"\(trueWord)\" or \"\(falseWord)\"", raw: _quotedForMessage(text), reason: nil)
+          expected: "\"\(trueWord)\" or \"\(falseWord)\"", raw: _quotedForMessage(text), reason: nil
+        )
       },
       reverse: { $0 ? trueWord : falseWord })
   }
@@ -192,7 +196,8 @@ extension ValueTransform where Input == String, Output == Double {
   }
 }
 
-extension ValueTransform where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
+extension ValueTransform
+where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
   /// An enum read from and written as its raw value; an unknown raw value is an error.
   public static var rawValue: Self {
     ValueTransform(

@@ -1,0 +1,629 @@
+/// Scans JSON bytes into the entries of a ``_Tape`` in one pass.
+///
+/// The scanner validates everything RFC 8259 requires (grammar, escapes, UTF-8 inside strings)
+/// and records where strings and numbers are instead of decoding them: a string entry points at
+/// the bytes between its quotes, a number that does not fit `Int64` at its literal text. Only
+/// integers that fit `Int64` are computed while scanning.
+///
+/// It does not recurse: open containers live on an explicit stack, so nesting is bounded only by
+/// ``JSONReadingOptions/maximumDepth``. Line and column numbers are computed only when an error
+/// is thrown, by rescanning the input up to the error's offset.
+struct _JSONScanner {
+  private let input: UnsafeBufferPointer<UInt8>
+  private let base: UnsafePointer<UInt8>
+  private let end: Int
+  private let options: JSONReadingOptions
+  private let allowsComments: Bool
+  private var position = 0
+  private var entries: [_TapeEntry] = []
+
+  private init(
+    input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, options: JSONReadingOptions
+  ) {
+    self.input = input
+    self.base = base
+    self.end = input.count
+    self.options = options
+    self.allowsComments = options.allowsComments
+  }
+
+  /// Scans `input`, one complete JSON text, into tape entries.
+  ///
+  /// - Throws: `MappingError` with path `""`: ``MappingError/Kind/syntax(message:location:)``,
+  ///   ``MappingError/Kind/invalidUTF8(location:)`` or
+  ///   ``MappingError/Kind/depthLimitExceeded(limit:location:)``.
+  static func scan(
+    _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions
+  ) throws(MappingError) -> [_TapeEntry] {
+    guard let base = input.baseAddress, !input.isEmpty else {
+      throw MappingError(
+        .syntax(
+          message: "expected a value, found end of input",
+          location: TextLocation(offset: 0, line: 1, column: 1)))
+    }
+    var scanner = _JSONScanner(input: input, base: base, options: options)
+    // Real documents take 13 to 27 bytes per entry (canada.json to citm_catalog.json), so
+    // this rarely grows and reserves at most about 1.3 times the input size.
+    scanner.entries.reserveCapacity(max(16, input.count / 12))
+    try scanner.scanDocument()
+    return scanner.entries
+  }
+
+  // MARK: - Structure
+
+  /// One open container: the index of its entry and how many values it has so far.
+  private struct Frame {
+    var container: Int
+    var count: Int
+    var isObject: Bool
+  }
+
+  private mutating func scanDocument() throws(MappingError) {
+    if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
+      guard options.allowsByteOrderMark else {
+        throw syntaxError("expected a value, found a byte order mark (U+FEFF)", at: 0)
+      }
+      position = 3
+    }
+    let maximumDepth = options.maximumDepth
+    let allowsTrailingCommas = options.allowsTrailingCommas
+    // The frames of the containers that enclose `current`; its count is the nesting depth.
+    var stack: [Frame] = []
+    var current = Frame(container: -1, count: 0, isObject: false)
+
+    value: while true {
+      try skipWhitespace()
+      guard position < end else {
+        throw syntaxError("expected a value, found end of input", at: position)
+      }
+      let byte = base[position]
+      switch byte {
+      case _quote:
+        entries.append(try scanString())
+      case _minus, _zero..._nine:
+        try scanNumber()
+      case UInt8(ascii: "t"):
+        try scanLiteral("true", kind: .true)
+      case UInt8(ascii: "f"):
+        try scanLiteral("false", kind: .false)
+      case UInt8(ascii: "n"):
+        try scanLiteral("null", kind: .null)
+      case _openBracket, _openBrace:
+        guard stack.count < maximumDepth else {
+          throw MappingError(
+            .depthLimitExceeded(limit: maximumDepth, location: location(of: position)))
+        }
+        stack.append(current)
+        let isObject = byte == _openBrace
+        current = Frame(container: entries.count, count: 0, isObject: isObject)
+        entries.append(_TapeEntry(kind: isObject ? .object : .array))
+        position += 1
+        try skipWhitespace()
+        if position < end && base[position] == (isObject ? _closeBrace : _closeBracket) {
+          position += 1
+          try close(&current, &stack)
+        } else {
+          if isObject { try scanKey(afterComma: false) }
+          continue value
+        }
+      default:
+        throw syntaxError("expected a value, found \(found(at: position))", at: position)
+      }
+
+      // A value is complete: continue the enclosing container, or finish the document.
+      while true {
+        guard !stack.isEmpty else {
+          try skipWhitespace()
+          guard position == end else {
+            throw syntaxError("trailing characters after the top-level value", at: position)
+          }
+          return
+        }
+        current.count += 1
+        try skipWhitespace()
+        let closer = current.isObject ? _closeBrace : _closeBracket
+        if position < end {
+          let byte = base[position]
+          if byte == _comma {
+            position += 1
+            if allowsTrailingCommas {
+              try skipWhitespace()
+              if position < end && base[position] == closer {
+                position += 1
+                try close(&current, &stack)
+                continue
+              }
+            }
+            if current.isObject { try scanKey(afterComma: true) }
+            continue value
+          }
+          if byte == closer {
+            position += 1
+            try close(&current, &stack)
+            continue
+          }
+        }
+        let expected =
+          current.isObject
+          ? "expected ',' or '}' after an object member"
+          : "expected ',' or ']' after an array element"
+        throw syntaxError("\(expected), found \(found(at: position))", at: position)
+      }
+    }
+  }
+
+  /// Patches the closing container's entry with its count and the index after its subtree,
+  /// then makes the enclosing container current.
+  @inline(__always)
+  private mutating func close(_ current: inout Frame, _ stack: inout [Frame]) throws(MappingError) {
+    guard current.count <= Int(UInt32.max) else {
+      let what = current.isObject ? "an object with more than" : "an array with more than"
+      throw syntaxError("\(what) \(UInt32.max) values", at: position - 1)
+    }
+    let after = Int64(entries.count)
+    entries.withUnsafeMutableBufferPointer { buffer in
+      buffer[current.container].length = UInt32(truncatingIfNeeded: current.count)
+      buffer[current.container].payload = after
+    }
+    current = stack.removeLast()
+  }
+
+  /// Scans an object member's key and the colon after it; `position` is at the key (or at
+  /// whitespace before it).
+  private mutating func scanKey(afterComma: Bool) throws(MappingError) {
+    try skipWhitespace()
+    guard position < end && base[position] == _quote else {
+      let expected =
+        afterComma ? "expected a string key after ',' in an object" : "expected a string key or '}'"
+      throw syntaxError("\(expected), found \(found(at: position))", at: position)
+    }
+    entries.append(try scanString())
+    try skipWhitespace()
+    guard position < end && base[position] == _colon else {
+      throw syntaxError(
+        "expected ':' after an object key, found \(found(at: position))", at: position)
+    }
+    position += 1
+  }
+
+  @inline(__always)
+  private mutating func skipWhitespace() throws(MappingError) {
+    // Most values follow their delimiter directly.
+    if position < end && base[position] > _space && base[position] != _slash { return }
+    try skipWhitespaceRun()
+  }
+
+  private mutating func skipWhitespaceRun() throws(MappingError) {
+    while position < end {
+      let byte = base[position]
+      if byte == _space || byte == _newline || byte == _return || byte == _tab {
+        position += 1
+        #if _endian(little)
+          // Indentation: spaces eight at a time, up to the first other byte.
+          while position + 8 <= end {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            let others = word ^ 0x2020_2020_2020_2020
+            if others != 0 {
+              position += others.trailingZeroBitCount >> 3
+              break
+            }
+            position += 8
+          }
+        #endif
+      } else if byte == _slash && allowsComments {
+        try skipComment()
+      } else {
+        return
+      }
+    }
+  }
+
+  /// Skips a `//` or `/* */` comment starting at `position`.
+  private mutating func skipComment() throws(MappingError) {
+    let start = position
+    guard start + 1 < end else {
+      throw syntaxError("unexpected end of input after '/'", at: end)
+    }
+    switch base[start + 1] {
+    case _slash:
+      position = start + 2
+      while position < end && base[position] != _newline && base[position] != _return {
+        position += 1
+      }
+    case _star:
+      var index = start + 2
+      while index + 1 < end {
+        if base[index] == _star && base[index + 1] == _slash {
+          position = index + 2
+          return
+        }
+        index += 1
+      }
+      throw syntaxError("unexpected end of input inside a comment", at: end)
+    default:
+      throw syntaxError(
+        "expected '/' or '*' after '/' to start a comment, found \(found(at: start + 1))",
+        at: start + 1)
+    }
+  }
+
+  // MARK: - Scalars
+
+  private mutating func scanLiteral(_ literal: StaticString, kind: _TapeKind) throws(MappingError) {
+    let count = literal.utf8CodeUnitCount
+    let text = literal.utf8Start
+    for offset in 1..<count {
+      let index = position + offset
+      guard index < end && base[index] == text[offset] else {
+        throw syntaxError("expected '\(literal)', found \(found(at: index))", at: index)
+      }
+    }
+    position += count
+    entries.append(_TapeEntry(kind: kind))
+  }
+
+  /// Scans a number at `position` (a digit or `-`) and appends its entry.
+  private mutating func scanNumber() throws(MappingError) {
+    let start = position
+    var index = position
+    let negative = base[index] == _minus
+    if negative {
+      index += 1
+      guard index < end && base[index] &- _zero < 10 else {
+        throw syntaxError("expected a digit after '-', found \(found(at: index))", at: index)
+      }
+    }
+    let digitsStart = index
+    var magnitude: UInt64 = 0
+    if base[index] == _zero {
+      index += 1
+      if index < end && base[index] &- _zero < 10 {
+        throw syntaxError("leading zeros are not allowed in numbers", at: digitsStart)
+      }
+    } else {
+      // At most 19 digits fit a UInt64 without overflow; longer integers are not `.integer`
+      // anyway, so the wrapping value is never used.
+      while index < end {
+        let digit = base[index] &- _zero
+        guard digit < 10 else { break }
+        magnitude = magnitude &* 10 &+ UInt64(digit)
+        index += 1
+      }
+    }
+    let digitCount = index - digitsStart
+    var integral = true
+    if index < end && base[index] == _period {
+      integral = false
+      index += 1
+      guard index < end && base[index] &- _zero < 10 else {
+        throw syntaxError(
+          "expected a digit after the decimal point, found \(found(at: index))", at: index)
+      }
+      index = skipDigits(from: index + 1)
+    }
+    if index < end && base[index] | 0x20 == UInt8(ascii: "e") {
+      integral = false
+      index += 1
+      if index < end && (base[index] == _plus || base[index] == _minus) { index += 1 }
+      guard index < end && base[index] &- _zero < 10 else {
+        throw syntaxError(
+          "expected a digit in the exponent, found \(found(at: index))", at: index)
+      }
+      index = skipDigits(from: index + 1)
+    }
+    position = index
+    if integral && digitCount <= 19 {
+      // `-0` stays a literal (flagged integral), so that as a `Double` it reads as -0.0, the
+      // correctly rounded value of its text.
+      if negative && magnitude != 0 && magnitude <= UInt64(Int64.max) + 1 {
+        entries.append(
+          _TapeEntry(kind: .integer, payload: Int64(bitPattern: 0 &- magnitude)))
+        return
+      }
+      if !negative && magnitude <= UInt64(Int64.max) {
+        entries.append(_TapeEntry(kind: .integer, payload: Int64(magnitude)))
+        return
+      }
+    }
+    let length = index - start
+    guard length <= Int(UInt32.max) else {
+      throw syntaxError("number too long: more than \(UInt32.max) bytes", at: start)
+    }
+    entries.append(
+      _TapeEntry(
+        kind: .number, flags: integral ? _TapeEntry.numberIsIntegral : 0,
+        length: UInt32(truncatingIfNeeded: length), payload: Int64(start)))
+  }
+
+  @inline(__always)
+  private func skipDigits(from start: Int) -> Int {
+    var index = start
+    while index < end && base[index] &- _zero < 10 { index += 1 }
+    return index
+  }
+
+  // MARK: - Strings
+
+  /// Scans the string whose opening quote is at `position` and returns its entry; `position`
+  /// ends after the closing quote.
+  private mutating func scanString() throws(MappingError) -> _TapeEntry {
+    let start = position + 1
+    var index = start
+    var flags: UInt8 = 0
+    while true {
+      index = skipPlainStringBytes(from: index)
+      guard index < end else {
+        throw syntaxError("unexpected end of input inside a string", at: end)
+      }
+      let byte = base[index]
+      if byte == _quote {
+        break
+      } else if byte == _backslash {
+        flags = _TapeEntry.stringHasEscapes
+        index = try scanEscape(at: index)
+      } else if byte >= 0x80 {
+        // Non-ASCII text tends to come in runs: validate the whole run here.
+        repeat {
+          guard let length = _utf8SequenceLength(base, at: index, end: end) else {
+            throw MappingError(.invalidUTF8(location: location(of: index)))
+          }
+          index += length
+        } while index < end && base[index] >= 0x80
+      } else {
+        throw syntaxError(
+          "unescaped control character \(_unicodeName(UInt32(byte))) in a string", at: index)
+      }
+    }
+    position = index + 1
+    let length = index - start
+    guard length <= Int(UInt32.max) else {
+      throw syntaxError("string too long: more than \(UInt32.max) bytes", at: start - 1)
+    }
+    return _TapeEntry(
+      kind: .string, flags: flags, length: UInt32(truncatingIfNeeded: length),
+      payload: Int64(start))
+  }
+
+  /// The index of the first byte at or after `start` that is a quote, a backslash, a control
+  /// character or non-ASCII, or `end`.
+  @inline(__always)
+  private func skipPlainStringBytes(from start: Int) -> Int {
+    var index = start
+    // Eight bytes at a time; on little-endian machines the lowest flagged byte of the mask is
+    // the first special byte.
+    while index + 8 <= end {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let mask = _specialStringBytes(word)
+      if mask != 0 {
+        #if _endian(little)
+          return index + mask.trailingZeroBitCount >> 3
+        #else
+          break
+        #endif
+      }
+      index += 8
+    }
+    while index < end {
+      let byte = base[index]
+      if byte == _quote || byte == _backslash || byte < 0x20 || byte >= 0x80 { return index }
+      index += 1
+    }
+    return index
+  }
+
+  /// Validates the escape whose backslash is at `index`; returns the index after it (after both
+  /// escapes of a surrogate pair).
+  private func scanEscape(at index: Int) throws(MappingError) -> Int {
+    guard index + 1 < end else {
+      throw syntaxError("unexpected end of input inside a string", at: end)
+    }
+    switch base[index + 1] {
+    case _quote, _backslash, _slash, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+      UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return index + 2
+    case UInt8(ascii: "u"):
+      let unit = try hexQuad(at: index + 2)
+      if unit & 0xFC00 == 0xD800 {
+        if index + 12 <= end && base[index + 6] == _backslash
+          && base[index + 7] == UInt8(ascii: "u"),
+          let low = _hexValue(base, at: index + 8), low & 0xFC00 == 0xDC00
+        {
+          return index + 12
+        }
+        try loneSurrogate(at: index)
+      } else if unit & 0xFC00 == 0xDC00 {
+        try loneSurrogate(at: index)
+      }
+      return index + 6
+    default:
+      let escaped = base[index + 1]
+      if escaped > 0x20 && escaped < 0x7F {
+        let text = String(
+          decoding: UnsafeBufferPointer(start: base + index, count: 2), as: UTF8.self)
+        throw syntaxError("invalid escape '\(text)' in a string", at: index)
+      }
+      throw syntaxError(
+        "invalid escape in a string: '\\' followed by \(found(at: index + 1))", at: index)
+    }
+  }
+
+  /// The value of the four hex digits at `start`.
+  private func hexQuad(at start: Int) throws(MappingError) -> UInt32 {
+    for index in start..<start + 4 {
+      guard index < end else {
+        throw syntaxError("unexpected end of input inside a string", at: end)
+      }
+      guard _hexDigit(base[index]) != nil else {
+        throw syntaxError(
+          "expected 4 hex digits after '\\u', found \(found(at: index))", at: index)
+      }
+    }
+    return _hexValue(base, at: start) ?? 0
+  }
+
+  private func loneSurrogate(at index: Int) throws(MappingError) {
+    guard options.loneSurrogates == .reject else { return }
+    let text = String(decoding: UnsafeBufferPointer(start: base + index, count: 6), as: UTF8.self)
+    throw syntaxError("lone surrogate '\(text)' in a string", at: index)
+  }
+
+  // MARK: - Errors
+
+  private func syntaxError(_ message: String, at offset: Int) -> MappingError {
+    MappingError(.syntax(message: message, location: location(of: offset)))
+  }
+
+  private func location(of offset: Int) -> TextLocation {
+    _JSONScanner.location(of: offset, in: input)
+  }
+
+  /// The line and column of `offset` in `input`: `\n`, `\r\n` and `\r` each end a line, columns
+  /// count Unicode scalars from 1, and a leading byte order mark is not counted.
+  static func location(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextLocation {
+    var line = 1
+    var column = 1
+    var index = 0
+    let limit = min(offset, input.count)
+    if limit >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF { index = 3 }
+    while index < limit {
+      let byte = input[index]
+      if byte == _newline {
+        line += 1
+        column = 1
+      } else if byte == _return {
+        if index + 1 < limit && input[index + 1] == _newline { index += 1 }
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+      index += 1
+    }
+    return TextLocation(offset: offset, line: line, column: column)
+  }
+
+  /// What is at `offset`, for an error message: `'x'`, `U+0001`, `'é'`, `byte 0xFF` or
+  /// `end of input`.
+  private func found(at offset: Int) -> String {
+    guard offset < end else { return "end of input" }
+    let byte = base[offset]
+    if byte == UInt8(ascii: "'") { return "\"'\"" }
+    if byte > 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    if byte < 0x80 { return _unicodeName(UInt32(byte)) }
+    guard let length = _utf8SequenceLength(base, at: offset, end: end),
+      let scalar = String(
+        decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self
+      ).unicodeScalars.first
+    else {
+      return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+    switch scalar.properties.generalCategory {
+    case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .privateUse,
+      .unassigned, .surrogate, .nonspacingMark, .enclosingMark, .spacingMark:
+      return _unicodeName(scalar.value)
+    default:
+      return "'\(scalar)'"
+    }
+  }
+}
+
+// MARK: - Byte helpers
+
+private let _tab = UInt8(ascii: "\t")
+private let _newline = UInt8(ascii: "\n")
+private let _return = UInt8(ascii: "\r")
+private let _space = UInt8(ascii: " ")
+private let _quote = UInt8(ascii: "\"")
+private let _plus = UInt8(ascii: "+")
+private let _comma = UInt8(ascii: ",")
+private let _minus = UInt8(ascii: "-")
+private let _period = UInt8(ascii: ".")
+private let _slash = UInt8(ascii: "/")
+private let _star = UInt8(ascii: "*")
+private let _zero = UInt8(ascii: "0")
+private let _nine = UInt8(ascii: "9")
+private let _colon = UInt8(ascii: ":")
+private let _openBracket = UInt8(ascii: "[")
+private let _backslash = UInt8(ascii: "\\")
+private let _closeBracket = UInt8(ascii: "]")
+private let _openBrace = UInt8(ascii: "{")
+private let _closeBrace = UInt8(ascii: "}")
+
+/// The high bit of each byte of `word` that is a quote, a backslash, a control character or
+/// part of a multi-byte UTF-8 sequence; zero when there is none.
+///
+/// A byte is flagged when subtracting borrows into its high bit. A borrow can only start at a
+/// truly flagged byte, so the lowest flagged byte (in memory order on little-endian machines)
+/// is always exact; bytes with the high bit set are flagged through `word` itself.
+@inline(__always)
+private func _specialStringBytes(_ word: UInt64) -> UInt64 {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let highBits: UInt64 = 0x8080_8080_8080_8080
+  let quotes = word ^ (ones &* 0x22)
+  let backslashes = word ^ (ones &* 0x5C)
+  let hasQuote = (quotes &- ones) & ~quotes
+  let hasBackslash = (backslashes &- ones) & ~backslashes
+  let hasControl = (word &- ones &* 0x20) & ~word
+  return (hasQuote | hasBackslash | hasControl | word) & highBits
+}
+
+/// The length of the well-formed UTF-8 sequence whose lead byte (at least 0x80) is at `index`,
+/// or `nil` for an ill-formed one: a stray continuation byte, an overlong form, an encoded
+/// surrogate, a scalar above U+10FFFF or a truncated sequence.
+@inline(__always)
+private func _utf8SequenceLength(_ base: UnsafePointer<UInt8>, at index: Int, end: Int) -> Int? {
+  @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+  let lead = base[index]
+  if lead < 0xC2 { return nil }
+  if lead < 0xE0 {
+    guard index + 1 < end, isContinuation(base[index + 1]) else { return nil }
+    return 2
+  }
+  if lead < 0xF0 {
+    guard index + 2 < end else { return nil }
+    let second = base[index + 1]
+    let lower: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+    let upper: UInt8 = lead == 0xED ? 0x9F : 0xBF
+    guard second >= lower && second <= upper, isContinuation(base[index + 2]) else { return nil }
+    return 3
+  }
+  if lead < 0xF5 {
+    guard index + 3 < end else { return nil }
+    let second = base[index + 1]
+    let lower: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+    let upper: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+    guard second >= lower && second <= upper, isContinuation(base[index + 2]),
+      isContinuation(base[index + 3])
+    else { return nil }
+    return 4
+  }
+  return nil
+}
+
+@inline(__always)
+private func _hexDigit(_ byte: UInt8) -> UInt32? {
+  switch byte {
+  case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte &- UInt8(ascii: "0"))
+  case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte &- UInt8(ascii: "a") &+ 10)
+  case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte &- UInt8(ascii: "A") &+ 10)
+  default: return nil
+  }
+}
+
+/// The value of four hex digits at `index` (which the caller made sure are in bounds), or `nil`
+/// when one is not a hex digit.
+@inline(__always)
+private func _hexValue(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt32? {
+  var value: UInt32 = 0
+  for offset in 0..<4 {
+    guard let digit = _hexDigit(base[index + offset]) else { return nil }
+    value = value << 4 | digit
+  }
+  return value
+}
+
+/// `U+0001`, `U+FEFF`, `U+1F600`.
+private func _unicodeName(_ value: UInt32) -> String {
+  let digits = String(value, radix: 16, uppercase: true)
+  return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}

@@ -1,0 +1,78 @@
+import struct Foundation.Data
+
+extension Node {
+  /// Reads a JSON text from UTF-8 bytes.
+  ///
+  /// The reader is strict RFC 8259 by default: it validates UTF-8, rejects trailing characters,
+  /// leading zeros and escaped lone surrogates, and limits nesting to 512 levels. Integers that
+  /// fit `Int64` become ``integer(_:)``; every other number keeps its literal text in
+  /// ``decimal(_:)``. Duplicate keys are kept in payload order; lookups find the first.
+  ///
+  /// ```swift
+  /// let data = Data(#"{"id": 7, "price": 12.50}"#.utf8)
+  /// let node = try Node(jsonData: data)
+  /// node["id"]     // .integer(7)
+  /// node["price"]  // .decimal("12.50")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - jsonData: One complete JSON text in UTF-8.
+  ///   - options: What to accept beyond strict JSON, and the nesting limit.
+  /// - Throws: `MappingError` with path `""`: a syntax error with its line, column and byte
+  ///   offset, invalid UTF-8, or nesting deeper than `options.maximumDepth`.
+  public init(jsonData: Data, options: JSONReadingOptions = .strict) throws {
+    try self.init(_jsonBytes: [UInt8](jsonData), options: options)
+  }
+
+  /// Reads a JSON text from a string.
+  ///
+  /// ```swift
+  /// let node = try Node(jsonString: #"[1, 2.5, "three", null]"#)
+  /// // .array([.integer(1), .decimal("2.5"), .string("three"), .null])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - jsonString: One complete JSON text.
+  ///   - options: What to accept beyond strict JSON, and the nesting limit.
+  /// - Throws: `MappingError` with path `""`: a syntax error with its line, column and byte
+  ///   offset, or nesting deeper than `options.maximumDepth`.
+  public init(jsonString: String, options: JSONReadingOptions = .strict) throws {
+    try self.init(_jsonBytes: Array(jsonString.utf8), options: options)
+  }
+
+  /// Reads a JSON text from a collection of UTF-8 bytes (`[UInt8]`, `ArraySlice<UInt8>`, a
+  /// string's `utf8` view).
+  ///
+  /// ```swift
+  /// let bytes: [UInt8] = Array(#"{"ok": true}"#.utf8)
+  /// let node = try Node(jsonBytes: bytes)  // .object([.init("ok", .bool(true))])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - jsonBytes: One complete JSON text in UTF-8.
+  ///   - options: What to accept beyond strict JSON, and the nesting limit.
+  /// - Throws: `MappingError` with path `""`: a syntax error with its line, column and byte
+  ///   offset, invalid UTF-8, or nesting deeper than `options.maximumDepth`.
+  public init(
+    jsonBytes: some Collection<UInt8>, options: JSONReadingOptions = .strict
+  ) throws {
+    try self.init(_jsonBytes: Array(jsonBytes), options: options)
+  }
+
+  private init(_jsonBytes bytes: [UInt8], options: JSONReadingOptions) throws(MappingError) {
+    let tape = try _Tape(json: bytes, options: options)
+    self = tape.node(at: 0)
+  }
+}
+
+extension _Tape {
+  /// Scans a JSON text into a tape whose ``bytes`` are the input itself.
+  ///
+  /// - Throws: `MappingError` with path `""` for invalid JSON (see ``_JSONScanner``).
+  init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(MappingError) {
+    let entries = try bytes.withUnsafeBufferPointer { buffer throws(MappingError) in
+      try _JSONScanner.scan(buffer, options: options)
+    }
+    self.init(entries: entries, bytes: bytes)
+  }
+}

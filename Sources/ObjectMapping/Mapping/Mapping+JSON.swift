@@ -1,0 +1,77 @@
+import Foundation
+
+extension MappingProtocol {
+  /// Maps a JSON payload that is one object.
+  ///
+  /// The bytes are scanned once into a flat index that the mapping reads lazily; no `Node`
+  /// tree is built.
+  ///
+  /// - Parameters:
+  ///   - data: UTF-8 JSON.
+  ///   - options: Reader options (depth limit, lenient dialect).
+  /// - Returns: The mapped object.
+  /// - Throws: ``MappingErrors``: a syntax error with its line and column, or every mapping
+  ///   problem of the payload with its path.
+  public func map(_ data: Data, options: JSONReadingOptions = .strict) throws(MappingErrors)
+    -> Object
+  {
+    try _map(tape: _Tape.checked(json: [UInt8](data), options: options))
+  }
+
+  /// Maps a JSON text that is one object. See ``map(_:options:)-(Data,_)``.
+  public func map(_ json: String, options: JSONReadingOptions = .strict) throws(MappingErrors)
+    -> Object
+  {
+    try _map(tape: _Tape.checked(json: Array(json.utf8), options: options))
+  }
+
+  /// Maps an object already parsed by `JSONSerialization` or `PropertyListSerialization`.
+  @_disfavoredOverload
+  public func map(_ foundation: Any) throws(MappingErrors) -> Object {
+    try _map(tape: _Tape.checked(node: _Tape.foundationNode(foundation)))
+  }
+
+  /// Maps a JSON payload that is an array of objects (a single object maps as a one-element
+  /// array).
+  ///
+  /// - Throws: ``MappingErrors`` with every failing element's errors; the valid elements are in
+  ///   ``MappingErrors/partialResult(as:)``.
+  public func mapCollection(_ data: Data, options: JSONReadingOptions = .strict)
+    throws(MappingErrors) -> [Object]
+  {
+    try _mapCollection(tape: _Tape.checked(json: [UInt8](data), options: options))
+  }
+
+  /// Maps a JSON text that is an array of objects.
+  public func mapCollection(_ json: String, options: JSONReadingOptions = .strict)
+    throws(MappingErrors) -> [Object]
+  {
+    try _mapCollection(tape: _Tape.checked(json: Array(json.utf8), options: options))
+  }
+
+  /// Maps an array already parsed by `JSONSerialization` or `PropertyListSerialization`.
+  @_disfavoredOverload
+  public func mapCollection(_ foundation: Any) throws(MappingErrors) -> [Object] {
+    try _mapCollection(tape: _Tape.checked(node: _Tape.foundationNode(foundation)))
+  }
+}
+
+extension _Tape {
+  static func checked(json: [UInt8], options: JSONReadingOptions) throws(MappingErrors) -> _Tape {
+    do {
+      return try _Tape(json: json, options: options)
+    } catch {
+      throw MappingErrors([error])
+    }
+  }
+
+  static func foundationNode(_ value: Any) throws(MappingErrors) -> Node {
+    do {
+      return try Node(foundation: value)
+    } catch let error as MappingError {
+      throw MappingErrors([error])
+    } catch {
+      throw MappingErrors([MappingError(.notRepresentable(reason: "\(error)"))])
+    }
+  }
+}
