@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Turns a package-benchmark JMH export into the comparison table of Performance.md.
+
+Usage: python3 Benchmarks/table.py <results.jmh.json>
+
+Benchmarks are named `<Area>.<corpus>.<implementation>`; `ObjectMapping` is ours, any other
+implementation (`JSONSerialization`, `JSONDecoder`, ...) is the Foundation side of the same
+`<Area>.<corpus>` row. MB/s is the size of the corpus file (10^6 bytes) divided by the median
+wall-clock time; the ratio is Foundation's median time divided by ours (above 1 means faster).
+"""
+
+import json
+import os
+import sys
+
+OURS = "ObjectMapping"
+PREFIX = "package.benchmark."
+
+
+def data_directory():
+    path = os.environ.get("OBJECT_MAPPING_DATA")
+    if path:
+        return path
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(os.path.dirname(root), "shared", "data")
+
+
+def corpus_size(corpus):
+    path = os.path.join(data_directory(), "json-benchmark", corpus + ".json")
+    return os.path.getsize(path) if os.path.exists(path) else None
+
+
+def load(path):
+    """Returns {name: {"wall_us": p50 µs, "mallocs": p50 count}}."""
+    with open(path, encoding="utf-8") as f:
+        elements = json.load(f)
+    results = {}
+    for element in elements:
+        name = element["benchmark"]
+        if name.startswith(PREFIX):
+            # package.benchmark.<target>.<name>
+            name = name[len(PREFIX):].split(".", 1)[1]
+        metrics = element["secondaryMetrics"]
+        wall = metrics.get("Time (wall clock)")
+        if wall is None or wall["scoreUnit"] != "μs":
+            sys.exit(f"error: no wall-clock time in μs for {name}")
+        mallocs = metrics.get("Malloc (total)")
+        results[name] = {
+            "wall_us": wall["scorePercentiles"]["50.0"],
+            "mallocs": mallocs["scorePercentiles"]["50.0"] if mallocs else None,
+        }
+    return results
+
+
+def time_text(us):
+    if us >= 100_000:
+        return f"{us / 1000:.0f} ms"
+    if us >= 1_000:
+        return f"{us / 1000:.2f} ms"
+    if us >= 10:
+        return f"{us:.0f} µs"
+    return f"{us:.2f} µs"
+
+
+def count_text(count):
+    return "–" if count is None else f"{int(count):,}"
+
+
+def rate_text(size, us):
+    return "–" if size is None or us <= 0 else f"{size / us:,.0f}"  # bytes/µs == MB/s
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: table.py <results.jmh.json>")
+    results = load(sys.argv[1])
+    rows = {}
+    for name, result in results.items():
+        parts = name.split(".")
+        if len(parts) < 3:
+            continue
+        key, implementation = ".".join(parts[:-1]), parts[-1]
+        row = rows.setdefault(key, {})
+        row["ours" if implementation == OURS else "foundation"] = result
+    print(
+        "| benchmark | ours p50 | Foundation p50 | MB/s ours | MB/s Foundation "
+        "| ratio (Foundation time / ours) | mallocs ours | mallocs Foundation |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for key in sorted(rows, key=lambda k: (k.split(".")[0], k)):
+        row = rows[key]
+        ours, foundation = row.get("ours"), row.get("foundation")
+        if ours is None or foundation is None:
+            print(f"warning: {key} has no pair, skipped", file=sys.stderr)
+            continue
+        size = corpus_size(key.split(".")[1])
+        ratio = foundation["wall_us"] / ours["wall_us"] if ours["wall_us"] > 0 else float("inf")
+        print(
+            f"| {key} | {time_text(ours['wall_us'])} | {time_text(foundation['wall_us'])} "
+            f"| {rate_text(size, ours['wall_us'])} | {rate_text(size, foundation['wall_us'])} "
+            f"| {ratio:.2f}× | {count_text(ours['mallocs'])} "
+            f"| {count_text(foundation['mallocs'])} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
