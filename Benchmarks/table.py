@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Turns a package-benchmark JMH export into the comparison table of Performance.md.
 
-Usage: python3 Benchmarks/table.py <results.jmh.json>
+Usage: python3 Benchmarks/table.py [--peak-memory] <results.jmh.json>
 
 Benchmarks are named `<Area>.<corpus>.<implementation>`; `ObjectMapping` is ours, any other
 implementation (`JSONSerialization`, `JSONDecoder`, ...) is the Foundation side of the same
 `<Area>.<corpus>` row. MB/s is the size of the corpus file (10^6 bytes) divided by the median
 wall-clock time; the ratio is Foundation's median time divided by ours (above 1 means faster).
+With --peak-memory it prints the median peak resident memory of each side instead.
 """
 
 import json
@@ -31,7 +32,7 @@ def corpus_size(corpus):
 
 
 def load(path):
-    """Returns {name: {"wall_us": p50 µs, "mallocs": p50 count}}."""
+    """Returns {name: {"wall_us": p50 µs, "mallocs": p50 count, "peak": p50 bytes}}."""
     with open(path, encoding="utf-8") as f:
         elements = json.load(f)
     results = {}
@@ -45,9 +46,11 @@ def load(path):
         if wall is None or wall["scoreUnit"] != "μs":
             sys.exit(f"error: no wall-clock time in μs for {name}")
         mallocs = metrics.get("Malloc (total)")
+        peak = metrics.get("Memory (resident peak)")
         results[name] = {
             "wall_us": wall["scorePercentiles"]["50.0"],
             "mallocs": mallocs["scorePercentiles"]["50.0"] if mallocs else None,
+            "peak": peak["scorePercentiles"]["50.0"] if peak else None,
         }
     return results
 
@@ -66,14 +69,16 @@ def count_text(count):
     return "–" if count is None else f"{int(count):,}"
 
 
+def megabytes_text(count):
+    return "–" if count is None else f"{count / 1_000_000:,.1f} MB"
+
+
 def rate_text(size, us):
     return "–" if size is None or us <= 0 else f"{size / us:,.0f}"  # bytes/µs == MB/s
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: table.py <results.jmh.json>")
-    results = load(sys.argv[1])
+def pairs(results):
+    """Yields (key, ours, foundation) for each `<Area>.<corpus>` with both sides, in order."""
     rows = {}
     for name, result in results.items():
         parts = name.split(".")
@@ -82,17 +87,22 @@ def main():
         key, implementation = ".".join(parts[:-1]), parts[-1]
         row = rows.setdefault(key, {})
         row["ours" if implementation == OURS else "foundation"] = result
-    print(
-        "| benchmark | ours p50 | Foundation p50 | MB/s ours | MB/s Foundation "
-        "| ratio (Foundation time / ours) | mallocs ours | mallocs Foundation |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for key in sorted(rows, key=lambda k: (k.split(".")[0], k)):
         row = rows[key]
         ours, foundation = row.get("ours"), row.get("foundation")
         if ours is None or foundation is None:
             print(f"warning: {key} has no pair, skipped", file=sys.stderr)
             continue
+        yield key, ours, foundation
+
+
+def print_comparison(results):
+    print(
+        "| benchmark | ours p50 | Foundation p50 | MB/s ours | MB/s Foundation "
+        "| ratio (Foundation time / ours) | mallocs ours | mallocs Foundation |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for key, ours, foundation in pairs(results):
         size = corpus_size(key.split(".")[1])
         ratio = foundation["wall_us"] / ours["wall_us"] if ours["wall_us"] > 0 else float("inf")
         print(
@@ -101,6 +111,26 @@ def main():
             f"| {ratio:.2f}× | {count_text(ours['mallocs'])} "
             f"| {count_text(foundation['mallocs'])} |"
         )
+
+
+def print_peak_memory(results):
+    print("| benchmark | peak resident ours | peak resident Foundation |")
+    print("|---|---:|---:|")
+    for key, ours, foundation in pairs(results):
+        print(f"| {key} | {megabytes_text(ours['peak'])} | {megabytes_text(foundation['peak'])} |")
+
+
+def main():
+    arguments = sys.argv[1:]
+    peak_memory = "--peak-memory" in arguments
+    arguments = [a for a in arguments if a != "--peak-memory"]
+    if len(arguments) != 1:
+        sys.exit("usage: table.py [--peak-memory] <results.jmh.json>")
+    results = load(arguments[0])
+    if peak_memory:
+        print_peak_memory(results)
+    else:
+        print_comparison(results)
 
 
 if __name__ == "__main__":
