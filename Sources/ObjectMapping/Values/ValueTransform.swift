@@ -80,15 +80,7 @@ extension ValueTransform where Input == String, Output == Date {
     let compiled = _DatePattern(pattern)
     return ValueTransform(
       forward: { text in
-        switch compiled.parse(text) {
-        case .date(let date): return date
-        case .impossible(let reason):
-          throw ConversionFailure.invalidValue(
-            expected: "a date", raw: _quotedForMessage(text), reason: reason)
-        case .noMatch:
-          throw ConversionFailure.invalidValue(
-            expected: "a date", raw: _quotedForMessage(text), reason: "expected '\(pattern)'")
-        }
+        try _date(from: compiled.parse(text), text: text, expected: "'\(pattern)'")
       },
       reverse: { compiled.format($0) })
   }
@@ -97,15 +89,7 @@ extension ValueTransform where Input == String, Output == Date {
   public static var iso8601: Self {
     ValueTransform(
       forward: { text in
-        switch _ISO8601.parse(Array(text.utf8)) {
-        case .date(let date): return date
-        case .impossible(let reason):
-          throw ConversionFailure.invalidValue(
-            expected: "a date", raw: _quotedForMessage(text), reason: reason)
-        case .noMatch:
-          throw ConversionFailure.invalidValue(
-            expected: "a date", raw: _quotedForMessage(text), reason: "expected ISO 8601")
-        }
+        try _date(from: _ISO8601.parse(Array(text.utf8)), text: text, expected: "ISO 8601")
       },
       reverse: { _ISO8601.format($0) })
   }
@@ -209,5 +193,20 @@ where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
         return value
       },
       reverse: { $0.rawValue })
+  }
+}
+
+/// The date of a parse outcome, or the conversion failure that names why there is none.
+private func _date(
+  from outcome: DateFormat._ParseOutcome, text: String, expected format: String
+) throws -> Date {
+  switch outcome {
+  case .date(let date): return date
+  case .impossible(let reason):
+    throw ConversionFailure.invalidValue(
+      expected: "a date", raw: _quotedForMessage(text), reason: reason)
+  case .noMatch:
+    throw ConversionFailure.invalidValue(
+      expected: "a date", raw: _quotedForMessage(text), reason: "expected \(format)")
   }
 }
