@@ -50,6 +50,8 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
     case notRepresentable(reason: String)
     /// A mistake in a mapping's definition, reported to the developer.
     case invalidDefinition(message: String)
+    /// No reader or writer is registered for the content type.
+    case unsupportedContentType(String)
   }
 
   /// The error as one line: the path (when not the whole document), then what went wrong.
@@ -91,6 +93,8 @@ extension MappingError.Kind: CustomStringConvertible {
       return "cannot serialize: \(reason)"
     case .invalidDefinition(let message):
       return "invalid mapping definition: \(message)"
+    case .unsupportedContentType(let type):
+      return "no reader or writer for the content type \"\(type)\""
     }
   }
 }

@@ -22,17 +22,19 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
   let read: @Sendable (PayloadValue) throws -> Value
   let nullValue: @Sendable () -> Value?
   let defaultValue: (@Sendable () -> Value)?
-  let serialize: (@Sendable (Value) throws -> Node)?
+  let serialize: _ValueWriter<Value>?
   let expected: String
   var presence: _Presence = .inferred
   var attributeDateFormats: [DateFormat]?
   var context: _ValueContext?
+  var nullPolicy: NullPolicy?
+  var isDecodeOnly = false
 
   init(
     source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
     read: @escaping @Sendable (PayloadValue) throws -> Value,
     nullValue: @escaping @Sendable () -> Value?, defaultValue: (@Sendable () -> Value)?,
-    serialize: (@Sendable (Value) throws -> Node)?, expected: String
+    serialize: _ValueWriter<Value>?, expected: String
   ) {
     self.source = source
     self.property = property
@@ -43,8 +45,24 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
     self.expected = expected
   }
 
-  /// Whether the rule can be inverted (it has a reverse direction and reads no special source).
-  public var isReversible: Bool { serialize != nil && !source.isSpecial }
+  /// Whether the rule can be inverted (it has a reverse direction, reads no special source and
+  /// is not marked ``decodeOnly()``).
+  public var isReversible: Bool { serialize != nil && !source.isSpecial && !isDecodeOnly }
+
+  /// The same rule, writing `nil` as `null` (``NullPolicy/include``) or leaving it out
+  /// (``NullPolicy/omit``) when serialized, whatever the mapping's policy.
+  public func nulls(_ policy: NullPolicy) -> Self {
+    var copy = self
+    copy.nullPolicy = policy
+    return copy
+  }
+
+  /// The same rule, left out of the inverse: it maps payloads but is never serialized.
+  public func decodeOnly() -> Self {
+    var copy = self
+    copy.isDecodeOnly = true
+    return copy
+  }
 
   /// The same rule, never required: an absent value leaves the property as it is.
   public func optional() -> Self {
@@ -129,7 +147,7 @@ extension Attribute where Value: MappableValue {
     self.init(
       source: source.sourcePath, property: property, read: { try Value(payload: $0) },
       nullValue: { Value.nullValue }, defaultValue: nil,
-      serialize: { try $0.payloadNode() }, expected: Value.expectedDescription)
+      serialize: .mappable, expected: Value.expectedDescription)
   }
 
   /// Maps the value at `source` to `property`, using `default` when the value is absent or
@@ -141,7 +159,7 @@ extension Attribute where Value: MappableValue {
     self.init(
       source: source.sourcePath, property: property, read: { try Value(payload: $0) },
       nullValue: { Value.nullValue }, defaultValue: { defaultValue },
-      serialize: { try $0.payloadNode() }, expected: Value.expectedDescription)
+      serialize: .mappable, expected: Value.expectedDescription)
   }
 }
 
@@ -159,7 +177,7 @@ extension Attribute {
     self.init(
       source: source.sourcePath, property: property,
       read: { try transform.forward(Wire(payload: $0)) }, nullValue: { nil }, defaultValue: nil,
-      serialize: Attribute._serializer(transform),
+      serialize: .reversing(transform),
       expected: Wire.expectedDescription)
   }
 
@@ -173,7 +191,7 @@ extension Attribute {
       source: source.sourcePath, property: property,
       read: { try transform.forward(Wire(payload: $0)) }, nullValue: { nil },
       defaultValue: { defaultValue },
-      serialize: Attribute._serializer(transform),
+      serialize: .reversing(transform),
       expected: Wire.expectedDescription)
   }
 
@@ -188,7 +206,7 @@ extension Attribute {
       source: source.sourcePath, property: property,
       read: { try transform.forward(Wire(payload: $0)) }, nullValue: { .some(nil) },
       defaultValue: nil,
-      serialize: Attribute._optionalSerializer(transform),
+      serialize: .reversingOptional(transform),
       expected: Wire.expectedDescription)
   }
 
@@ -209,21 +227,76 @@ extension Attribute {
   }
 }
 
-extension Attribute {
-  static func _serializer<Wire: MappableValue>(
-    _ transform: ValueTransform<Wire, Value>
-  ) -> (@Sendable (Value) throws -> Node)? {
+extension Attribute: _EncodableRule {
+  var encoding: _RuleEncoding<Object> {
+    let label = "Attribute \"\(source)\""
+    if isDecodeOnly {
+      return .omitted(InverseOmission(rule: label, reason: "it is marked decodeOnly()"))
+    }
+    guard let serialize else {
+      return .omitted(
+        InverseOmission(rule: label, reason: "it converts with a one-way closure or transform"))
+    }
+    guard !source.isSpecial else {
+      return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
+    }
+    let property = self.property
+    let outputFormat = attributeDateFormats?.first
+    let errorPath = source.pathComponents
+    return .rule(
+      _EncodingRule(path: source.keys, property: property, label: label, nulls: nullPolicy) {
+        object, writer, run, nulls in
+        let value = object[keyPath: property]
+        if serialize.isNil(value) {
+          guard nulls == .include else { return false }
+          writer.null()
+          return true
+        }
+        let outerFormat = writer.dateFormat
+        if let outputFormat { writer.dateFormat = outputFormat }
+        defer { writer.dateFormat = outerFormat }
+        do {
+          try serialize.write(value, &writer)
+          return true
+        } catch {
+          run.record(error, at: errorPath)
+          return false
+        }
+      })
+  }
+}
+
+/// How an attribute writes its value: the value's own conversion, or a reversed transform.
+struct _ValueWriter<Value>: Sendable {
+  let isNil: @Sendable (Value) -> Bool
+  let write: @Sendable (Value, inout _PayloadWriter) throws -> Void
+}
+
+extension _ValueWriter where Value: MappableValue {
+  /// The value's own ``MappableValue`` writing.
+  static var mappable: Self {
+    _ValueWriter(isNil: { $0._isNil }, write: { try $0._writePayload(to: &$1) })
+  }
+}
+
+extension _ValueWriter {
+  /// The transform run in reverse, then the wire value's writing; `nil` for a one-way transform.
+  static func reversing<Wire: MappableValue>(_ transform: ValueTransform<Wire, Value>) -> Self? {
     guard transform.isReversible else { return nil }
-    return { try transform.reverse($0).payloadNode() }
+    return _ValueWriter(
+      isNil: { _ in false }, write: { try transform.reverse($0)._writePayload(to: &$1) })
   }
 
-  static func _optionalSerializer<Wire: MappableValue, Wrapped>(
+  /// As ``reversing(_:)`` for an optional property: `nil` is left to the null policy.
+  static func reversingOptional<Wire: MappableValue, Wrapped>(
     _ transform: ValueTransform<Wire, Wrapped>
-  ) -> (@Sendable (Value) throws -> Node)? where Value == Wrapped? {
+  ) -> Self? where Value == Wrapped? {
     guard transform.isReversible else { return nil }
-    return { value in
-      guard let value else { return .null }
-      return try transform.reverse(value).payloadNode()
-    }
+    return _ValueWriter(
+      isNil: { $0 == nil },
+      write: { value, writer in
+        guard let value else { return writer.null() }
+        try transform.reverse(value)._writePayload(to: &writer)
+      })
   }
 }

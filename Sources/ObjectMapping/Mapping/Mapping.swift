@@ -27,6 +27,8 @@ public struct Mapping<Object>: MappingProtocol {
   let rules: [any MappingRule<Object>]
   var coercionMode: Coercion = .lenient
   var formats: [DateFormat] = DateFormat.defaultFormats
+  var nullPolicy: NullPolicy = .omit
+  var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
 
   /// The compiled plan.
   public private(set) var _plan: _MappingPlan<Object>
@@ -49,7 +51,41 @@ public struct Mapping<Object>: MappingProtocol {
   private mutating func rebuildPlan() {
     let context = _ValueContext(coercion: coercionMode, dateFormats: formats)
     let compiled = rules.compactMap { ($0 as? any _DecodingRule<Object>)?.bound(to: context) }
-    _plan = _MappingPlan(make: make, rules: compiled, context: context)
+    var inverse = InverseMapping(
+      encodings: rules.compactMap { ($0 as? any _EncodableRule<Object>)?.encoding },
+      nulls: nullPolicy, dateFormat: formats.first ?? .iso8601)
+    if let inverseCustomization { inverse = inverseCustomization(inverse) }
+    _plan = _MappingPlan(make: make, rules: compiled, context: context, inverse: inverse)
+  }
+
+  /// The same mapping serializing `nil` properties as `null` (``NullPolicy/include``) or leaving
+  /// them out (``NullPolicy/omit``, the default). An attribute's own ``Attribute/nulls(_:)``
+  /// wins.
+  public func nulls(_ policy: NullPolicy) -> Self {
+    var copy = self
+    copy.nullPolicy = policy
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// The same mapping serializing with a customized inverse — also where it is used as the
+  /// child mapping of a relationship.
+  ///
+  /// ```swift
+  /// let authorMapping = Mapping(Author.init) {
+  ///   Attribute("name", \.name)
+  ///   Attribute("email", \.email)
+  /// }
+  /// .customizingInverse { $0.removing("email") }   // never send the email back
+  /// ```
+  public func customizingInverse(
+    _ customize: @escaping @Sendable (InverseMapping<Object>) -> InverseMapping<Object>
+  ) -> Self {
+    var copy = self
+    let earlier = inverseCustomization
+    copy.inverseCustomization = { customize(earlier?($0) ?? $0) }
+    copy.rebuildPlan()
+    return copy
   }
 
   /// The same mapping with another coercion mode (default ``Coercion/lenient``).
@@ -83,20 +119,24 @@ public final class _MappingPlan<Object>: Sendable {
   let make: (@Sendable () -> Object)?
   let rules: [any _DecodingRule<Object>]
   let context: _ValueContext
+  /// The serializing direction.
+  let inverse: InverseMapping<Object>
 
   init(
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
-    context: _ValueContext
+    context: _ValueContext, inverse: InverseMapping<Object>
   ) {
     self.make = make
     self.rules = rules
     self.context = context
+    self.inverse = inverse
   }
 
   init(placeholder: Void) {
     make = nil
     rules = []
     context = .default
+    inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
   }
 
   /// Maps the object at `index` into a fresh instance; `nil` (with errors in `run`) when the

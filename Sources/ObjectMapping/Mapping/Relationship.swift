@@ -17,8 +17,11 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   let propertyKeyPath: AnyKeyPath & Sendable
   let body: @Sendable (inout Object, Int, inout _MappingRun) -> Void
   let acceptsAbsence: Bool
+  let encode: _RelationshipEncoder<Object>
   var presence: _Presence = .inferred
   var coercionMode: Coercion = .lenient
+  var nullPolicy: NullPolicy?
+  var isDecodeOnly = false
 
   /// The same rule, never required.
   public func optional() -> Self {
@@ -31,6 +34,21 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   public func required() -> Self {
     var copy = self
     copy.presence = .required
+    return copy
+  }
+
+  /// The same rule, writing a `nil` child as `null` (``NullPolicy/include``) or leaving it out
+  /// (``NullPolicy/omit``) when serialized, whatever the mapping's policy.
+  public func nulls(_ policy: NullPolicy) -> Self {
+    var copy = self
+    copy.nullPolicy = policy
+    return copy
+  }
+
+  /// The same rule, left out of the inverse: the children are mapped but never serialized.
+  public func decodeOnly() -> Self {
+    var copy = self
+    copy.isDecodeOnly = true
     return copy
   }
 
@@ -59,11 +77,13 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
 extension Relationship {
   private init(
     source: SourcePath, propertyKeyPath: AnyKeyPath & Sendable, acceptsAbsence: Bool,
+    encode: _RelationshipEncoder<Object>,
     body: @escaping @Sendable (inout Object, Int, inout _MappingRun) -> Void
   ) {
     self.source = source
     self.propertyKeyPath = propertyKeyPath
     self.acceptsAbsence = acceptsAbsence
+    self.encode = encode
     self.body = body
   }
 
@@ -80,8 +100,13 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child> & Sendable,
     lazy mapping: @escaping @Sendable () -> M
   ) {
-    self.init(source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: false) {
-      object, index, run in
+    self.init(
+      source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: false,
+      encode: _RelationshipEncoder { object, writer, run, _ in
+        mapping()._plan.inverse.plan.encode(object[keyPath: property], to: &writer, run: &run)
+        return true
+      }
+    ) { object, index, run in
       guard run.tape.entries[index].kind != .null else {
         run.fail(.typeMismatch(expected: "an object", found: "null"))
         return
@@ -105,8 +130,14 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child?> & Sendable,
     lazy mapping: @escaping @Sendable () -> M
   ) {
-    self.init(source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: true) {
-      object, index, run in
+    self.init(
+      source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: true,
+      encode: _RelationshipEncoder { object, writer, run, nulls in
+        guard let child = object[keyPath: property] else { return writer.nullIfIncluded(nulls) }
+        mapping()._plan.inverse.plan.encode(child, to: &writer, run: &run)
+        return true
+      }
+    ) { object, index, run in
       guard run.tape.entries[index].kind != .null else {
         object[keyPath: property] = nil
         return
@@ -134,7 +165,29 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, propertyKeyPath: property,
-      acceptsAbsence: Collection.emptyForNull != nil
+      acceptsAbsence: Collection.emptyForNull != nil,
+      encode: _RelationshipEncoder { object, writer, run, nulls in
+        let collection = object[keyPath: property]
+        guard let elements = collection._elementsForSerialization else {
+          return writer.nullIfIncluded(nulls)
+        }
+        let plan = mapping()._plan.inverse.plan
+        writer.beginArray()
+        if Collection._isUnordered {
+          let sorted = try? _sortedForOutput(elements, writer: writer) { child, nested in
+            plan.encode(child, to: &nested, run: &run)
+          }
+          for node in sorted ?? [] { try? writer.node(node) }
+        } else {
+          for (offset, child) in elements.enumerated() {
+            run.path.append(.index(offset))
+            plan.encode(child, to: &writer, run: &run)
+            run.path.removeLast()
+          }
+        }
+        writer.endArray()
+        return true
+      }
     ) { object, index, run in
       let entry = run.tape.entries[index]
       if entry.kind == .null {
@@ -178,8 +231,23 @@ extension Relationship {
     _ property: WritableKeyPath<Object, [String: Child]> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    self.init(source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: false) {
-      object, index, run in
+    self.init(
+      source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: false,
+      encode: _RelationshipEncoder { object, writer, run, _ in
+        let children = object[keyPath: property]
+        let plan = mapping._plan.inverse.plan
+        writer.beginObject()
+        for key in children.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
+          guard let child = children[key] else { continue }
+          writer.key(key)
+          run.path.append(.key(key))
+          plan.encode(child, to: &writer, run: &run)
+          run.path.removeLast()
+        }
+        writer.endObject()
+        return true
+      }
+    ) { object, index, run in
       let entry = run.tape.entries[index]
       guard entry.kind == .object else {
         run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
@@ -214,6 +282,16 @@ public protocol RelationshipCollection: SendableMetatype {
   /// What `null` and absence produce: `nil` for optional collections; `nil` here means `null`
   /// is an error and absence makes the relationship required.
   static var emptyForNull: Self? { get }
+  /// The elements in serialization order, or `nil` for an empty optional (an implementation
+  /// detail of serialization).
+  var _elementsForSerialization: [Element]? { get }
+  /// Whether the collection has no order of its own, so serialization sorts its elements.
+  static var _isUnordered: Bool { get }
+}
+
+extension RelationshipCollection {
+  /// `false`: elements are written in collection order.
+  public static var _isUnordered: Bool { false }
 }
 
 extension Array: RelationshipCollection {
@@ -221,6 +299,8 @@ extension Array: RelationshipCollection {
   public static func make(from elements: [Element]) -> [Element] { elements }
   /// `nil`: a non-optional array is required and `null` is an error.
   public static var emptyForNull: [Element]? { nil }
+  /// The array itself.
+  public var _elementsForSerialization: [Element]? { self }
 }
 
 extension Set: RelationshipCollection {
@@ -228,6 +308,10 @@ extension Set: RelationshipCollection {
   public static func make(from elements: [Element]) -> Set<Element> { Set(elements) }
   /// `nil`: a non-optional set is required and `null` is an error.
   public static var emptyForNull: Set<Element>? { nil }
+  /// The elements (sorted by their output when written).
+  public var _elementsForSerialization: [Element]? { Array(self) }
+  /// `true`: a set's elements are written sorted by their JSON text.
+  public static var _isUnordered: Bool { true }
 }
 
 extension Optional: RelationshipCollection where Wrapped: RelationshipCollection {
@@ -237,4 +321,53 @@ extension Optional: RelationshipCollection where Wrapped: RelationshipCollection
   }
   /// `nil`: absent leaves the property, `null` clears it.
   public static var emptyForNull: Wrapped?? { .some(nil) }
+  /// The wrapped collection's elements, or `nil`.
+  public var _elementsForSerialization: [Wrapped.Element]? { self?._elementsForSerialization }
+  /// The wrapped collection's order.
+  public static var _isUnordered: Bool { Wrapped._isUnordered }
+}
+
+/// The serializing side of a relationship: writes the child (or children) of an object.
+struct _RelationshipEncoder<Object>: Sendable {
+  /// Writes the value; returns `false` when nothing was written (a `nil` child left out).
+  let write: @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy) -> Bool
+
+  init(
+    _ write:
+      @escaping @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy)
+      -> Bool
+  ) {
+    self.write = write
+  }
+}
+
+extension _PayloadWriter {
+  /// Writes `null` when the policy includes nulls; returns whether it wrote.
+  mutating func nullIfIncluded(_ policy: NullPolicy) -> Bool {
+    guard policy == .include else { return false }
+    null()
+    return true
+  }
+}
+
+extension Relationship: _EncodableRule {
+  var encoding: _RuleEncoding<Object> {
+    let label = "Relationship \"\(source)\""
+    if isDecodeOnly {
+      return .omitted(InverseOmission(rule: label, reason: "it is marked decodeOnly()"))
+    }
+    guard !source.isSpecial else {
+      return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
+    }
+    let encode = self.encode
+    let components = source.pathComponents
+    return .rule(
+      _EncodingRule(path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy) {
+        object, writer, run, nulls in
+        let depth = run.path.count
+        run.path.append(contentsOf: components)
+        defer { run.path.removeSubrange(depth...) }
+        return encode.write(object, &writer, &run, nulls)
+      })
+  }
 }

@@ -40,6 +40,14 @@ public protocol MappableValue: SendableMetatype {
   /// How error messages name this type: `"an integer"`, `"a date"`.
   static var expectedDescription: String { get }
 
+  /// Writes the value during serialization (an implementation detail). The default writes
+  /// ``payloadNode()``; the built-in types write straight into the output bytes.
+  func _writePayload(to writer: inout _PayloadWriter) throws
+
+  /// Whether the value stands for `nil` (an empty `Optional`), which the ``NullPolicy`` leaves
+  /// out of serialized output. The default is `false`.
+  var _isNil: Bool { get }
+
   /// The value `null` stands for, for types that accept it (`Optional`'s `nil`, ``Node/null``);
   /// `nil` for every other type, which makes a `null` payload an error.
   static var nullValue: Self? { get }
@@ -50,6 +58,12 @@ extension MappableValue {
   public static var expectedDescription: String { "a value of type \(Self.self)" }
   /// `nil`: only types such as `Optional` accept `null`.
   public static var nullValue: Self? { nil }
+  /// Writes ``payloadNode()``.
+  public func _writePayload(to writer: inout _PayloadWriter) throws {
+    try writer.node(payloadNode())
+  }
+  /// `false`: only an empty `Optional` is `nil`.
+  public var _isNil: Bool { false }
 }
 
 /// Why a payload value could not be converted, or a value could not be serialized.

@@ -205,6 +205,43 @@ struct _JSONWriter {
     bytes.append(contentsOf: _JSONWriter.nullBytes)
   }
 
+  // MARK: Checkpoints
+
+  /// The writer's state at one moment, to undo what was written after it.
+  struct Checkpoint {
+    fileprivate let count: Int
+    fileprivate let depth: Int
+    fileprivate let hasValueInContainer: Bool
+    fileprivate let afterKey: Bool
+    #if DEBUG
+      fileprivate let openObjects: [Bool]
+    #endif
+  }
+
+  /// The current state, for ``rollback(to:)``.
+  func checkpoint() -> Checkpoint {
+    #if DEBUG
+      Checkpoint(
+        count: bytes.count, depth: depth, hasValueInContainer: hasValueInContainer,
+        afterKey: afterKey, openObjects: openObjects)
+    #else
+      Checkpoint(
+        count: bytes.count, depth: depth, hasValueInContainer: hasValueInContainer,
+        afterKey: afterKey)
+    #endif
+  }
+
+  /// Forgets everything written since `checkpoint`, including containers opened after it.
+  mutating func rollback(to checkpoint: Checkpoint) {
+    bytes.removeSubrange(checkpoint.count...)
+    depth = checkpoint.depth
+    hasValueInContainer = checkpoint.hasValueInContainer
+    afterKey = checkpoint.afterKey
+    #if DEBUG
+      openObjects = checkpoint.openObjects
+    #endif
+  }
+
   // MARK: Layout
 
   /// Writes what goes before any value: nothing after a key; otherwise a comma when the

@@ -1,0 +1,178 @@
+import Foundation
+
+extension InverseMapping {
+  /// Serializes one object.
+  ///
+  /// JSON is written straight into a byte buffer (no intermediate `Node` or `Any`); other
+  /// formats, and JSON with sorted keys, go through a ``Node``.
+  ///
+  /// ```swift
+  /// let json = try articleMapping.inverted().serialize(article, as: .json)
+  /// // {"id":7,"title":"Hello","body":"","publication_date":"3/1/2012","meta":{"tags":["a"]}}
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: The object to write.
+  ///   - format: The payload format (``PayloadFormat/json`` by default).
+  ///   - extra: Parameters deep-merged into the output (object members win over theirs, nested
+  ///     objects merge); `nil` for none.
+  /// - Returns: The payload bytes.
+  /// - Throws: ``MappingErrors`` with every value that cannot be written (a NaN, a cycle in a
+  ///   class graph, a failing reverse transform), each with its output path.
+  public func serialize(
+    _ object: Object, as format: PayloadFormat = .json, merging extra: Node? = nil
+  ) throws(MappingErrors) -> Data {
+    if extra == nil, case .json(let options, _) = format.kind, !options.contains(.sortedKeys) {
+      let writer = try _write(to: .json, pretty: options.contains(.prettyPrinted)) {
+        plan.encode(object, to: &$0, run: &$1)
+      }
+      return Data(writer.json.bytes)
+    }
+    return try format.encode(node(object, merging: extra))
+  }
+
+  /// Serializes objects as an array: at the top level, or under ``rootKey(_:)``
+  /// (`{"articles": [...]}`).
+  ///
+  /// - Parameters:
+  ///   - objects: The objects to write, in order.
+  ///   - format: The payload format; a form body needs a root key (it has no top-level array).
+  ///   - extra: Parameters deep-merged into the output; an error for a top-level array.
+  /// - Returns: The payload bytes.
+  /// - Throws: ``MappingErrors`` with every value that cannot be written, at its path
+  ///   (`/3/price`).
+  public func serializeCollection(
+    _ objects: some Sequence<Object>, as format: PayloadFormat = .json, merging extra: Node? = nil
+  ) throws(MappingErrors) -> Data {
+    if extra == nil, case .json(let options, _) = format.kind, !options.contains(.sortedKeys) {
+      let writer = try _write(
+        to: .json, pretty: options.contains(.prettyPrinted),
+        capacity: 256 * objects.underestimatedCount
+      ) { writer, run in
+        _writeArray(objects, to: &writer, run: &run)
+      }
+      return Data(writer.json.bytes)
+    }
+    return try format.encode(nodeCollection(objects, merging: extra))
+  }
+
+  /// The object as a ``Node`` (under the root key, if any).
+  ///
+  /// - Parameters:
+  ///   - object: The object to write.
+  ///   - extra: Parameters deep-merged into the output.
+  /// - Throws: ``MappingErrors`` as ``serialize(_:as:merging:)`` does.
+  public func node(_ object: Object, merging extra: Node? = nil) throws(MappingErrors) -> Node {
+    let writer = try _write(to: .node) { plan.encode(object, to: &$0, run: &$1) }
+    return try _merged(writer.nodes.result, extra)
+  }
+
+  /// The objects as an array ``Node`` (under the root key, if any).
+  public func nodeCollection(
+    _ objects: some Sequence<Object>, merging extra: Node? = nil
+  ) throws(MappingErrors) -> Node {
+    let writer = try _write(to: .node) { writer, run in
+      _writeArray(objects, to: &writer, run: &run)
+    }
+    return try _merged(writer.nodes.result, extra)
+  }
+
+  /// The object as Foundation values (`[String: Any]` with `NSNumber`, `String`, `NSNull`,
+  /// arrays and dictionaries), for APIs that take a parameters dictionary.
+  public func dictionary(_ object: Object) throws(MappingErrors) -> [String: Any] {
+    (try node(object).foundationValue as? [String: Any]) ?? [:]
+  }
+
+  /// The request body for a POST or PUT of `object`: the bytes and the `Content-Type` to send.
+  ///
+  /// ```swift
+  /// let body = try articleMapping.requestBody(for: article, as: .formURLEncoded, rootKey: "article")
+  /// request.httpBody = body.data
+  /// request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: The object to send.
+  ///   - format: The payload format.
+  ///   - rootKey: A key to wrap the object in (`{"article": {...}}`), or `nil` to keep this
+  ///     inverse's root key.
+  public func requestBody(
+    for object: Object, as format: PayloadFormat = .json, rootKey: String? = nil
+  ) throws(MappingErrors) -> RequestBody {
+    let inverse = rootKey.map { self.rootKey($0) } ?? self
+    return RequestBody(
+      data: try inverse.serialize(object, as: format), contentType: format.contentType)
+  }
+
+  // MARK: Internals
+
+  private func _writeArray(
+    _ objects: some Sequence<Object>, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    writer.beginArray()
+    for (offset, object) in objects.enumerated() {
+      run.path.append(.index(offset))
+      plan.encode(object, to: &writer, run: &run)
+      run.path.removeLast()
+    }
+    writer.endArray()
+  }
+
+  private func _write(
+    to target: _PayloadWriter.Target, pretty: Bool = false, capacity: Int = 1024,
+    _ body: (inout _PayloadWriter, inout _EncodingRun) -> Void
+  ) throws(MappingErrors) -> _PayloadWriter {
+    var writer = _PayloadWriter(target: target, pretty: pretty, capacity: max(capacity, 256))
+    writer.decimals = decimalOutput
+    var run = _EncodingRun()
+    for key in rootPath {
+      writer.beginObject()
+      writer.key(key)
+      run.path.append(.key(key))
+    }
+    body(&writer, &run)
+    for _ in rootPath { writer.endObject() }
+    guard run.errors.isEmpty else { throw MappingErrors(run.errors) }
+    return writer
+  }
+
+  private func _merged(_ node: Node, _ extra: Node?) throws(MappingErrors) -> Node {
+    guard let extra else { return node }
+    guard case .object = node else {
+      throw MappingErrors([
+        MappingError(.notRepresentable(reason: "cannot merge parameters into a top-level array"))
+      ])
+    }
+    return node.deepMerged(with: extra)
+  }
+}
+
+extension Node {
+  /// This object with `other`'s members merged in: members of both that are objects merge
+  /// recursively, any other member of `other` replaces or is appended.
+  func deepMerged(with other: Node) -> Node {
+    guard case .object(var members) = self, case .object(let extra) = other else { return other }
+    for member in extra {
+      if let index = members.firstIndex(where: { $0.key == member.key }) {
+        members[index].value = members[index].value.deepMerged(with: member.value)
+      } else {
+        members.append(member)
+      }
+    }
+    return .object(members)
+  }
+}
+
+/// A serialized request body and the `Content-Type` header that goes with it.
+public struct RequestBody: Sendable, Equatable {
+  /// The payload bytes.
+  public let data: Data
+  /// The media type to send as `Content-Type` (`application/json`).
+  public let contentType: String
+
+  /// Creates a request body.
+  public init(data: Data, contentType: String) {
+    self.data = data
+    self.contentType = contentType
+  }
+}

@@ -1,0 +1,174 @@
+/// The serializing direction of a mapping: object → payload.
+///
+/// Derived automatically by ``MappingProtocol/inverted()`` from every two-way rule:
+/// attributes write their value back to their source key path (nested paths create the
+/// intermediate objects), transforms run in reverse, relationships serialize their children
+/// with the child mapping's own inverse. Rules that cannot be reversed — decode-only closures,
+/// special sources such as ``SourcePath/root``, rules marked `decodeOnly()` — are left out and
+/// listed in ``omitted``.
+///
+/// ```swift
+/// let inverse = articleMapping.inverted()
+/// let json = try inverse.serialize(article, as: .json)
+/// let form = try inverse.rootKey("article").serialize(article, as: .formURLEncoded)
+/// inverse.omitted   // [Attribute "score": it converts with a decode-only closure]
+/// ```
+///
+/// An inverse is an immutable value; every customization returns a new one:
+///
+/// ```swift
+/// let custom = articleMapping.inverted()
+///   .removing("body")                       // by output key path…
+///   .removing(\.tags)                       // …or by property
+///   .renaming("title", to: "headline")
+///   .adding("kind") { _ in "article" }      // a computed member
+///   .nulls(.include)                        // write nil as null
+/// ```
+///
+/// To make a customized inverse the one a mapping (and every relationship using it) serializes
+/// with, use ``Mapping/customizingInverse(_:)``.
+public struct InverseMapping<Object>: Sendable {
+  var rules: [_EncodingRule<Object>]
+  var leftOut: [InverseOmission]
+  var rootPath: [String] = []
+  var nullPolicy: NullPolicy
+  var decimalOutput: DecimalOutput = .number
+  var dateFormat: DateFormat
+  private(set) var plan: _InversePlan<Object>
+  private var placementProblems: [InverseOmission]
+
+  init(encodings: [_RuleEncoding<Object>], nulls: NullPolicy, dateFormat: DateFormat) {
+    var rules: [_EncodingRule<Object>] = []
+    var leftOut: [InverseOmission] = []
+    for encoding in encodings {
+      switch encoding {
+      case .rule(let rule): rules.append(rule)
+      case .omitted(let omission): leftOut.append(omission)
+      }
+    }
+    self.rules = rules
+    self.leftOut = leftOut
+    self.nullPolicy = nulls
+    self.dateFormat = dateFormat
+    (plan, placementProblems) = _InversePlan.build(
+      rules: rules, nulls: nulls, dateFormat: dateFormat)
+  }
+
+  private func rebuilt() -> Self {
+    var copy = self
+    (copy.plan, copy.placementProblems) = _InversePlan.build(
+      rules: rules, nulls: nullPolicy, dateFormat: dateFormat)
+    return copy
+  }
+
+  /// The rules the inverse left out, each with the reason: one-way rules, special sources,
+  /// rules marked `decodeOnly()`, and rules whose output key another rule already writes.
+  public var omitted: [InverseOmission] { leftOut + placementProblems }
+
+  /// The output key paths the inverse writes, in order (`["id", "title", "user.name"]`).
+  public var keyPaths: [String] {
+    rules.filter { rule in
+      !placementProblems.contains { $0.rule == rule.label }
+    }.map { $0.path.joined(separator: ".") }
+  }
+
+  // MARK: Customization
+
+  /// The inverse without the rules that write `keyPath` (a dotted output key path).
+  public func removing(_ keyPath: String) -> Self {
+    let path = SourcePath(keyPath).keys
+    var copy = self
+    copy.rules.removeAll { $0.path == path }
+    return copy.rebuilt()
+  }
+
+  /// The inverse without the rules that read `property`.
+  public func removing(_ property: PartialKeyPath<Object> & Sendable) -> Self {
+    var copy = self
+    copy.rules.removeAll { $0.property == property }
+    return copy.rebuilt()
+  }
+
+  /// The inverse writing what was written at `keyPath` at `newKeyPath` instead (both dotted).
+  public func renaming(_ keyPath: String, to newKeyPath: String) -> Self {
+    let path = SourcePath(keyPath).keys
+    let newPath = SourcePath(newKeyPath).keys
+    var copy = self
+    for index in copy.rules.indices where copy.rules[index].path == path {
+      copy.rules[index].path = newPath
+    }
+    return copy.rebuilt()
+  }
+
+  /// The inverse with the serializing side of `rule` added after the existing rules.
+  ///
+  /// ```swift
+  /// inverse.adding(Attribute("summary", \.summary))
+  /// ```
+  public func adding(_ rule: some MappingRule<Object>) -> Self {
+    var copy = self
+    if let encodable = rule as? any _EncodableRule<Object> {
+      switch encodable.encoding {
+      case .rule(let encoding): copy.rules.append(encoding)
+      case .omitted(let omission): copy.leftOut.append(omission)
+      }
+    }
+    return copy.rebuilt()
+  }
+
+  /// The inverse with a computed member: `value` is called with the object being serialized.
+  ///
+  /// ```swift
+  /// inverse.adding("kind") { _ in "article" }
+  /// inverse.adding("word_count") { $0.body.split(separator: " ").count }
+  /// ```
+  public func adding<Value: MappableValue>(
+    _ keyPath: String, value: @escaping @Sendable (Object) throws -> Value
+  ) -> Self {
+    let path = SourcePath(keyPath).keys
+    let rule = _EncodingRule<Object>(
+      path: path, property: \Object.self as AnyKeyPath & Sendable, label: "added \"\(keyPath)\"",
+      nulls: nil
+    ) { object, writer, run, nulls in
+      do {
+        let computed = try value(object)
+        if computed._isNil {
+          guard nulls == .include else { return false }
+          writer.null()
+          return true
+        }
+        try computed._writePayload(to: &writer)
+        return true
+      } catch {
+        run.record(error, at: path.map(_PathComponent.key))
+        return false
+      }
+    }
+    var copy = self
+    copy.rules.append(rule)
+    return copy.rebuilt()
+  }
+
+  /// The inverse wrapping its output in an object under `key` (dotted for several levels):
+  /// `{"article": {...}}`, or `{"articles": [...]}` for a collection.
+  public func rootKey(_ key: String) -> Self {
+    var copy = self
+    copy.rootPath = SourcePath(key).keys
+    return copy
+  }
+
+  /// The inverse writing `nil` properties as `null` (``NullPolicy/include``) or leaving them
+  /// out (``NullPolicy/omit``, the default). An attribute's own policy wins.
+  public func nulls(_ policy: NullPolicy) -> Self {
+    var copy = self
+    copy.nullPolicy = policy
+    return copy.rebuilt()
+  }
+
+  /// The inverse writing `Decimal` values as numbers (the default) or as strings.
+  public func decimals(_ output: DecimalOutput) -> Self {
+    var copy = self
+    copy.decimalOutput = output
+    return copy
+  }
+}
