@@ -99,7 +99,14 @@ public struct _PayloadWriter {
     }
   }
 
+  /// Writes a double; one with no fraction (and magnitude below 2^53) is written as an integer
+  /// (`1577934245`, not `1577934245.0`), as `JSONEncoder` does.
   mutating func double(_ value: Double) throws(MappingError) {
+    if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992,
+      value != 0 || value.sign == .plus
+    {
+      return int64(Int64(value))
+    }
     switch target {
     case .json: try json.double(value)
     case .node:

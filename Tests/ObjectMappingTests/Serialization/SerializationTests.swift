@@ -438,3 +438,16 @@ struct FormatRegistryTests {
     #expect(text(try authorMapping.serialize(author, as: lines)) == "name: Ann\nemail: a@x")
   }
 }
+
+@Suite("Serialization: README quick start")
+struct ReadmeQuickStartTests {
+  @Test func quickStartOutputIsWhatTheReadmeSays() throws {
+    let article = try articleMapping.map(#"{"id": 7, "title": "Hi", "author": {"name": "Ann"}}"#)
+    let json = try articleMapping.serialize(article, as: .json)
+    #expect(
+      text(json) == #"{"id":7,"title":"Hi","body":"","meta":{"tags":[]},"author":{"name":"Ann"}}"#)
+    let body = try articleMapping.requestBody(for: article, as: .formURLEncoded, rootKey: "article")
+    #expect(text(body.data).hasPrefix("article[id]=7&article[title]=Hi&"))
+    #expect(body.contentType == "application/x-www-form-urlencoded")
+  }
+}
