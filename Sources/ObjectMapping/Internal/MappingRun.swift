@@ -58,12 +58,27 @@ struct _MappingRun {
   let document: _Document
   var errors: [MappingError] = []
   var path: [_PathComponent] = []
+  /// What the run noticed that is not an error (declined elements, rejected values).
+  var diagnostics: [MappingDiagnostic] = []
+  /// The trace, when one was asked for; `nil` (and free) otherwise.
+  var trace: [MappingTraceEvent]?
 
   init(document: _Document) {
     self.document = document
   }
 
   var tape: _Tape { document.tape }
+
+  /// Records a diagnostic at the current path plus `extra`.
+  mutating func note(_ kind: MappingDiagnostic.Kind, at extra: [_PathComponent] = []) {
+    diagnostics.append(MappingDiagnostic(path: _jsonPointer(path + extra), kind))
+  }
+
+  /// Records a trace event at the current path plus `extra`, when tracing.
+  mutating func traceEvent(_ kind: MappingTraceEvent.Kind, at extra: [_PathComponent] = []) {
+    guard trace != nil else { return }
+    trace?.append(MappingTraceEvent(path: _jsonPointer(path + extra), kind))
+  }
 
   /// Records a problem at the current path plus `extra`.
   mutating func fail(_ kind: MappingError.Kind, at extra: [_PathComponent] = []) {

@@ -1,0 +1,88 @@
+/// Something a mapping run noticed that is not an error: an element a dynamic mapping declined,
+/// a value a validator rejected, a target object that was ignored.
+///
+/// Diagnostics are collected with the results (``MappingResult``), so nothing is dropped silently.
+public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
+  /// What was noticed.
+  public enum Kind: Sendable, Equatable {
+    /// A dynamic mapping found no case for the element, which was skipped.
+    case declined(reason: String)
+    /// A validator rejected a value; the property kept its previous value.
+    case rejected(message: String)
+    /// A failed element of a collection was left out (``Relationship`` or a collection option
+    /// that skips invalid elements); its errors are reported with it.
+    case skippedElement(reason: String)
+    /// The target object passed to the mapper was not used.
+    case targetIgnored(reason: String)
+  }
+
+  /// Where it was noticed (a JSON Pointer; empty for the whole payload).
+  public let path: String
+  /// What was noticed.
+  public let kind: Kind
+
+  /// Creates a diagnostic.
+  public init(path: String, _ kind: Kind) {
+    self.path = path
+    self.kind = kind
+  }
+
+  /// One line: the path, then what was noticed.
+  public var description: String {
+    let text: String
+    switch kind {
+    case .declined(let reason): text = "skipped: no mapping matches: \(reason)"
+    case .rejected(let message): text = "value rejected: \(message)"
+    case .skippedElement(let reason): text = "element skipped: \(reason)"
+    case .targetIgnored(let reason): text = "target object ignored: \(reason)"
+    }
+    return path.isEmpty ? text : "\(path): \(text)"
+  }
+}
+
+/// One step of a traced mapping run (RestKit's delegate callbacks, for debugging).
+///
+/// Ask for a trace where the mapper offers it; tracing costs nothing when it is off.
+public struct MappingTraceEvent: Sendable, Equatable, CustomStringConvertible {
+  /// What happened.
+  public enum Kind: Sendable, Equatable {
+    /// A route's key path was found and its mapping applied.
+    case routeMatched(keyPath: String)
+    /// A dynamic mapping chose a case (`"type == Boy"`).
+    case caseChosen(String)
+    /// A dynamic mapping found no case.
+    case declined(reason: String)
+    /// A required key was missing.
+    case missingKey
+    /// A validator rejected a value.
+    case rejected(message: String)
+    /// The target object was not used.
+    case targetIgnored(reason: String)
+  }
+
+  /// Where it happened (a JSON Pointer).
+  public let path: String
+  /// What happened.
+  public let kind: Kind
+
+  /// Creates an event.
+  public init(path: String, _ kind: Kind) {
+    self.path = path
+    self.kind = kind
+  }
+
+  /// One line: the path, then what happened.
+  public var description: String {
+    let text: String
+    switch kind {
+    case .routeMatched(let keyPath):
+      text = keyPath.isEmpty ? "route matched the whole payload" : "route matched \"\(keyPath)\""
+    case .caseChosen(let name): text = "case chosen: \(name)"
+    case .declined(let reason): text = "declined: \(reason)"
+    case .missingKey: text = "missing key"
+    case .rejected(let message): text = "value rejected: \(message)"
+    case .targetIgnored(let reason): text = "target ignored: \(reason)"
+    }
+    return "\(path.isEmpty ? "/" : path): \(text)"
+  }
+}
