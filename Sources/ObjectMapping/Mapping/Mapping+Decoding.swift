@@ -20,7 +20,7 @@ extension MappingProtocol {
 
   func _map(tape: _Tape) throws(MappingErrors) -> Object {
     var run = _MappingRun(document: _Document(tape: tape))
-    let object = _plan.decodeNew(at: 0, run: &run)
+    let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
     guard let object, run.errors.isEmpty else { throw MappingErrors(run.errors) }
     return object
   }

@@ -121,6 +121,8 @@ public final class _MappingPlan<Object>: Sendable {
   let context: _ValueContext
   /// The serializing direction.
   let inverse: InverseMapping<Object>
+  /// For dynamic mappings: picks the case per object.
+  let dynamic: _DynamicDispatch<Object>?
 
   init(
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
@@ -130,6 +132,15 @@ public final class _MappingPlan<Object>: Sendable {
     self.rules = rules
     self.context = context
     self.inverse = inverse
+    dynamic = nil
+  }
+
+  init(dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>) {
+    make = nil
+    rules = []
+    context = .default
+    self.inverse = inverse
+    self.dynamic = dynamic
   }
 
   init(placeholder: Void) {
@@ -137,11 +148,19 @@ public final class _MappingPlan<Object>: Sendable {
     rules = []
     context = .default
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
+    dynamic = nil
   }
 
   /// Maps the object at `index` into a fresh instance; `nil` (with errors in `run`) when the
   /// object fails.
-  func decodeNew(at index: Int, run: inout _MappingRun) -> Object? {
+  ///
+  /// A dynamic mapping may decline the object: in collections (`declineIsAcceptable`) that skips
+  /// it with a diagnostic, elsewhere it is an error.
+  func decodeNew(at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool = true) -> Object?
+  {
+    if let dynamic {
+      return dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
+    }
     let entry = run.tape.entries[index]
     guard entry.kind == .object || rules.allSatisfy({ $0.source.isSpecial }) else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))

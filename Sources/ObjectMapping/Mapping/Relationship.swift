@@ -111,7 +111,7 @@ extension Relationship {
         run.fail(.typeMismatch(expected: "an object", found: "null"))
         return
       }
-      if let child = mapping()._plan.decodeNew(at: index, run: &run) {
+      if let child = mapping()._plan.decodeNew(at: index, run: &run, declineIsAcceptable: false) {
         object[keyPath: property] = child
       }
     }

@@ -142,8 +142,13 @@ final class _InversePlan<Object>: Sendable {
   let dateFormat: DateFormat
   let isClass: Bool
   let typeName: String
+  let dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
 
-  private init(tree: _OutputTree<Object>, nulls: NullPolicy, dateFormat: DateFormat) {
+  private init(
+    tree: _OutputTree<Object>, nulls: NullPolicy, dateFormat: DateFormat,
+    dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
+  ) {
+    self.dispatch = dispatch
     self.tree = tree
     self.nulls = nulls
     self.dateFormat = dateFormat
@@ -152,9 +157,10 @@ final class _InversePlan<Object>: Sendable {
   }
 
   /// Builds the plan, returning also the rules that could not be placed in the output tree.
-  static func build(rules: [_EncodingRule<Object>], nulls: NullPolicy, dateFormat: DateFormat)
-    -> (plan: _InversePlan<Object>, problems: [InverseOmission])
-  {
+  static func build(
+    rules: [_EncodingRule<Object>], nulls: NullPolicy, dateFormat: DateFormat,
+    dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
+  ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
     var tree = _OutputTree<Object>()
     var problems: [InverseOmission] = []
     for rule in rules {
@@ -162,12 +168,15 @@ final class _InversePlan<Object>: Sendable {
         problems.append(InverseOmission(rule: rule.label, reason: problem))
       }
     }
-    return (_InversePlan(tree: tree, nulls: nulls, dateFormat: dateFormat), problems)
+    return (
+      _InversePlan(tree: tree, nulls: nulls, dateFormat: dateFormat, dispatch: dispatch), problems
+    )
   }
 
   /// Writes `object` as a JSON object. A cycle in a class graph is recorded as an error and
   /// nothing is written for the repeated object.
   func encode(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
+    if let dispatch { return dispatch(object, &writer, &run) }
     var identity: ObjectIdentifier?
     if isClass {
       let id = ObjectIdentifier(object as AnyObject)

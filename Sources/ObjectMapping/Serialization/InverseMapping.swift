@@ -36,6 +36,8 @@ public struct InverseMapping<Object>: Sendable {
   var dateFormat: DateFormat
   private(set) var plan: _InversePlan<Object>
   private var placementProblems: [InverseOmission]
+  /// For dynamic mappings: writes an object with the case its runtime type selects.
+  var dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
 
   init(encodings: [_RuleEncoding<Object>], nulls: NullPolicy, dateFormat: DateFormat) {
     var rules: [_EncodingRule<Object>] = []
@@ -51,13 +53,43 @@ public struct InverseMapping<Object>: Sendable {
     self.nullPolicy = nulls
     self.dateFormat = dateFormat
     (plan, placementProblems) = _InversePlan.build(
-      rules: rules, nulls: nulls, dateFormat: dateFormat)
+      rules: rules, nulls: nulls, dateFormat: dateFormat, dispatch: nil)
+  }
+
+  /// The inverse of a dynamic mapping: each object is written by the first case that serializes
+  /// its exact runtime type, else by the first that accepts it.
+  init(dispatchingTo encoders: [_CaseEncoder<Object>], typeName: String) {
+    self.init(encodings: [], nulls: .omit, dateFormat: .iso8601)
+    dispatch = { object, writer, run in
+      for exact in [true, false] {
+        for encoder in encoders where encoder.encode(object, exact, &writer, &run) { return }
+      }
+      let found = "\(type(of: object as Any))"
+      run.errors.append(
+        MappingError(
+          path: _jsonPointer(run.path),
+          .notRepresentable(reason: "no case of DynamicMapping<\(typeName)> serializes a \(found)"))
+      )
+      writer.null()
+    }
+    self = rebuilt()
+  }
+
+  /// An inverse that cannot serialize anything, and says why.
+  init(leftOut omission: InverseOmission) {
+    self.init(encodings: [.omitted(omission)], nulls: .omit, dateFormat: .iso8601)
+    dispatch = { _, writer, run in
+      run.errors.append(
+        MappingError(path: _jsonPointer(run.path), .notRepresentable(reason: omission.description)))
+      writer.null()
+    }
+    self = rebuilt()
   }
 
   private func rebuilt() -> Self {
     var copy = self
     (copy.plan, copy.placementProblems) = _InversePlan.build(
-      rules: rules, nulls: nullPolicy, dateFormat: dateFormat)
+      rules: rules, nulls: nullPolicy, dateFormat: dateFormat, dispatch: dispatch)
     return copy
   }
 
@@ -116,19 +148,12 @@ public struct InverseMapping<Object>: Sendable {
     return copy.rebuilt()
   }
 
-  /// The inverse with a computed member: `value` is called with the object being serialized.
-  ///
-  /// ```swift
-  /// inverse.adding("kind") { _ in "article" }
-  /// inverse.adding("word_count") { $0.body.split(separator: " ").count }
-  /// ```
-  public func adding<Value: MappableValue>(
-    _ keyPath: String, value: @escaping @Sendable (Object) throws -> Value
+  /// The inverse with a computed member at `path` (literal keys).
+  func adding<Value: MappableValue>(
+    path: [String], label: String, value: @escaping @Sendable (Object) throws -> Value
   ) -> Self {
-    let path = SourcePath(keyPath).keys
     let rule = _EncodingRule<Object>(
-      path: path, property: \Object.self as AnyKeyPath & Sendable, label: "added \"\(keyPath)\"",
-      nulls: nil
+      path: path, property: \Object.self as AnyKeyPath & Sendable, label: label, nulls: nil
     ) { object, writer, run, nulls in
       do {
         let computed = try value(object)
@@ -147,6 +172,18 @@ public struct InverseMapping<Object>: Sendable {
     var copy = self
     copy.rules.append(rule)
     return copy.rebuilt()
+  }
+
+  /// The inverse with a computed member: `value` is called with the object being serialized.
+  ///
+  /// ```swift
+  /// inverse.adding("kind") { _ in "article" }
+  /// inverse.adding("word_count") { $0.body.split(separator: " ").count }
+  /// ```
+  public func adding<Value: MappableValue>(
+    _ keyPath: String, value: @escaping @Sendable (Object) throws -> Value
+  ) -> Self {
+    adding(path: SourcePath(keyPath).keys, label: "added \"\(keyPath)\"", value: value)
   }
 
   /// The inverse wrapping its output in an object under `key` (dotted for several levels):

@@ -1,0 +1,364 @@
+/// A mapping that picks, per object, which mapping applies: polymorphic payloads.
+///
+/// ```swift
+/// let person = DynamicMapping<Person> {
+///   Match("type", equals: "Boy", boyMapping)
+///   Match("type", equals: "Girl", girlMapping)
+/// }
+/// let people = try person.mapCollection(json)   // [Person], each a Boy or a Girl
+/// let body = try person.serialize(sarah)        // {"name":"Sarah","type":"Girl"}
+/// ```
+///
+/// - **Matching**: matchers are tried in order and the first match wins. A matcher reads one key
+///   path (nested ones too: `"meta.kind"`) and compares it with a scalar — type-strictly, so `1`
+///   does not match `true` or `"1"`, unless the matcher is `.converting()`.
+/// - **Declining**: an object no case matches is *declined*: in a collection it is skipped and
+///   reported as a diagnostic; as a required to-one child or a whole payload it is an error.
+///   ``declinesAsErrors()`` makes every decline an error.
+/// - **Polymorphism**: a case's model type can be a subclass of `Base` (class hierarchies), a
+///   type conforming to a protocol `Base` (`any Shape`), or the payload of an enum case
+///   (`Match("kind", equals: "circle", circleMapping, case: Shape.circle)`).
+/// - **Inverse**: serialization picks the case by the value's runtime type (or enum case) and
+///   writes the discriminator back (`"type": "Boy"`), so polymorphic POST bodies work.
+///
+/// A closure can choose the mapping instead of matchers, see
+/// ``init(choosing:serializingWith:)``. Dynamic mappings are immutable and `Sendable`; matchers
+/// hold no state.
+public struct DynamicMapping<Base>: MappingProtocol {
+  /// The compiled plan.
+  public let _plan: _MappingPlan<Base>
+
+  private let cases: [DynamicCase<Base>]
+  private let matchers: [_Matcher?]
+  private let chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
+  private let declineIsError: Bool
+  private let closureHasInverse: Bool
+
+  /// A dynamic mapping whose cases are chosen by matchers, tried in order.
+  ///
+  /// - Parameter matches: ``Match`` values, with `if`, `else` and `for` allowed.
+  public init(@DynamicMappingBuilder<Base> _ matches: () -> [Match<Base>]) {
+    let matches = matches()
+    self.init(
+      cases: matches.map(\.dynamicCase), matchers: matches.map(\.matcher), chooser: nil,
+      declineIsError: false, closureHasInverse: true)
+  }
+
+  /// A dynamic mapping whose case a closure chooses from the representation (RestKit's block
+  /// form). Return `nil` to decline the object.
+  ///
+  /// ```swift
+  /// let person = DynamicMapping<Person>(
+  ///   choosing: { value in
+  ///     switch try? value["type"]?.decode(String.self) {
+  ///     case "Boy": DynamicCase(boyMapping)
+  ///     case "Girl": DynamicCase(girlMapping)
+  ///     default: nil
+  ///     }
+  ///   },
+  ///   serializingWith: [DynamicCase(boyMapping), DynamicCase(girlMapping)])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - choose: Picks the case for one object; called once per object, from any task.
+  ///   - table: The cases serialization picks from by runtime type. Without it the inverse
+  ///     cannot serialize and lists the mapping in ``InverseMapping/omitted``.
+  public init(
+    choosing choose: @escaping @Sendable (PayloadValue) -> DynamicCase<Base>?,
+    serializingWith table: [DynamicCase<Base>]? = nil
+  ) {
+    self.init(
+      cases: table ?? [], matchers: [], chooser: choose, declineIsError: false,
+      closureHasInverse: table != nil)
+  }
+
+  private init(
+    cases: [DynamicCase<Base>], matchers: [_Matcher?],
+    chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?, declineIsError: Bool,
+    closureHasInverse: Bool
+  ) {
+    self.cases = cases
+    self.matchers = matchers
+    self.chooser = chooser
+    self.declineIsError = declineIsError
+    self.closureHasInverse = closureHasInverse
+    let dispatch = _DynamicDispatch(
+      cases: cases, matchers: matchers, chooser: chooser, declineIsError: declineIsError)
+    let inverse: InverseMapping<Base>
+    if closureHasInverse {
+      let encoders = zip(cases, matchers + Array(repeating: nil, count: cases.count)).map {
+        dynamicCase, matcher in
+        dynamicCase.makeEncoder(
+          matcher.flatMap {
+            $0.path.isSpecial ? nil : _Discriminator(path: $0.path.keys, value: $0.value)
+          })
+      }
+      inverse = InverseMapping(dispatchingTo: encoders, typeName: "\(Base.self)")
+    } else {
+      inverse = InverseMapping(
+        leftOut: InverseOmission(
+          rule: "DynamicMapping<\(Base.self)>",
+          reason: "its case is chosen by a closure and no serializing table was given"))
+    }
+    _plan = _MappingPlan(dynamic: dispatch, inverse: inverse)
+  }
+
+  /// The same mapping, treating every declined object as an error (`no mapping matches`)
+  /// instead of skipping it with a diagnostic.
+  public func declinesAsErrors() -> Self {
+    DynamicMapping(
+      cases: cases, matchers: matchers, chooser: chooser, declineIsError: true,
+      closureHasInverse: closureHasInverse)
+  }
+}
+
+/// One case of a dynamic mapping: a mapping of some model type and how its objects become
+/// `Base` values (and back, for serialization).
+public struct DynamicCase<Base>: Sendable {
+  let name: String
+  let decode: @Sendable (Int, inout _MappingRun) -> Base?
+  /// The serializing side, writing `discriminator` back when there is one.
+  let makeEncoder: @Sendable (_Discriminator?) -> _CaseEncoder<Base>
+
+  /// A case for a subclass of `Base` or a type conforming to a protocol `Base`.
+  ///
+  /// - Parameter mapping: The mapping of the case's model type.
+  public init<Child>(_ mapping: some MappingProtocol<Child>) {
+    self.init(
+      mapping, name: "\(Child.self)",
+      embed: { child in child as? Base },
+      extract: { value, exact in
+        if exact { return type(of: value as Any) == Child.self ? value as? Child : nil }
+        return value as? Child
+      })
+  }
+
+  /// A case for an enum `Base` whose case `embed` holds the mapped value
+  /// (`DynamicCase(circleMapping, case: Shape.circle)`).
+  ///
+  /// Serialization finds the case by the type of the associated value, so use
+  /// ``init(_:embed:extract:)`` when two cases hold values of the same type.
+  public init<Child>(
+    _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
+  ) {
+    self.init(
+      mapping, name: "\(Child.self)", embed: { embed($0) },
+      extract: { value, _ in
+        Mirror(reflecting: value).children.first.flatMap { $0.value as? Child }
+      })
+  }
+
+  /// A case with explicit conversions both ways, for enums whose cases share a payload type.
+  public init<Child>(
+    _ mapping: some MappingProtocol<Child>, embed: @escaping @Sendable (Child) -> Base,
+    extract: @escaping @Sendable (Base) -> Child?
+  ) {
+    self.init(
+      mapping, name: "\(Child.self)", embed: { embed($0) }, extract: { value, _ in extract(value) })
+  }
+
+  private init<Child>(
+    _ mapping: some MappingProtocol<Child>, name: String,
+    embed: @escaping @Sendable (Child) -> Base?,
+    extract: @escaping @Sendable (Base, Bool) -> Child?
+  ) {
+    let plan = mapping._plan
+    self.name = name
+    decode = { index, run in
+      guard let child = plan.decodeNew(at: index, run: &run) else { return nil }
+      guard let value = embed(child) else {
+        run.fail(.invalidDefinition(message: "a \(Child.self) is not a \(Base.self)"))
+        return nil
+      }
+      return value
+    }
+    makeEncoder = { discriminator in
+      var inverse = plan.inverse
+      if let discriminator {
+        inverse = inverse.adding(path: discriminator.path, label: "discriminator") { _ in
+          discriminator.value
+        }
+      }
+      let inversePlan = inverse.plan
+      return _CaseEncoder { value, exact, writer, run in
+        guard let child = extract(value, exact) else { return false }
+        inversePlan.encode(child, to: &writer, run: &run)
+        return true
+      }
+    }
+  }
+}
+
+/// A matcher and the case it selects: `Match("type", equals: "Boy", boyMapping)`.
+public struct Match<Base>: Sendable {
+  var matcher: _Matcher
+  let dynamicCase: DynamicCase<Base>
+
+  /// Selects `mapping` when the value at `keyPath` equals `value` (type-strictly).
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the discriminator is read (dotted, nested paths allowed).
+  ///   - value: A scalar: a string, number, boolean or `null` literal.
+  ///   - mapping: The mapping of a subclass of `Base` or of a type conforming to `Base`.
+  public init<Child>(
+    _ keyPath: some SourcePathConvertible, equals value: Node,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
+    dynamicCase = DynamicCase(mapping)
+  }
+
+  /// Selects `mapping` for an enum case: `Match("kind", equals: "circle", circleMapping,
+  /// case: Shape.circle)`.
+  public init<Child>(
+    _ keyPath: some SourcePathConvertible, equals value: Node,
+    _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
+  ) {
+    matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
+    dynamicCase = DynamicCase(mapping, case: embed)
+  }
+
+  /// Selects a case with explicit conversions both ways.
+  public init(
+    _ keyPath: some SourcePathConvertible, equals value: Node, _ dynamicCase: DynamicCase<Base>
+  ) {
+    matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
+    self.dynamicCase = dynamicCase
+  }
+
+  /// The same matcher comparing converted values: `"1"`, `1` and `1.0` match each other, and
+  /// `"true"` matches `true`.
+  public func converting() -> Self {
+    var copy = self
+    copy.matcher.converting = true
+    return copy
+  }
+}
+
+/// Builds the matchers of a ``DynamicMapping``.
+@resultBuilder
+public enum DynamicMappingBuilder<Base> {
+  /// One matcher.
+  public static func buildExpression(_ match: Match<Base>) -> [Match<Base>] { [match] }
+  /// The matchers of a block, in order.
+  public static func buildBlock(_ parts: [Match<Base>]...) -> [Match<Base>] { parts.flatMap { $0 } }
+  /// An `if` without `else`.
+  public static func buildOptional(_ part: [Match<Base>]?) -> [Match<Base>] { part ?? [] }
+  /// The `if` branch.
+  public static func buildEither(first part: [Match<Base>]) -> [Match<Base>] { part }
+  /// The `else` branch.
+  public static func buildEither(second part: [Match<Base>]) -> [Match<Base>] { part }
+  /// A `for` loop.
+  public static func buildArray(_ parts: [[Match<Base>]]) -> [Match<Base>] { parts.flatMap { $0 } }
+}
+
+/// A discriminator test: the value at `path` compared with `value`.
+struct _Matcher: Sendable {
+  let path: SourcePath
+  let value: Node
+  var converting: Bool
+
+  /// How the matcher reads in traces and messages: `type == "Boy"`.
+  var description: String { "\(path) == \(value)" }
+
+  func matches(_ run: _MappingRun, objectIndex: Int) -> Bool {
+    guard let index = path.resolve(in: run.tape, from: objectIndex) else {
+      return value == .null && converting
+    }
+    let found = run.tape.node(at: index)
+    if found == value { return true }
+    guard converting, let left = found._scalarText, let right = value._scalarText else {
+      return false
+    }
+    if let leftNumber = _CanonicalNumber(text: left),
+      let rightNumber = _CanonicalNumber(text: right)
+    {
+      return leftNumber == rightNumber
+    }
+    return left.lowercased() == right.lowercased()
+  }
+}
+
+extension Node {
+  /// The text of a scalar for converting comparisons; `nil` for containers and `null`.
+  fileprivate var _scalarText: String? {
+    switch self {
+    case .string(let text), .decimal(let text): return text
+    case .integer(let number): return String(number)
+    case .double(let number): return number.description
+    case .bool(let flag): return flag ? "true" : "false"
+    case .null, .array, .object: return nil
+    }
+  }
+}
+
+/// The discriminator a case writes back, at its key path.
+struct _Discriminator: Sendable {
+  let path: [String]
+  let value: Node
+}
+
+/// The decoding side of a dynamic mapping: which case applies to an object.
+struct _DynamicDispatch<Base>: Sendable {
+  let cases: [DynamicCase<Base>]
+  let matchers: [_Matcher?]
+  let chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
+  let declineIsError: Bool
+
+  /// Maps the object at `index` with the chosen case; `nil` with an error, or with a diagnostic
+  /// when declined (the caller decides whether a decline is acceptable there).
+  func decode(at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool) -> Base? {
+    guard let chosen = choose(at: index, run: run) else {
+      let reason = declineReason(at: index, run: run)
+      run.traceEvent(.declined(reason: reason))
+      if declineIsError || !declineIsAcceptable {
+        run.fail(.declined(reason: reason))
+      } else {
+        run.note(.declined(reason: reason))
+      }
+      return nil
+    }
+    run.traceEvent(.caseChosen(chosen.name))
+    return chosen.dynamicCase.decode(index, &run)
+  }
+
+  private func choose(at index: Int, run: _MappingRun) -> (
+    dynamicCase: DynamicCase<Base>, name: String
+  )? {
+    if let chooser {
+      let payload = PayloadValue(document: run.document, index: index, context: .default)
+      return chooser(payload).map { ($0, $0.name) }
+    }
+    guard run.tape.entries[index].kind == .object else { return nil }
+    for (dynamicCase, matcher) in zip(cases, matchers) {
+      guard let matcher else { return (dynamicCase, dynamicCase.name) }
+      if matcher.matches(run, objectIndex: index) {
+        return (dynamicCase, "\(matcher.description) -> \(dynamicCase.name)")
+      }
+    }
+    return nil
+  }
+
+  private func declineReason(at index: Int, run: _MappingRun) -> String {
+    guard run.tape.entries[index].kind == .object else {
+      return "expected an object, found \(run.foundDescription(at: index))"
+    }
+    if chooser != nil { return "the closure chose no mapping" }
+    let paths = matchers.compactMap { $0?.path }
+    var seen: [SourcePath] = []
+    for path in paths where !seen.contains(path) { seen.append(path) }
+    let found = seen.map { path -> String in
+      guard let valueIndex = path.resolve(in: run.tape, from: index) else {
+        return "\(path) is absent"
+      }
+      return "\(path) is \(run.tape.node(at: valueIndex))"
+    }
+    return found.joined(separator: ", ")
+  }
+}
+
+/// Writes a value with one case's inverse if the case serializes it (`exact`: only for the exact
+/// runtime type); returns whether it did.
+struct _CaseEncoder<Base>: Sendable {
+  let encode: @Sendable (Base, _ exact: Bool, inout _PayloadWriter, inout _EncodingRun) -> Bool
+}
