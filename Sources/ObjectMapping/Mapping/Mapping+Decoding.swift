@@ -19,6 +19,7 @@ extension MappingProtocol {
   }
 
   func _map(tape: _Tape) throws(MappingErrors) -> Object {
+    try _plan.checkDefinition()
     var run = _MappingRun(document: _Document(tape: tape))
     let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
     guard let object, run.errors.isEmpty else { throw MappingErrors(run.errors) }
@@ -26,8 +27,16 @@ extension MappingProtocol {
   }
 
   func _mapCollection(tape: _Tape) throws(MappingErrors) -> [Object] {
+    try _plan.checkDefinition()
     var run = _MappingRun(document: _Document(tape: tape))
     let root = tape.entries[0]
+    if root.kind == .object, let keyRule = _plan.keyRule {
+      let objects = _plan.decodeKeyedCollection(at: 0, keyRule: keyRule, run: &run)
+      guard run.errors.isEmpty else {
+        throw MappingErrors(run.errors, partialResult: _partial(objects))
+      }
+      return objects
+    }
     guard root.kind == .array else {
       guard root.kind == .object else {
         throw MappingErrors([

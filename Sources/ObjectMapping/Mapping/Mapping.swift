@@ -51,11 +51,46 @@ public struct Mapping<Object>: MappingProtocol {
   private mutating func rebuildPlan() {
     let context = _ValueContext(coercion: coercionMode, dateFormats: formats)
     let compiled = rules.compactMap { ($0 as? any _DecodingRule<Object>)?.bound(to: context) }
+    let keyRule = rules.lazy.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule }.first
     var inverse = InverseMapping(
       encodings: rules.compactMap { ($0 as? any _EncodableRule<Object>)?.encoding },
       nulls: nullPolicy, dateFormat: formats.first ?? .iso8601)
+    inverse.keyEncoder = keyRule?.encode
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
-    _plan = _MappingPlan(make: make, rules: compiled, context: context, inverse: inverse)
+    _plan = _MappingPlan(
+      make: make, rules: compiled, context: context, inverse: inverse, keyRule: keyRule,
+      problems: Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule))
+  }
+
+  private static func definitionProblems(
+    rules: [any MappingRule<Object>], compiled: [any _DecodingRule<Object>],
+    keyRule: _KeyRule<Object>?
+  ) -> [String] {
+    var problems: [String] = []
+    let keyRules = rules.filter { $0 is any _KeyRuleProvider<Object> }.count
+    if keyRules > 1 { problems.append("\(keyRules) key attributes; a mapping has at most one") }
+    for rule in compiled {
+      guard let placeholder = rule.source.placeholder else { continue }
+      guard let keyRule else {
+        problems.append(
+          "the placeholder (\(placeholder)) in \"\(rule.source)\" names no key attribute")
+        continue
+      }
+      if placeholder != keyRule.name {
+        problems.append(
+          "the placeholder (\(placeholder)) in \"\(rule.source)\" does not match the key attribute \"\(keyRule.name)\""
+        )
+      }
+    }
+    return problems
+  }
+
+  /// Checks the definition and reports every mistake at once (also reported when the mapping is
+  /// first used): several key attributes, placeholders that name no key attribute.
+  ///
+  /// - Throws: ``MappingErrors`` with one `invalidDefinition` error per mistake.
+  public func validate() throws(MappingErrors) {
+    try _plan.checkDefinition()
   }
 
   /// The same mapping serializing `nil` properties as `null` (``NullPolicy/include``) or leaving
@@ -123,16 +158,29 @@ public final class _MappingPlan<Object>: Sendable {
   let inverse: InverseMapping<Object>
   /// For dynamic mappings: picks the case per object.
   let dynamic: _DynamicDispatch<Object>?
+  /// For nested-key mappings: the key attribute.
+  let keyRule: _KeyRule<Object>?
+  /// Mistakes in the definition, reported when the mapping is used.
+  let problems: [String]
 
   init(
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
-    context: _ValueContext, inverse: InverseMapping<Object>
+    context: _ValueContext, inverse: InverseMapping<Object>, keyRule: _KeyRule<Object>? = nil,
+    problems: [String] = []
   ) {
     self.make = make
     self.rules = rules
     self.context = context
     self.inverse = inverse
     dynamic = nil
+    self.keyRule = keyRule
+    self.problems = problems
+  }
+
+  /// Throws the definition problems, if any.
+  func checkDefinition() throws(MappingErrors) {
+    guard !problems.isEmpty else { return }
+    throw MappingErrors(problems.map { MappingError(.invalidDefinition(message: $0)) })
   }
 
   init(dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>) {
@@ -141,6 +189,8 @@ public final class _MappingPlan<Object>: Sendable {
     context = .default
     self.inverse = inverse
     self.dynamic = dynamic
+    keyRule = nil
+    problems = []
   }
 
   init(placeholder: Void) {
@@ -149,6 +199,8 @@ public final class _MappingPlan<Object>: Sendable {
     context = .default
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
     dynamic = nil
+    keyRule = nil
+    problems = []
   }
 
   /// Maps the object at `index` into a fresh instance; `nil` (with errors in `run`) when the
@@ -161,6 +213,7 @@ public final class _MappingPlan<Object>: Sendable {
     if let dynamic {
       return dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
     }
+    if let keyRule { return decodeSingleKeyed(at: index, keyRule: keyRule, run: &run) }
     let entry = run.tape.entries[index]
     guard entry.kind == .object || rules.allSatisfy({ $0.source.isSpecial }) else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))

@@ -172,6 +172,10 @@ extension Relationship {
           return writer.nullIfIncluded(nulls)
         }
         let plan = mapping()._plan.inverse.plan
+        if plan.keyEncoder != nil {
+          plan.encodeKeyedCollection(elements, to: &writer, run: &run)
+          return true
+        }
         writer.beginArray()
         if Collection._isUnordered {
           let sorted = try? _sortedForOutput(elements, writer: writer) { child, nested in
@@ -199,6 +203,14 @@ extension Relationship {
         return
       }
       let plan = mapping()._plan
+      if entry.kind == .object, let keyRule = plan.keyRule {
+        let before = run.errors.count
+        let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
+        if run.errors.count == before {
+          object[keyPath: property] = Collection.make(from: children)
+        }
+        return
+      }
       guard entry.kind == .array else {
         guard entry.kind == .object, plan.context.coercion == .lenient else {
           run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
@@ -241,7 +253,7 @@ extension Relationship {
           guard let child = children[key] else { continue }
           writer.key(key)
           run.path.append(.key(key))
-          plan.encode(child, to: &writer, run: &run)
+          plan.encodeBody(child, to: &writer, run: &run)
           run.path.removeLast()
         }
         writer.endObject()
@@ -260,9 +272,15 @@ extension Relationship {
       var cursor = index + 1
       for _ in 0..<Int(entry.length) {
         let key = run.tape.string(at: cursor)
-        run.path.append(.key(key))
-        if let child = plan.decodeNew(at: cursor + 1, run: &run) { children[key] = child }
-        run.path.removeLast()
+        if let keyRule = plan.keyRule {
+          if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
+            children[key] = child
+          }
+        } else {
+          run.path.append(.key(key))
+          if let child = plan.decodeNew(at: cursor + 1, run: &run) { children[key] = child }
+          run.path.removeLast()
+        }
         cursor = run.tape.next(after: cursor + 1)
       }
       if run.errors.count == before {

@@ -19,6 +19,10 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   let storage: Storage
   /// The keys' UTF-8 bytes, compared byte for byte against payload keys.
   let utf8Keys: [[UInt8]]
+  /// The key attribute named by a leading placeholder (`"(username).email"` or
+  /// `"{username}.email"`), which was removed from the keys: the path reads inside the value of a
+  /// nested-dictionary key.
+  public private(set) var placeholder: String?
 
   /// A path of literal keys.
   public init(keys: [String]) {
@@ -46,7 +50,12 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
     if escaping { current.append("\\") }
     keys.append(current)
-    self.init(keys: keys)
+    if let first = keys.first, let name = _placeholderName(first) {
+      self.init(keys: Array(keys.dropFirst()))
+      placeholder = name
+    } else {
+      self.init(keys: keys)
+    }
   }
 
   private init(storage: Storage) {
@@ -96,6 +105,13 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     return current
   }
 
+}
+
+/// The name inside a placeholder segment, `(name)` or `{name}`; `nil` for an ordinary key.
+private func _placeholderName(_ segment: String) -> String? {
+  guard segment.count > 2, let first = segment.first, let last = segment.last else { return nil }
+  guard (first == "(" && last == ")") || (first == "{" && last == "}") else { return nil }
+  return String(segment.dropFirst().dropLast())
 }
 
 extension String {

@@ -143,12 +143,15 @@ final class _InversePlan<Object>: Sendable {
   let isClass: Bool
   let typeName: String
   let dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
+  let keyEncoder: (@Sendable (Object) throws -> String)?
 
   private init(
     tree: _OutputTree<Object>, nulls: NullPolicy, dateFormat: DateFormat,
-    dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
+    dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
+    keyEncoder: (@Sendable (Object) throws -> String)?
   ) {
     self.dispatch = dispatch
+    self.keyEncoder = keyEncoder
     self.tree = tree
     self.nulls = nulls
     self.dateFormat = dateFormat
@@ -159,7 +162,8 @@ final class _InversePlan<Object>: Sendable {
   /// Builds the plan, returning also the rules that could not be placed in the output tree.
   static func build(
     rules: [_EncodingRule<Object>], nulls: NullPolicy, dateFormat: DateFormat,
-    dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
+    dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
+    keyEncoder: (@Sendable (Object) throws -> String)?
   ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
     var tree = _OutputTree<Object>()
     var problems: [InverseOmission] = []
@@ -169,13 +173,54 @@ final class _InversePlan<Object>: Sendable {
       }
     }
     return (
-      _InversePlan(tree: tree, nulls: nulls, dateFormat: dateFormat, dispatch: dispatch), problems
+      _InversePlan(
+        tree: tree, nulls: nulls, dateFormat: dateFormat, dispatch: dispatch,
+        keyEncoder: keyEncoder), problems
     )
   }
 
   /// Writes `object` as a JSON object. A cycle in a class graph is recorded as an error and
   /// nothing is written for the repeated object.
   func encode(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
+    if let dispatch { return dispatch(object, &writer, &run) }
+    guard keyEncoder != nil else { return encodeBody(object, to: &writer, run: &run) }
+    encodeKeyedCollection(CollectionOfOne(object), to: &writer, run: &run)
+  }
+
+  /// Writes a nested-key collection as one object, one member per object in order; two objects
+  /// with the same key are an error naming both paths.
+  func encodeKeyedCollection(
+    _ objects: some Sequence<Object>, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    guard let keyEncoder else { return }
+    writer.beginObject()
+    var seen: [String: Int] = [:]
+    for (offset, object) in objects.enumerated() {
+      let key: String
+      do {
+        key = try keyEncoder(object)
+      } catch {
+        run.record(error, at: [.index(offset)])
+        continue
+      }
+      if let first = seen[key] {
+        run.errors.append(
+          MappingError(
+            path: _jsonPointer(run.path + [.index(offset)]),
+            .duplicateKey(key: key, otherPath: _jsonPointer(run.path + [.index(first)]))))
+        continue
+      }
+      seen[key] = offset
+      writer.key(key)
+      run.path.append(.key(key))
+      encodeBody(object, to: &writer, run: &run)
+      run.path.removeLast()
+    }
+    writer.endObject()
+  }
+
+  /// Writes `object`'s members as one JSON object (without a nested-key wrapper).
+  func encodeBody(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
     if let dispatch { return dispatch(object, &writer, &run) }
     var identity: ObjectIdentifier?
     if isClass {

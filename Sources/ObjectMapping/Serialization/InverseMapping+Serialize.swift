@@ -109,6 +109,7 @@ extension InverseMapping {
   private func _writeArray(
     _ objects: some Sequence<Object>, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
+    if plan.keyEncoder != nil { return plan.encodeKeyedCollection(objects, to: &writer, run: &run) }
     writer.beginArray()
     for (offset, object) in objects.enumerated() {
       run.path.append(.index(offset))

@@ -38,6 +38,10 @@ public struct InverseMapping<Object>: Sendable {
   private var placementProblems: [InverseOmission]
   /// For dynamic mappings: writes an object with the case its runtime type selects.
   var dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
+  /// For nested-key mappings: the key an object is written under.
+  var keyEncoder: (@Sendable (Object) throws -> String)? {
+    didSet { self = rebuilt() }
+  }
 
   init(encodings: [_RuleEncoding<Object>], nulls: NullPolicy, dateFormat: DateFormat) {
     var rules: [_EncodingRule<Object>] = []
@@ -53,7 +57,7 @@ public struct InverseMapping<Object>: Sendable {
     self.nullPolicy = nulls
     self.dateFormat = dateFormat
     (plan, placementProblems) = _InversePlan.build(
-      rules: rules, nulls: nulls, dateFormat: dateFormat, dispatch: nil)
+      rules: rules, nulls: nulls, dateFormat: dateFormat, dispatch: nil, keyEncoder: nil)
   }
 
   /// The inverse of a dynamic mapping: each object is written by the first case that serializes
@@ -89,7 +93,8 @@ public struct InverseMapping<Object>: Sendable {
   private func rebuilt() -> Self {
     var copy = self
     (copy.plan, copy.placementProblems) = _InversePlan.build(
-      rules: rules, nulls: nullPolicy, dateFormat: dateFormat, dispatch: dispatch)
+      rules: rules, nulls: nullPolicy, dateFormat: dateFormat, dispatch: dispatch,
+      keyEncoder: keyEncoder)
     return copy
   }
 

@@ -1,0 +1,150 @@
+/// Maps the *key* of a nested dictionary into a property (RestKit's
+/// `mapKeyOfNestedDictionaryToAttribute:`).
+///
+/// Payload `{"blake": {"email": "blake@restkit.org", "favorite_animal": "Monkey"}}`:
+///
+/// ```swift
+/// let userMapping = Mapping(User.init) {
+///   KeyAttribute("username", \.username)                   // "blake"
+///   Attribute("(username).email", \.email)                 // RestKit's placeholder syntax…
+///   Attribute("favorite_animal", \.favoriteAnimal)         // …or a path relative to the value
+/// }
+/// let user = try userMapping.map(json)                     // one key: one object
+/// let users = try userMapping.mapCollection(json)          // one object per key, in payload order
+/// ```
+///
+/// A mapping with a key attribute reads an object whose keys are values. Mapped as one object
+/// (`map`, a to-one relationship) the object must have exactly one key; several keys are an error
+/// naming them, never a silently chosen one. Mapped as a collection (`mapCollection`, a `[T]`
+/// relationship) each key becomes one object, in payload order; in a `[String: T]` relationship
+/// each key is both the dictionary key and the key attribute. The other rules read inside the
+/// keyed value: write their paths relative to it, or with the placeholder `(name).` / `{name}.`
+/// where `name` is the key attribute's name.
+///
+/// The key converts like any value: `KeyAttribute("id", \.id)` with an `Int` property reads
+/// `{"42": {...}}` and writes `42` back as the key. Serialization writes `{"<key>": {...}}`, one
+/// dictionary for a collection; two objects with the same key are an error naming both paths.
+public struct KeyAttribute<Object, Value: MappableValue>: MappingRule {
+  /// The name placeholders use for this key (`username` in `"(username).email"`).
+  public let name: String
+  let property: WritableKeyPath<Object, Value> & Sendable
+
+  /// Maps the nested dictionary's key into `property`.
+  ///
+  /// - Parameters:
+  ///   - name: The name other rules' placeholders use (`"(name).email"`).
+  ///   - property: The property that receives the key.
+  public init(_ name: String, _ property: WritableKeyPath<Object, Value> & Sendable) {
+    self.name = name
+    self.property = property
+  }
+}
+
+/// The compiled key attribute of a nested-key mapping.
+struct _KeyRule<Object>: Sendable {
+  let name: String
+  /// Writes the key at tape index `keyIndex` into the object.
+  let decode: @Sendable (inout Object, Int, inout _MappingRun) -> Void
+  /// The object's key as text, for serialization.
+  let encode: @Sendable (Object) throws -> String
+}
+
+/// A rule that is the key attribute of a nested-key mapping.
+protocol _KeyRuleProvider<Object> {
+  associatedtype Object
+  var keyRule: _KeyRule<Object> { get }
+}
+
+extension KeyAttribute: _KeyRuleProvider {
+  var keyRule: _KeyRule<Object> {
+    let property = self.property
+    return _KeyRule(
+      name: name,
+      decode: { object, keyIndex, run in
+        let payload = PayloadValue(document: run.document, index: keyIndex, context: .default)
+        do {
+          object[keyPath: property] = try Value(payload: payload)
+        } catch {
+          run.record(error)
+        }
+      },
+      encode: { object in
+        switch try object[keyPath: property].payloadNode() {
+        case .string(let text), .decimal(let text): return text
+        case .integer(let number): return String(number)
+        case .double(let number): return number.description
+        case .bool(let flag): return flag ? "true" : "false"
+        case let other:
+          throw ConversionFailure.notRepresentable(
+            "\(other)", reason: "a dictionary key must be a scalar")
+        }
+      })
+  }
+}
+
+extension _MappingPlan {
+  /// Maps a nested-key object in single-object mode: it must have exactly one key.
+  func decodeSingleKeyed(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
+    -> Object?
+  {
+    let entry = run.tape.entries[index]
+    guard entry.kind == .object else {
+      run.fail(
+        .typeMismatch(
+          expected: "an object keyed by \(keyRule.name)", found: run.foundDescription(at: index)))
+      return nil
+    }
+    guard entry.length == 1 else {
+      let keys = run.tape.memberKeys(of: index).map { "\"\($0)\"" }
+      let found = keys.isEmpty ? "none" : "\(keys.count) keys: \(keys.joined(separator: ", "))"
+      run.fail(.typeMismatch(expected: "one key (the \(keyRule.name))", found: found))
+      return nil
+    }
+    return decodeKeyed(keyIndex: index + 1, keyRule: keyRule, run: &run)
+  }
+
+  /// Maps every key of a nested-key object, in payload order; failed entries are left out (their
+  /// errors are in the run).
+  func decodeKeyedCollection(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
+    -> [Object]
+  {
+    var objects: [Object] = []
+    var cursor = index + 1
+    for _ in 0..<Int(run.tape.entries[index].length) {
+      if let object = decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
+        objects.append(object)
+      }
+      cursor = run.tape.next(after: cursor + 1)
+    }
+    return objects
+  }
+
+  /// Maps the member whose key is at `keyIndex` (its value follows): the key into the key
+  /// attribute, the rules against the value. The path gains the key.
+  func decodeKeyed(keyIndex: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun) -> Object? {
+    guard let make else { return nil }
+    let key = run.tape.string(at: keyIndex)
+    run.path.append(.key(key))
+    defer { run.path.removeLast() }
+    let before = run.errors.count
+    var object = make()
+    keyRule.decode(&object, keyIndex, &run)
+    for rule in rules {
+      rule.decode(into: &object, objectIndex: keyIndex + 1, run: &run, mode: .new)
+    }
+    return run.errors.count == before ? object : nil
+  }
+}
+
+extension _Tape {
+  /// The keys of the object at `index`, in order.
+  func memberKeys(of index: Int) -> [String] {
+    var keys: [String] = []
+    var cursor = index + 1
+    for _ in 0..<Int(entries[index].length) {
+      keys.append(string(at: cursor))
+      cursor = next(after: cursor + 1)
+    }
+    return keys
+  }
+}
