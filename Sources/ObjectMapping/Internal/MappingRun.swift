@@ -53,17 +53,17 @@ extension Substring {
 /// The state of one mapping run: the document, the current path and every problem found.
 ///
 /// A run is created per call of a mapping entry point and passed `inout` down the plan, so a
-/// mapping itself holds no mutable state and can be used from many tasks at once.
+/// mapping itself holds no mutable state and can be used from many tasks at once. It reads the
+/// document through a ``_TapeView``, so it lives inside the ``_Tape/withView(_:)`` call that
+/// made the view.
 struct _MappingRun {
-  let document: _Document
+  let tape: _TapeView
   var errors: [MappingError] = []
   var path: [_PathComponent] = []
 
-  init(document: _Document) {
-    self.document = document
+  init(tape: _TapeView) {
+    self.tape = tape
   }
-
-  var tape: _Tape { document.tape }
 
   /// Records a problem at the current path plus `extra`.
   mutating func fail(_ kind: MappingError.Kind, at extra: [_PathComponent] = []) {

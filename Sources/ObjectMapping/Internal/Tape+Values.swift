@@ -18,67 +18,28 @@ extension _Tape {
   }
 
   /// The decoded string of the string entry at `index`.
-  func string(at index: Int) -> String {
-    let entry = entries[index]
-    let start = Int(entry.payload)
-    let end = start + Int(entry.length)
-    return bytes.withUnsafeBufferPointer { buffer in
-      let content = UnsafeBufferPointer(rebasing: buffer[start..<end])
-      if entry.flags & _TapeEntry.stringHasEscapes == 0 {
-        return String(decoding: content, as: UTF8.self)
-      }
-      return _unescapeJSONString(content)
-    }
-  }
+  func string(at index: Int) -> String { withView { $0.string(at: index) } }
 
   /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
-  func numberText(at index: Int) -> String {
-    let entry = entries[index]
-    if entry.kind == .integer { return String(entry.payload) }
-    let start = Int(entry.payload)
-    return String(decoding: bytes[start..<start + Int(entry.length)], as: UTF8.self)
-  }
+  func numberText(at index: Int) -> String { withView { $0.numberText(at: index) } }
 
   /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
-  func doubleValue(at index: Int) -> Double? {
-    let entry = entries[index]
-    switch entry.kind {
-    case .integer: return Double(entry.payload)
-    case .number:
-      let start = Int(entry.payload)
-      return bytes.withUnsafeBufferPointer { buffer in
-        _parseDouble(UnsafeBufferPointer(rebasing: buffer[start..<start + Int(entry.length)]))
-      }
-    default: return nil
-    }
-  }
+  func doubleValue(at index: Int) -> Double? { withView { $0.doubleValue(at: index) } }
 
-  /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes), without building a
-  /// `String` for unescaped keys.
-  @inline(__always)
+  /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes).
   func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    let entry = entries[index]
-    if entry.flags & _TapeEntry.stringHasEscapes != 0 {
-      return string(at: index).utf8.elementsEqual(key)
-    }
-    guard Int(entry.length) == key.count else { return false }
-    let start = Int(entry.payload)
-    return bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress, let keyBase = key.baseAddress else {
-        return key.isEmpty
-      }
-      return memcmp(base + start, keyBase, key.count) == 0
-    }
+    withView { $0.stringEquals(at: index, key) }
   }
 
   /// The whole subtree at `index` as a ``Node``.
+  func node(at index: Int) -> Node { withView { $0.node(at: index) } }
+}
+
+extension _TapeView {
+  /// The whole subtree at `index` as a ``Node``.
   func node(at index: Int) -> Node {
-    entries.withUnsafeBufferPointer { entries in
-      bytes.withUnsafeBufferPointer { bytes in
-        var builder = _NodeBuilder(entries: entries, bytes: bytes, cursor: index)
-        return builder.next()
-      }
-    }
+    var builder = _NodeBuilder(entries: entries, bytes: bytes, cursor: index)
+    return builder.next()
   }
 }
 

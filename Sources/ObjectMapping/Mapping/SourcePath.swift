@@ -82,20 +82,6 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   }
 
   var pathComponents: [_PathComponent] { keys.map { .key($0) } }
-
-  /// The tape index of the value this path reaches from the object at `index`, or `nil` when
-  /// absent.
-  func resolve(in tape: _Tape, from index: Int) -> Int? {
-    guard case .keys = storage else { return index }
-    var current = index
-    for key in utf8Keys {
-      let found = key.withUnsafeBufferPointer { tape.member(of: current, named: $0) }
-      guard let found else { return nil }
-      current = found
-    }
-    return current
-  }
-
 }
 
 extension String {
