@@ -137,57 +137,55 @@ private struct _NodeBuilder {
 /// Parses validated JSON number text into the correctly rounded `Double`.
 ///
 /// Small cases take Clinger's exact fast path (at most 15 significant digits and a power of ten
-/// that is exact in a `Double`); the rest go through the C library's `strtod`, which rounds
-/// correctly, on a NUL-terminated stack copy.
+/// that is exact in a `Double`), up to 19 significant digits take the Eisel-Lemire algorithm
+/// (``_EiselLemire``); the rest go through the C library's `strtod`, which rounds correctly, on
+/// a NUL-terminated stack copy.
 func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+  guard let base = text.baseAddress, !text.isEmpty else { return 0 }
+  let end = text.count
   var index = 0
-  var negative = false
-  if index < text.count && text[index] == UInt8(ascii: "-") {
-    negative = true
-    index += 1
-  }
+  let negative = base[0] == UInt8(ascii: "-")
+  if negative { index = 1 }
   var significand: UInt64 = 0
+  // Digits from the first non-zero one on: more than 19 may not fit `significand`.
   var digitCount = 0
   var exponent = 0
-  var fastPath = true
-  while index < text.count {
-    let byte = text[index]
-    if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-      if significand != 0 || byte != UInt8(ascii: "0") { digitCount += 1 }
-      if digitCount > 15 { fastPath = false }
-      significand = significand &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
-    } else if byte == UInt8(ascii: ".") {
-      index += 1
-      while index < text.count, text[index] >= UInt8(ascii: "0"), text[index] <= UInt8(ascii: "9") {
-        if significand != 0 || text[index] != UInt8(ascii: "0") { digitCount += 1 }
-        if digitCount > 15 { fastPath = false }
-        significand = significand &* 10 &+ UInt64(text[index] - UInt8(ascii: "0"))
-        exponent -= 1
-        index += 1
-      }
-      continue
-    } else {
-      break
-    }
+  while index < end {
+    let digit = base[index] &- UInt8(ascii: "0")
+    guard digit <= 9 else { break }
+    significand = significand &* 10 &+ UInt64(digit)
+    digitCount &+= significand == 0 ? 0 : 1
     index += 1
   }
-  if index < text.count {
+  if index < end && base[index] == UInt8(ascii: ".") {
+    index += 1
+    let fractionStart = index
+    while index < end {
+      let digit = base[index] &- UInt8(ascii: "0")
+      guard digit <= 9 else { break }
+      significand = significand &* 10 &+ UInt64(digit)
+      digitCount &+= significand == 0 ? 0 : 1
+      index += 1
+    }
+    exponent = fractionStart - index
+  }
+  if index < end {
     // Exponent part.
     index += 1
     var exponentNegative = false
-    if index < text.count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+"))
-    {
-      exponentNegative = text[index] == UInt8(ascii: "-")
+    if base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+") {
+      exponentNegative = base[index] == UInt8(ascii: "-")
       index += 1
     }
     var value = 0
-    while index < text.count {
-      value = min(value * 10 + Int(text[index] - UInt8(ascii: "0")), 100_000)
+    while index < end {
+      value = min(value * 10 + Int(base[index] &- UInt8(ascii: "0")), 100_000)
       index += 1
     }
     exponent += exponentNegative ? -value : value
   }
-  if fastPath && exponent >= -22 && exponent <= 22 {
+  if significand == 0 && digitCount == 0 { return negative ? -0.0 : 0.0 }
+  if digitCount <= 15 && exponent >= -22 && exponent <= 22 {
     var result = Double(significand)
     if exponent < 0 {
       result /= _powersOfTen[-exponent]
@@ -195,6 +193,12 @@ func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
       result *= _powersOfTen[exponent]
     }
     return negative ? -result : result
+  }
+  if digitCount <= 19,
+    let result = _EiselLemire.double(
+      significand: significand, exponent: exponent, negative: negative)
+  {
+    return result
   }
   return _strtod(text)
 }
