@@ -8,6 +8,11 @@ implementation (`JSONSerialization`, `JSONDecoder`, ...) is the Foundation side 
 `<Area>.<corpus>` row. MB/s is the size of the corpus file (10^6 bytes) divided by the median
 wall-clock time; the ratio is Foundation's median time divided by ours (above 1 means faster).
 With --peak-memory it prints the median peak resident memory of each side instead.
+
+`Scale.articles_<N>.ObjectMapping` benchmarks (the scaling series, ours only) get their own table
+after the comparison: the median time to map the N-article payload, the time per article, the
+payload size (rebuilt here exactly as `ArticlePayload` in ArticlesModel.swift writes it) and the
+median peak resident memory of the process.
 """
 
 import json
@@ -15,6 +20,7 @@ import os
 import sys
 
 OURS = "ObjectMapping"
+SCALE = "Scale"
 PREFIX = "package.benchmark."
 
 
@@ -73,6 +79,24 @@ def megabytes_text(count):
     return "–" if count is None else f"{count / 1_000_000:,.1f} MB"
 
 
+def article_text(index):
+    """The JSON text of generated article `index`, as `ArticlePayload.article(_:)` writes it."""
+    author = index % 97
+    return (
+        f'{{"id":{index},"title":"Article number {index}",'
+        f'"body":"Lorem ipsum dolor sit amet, consectetur adipiscing elit {index}.",'
+        f'"published_at":"2024-03-{index % 28 + 1:02d}T{index % 24:02d}:15:30Z",'
+        f'"author":{{"name":"Author {author}","email":"author{author}@example.com"}},'
+        f'"tags":["swift","json","tag{index % 10}"],"views":{index * 7 % 100_000},'
+        f'"rating":{index % 5}.5,"draft":{"true" if index % 3 == 0 else "false"}}}'
+    )
+
+
+def articles_payload_size(count):
+    """The byte size of the generated array of `count` articles."""
+    return 2 + max(count - 1, 0) + sum(len(article_text(i)) for i in range(count))
+
+
 def rate_text(size, us):
     return "–" if size is None or us <= 0 else f"{size / us:,.0f}"  # bytes/µs == MB/s
 
@@ -82,7 +106,7 @@ def pairs(results):
     rows = {}
     for name, result in results.items():
         parts = name.split(".")
-        if len(parts) < 3:
+        if len(parts) < 3 or parts[0] == SCALE:
             continue
         key, implementation = ".".join(parts[:-1]), parts[-1]
         row = rows.setdefault(key, {})
@@ -120,6 +144,41 @@ def print_peak_memory(results):
         print(f"| {key} | {megabytes_text(ours['peak'])} | {megabytes_text(foundation['peak'])} |")
 
 
+def scaling_rows(results):
+    """Yields (count, result) for each `Scale.articles_<N>.ObjectMapping`, by N."""
+    rows = []
+    for name, result in results.items():
+        parts = name.split(".")
+        if len(parts) == 3 and parts[0] == SCALE and parts[1].startswith("articles_"):
+            rows.append((int(parts[1][len("articles_"):]), result))
+    return sorted(rows, key=lambda row: row[0])
+
+
+def print_scaling(results):
+    rows = scaling_rows(results)
+    if not rows:
+        return
+    print()
+    print(
+        "| articles | payload | p50 (whole payload) | per article | vs first row "
+        "| peak resident | peak / payload | mallocs |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    first = None
+    for count, result in rows:
+        size = articles_payload_size(count)
+        per_article_ns = result["wall_us"] * 1000 / count
+        first = first or per_article_ns
+        peak = result["peak"]
+        print(
+            f"| {count:,} | {megabytes_text(size)} | {time_text(result['wall_us'])} "
+            f"| {per_article_ns:,.0f} ns | {per_article_ns / first:.2f}× "
+            f"| {megabytes_text(peak)} "
+            f"| {'–' if peak is None else f'{peak / size:.1f}×'} "
+            f"| {count_text(result['mallocs'])} |"
+        )
+
+
 def main():
     arguments = sys.argv[1:]
     peak_memory = "--peak-memory" in arguments
@@ -131,6 +190,7 @@ def main():
         print_peak_memory(results)
     else:
         print_comparison(results)
+        print_scaling(results)
 
 
 if __name__ == "__main__":

@@ -326,10 +326,10 @@ struct _DynamicDispatch<Base>: Sendable {
     dynamicCase: DynamicCase<Base>, name: String
   )? {
     if let chooser {
-      let payload = PayloadValue(document: run.document, index: index, context: .default)
+      let payload = PayloadValue(tape: run.tape, index: index, context: .default)
       return chooser(payload).map { ($0, $0.name) }
     }
-    guard run.tape.entries[index].kind == .object else { return nil }
+    guard run.tape[index].kind == .object else { return nil }
     for (dynamicCase, matcher) in zip(cases, matchers) {
       guard let matcher else { return (dynamicCase, dynamicCase.name) }
       if matcher.matches(run, objectIndex: index) {
@@ -340,7 +340,7 @@ struct _DynamicDispatch<Base>: Sendable {
   }
 
   private func declineReason(at index: Int, run: _MappingRun) -> String {
-    guard run.tape.entries[index].kind == .object else {
+    guard run.tape[index].kind == .object else {
       return "expected an object, found \(run.foundDescription(at: index))"
     }
     if chooser != nil { return "the closure chose no mapping" }

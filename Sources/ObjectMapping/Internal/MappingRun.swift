@@ -53,9 +53,11 @@ extension Substring {
 /// The state of one mapping run: the document, the current path and every problem found.
 ///
 /// A run is created per call of a mapping entry point and passed `inout` down the plan, so a
-/// mapping itself holds no mutable state and can be used from many tasks at once.
+/// mapping itself holds no mutable state and can be used from many tasks at once. It reads the
+/// document through a ``_TapeView``, so it lives inside the ``_Tape/withView(_:)`` call that
+/// made the view.
 struct _MappingRun {
-  let document: _Document
+  let tape: _TapeView
   var errors: [MappingError] = []
   var path: [_PathComponent] = []
   /// What the run noticed that is not an error (declined elements, rejected values).
@@ -63,11 +65,9 @@ struct _MappingRun {
   /// The trace, when one was asked for; `nil` (and free) otherwise.
   var trace: [MappingTraceEvent]?
 
-  init(document: _Document) {
-    self.document = document
+  init(tape: _TapeView) {
+    self.tape = tape
   }
-
-  var tape: _Tape { document.tape }
 
   /// Records a diagnostic at the current path plus `extra`.
   mutating func note(_ kind: MappingDiagnostic.Kind, at extra: [_PathComponent] = []) {

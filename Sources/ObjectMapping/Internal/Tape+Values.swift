@@ -18,67 +18,28 @@ extension _Tape {
   }
 
   /// The decoded string of the string entry at `index`.
-  func string(at index: Int) -> String {
-    let entry = entries[index]
-    let start = Int(entry.payload)
-    let end = start + Int(entry.length)
-    return bytes.withUnsafeBufferPointer { buffer in
-      let content = UnsafeBufferPointer(rebasing: buffer[start..<end])
-      if entry.flags & _TapeEntry.stringHasEscapes == 0 {
-        return String(decoding: content, as: UTF8.self)
-      }
-      return _unescapeJSONString(content)
-    }
-  }
+  func string(at index: Int) -> String { withView { $0.string(at: index) } }
 
   /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
-  func numberText(at index: Int) -> String {
-    let entry = entries[index]
-    if entry.kind == .integer { return String(entry.payload) }
-    let start = Int(entry.payload)
-    return String(decoding: bytes[start..<start + Int(entry.length)], as: UTF8.self)
-  }
+  func numberText(at index: Int) -> String { withView { $0.numberText(at: index) } }
 
   /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
-  func doubleValue(at index: Int) -> Double? {
-    let entry = entries[index]
-    switch entry.kind {
-    case .integer: return Double(entry.payload)
-    case .number:
-      let start = Int(entry.payload)
-      return bytes.withUnsafeBufferPointer { buffer in
-        _parseDouble(UnsafeBufferPointer(rebasing: buffer[start..<start + Int(entry.length)]))
-      }
-    default: return nil
-    }
-  }
+  func doubleValue(at index: Int) -> Double? { withView { $0.doubleValue(at: index) } }
 
-  /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes), without building a
-  /// `String` for unescaped keys.
-  @inline(__always)
+  /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes).
   func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    let entry = entries[index]
-    if entry.flags & _TapeEntry.stringHasEscapes != 0 {
-      return string(at: index).utf8.elementsEqual(key)
-    }
-    guard Int(entry.length) == key.count else { return false }
-    let start = Int(entry.payload)
-    return bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress, let keyBase = key.baseAddress else {
-        return key.isEmpty
-      }
-      return memcmp(base + start, keyBase, key.count) == 0
-    }
+    withView { $0.stringEquals(at: index, key) }
   }
 
   /// The whole subtree at `index` as a ``Node``.
+  func node(at index: Int) -> Node { withView { $0.node(at: index) } }
+}
+
+extension _TapeView {
+  /// The whole subtree at `index` as a ``Node``.
   func node(at index: Int) -> Node {
-    entries.withUnsafeBufferPointer { entries in
-      bytes.withUnsafeBufferPointer { bytes in
-        var builder = _NodeBuilder(entries: entries, bytes: bytes, cursor: index)
-        return builder.next()
-      }
-    }
+    var builder = _NodeBuilder(entries: entries, bytes: bytes, cursor: index)
+    return builder.next()
   }
 }
 
@@ -176,57 +137,55 @@ private struct _NodeBuilder {
 /// Parses validated JSON number text into the correctly rounded `Double`.
 ///
 /// Small cases take Clinger's exact fast path (at most 15 significant digits and a power of ten
-/// that is exact in a `Double`); the rest go through the C library's `strtod`, which rounds
-/// correctly, on a NUL-terminated stack copy.
+/// that is exact in a `Double`), up to 19 significant digits take the Eisel-Lemire algorithm
+/// (``_EiselLemire``); the rest go through the C library's `strtod`, which rounds correctly, on
+/// a NUL-terminated stack copy.
 func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+  guard let base = text.baseAddress, !text.isEmpty else { return 0 }
+  let end = text.count
   var index = 0
-  var negative = false
-  if index < text.count && text[index] == UInt8(ascii: "-") {
-    negative = true
-    index += 1
-  }
+  let negative = base[0] == UInt8(ascii: "-")
+  if negative { index = 1 }
   var significand: UInt64 = 0
+  // Digits from the first non-zero one on: more than 19 may not fit `significand`.
   var digitCount = 0
   var exponent = 0
-  var fastPath = true
-  while index < text.count {
-    let byte = text[index]
-    if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-      if significand != 0 || byte != UInt8(ascii: "0") { digitCount += 1 }
-      if digitCount > 15 { fastPath = false }
-      significand = significand &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
-    } else if byte == UInt8(ascii: ".") {
-      index += 1
-      while index < text.count, text[index] >= UInt8(ascii: "0"), text[index] <= UInt8(ascii: "9") {
-        if significand != 0 || text[index] != UInt8(ascii: "0") { digitCount += 1 }
-        if digitCount > 15 { fastPath = false }
-        significand = significand &* 10 &+ UInt64(text[index] - UInt8(ascii: "0"))
-        exponent -= 1
-        index += 1
-      }
-      continue
-    } else {
-      break
-    }
+  while index < end {
+    let digit = base[index] &- UInt8(ascii: "0")
+    guard digit <= 9 else { break }
+    significand = significand &* 10 &+ UInt64(digit)
+    digitCount &+= significand == 0 ? 0 : 1
     index += 1
   }
-  if index < text.count {
+  if index < end && base[index] == UInt8(ascii: ".") {
+    index += 1
+    let fractionStart = index
+    while index < end {
+      let digit = base[index] &- UInt8(ascii: "0")
+      guard digit <= 9 else { break }
+      significand = significand &* 10 &+ UInt64(digit)
+      digitCount &+= significand == 0 ? 0 : 1
+      index += 1
+    }
+    exponent = fractionStart - index
+  }
+  if index < end {
     // Exponent part.
     index += 1
     var exponentNegative = false
-    if index < text.count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+"))
-    {
-      exponentNegative = text[index] == UInt8(ascii: "-")
+    if base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+") {
+      exponentNegative = base[index] == UInt8(ascii: "-")
       index += 1
     }
     var value = 0
-    while index < text.count {
-      value = min(value * 10 + Int(text[index] - UInt8(ascii: "0")), 100_000)
+    while index < end {
+      value = min(value * 10 + Int(base[index] &- UInt8(ascii: "0")), 100_000)
       index += 1
     }
     exponent += exponentNegative ? -value : value
   }
-  if fastPath && exponent >= -22 && exponent <= 22 {
+  if significand == 0 && digitCount == 0 { return negative ? -0.0 : 0.0 }
+  if digitCount <= 15 && exponent >= -22 && exponent <= 22 {
     var result = Double(significand)
     if exponent < 0 {
       result /= _powersOfTen[-exponent]
@@ -234,6 +193,12 @@ func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
       result *= _powersOfTen[exponent]
     }
     return negative ? -result : result
+  }
+  if digitCount <= 19,
+    let result = _EiselLemire.double(
+      significand: significand, exponent: exponent, negative: negative)
+  {
+    return result
   }
   return _strtod(text)
 }

@@ -94,42 +94,81 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
     return copy
   }
 
-  func decode(
-    into object: inout Object, objectIndex: Int, run: inout _MappingRun, mode: _MappingMode
-  ) {
-    guard let index = source.resolve(in: run.tape, from: objectIndex) else {
-      if let defaultValue {
-        object[keyPath: property] = defaultValue()
-      } else if presence == .required || (presence == .inferred && nullValue() == nil) {
-        run.fail(.missingRequiredKey, at: source.pathComponents)
-      }
-      return
-    }
-    if run.tape.entries[index].kind == .null {
-      if let value = nullValue() {
-        object[keyPath: property] = value
-      } else if let defaultValue {
-        object[keyPath: property] = defaultValue()
-      } else {
-        run.fail(.typeMismatch(expected: expected, found: "null"), at: source.pathComponents)
-      }
-      return
-    }
-    let payload = PayloadValue(document: run.document, index: index, context: context ?? .default)
-    do {
-      object[keyPath: property] = try read(payload)
-    } catch {
-      run.record(_transformFailure(error, payload: payload), at: source.pathComponents)
-    }
+  func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+    _AttributeStep(self, mayRepeat: mayRepeat)
   }
 
-  private func _transformFailure(_ error: any Error, payload: PayloadValue) -> any Error {
+  fileprivate func _transformFailure(_ error: any Error, payload: PayloadValue) -> any Error {
     switch error {
     case is ConversionFailure, is _NestedConversionFailures, is MappingError, is MappingErrors:
       return error
     default:
       return ConversionFailure.invalidValue(
         expected: expected, raw: payload.rawDescription, reason: "\(error)")
+    }
+  }
+}
+
+/// An ``Attribute`` compiled for decoding.
+final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _DecodeStep).
+  let rule: Attribute<Object, Value>
+  let source: _CompiledSource
+  let context: _ValueContext
+  /// What `null` becomes (`Value.nullValue`), computed once; `nil` when `null` is not a value.
+  let nullReplacement: UnsafeMutablePointer<Value>?
+  /// An absent value is an error (required, or inferred and not optional, with no default).
+  let absenceIsError: Bool
+
+  init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
+    self.rule = rule
+    source = _CompiledSource(rule.source, mayRepeat: mayRepeat)
+    context = rule.context ?? .default
+    let nullValue = rule.nullValue()
+    nullReplacement = nullValue.map { value in
+      let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+      pointer.initialize(to: value)
+      return pointer
+    }
+    absenceIsError =
+      rule.defaultValue == nil
+      && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
+  }
+
+  deinit {
+    nullReplacement?.deinitialize(count: 1)
+    nullReplacement?.deallocate()
+    source.deallocate()
+  }
+
+  override func decode(
+    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun
+  ) {
+    let object = object.assumingMemoryBound(to: Object.self)
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      if let defaultValue = rule.defaultValue {
+        object.pointee[keyPath: rule.property] = defaultValue()
+      } else if absenceIsError {
+        run.fail(.missingRequiredKey, at: source.pathComponents)
+      }
+      return
+    }
+    if run.tape[index].kind == .null {
+      if let nullReplacement {
+        object.pointee[keyPath: rule.property] = nullReplacement.pointee
+      } else if let defaultValue = rule.defaultValue {
+        object.pointee[keyPath: rule.property] = defaultValue()
+      } else {
+        run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
+      }
+      return
+    }
+    let payload = PayloadValue(tape: run.tape, index: index, context: context)
+    do {
+      object.pointee[keyPath: rule.property] = try rule.read(payload)
+    } catch {
+      run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
     }
   }
 }

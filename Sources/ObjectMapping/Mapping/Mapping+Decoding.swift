@@ -20,48 +20,56 @@ extension MappingProtocol {
 
   func _map(tape: _Tape) throws(MappingErrors) -> Object {
     try _plan.checkDefinition()
-    var run = _MappingRun(document: _Document(tape: tape))
-    let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
-    guard let object, run.errors.isEmpty else { throw MappingErrors(run.errors) }
+    let (object, errors) = tape.withView { view in
+      var run = _MappingRun(tape: view)
+      let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
+      return (object, run.errors)
+    }
+    guard let object, errors.isEmpty else { throw MappingErrors(errors) }
     return object
   }
 
   func _mapCollection(tape: _Tape) throws(MappingErrors) -> [Object] {
     try _plan.checkDefinition()
-    var run = _MappingRun(document: _Document(tape: tape))
-    let root = tape.entries[0]
+    return try tape.withView { view in _mapCollection(view: view) }.get()
+  }
+
+  private func _mapCollection(view tape: _TapeView) -> Result<[Object], MappingErrors> {
+    var run = _MappingRun(tape: tape)
+    let root = tape[0]
     if root.kind == .object, let keyRule = _plan.keyRule {
       let objects = _plan.decodeKeyedCollection(at: 0, keyRule: keyRule, run: &run)
       guard run.errors.isEmpty else {
-        throw MappingErrors(run.errors, partialResult: _partial(objects))
+        return .failure(MappingErrors(run.errors, partialResult: _partial(objects)))
       }
-      return objects
+      return .success(objects)
     }
     guard root.kind == .array else {
       guard root.kind == .object else {
-        throw MappingErrors([
-          MappingError(
-            .typeMismatch(expected: "an array of objects", found: run.foundDescription(at: 0)))
-        ])
+        return .failure(
+          MappingErrors([
+            MappingError(
+              .typeMismatch(expected: "an array of objects", found: run.foundDescription(at: 0)))
+          ]))
       }
       guard let object = _plan.decodeNew(at: 0, run: &run) else {
-        throw MappingErrors(run.errors, partialResult: _partial([Object]()))
+        return .failure(MappingErrors(run.errors, partialResult: _partial([Object]())))
       }
-      return [object]
+      return .success([object])
     }
     var objects: [Object] = []
     objects.reserveCapacity(Int(root.length))
     var cursor = 1
     for offset in 0..<Int(root.length) {
       run.path.append(.index(offset))
-      if let object = _plan.decodeNew(at: cursor, run: &run) { objects.append(object) }
+      _plan.decodeNew(at: cursor, run: &run) { objects.append($0) }
       run.path.removeLast()
       cursor = tape.next(after: cursor)
     }
     guard run.errors.isEmpty else {
-      throw MappingErrors(run.errors, partialResult: _partial(objects))
+      return .failure(MappingErrors(run.errors, partialResult: _partial(objects)))
     }
-    return objects
+    return .success(objects)
   }
 }
 

@@ -154,6 +154,12 @@ public final class _MappingPlan<Object>: Sendable {
   let make: (@Sendable () -> Object)?
   let rules: [any _DecodingRule<Object>]
   let context: _ValueContext
+  /// The rules compiled for decoding, in order: a plain array of classes, so running them per
+  /// object needs no existential or generic metadata lookups.
+  let steps: [_DecodeStep]
+  /// Whether every rule reads a special source (``SourcePath/root``), so the mapped value need
+  /// not be an object.
+  let readsOnlySpecialSources: Bool
   /// The serializing direction.
   let inverse: InverseMapping<Object>
   /// For dynamic mappings: picks the case per object.
@@ -171,22 +177,20 @@ public final class _MappingPlan<Object>: Sendable {
     self.make = make
     self.rules = rules
     self.context = context
+    steps = _MappingPlan.compile(rules)
+    readsOnlySpecialSources = rules.allSatisfy { $0.source.isSpecial }
     self.inverse = inverse
     dynamic = nil
     self.keyRule = keyRule
     self.problems = problems
   }
 
-  /// Throws the definition problems, if any.
-  func checkDefinition() throws(MappingErrors) {
-    guard !problems.isEmpty else { return }
-    throw MappingErrors(problems.map { MappingError(.invalidDefinition(message: $0)) })
-  }
-
   init(dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>) {
     make = nil
     rules = []
     context = .default
+    steps = []
+    readsOnlySpecialSources = true
     self.inverse = inverse
     self.dynamic = dynamic
     keyRule = nil
@@ -197,10 +201,29 @@ public final class _MappingPlan<Object>: Sendable {
     make = nil
     rules = []
     context = .default
+    steps = []
+    readsOnlySpecialSources = true
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
     dynamic = nil
     keyRule = nil
     problems = []
+  }
+
+  /// Throws the definition problems, if any.
+  func checkDefinition() throws(MappingErrors) {
+    guard !problems.isEmpty else { return }
+    throw MappingErrors(problems.map { MappingError(.invalidDefinition(message: $0)) })
+  }
+
+  /// The decode steps of `rules`; a step whose first key an earlier rule also reads is told so,
+  /// since its lookup must not start after that rule's member.
+  private static func compile(_ rules: [any _DecodingRule<Object>]) -> [_DecodeStep] {
+    var earlierKeys: Set<[UInt8]> = []
+    return rules.map { rule in
+      let firstKey = rule.source.isSpecial ? nil : rule.source.utf8Keys.first
+      let mayRepeat = firstKey.map { !earlierKeys.insert($0).inserted } ?? false
+      return rule.decodeStep(mayRepeat: mayRepeat)
+    }
   }
 
   /// Maps the object at `index` into a fresh instance; `nil` (with errors in `run`) when the
@@ -214,24 +237,45 @@ public final class _MappingPlan<Object>: Sendable {
       return dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
     }
     if let keyRule { return decodeSingleKeyed(at: index, keyRule: keyRule, run: &run) }
-    let entry = run.tape.entries[index]
-    guard entry.kind == .object || rules.allSatisfy({ $0.source.isSpecial }) else {
-      run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
-      return nil
-    }
     guard let make else { return nil }
-    let before = run.errors.count
     var object = make()
-    for rule in rules {
-      rule.decode(into: &object, objectIndex: index, run: &run, mode: .new)
+    return decode(into: &object, at: index, run: &run) ? object : nil
+  }
+
+  /// Maps the object at `index` into a fresh instance and passes it to `accept`; records the
+  /// errors in `run` instead when the object fails.
+  @inline(__always)
+  func decodeNew(at index: Int, run: inout _MappingRun, accept: (Object) -> Void) {
+    guard dynamic == nil, keyRule == nil else {
+      if let object = decodeNew(at: index, run: &run) { accept(object) }
+      return
     }
-    return run.errors.count == before ? object : nil
+    guard let make else { return }
+    var object = make()
+    if decode(into: &object, at: index, run: &run) { accept(object) }
+  }
+
+  /// Runs the steps on the object at `index`, writing into `object`; `false` when it failed.
+  func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
+    guard run.tape[index].kind == .object || readsOnlySpecialSources else {
+      run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+      return false
+    }
+    let before = run.errors.count
+    var hint = _MemberHint(object: index)
+    withUnsafeMutablePointer(to: &object) { pointer in
+      let raw = UnsafeMutableRawPointer(pointer)
+      for step in steps {
+        step.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
+      }
+    }
+    return run.errors.count == before
   }
 }
 
 extension _MappingRun {
   /// How the value at `index` reads in an error message.
   func foundDescription(at index: Int) -> String {
-    PayloadValue(document: document, index: index, context: .default).rawDescription
+    PayloadValue(tape: tape, index: index, context: .default).rawDescription
   }
 }

@@ -74,10 +74,10 @@ enum _MappingMode {
 /// The compiled, internal side of a rule.
 protocol _DecodingRule<Object>: Sendable {
   associatedtype Object
-  /// Reads this rule's value from the object at `objectIndex` and writes it into `object`,
-  /// recording problems in `run`.
-  func decode(
-    into object: inout Object, objectIndex: Int, run: inout _MappingRun, mode: _MappingMode)
+  /// The rule compiled for decoding: reads this rule's value from an object and writes it into
+  /// the model, recording problems in the run. `mayRepeat` says an earlier rule of the mapping
+  /// reads the same first key.
+  func decodeStep(mayRepeat: Bool) -> _DecodeStep
   /// The property the rule writes, for definition checks.
   var propertyKeyPath: AnyKeyPath & Sendable { get }
   /// The payload source, for definition checks and messages.

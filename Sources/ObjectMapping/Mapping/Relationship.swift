@@ -58,18 +58,39 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
     return copy
   }
 
-  func decode(
-    into object: inout Object, objectIndex: Int, run: inout _MappingRun, mode: _MappingMode
+  func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+    _RelationshipStep(self, mayRepeat: mayRepeat)
+  }
+}
+
+/// A ``Relationship`` compiled for decoding.
+final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _DecodeStep).
+  let rule: Relationship<Object>
+  let source: _CompiledSource
+  /// An absent value is an error.
+  let absenceIsError: Bool
+
+  init(_ rule: Relationship<Object>, mayRepeat: Bool) {
+    self.rule = rule
+    source = _CompiledSource(rule.source, mayRepeat: mayRepeat)
+    absenceIsError =
+      rule.presence == .required || (rule.presence == .inferred && !rule.acceptsAbsence)
+  }
+
+  deinit { source.deallocate() }
+
+  override func decode(
+    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun
   ) {
-    guard let index = source.resolve(in: run.tape, from: objectIndex) else {
-      if presence == .required || (presence == .inferred && !acceptsAbsence) {
-        run.fail(.missingRequiredKey, at: source.pathComponents)
-      }
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      if absenceIsError { run.fail(.missingRequiredKey, at: source.pathComponents) }
       return
     }
     let depth = run.path.count
     run.path.append(contentsOf: source.pathComponents)
-    body(&object, index, &run)
+    rule.body(&object.assumingMemoryBound(to: Object.self).pointee, index, &run)
     run.path.removeSubrange(depth...)
   }
 }
@@ -107,7 +128,7 @@ extension Relationship {
         return true
       }
     ) { object, index, run in
-      guard run.tape.entries[index].kind != .null else {
+      guard run.tape[index].kind != .null else {
         run.fail(.typeMismatch(expected: "an object", found: "null"))
         return
       }
@@ -138,13 +159,11 @@ extension Relationship {
         return true
       }
     ) { object, index, run in
-      guard run.tape.entries[index].kind != .null else {
+      guard run.tape[index].kind != .null else {
         object[keyPath: property] = nil
         return
       }
-      if let child = mapping()._plan.decodeNew(at: index, run: &run) {
-        object[keyPath: property] = child
-      }
+      mapping()._plan.decodeNew(at: index, run: &run) { object[keyPath: property] = $0 }
     }
   }
 
@@ -193,7 +212,7 @@ extension Relationship {
         return true
       }
     ) { object, index, run in
-      let entry = run.tape.entries[index]
+      let entry = run.tape[index]
       if entry.kind == .null {
         if let empty = Collection.emptyForNull {
           object[keyPath: property] = empty
@@ -216,8 +235,8 @@ extension Relationship {
           run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
           return
         }
-        if let child = plan.decodeNew(at: index, run: &run) {
-          object[keyPath: property] = Collection.make(from: [child])
+        plan.decodeNew(at: index, run: &run) {
+          object[keyPath: property] = Collection.make(from: [$0])
         }
         return
       }
@@ -227,7 +246,7 @@ extension Relationship {
       var cursor = index + 1
       for offset in 0..<Int(entry.length) {
         run.path.append(.index(offset))
-        if let child = plan.decodeNew(at: cursor, run: &run) { children.append(child) }
+        plan.decodeNew(at: cursor, run: &run) { children.append($0) }
         run.path.removeLast()
         cursor = run.tape.next(after: cursor)
       }
@@ -260,7 +279,7 @@ extension Relationship {
         return true
       }
     ) { object, index, run in
-      let entry = run.tape.entries[index]
+      let entry = run.tape[index]
       guard entry.kind == .object else {
         run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
         return

@@ -93,8 +93,8 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   var pathComponents: [_PathComponent] { keys.map { .key($0) } }
 
   /// The tape index of the value this path reaches from the object at `index`, or `nil` when
-  /// absent.
-  func resolve(in tape: _Tape, from index: Int) -> Int? {
+  /// absent (a plain scan, for matchers; mapping rules use their compiled sources).
+  func resolve(in tape: _TapeView, from index: Int) -> Int? {
     guard case .keys = storage else { return index }
     var current = index
     for key in utf8Keys {
@@ -104,7 +104,6 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
     return current
   }
-
 }
 
 /// The name inside a placeholder segment, `(name)` or `{name}`; `nil` for an ordinary key.

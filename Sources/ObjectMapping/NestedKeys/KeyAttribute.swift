@@ -61,7 +61,7 @@ extension KeyAttribute: _KeyRuleProvider {
     return _KeyRule(
       name: name,
       decode: { object, keyIndex, run in
-        let payload = PayloadValue(document: run.document, index: keyIndex, context: .default)
+        let payload = PayloadValue(tape: run.tape, index: keyIndex, context: .default)
         do {
           object[keyPath: property] = try Value(payload: payload)
         } catch {
@@ -87,7 +87,7 @@ extension _MappingPlan {
   func decodeSingleKeyed(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
     -> Object?
   {
-    let entry = run.tape.entries[index]
+    let entry = run.tape[index]
     guard entry.kind == .object else {
       run.fail(
         .typeMismatch(
@@ -110,7 +110,7 @@ extension _MappingPlan {
   {
     var objects: [Object] = []
     var cursor = index + 1
-    for _ in 0..<Int(run.tape.entries[index].length) {
+    for _ in 0..<Int(run.tape[index].length) {
       if let object = decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
         objects.append(object)
       }
@@ -129,19 +129,17 @@ extension _MappingPlan {
     let before = run.errors.count
     var object = make()
     keyRule.decode(&object, keyIndex, &run)
-    for rule in rules {
-      rule.decode(into: &object, objectIndex: keyIndex + 1, run: &run, mode: .new)
-    }
-    return run.errors.count == before ? object : nil
+    let decoded = decode(into: &object, at: keyIndex + 1, run: &run)
+    return decoded && run.errors.count == before ? object : nil
   }
 }
 
-extension _Tape {
+extension _TapeView {
   /// The keys of the object at `index`, in order.
   func memberKeys(of index: Int) -> [String] {
     var keys: [String] = []
     var cursor = index + 1
-    for _ in 0..<Int(entries[index].length) {
+    for _ in 0..<Int(self[index].length) {
       keys.append(string(at: cursor))
       cursor = next(after: cursor + 1)
     }

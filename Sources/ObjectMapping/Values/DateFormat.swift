@@ -100,7 +100,7 @@ extension Date: MappableValue {
     var impossible: String?
     switch entry.kind {
     case .string:
-      let text = payload.document.tape.string(at: payload.index)
+      let text = payload.tape.string(at: payload.index)
       for format in formats {
         switch format.parse(text: text) {
         case .date(let date): return date
@@ -109,7 +109,7 @@ extension Date: MappableValue {
         }
       }
     case .integer, .number:
-      let value = payload.document.tape.doubleValue(at: payload.index) ?? .nan
+      let value = payload.tape.doubleValue(at: payload.index) ?? .nan
       for format in formats {
         if case .date(let date) = format.parse(number: value) { return date }
       }

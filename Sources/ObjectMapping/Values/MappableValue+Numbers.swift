@@ -12,9 +12,9 @@ extension PayloadValue {
       }
       return value
     case .number:
-      return try _exactInteger(document.tape.numberText(at: index), as: T.self, expected: expected)
+      return try _exactInteger(tape.numberText(at: index), as: T.self, expected: expected)
     case .string where coercion == .lenient:
-      return try _exactInteger(document.tape.string(at: index), as: T.self, expected: expected)
+      return try _exactInteger(tape.string(at: index), as: T.self, expected: expected)
     default:
       throw mismatch(expected: expected)
     }
@@ -42,9 +42,9 @@ extension PayloadValue {
     let value: Double
     switch entry.kind {
     case .integer, .number:
-      value = document.tape.doubleValue(at: index) ?? .nan
+      value = tape.doubleValue(at: index) ?? .nan
     case .string where coercion == .lenient:
-      let text = document.tape.string(at: index)
+      let text = tape.string(at: index)
       guard _CanonicalNumber(text: text) != nil, let parsed = Double(text) else {
         throw invalid(expected: "a number")
       }
@@ -204,9 +204,9 @@ extension Float: MappableValue {
     let entry = payload.entry
     let text: String
     switch entry.kind {
-    case .integer, .number: text = payload.document.tape.numberText(at: payload.index)
+    case .integer, .number: text = payload.tape.numberText(at: payload.index)
     case .string where payload.coercion == .lenient:
-      text = payload.document.tape.string(at: payload.index)
+      text = payload.tape.string(at: payload.index)
       guard _CanonicalNumber(text: text) != nil else { throw payload.invalid(expected: "a number") }
     default: throw payload.mismatch(expected: "a number")
     }

@@ -5,7 +5,7 @@ extension String: MappableValue {
   /// (`123`, `1.50`) and a boolean becomes `"true"`/`"false"`.
   public init(payload: PayloadValue) throws {
     let entry = payload.entry
-    let tape = payload.document.tape
+    let tape = payload.tape
     switch entry.kind {
     case .string: self = tape.string(at: payload.index)
     case .integer where payload.coercion == .lenient, .number where payload.coercion == .lenient:
@@ -41,7 +41,7 @@ extension Bool: MappableValue {
       default: throw payload.invalid(expected: "a boolean", reason: "only 0 and 1 are booleans")
       }
     case .string where payload.coercion == .lenient:
-      let word = payload.document.tape.string(at: payload.index).lowercased()
+      let word = payload.tape.string(at: payload.index).lowercased()
       if Bool.trueWords.contains(word) {
         self = true
       } else if Bool.falseWords.contains(word) {
@@ -64,7 +64,7 @@ extension Decimal: MappableValue {
   /// or an exponent beyond Decimal's range is an error, not a rounding.
   public init(payload: PayloadValue) throws {
     let entry = payload.entry
-    let tape = payload.document.tape
+    let tape = payload.tape
     let text: String
     switch entry.kind {
     case .integer:

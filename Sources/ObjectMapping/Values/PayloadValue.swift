@@ -6,13 +6,18 @@
 ///
 /// A `PayloadValue` is only meaningful during the `init(payload:)` call that received it; do not
 /// store it.
-public struct PayloadValue: Sendable {
-  let document: _Document
+public struct PayloadValue: @unchecked Sendable {
+  // @unchecked: a payload value reads the mapping run's tape through unsafe buffers and refers
+  // to the rule's settings without retaining them, so that handing one to `init(payload:)`
+  // costs no reference counting. Both outlive the `init(payload:)` call that receives the
+  // value, which is the only place it may be used (see above).
+  let tape: _TapeView
   let index: Int
-  let context: _ValueContext
+  unowned(unsafe) let context: _ValueContext
 
-  init(document: _Document, index: Int, context: _ValueContext) {
-    self.document = document
+  @inline(__always)
+  init(tape: _TapeView, index: Int, context: _ValueContext) {
+    self.tape = tape
     self.index = index
     self.context = context
   }
@@ -33,7 +38,9 @@ public struct PayloadValue: Sendable {
     case object
   }
 
-  var entry: _TapeEntry { document.tape.entries[index] }
+  var entry: _TapeEntry {
+    @inline(__always) get { tape[index] }
+  }
 
   /// The JSON type of this value.
   public var kind: Kind {
@@ -54,7 +61,7 @@ public struct PayloadValue: Sendable {
   public var coercion: Coercion { context.coercion }
 
   /// The value as a document node (the whole subtree).
-  public var node: Node { document.tape.node(at: index) }
+  public var node: Node { tape.node(at: index) }
 
   /// Reads this value as another mappable type, with that type's conversion rules.
   ///
@@ -73,8 +80,8 @@ public struct PayloadValue: Sendable {
     result.reserveCapacity(Int(entry.length))
     var cursor = index + 1
     for _ in 0..<entry.length {
-      result.append(PayloadValue(document: document, index: cursor, context: context))
-      cursor = document.tape.next(after: cursor)
+      result.append(PayloadValue(tape: tape, index: cursor, context: context))
+      cursor = tape.next(after: cursor)
     }
     return result
   }
@@ -87,10 +94,10 @@ public struct PayloadValue: Sendable {
     result.reserveCapacity(Int(entry.length))
     var cursor = index + 1
     for _ in 0..<entry.length {
-      let key = document.tape.string(at: cursor)
-      let value = PayloadValue(document: document, index: cursor + 1, context: context)
+      let key = tape.string(at: cursor)
+      let value = PayloadValue(tape: tape, index: cursor + 1, context: context)
       result.append((key, value))
-      cursor = document.tape.next(after: cursor + 1)
+      cursor = tape.next(after: cursor + 1)
     }
     return result
   }
@@ -100,8 +107,8 @@ public struct PayloadValue: Sendable {
   public subscript(key: String) -> PayloadValue? {
     var key = key
     return key.withUTF8 { bytes in
-      document.tape.member(of: index, named: bytes).map {
-        PayloadValue(document: document, index: $0, context: context)
+      tape.member(of: index, named: bytes).map {
+        PayloadValue(tape: tape, index: $0, context: context)
       }
     }
   }
@@ -109,7 +116,6 @@ public struct PayloadValue: Sendable {
   /// How this value reads in an error message: strings quoted (shortened past 60 characters),
   /// numbers and booleans as written, containers by kind (`an object`).
   public var rawDescription: String {
-    let tape = document.tape
     switch entry.kind {
     case .null: return "null"
     case .true: return "true"
@@ -130,12 +136,6 @@ public struct PayloadValue: Sendable {
   public func invalid(expected: String, reason: String? = nil) -> ConversionFailure {
     .invalidValue(expected: expected, raw: rawDescription, reason: reason)
   }
-}
-
-/// A scanned document shared by the values read from it.
-final class _Document: Sendable {
-  let tape: _Tape
-  init(tape: _Tape) { self.tape = tape }
 }
 
 /// The settings a value conversion reads: fixed when a mapping is built.
@@ -178,19 +178,4 @@ func _quotedForMessage(_ text: String) -> String {
     }
   }
   return result + "\""
-}
-
-extension _Tape {
-  /// The value index of the first member of the object at `object` whose key is `key`; `nil`
-  /// when absent or when `object` is not an object.
-  func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
-    let entry = entries[object]
-    guard entry.kind == .object else { return nil }
-    var cursor = object + 1
-    for _ in 0..<entry.length {
-      if stringEquals(at: cursor, key) { return cursor + 1 }
-      cursor = next(after: cursor + 1)
-    }
-    return nil
-  }
 }

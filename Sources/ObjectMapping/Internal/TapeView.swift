@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A read-only view of a ``_Tape`` through unsafe buffers: what the mapping hot path reads.
+///
+/// Reading through the view costs no reference counting and no bounds checks in release builds
+/// (the reader produced the tape, so its indices are in range). A view is valid only inside the
+/// ``_Tape/withView(_:)`` call that made it, which keeps the tape alive; a mapping run and the
+/// ``PayloadValue``s it hands out live inside that call.
+struct _TapeView {
+  let entries: UnsafeBufferPointer<_TapeEntry>
+  let bytes: UnsafeBufferPointer<UInt8>
+
+  /// The entry at `index`.
+  @inline(__always)
+  subscript(index: Int) -> _TapeEntry { entries[index] }
+
+  /// The index of the first entry after the value at `index` (its whole subtree).
+  @inline(__always)
+  func next(after index: Int) -> Int {
+    let entry = entries[index]
+    switch entry.kind {
+    case .array, .object: return Int(entry.payload)
+    default: return index + 1
+    }
+  }
+
+  /// The content bytes of a string or number entry.
+  @inline(__always)
+  func content(of entry: _TapeEntry) -> UnsafeBufferPointer<UInt8> {
+    let start = Int(entry.payload)
+    return UnsafeBufferPointer(rebasing: bytes[start..<start + Int(entry.length)])
+  }
+
+  /// The decoded string of the string entry at `index`.
+  func string(at index: Int) -> String {
+    let entry = entries[index]
+    if entry.flags & _TapeEntry.stringHasEscapes == 0 {
+      return String(decoding: content(of: entry), as: UTF8.self)
+    }
+    return _unescapeJSONString(content(of: entry))
+  }
+
+  /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
+  func numberText(at index: Int) -> String {
+    let entry = entries[index]
+    if entry.kind == .integer { return String(entry.payload) }
+    return String(decoding: content(of: entry), as: UTF8.self)
+  }
+
+  /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
+  @inline(__always)
+  func doubleValue(at index: Int) -> Double? {
+    let entry = entries[index]
+    switch entry.kind {
+    case .integer: return Double(entry.payload)
+    case .number: return _parseDouble(content(of: entry))
+    default: return nil
+    }
+  }
+
+  /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes), without building a
+  /// `String` for unescaped keys.
+  @inline(__always)
+  func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    let entry = entries[index]
+    if entry.flags & _TapeEntry.stringHasEscapes != 0 {
+      return string(at: index).utf8.elementsEqual(key)
+    }
+    guard Int(entry.length) == key.count else { return false }
+    guard let keyBase = key.baseAddress, let base = bytes.baseAddress else { return true }
+    return memcmp(base + Int(entry.payload), keyBase, key.count) == 0
+  }
+
+  /// The value index of the first member of the object at `object` whose key is `key`; `nil`
+  /// when absent or when `object` is not an object.
+  func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
+    let entry = entries[object]
+    guard entry.kind == .object else { return nil }
+    var cursor = object + 1
+    for _ in 0..<entry.length {
+      if stringEquals(at: cursor, key) { return cursor + 1 }
+      cursor = next(after: cursor + 1)
+    }
+    return nil
+  }
+
+  /// The value index of the first member of the object at `object` whose key is `key`,
+  /// starting the scan where the previous lookup in the same object stopped (`hint`).
+  ///
+  /// Mappings usually list their rules in the payload's key order, so the member is most often
+  /// the next one and a lookup costs one comparison instead of a scan from the object's start.
+  /// The result is still the *first* member with that key: when the skipped members might hold
+  /// the same key (``_MemberHint/skippedKeys``), or the caller says an earlier lookup used the
+  /// same key (`mayRepeat`), the scan starts from the object's start as a plain lookup does.
+  @inline(__always)
+  func member(
+    of object: Int, named key: _KeyBytes, hint: inout _MemberHint, mayRepeat: Bool
+  ) -> Int? {
+    let entry = entries[object]
+    guard entry.kind == .object else { return nil }
+    if mayRepeat || hint.skippedKeys & key.signature != 0 {
+      return member(of: object, named: key.buffer)
+    }
+    let count = Int(entry.length)
+    // From the hint to the end, remembering the keys passed over.
+    var cursor = hint.cursor
+    var ordinal = hint.ordinal
+    var skipped = hint.skippedKeys
+    while ordinal < count {
+      let value = cursor + 1
+      if stringEquals(at: cursor, key.buffer) {
+        hint = _MemberHint(cursor: next(after: value), ordinal: ordinal + 1, skippedKeys: skipped)
+        return value
+      }
+      skipped |= _KeyBytes.signature(of: entries[cursor], bytes: bytes)
+      cursor = next(after: value)
+      ordinal += 1
+    }
+    hint.skippedKeys = skipped
+    // Then the members before the hint: the first one found there is the first overall.
+    cursor = object + 1
+    ordinal = 0
+    while ordinal < hint.ordinal {
+      let value = cursor + 1
+      if stringEquals(at: cursor, key.buffer) {
+        hint.cursor = next(after: value)
+        hint.ordinal = ordinal + 1
+        return value
+      }
+      cursor = next(after: value)
+      ordinal += 1
+    }
+    return nil
+  }
+}
+
+/// Where the next key lookup in one object starts, and a summary of the keys passed over.
+struct _MemberHint {
+  /// The tape index of the next member's key entry.
+  var cursor: Int
+  /// The position of that member in the object (0-based).
+  var ordinal: Int
+  /// The union of ``_KeyBytes/signature`` of every member key passed over without a match
+  /// (all bits for a key with escapes, whose raw bytes are not its UTF-8).
+  var skippedKeys: UInt64
+
+  /// The hint for a fresh lookup in the object at `object`.
+  @inline(__always)
+  init(object: Int) {
+    cursor = object + 1
+    ordinal = 0
+    skippedKeys = 0
+  }
+
+  @inline(__always)
+  init(cursor: Int, ordinal: Int, skippedKeys: UInt64) {
+    self.cursor = cursor
+    self.ordinal = ordinal
+    self.skippedKeys = skippedKeys
+  }
+}
+
+/// The UTF-8 bytes of one key of a rule, allocated once when the mapping is built and compared
+/// byte for byte against payload keys.
+struct _KeyBytes: @unchecked Sendable {
+  // @unchecked: the buffer is written once in `init` and only read afterwards; its owner (a
+  // decode step) frees it in `deinit`.
+  let buffer: UnsafeBufferPointer<UInt8>
+  /// One bit chosen by the key's length and first byte: keys with different signatures differ.
+  let signature: UInt64
+
+  init(_ key: [UInt8]) {
+    let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(key.count, 1))
+    _ = storage.initialize(from: key)
+    buffer = UnsafeBufferPointer(rebasing: storage[0..<key.count])
+    signature = _KeyBytes.signature(length: key.count, first: key.first ?? 0)
+  }
+
+  func deallocate() {
+    UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate()
+  }
+
+  @inline(__always)
+  static func signature(length: Int, first: UInt8) -> UInt64 {
+    1 << UInt64((length &* 7 &+ Int(first)) & 63)
+  }
+
+  /// The signature of the key entry `entry`; all bits when it has escapes.
+  @inline(__always)
+  static func signature(of entry: _TapeEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard entry.flags & _TapeEntry.stringHasEscapes == 0 else { return ~0 }
+    let length = Int(entry.length)
+    return signature(length: length, first: length == 0 ? 0 : bytes[Int(entry.payload)])
+  }
+}
+
+extension _Tape {
+  /// Calls `body` with a view of this tape, valid during the call.
+  @inline(__always)
+  func withView<Result>(_ body: (_TapeView) throws -> Result) rethrows -> Result {
+    try entries.withUnsafeBufferPointer { entries in
+      try bytes.withUnsafeBufferPointer { bytes in
+        try body(_TapeView(entries: entries, bytes: bytes))
+      }
+    }
+  }
+}
