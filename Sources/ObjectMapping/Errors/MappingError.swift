@@ -52,6 +52,9 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidDefinition(message: String)
     /// No reader or writer is registered for the content type.
     case unsupportedContentType(String)
+    /// No route of a mapper found a value: the key paths searched and, when the payload is an
+    /// object, its top-level keys.
+    case nothingFound(searched: [String], topLevelKeys: [String]?)
   }
 
   /// The error as one line: the path (when not the whole document), then what went wrong.
@@ -95,6 +98,8 @@ extension MappingError.Kind: CustomStringConvertible {
       return "invalid mapping definition: \(message)"
     case .unsupportedContentType(let type):
       return "no reader or writer for the content type \"\(type)\""
+    case .nothingFound(let searched, let keys):
+      return _nothingFoundDescription(searched: searched, topLevelKeys: keys)
     }
   }
 }

@@ -80,8 +80,9 @@ struct _MappingRun {
     trace?.append(MappingTraceEvent(path: _jsonPointer(path + extra), kind))
   }
 
-  /// Records a problem at the current path plus `extra`.
+  /// Records a problem at the current path plus `extra` (a missing key is also traced).
   mutating func fail(_ kind: MappingError.Kind, at extra: [_PathComponent] = []) {
+    if trace != nil, case .missingRequiredKey = kind { traceEvent(.missingKey, at: extra) }
     errors.append(MappingError(path: _jsonPointer(path + extra), kind))
   }
 

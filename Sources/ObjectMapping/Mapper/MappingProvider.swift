@@ -1,0 +1,106 @@
+/// The routes from payload key paths to mappings, and the mappings registered by name
+/// (RestKit's mapping provider, AppCoreKit's mapping contexts).
+///
+/// ```swift
+/// let provider = MappingProvider {
+///   Route("articles", articleMapping, name: "article")
+///   Route("people", personMapping)
+/// }
+/// let result = try Mapper(provider).map(jsonData)
+/// let articles = result.all(Article.self)
+/// let mapping = provider.mapping(named: "article", as: Article.self)
+/// ```
+///
+/// Routes are tried in order, each on its own; results keep route order, then payload order.
+/// The built-in ``ErrorMessage`` routes (`error` and `errors`) come after yours; pass
+/// `errorRoutes: []` to drop them or your own routes to replace them. A built-in error route
+/// is also left out when one of your routes reads the same key path.
+///
+/// Names are unique: when two mappings share a name the first keeps it, and every mapping run
+/// reports the mistake as an ``MappingError/Kind/invalidDefinition(message:)`` error.
+public struct MappingProvider: Sendable {
+  /// The routes that read the payload, in the order they are tried: yours, then the error
+  /// routes.
+  public let routes: [Route]
+  /// Every registration, with name-only ones, in declaration order.
+  let registrations: [Route]
+  /// Mistakes in the definition (duplicate names), reported with every run.
+  public let definitionErrors: [MappingError]
+
+  /// Creates a provider from a block of ``Route`` and ``NamedMapping`` values.
+  ///
+  /// - Parameters:
+  ///   - errorRoutes: Routes for server error payloads, tried after yours; the default maps
+  ///     `error` and `errors` into ``ErrorMessage``.
+  ///   - routes: The routes, in order.
+  public init(
+    errorRoutes: [Route] = ErrorMessage.routes,
+    @MappingProviderBuilder _ routes: () -> [Route]
+  ) {
+    self.init(routes: routes(), errorRoutes: errorRoutes)
+  }
+
+  /// Creates a provider from a list of routes.
+  ///
+  /// - Parameters:
+  ///   - routes: The routes (and name-only registrations), in order.
+  ///   - errorRoutes: Routes for server error payloads, tried after yours; the default maps
+  ///     `error` and `errors` into ``ErrorMessage``.
+  public init(routes: [Route], errorRoutes: [Route] = ErrorMessage.routes) {
+    let userKeyPaths = Set(routes.compactMap(\.keyPath))
+    let extra = errorRoutes.filter { route in
+      guard let keyPath = route.keyPath else { return true }
+      return !userKeyPaths.contains(keyPath)
+    }
+    registrations = routes + extra
+    self.routes = registrations.filter { $0.keyPath != nil }
+    var seen: [String: Int] = [:]
+    var order: [String] = []
+    for name in registrations.compactMap(\.name) {
+      if seen[name] == nil { order.append(name) }
+      seen[name, default: 0] += 1
+    }
+    definitionErrors = order.compactMap { name in
+      guard let count = seen[name], count > 1 else { return nil }
+      return MappingError(
+        .invalidDefinition(
+          message: "the name \"\(name)\" is given to \(count) mappings; the first one keeps it"))
+    }
+  }
+
+  /// The names mappings are registered under, in declaration order.
+  public var names: [String] {
+    var result: [String] = []
+    for name in registrations.compactMap(\.name) where !result.contains(name) {
+      result.append(name)
+    }
+    return result
+  }
+
+  /// The mapping registered under `name`, whatever its model type.
+  ///
+  /// - Parameter name: The name given with ``Route`` or ``NamedMapping``.
+  /// - Returns: The mapping, or `nil` when no mapping has that name.
+  public func mapping(named name: String) -> (any MappingProtocol)? {
+    registrations.first { $0.name == name }?.mapping
+  }
+
+  /// The mapping registered under `name`, when it maps to `type` (AppCoreKit's
+  /// `contextWithIdentifier:`); use it as `objectFromValue` / `objectsFromValue` with
+  /// `map(_:)` and `mapCollection(_:)`.
+  ///
+  /// ```swift
+  /// if let tweets = provider.mapping(named: "tweet", as: Tweet.self) {
+  ///   let tweet = try tweets.map(tweetData)
+  ///   let timeline = try tweets.mapCollection(timelineData)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The registered name.
+  ///   - type: The model type the mapping must produce.
+  /// - Returns: The mapping, or `nil` when no mapping has that name or it maps another type.
+  public func mapping<T>(named name: String, as type: T.Type) -> (any MappingProtocol<T>)? {
+    mapping(named: name) as? any MappingProtocol<T>
+  }
+}

@@ -1,0 +1,131 @@
+/// Sends the value found at a payload key path to a mapping (RestKit's
+/// `setMapping:forKeyPath:`).
+///
+/// ```swift
+/// let provider = MappingProvider {
+///   Route("articles", articleMapping)               // {"articles": [...]}
+///   Route("data.user", userMapping, name: "user")   // nested key path, registered as "user"
+///   Route("", statusMapping)                        // the whole payload
+/// }
+/// ```
+///
+/// The key path is dotted (`\.` is a literal dot); `""` is the whole payload. A value that is an
+/// array maps as a collection, one object per element; any other value maps as one object. A
+/// key path that crosses an array reaches into every element (`"human"` over
+/// `[{"human": {…}}, {"human": {…}}]` maps two objects).
+///
+/// A route takes any ``MappingProtocol``: a ``Mapping`` or any other kind of mapping.
+public struct Route: Sendable {
+  /// The payload key path the route reads: dotted, `""` for the whole payload; `nil` for a
+  /// mapping registered by name only (``NamedMapping``).
+  public let keyPath: String?
+  /// The name the mapping is registered under in the provider, if any.
+  public let name: String?
+  /// The model type's name, for messages (`"Article"`).
+  public let typeName: String
+  let keys: [[UInt8]]
+  let mapping: any MappingProtocol
+  let decode: @Sendable (_ index: Int, _ run: inout _MappingRun) -> Any?
+  /// Views a mapped object as `Sendable` when the model type is, so errors can keep it.
+  let sendable: (@Sendable (Any) -> (any Sendable)?)?
+
+  /// Routes the value at `keyPath` to `mapping`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: A dotted key path into the payload; `""` is the whole payload.
+  ///   - mapping: The mapping for the value (each element, when it is an array).
+  ///   - name: A name to look the mapping up by (``MappingProvider/mapping(named:as:)``).
+  public init<M: MappingProtocol>(_ keyPath: String, _ mapping: M, name: String? = nil) {
+    self.init(keyPath: keyPath, mapping: mapping, name: name, sendable: nil)
+  }
+
+  /// Routes the value at `keyPath` to `mapping`; the model type is `Sendable`, so
+  /// ``MappingResult/asError()`` can keep the objects.
+  ///
+  /// - Parameters:
+  ///   - keyPath: A dotted key path into the payload; `""` is the whole payload.
+  ///   - mapping: The mapping for the value (each element, when it is an array).
+  ///   - name: A name to look the mapping up by (``MappingProvider/mapping(named:as:)``).
+  public init<M: MappingProtocol>(_ keyPath: String, _ mapping: M, name: String? = nil)
+  where M.Object: Sendable {
+    self.init(
+      keyPath: keyPath, mapping: mapping, name: name,
+      sendable: { object -> (any Sendable)? in object as? M.Object })
+  }
+
+  init<M: MappingProtocol>(
+    keyPath: String?, mapping: M, name: String?,
+    sendable: (@Sendable (Any) -> (any Sendable)?)?
+  ) {
+    self.keyPath = keyPath
+    self.name = name
+    self.typeName = String(describing: M.Object.self)
+    if let keyPath, !keyPath.isEmpty {
+      keys = SourcePath(keyPath).keys.map { Array($0.utf8) }
+    } else {
+      keys = []
+    }
+    self.mapping = mapping
+    let plan = mapping._plan
+    decode = { index, run in plan.decodeNew(at: index, run: &run) }
+    self.sendable = sendable
+  }
+}
+
+/// Registers a mapping under a name without routing any key path to it (AppCoreKit's mapping
+/// contexts by identifier).
+///
+/// ```swift
+/// let provider = MappingProvider {
+///   Route("timeline", tweetMapping)
+///   NamedMapping("tweet.details", tweetDetailsMapping)
+/// }
+/// let details = provider.mapping(named: "tweet.details", as: Tweet.self)
+/// let tweet = try details?.map(tweetData)
+/// ```
+public struct NamedMapping: Sendable {
+  let route: Route
+
+  /// Registers `mapping` under `name`.
+  ///
+  /// - Parameters:
+  ///   - name: The name to look it up by.
+  ///   - mapping: The mapping.
+  public init<M: MappingProtocol>(_ name: String, _ mapping: M) {
+    route = Route(keyPath: nil, mapping: mapping, name: name, sendable: nil)
+  }
+}
+
+/// Builds the routes of a ``MappingProvider`` block.
+///
+/// The block supports `if`/`else`, `if #available` and `for` loops; conditions run once, when the
+/// provider is built.
+@resultBuilder
+public enum MappingProviderBuilder {
+  /// One route.
+  public static func buildExpression(_ route: Route) -> [Route] { [route] }
+
+  /// A mapping registered by name only.
+  public static func buildExpression(_ named: NamedMapping) -> [Route] { [named.route] }
+
+  /// Routes listed elsewhere, for example ``ErrorMessage/routes``.
+  public static func buildExpression(_ routes: [Route]) -> [Route] { routes }
+
+  /// The routes of a block, in order.
+  public static func buildBlock(_ parts: [Route]...) -> [Route] { parts.flatMap { $0 } }
+
+  /// An `if` without `else`.
+  public static func buildOptional(_ part: [Route]?) -> [Route] { part ?? [] }
+
+  /// The `if` branch of an `if`/`else`.
+  public static func buildEither(first part: [Route]) -> [Route] { part }
+
+  /// The `else` branch of an `if`/`else`.
+  public static func buildEither(second part: [Route]) -> [Route] { part }
+
+  /// A `for` loop.
+  public static func buildArray(_ parts: [[Route]]) -> [Route] { parts.flatMap { $0 } }
+
+  /// An `if #available` branch.
+  public static func buildLimitedAvailability(_ part: [Route]) -> [Route] { part }
+}
