@@ -7,11 +7,15 @@ private struct _Reached {
 extension Mapper {
   /// Applies every route to the scanned payload.
   func _map(tape: _Tape) -> MappingResult {
-    var run = _MappingRun(document: _Document(tape: tape))
+    tape.withView { _map(view: $0) }
+  }
+
+  private func _map(view tape: _TapeView) -> MappingResult {
+    var run = _MappingRun(tape: tape)
     if isTracing { run.trace = [] }
     run.errors = provider.definitionErrors
     var entries: [MappingResult.Entry] = []
-    let root = tape.entries[0]
+    let root = tape[0]
     if (root.kind == .object || root.kind == .array) && root.length == 0 {
       // An empty payload is success with no objects (RestKit): there is nothing to map.
       return MappingResult(entries: [], run: run)
@@ -29,7 +33,7 @@ extension Mapper {
       for value in reached {
         run.path = value.path
         run.traceEvent(.routeMatched(keyPath: keyPath))
-        if tape.entries[value.index].kind == .array {
+        if tape[value.index].kind == .array {
           isCollection = true
           _mapElements(of: value.index, route: route, run: &run, into: &objects)
         } else if crossed {
@@ -71,7 +75,7 @@ extension Mapper {
     of index: Int, route: Route, run: inout _MappingRun, into objects: inout [Any]
   ) {
     let tape = run.tape
-    let count = Int(tape.entries[index].length)
+    let count = Int(tape[index].length)
     objects.reserveCapacity(objects.count + count)
     var cursor = index + 1
     for offset in 0..<count {
@@ -87,7 +91,7 @@ extension Mapper {
   private func _mapElement(
     at index: Int, route: Route, run: inout _MappingRun, into objects: inout [Any]
   ) {
-    if run.tape.entries[index].kind == .null {
+    if run.tape[index].kind == .null {
       run.note(.skippedElement(reason: "it is null"))
       return
     }
@@ -103,10 +107,10 @@ extension Mapper {
 /// Walks `keys` from the value at `index`, fanning out over arrays; appends every non-null value
 /// reached to `reached`. Returns whether the walk crossed an array.
 private func _resolve(
-  _ keys: ArraySlice<[UInt8]>, at index: Int, path: [_PathComponent], tape: _Tape,
+  _ keys: ArraySlice<[UInt8]>, at index: Int, path: [_PathComponent], tape: _TapeView,
   into reached: inout [_Reached]
 ) -> Bool {
-  let entry = tape.entries[index]
+  let entry = tape[index]
   guard let key = keys.first else {
     if entry.kind != .null { reached.append(_Reached(index: index, path: path)) }
     return false

@@ -241,3 +241,37 @@ struct DynamicEnumAndProtocolTests {
     #expect(concurrent.allSatisfy { $0 == sequential })
   }
 }
+
+@Suite("Dynamic mappings through the mapper")
+struct DynamicMapperTests {
+  @Test func traceListsEveryCaseChosenForBoysAndGirls() throws {
+    let mapper = Mapper(MappingProvider { Route("people", People.person) }, trace: true)
+    let result = try mapper.map(People.payload)
+    #expect(result.all(Person.self).map(\.name) == ["Blake Watters", "Sarah"])
+    #expect(result.errors.isEmpty && result.diagnostics.isEmpty)
+    #expect(
+      result.trace?.map(\.description) == [
+        #"/people: route matched "people""#,
+        #"/people/0: case chosen: type == "Boy" -> Boy"#,
+        #"/people/0/friends/0: case chosen: type == "Boy" -> Boy"#,
+        #"/people/0/friends/1: case chosen: type == "Girl" -> Girl"#,
+        #"/people/1: case chosen: type == "Girl" -> Girl"#,
+      ])
+  }
+
+  @Test func anAlienIsSkippedWithADiagnostic() throws {
+    let payload =
+      #"{"people": [{"name": "Zork", "type": "Alien"}, {"name": "Sarah", "type": "Girl"}]}"#
+    let result = try Mapper(MappingProvider { Route("people", People.person) }).map(payload)
+    #expect(result.all(Person.self).map(\.name) == ["Sarah"])
+    #expect(result.errors.isEmpty)
+    #expect(
+      result.diagnostics.map(\.description) == [
+        #"/people/0: skipped: no mapping matches: type is "Alien""#
+      ])
+    let strict = try Mapper(MappingProvider { Route("people", People.person.declinesAsErrors()) })
+      .map(payload)
+    #expect(
+      strict.errors.map(\.description) == [#"/people/0: no mapping matches: type is "Alien""#])
+  }
+}
