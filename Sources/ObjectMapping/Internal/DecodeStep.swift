@@ -14,6 +14,14 @@ class _DecodeStep: @unchecked Sendable {
     into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
   ) {}
+
+  /// Like `decode`, for mapping onto an existing instance: reads the existing model at `object`
+  /// (for merge decisions) and appends its writes to the `_Patch<Object>` at `patch` instead of
+  /// writing. An absent value is never an error here.
+  func decodeExisting(
+    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun, patch: UnsafeMutableRawPointer
+  ) {}
 }
 
 /// A ``SourcePath`` compiled for lookups: its keys' UTF-8 bytes allocated once.

@@ -64,6 +64,17 @@ struct _MappingRun {
   var diagnostics: [MappingDiagnostic] = []
   /// The trace, when one was asked for; `nil` (and free) otherwise.
   var trace: [MappingTraceEvent]?
+  /// Whether the to-many relationship being mapped drops failed children
+  /// (``ChildFailurePolicy/dropChild``) instead of failing its parent.
+  var dropsFailedChildren = false
+
+  /// Turns the errors recorded since `count` into one diagnostic at the current path: the
+  /// element they belong to is skipped.
+  mutating func dropErrors(since count: Int) {
+    let reason = errors[count...].map(\.description).joined(separator: "; ")
+    errors.removeSubrange(count...)
+    note(.skippedElement(reason: reason))
+  }
 
   init(tape: _TapeView) {
     self.tape = tape

@@ -171,6 +171,36 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
       run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
     }
   }
+
+  override func decodeExisting(
+    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun, patch: UnsafeMutableRawPointer
+  ) {
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else { return }
+    let property = rule.property
+    let value: Value
+    if run.tape[index].kind == .null {
+      if let nullReplacement {
+        value = nullReplacement.pointee
+      } else if let defaultValue = rule.defaultValue {
+        value = defaultValue()
+      } else {
+        run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
+        return
+      }
+    } else {
+      let payload = PayloadValue(tape: run.tape, index: index, context: context)
+      do {
+        value = try rule.read(payload)
+      } catch {
+        run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
+        return
+      }
+    }
+    patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append {
+      $0[keyPath: property] = value
+    }
+  }
 }
 
 extension Attribute where Value: MappableValue {

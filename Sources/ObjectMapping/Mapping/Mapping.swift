@@ -28,6 +28,7 @@ public struct Mapping<Object>: MappingProtocol {
   var coercionMode: Coercion = .lenient
   var formats: [DateFormat] = DateFormat.defaultFormats
   var nullPolicy: NullPolicy = .omit
+  var identity: _Identity<Object>?
   var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
 
   /// The compiled plan.
@@ -59,6 +60,7 @@ public struct Mapping<Object>: MappingProtocol {
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
     _plan = _MappingPlan(
       make: make, rules: compiled, context: context, inverse: inverse, keyRule: keyRule,
+      identity: identity,
       problems: Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule))
   }
 
@@ -91,6 +93,32 @@ public struct Mapping<Object>: MappingProtocol {
   /// - Throws: ``MappingErrors`` with one `invalidDefinition` error per mistake.
   public func validate() throws(MappingErrors) {
     try _plan.checkDefinition()
+  }
+
+  /// The same mapping with an identity: when mapping onto existing instances, a child whose
+  /// payload id equals an existing child's id is merged into that child (the same instance, for
+  /// classes) instead of replacing it; within one payload, the same id twice is one object. A
+  /// payload without an id never matches.
+  ///
+  /// ```swift
+  /// let authorMapping = Mapping(Author.init) {
+  ///   Attribute("id", \.id)
+  ///   Attribute("name", \.name)
+  /// }.identified(by: \.id)
+  /// ```
+  public func identified<ID: Hashable & SendableMetatype>(
+    by property: KeyPath<Object, ID> & Sendable
+  ) -> Self {
+    var copy = self
+    copy.identity = _Identity(
+      property: property,
+      value: { object in
+        let id = object[keyPath: property]
+        if let optional = id as? any _OptionalIdentity { return optional._identityValue }
+        return AnyHashable(id)
+      })
+    copy.rebuildPlan()
+    return copy
   }
 
   /// The same mapping serializing `nil` properties as `null` (``NullPolicy/include``) or leaving
@@ -168,11 +196,13 @@ public final class _MappingPlan<Object>: Sendable {
   let keyRule: _KeyRule<Object>?
   /// Mistakes in the definition, reported when the mapping is used.
   let problems: [String]
+  /// How objects are told apart when mapping onto existing instances.
+  let identity: _Identity<Object>?
 
   init(
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
     context: _ValueContext, inverse: InverseMapping<Object>, keyRule: _KeyRule<Object>? = nil,
-    problems: [String] = []
+    identity: _Identity<Object>? = nil, problems: [String] = []
   ) {
     self.make = make
     self.rules = rules
@@ -182,6 +212,7 @@ public final class _MappingPlan<Object>: Sendable {
     self.inverse = inverse
     dynamic = nil
     self.keyRule = keyRule
+    self.identity = identity
     self.problems = problems
   }
 
@@ -194,6 +225,7 @@ public final class _MappingPlan<Object>: Sendable {
     self.inverse = inverse
     self.dynamic = dynamic
     keyRule = nil
+    identity = nil
     problems = []
   }
 
@@ -206,6 +238,7 @@ public final class _MappingPlan<Object>: Sendable {
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
     dynamic = nil
     keyRule = nil
+    identity = nil
     problems = []
   }
 

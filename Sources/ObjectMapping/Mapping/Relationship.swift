@@ -16,12 +16,33 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   public let source: SourcePath
   let propertyKeyPath: AnyKeyPath & Sendable
   let body: @Sendable (inout Object, Int, inout _MappingRun) -> Void
+  /// Mapping onto an existing instance: the write that updates the existing object (merging
+  /// into existing children by identity, with the collection policy), or `nil` when it failed.
+  let existingBody: _ExistingBody<Object>
   let acceptsAbsence: Bool
   let encode: _RelationshipEncoder<Object>
   var presence: _Presence = .inferred
   var coercionMode: Coercion = .lenient
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
+  var collectionPolicy: CollectionPolicy = .replace
+  var childFailure: ChildFailurePolicy = .failParent
+
+  /// The same relationship combining mapped and existing children with `policy` when mapping
+  /// onto an existing instance (to-many relationships; default ``CollectionPolicy/replace``).
+  public func policy(_ policy: CollectionPolicy) -> Self {
+    var copy = self
+    copy.collectionPolicy = policy
+    return copy
+  }
+
+  /// The same relationship treating a failed child with `policy` (default
+  /// ``ChildFailurePolicy/failParent``; to-many relationships can ``ChildFailurePolicy/dropChild``).
+  public func onChildFailure(_ policy: ChildFailurePolicy) -> Self {
+    var copy = self
+    copy.childFailure = policy
+    return copy
+  }
 
   /// The same rule, never required.
   public func optional() -> Self {
@@ -90,21 +111,52 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     }
     let depth = run.path.count
     run.path.append(contentsOf: source.pathComponents)
+    let outerDrops = run.dropsFailedChildren
+    run.dropsFailedChildren = rule.childFailure == .dropChild
     rule.body(&object.assumingMemoryBound(to: Object.self).pointee, index, &run)
+    run.dropsFailedChildren = outerDrops
     run.path.removeSubrange(depth...)
   }
+
+  override func decodeExisting(
+    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun, patch: UnsafeMutableRawPointer
+  ) {
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else { return }
+    let depth = run.path.count
+    run.path.append(contentsOf: source.pathComponents)
+    defer { run.path.removeSubrange(depth...) }
+    let existing = object.assumingMemoryBound(to: Object.self).pointee
+    let options = _RelationshipOptions(policy: rule.collectionPolicy, onFailure: rule.childFailure)
+    if let write = rule.existingBody.run(existing, index, &run, options) {
+      patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append(write)
+    }
+  }
+}
+
+/// The settings a relationship's body reads when mapping onto an existing instance.
+struct _RelationshipOptions {
+  let policy: CollectionPolicy
+  let onFailure: ChildFailurePolicy
+}
+
+/// A relationship's body for mapping onto an existing instance.
+struct _ExistingBody<Object>: Sendable {
+  let run:
+    @Sendable (Object, Int, inout _MappingRun, _RelationshipOptions) -> ((inout Object) -> Void)?
 }
 
 extension Relationship {
   private init(
     source: SourcePath, propertyKeyPath: AnyKeyPath & Sendable, acceptsAbsence: Bool,
-    encode: _RelationshipEncoder<Object>,
+    encode: _RelationshipEncoder<Object>, existing: _ExistingBody<Object>,
     body: @escaping @Sendable (inout Object, Int, inout _MappingRun) -> Void
   ) {
     self.source = source
     self.propertyKeyPath = propertyKeyPath
     self.acceptsAbsence = acceptsAbsence
     self.encode = encode
+    self.existingBody = existing
     self.body = body
   }
 
@@ -126,6 +178,15 @@ extension Relationship {
       encode: _RelationshipEncoder { object, writer, run, _ in
         mapping()._plan.inverse.plan.encode(object[keyPath: property], to: &writer, run: &run)
         return true
+      },
+      existing: _ExistingBody { object, index, run, _ in
+        guard run.tape[index].kind != .null else {
+          run.fail(.typeMismatch(expected: "an object", found: "null"))
+          return nil
+        }
+        guard let child = mapping()._plan.mergeOne(object[keyPath: property], at: index, run: &run)
+        else { return nil }
+        return { $0[keyPath: property] = child.materialize() }
       }
     ) { object, index, run in
       guard run.tape[index].kind != .null else {
@@ -157,6 +218,18 @@ extension Relationship {
         guard let child = object[keyPath: property] else { return writer.nullIfIncluded(nulls) }
         mapping()._plan.inverse.plan.encode(child, to: &writer, run: &run)
         return true
+      },
+      existing: _ExistingBody { object, index, run, _ in
+        guard run.tape[index].kind != .null else { return { $0[keyPath: property] = nil } }
+        let plan = mapping()._plan
+        let pending: _PendingChild<Child>?
+        if let current = object[keyPath: property] {
+          pending = plan.mergeOne(current, at: index, run: &run)
+        } else {
+          pending = plan.decodeNew(at: index, run: &run).map { .fresh($0) }
+        }
+        guard let pending else { return nil }
+        return { $0[keyPath: property] = pending.materialize() }
       }
     ) { object, index, run in
       guard run.tape[index].kind != .null else {
@@ -210,6 +283,28 @@ extension Relationship {
         }
         writer.endArray()
         return true
+      },
+      existing: _ExistingBody { object, index, run, options in
+        let entry = run.tape[index]
+        if entry.kind == .null {
+          guard let empty = Collection.emptyForNull else {
+            run.fail(.typeMismatch(expected: "an array", found: "null"))
+            return nil
+          }
+          return { $0[keyPath: property] = empty }
+        }
+        let plan = mapping()._plan
+        guard entry.kind == .array || (entry.kind == .object && plan.context.coercion == .lenient)
+        else {
+          run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
+          return nil
+        }
+        let current = object[keyPath: property]._elementsForSerialization ?? []
+        guard
+          let pending = plan.mergeChildren(
+            current, at: index, policy: options.policy, onFailure: options.onFailure, run: &run)
+        else { return nil }
+        return { $0[keyPath: property] = Collection.make(from: pending.map { $0.materialize() }) }
       }
     ) { object, index, run in
       let entry = run.tape[index]
@@ -241,12 +336,15 @@ extension Relationship {
         return
       }
       let before = run.errors.count
+      let dropsFailures = run.dropsFailedChildren
       var children: [Collection.Element] = []
       children.reserveCapacity(Int(entry.length))
       var cursor = index + 1
       for offset in 0..<Int(entry.length) {
         run.path.append(.index(offset))
+        let errorsBefore = run.errors.count
         plan.decodeNew(at: cursor, run: &run) { children.append($0) }
+        if dropsFailures, run.errors.count > errorsBefore { run.dropErrors(since: errorsBefore) }
         run.path.removeLast()
         cursor = run.tape.next(after: cursor)
       }
@@ -277,36 +375,49 @@ extension Relationship {
         }
         writer.endObject()
         return true
+      },
+      existing: _ExistingBody { _, index, run, _ in
+        // Dictionaries of objects are replaced as a whole.
+        guard let children = _decodeDictionary(at: index, plan: mapping._plan, run: &run) else {
+          return nil
+        }
+        return { $0[keyPath: property] = children }
       }
     ) { object, index, run in
-      let entry = run.tape[index]
-      guard entry.kind == .object else {
-        run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
-        return
-      }
-      let plan = mapping._plan
-      let before = run.errors.count
-      var children: [String: Child] = [:]
-      children.reserveCapacity(Int(entry.length))
-      var cursor = index + 1
-      for _ in 0..<Int(entry.length) {
-        let key = run.tape.string(at: cursor)
-        if let keyRule = plan.keyRule {
-          if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
-            children[key] = child
-          }
-        } else {
-          run.path.append(.key(key))
-          if let child = plan.decodeNew(at: cursor + 1, run: &run) { children[key] = child }
-          run.path.removeLast()
-        }
-        cursor = run.tape.next(after: cursor + 1)
-      }
-      if run.errors.count == before {
+      if let children = _decodeDictionary(at: index, plan: mapping._plan, run: &run) {
         object[keyPath: property] = children
       }
     }
   }
+}
+
+/// The objects of a `[String: Child]` relationship at `index`; `nil` when one failed.
+private func _decodeDictionary<Child>(
+  at index: Int, plan: _MappingPlan<Child>, run: inout _MappingRun
+) -> [String: Child]? {
+  let entry = run.tape[index]
+  guard entry.kind == .object else {
+    run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+    return nil
+  }
+  let before = run.errors.count
+  var children: [String: Child] = [:]
+  children.reserveCapacity(Int(entry.length))
+  var cursor = index + 1
+  for _ in 0..<Int(entry.length) {
+    let key = run.tape.string(at: cursor)
+    if let keyRule = plan.keyRule {
+      if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
+        children[key] = child
+      }
+    } else {
+      run.path.append(.key(key))
+      if let child = plan.decodeNew(at: cursor + 1, run: &run) { children[key] = child }
+      run.path.removeLast()
+    }
+    cursor = run.tape.next(after: cursor + 1)
+  }
+  return run.errors.count == before ? children : nil
 }
 
 /// A collection property a to-many ``Relationship`` can fill: `Array`, `Set`, and optionals of

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Options for mapping a collection.
+public struct CollectionOptions: OptionSet, Sendable, Hashable {
+  /// The option bits.
+  public let rawValue: Int
+
+  /// Creates options from their bits.
+  public init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+
+  /// Keep the valid elements when some fail, and report the failures in
+  /// ``MappedCollection/errors`` instead of throwing.
+  public static let skippingInvalidElements = CollectionOptions(rawValue: 1 << 0)
+}
+
+/// The elements of a collection payload that mapped, with the problems of those that did not.
+public struct MappedCollection<Object> {
+  /// The mapped elements, in payload order.
+  public var objects: [Object]
+  /// The errors of the elements that were left out, each with its path (`/3/email`).
+  public var errors: [MappingError]
+  /// What the run noticed besides errors (declined elements of a dynamic mapping).
+  public var diagnostics: [MappingDiagnostic]
+}
+
+extension MappedCollection: Sendable where Object: Sendable {}
+
+extension MappingProtocol {
+  /// Maps a collection payload with options: with ``CollectionOptions/skippingInvalidElements``
+  /// the valid elements are kept and the failures reported in the result, not thrown.
+  ///
+  /// ```swift
+  /// let mapped = try authorMapping.mapCollection(json, options: .skippingInvalidElements)
+  /// mapped.objects   // the valid authors
+  /// mapped.errors    // ["/1/email: expected a string, found an array"]
+  /// ```
+  ///
+  /// - Throws: ``MappingErrors`` when the payload is not a collection of objects, or, without
+  ///   the option, when any element fails (with the valid ones as partial results).
+  public func mapCollection(_ node: Node, options: CollectionOptions) throws(MappingErrors)
+    -> MappedCollection<Object>
+  {
+    try _mapCollection(tape: _Tape.checked(node: node), options: options)
+  }
+
+  /// ``mapCollection(_:options:)-(Node,_)`` for JSON bytes.
+  public func mapCollection(
+    _ data: Data, options: CollectionOptions, reading: JSONReadingOptions = .strict
+  ) throws(MappingErrors) -> MappedCollection<Object> {
+    try _mapCollection(tape: _Tape.checked(json: [UInt8](data), options: reading), options: options)
+  }
+
+  /// ``mapCollection(_:options:)-(Node,_)`` for JSON text.
+  public func mapCollection(
+    _ json: String, options: CollectionOptions, reading: JSONReadingOptions = .strict
+  ) throws(MappingErrors) -> MappedCollection<Object> {
+    try _mapCollection(
+      tape: _Tape.checked(json: Array(json.utf8), options: reading), options: options)
+  }
+
+  func _mapCollection(tape: _Tape, options: CollectionOptions) throws(MappingErrors)
+    -> MappedCollection<Object>
+  {
+    do {
+      let objects = try _mapCollection(tape: tape)
+      return MappedCollection(objects: objects, errors: [], diagnostics: [])
+    } catch {
+      guard options.contains(.skippingInvalidElements),
+        let objects = error.partialResult(as: [Object].self)
+      else { throw error }
+      return MappedCollection(objects: objects, errors: error.errors, diagnostics: [])
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension MappingProtocol {
+  /// Maps a payload onto an existing instance (AppCoreKit's `mapValue:toObject:`, RestKit's
+  /// target object): only the keys present are written, an absent key keeps the current value
+  /// and is not an error (a partial update).
+  ///
+  /// ```swift
+  /// var article = try articleMapping.map(original)
+  /// try articleMapping.map(#"{"title": "Updated"}"#, onto: &article)   // only the title changes
+  /// ```
+  ///
+  /// Relationships merge into the existing child when the child mapping has an identity
+  /// (``Mapping/identified(by:)``) and the ids match (the same instance, for classes), and
+  /// replace it otherwise; to-many relationships combine children with their
+  /// ``CollectionPolicy``.
+  ///
+  /// The update is **transactional**: every write is collected first and applied only when the
+  /// whole payload mapped. When anything fails, `existing` — and every existing child the
+  /// mapping would have merged into — is left exactly as it was.
+  ///
+  /// - Parameters:
+  ///   - node: The payload.
+  ///   - existing: The instance to update (a struct in place, or a class reference).
+  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
+  public func map(_ node: Node, onto existing: inout Object) throws(MappingErrors) {
+    try _map(tape: _Tape.checked(node: node), onto: &existing)
+  }
+
+  /// Maps JSON onto an existing instance; see ``map(_:onto:)-(Node,_)``.
+  public func map(
+    _ data: Data, onto existing: inout Object, options: JSONReadingOptions = .strict
+  ) throws(MappingErrors) {
+    try _map(tape: _Tape.checked(json: [UInt8](data), options: options), onto: &existing)
+  }
+
+  /// Maps JSON text onto an existing instance; see ``map(_:onto:)-(Node,_)``.
+  public func map(
+    _ json: String, onto existing: inout Object, options: JSONReadingOptions = .strict
+  ) throws(MappingErrors) {
+    try _map(tape: _Tape.checked(json: Array(json.utf8), options: options), onto: &existing)
+  }
+
+  func _map(tape: _Tape, onto existing: inout Object) throws(MappingErrors) {
+    try _plan.checkDefinition()
+    let current = existing
+    let (patch, errors) = tape.withView { view in
+      var run = _MappingRun(tape: view)
+      let patch = _plan.collectExisting(current, at: 0, run: &run)
+      return (patch, run.errors)
+    }
+    guard let patch, errors.isEmpty else { throw MappingErrors(errors) }
+    patch.apply(to: &existing)
+  }
+}
+
+extension MappingProtocol where Object: AnyObject {
+  /// Maps JSON onto an existing class instance, in place; see ``map(_:onto:)-(Node,_)``.
+  public func map(_ data: Data, onto existing: Object, options: JSONReadingOptions = .strict)
+    throws(MappingErrors)
+  {
+    var reference = existing
+    try map(data, onto: &reference, options: options)
+  }
+
+  /// Maps JSON text onto an existing class instance, in place; see ``map(_:onto:)-(Node,_)``.
+  public func map(_ json: String, onto existing: Object, options: JSONReadingOptions = .strict)
+    throws(MappingErrors)
+  {
+    var reference = existing
+    try map(json, onto: &reference, options: options)
+  }
+}

@@ -1,0 +1,233 @@
+/// The writes a mapping onto an existing instance will make, collected first and applied only
+/// when the whole object (children included) mapped without an error. That is what makes
+/// objects transactional: a failure anywhere leaves the existing instance — and the existing
+/// children it would have merged into — exactly as it was.
+struct _Patch<Object> {
+  var writes: [(inout Object) -> Void] = []
+
+  mutating func append(_ write: @escaping (inout Object) -> Void) {
+    writes.append(write)
+  }
+
+  func apply(to object: inout Object) {
+    for write in writes { write(&object) }
+  }
+}
+
+/// A child of a to-many relationship mapped onto existing children: either an existing child
+/// with the writes to merge into it, or a fresh one.
+enum _PendingChild<Child> {
+  case merged(Child, _Patch<Child>)
+  case fresh(Child)
+
+  /// The child, with its writes applied (only called once the whole mapping succeeded).
+  func materialize() -> Child {
+    switch self {
+    case .fresh(let child): return child
+    case .merged(var child, let patch):
+      patch.apply(to: &child)
+      return child
+    }
+  }
+}
+
+/// How a to-many relationship combines the mapped children with the children already there when
+/// mapping onto an existing instance (AppCoreKit's `@clearContent` and `@insertContentAtBegin`).
+public enum CollectionPolicy: Sendable, Equatable {
+  /// The mapped children, in payload order, replace the collection; children whose identity
+  /// matches an existing child are merged into it (the same instance, for classes). The default.
+  case replace
+  /// The mapped children are added after the existing ones.
+  case append
+  /// The mapped children are inserted before the existing ones, in payload order.
+  case prepend
+  /// Children whose identity matches an existing child are merged into it; the others are added
+  /// after the existing ones, in payload order. Needs an identity on the child mapping.
+  case union
+  /// The collection is emptied, then the mapped children, all fresh, are added.
+  case clearThenAppend
+}
+
+/// What happens when a child of a relationship fails to map.
+public enum ChildFailurePolicy: Sendable, Equatable {
+  /// The parent fails too, with the child's errors at their paths (the default: nothing is lost
+  /// silently).
+  case failParent
+  /// The child is left out (a to-many element is skipped, an optional to-one child is left as
+  /// it was) and its errors are reported as a diagnostic; the parent maps.
+  case dropChild
+}
+
+/// The identity of a mapping's objects (`.identified(by: \.id)`): how to read it from an
+/// object, and which property it is, to read it from a payload.
+struct _Identity<Object>: Sendable {
+  let property: AnyKeyPath & Sendable
+  let value: @Sendable (Object) -> AnyHashable?
+}
+
+/// An `Optional` seen without its wrapped type, to tell a `nil` identity.
+protocol _OptionalIdentity {
+  var _identityValue: AnyHashable? { get }
+}
+
+extension Optional: _OptionalIdentity where Wrapped: Hashable {
+  var _identityValue: AnyHashable? { self.map { AnyHashable($0) } }
+}
+
+extension _MappingPlan {
+  /// The identity of the object that the payload at `index` describes, read with the identity
+  /// rule alone; `nil` when the mapping has no identity or the payload has no id (a missing id
+  /// never matches).
+  func payloadIdentity(at index: Int, run: inout _MappingRun) -> AnyHashable? {
+    guard let identity, let make else { return nil }
+    guard
+      let position = rules.firstIndex(where: { $0.propertyKeyPath == identity.property }),
+      rules[position].source.resolve(in: run.tape, from: index) != nil
+    else { return nil }
+    var scratch = make()
+    var quiet = _MappingRun(tape: run.tape)
+    var hint = _MemberHint(object: index)
+    withUnsafeMutablePointer(to: &scratch) { pointer in
+      steps[position].decode(
+        into: UnsafeMutableRawPointer(pointer), objectIndex: index, hint: &hint, run: &quiet)
+    }
+    guard quiet.errors.isEmpty else { return nil }
+    return identity.value(scratch)
+  }
+
+  /// Collects the writes that map the object at `index` onto `existing`: only present keys are
+  /// written; absence is never an error. `nil` (with the errors in `run`) when it fails.
+  func collectExisting(_ existing: Object, at index: Int, run: inout _MappingRun) -> _Patch<Object>?
+  {
+    guard dynamic == nil, keyRule == nil else {
+      // Dynamic and nested-key objects are replaced, not merged.
+      guard let fresh = decodeNew(at: index, run: &run, declineIsAcceptable: false) else {
+        return nil
+      }
+      var patch = _Patch<Object>()
+      patch.append { $0 = fresh }
+      return patch
+    }
+    guard run.tape[index].kind == .object || readsOnlySpecialSources else {
+      run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+      return nil
+    }
+    let before = run.errors.count
+    var patch = _Patch<Object>()
+    var hint = _MemberHint(object: index)
+    var object = existing
+    withUnsafeMutablePointer(to: &object) { pointer in
+      withUnsafeMutablePointer(to: &patch) { patchPointer in
+        for step in steps {
+          step.decodeExisting(
+            from: UnsafeRawPointer(pointer), objectIndex: index, hint: &hint, run: &run,
+            patch: UnsafeMutableRawPointer(patchPointer))
+        }
+      }
+    }
+    return run.errors.count == before ? patch : nil
+  }
+
+  /// Maps the children at `index` (an array, or one object under lenient coercion) onto the
+  /// `existing` children with `policy`; `nil` when a child failed and failures fail the parent.
+  func mergeChildren(
+    _ existing: [Object], at index: Int, policy: CollectionPolicy, onFailure: ChildFailurePolicy,
+    run: inout _MappingRun
+  ) -> [_PendingChild<Object>]? {
+    let entry = run.tape[index]
+    var elementIndexes: [Int] = []
+    if entry.kind == .array {
+      var cursor = index + 1
+      for _ in 0..<Int(entry.length) {
+        elementIndexes.append(cursor)
+        cursor = run.tape.next(after: cursor)
+      }
+    } else {
+      elementIndexes = [index]
+    }
+    let mergesExisting = identity != nil && (policy == .replace || policy == .union)
+    var existingIds: [AnyHashable: Int] = [:]
+    if mergesExisting, let identity {
+      for (position, child) in existing.enumerated() {
+        if let id = identity.value(child), existingIds[id] == nil { existingIds[id] = position }
+      }
+    }
+    var mapped: [_PendingChild<Object>] = []
+    var mappedIds: [AnyHashable: Int] = [:]
+    var mergedExisting: [Int: Int] = [:]  // existing position -> mapped position
+    let before = run.errors.count
+    for (offset, elementIndex) in elementIndexes.enumerated() {
+      if entry.kind == .array { run.path.append(.index(offset)) }
+      defer { if entry.kind == .array { run.path.removeLast() } }
+      let errorsBefore = run.errors.count
+      let id = policy == .clearThenAppend ? nil : payloadIdentity(at: elementIndex, run: &run)
+      if let id, let position = mappedIds[id] {
+        // The same id twice in one payload: one object, the later values win.
+        let base = mapped[position].materializedBase
+        if let patch = collectExisting(base.child, at: elementIndex, run: &run) {
+          mapped[position] = .merged(base.child, base.patch.followed(by: patch))
+        }
+      } else if mergesExisting, let id, let position = existingIds[id] {
+        if let patch = collectExisting(existing[position], at: elementIndex, run: &run) {
+          mergedExisting[position] = mapped.count
+          mappedIds[id] = mapped.count
+          mapped.append(.merged(existing[position], patch))
+        }
+      } else if let child = decodeNew(at: elementIndex, run: &run) {
+        if let id { mappedIds[id] = mapped.count }
+        mapped.append(.fresh(child))
+      }
+      if run.errors.count > errorsBefore, onFailure == .dropChild {
+        run.dropErrors(since: errorsBefore)
+      }
+    }
+    guard run.errors.count == before else { return nil }
+    switch policy {
+    case .replace, .clearThenAppend:
+      return mapped
+    case .append:
+      return existing.map { .fresh($0) } + mapped
+    case .prepend:
+      return mapped + existing.map { .fresh($0) }
+    case .union:
+      var result: [_PendingChild<Object>] = existing.enumerated().map { position, child in
+        mergedExisting[position].map { mapped[$0] } ?? .fresh(child)
+      }
+      let used = Set(mergedExisting.values)
+      for (position, child) in mapped.enumerated() where !used.contains(position) {
+        result.append(child)
+      }
+      return result
+    }
+  }
+}
+
+extension _PendingChild {
+  /// The child and the writes pending on it (none for a fresh child).
+  var materializedBase: (child: Child, patch: _Patch<Child>) {
+    switch self {
+    case .fresh(let child): return (child, _Patch())
+    case .merged(let child, let patch): return (child, patch)
+    }
+  }
+}
+
+extension _Patch {
+  /// These writes, then `other`'s.
+  func followed(by other: _Patch<Object>) -> _Patch<Object> {
+    _Patch(writes: writes + other.writes)
+  }
+}
+
+extension _MappingPlan {
+  /// Maps the object at `index` onto `existing` when their identities match, else as a fresh
+  /// object (a to-one relationship onto an existing child).
+  func mergeOne(_ existing: Object, at index: Int, run: inout _MappingRun) -> _PendingChild<Object>?
+  {
+    if let identity, let id = payloadIdentity(at: index, run: &run), identity.value(existing) == id
+    {
+      return collectExisting(existing, at: index, run: &run).map { .merged(existing, $0) }
+    }
+    return decodeNew(at: index, run: &run, declineIsAcceptable: false).map { .fresh($0) }
+  }
+}

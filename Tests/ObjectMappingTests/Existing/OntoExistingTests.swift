@@ -1,0 +1,198 @@
+import Foundation
+import ObjectMapping
+import Testing
+
+// Classes, so "the same instance" can be checked with ===.
+final class Writer: CustomStringConvertible {
+  var id = 0
+  var name = ""
+  var email: String?
+  var description: String { "Writer(\(id), \(name))" }
+}
+
+final class Post {
+  var id = 0
+  var title = ""
+  var writer: Writer?
+  var comments: [Remark] = []
+  var tags: [String] = []
+}
+
+final class Remark: Equatable, CustomStringConvertible {
+  var id: Int?
+  var text = ""
+  static func == (lhs: Remark, rhs: Remark) -> Bool { lhs.id == rhs.id && lhs.text == rhs.text }
+  var description: String { "Comment(\(id.map(String.init) ?? "nil"), \(text))" }
+}
+
+private let writerMapping = Mapping(Writer.init) {
+  Attribute("id", \.id)
+  Attribute("name", \.name)
+  Attribute("email", \.email)
+}.identified(by: \.id)
+
+private let commentMapping = Mapping(Remark.init) {
+  Attribute("id", \.id)
+  Attribute("text", \.text)
+}.identified(by: \.id)
+
+private func postMapping(_ policy: CollectionPolicy = .replace) -> Mapping<Post> {
+  Mapping(Post.init) {
+    Attribute("id", \.id)
+    Attribute("title", \.title)
+    Relationship("writer", \.writer, writerMapping)
+    Relationship("comments", \.comments, commentMapping).policy(policy)
+    Attribute("tags", \.tags, default: [])
+  }
+}
+
+private func existingPost() throws -> Post {
+  try postMapping().map(
+    #"{"id": 1, "title": "Old", "writer": {"id": 7, "name": "Ann", "email": "ann@x"}, "comments": [{"id": 1, "text": "a"}, {"id": 2, "text": "b"}], "tags": ["x"]}"#
+  )
+}
+
+@Suite("Mapping onto existing instances")
+struct OntoExistingTests {
+  @Test func onlyPresentKeysAreWrittenAndAbsenceIsNotAnError() throws {
+    let post = try existingPost()
+    try postMapping().map(#"{"title": "New"}"#, onto: post)
+    #expect(post.title == "New")
+    #expect(post.id == 1 && post.writer?.name == "Ann" && post.comments.count == 2)
+    #expect(post.tags == ["x"])
+  }
+
+  @Test func structsAreUpdatedInPlace() throws {
+    var article = try articleMapping.map(
+      #"{"id": 1, "title": "Old", "body": "text", "meta": {"tags": ["a"]}}"#)
+    try articleMapping.map(#"{"title": "New", "author": {"name": "Bo"}}"#, onto: &article)
+    #expect(
+      article == Article(id: 1, title: "New", body: "text", author: Author(name: "Bo"), tags: ["a"])
+    )
+  }
+
+  @Test func aChildWithTheSameIdIsUpdatedInPlaceAndAnotherIdReplacesIt() throws {
+    let post = try existingPost()
+    let original = try #require(post.writer)
+    try postMapping().map(#"{"writer": {"id": 7, "name": "New"}}"#, onto: post)
+    #expect(post.writer === original)
+    #expect(original.name == "New" && original.email == "ann@x")
+
+    try postMapping().map(#"{"writer": {"id": 8, "name": "Other"}}"#, onto: post)
+    #expect(post.writer !== original)
+    #expect(post.writer?.id == 8 && post.writer?.name == "Other" && post.writer?.email == nil)
+    #expect(original.name == "New")
+  }
+
+  @Test func aFailingElementLeavesTheObjectAndItsChildrenUnchanged() throws {
+    let post = try existingPost()
+    let comments = post.comments
+    let lines = errorLines {
+      try postMapping().map(
+        #"{"title": "Changed", "writer": {"id": 7, "name": "Changed"}, "comments": [{"id": 1, "text": "changed"}, {"id": 2, "text": 5, "extra": []}, {"id": 3, "text": {}}]}"#,
+        onto: post)
+    }
+    #expect(lines == [#"/comments/2/text: expected a string, found an object"#])
+    #expect(post.title == "Old")
+    #expect(post.writer?.name == "Ann")
+    #expect(
+      post.comments.count == 2 && post.comments[0] === comments[0]
+        && post.comments[1] === comments[1])
+    #expect(comments.map(\.text) == ["a", "b"])
+  }
+
+  @Test func replaceMergesByIdentityInPayloadOrder() throws {
+    let post = try existingPost()
+    let first = post.comments[0]
+    try postMapping().map(
+      #"{"comments": [{"id": 3, "text": "c"}, {"id": 1, "text": "a2"}]}"#, onto: post)
+    #expect(post.comments.map(\.description) == ["Comment(3, c)", "Comment(1, a2)"])
+    #expect(post.comments[1] === first)
+  }
+
+  @Test func appendPrependUnionAndClearThenAppend() throws {
+    let payload =
+      #"{"comments": [{"id": 3, "text": "c"}, {"id": 4, "text": "d"}, {"id": 1, "text": "a2"}]}"#
+
+    let appended = try existingPost()
+    try postMapping(.append).map(payload, onto: appended)
+    #expect(
+      appended.comments.map(\.description) == [
+        "Comment(1, a)", "Comment(2, b)", "Comment(3, c)", "Comment(4, d)", "Comment(1, a2)",
+      ])
+
+    let prepended = try existingPost()
+    try postMapping(.prepend).map(payload, onto: prepended)
+    #expect(
+      prepended.comments.map(\.description) == [
+        "Comment(3, c)", "Comment(4, d)", "Comment(1, a2)", "Comment(1, a)", "Comment(2, b)",
+      ])
+
+    let united = try existingPost()
+    let first = united.comments[0]
+    try postMapping(.union).map(payload, onto: united)
+    #expect(
+      united.comments.map(\.description) == [
+        "Comment(1, a2)", "Comment(2, b)", "Comment(3, c)", "Comment(4, d)",
+      ])
+    #expect(united.comments[0] === first)
+
+    let cleared = try existingPost()
+    let old = cleared.comments[0]
+    try postMapping(.clearThenAppend).map(payload, onto: cleared)
+    #expect(
+      cleared.comments.map(\.description) == ["Comment(3, c)", "Comment(4, d)", "Comment(1, a2)"])
+    #expect(cleared.comments[2] !== old && old.text == "a")
+  }
+
+  @Test func theSameIdTwiceInOnePayloadIsOneObjectWithTheLaterValues() throws {
+    let post = try existingPost()
+    try postMapping().map(
+      #"{"comments": [{"id": 5, "text": "first"}, {"id": 6, "text": "x"}, {"id": 5, "text": "second"}]}"#,
+      onto: post)
+    #expect(post.comments.map(\.description) == ["Comment(5, second)", "Comment(6, x)"])
+  }
+
+  @Test func aMissingIdNeverMatches() throws {
+    let post = try postMapping().map(#"{"id": 1, "title": "t", "comments": [{"text": "no id"}]}"#)
+    let idless = post.comments[0]
+    try postMapping().map(#"{"comments": [{"text": "again"}, {"text": "and again"}]}"#, onto: post)
+    #expect(post.comments.count == 2)
+    #expect(post.comments.allSatisfy { $0 !== idless })
+  }
+
+  @Test func droppingFailedChildrenKeepsTheValidOnesAndReportsTheRest() throws {
+    let tolerant = Mapping(Post.init) {
+      Attribute("id", \.id)
+      Relationship("comments", \.comments, commentMapping).onChildFailure(.dropChild)
+    }
+    let post = try tolerant.map(
+      #"{"id": 1, "comments": [{"id": 1, "text": "ok"}, {"id": 2, "text": []}, {"id": 3, "text": "fine"}]}"#
+    )
+    #expect(post.comments.map(\.description) == ["Comment(1, ok)", "Comment(3, fine)"])
+    let result = try Mapper(MappingProvider { Route("post", tolerant) }).map(
+      #"{"post": {"id": 1, "comments": [{"id": 2, "text": []}]}}"#)
+    #expect(result.errors.isEmpty)
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "/post/comments/0: element skipped: /post/comments/0/text: expected a string, found an array"
+      ])
+  }
+}
+
+@Suite("Collections: skipping invalid elements")
+struct SkippingInvalidElementsTests {
+  @Test func throwingAPIThrowsWithPartialResultsAndOptionKeepsTheValidOnes() throws {
+    let payload = #"[{"name": "Ann"}, {"name": 5, "email": []}, {"name": "Cy"}]"#
+    do {
+      _ = try authorMapping.mapCollection(payload)
+      Issue.record("expected a failure")
+    } catch {
+      #expect(error.errors.map(\.description) == ["/1/email: expected a string, found an array"])
+      #expect(error.partialResult(as: [Author].self)?.map(\.name) == ["Ann", "Cy"])
+    }
+    let mapped = try authorMapping.mapCollection(payload, options: .skippingInvalidElements)
+    #expect(mapped.objects.map(\.name) == ["Ann", "Cy"])
+    #expect(mapped.errors.map(\.description) == ["/1/email: expected a string, found an array"])
+  }
+}
