@@ -33,12 +33,25 @@ if [[ "${1:-}" == "--static-hosting" ]]; then
   extra=(--transform-for-static-hosting --hosting-base-path swift-object-mapping)
 fi
 
-rm -rf "$GRAPHS" "$OUTPUT"
+rm -rf "$OUTPUT"
 mkdir -p "$GRAPHS"
 
+build_symbol_graph() {
+  swift build --target ObjectMapping --scratch-path "$SCRATCH" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$GRAPHS"
+}
+
+# The compiler writes the symbol graph only when it compiles the module, so the graphs are kept
+# between runs (an up-to-date build leaves them current). If they are missing, the docs-only
+# scratch path is cleared so the module is compiled again.
 echo "== symbol graph (swift build --target ObjectMapping) =="
-swift build --target ObjectMapping --scratch-path "$SCRATCH" \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$GRAPHS"
+build_symbol_graph
+if [[ ! -f "$GRAPHS/ObjectMapping.symbols.json" ]]; then
+  echo "build-docs: no symbol graph yet; rebuilding .build/docs from scratch"
+  rm -rf "$SCRATCH"
+  mkdir -p "$GRAPHS"
+  build_symbol_graph
+fi
 
 echo "== docc convert =="
 "$DOCC" convert "$ROOT/Sources/ObjectMapping/ObjectMapping.docc" \
