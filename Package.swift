@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "ObjectMapping", targets: ["ObjectMapping"]),
     .library(name: "ObjectMappingTesting", targets: ["ObjectMappingTesting"]),
+    .executable(name: "showcase", targets: ["showcase"]),
   ],
   targets: [
     .target(name: "ObjectMapping"),
@@ -17,9 +18,20 @@ let package = Package(
       name: "ObjectMappingTestSupport",
       dependencies: ["ObjectMapping"]
     ),
+    // The showcase's models, mappings and payloads, shared by the executable and the tests.
+    .target(
+      name: "ShowcaseKit",
+      dependencies: ["ObjectMapping"]
+    ),
+    .executableTarget(
+      name: "showcase",
+      dependencies: ["ObjectMapping", "ShowcaseKit"]
+    ),
     .testTarget(
       name: "ObjectMappingTests",
-      dependencies: ["ObjectMapping", "ObjectMappingTesting", "ObjectMappingTestSupport"]
+      dependencies: [
+        "ObjectMapping", "ObjectMappingTesting", "ObjectMappingTestSupport", "ShowcaseKit",
+      ]
     ),
   ]
 )

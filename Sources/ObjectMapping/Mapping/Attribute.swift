@@ -285,7 +285,7 @@ extension Attribute {
   /// - Parameters:
   ///   - source: Where the value is read.
   ///   - property: The property to write.
-  ///   - decodeOnly: Converts the payload value; throw ``ConversionFailure`` for bad input.
+  ///   - convert: Converts the payload value; throw ``ConversionFailure`` for bad input.
   public init<Wire: MappableValue>(
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     decodeOnly convert: @escaping @Sendable (Wire) throws -> Value

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds the DocC archive of the ObjectMapping module with the toolchain's own `docc`: no plugin,
+# no dependency added to the package.
+#
+#   Scripts/build-docs.sh                   # -> .build/docs/ObjectMapping.doccarchive
+#   Scripts/build-docs.sh --static-hosting  # the same, laid out for a static web server
+#                                           # (GitHub Pages under /swift-object-mapping)
+#
+# Steps: build the ObjectMapping target in its own scratch path (.build/docs, so the changed
+# compiler flags never force a rebuild of the normal .build) while emitting its symbol graph,
+# then `docc convert` the catalog Sources/ObjectMapping/ObjectMapping.docc with that symbol
+# graph. Warnings are errors: a broken ``Symbol`` link or a missing page fails the script.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT="$PWD"
+SCRATCH="$ROOT/.build/docs"
+GRAPHS="$SCRATCH/symbol-graphs"
+OUTPUT="$SCRATCH/ObjectMapping.doccarchive"
+
+DOCC="${DOCC:-$(command -v docc || true)}"
+if [[ -z "$DOCC" ]]; then
+  # docc ships next to swift in the toolchain.
+  DOCC="$(dirname "$(command -v swift)")/docc"
+fi
+if [[ ! -x "$DOCC" ]]; then
+  echo "build-docs: cannot find docc (set DOCC=/path/to/docc)" >&2
+  exit 2
+fi
+
+extra=()
+if [[ "${1:-}" == "--static-hosting" ]]; then
+  extra=(--transform-for-static-hosting --hosting-base-path swift-object-mapping)
+fi
+
+rm -rf "$OUTPUT"
+mkdir -p "$GRAPHS"
+
+build_symbol_graph() {
+  swift build --target ObjectMapping --scratch-path "$SCRATCH" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$GRAPHS"
+}
+
+# The compiler writes the symbol graph only when it compiles the module, so the graphs are kept
+# between runs (an up-to-date build leaves them current). If they are missing, the docs-only
+# scratch path is cleared so the module is compiled again.
+echo "== symbol graph (swift build --target ObjectMapping) =="
+build_symbol_graph
+if [[ ! -f "$GRAPHS/ObjectMapping.symbols.json" ]]; then
+  echo "build-docs: no symbol graph yet; rebuilding .build/docs from scratch"
+  rm -rf "$SCRATCH"
+  mkdir -p "$GRAPHS"
+  build_symbol_graph
+fi
+
+echo "== docc convert =="
+"$DOCC" convert "$ROOT/Sources/ObjectMapping/ObjectMapping.docc" \
+  --additional-symbol-graph-dir "$GRAPHS" \
+  --fallback-display-name ObjectMapping \
+  --fallback-bundle-identifier org.swift-object-mapping.ObjectMapping \
+  --output-path "$OUTPUT" \
+  --warnings-as-errors \
+  "${extra[@]}"
+
+echo "Documentation archive: ${OUTPUT#"$ROOT/"}"

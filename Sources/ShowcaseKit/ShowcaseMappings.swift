@@ -1,0 +1,75 @@
+import ObjectMapping
+
+/// The showcase's mappings: one definition per model, used to map the payloads and, unchanged,
+/// to serialize the request bodies.
+public enum ShowcaseMappings {
+  /// `{"id": 7, "name": "Ann Lee", "handle": "ann"}`.
+  public static let member = Mapping(Member.init) {
+    Attribute("id", \.id)
+    Attribute("name", \.name)
+    Attribute("handle", \.handle)
+  }
+
+  /// `{"type": "photo", "url": "…", "size": {"width": 1024, "height": 768}, "caption": "…"}`.
+  public static let photo = Mapping(Photo.init) {
+    Attribute("url", \.url)
+    Attribute("size.width", \.width)
+    Attribute("size.height", \.height)
+    Attribute("caption", \.caption)
+  }
+
+  /// `{"type": "link", "url": "…", "title": "…"}`.
+  public static let link = Mapping(LinkPreview.init) {
+    Attribute("url", \.url)
+    Attribute("title", \.title)
+  }
+
+  /// `{"type": "poll", "question": "…", "options": ["…"], "closed": "no"}`.
+  public static let poll = Mapping(Poll.init) {
+    Attribute("question", \.question)
+    Attribute("options", \.options)
+    Attribute("closed", \.isClosed, .boolWords(true: "yes", false: "no"), default: false)
+  }
+
+  /// Polymorphic attachments: the `type` member picks the case, and serialization writes it
+  /// back.
+  public static let attachment = DynamicMapping<Attachment> {
+    Match("type", equals: "photo", photo, case: Attachment.photo)
+    Match("type", equals: "link", link, case: Attachment.link)
+    Match("type", equals: "poll", poll, case: Attachment.poll)
+  }
+
+  /// A post, with its date in a custom format and its tags in one comma-separated string.
+  public static let post = Mapping(Post.init) {
+    Attribute("id", \.id)
+    Attribute("text", \.text)
+    Attribute("posted_at", \.postedAt, .date(format: "dd/MM/yyyy HH:mm"))
+    Relationship("author", \.author, member)
+    Attribute("tags", \.tags, .separated(by: ","), default: [])
+    Attribute("stats.likes", \.likes, default: 0)
+    Relationship("attachments", \.attachments, attachment).optional()
+  }
+
+  /// A profile whose user name is the dictionary key: `{"ann": {"display_name": …}}`; the
+  /// join date is read and written as a plain `yyyy-MM-dd` date.
+  public static let profile = Mapping(Profile.init) {
+    KeyAttribute("username", \.username)
+    Attribute("(username).display_name", \.displayName)
+    Attribute("(username).followers", \.followers, default: 0)
+    Attribute("(username).joined", \.joined).dateFormats([.pattern("yyyy-MM-dd")])
+  }
+
+  /// The whole timeline payload.
+  public static let timeline = Mapping(Timeline.init) {
+    Attribute("title", \.title)
+    Attribute("generated_at", \.generatedAt)
+    Relationship("posts", \.posts, post)
+    Relationship("users", \.profiles, profile).optional()
+  }
+
+  /// The mapper's routes for a timeline payload: the timeline itself, plus the built-in
+  /// `error`/`errors` routes a server uses for its error messages.
+  public static let provider = MappingProvider {
+    Route("", timeline, name: "timeline")
+  }
+}
