@@ -94,18 +94,24 @@ public enum Showcase {
     return Section(title: "4. Form request bodies from the same mappings", lines: lines)
   }
 
-  // MARK: - Validation (placeholder)
+  // MARK: - 5. Validation
 
-  /// PLACEHOLDER for "a validation that rejects one value" (issue 11, once key-value
-  /// validation lands).
-  ///
-  /// Key-value validation (`.validate { (value: inout V) throws -> Bool in … }`,
-  /// `KeyValueValidating`) does not exist yet, so this returns no section and the showcase
-  /// prints nothing for it. When it lands, add a rule such as a post text that must not be
-  /// empty, map a payload with one rejected value, and return a section listing the
-  /// ``MappingDiagnostic/Kind/rejected(message:)`` diagnostic and the kept value.
+  /// Maps ``ShowcasePayloads/moderated`` with ``ShowcaseMappings/moderatedPost``: a negative like
+  /// count is rejected (the post keeps 0 and maps), tags are replaced by their lowercase form,
+  /// and the report lists the rejection with its path. An empty text fails the post.
   public static func validationSections() -> [Section] {
-    []
+    let report = ShowcaseMappings.moderatedPost.report(ShowcasePayloads.moderated)
+    var lines = ["a post with one rejected value still maps:"]
+    if let post = report.object {
+      lines.append(
+        "  #\(post.id) \"\(post.text)\", \(post.likes) likes, tags: \(post.tags.joined(separator: ", "))"
+      )
+    }
+    lines += report.summary.map { "  \($0)" }
+    let failed = ShowcaseMappings.moderatedPost.report(ShowcasePayloads.moderatedEmpty)
+    lines.append("a post whose text is empty fails:")
+    lines += failed.summary.map { "  \($0)" }
+    return [Section(title: "5. Validation: replace, reject, fail", lines: lines)]
   }
 
   // MARK: - Describing the typed objects

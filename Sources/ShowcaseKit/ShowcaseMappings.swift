@@ -1,3 +1,4 @@
+import Foundation
 import ObjectMapping
 
 /// The showcase's mappings: one definition per model, used to map the payloads and, unchanged,
@@ -50,6 +51,22 @@ public enum ShowcaseMappings {
     Relationship("attachments", \.attachments, attachment).optional()
   }
 
+  /// The post mapping with validation: tags are lowercased (replace), a negative like count is
+  /// rejected (the post keeps its value), an empty text fails the post.
+  public static let moderatedPost = Mapping(Post.init) {
+    Attribute("id", \.id)
+    Attribute("text", \.text).validate { text in
+      if text.trimmingCharacters(in: .whitespaces).isEmpty { throw ModerationError.emptyText }
+      return true
+    }
+    Relationship("author", \.author, member)
+    Attribute("tags", \.tags, .separated(by: ","), default: []).validate { tags in
+      tags = tags.map { $0.lowercased() }
+      return true
+    }
+    Attribute("stats.likes", \.likes, default: 0).validate("likes cannot be negative") { $0 >= 0 }
+  }
+
   /// A profile whose user name is the dictionary key: `{"ann": {"display_name": …}}`; the
   /// join date is read and written as a plain `yyyy-MM-dd` date.
   public static let profile = Mapping(Profile.init) {
@@ -72,4 +89,10 @@ public enum ShowcaseMappings {
   public static let provider = MappingProvider {
     Route("", timeline, name: "timeline")
   }
+}
+
+/// Why the moderated post mapping fails a post.
+public enum ModerationError: Error, CustomStringConvertible {
+  case emptyText
+  public var description: String { "a post needs some text" }
 }

@@ -76,4 +76,15 @@ public enum ShowcasePayloads {
       }
     }
     """#
+
+  /// A post for the validation section: mixed-case tags and a negative like count.
+  public static let moderated = #"""
+    {"id": 301, "text": "Validation keeps bad values out", "author": {"id": 1, "name": "Ann Lee", "handle": "ann"},
+     "tags": "Swift,JSON", "stats": {"likes": -5}}
+    """#
+
+  /// A post whose text is empty, which fails validation.
+  public static let moderatedEmpty = #"""
+    {"id": 302, "text": "  ", "author": {"id": 2, "name": "Bob Stone", "handle": "bob"}}
+    """#
 }

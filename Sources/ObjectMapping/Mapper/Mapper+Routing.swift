@@ -10,8 +10,9 @@ extension Mapper {
     tape.withView { _map(view: $0) }
   }
 
-  private func _map(view tape: _TapeView) -> MappingResult {
+  func _map(view tape: _TapeView, target: Any? = nil) -> MappingResult {
     var run = _MappingRun(tape: tape)
+    var target = target
     if isTracing { run.trace = [] }
     run.errors = provider.definitionErrors
     var entries: [MappingResult.Entry] = []
@@ -38,6 +39,16 @@ extension Mapper {
           _mapElements(of: value.index, route: route, run: &run, into: &objects)
         } else if crossed {
           _mapElement(at: value.index, route: route, run: &run, into: &objects)
+        } else if let current = target,
+          case let outcome = route.decodeOnto(value.index, &run, current),
+          !outcome.isWrongType
+        {
+          target = nil
+          if case .mapped(let updated) = outcome {
+            objects.append(updated)
+          } else {
+            singleFailed = true
+          }
         } else if let object = route.decode(value.index, &run) {
           objects.append(object)
         } else {
@@ -51,6 +62,12 @@ extension Mapper {
             keyPath: keyPath, routeName: route.name, objects: objects,
             isCollection: isCollection, sendable: route.sendable))
       }
+    }
+    if let target {
+      run.path = []
+      let reason = "no single object of type \(type(of: target)) was reached by a route"
+      run.note(.targetIgnored(reason: reason))
+      run.traceEvent(.targetIgnored(reason: reason))
     }
     if !anyFound {
       let searched = provider.routes.compactMap(\.keyPath)

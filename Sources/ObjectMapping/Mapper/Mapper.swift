@@ -90,6 +90,31 @@ public struct Mapper: Sendable {
     return try map(node)
   }
 
+  /// Maps a JSON payload onto an existing object (RestKit's target object): a single object
+  /// reached by a route whose model type is the target's is mapped onto it — only the keys
+  /// present are written, transactionally (see ``MappingProtocol/map(_:onto:)-(Node,_)``). A
+  /// target that no single-object route can take (a collection payload, another type) is
+  /// ignored, with a ``MappingDiagnostic/Kind/targetIgnored(reason:)`` diagnostic.
+  ///
+  /// ```swift
+  /// let result = try Mapper(provider).map(json, target: article)   // a class: updated in place
+  /// let updated = result.first(Article.self)                        // a struct: the updated copy
+  /// ```
+  public func map(_ json: String, target: Any, options: JSONReadingOptions = .strict)
+    throws(MappingError) -> MappingResult
+  {
+    let tape = try _Tape(json: Array(json.utf8), options: options)
+    return tape.withView { _map(view: $0, target: target) }
+  }
+
+  /// ``map(_:target:options:)-(String,_,_)`` for JSON bytes.
+  public func map(_ data: Data, target: Any, options: JSONReadingOptions = .strict)
+    throws(MappingError) -> MappingResult
+  {
+    let tape = try _Tape(json: [UInt8](data), options: options)
+    return tape.withView { _map(view: $0, target: target) }
+  }
+
   /// Maps a payload in the format its `Content-Type` names, read with ``formats``.
   ///
   /// ```swift

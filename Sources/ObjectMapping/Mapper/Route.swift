@@ -26,6 +26,10 @@ public struct Route: Sendable {
   let keys: [[UInt8]]
   let mapping: any MappingProtocol
   let decode: @Sendable (_ index: Int, _ run: inout _MappingRun) -> Any?
+  /// Maps the value at `index` onto `target` when it is this route's model type: the updated
+  /// target, `nil` when it failed (errors in the run), or `.none` wrapped in `.typeMismatch`…
+  let decodeOnto:
+    @Sendable (_ index: Int, _ run: inout _MappingRun, _ target: Any) -> _TargetOutcome
   /// Views a mapped object as `Sendable` when the model type is, so errors can keep it.
   let sendable: (@Sendable (Any) -> (any Sendable)?)?
 
@@ -68,6 +72,12 @@ public struct Route: Sendable {
     self.mapping = mapping
     let plan = mapping._plan
     decode = { index, run in plan.decodeNew(at: index, run: &run) }
+    decodeOnto = { index, run, target in
+      guard var typed = target as? M.Object else { return .wrongType }
+      guard let patch = plan.collectExisting(typed, at: index, run: &run) else { return .failed }
+      patch.apply(to: &typed)
+      return .mapped(typed)
+    }
     self.sendable = sendable
   }
 }
@@ -128,4 +138,21 @@ public enum MappingProviderBuilder {
 
   /// An `if #available` branch.
   public static func buildLimitedAvailability(_ part: [Route]) -> [Route] { part }
+}
+
+/// What mapping a route's value onto a target object gave.
+enum _TargetOutcome {
+  /// The updated target.
+  case mapped(Any)
+  /// The value did not map (the errors are in the run); the target is unchanged.
+  case failed
+  /// The target is not of the route's model type.
+  case wrongType
+}
+
+extension _TargetOutcome {
+  var isWrongType: Bool {
+    if case .wrongType = self { return true }
+    return false
+  }
 }

@@ -29,6 +29,28 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
   var context: _ValueContext?
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
+  var validators: [_Validator<Value>] = []
+
+  /// The same rule validating each value it is about to set (RestKit's key-value validation).
+  ///
+  /// ```swift
+  /// Attribute("title", \.title).validate { value in value = value.uppercased(); return true }
+  /// Attribute("id", \.id).validate("id 0 is a placeholder") { $0 != 0 }
+  /// Attribute("body", \.body).validate { if $0.isEmpty { throw ArticleError.emptyBody }; return true }
+  /// ```
+  ///
+  /// Change `value` to **replace** it; return `false` to **reject** it (the property keeps its
+  /// previous value, mapping goes on, and the rejection is reported as a diagnostic with
+  /// `message`); throw to **fail** the object (it is not produced, and an existing instance is
+  /// left as it was). Validators run in the order they were added, then the model's
+  /// ``KeyValueValidating`` hook. Defaults filled in for absent values are not validated.
+  public func validate(
+    _ message: String? = nil, _ body: @escaping @Sendable (inout Value) throws -> Bool
+  ) -> Self {
+    var copy = self
+    copy.validators.append(_Validator(message: message, body: body))
+    return copy
+  }
 
   init(
     source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
@@ -119,6 +141,8 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
   let nullReplacement: UnsafeMutablePointer<Value>?
   /// An absent value is an error (required, or inferred and not optional, with no default).
   let absenceIsError: Bool
+  /// Whether values go through validators (the rule's or the model's) before being set.
+  let validates: Bool
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
@@ -133,6 +157,21 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     absenceIsError =
       rule.defaultValue == nil
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
+    validates =
+      context.validates
+      && (!rule.validators.isEmpty || Object.self is any KeyValueValidating.Type)
+  }
+
+  /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
+  /// was rejected or failed.
+  @inline(__always)
+  private func validated(_ value: Value, object: Object, run: inout _MappingRun) -> Value? {
+    guard validates else { return value }
+    let outcome = _validate(
+      value, validators: rule.validators, object: object, keyPath: rule.property)
+    if case .accept(let accepted) = outcome { return accepted }
+    run.record(outcome, at: source.pathComponents)
+    return nil
   }
 
   deinit {
@@ -156,7 +195,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     }
     if run.tape[index].kind == .null {
       if let nullReplacement {
-        object.pointee[keyPath: rule.property] = nullReplacement.pointee
+        if let value = validated(nullReplacement.pointee, object: object.pointee, run: &run) {
+          object.pointee[keyPath: rule.property] = value
+        }
       } else if let defaultValue = rule.defaultValue {
         object.pointee[keyPath: rule.property] = defaultValue()
       } else {
@@ -166,7 +207,14 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     }
     let payload = PayloadValue(tape: run.tape, index: index, context: context)
     do {
-      object.pointee[keyPath: rule.property] = try rule.read(payload)
+      let value = try rule.read(payload)
+      if validates {
+        if let value = validated(value, object: object.pointee, run: &run) {
+          object.pointee[keyPath: rule.property] = value
+        }
+      } else {
+        object.pointee[keyPath: rule.property] = value
+      }
     } catch {
       run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
     }
@@ -197,8 +245,10 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
         return
       }
     }
+    let existing = object.assumingMemoryBound(to: Object.self).pointee
+    guard let accepted = validated(value, object: existing, run: &run) else { return }
     patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append {
-      $0[keyPath: property] = value
+      $0[keyPath: property] = accepted
     }
   }
 }

@@ -28,6 +28,7 @@ public struct Mapping<Object>: MappingProtocol {
   var coercionMode: Coercion = .lenient
   var formats: [DateFormat] = DateFormat.defaultFormats
   var nullPolicy: NullPolicy = .omit
+  var validationEnabled = true
   var identity: _Identity<Object>?
   var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
 
@@ -50,7 +51,8 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   private mutating func rebuildPlan() {
-    let context = _ValueContext(coercion: coercionMode, dateFormats: formats)
+    let context = _ValueContext(
+      coercion: coercionMode, dateFormats: formats, validates: validationEnabled)
     let compiled = rules.compactMap { ($0 as? any _DecodingRule<Object>)?.bound(to: context) }
     let keyRule = rules.lazy.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule }.first
     var inverse = InverseMapping(
@@ -93,6 +95,15 @@ public struct Mapping<Object>: MappingProtocol {
   /// - Throws: ``MappingErrors`` with one `invalidDefinition` error per mistake.
   public func validate() throws(MappingErrors) {
     try _plan.checkDefinition()
+  }
+
+  /// The same mapping with key-value validation on (the default) or off: with `false`, neither
+  /// the rules' `.validate { }` closures nor the model's ``KeyValueValidating`` hook run.
+  public func validation(_ enabled: Bool) -> Self {
+    var copy = self
+    copy.validationEnabled = enabled
+    copy.rebuildPlan()
+    return copy
   }
 
   /// The same mapping with an identity: when mapping onto existing instances, a child whose

@@ -27,6 +27,38 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   var isDecodeOnly = false
   var collectionPolicy: CollectionPolicy = .replace
   var childFailure: ChildFailurePolicy = .failParent
+  var validators: [_Validator<Any>] = []
+  var validatesValues = true
+  /// Reads and writes the property without knowing its type (for validation).
+  let accessor: _AnyAccessor<Object>
+
+  /// The same relationship validating the value it is about to set: the child, the optional
+  /// child, or the whole collection — `Value` is the property's type. Same outcomes as
+  /// ``Attribute/validate(_:_:)``: change `value` to replace it, return `false` to reject it
+  /// (the property keeps its previous value), throw to fail the parent.
+  ///
+  /// ```swift
+  /// Relationship("comments", \.comments, commentMapping)
+  ///   .validate("too many comments") { (comments: inout [Comment]) in comments.count <= 100 }
+  /// ```
+  ///
+  /// Relationship validators run when mapping new objects; when mapping onto an existing
+  /// instance they are not run (attribute validators are).
+  public func validate<Value>(
+    _ message: String? = nil, _ body: @escaping @Sendable (inout Value) throws -> Bool
+  ) -> Self {
+    var copy = self
+    copy.validators.append(
+      _Validator(message: message) { value in
+        guard var typed = value as? Value else {
+          throw _ValidationFailure(
+            message: "the validator takes a \(Value.self), the property holds a \(type(of: value))")
+        }
+        defer { value = typed }
+        return try body(&typed)
+      })
+    return copy
+  }
 
   /// The same relationship combining mapped and existing children with `policy` when mapping
   /// onto an existing instance (to-many relationships; default ``CollectionPolicy/replace``).
@@ -76,6 +108,7 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   func bound(to context: _ValueContext) -> Self {
     var copy = self
     copy.coercionMode = context.coercion
+    copy.validatesValues = context.validates
     return copy
   }
 
@@ -91,12 +124,17 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
   let source: _CompiledSource
   /// An absent value is an error.
   let absenceIsError: Bool
+  /// Whether the value set goes through validators (the rule's or the model's).
+  let validates: Bool
 
   init(_ rule: Relationship<Object>, mayRepeat: Bool) {
     self.rule = rule
     source = _CompiledSource(rule.source, mayRepeat: mayRepeat)
     absenceIsError =
       rule.presence == .required || (rule.presence == .inferred && !rule.acceptsAbsence)
+    validates =
+      rule.validatesValues
+      && (!rule.validators.isEmpty || Object.self is any KeyValueValidating.Type)
   }
 
   deinit { source.deallocate() }
@@ -113,7 +151,25 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     run.path.append(contentsOf: source.pathComponents)
     let outerDrops = run.dropsFailedChildren
     run.dropsFailedChildren = rule.childFailure == .dropChild
-    rule.body(&object.assumingMemoryBound(to: Object.self).pointee, index, &run)
+    let model = object.assumingMemoryBound(to: Object.self)
+    if validates {
+      let previous = rule.accessor.get(model.pointee)
+      let errorsBefore = run.errors.count
+      rule.body(&model.pointee, index, &run)
+      if run.errors.count == errorsBefore {
+        let outcome = _validate(
+          rule.accessor.get(model.pointee), validators: rule.validators, object: model.pointee,
+          keyPath: rule.propertyKeyPath)
+        if case .accept(let accepted) = outcome {
+          rule.accessor.set(&model.pointee, accepted)
+        } else {
+          rule.accessor.set(&model.pointee, previous)
+          run.record(outcome, at: [])
+        }
+      }
+    } else {
+      rule.body(&model.pointee, index, &run)
+    }
     run.dropsFailedChildren = outerDrops
     run.path.removeSubrange(depth...)
   }
@@ -134,6 +190,19 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
   }
 }
 
+/// Reads and writes one property of a model as `Any`.
+struct _AnyAccessor<Object>: Sendable {
+  let get: @Sendable (Object) -> Any
+  let set: @Sendable (inout Object, Any) -> Void
+
+  init<Value>(_ property: WritableKeyPath<Object, Value> & Sendable) {
+    get = { $0[keyPath: property] }
+    set = { object, value in
+      if let typed = value as? Value { object[keyPath: property] = typed }
+    }
+  }
+}
+
 /// The settings a relationship's body reads when mapping onto an existing instance.
 struct _RelationshipOptions {
   let policy: CollectionPolicy
@@ -147,17 +216,18 @@ struct _ExistingBody<Object>: Sendable {
 }
 
 extension Relationship {
-  private init(
-    source: SourcePath, propertyKeyPath: AnyKeyPath & Sendable, acceptsAbsence: Bool,
+  private init<Value>(
+    source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable, acceptsAbsence: Bool,
     encode: _RelationshipEncoder<Object>, existing: _ExistingBody<Object>,
     body: @escaping @Sendable (inout Object, Int, inout _MappingRun) -> Void
   ) {
     self.source = source
-    self.propertyKeyPath = propertyKeyPath
+    self.propertyKeyPath = property
     self.acceptsAbsence = acceptsAbsence
     self.encode = encode
     self.existingBody = existing
     self.body = body
+    accessor = _AnyAccessor(property)
   }
 
   /// A required to-one relationship.
@@ -174,7 +244,7 @@ extension Relationship {
     lazy mapping: @escaping @Sendable () -> M
   ) {
     self.init(
-      source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: false,
+      source: source.sourcePath, property: property, acceptsAbsence: false,
       encode: _RelationshipEncoder { object, writer, run, _ in
         mapping()._plan.inverse.plan.encode(object[keyPath: property], to: &writer, run: &run)
         return true
@@ -213,7 +283,7 @@ extension Relationship {
     lazy mapping: @escaping @Sendable () -> M
   ) {
     self.init(
-      source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: true,
+      source: source.sourcePath, property: property, acceptsAbsence: true,
       encode: _RelationshipEncoder { object, writer, run, nulls in
         guard let child = object[keyPath: property] else { return writer.nullIfIncluded(nulls) }
         mapping()._plan.inverse.plan.encode(child, to: &writer, run: &run)
@@ -256,7 +326,7 @@ extension Relationship {
     lazy mapping: @escaping @Sendable () -> M
   ) {
     self.init(
-      source: source.sourcePath, propertyKeyPath: property,
+      source: source.sourcePath, property: property,
       acceptsAbsence: Collection.emptyForNull != nil,
       encode: _RelationshipEncoder { object, writer, run, nulls in
         let collection = object[keyPath: property]
@@ -361,7 +431,7 @@ extension Relationship {
     _ mapping: some MappingProtocol<Child>
   ) {
     self.init(
-      source: source.sourcePath, propertyKeyPath: property, acceptsAbsence: false,
+      source: source.sourcePath, property: property, acceptsAbsence: false,
       encode: _RelationshipEncoder { object, writer, run, _ in
         let children = object[keyPath: property]
         let plan = mapping._plan.inverse.plan

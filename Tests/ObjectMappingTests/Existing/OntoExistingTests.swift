@@ -196,3 +196,46 @@ struct SkippingInvalidElementsTests {
     #expect(mapped.errors.map(\.description) == ["/1/email: expected a string, found an array"])
   }
 }
+
+@Suite("Mapper: target objects")
+struct MapperTargetTests {
+  static let provider = MappingProvider {
+    Route("post", postMapping())
+    Route("posts", postMapping())
+  }
+
+  @Test func aSingleObjectIsMappedOntoTheTarget() throws {
+    let post = try existingPost()
+    let writer = post.writer
+    let result = try Mapper(Self.provider).map(
+      #"{"post": {"title": "Via mapper", "writer": {"id": 7, "name": "Renamed"}}}"#, target: post)
+    #expect(result.errors.isEmpty && result.diagnostics.isEmpty)
+    #expect(post.title == "Via mapper" && post.id == 1)
+    #expect(post.writer === writer && writer?.name == "Renamed")
+    #expect(result.first(Post.self) === post)
+  }
+
+  @Test func aTargetForACollectionIsIgnoredWithADiagnostic() throws {
+    let post = try existingPost()
+    let result = try Mapper(Self.provider).map(
+      #"{"posts": [{"id": 2, "title": "a", "comments": []}, {"id": 3, "title": "b", "comments": []}]}"#,
+      target: post)
+    #expect(result.all(Post.self).map(\.id) == [2, 3])
+    #expect(post.title == "Old")
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "target object ignored: no single object of type Post was reached by a route"
+      ])
+  }
+
+  @Test func aFailingPayloadLeavesTheTargetUnchanged() throws {
+    let post = try existingPost()
+    let result = try Mapper(Self.provider).map(
+      #"{"post": {"title": "x", "comments": [{"id": 1, "text": []}]}}"#, target: post)
+    #expect(
+      result.errors.map(\.description) == [
+        "/post/comments/0/text: expected a string, found an array"
+      ])
+    #expect(post.title == "Old")
+  }
+}

@@ -66,6 +66,7 @@ struct ShowcaseOutputTests {
         "2. A broken payload: every problem, with its path",
         "3. JSON request bodies from the same mappings",
         "4. Form request bodies from the same mappings",
+        "5. Validation: replace, reject, fail",
       ])
   }
 
@@ -143,8 +144,15 @@ struct ShowcaseOutputTests {
         + "&post[attachments][0][type]=poll")
   }
 
-  @Test func validationHasNoSectionUntilValidationExists() {
-    #expect(Showcase.validationSections().isEmpty)
+  @Test func validationSectionShowsAReplacementARejectionAndAFailure() {
+    #expect(
+      Showcase.validationSections().first?.lines == [
+        "a post with one rejected value still maps:",
+        "  #301 \"Validation keeps bad values out\", 0 likes, tags: swift, json",
+        "  /stats/likes: value rejected: likes cannot be negative",
+        "a post whose text is empty fails:",
+        "  /text: validation failed: a post needs some text",
+      ])
   }
 }
 

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Everything one mapping run found: the object (when it mapped), every error, and every
+/// diagnostic (values rejected by validators, elements declined or skipped) — AppCoreKit's
+/// summary of what is missing, for forms and debugging.
+///
+/// ```swift
+/// let report = articleMapping.report(json)
+/// report.object          // the article, or nil when it failed
+/// report.summary         // ["/title: required value is missing",
+///                        //  "/id: value rejected: id 0 is a placeholder", …]
+/// ```
+public struct MappingReport<Object> {
+  /// The mapped object; `nil` when the payload had errors.
+  public let object: Object?
+  /// Every error, with its path: missing required keys, conversion and validation failures.
+  public let errors: [MappingError]
+  /// Everything noticed that is not an error: rejected values, declined or skipped elements.
+  public let diagnostics: [MappingDiagnostic]
+
+  /// Whether the payload mapped without an error.
+  public var succeeded: Bool { errors.isEmpty }
+
+  /// Errors then diagnostics, one line each, in the order found.
+  public var summary: [String] { errors.map(\.description) + diagnostics.map(\.description) }
+}
+
+extension MappingReport: Sendable where Object: Sendable {}
+
+extension MappingProtocol {
+  /// Maps one object and reports everything the run found, without throwing for mapping
+  /// problems (a payload that cannot be read is reported as an error too).
+  public func report(_ json: String, options: JSONReadingOptions = .strict) -> MappingReport<Object>
+  {
+    _report(tape: { () throws(MappingErrors) in
+      try _Tape.checked(json: Array(json.utf8), options: options)
+    })
+  }
+
+  /// Maps one object from JSON bytes and reports everything the run found; see
+  /// ``report(_:options:)-(String,_)``.
+  public func report(_ data: Data, options: JSONReadingOptions = .strict) -> MappingReport<Object> {
+    _report(tape: { () throws(MappingErrors) in
+      try _Tape.checked(json: [UInt8](data), options: options)
+    })
+  }
+
+  /// Maps one object from a node and reports everything the run found.
+  public func report(_ node: Node) -> MappingReport<Object> {
+    _report(tape: { () throws(MappingErrors) in try _Tape.checked(node: node) })
+  }
+
+  /// Maps JSON onto an existing instance (transactionally, as ``map(_:onto:)-(Node,_)``) and
+  /// reports everything the run found; ``MappingReport/object`` is the updated instance, or
+  /// `nil` when nothing was written.
+  public func report(_ json: String, onto existing: inout Object) -> MappingReport<Object> {
+    let tape: _Tape
+    do {
+      tape = try _Tape.checked(json: Array(json.utf8), options: .strict)
+      try _plan.checkDefinition()
+    } catch {
+      return MappingReport(object: nil, errors: error.errors, diagnostics: [])
+    }
+    let current = existing
+    let (patch, errors, diagnostics) = tape.withView { view in
+      var run = _MappingRun(tape: view)
+      let patch = _plan.collectExisting(current, at: 0, run: &run)
+      return (patch, run.errors, run.diagnostics)
+    }
+    guard let patch, errors.isEmpty else {
+      return MappingReport(object: nil, errors: errors, diagnostics: diagnostics)
+    }
+    patch.apply(to: &existing)
+    return MappingReport(object: existing, errors: [], diagnostics: diagnostics)
+  }
+
+  private func _report(tape makeTape: () throws(MappingErrors) -> _Tape) -> MappingReport<Object> {
+    let tape: _Tape
+    do {
+      tape = try makeTape()
+      try _plan.checkDefinition()
+    } catch {
+      return MappingReport(object: nil, errors: error.errors, diagnostics: [])
+    }
+    return tape.withView { view in
+      var run = _MappingRun(tape: view)
+      let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
+      return MappingReport(
+        object: run.errors.isEmpty ? object : nil, errors: run.errors, diagnostics: run.diagnostics)
+    }
+  }
+}
