@@ -83,6 +83,11 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
     return copy
   }
 
+  var readSources: [SourcePath] {
+    if source == .root, let flatChild { return flatChild.sources() }
+    return source.isSpecial ? [] : [source]
+  }
+
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
     if source == .root, let flatChild {
       let step = _RelationshipStep(self, mayRepeat: false)
