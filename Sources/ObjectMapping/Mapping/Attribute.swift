@@ -461,8 +461,7 @@ extension Attribute {
 extension PayloadValue {
   /// The values at `parts` of this object, in order; every missing or failing part is reported
   /// at its path.
-  func compoundValues<Wire: MappableValue>(_ parts: [SourcePath], as: Wire.Type) throws -> [Wire]
-  {
+  func compoundValues<Wire: MappableValue>(_ parts: [SourcePath], as: Wire.Type) throws -> [Wire] {
     var values: [Wire] = []
     values.reserveCapacity(parts.count)
     var failures: [(path: [_PathComponent], failure: any Error)] = []

@@ -52,7 +52,8 @@ public struct Include<Object>: MappingRule {
       problem = nil
     } else {
       rules = []
-      problem = "Include(Mapping<\(Base.self)>) in a Mapping<\(Object.self)>: \(Object.self) is not \(Base.self) or a subclass of it"
+      problem =
+        "Include(Mapping<\(Base.self)>) in a Mapping<\(Object.self)>: \(Object.self) is not \(Base.self) or a subclass of it"
     }
   }
 }

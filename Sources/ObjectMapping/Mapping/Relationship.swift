@@ -576,8 +576,9 @@ struct _FlatChild<Object>: Sendable {
     sources = { mapping()._plan.payloadSources }
     encodings = {
       mapping()._plan.inverse.rules.map { rule in
-        _EncodingRule(path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls)
-        { object, writer, run, nulls in
+        _EncodingRule(
+          path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
+        ) { object, writer, run, nulls in
           rule.write(object[keyPath: property], &writer, &run, nulls)
         }
       }
@@ -590,8 +591,9 @@ struct _FlatChild<Object>: Sendable {
     sources = { mapping()._plan.payloadSources }
     encodings = {
       mapping()._plan.inverse.rules.map { rule in
-        _EncodingRule(path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls)
-        { object, writer, run, nulls in
+        _EncodingRule(
+          path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
+        ) { object, writer, run, nulls in
           guard let child = object[keyPath: property] else { return false }
           return rule.write(child, &writer, &run, nulls)
         }
