@@ -100,7 +100,18 @@ public struct DynamicMapping<Base>: MappingProtocol {
           rule: "DynamicMapping<\(Base.self)>",
           reason: "its case is chosen by a closure and no serializing table was given"))
     }
-    _plan = _MappingPlan(dynamic: dispatch, inverse: inverse)
+    let problems =
+      cases.isEmpty && chooser == nil
+      ? ["DynamicMapping<\(Base.self)> has no matchers, so it maps nothing"] : []
+    _plan = _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
+  }
+
+  /// Checks the definition and reports every mistake at once (also reported when the mapping is
+  /// first used): a dynamic mapping without matchers.
+  ///
+  /// - Throws: ``MappingErrors`` with one `invalidDefinition` error per mistake.
+  public func validate() throws(MappingErrors) {
+    try _plan.checkDefinition()
   }
 
   /// The same mapping, treating every declined object as an error (`no mapping matches`)

@@ -88,7 +88,7 @@ extension _MappingPlan {
     var quiet = _MappingRun(tape: run.tape)
     var hint = _MemberHint(object: index)
     withUnsafeMutablePointer(to: &scratch) { pointer in
-      steps[position].decode(
+      ruleSteps[position].decode(
         into: UnsafeMutableRawPointer(pointer), objectIndex: index, hint: &hint, run: &quiet)
     }
     guard quiet.errors.isEmpty else { return nil }
@@ -125,6 +125,7 @@ extension _MappingPlan {
         }
       }
     }
+    if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }
     return run.errors.count == before ? patch : nil
   }
 

@@ -22,6 +22,10 @@ class _DecodeStep: @unchecked Sendable {
     from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun, patch: UnsafeMutableRawPointer
   ) {}
+
+  /// Whether this step's source is present (and not `null`) in the object at `objectIndex`:
+  /// how a property written by several rules (composition) knows that one of them applied.
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool { true }
 }
 
 /// A ``SourcePath`` compiled for lookups: its keys' UTF-8 bytes allocated once.
@@ -54,7 +58,8 @@ struct _CompiledSource: @unchecked Sendable {
   /// when absent. The first key's lookup starts at `hint`.
   @inline(__always)
   func resolve(in tape: _TapeView, from objectIndex: Int, hint: inout _MemberHint) -> Int? {
-    guard let first else { return objectIndex }
+    // A special source reads the index its wrapping step resolved (`-1`: absent).
+    guard let first else { return objectIndex >= 0 ? objectIndex : nil }
     guard
       var current = tape.member(of: objectIndex, named: first, hint: &hint, mayRepeat: mayRepeat)
     else { return nil }

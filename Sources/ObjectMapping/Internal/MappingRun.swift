@@ -67,6 +67,21 @@ struct _MappingRun {
   /// Whether the to-many relationship being mapped drops failed children
   /// (``ChildFailurePolicy/dropChild``) instead of failing its parent.
   var dropsFailedChildren = false
+  /// The tape index of the parent object's representation (``SourcePath/parent``) while a
+  /// relationship's child is mapped; `-1` at the top level.
+  var parentIndex = -1
+  /// The path depth at which ``SourcePath/index`` reads as absent although the path ends in an
+  /// index: the child of an empty-source to-one relationship sits at its parent's path.
+  var indexHiddenAtDepth = -1
+
+  /// The position of the object being mapped in its collection (``SourcePath/index``): the
+  /// last path component when it is an index; `nil` for anything else.
+  var collectionIndex: Int? {
+    guard path.count != indexHiddenAtDepth, case .index(let index)? = path.last else {
+      return nil
+    }
+    return index
+  }
 
   /// Turns the errors recorded since `count` into one diagnostic at the current path: the
   /// element they belong to is skipped.

@@ -17,7 +17,7 @@
 ///   error. `null` never becomes 0.
 public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
   /// Where the value is read in the payload.
-  public let source: SourcePath
+  public internal(set) var source: SourcePath
   let property: WritableKeyPath<Object, Value> & Sendable
   let read: @Sendable (PayloadValue) throws -> Value
   let nullValue: @Sendable () -> Value?
@@ -51,6 +51,9 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
     copy.validators.append(_Validator(message: message, body: body))
     return copy
   }
+  var groupNames: [String] = []
+  /// For a compound source: writes part `i` of the value (the transform run in reverse).
+  var compoundWriter: (@Sendable (Value, Int, inout _PayloadWriter) throws -> Void)?
 
   init(
     source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
@@ -69,7 +72,9 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
 
   /// Whether the rule can be inverted (it has a reverse direction, reads no special source and
   /// is not marked ``decodeOnly()``).
-  public var isReversible: Bool { serialize != nil && !source.isSpecial && !isDecodeOnly }
+  public var isReversible: Bool {
+    !isDecodeOnly && (compoundWriter != nil || (serialize != nil && !source.isSpecial))
+  }
 
   /// The same rule, writing `nil` as `null` (``NullPolicy/include``) or leaving it out
   /// (``NullPolicy/omit``) when serialized, whatever the mapping's policy.
@@ -117,7 +122,12 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
   }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
-    _AttributeStep(self, mayRepeat: mayRepeat)
+    guard let special = _SpecialSource(source) else {
+      return _AttributeStep(self, mayRepeat: mayRepeat)
+    }
+    var inner = self
+    inner.source = .root
+    return _SpecialSourceStep(_AttributeStep(inner, mayRepeat: false), reading: special)
   }
 
   fileprivate func _transformFailure(_ error: any Error, payload: PayloadValue) -> any Error {
@@ -251,6 +261,11 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
       $0[keyPath: property] = accepted
     }
   }
+
+  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+    var hint = _MemberHint(object: max(objectIndex, 0))
+    return source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil
+  }
 }
 
 extension Attribute where Value: MappableValue {
@@ -352,6 +367,13 @@ extension Attribute: _EncodableRule {
     if isDecodeOnly {
       return .omitted(InverseOmission(rule: label, reason: "it is marked decodeOnly()"))
     }
+    if case .compound(let parts) = source.storage {
+      guard let compoundWriter else {
+        return .omitted(
+          InverseOmission(rule: label, reason: "it converts with a one-way closure or transform"))
+      }
+      return .rules(compoundEncodings(parts: parts, writer: compoundWriter, label: label))
+    }
     guard let serialize else {
       return .omitted(
         InverseOmission(rule: label, reason: "it converts with a one-way closure or transform"))
@@ -417,5 +439,94 @@ extension _ValueWriter {
         guard let value else { return writer.null() }
         try transform.reverse(value)._writePayload(to: &writer)
       })
+  }
+}
+
+extension Attribute {
+  /// Maps several payload values into one property through a two-way transform (CSMapper's
+  /// multi-value mappers): the transform receives the values of `sources`, in order, and its
+  /// reverse gives one value per source back when serializing.
+  ///
+  /// ```swift
+  /// Attribute(sources: ["employee_identifier", "employee_age"], \.badge, .joined(":"))
+  /// // map:       {"employee_identifier": "E42", "employee_age": 31}  ->  badge == "E42:31"
+  /// // serialize: badge == "E42:31"  ->  {"employee_identifier": "E42", "employee_age": "31"}
+  /// ```
+  ///
+  /// The value is *absent* when every source is absent or `null` (a default applies, or a
+  /// required property is an error). When only some are present, each missing one is an error at
+  /// its path.
+  ///
+  /// - Parameters:
+  ///   - sources: Dotted key paths, each read as a `Wire` value.
+  ///   - property: The property to write.
+  ///   - transform: Combines the values into the property's value, and splits it back.
+  public init<Wire: MappableValue>(
+    sources: [String], _ property: WritableKeyPath<Object, Value> & Sendable,
+    _ transform: ValueTransform<[Wire], Value>
+  ) {
+    let parts = sources.map(SourcePath.init)
+    self.init(
+      source: SourcePath(compound: parts), property: property,
+      read: { try transform.forward($0.compoundValues(parts, as: Wire.self)) },
+      nullValue: { nil }, defaultValue: nil, serialize: nil,
+      expected: "\(parts.count) values")
+    if transform.isReversible {
+      let count = parts.count
+      compoundWriter = { value, part, writer in
+        let values = try transform.reverse(value)
+        guard values.count == count else {
+          throw ConversionFailure.notRepresentable(
+            "\(value)", reason: "it splits into \(values.count) values for \(count) sources")
+        }
+        try values[part]._writePayload(to: &writer)
+      }
+    }
+  }
+
+  /// One output rule per part of a compound source.
+  fileprivate func compoundEncodings(
+    parts: [SourcePath],
+    writer compoundWriter: @escaping @Sendable (Value, Int, inout _PayloadWriter) throws -> Void,
+    label: String
+  ) -> [_EncodingRule<Object>] {
+    let property = self.property
+    return parts.enumerated().map { offset, part in
+      let errorPath = part.pathComponents
+      return _EncodingRule(path: part.keys, property: property, label: label, nulls: nullPolicy) {
+        object, writer, run, _ in
+        do {
+          try compoundWriter(object[keyPath: property], offset, &writer)
+          return true
+        } catch {
+          // Reported once, by the first part.
+          if offset == 0 { run.record(error, at: errorPath) }
+          return false
+        }
+      }
+    }
+  }
+}
+
+extension PayloadValue {
+  /// The values at `parts` of this object, in order; every missing or failing part is reported
+  /// at its path.
+  func compoundValues<Wire: MappableValue>(_ parts: [SourcePath], as: Wire.Type) throws -> [Wire] {
+    var values: [Wire] = []
+    values.reserveCapacity(parts.count)
+    var failures: [(path: [_PathComponent], failure: any Error)] = []
+    for part in parts {
+      guard let found = part.resolve(in: tape, from: index), tape[found].kind != .null else {
+        failures.append((part.pathComponents, MappingError(.missingRequiredKey)))
+        continue
+      }
+      do {
+        values.append(try Wire(payload: PayloadValue(tape: tape, index: found, context: context)))
+      } catch {
+        failures.append((part.pathComponents, error))
+      }
+    }
+    guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
+    return values
   }
 }

@@ -31,6 +31,9 @@ public struct Mapping<Object>: MappingProtocol {
   var validationEnabled = true
   var identity: _Identity<Object>?
   var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
+  var activeGroups: Set<String>?
+  var rejectsUnknownKeys = false
+  var isDeclaredRoundTrip = false
 
   /// The compiled plan.
   public private(set) var _plan: _MappingPlan<Object>
@@ -50,9 +53,21 @@ public struct Mapping<Object>: MappingProtocol {
     rebuildPlan()
   }
 
+  /// The rules with ``Include``s expanded, restricted to the active groups.
+  var activeRules: [any MappingRule<Object>] {
+    rules.flatMap { rule -> [any MappingRule<Object>] in
+      (rule as? Include<Object>)?.rules ?? [rule]
+    }.filter { rule in
+      guard let activeGroups, let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty
+      else { return true }
+      return names.contains(where: activeGroups.contains)
+    }
+  }
+
   private mutating func rebuildPlan() {
     let context = _ValueContext(
       coercion: coercionMode, dateFormats: formats, validates: validationEnabled)
+    let rules = activeRules
     let compiled = rules.compactMap { ($0 as? any _DecodingRule<Object>)?.bound(to: context) }
     let keyRule = rules.lazy.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule }.first
     var inverse = InverseMapping(
@@ -60,10 +75,40 @@ public struct Mapping<Object>: MappingProtocol {
       nulls: nullPolicy, dateFormat: formats.first ?? .iso8601)
     inverse.keyEncoder = keyRule?.encode
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
+    var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)
+    problems += self.rules.compactMap { ($0 as? Include<Object>)?.problem }
+    problems += Self.duplicateProblems(self.rules)
+    if isDeclaredRoundTrip {
+      problems += inverse.omitted.map {
+        "\($0.rule) is one-way (\($0.reason)), but the mapping is declared roundTrip()"
+      }
+    }
+    let knownKeys =
+      rejectsUnknownKeys ? compiled.flatMap { $0.readSources.compactMap(\.utf8Keys.first) } : nil
     _plan = _MappingPlan(
       make: make, rules: compiled, context: context, inverse: inverse, keyRule: keyRule,
-      identity: identity,
-      problems: Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule))
+      identity: identity, problems: problems, knownKeys: knownKeys)
+  }
+
+  /// Two rules of this block (not of included mappings) writing one property, unless their
+  /// groups keep them apart.
+  private static func duplicateProblems(_ rules: [any MappingRule<Object>]) -> [String] {
+    let direct = rules.compactMap { $0 as? any _DecodingRule<Object> }
+    var problems: [String] = []
+    for (offset, rule) in direct.enumerated() {
+      let groups = Set((rule as? any _GroupedRule)?.groupNames ?? [])
+      for earlier in direct[..<offset] where earlier.propertyKeyPath == rule.propertyKeyPath {
+        let earlierGroups = Set((earlier as? any _GroupedRule)?.groupNames ?? [])
+        if !groups.isEmpty, !earlierGroups.isEmpty, groups.isDisjoint(with: earlierGroups) {
+          continue
+        }
+        problems.append(
+          "\"\(earlier.source)\" and \"\(rule.source)\" both write \(rule.propertyKeyPath); "
+            + "keep one, or put the alternatives in included mappings (later wins)")
+        break
+      }
+    }
+    return problems
   }
 
   private static func definitionProblems(
@@ -90,7 +135,9 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   /// Checks the definition and reports every mistake at once (also reported when the mapping is
-  /// first used): several key attributes, placeholders that name no key attribute.
+  /// first used): several key attributes, placeholders that name no key attribute, two rules
+  /// writing one property, an ``Include`` of an unrelated type, one-way rules in a mapping
+  /// declared ``roundTrip()``.
   ///
   /// - Throws: ``MappingErrors`` with one `invalidDefinition` error per mistake.
   public func validate() throws(MappingErrors) {
@@ -162,6 +209,47 @@ public struct Mapping<Object>: MappingProtocol {
     return copy
   }
 
+  /// The same mapping restricted to groups (CSMapper groups): the rules without groups plus
+  /// those tagged (``Attribute/groups(_:)``) with one of `names`, both when mapping and when
+  /// serializing.
+  ///
+  /// ```swift
+  /// let userMapping = Mapping(User.init) {
+  ///   Attribute("id", \.id)
+  ///   Attribute("name", \.name).groups("list", "detail")
+  ///   Attribute("biography", \.biography).groups("detail")
+  /// }
+  /// let list = userMapping.groups(["list"])
+  /// try list.serialize(user)   // {"id":1,"name":"Ann"}: no biography
+  /// ```
+  public func groups(_ names: Set<String>) -> Self {
+    var copy = self
+    copy.activeGroups = names
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// The same mapping reporting every payload key that no rule reads as an error
+  /// (``MappingError/Kind/unknownKey``) at its path (`/email: unknown key`); unknown keys are
+  /// ignored by default. Each mapping checks the objects it maps itself, so set it on the child
+  /// mappings too to check nested objects.
+  public func rejectingUnknownKeys() -> Self {
+    var copy = self
+    copy.rejectsUnknownKeys = true
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// The same mapping declared two-way: every rule must have an inverse, and a one-way rule
+  /// (a `decodeOnly:` closure, a one-way transform, a special source, a `decodeOnly()` rule) is
+  /// a definition problem reported by ``validate()`` and on first use.
+  public func roundTrip() -> Self {
+    var copy = self
+    copy.isDeclaredRoundTrip = true
+    copy.rebuildPlan()
+    return copy
+  }
+
   /// The same mapping with another coercion mode (default ``Coercion/lenient``).
   public func coercion(_ mode: Coercion) -> Self {
     var copy = self
@@ -207,18 +295,23 @@ public final class _MappingPlan<Object>: Sendable {
   let keyRule: _KeyRule<Object>?
   /// Mistakes in the definition, reported when the mapping is used.
   let problems: [String]
+  /// The steps of `rules`, one per rule in rule order (``steps`` groups the alternatives).
+  let ruleSteps: [_DecodeStep]
+  /// With ``Mapping/rejectingUnknownKeys()``: the first keys the rules read.
+  let knownKeys: [[UInt8]]?
   /// How objects are told apart when mapping onto existing instances.
   let identity: _Identity<Object>?
 
   init(
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
     context: _ValueContext, inverse: InverseMapping<Object>, keyRule: _KeyRule<Object>? = nil,
-    identity: _Identity<Object>? = nil, problems: [String] = []
+    identity: _Identity<Object>? = nil, problems: [String] = [], knownKeys: [[UInt8]]? = nil
   ) {
     self.make = make
     self.rules = rules
     self.context = context
-    steps = _MappingPlan.compile(rules)
+    (steps, ruleSteps) = _MappingPlan.compile(rules)
+    self.knownKeys = knownKeys
     readsOnlySpecialSources = rules.allSatisfy { $0.source.isSpecial }
     self.inverse = inverse
     dynamic = nil
@@ -227,17 +320,21 @@ public final class _MappingPlan<Object>: Sendable {
     self.problems = problems
   }
 
-  init(dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>) {
+  init(
+    dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>, problems: [String] = []
+  ) {
     make = nil
     rules = []
     context = .default
     steps = []
+    ruleSteps = []
+    knownKeys = nil
     readsOnlySpecialSources = true
     self.inverse = inverse
     self.dynamic = dynamic
     keyRule = nil
     identity = nil
-    problems = []
+    self.problems = problems
   }
 
   init(placeholder: Void) {
@@ -245,6 +342,8 @@ public final class _MappingPlan<Object>: Sendable {
     rules = []
     context = .default
     steps = []
+    ruleSteps = []
+    knownKeys = nil
     readsOnlySpecialSources = true
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
     dynamic = nil
@@ -259,15 +358,34 @@ public final class _MappingPlan<Object>: Sendable {
     throw MappingErrors(problems.map { MappingError(.invalidDefinition(message: $0)) })
   }
 
-  /// The decode steps of `rules`; a step whose first key an earlier rule also reads is told so,
-  /// since its lookup must not start after that rule's member.
-  private static func compile(_ rules: [any _DecodingRule<Object>]) -> [_DecodeStep] {
-    var earlierKeys: Set<[UInt8]> = []
-    return rules.map { rule in
-      let firstKey = rule.source.isSpecial ? nil : rule.source.utf8Keys.first
-      let mayRepeat = firstKey.map { !earlierKeys.insert($0).inserted } ?? false
-      return rule.decodeStep(mayRepeat: mayRepeat)
+  /// The decode steps of `rules`: rules writing the same property (composition) run together
+  /// as alternatives, at the place of the first; the others in order. A step whose first key an
+  /// earlier step also reads is told so, since its lookup must not start after that rule's
+  /// member. Also returns one step per rule, in rule order.
+  private static func compile(
+    _ rules: [any _DecodingRule<Object>]
+  ) -> (steps: [_DecodeStep], ruleSteps: [_DecodeStep]) {
+    var positions: [AnyKeyPath: [Int]] = [:]
+    for (offset, rule) in rules.enumerated() {
+      positions[rule.propertyKeyPath, default: []].append(offset)
     }
+    var earlierKeys: Set<[UInt8]> = []
+    var ruleSteps: [_DecodeStep?] = Array(repeating: nil, count: rules.count)
+    var steps: [_DecodeStep] = []
+    for (offset, rule) in rules.enumerated() {
+      let group = positions[rule.propertyKeyPath] ?? [offset]
+      guard group.first == offset else { continue }
+      let compiled = group.map { position -> _DecodeStep in
+        let source = rules[position].source
+        let firstKey = source.isSpecial ? nil : source.utf8Keys.first
+        let mayRepeat = firstKey.map { !earlierKeys.insert($0).inserted } ?? false
+        let step = rules[position].decodeStep(mayRepeat: mayRepeat)
+        ruleSteps[position] = step
+        return step
+      }
+      steps.append(compiled.count == 1 ? compiled[0] : _AlternativesStep(compiled))
+    }
+    return (steps, ruleSteps.compactMap { $0 })
   }
 
   /// Maps the object at `index` into a fresh instance; `nil` (with errors in `run`) when the
@@ -313,6 +431,7 @@ public final class _MappingPlan<Object>: Sendable {
         step.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
       }
     }
+    if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }
     return run.errors.count == before
   }
 }
@@ -321,5 +440,21 @@ extension _MappingRun {
   /// How the value at `index` reads in an error message.
   func foundDescription(at index: Int) -> String {
     PayloadValue(tape: tape, index: index, context: .default).rawDescription
+  }
+}
+
+extension _MappingPlan {
+  /// Records an ``MappingError/Kind/unknownKey`` error for every member of the object at
+  /// `index` whose key no rule reads.
+  func reportUnknownKeys(at index: Int, run: inout _MappingRun) {
+    guard let knownKeys, run.tape[index].kind == .object else { return }
+    var cursor = index + 1
+    for _ in 0..<Int(run.tape[index].length) {
+      let known = knownKeys.contains { key in
+        key.withUnsafeBufferPointer { run.tape.stringEquals(at: cursor, $0) }
+      }
+      if !known { run.fail(.unknownKey, at: [.key(run.tape.string(at: cursor))]) }
+      cursor = run.tape.next(after: cursor + 1)
+    }
   }
 }

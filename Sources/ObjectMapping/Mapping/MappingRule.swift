@@ -82,6 +82,9 @@ protocol _DecodingRule<Object>: Sendable {
   var propertyKeyPath: AnyKeyPath & Sendable { get }
   /// The payload source, for definition checks and messages.
   var source: SourcePath { get }
+  /// The payload paths the rule reads, for the known keys of ``Mapping/rejectingUnknownKeys()``
+  /// (an empty-source relationship reads its child's sources, a compound source its parts).
+  var readSources: [SourcePath] { get }
   /// The rule with the mapping's value settings applied (coercion, date formats).
   func bound(to context: _ValueContext) -> Self
 }
@@ -92,4 +95,11 @@ enum _Presence: Sendable {
   case inferred
   case optional
   case required
+}
+
+extension _DecodingRule {
+  var readSources: [SourcePath] {
+    if case .compound(let parts) = source.storage { return parts }
+    return source.isSpecial ? [] : [source]
+  }
 }

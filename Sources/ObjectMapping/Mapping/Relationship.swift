@@ -13,7 +13,7 @@
 /// with every error reported at its path (`/articles/3/author/email`).
 public struct Relationship<Object>: MappingRule, _DecodingRule {
   /// Where the nested value is read in the payload.
-  public let source: SourcePath
+  public internal(set) var source: SourcePath
   let propertyKeyPath: AnyKeyPath & Sendable
   let body: @Sendable (inout Object, Int, inout _MappingRun) -> Void
   /// Mapping onto an existing instance: the write that updates the existing object (merging
@@ -59,6 +59,10 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
       })
     return copy
   }
+  /// For to-one relationships: the child mapping's sources and rules, for an empty source
+  /// (``SourcePath/root``) that builds the child from the parent's flat fields.
+  var flatChild: _FlatChild<Object>?
+  var groupNames: [String] = []
 
   /// The same relationship combining mapped and existing children with `policy` when mapping
   /// onto an existing instance (to-many relationships; default ``CollectionPolicy/replace``).
@@ -112,8 +116,22 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
     return copy
   }
 
+  var readSources: [SourcePath] {
+    if source == .root, let flatChild { return flatChild.sources() }
+    return source.isSpecial ? [] : [source]
+  }
+
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
-    _RelationshipStep(self, mayRepeat: mayRepeat)
+    if source == .root, let flatChild {
+      let step = _RelationshipStep(self, mayRepeat: false)
+      return _SpecialSourceStep(step, reading: .flatChild(flatChild.sources()))
+    }
+    guard let special = _SpecialSource(source) else {
+      return _RelationshipStep(self, mayRepeat: mayRepeat)
+    }
+    var inner = self
+    inner.source = .root
+    return _SpecialSourceStep(_RelationshipStep(inner, mayRepeat: false), reading: special)
   }
 }
 
@@ -139,6 +157,11 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
 
   deinit { source.deallocate() }
 
+  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+    var hint = _MemberHint(object: max(objectIndex, 0))
+    return source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil
+  }
+
   override func decode(
     into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
@@ -151,6 +174,10 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     run.path.append(contentsOf: source.pathComponents)
     let outerDrops = run.dropsFailedChildren
     run.dropsFailedChildren = rule.childFailure == .dropChild
+    let outerParent = run.parentIndex
+    let outerHidden = run.indexHiddenAtDepth
+    run.parentIndex = objectIndex
+    if source.first == nil { run.indexHiddenAtDepth = run.path.count }
     let model = object.assumingMemoryBound(to: Object.self)
     if validates {
       let previous = rule.accessor.get(model.pointee)
@@ -170,6 +197,8 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     } else {
       rule.body(&model.pointee, index, &run)
     }
+    run.parentIndex = outerParent
+    run.indexHiddenAtDepth = outerHidden
     run.dropsFailedChildren = outerDrops
     run.path.removeSubrange(depth...)
   }
@@ -181,7 +210,15 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else { return }
     let depth = run.path.count
     run.path.append(contentsOf: source.pathComponents)
-    defer { run.path.removeSubrange(depth...) }
+    let outerParent = run.parentIndex
+    let outerHidden = run.indexHiddenAtDepth
+    run.parentIndex = objectIndex
+    if source.first == nil { run.indexHiddenAtDepth = run.path.count }
+    defer {
+      run.parentIndex = outerParent
+      run.indexHiddenAtDepth = outerHidden
+      run.path.removeSubrange(depth...)
+    }
     let existing = object.assumingMemoryBound(to: Object.self).pointee
     let options = _RelationshipOptions(policy: rule.collectionPolicy, onFailure: rule.childFailure)
     if let write = rule.existingBody.run(existing, index, &run, options) {
@@ -267,6 +304,7 @@ extension Relationship {
         object[keyPath: property] = child
       }
     }
+    flatChild = _FlatChild(mapping, property: property)
   }
 
   /// An optional to-one relationship: absent leaves it, `null` clears it.
@@ -308,6 +346,7 @@ extension Relationship {
       }
       mapping()._plan.decodeNew(at: index, run: &run) { object[keyPath: property] = $0 }
     }
+    flatChild = _FlatChild(mapping, property: property)
   }
 
   /// A to-many relationship into an array, a set, or an optional of either.
@@ -574,6 +613,9 @@ extension Relationship: _EncodableRule {
     if isDecodeOnly {
       return .omitted(InverseOmission(rule: label, reason: "it is marked decodeOnly()"))
     }
+    if source == .root, let flatChild {
+      return .rules(flatChild.encodings())
+    }
     guard !source.isSpecial else {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
     }
@@ -587,5 +629,56 @@ extension Relationship: _EncodableRule {
         defer { run.path.removeSubrange(depth...) }
         return encode.write(object, &writer, &run, nulls)
       })
+  }
+}
+
+/// The child mapping of a to-one relationship seen from the parent, for an empty-source
+/// relationship (``SourcePath/root``): the child's payload sources (the child is present when
+/// one of them is) and its inverse rules lifted to write the child's fields flat into the
+/// parent.
+struct _FlatChild<Object>: Sendable {
+  let sources: @Sendable () -> [SourcePath]
+  let encodings: @Sendable () -> [_EncodingRule<Object>]
+
+  init<Child, M: MappingProtocol<Child>>(
+    _ mapping: @escaping @Sendable () -> M, property: WritableKeyPath<Object, Child> & Sendable
+  ) {
+    sources = { mapping()._plan.payloadSources }
+    encodings = {
+      mapping()._plan.inverse.rules.map { rule in
+        _EncodingRule(
+          path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
+        ) { object, writer, run, nulls in
+          rule.write(object[keyPath: property], &writer, &run, nulls)
+        }
+      }
+    }
+  }
+
+  init<Child, M: MappingProtocol<Child>>(
+    _ mapping: @escaping @Sendable () -> M, property: WritableKeyPath<Object, Child?> & Sendable
+  ) {
+    sources = { mapping()._plan.payloadSources }
+    encodings = {
+      mapping()._plan.inverse.rules.map { rule in
+        _EncodingRule(
+          path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
+        ) { object, writer, run, nulls in
+          guard let child = object[keyPath: property] else { return false }
+          return rule.write(child, &writer, &run, nulls)
+        }
+      }
+    }
+  }
+}
+
+extension _MappingPlan {
+  /// The payload paths the rules read (the parts of compound sources; no special sources): an
+  /// empty-source relationship's child is present when one of them is.
+  var payloadSources: [SourcePath] {
+    rules.flatMap { rule -> [SourcePath] in
+      if case .compound(let parts) = rule.source.storage { return parts }
+      return rule.source.isSpecial ? [] : [rule.source]
+    }
   }
 }

@@ -14,6 +14,10 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   enum Storage: Sendable, Hashable {
     case keys([String])
     case root
+    case parent([String])
+    case payload([String])
+    case index
+    case compound([SourcePath])
   }
 
   let storage: Storage
@@ -67,6 +71,60 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// skips rules that read it.
   public static let root = SourcePath(storage: .root)
 
+  /// The representation of the object that holds the one being mapped (the parent object of a
+  /// relationship's child); absent at the top level. Read-only.
+  ///
+  /// ```swift
+  /// Attribute(.parent, \.owner)                              // the parent as a Node
+  /// Attribute(SourcePath.parent.appending("name"), \.ownerName)   // a key inside the parent
+  /// ```
+  public static let parent = SourcePath(storage: .parent([]))
+
+  /// The whole payload being mapped, whatever object is being mapped. Read-only.
+  ///
+  /// ```swift
+  /// Attribute(SourcePath.payload.appending("meta.version"), \.apiVersion)
+  /// ```
+  public static let payload = SourcePath(storage: .payload([]))
+
+  /// This path followed by the dotted keys of `path`: for ``parent`` and ``payload``, a key
+  /// path inside that representation (RestKit's `@parent.name`, `@root.meta`).
+  public func appending(_ path: String) -> SourcePath {
+    let more = SourcePath(path).keys
+    switch storage {
+    case .keys(let keys): return SourcePath(keys: keys + more)
+    case .parent(let keys): return SourcePath(storage: .parent(keys + more))
+    case .payload(let keys): return SourcePath(storage: .payload(keys + more))
+    case .root: return SourcePath(keys: more)
+    case .index, .compound: return self
+    }
+  }
+
+  /// For ``parent`` and ``payload``, the path inside that representation.
+  var relativeKeys: [String] {
+    switch storage {
+    case .parent(let keys), .payload(let keys): return keys
+    default: return []
+    }
+  }
+
+  /// The position of the object in its collection (RestKit's
+  /// `@metadata.mapping.collectionIndex`): elements of a to-many relationship or of a top-level
+  /// collection read `0`, `1`, …; anything else (a to-one child, a single object) reads it as
+  /// absent. Read-only.
+  public static let index = SourcePath(storage: .index)
+
+  /// Several paths read together into one value (see ``Attribute/init(sources:_:_:)``).
+  init(compound parts: [SourcePath]) {
+    self.init(storage: .compound(parts))
+  }
+
+  /// The paths of a compound source, `[]` otherwise.
+  var parts: [SourcePath] {
+    if case .compound(let parts) = storage { return parts }
+    return []
+  }
+
   /// The keys, or `[]` for a special source.
   public var keys: [String] {
     if case .keys(let keys) = storage { return keys }
@@ -83,6 +141,10 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch storage {
     case .root: return "@root"
+    case .parent(let keys): return (["@parent"] + keys).joined(separator: ".")
+    case .payload(let keys): return (["@payload"] + keys).joined(separator: ".")
+    case .index: return "@index"
+    case .compound(let parts): return parts.map(\.description).joined(separator: "+")
     case .keys(let keys):
       return keys.map {
         $0.replacingAll("\\", with: "\\\\").replacingAll(".", with: "\\.")
@@ -148,4 +210,10 @@ extension Array: SourcePathConvertible where Element == String {
 extension SourcePathConvertible where Self == SourcePath {
   /// The representation being mapped itself (AppCoreKit's `@self`).
   public static var root: SourcePath { SourcePath.root }
+  /// The representation of the parent object.
+  public static var parent: SourcePath { SourcePath.parent }
+  /// The whole payload.
+  public static var payload: SourcePath { SourcePath.payload }
+  /// The object's position in its collection.
+  public static var index: SourcePath { SourcePath.index }
 }

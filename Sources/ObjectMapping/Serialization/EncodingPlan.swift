@@ -51,6 +51,8 @@ struct _EncodingRule<Object>: Sendable {
 /// What a rule contributes to the inverse.
 enum _RuleEncoding<Object>: Sendable {
   case rule(_EncodingRule<Object>)
+  /// Several outputs: a compound source's parts, an empty-source relationship's flat fields.
+  case rules([_EncodingRule<Object>])
   case omitted(InverseOmission)
 }
 

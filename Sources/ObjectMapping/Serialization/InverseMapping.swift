@@ -49,6 +49,7 @@ public struct InverseMapping<Object>: Sendable {
     for encoding in encodings {
       switch encoding {
       case .rule(let rule): rules.append(rule)
+      case .rules(let more): rules += more
       case .omitted(let omission): leftOut.append(omission)
       }
     }
@@ -147,6 +148,7 @@ public struct InverseMapping<Object>: Sendable {
     if let encodable = rule as? any _EncodableRule<Object> {
       switch encodable.encoding {
       case .rule(let encoding): copy.rules.append(encoding)
+      case .rules(let encodings): copy.rules += encodings
       case .omitted(let omission): copy.leftOut.append(omission)
       }
     }

@@ -128,6 +128,32 @@ extension ValueTransform where Input == String, Output == [String] {
   }
 }
 
+extension ValueTransform where Input == [String], Output == String {
+  /// Several payload values joined into one string (CSMapper's join mapper), for a compound
+  /// source: `["E42", "31"]` becomes `"E42:31"`, and serializing splits it back into one value
+  /// per source.
+  ///
+  /// ```swift
+  /// Attribute(sources: ["employee_identifier", "employee_age"], \.badge, .joined(":"))
+  /// // {"employee_identifier": "E42", "employee_age": "31"}  <->  badge == "E42:31"
+  /// ```
+  public static func joined(_ separator: String) -> Self {
+    ValueTransform(
+      forward: { parts in
+        if let bad = parts.first(where: { !separator.isEmpty && $0.contains(separator) }) {
+          throw ConversionFailure.invalidValue(
+            expected: "values without \"\(separator)\"", raw: bad,
+            reason: "it contains the separator, so the joined value could not be split back")
+        }
+        return parts.joined(separator: separator)
+      },
+      reverse: { joined in
+        guard !separator.isEmpty else { return [joined] }
+        return joined.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+      })
+  }
+}
+
 extension ValueTransform where Input == String, Output == Bool {
   /// A boolean written as two words (`"yes"`/`"no"`), compared case-insensitively when read,
   /// written exactly as given.

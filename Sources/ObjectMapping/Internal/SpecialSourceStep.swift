@@ -1,0 +1,124 @@
+/// What a special source reads, resolved per object by ``_SpecialSourceStep``.
+enum _SpecialSource {
+  /// The parent object's representation, then `keys` inside it.
+  case parent(keys: [String])
+  /// The whole payload, then `keys` inside it.
+  case payload(keys: [String])
+  /// The object's position in its collection.
+  case index
+  /// Several paths of the object read together: present when one of them is.
+  case compound([SourcePath])
+  /// The object itself for an empty-source relationship: present when one of the child
+  /// mapping's sources is.
+  case flatChild([SourcePath])
+
+  /// The special source `source` names; `nil` for payload keys and ``SourcePath/root``, which
+  /// the plain steps read themselves.
+  init?(_ source: SourcePath) {
+    switch source.storage {
+    case .keys, .root: return nil
+    case .parent(let keys): self = .parent(keys: keys)
+    case .payload(let keys): self = .payload(keys: keys)
+    case .index: self = .index
+    case .compound(let parts): self = .compound(parts)
+    }
+  }
+}
+
+/// The step of a rule reading a special source: it finds the value the source names and runs
+/// the rule's own step (compiled with ``SourcePath/root``) on it, or on nothing (`-1`) when the
+/// source is absent. Only mappings that use special sources pay for it.
+final class _SpecialSourceStep: _DecodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _DecodeStep).
+  let inner: _DecodeStep
+  let special: _SpecialSource
+
+  init(_ inner: _DecodeStep, reading special: _SpecialSource) {
+    self.inner = inner
+    self.special = special
+  }
+
+  /// The tape index the source reaches from the object at `objectIndex`; `-1` when absent.
+  private func target(objectIndex: Int, run: inout _MappingRun) -> Int {
+    switch special {
+    case .parent(let keys):
+      guard run.parentIndex >= 0 else { return -1 }
+      return SourcePath(keys: keys).resolveAllowingEmpty(in: run.tape, from: run.parentIndex)
+    case .payload(let keys):
+      return SourcePath(keys: keys).resolveAllowingEmpty(in: run.tape, from: 0)
+    case .index:
+      return -1
+    case .compound(let parts), .flatChild(let parts):
+      for part in parts {
+        if let index = part.resolve(in: run.tape, from: objectIndex),
+          run.tape[index].kind != .null
+        {
+          return objectIndex
+        }
+      }
+      return -1
+    }
+  }
+
+  override func decode(
+    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun
+  ) {
+    if case .index = special {
+      return withIndexTape(run: &run) { index, run in
+        var innerHint = _MemberHint(object: max(index, 0))
+        inner.decode(into: object, objectIndex: index, hint: &innerHint, run: &run)
+      }
+    }
+    let index = target(objectIndex: objectIndex, run: &run)
+    var innerHint = _MemberHint(object: max(index, 0))
+    inner.decode(into: object, objectIndex: index, hint: &innerHint, run: &run)
+  }
+
+  override func decodeExisting(
+    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun, patch: UnsafeMutableRawPointer
+  ) {
+    if case .index = special {
+      return withIndexTape(run: &run) { index, run in
+        var innerHint = _MemberHint(object: max(index, 0))
+        inner.decodeExisting(
+          from: object, objectIndex: index, hint: &innerHint, run: &run, patch: patch)
+      }
+    }
+    let index = target(objectIndex: objectIndex, run: &run)
+    var innerHint = _MemberHint(object: max(index, 0))
+    inner.decodeExisting(
+      from: object, objectIndex: index, hint: &innerHint, run: &run, patch: patch)
+  }
+
+  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+    if case .index = special { return run.collectionIndex != nil }
+    return target(objectIndex: objectIndex, run: &run) >= 0
+  }
+
+  /// Runs `body` in a run over a one-value tape holding the collection index (index `0`), or
+  /// with `-1` in the current run when there is no index.
+  private func withIndexTape(
+    run: inout _MappingRun, _ body: (Int, inout _MappingRun) -> Void
+  ) {
+    guard let position = run.collectionIndex,
+      let tape = try? _Tape(node: .integer(Int64(position)))
+    else { return body(-1, &run) }
+    tape.withView { view in
+      var scratch = _MappingRun(tape: view)
+      scratch.path = run.path
+      body(0, &scratch)
+      run.errors += scratch.errors
+      run.diagnostics += scratch.diagnostics
+    }
+  }
+}
+
+extension SourcePath {
+  /// The tape index this path of keys reaches from `index` (`index` itself for no keys); `-1`
+  /// when absent.
+  fileprivate func resolveAllowingEmpty(in tape: _TapeView, from index: Int) -> Int {
+    resolve(in: tape, from: index) ?? -1
+  }
+}

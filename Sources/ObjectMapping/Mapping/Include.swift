@@ -1,0 +1,225 @@
+/// Includes the rules of another mapping in a mapping block, in order (CSMapper's
+/// `__parent__`): class hierarchies and shared rule sets.
+///
+/// ```swift
+/// let personMapping = Mapping(Person.init) {
+///   Attribute("person_name", \.name)
+///   Attribute("person_age", \.age)
+/// }
+/// let resourceMapping = Mapping(Person.init) {
+///   Attribute("resource_name", \.name)
+/// }
+/// let programmerMapping = Mapping(Programmer.init) {   // final class Programmer: Person
+///   Include(personMapping)
+///   Include(resourceMapping)
+///   Attribute("programming_skills", \.skills)
+/// }
+/// // {"person_name": "Ann", "resource_name": "Dr. Ann"} -> name == "Dr. Ann"
+/// // {"person_name": "Ann"}                              -> name == "Ann"
+/// ```
+///
+/// Rules writing the same property (the same key path) are *alternatives*: they run in order,
+/// so a later rule wins when its source is present, an absent source never overwrites a value
+/// an earlier rule set, and the property is satisfied when any of the sources is present (when
+/// none is, the last rule's default or requirement applies). The inverse writes every
+/// alternative back. The included rules take the including mapping's settings (coercion, date
+/// formats); identity, groups restriction and customized inverses are the including mapping's.
+///
+/// A `Mapping<Base>` can be included into a `Mapping<Object>` when `Object` is `Base` or a
+/// subclass of it; anything else is a definition problem reported by ``Mapping/validate()``.
+/// Key paths are compared as written: `\Person.name` (in a `Mapping<Person>`) and
+/// `\Programmer.name` are different key paths, so alternatives for an inherited property go in
+/// mappings of the same type.
+public struct Include<Object>: MappingRule {
+  let rules: [any MappingRule<Object>]
+  let problem: String?
+
+  /// Includes the rules of a mapping of the same model type.
+  public init(_ mapping: Mapping<Object>) {
+    rules = mapping.activeRules
+    problem = nil
+  }
+
+  /// Includes the rules of a mapping of a superclass of `Object`.
+  ///
+  /// - Parameter mapping: A mapping of `Base`; `Object` must be `Base` or a subclass of it.
+  public init<Base>(_ mapping: Mapping<Base>) {
+    if let same = mapping.activeRules as? [any MappingRule<Object>] {
+      rules = same
+      problem = nil
+    } else if Object.self is AnyClass, Base.self is AnyClass, Object.self is Base.Type {
+      rules = mapping.activeRules.compactMap { _LiftedRule<Object, Base>($0) }
+      problem = nil
+    } else {
+      rules = []
+      problem =
+        "Include(Mapping<\(Base.self)>) in a Mapping<\(Object.self)>: \(Object.self) is not \(Base.self) or a subclass of it"
+    }
+  }
+}
+
+/// A rule of a superclass's mapping, applied to instances of a subclass `Object`.
+struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _GroupedRule {
+  let inner: any _DecodingRule<Base>
+
+  init?(_ rule: any MappingRule<Base>) {
+    guard let decoding = rule as? any _DecodingRule<Base> else { return nil }
+    inner = decoding
+  }
+
+  private init(inner: any _DecodingRule<Base>) {
+    self.inner = inner
+  }
+
+  var propertyKeyPath: AnyKeyPath & Sendable { inner.propertyKeyPath }
+  var source: SourcePath { inner.source }
+  var readSources: [SourcePath] { inner.readSources }
+  var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
+
+  func bound(to context: _ValueContext) -> Self {
+    _LiftedRule(inner: inner.bound(to: context))
+  }
+
+  func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+    _UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat))
+  }
+
+  var encoding: _RuleEncoding<Object> {
+    guard let encodable = inner as? any _EncodableRule<Base> else {
+      return .omitted(InverseOmission(rule: "\(inner.source)", reason: "it has no inverse"))
+    }
+    switch encodable.encoding {
+    case .rule(let rule): return .rule(Self.lift(rule))
+    case .rules(let rules): return .rules(rules.map(Self.lift))
+    case .omitted(let omission): return .omitted(omission)
+    }
+  }
+
+  private static func lift(_ rule: _EncodingRule<Base>) -> _EncodingRule<Object> {
+    _EncodingRule(path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls) {
+      object, writer, run, nulls in
+      rule.write(_upcast(object, to: Base.self), &writer, &run, nulls)
+    }
+  }
+}
+
+/// `object` seen as its superclass `Base` (checked when the rule was lifted: both are classes
+/// and `Object` is `Base` or a subclass, so the reference is the same).
+@inline(__always)
+private func _upcast<Object, Base>(_ object: Object, to: Base.Type) -> Base {
+  unsafeBitCast(object, to: Base.self)
+}
+
+/// The step of a superclass's rule, run on a subclass instance.
+final class _UpcastStep<Object, Base>: _DecodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _DecodeStep).
+  let inner: _DecodeStep
+
+  init(_ inner: _DecodeStep) {
+    self.inner = inner
+  }
+
+  override func decode(
+    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun
+  ) {
+    var base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    withUnsafeMutablePointer(to: &base) { pointer in
+      inner.decode(
+        into: UnsafeMutableRawPointer(pointer), objectIndex: objectIndex, hint: &hint, run: &run)
+    }
+  }
+
+  override func decodeExisting(
+    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun, patch: UnsafeMutableRawPointer
+  ) {
+    var base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    var basePatch = _Patch<Base>()
+    withUnsafeMutablePointer(to: &base) { pointer in
+      withUnsafeMutablePointer(to: &basePatch) { patchPointer in
+        inner.decodeExisting(
+          from: UnsafeRawPointer(pointer), objectIndex: objectIndex, hint: &hint, run: &run,
+          patch: UnsafeMutableRawPointer(patchPointer))
+      }
+    }
+    guard !basePatch.writes.isEmpty else { return }
+    patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append { object in
+      var base = _upcast(object, to: Base.self)
+      basePatch.apply(to: &base)
+    }
+  }
+
+  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+    inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
+  }
+}
+
+/// The steps of the rules that write one property (composition): the present ones run in
+/// order, so the last present one wins; when none is present, the last rule's absence rule
+/// (default or requirement) applies.
+final class _AlternativesStep: _DecodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _DecodeStep).
+  let alternatives: [_DecodeStep]
+
+  init(_ alternatives: [_DecodeStep]) {
+    self.alternatives = alternatives
+  }
+
+  override func decode(
+    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun
+  ) {
+    var applied = false
+    for step in alternatives where step.sourceIsPresent(objectIndex: objectIndex, run: &run) {
+      step.decode(into: object, objectIndex: objectIndex, hint: &hint, run: &run)
+      applied = true
+    }
+    if !applied, let last = alternatives.last {
+      last.decode(into: object, objectIndex: objectIndex, hint: &hint, run: &run)
+    }
+  }
+
+  override func decodeExisting(
+    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun, patch: UnsafeMutableRawPointer
+  ) {
+    for step in alternatives {
+      step.decodeExisting(
+        from: object, objectIndex: objectIndex, hint: &hint, run: &run, patch: patch)
+    }
+  }
+
+  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+    alternatives.contains { $0.sourceIsPresent(objectIndex: objectIndex, run: &run) }
+  }
+}
+
+/// A rule that can carry group names (``Attribute/groups(_:)``).
+protocol _GroupedRule {
+  var groupNames: [String] { get }
+}
+
+extension Attribute: _GroupedRule {
+  /// The same rule, tagged with group names (CSMapper groups): a mapping restricted with
+  /// ``Mapping/groups(_:)`` applies the rules without groups plus those in a requested group,
+  /// when mapping and when serializing.
+  ///
+  /// ```swift
+  /// Attribute("biography", \.biography).groups("detail")
+  /// ```
+  public func groups(_ names: String...) -> Self {
+    var copy = self
+    copy.groupNames += names
+    return copy
+  }
+}
+
+extension Relationship: _GroupedRule {
+  /// The same rule, tagged with group names; see ``Attribute/groups(_:)``.
+  public func groups(_ names: String...) -> Self {
+    var copy = self
+    copy.groupNames += names
+    return copy
+  }
+}
