@@ -101,6 +101,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
   let nullReplacement: UnsafeMutablePointer<Value>?
   /// An absent value is an error (required, or inferred and not optional, with no default).
   let absenceIsError: Bool
+  /// The byte offset of the property when it is stored inline in `Object` (a stored property
+  /// of a struct): values are then written in place instead of through the key path.
+  let inlineOffset: Int?
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
@@ -115,6 +118,18 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     absenceIsError =
       rule.defaultValue == nil
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
+    inlineOffset = MemoryLayout<Object>.offset(of: rule.property)
+  }
+
+  /// Writes `value` into the property of the model at `object`.
+  @inline(__always)
+  private func assign(_ value: Value, to object: UnsafeMutablePointer<Object>) {
+    if let inlineOffset {
+      (UnsafeMutableRawPointer(object) + inlineOffset).assumingMemoryBound(to: Value.self)
+        .pointee = value
+    } else {
+      object.pointee[keyPath: rule.property] = value
+    }
   }
 
   deinit {
@@ -130,7 +145,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     let object = object.assumingMemoryBound(to: Object.self)
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
       if let defaultValue = rule.defaultValue {
-        object.pointee[keyPath: rule.property] = defaultValue()
+        assign(defaultValue(), to: object)
       } else if absenceIsError {
         run.fail(.missingRequiredKey, at: source.pathComponents)
       }
@@ -138,9 +153,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     }
     if run.tape[index].kind == .null {
       if let nullReplacement {
-        object.pointee[keyPath: rule.property] = nullReplacement.pointee
+        assign(nullReplacement.pointee, to: object)
       } else if let defaultValue = rule.defaultValue {
-        object.pointee[keyPath: rule.property] = defaultValue()
+        assign(defaultValue(), to: object)
       } else {
         run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
       }
@@ -148,7 +163,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     }
     let payload = PayloadValue(tape: run.tape, index: index, context: context)
     do {
-      object.pointee[keyPath: rule.property] = try rule.read(payload)
+      assign(try rule.read(payload), to: object)
     } catch {
       run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
     }

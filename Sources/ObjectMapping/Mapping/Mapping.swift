@@ -147,8 +147,13 @@ public final class _MappingPlan<Object>: Sendable {
     var hint = _MemberHint(object: index)
     withUnsafeMutablePointer(to: &object) { pointer in
       let raw = UnsafeMutableRawPointer(pointer)
-      for step in steps {
-        step.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
+      steps.withUnsafeBufferPointer { steps in
+        for step in steps {
+          // The plan keeps its steps alive: call them without retaining each one.
+          Unmanaged.passUnretained(step)._withUnsafeGuaranteedRef {
+            $0.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
+          }
+        }
       }
     }
     return run.errors.count == before

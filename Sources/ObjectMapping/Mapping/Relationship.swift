@@ -93,7 +93,8 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    self.init(source, property, lazy: { mapping })
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
   }
 
   /// A required to-one relationship whose mapping is resolved when first used (recursion).
@@ -116,7 +117,8 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child?> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    self.init(source, property, lazy: { mapping })
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
   }
 
   /// An optional to-one relationship whose mapping is resolved when first used (recursion).
@@ -140,7 +142,8 @@ extension Relationship {
     _ property: WritableKeyPath<Object, Collection> & Sendable,
     _ mapping: some MappingProtocol<Collection.Element>
   ) {
-    self.init(source, property, lazy: { mapping })
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
   }
 
   /// A to-many relationship whose mapping is resolved when first used (recursion).
@@ -218,6 +221,17 @@ extension Relationship {
         object[keyPath: property] = children
       }
     }
+  }
+}
+
+/// A mapping's plan on its own: what a relationship with a known mapping hands its decode
+/// closure, so that resolving it per child object copies one reference instead of the whole
+/// mapping.
+struct _ResolvedMapping<Object>: MappingProtocol {
+  let _plan: _MappingPlan<Object>
+
+  init(_ mapping: some MappingProtocol<Object>) {
+    _plan = mapping._plan
   }
 }
 
