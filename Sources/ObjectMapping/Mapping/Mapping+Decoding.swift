@@ -53,7 +53,7 @@ extension MappingProtocol {
     var cursor = 1
     for offset in 0..<Int(root.length) {
       run.path.append(.index(offset))
-      _plan.decodeNew(at: cursor, run: &run) { objects.append($0) }
+      _plan.decodeNew(at: cursor, run: &run) { object in objects.append(consume object) }
       run.path.removeLast()
       cursor = tape.next(after: cursor)
     }

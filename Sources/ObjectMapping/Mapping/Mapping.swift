@@ -86,6 +86,9 @@ public final class _MappingPlan<Object>: Sendable {
   /// The rules compiled for decoding, in order: a plain array of classes, so running them per
   /// object needs no existential or generic metadata lookups.
   let steps: [_DecodeStep]
+  /// The same steps, unretained: the loop over them reads these so that calling a step costs no
+  /// retain and release (``steps`` keeps them alive).
+  private let unretainedSteps: [Unmanaged<_DecodeStep>]
   /// Whether every rule reads a special source (``SourcePath/root``), so the mapped value need
   /// not be an object.
   let readsOnlySpecialSources: Bool
@@ -98,6 +101,7 @@ public final class _MappingPlan<Object>: Sendable {
     self.rules = rules
     self.context = context
     steps = _MappingPlan.compile(rules)
+    unretainedSteps = steps.map { Unmanaged.passUnretained($0) }
     readsOnlySpecialSources = rules.allSatisfy { $0.source.isSpecial }
   }
 
@@ -106,6 +110,7 @@ public final class _MappingPlan<Object>: Sendable {
     rules = []
     context = .default
     steps = []
+    unretainedSteps = []
     readsOnlySpecialSources = true
   }
 
@@ -131,10 +136,10 @@ public final class _MappingPlan<Object>: Sendable {
   /// Maps the object at `index` into a fresh instance and passes it to `accept`; records the
   /// errors in `run` instead when the object fails.
   @inline(__always)
-  func decodeNew(at index: Int, run: inout _MappingRun, accept: (Object) -> Void) {
+  func decodeNew(at index: Int, run: inout _MappingRun, accept: (consuming Object) -> Void) {
     guard let make else { return }
     var object = make()
-    if decode(into: &object, at: index, run: &run) { accept(object) }
+    if decode(into: &object, at: index, run: &run) { accept(consume object) }
   }
 
   /// Runs the steps on the object at `index`, writing into `object`; `false` when it failed.
@@ -147,12 +152,9 @@ public final class _MappingPlan<Object>: Sendable {
     var hint = _MemberHint(object: index)
     withUnsafeMutablePointer(to: &object) { pointer in
       let raw = UnsafeMutableRawPointer(pointer)
-      steps.withUnsafeBufferPointer { steps in
-        for step in steps {
-          // The plan keeps its steps alive: call them without retaining each one.
-          Unmanaged.passUnretained(step)._withUnsafeGuaranteedRef {
-            $0.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
-          }
+      for step in unretainedSteps {
+        step._withUnsafeGuaranteedRef {
+          $0.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
         }
       }
     }

@@ -70,10 +70,17 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
       if absenceIsError { run.fail(.missingRequiredKey, at: source.pathComponents) }
       return
     }
-    let depth = run.path.count
-    run.path.append(contentsOf: source.pathComponents)
-    rule.body(&object.assumingMemoryBound(to: Object.self).pointee, index, &run)
-    run.path.removeSubrange(depth...)
+    let components = source.pathComponents
+    if components.count == 1 {
+      run.path.append(components[0])
+      rule.body(&object.assumingMemoryBound(to: Object.self).pointee, index, &run)
+      run.path.removeLast()
+    } else {
+      let depth = run.path.count
+      run.path.append(contentsOf: components)
+      rule.body(&object.assumingMemoryBound(to: Object.self).pointee, index, &run)
+      run.path.removeSubrange(depth...)
+    }
   }
 }
 
@@ -108,7 +115,9 @@ extension Relationship {
         run.fail(.typeMismatch(expected: "an object", found: "null"))
         return
       }
-      mapping()._plan.decodeNew(at: index, run: &run) { object[keyPath: property] = $0 }
+      mapping()._plan.decodeNew(at: index, run: &run) { child in
+        object[keyPath: property] = consume child
+      }
     }
   }
 
@@ -132,7 +141,9 @@ extension Relationship {
         object[keyPath: property] = nil
         return
       }
-      mapping()._plan.decodeNew(at: index, run: &run) { object[keyPath: property] = $0 }
+      mapping()._plan.decodeNew(at: index, run: &run) { child in
+        object[keyPath: property] = consume child
+      }
     }
   }
 
@@ -182,7 +193,7 @@ extension Relationship {
       var cursor = index + 1
       for offset in 0..<Int(entry.length) {
         run.path.append(.index(offset))
-        plan.decodeNew(at: cursor, run: &run) { children.append($0) }
+        plan.decodeNew(at: cursor, run: &run) { child in children.append(consume child) }
         run.path.removeLast()
         cursor = run.tape.next(after: cursor)
       }
@@ -213,7 +224,7 @@ extension Relationship {
       for _ in 0..<Int(entry.length) {
         let key = run.tape.string(at: cursor)
         run.path.append(.key(key))
-        plan.decodeNew(at: cursor + 1, run: &run) { children[key] = $0 }
+        plan.decodeNew(at: cursor + 1, run: &run) { child in children[key] = consume child }
         run.path.removeLast()
         cursor = run.tape.next(after: cursor + 1)
       }
