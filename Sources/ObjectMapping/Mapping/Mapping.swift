@@ -128,7 +128,7 @@ public final class _MappingPlan<Object>: Sendable {
   /// Maps the object at `index` into a fresh instance; `nil` (with errors in `run`) when the
   /// object fails.
   func decodeNew(at index: Int, run: inout _MappingRun) -> Object? {
-    guard let make else { return nil }
+    guard let make, acceptsValue(at: index, run: &run) else { return nil }
     var object = make()
     return decode(into: &object, at: index, run: &run) ? object : nil
   }
@@ -137,17 +137,25 @@ public final class _MappingPlan<Object>: Sendable {
   /// errors in `run` instead when the object fails.
   @inline(__always)
   func decodeNew(at index: Int, run: inout _MappingRun, accept: (consuming Object) -> Void) {
-    guard let make else { return }
+    guard let make, acceptsValue(at: index, run: &run) else { return }
     var object = make()
     if decode(into: &object, at: index, run: &run) { accept(consume object) }
   }
 
-  /// Runs the steps on the object at `index`, writing into `object`; `false` when it failed.
-  func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
+  /// Whether the value at `index` can be mapped (an object, unless every rule reads a special
+  /// source); records a type mismatch otherwise.
+  @inline(__always)
+  private func acceptsValue(at index: Int, run: inout _MappingRun) -> Bool {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
       return false
     }
+    return true
+  }
+
+  /// Runs the steps on the value at `index` (checked with `acceptsValue`), writing into `object`;
+  /// `false` when it failed.
+  private func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
     let before = run.errors.count
     var hint = _MemberHint(object: index)
     withUnsafeMutablePointer(to: &object) { pointer in
