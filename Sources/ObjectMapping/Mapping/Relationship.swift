@@ -188,14 +188,21 @@ extension Relationship {
         return
       }
       let before = run.errors.count
-      var children: [Collection.Element] = []
-      children.reserveCapacity(Int(entry.length))
-      var cursor = index + 1
-      for offset in 0..<Int(entry.length) {
-        run.path.append(.index(offset))
-        plan.decodeNew(at: cursor, run: &run) { child in children.append(consume child) }
-        run.path.removeLast()
-        cursor = run.tape.next(after: cursor)
+      let count = Int(entry.length)
+      // Children are moved straight into the array's storage: appending to a generic array
+      // would look up its metadata once per child.
+      let children = [Collection.Element](unsafeUninitializedCapacity: count) {
+        buffer, initialized in
+        var cursor = index + 1
+        for offset in 0..<count {
+          run.path.append(.index(offset))
+          plan.decodeNew(at: cursor, run: &run) { child in
+            buffer.initializeElement(at: initialized, to: consume child)
+            initialized += 1
+          }
+          run.path.removeLast()
+          cursor = run.tape.next(after: cursor)
+        }
       }
       if run.errors.count == before {
         object[keyPath: property] = Collection.make(from: children)
