@@ -19,20 +19,22 @@ extension MappingProtocol {
   }
 
   func _map(tape: _Tape) throws(MappingErrors) -> Object {
-    let (object, errors) = tape.withView { view in
-      var run = _MappingRun(tape: view)
-      let object = _plan.decodeNew(at: 0, run: &run)
-      return (object, run.errors)
+    try tape.withView { view in _map(view: view) }.get()
+  }
+
+  func _map(view: _TapeView) -> Result<Object, MappingErrors> {
+    var run = _MappingRun(tape: view)
+    guard let object = _plan.decodeNew(at: 0, run: &run), run.errors.isEmpty else {
+      return .failure(MappingErrors(run.errors))
     }
-    guard let object, errors.isEmpty else { throw MappingErrors(errors) }
-    return object
+    return .success(object)
   }
 
   func _mapCollection(tape: _Tape) throws(MappingErrors) -> [Object] {
     try tape.withView { view in _mapCollection(view: view) }.get()
   }
 
-  private func _mapCollection(view tape: _TapeView) -> Result<[Object], MappingErrors> {
+  func _mapCollection(view tape: _TapeView) -> Result<[Object], MappingErrors> {
     var run = _MappingRun(tape: tape)
     let root = tape[0]
     guard root.kind == .array else {
