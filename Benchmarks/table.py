@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns a package-benchmark JMH export into the comparison table of Performance.md.
 
-Usage: python3 Benchmarks/table.py [--peak-memory] <results.jmh.json>
+Usage: python3 Benchmarks/table.py [--peak-memory] [--p90 <folder>] <results.jmh.json>
 
 Benchmarks are named `<Area>.<corpus>.<implementation>`; `ObjectMapping` is ours, any other
 implementation (`JSONSerialization`, `JSONDecoder`, ...) is the Foundation side of the same
@@ -12,7 +12,9 @@ With --peak-memory it prints the median peak resident memory of each side instea
 `Scale.articles_<N>.ObjectMapping` benchmarks (the scaling series, ours only) get their own table
 after the comparison: the median time to map the N-article payload, the time per article, the
 payload size (rebuilt here exactly as `ArticlePayload` in ArticlesModel.swift writes it) and the
-median peak resident memory of the process.
+median peak resident memory of the process. `--p90 <folder>` adds scaling rows from a
+`metricP90AbsoluteThresholds` export (the 1M-article run, which the JMH export cannot hold); those
+rows show p90 values and are marked so.
 """
 
 import json
@@ -144,6 +146,27 @@ def print_peak_memory(results):
         print(f"| {key} | {megabytes_text(ours['peak'])} | {megabytes_text(foundation['peak'])} |")
 
 
+def load_p90(folder):
+    """Returns {name: result} from `<target>.<name>.p90.json` files (p90 values)."""
+    results = {}
+    for file_name in sorted(os.listdir(folder)):
+        if not file_name.endswith(".p90.json"):
+            continue
+        name = file_name[: -len(".p90.json")].split(".", 1)[1]
+        with open(os.path.join(folder, file_name), encoding="utf-8") as f:
+            values = json.load(f)
+        wall_ns = values.get("wallClock")
+        if wall_ns is None:
+            sys.exit(f"error: no wall-clock time for {name} in {file_name}")
+        results[name] = {
+            "wall_us": wall_ns / 1000,
+            "mallocs": values.get("mallocCountTotal"),
+            "peak": values.get("peakMemoryResident"),
+            "p90": True,
+        }
+    return results
+
+
 def scaling_rows(results):
     """Yields (count, result) for each `Scale.articles_<N>.ObjectMapping`, by N."""
     rows = []
@@ -171,7 +194,8 @@ def print_scaling(results):
         first = first or per_article_ns
         peak = result["peak"]
         print(
-            f"| {count:,} | {megabytes_text(size)} | {time_text(result['wall_us'])} "
+            f"| {count:,} | {megabytes_text(size)} | {time_text(result['wall_us'])}"
+            f"{' (p90)' if result.get('p90') else ''} "
             f"| {per_article_ns:,.0f} ns | {per_article_ns / first:.2f}× "
             f"| {megabytes_text(peak)} "
             f"| {'–' if peak is None else f'{peak / size:.1f}×'} "
@@ -183,9 +207,18 @@ def main():
     arguments = sys.argv[1:]
     peak_memory = "--peak-memory" in arguments
     arguments = [a for a in arguments if a != "--peak-memory"]
+    p90_folder = None
+    if "--p90" in arguments:
+        position = arguments.index("--p90")
+        if position + 1 >= len(arguments):
+            sys.exit("usage: table.py [--peak-memory] [--p90 <folder>] <results.jmh.json>")
+        p90_folder = arguments[position + 1]
+        del arguments[position : position + 2]
     if len(arguments) != 1:
-        sys.exit("usage: table.py [--peak-memory] <results.jmh.json>")
+        sys.exit("usage: table.py [--peak-memory] [--p90 <folder>] <results.jmh.json>")
     results = load(arguments[0])
+    if p90_folder:
+        results.update(load_p90(p90_folder))
     if peak_memory:
         print_peak_memory(results)
     else:

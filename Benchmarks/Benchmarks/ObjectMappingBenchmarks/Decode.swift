@@ -56,7 +56,7 @@ private func checkedCorpus<Model: Decodable & Equatable>(
 private func registerScalingBenchmarks() {
   for count in ArticlePayload.counts {
     let configuration = Benchmark.Configuration(
-      metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+      metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
       warmupIterations: 1,
       maxDuration: .seconds(2),
       maxIterations: count >= 1_000_000 ? 3 : 1_000

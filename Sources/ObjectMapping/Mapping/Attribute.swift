@@ -153,6 +153,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
   let absenceIsError: Bool
   /// Whether values go through validators (the rule's or the model's) before being set.
   let validates: Bool
+  /// The byte offset of the property when it is stored inline in `Object` (a stored property
+  /// of a struct): values are then written in place instead of through the key path.
+  let inlineOffset: Int?
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
@@ -170,6 +173,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     validates =
       context.validates
       && (!rule.validators.isEmpty || Object.self is any KeyValueValidating.Type)
+    inlineOffset = MemoryLayout<Object>.offset(of: rule.property)
   }
 
   /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
@@ -182,6 +186,17 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     if case .accept(let accepted) = outcome { return accepted }
     run.record(outcome, at: source.pathComponents)
     return nil
+  }
+
+  /// Writes `value` into the property of the model at `object`.
+  @inline(__always)
+  private func assign(_ value: Value, to object: UnsafeMutablePointer<Object>) {
+    if let inlineOffset {
+      (UnsafeMutableRawPointer(object) + inlineOffset).assumingMemoryBound(to: Value.self)
+        .pointee = value
+    } else {
+      object.pointee[keyPath: rule.property] = value
+    }
   }
 
   deinit {
@@ -197,7 +212,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     let object = object.assumingMemoryBound(to: Object.self)
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
       if let defaultValue = rule.defaultValue {
-        object.pointee[keyPath: rule.property] = defaultValue()
+        assign(defaultValue(), to: object)
       } else if absenceIsError {
         run.fail(.missingRequiredKey, at: source.pathComponents)
       }
@@ -206,10 +221,10 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     if run.tape[index].kind == .null {
       if let nullReplacement {
         if let value = validated(nullReplacement.pointee, object: object.pointee, run: &run) {
-          object.pointee[keyPath: rule.property] = value
+          assign(value, to: object)
         }
       } else if let defaultValue = rule.defaultValue {
-        object.pointee[keyPath: rule.property] = defaultValue()
+        assign(defaultValue(), to: object)
       } else {
         run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
       }
@@ -220,10 +235,10 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
       let value = try rule.read(payload)
       if validates {
         if let value = validated(value, object: object.pointee, run: &run) {
-          object.pointee[keyPath: rule.property] = value
+          assign(value, to: object)
         }
       } else {
-        object.pointee[keyPath: rule.property] = value
+        assign(value, to: object)
       }
     } catch {
       run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)

@@ -19,22 +19,34 @@ extension MappingProtocol {
   }
 
   func _map(tape: _Tape) throws(MappingErrors) -> Object {
-    try _plan.checkDefinition()
-    let (object, errors) = tape.withView { view in
-      var run = _MappingRun(tape: view)
-      let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
-      return (object, run.errors)
+    try tape.withView { view in _map(view: view) }.get()
+  }
+
+  func _map(view: _TapeView) -> Result<Object, MappingErrors> {
+    do {
+      try _plan.checkDefinition()
+    } catch {
+      return .failure(error)
     }
-    guard let object, errors.isEmpty else { throw MappingErrors(errors) }
-    return object
+    var run = _MappingRun(tape: view)
+    guard let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false),
+      run.errors.isEmpty
+    else {
+      return .failure(MappingErrors(run.errors))
+    }
+    return .success(object)
   }
 
   func _mapCollection(tape: _Tape) throws(MappingErrors) -> [Object] {
-    try _plan.checkDefinition()
-    return try tape.withView { view in _mapCollection(view: view) }.get()
+    try tape.withView { view in _mapCollection(view: view) }.get()
   }
 
-  private func _mapCollection(view tape: _TapeView) -> Result<[Object], MappingErrors> {
+  func _mapCollection(view tape: _TapeView) -> Result<[Object], MappingErrors> {
+    do {
+      try _plan.checkDefinition()
+    } catch {
+      return .failure(error)
+    }
     var run = _MappingRun(tape: tape)
     let root = tape[0]
     if root.kind == .object, let keyRule = _plan.keyRule {
@@ -62,7 +74,7 @@ extension MappingProtocol {
     var cursor = 1
     for offset in 0..<Int(root.length) {
       run.path.append(.index(offset))
-      _plan.decodeNew(at: cursor, run: &run) { objects.append($0) }
+      _plan.decodeNew(at: cursor, run: &run) { object in objects.append(consume object) }
       run.path.removeLast()
       cursor = tape.next(after: cursor)
     }

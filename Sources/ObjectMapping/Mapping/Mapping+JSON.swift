@@ -15,7 +15,7 @@ extension MappingProtocol {
   public func map(_ data: Data, options: JSONReadingOptions = .strict) throws(MappingErrors)
     -> Object
   {
-    try _map(tape: _Tape.checked(json: [UInt8](data), options: options))
+    try _Tape.withView(json: data, options: options) { _map(view: $0) }.get()
   }
 
   /// Maps a JSON text that is one object. See ``map(_:options:)-(Data,_)``.
@@ -39,7 +39,7 @@ extension MappingProtocol {
   public func mapCollection(_ data: Data, options: JSONReadingOptions = .strict)
     throws(MappingErrors) -> [Object]
   {
-    try _mapCollection(tape: _Tape.checked(json: [UInt8](data), options: options))
+    try _Tape.withView(json: data, options: options) { _mapCollection(view: $0) }.get()
   }
 
   /// Maps a JSON text that is an array of objects.
@@ -57,6 +57,27 @@ extension MappingProtocol {
 }
 
 extension _Tape {
+  /// Scans `data` and calls `body` with a view of the tape that reads the `Data`'s own bytes, so
+  /// the payload is not copied; the view is valid during the call.
+  static func withView<Result>(
+    json data: Data, options: JSONReadingOptions, _ body: (_TapeView) -> Result
+  ) throws(MappingErrors) -> Result {
+    let outcome: Swift.Result<Result, MappingErrors> = data.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      let entries: [_TapeEntry]
+      do throws(MappingError) {
+        entries = try _JSONScanner.scan(bytes, options: options)
+      } catch {
+        return .failure(MappingErrors([error]))
+      }
+      return .success(
+        entries.withUnsafeBufferPointer { entries in
+          body(_TapeView(entries: entries, bytes: bytes))
+        })
+    }
+    return try outcome.get()
+  }
+
   static func checked(json: [UInt8], options: JSONReadingOptions) throws(MappingErrors) -> _Tape {
     do {
       return try _Tape(json: json, options: options)

@@ -284,6 +284,9 @@ public final class _MappingPlan<Object>: Sendable {
   /// The rules compiled for decoding, in order: a plain array of classes, so running them per
   /// object needs no existential or generic metadata lookups.
   let steps: [_DecodeStep]
+  /// The same steps, unretained: the loop over them reads these so that calling a step costs no
+  /// retain and release (``steps`` keeps them alive).
+  private let unretainedSteps: [Unmanaged<_DecodeStep>]
   /// Whether every rule reads a special source (``SourcePath/root``), so the mapped value need
   /// not be an object.
   let readsOnlySpecialSources: Bool
@@ -311,6 +314,7 @@ public final class _MappingPlan<Object>: Sendable {
     self.rules = rules
     self.context = context
     (steps, ruleSteps) = _MappingPlan.compile(rules)
+    unretainedSteps = steps.map { Unmanaged.passUnretained($0) }
     self.knownKeys = knownKeys
     readsOnlySpecialSources = rules.allSatisfy { $0.source.isSpecial }
     self.inverse = inverse
@@ -327,6 +331,7 @@ public final class _MappingPlan<Object>: Sendable {
     rules = []
     context = .default
     steps = []
+    unretainedSteps = []
     ruleSteps = []
     knownKeys = nil
     readsOnlySpecialSources = true
@@ -344,6 +349,7 @@ public final class _MappingPlan<Object>: Sendable {
     steps = []
     ruleSteps = []
     knownKeys = nil
+    unretainedSteps = []
     readsOnlySpecialSources = true
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
     dynamic = nil
@@ -399,7 +405,7 @@ public final class _MappingPlan<Object>: Sendable {
       return dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
     }
     if let keyRule { return decodeSingleKeyed(at: index, keyRule: keyRule, run: &run) }
-    guard let make else { return nil }
+    guard let make, acceptsValue(at: index, run: &run) else { return nil }
     var object = make()
     return decode(into: &object, at: index, run: &run) ? object : nil
   }
@@ -407,28 +413,38 @@ public final class _MappingPlan<Object>: Sendable {
   /// Maps the object at `index` into a fresh instance and passes it to `accept`; records the
   /// errors in `run` instead when the object fails.
   @inline(__always)
-  func decodeNew(at index: Int, run: inout _MappingRun, accept: (Object) -> Void) {
+  func decodeNew(at index: Int, run: inout _MappingRun, accept: (consuming Object) -> Void) {
     guard dynamic == nil, keyRule == nil else {
       if let object = decodeNew(at: index, run: &run) { accept(object) }
       return
     }
-    guard let make else { return }
+    guard let make, acceptsValue(at: index, run: &run) else { return }
     var object = make()
-    if decode(into: &object, at: index, run: &run) { accept(object) }
+    if decode(into: &object, at: index, run: &run) { accept(consume object) }
   }
 
-  /// Runs the steps on the object at `index`, writing into `object`; `false` when it failed.
-  func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
+  /// Whether the value at `index` can be mapped (an object, unless every rule reads a special
+  /// source); records a type mismatch otherwise.
+  @inline(__always)
+  func acceptsValue(at index: Int, run: inout _MappingRun) -> Bool {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
       return false
     }
+    return true
+  }
+
+  /// Runs the steps on the value at `index` (checked with `acceptsValue`), writing into `object`;
+  /// `false` when it failed.
+  func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
     let before = run.errors.count
     var hint = _MemberHint(object: index)
     withUnsafeMutablePointer(to: &object) { pointer in
       let raw = UnsafeMutableRawPointer(pointer)
-      for step in steps {
-        step.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
+      for step in unretainedSteps {
+        step._withUnsafeGuaranteedRef {
+          $0.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
+        }
       }
     }
     if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }

@@ -272,7 +272,8 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    self.init(source, property, lazy: { mapping })
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
   }
 
   /// A required to-one relationship whose mapping is resolved when first used (recursion).
@@ -312,7 +313,8 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child?> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    self.init(source, property, lazy: { mapping })
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
   }
 
   /// An optional to-one relationship whose mapping is resolved when first used (recursion).
@@ -344,7 +346,9 @@ extension Relationship {
         object[keyPath: property] = nil
         return
       }
-      mapping()._plan.decodeNew(at: index, run: &run) { object[keyPath: property] = $0 }
+      mapping()._plan.decodeNew(at: index, run: &run) { child in
+        object[keyPath: property] = consume child
+      }
     }
     flatChild = _FlatChild(mapping, property: property)
   }
@@ -355,7 +359,8 @@ extension Relationship {
     _ property: WritableKeyPath<Object, Collection> & Sendable,
     _ mapping: some MappingProtocol<Collection.Element>
   ) {
-    self.init(source, property, lazy: { mapping })
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
   }
 
   /// A to-many relationship whose mapping is resolved when first used (recursion).
@@ -446,16 +451,23 @@ extension Relationship {
       }
       let before = run.errors.count
       let dropsFailures = run.dropsFailedChildren
-      var children: [Collection.Element] = []
-      children.reserveCapacity(Int(entry.length))
-      var cursor = index + 1
-      for offset in 0..<Int(entry.length) {
-        run.path.append(.index(offset))
-        let errorsBefore = run.errors.count
-        plan.decodeNew(at: cursor, run: &run) { children.append($0) }
-        if dropsFailures, run.errors.count > errorsBefore { run.dropErrors(since: errorsBefore) }
-        run.path.removeLast()
-        cursor = run.tape.next(after: cursor)
+      let count = Int(entry.length)
+      // Children are moved straight into the array's storage: appending to a generic array
+      // would look up its metadata once per child.
+      let children = [Collection.Element](unsafeUninitializedCapacity: count) {
+        buffer, initialized in
+        var cursor = index + 1
+        for offset in 0..<count {
+          run.path.append(.index(offset))
+          let errorsBefore = run.errors.count
+          plan.decodeNew(at: cursor, run: &run) { child in
+            buffer.initializeElement(at: initialized, to: consume child)
+            initialized += 1
+          }
+          if dropsFailures, run.errors.count > errorsBefore { run.dropErrors(since: errorsBefore) }
+          run.path.removeLast()
+          cursor = run.tape.next(after: cursor)
+        }
       }
       if run.errors.count == before {
         object[keyPath: property] = Collection.make(from: children)
@@ -527,6 +539,17 @@ private func _decodeDictionary<Child>(
     cursor = run.tape.next(after: cursor + 1)
   }
   return run.errors.count == before ? children : nil
+}
+
+/// A mapping's plan on its own: what a relationship with a known mapping hands its decode
+/// closure, so that resolving it per child object copies one reference instead of the whole
+/// mapping.
+struct _ResolvedMapping<Object>: MappingProtocol {
+  let _plan: _MappingPlan<Object>
+
+  init(_ mapping: some MappingProtocol<Object>) {
+    _plan = mapping._plan
+  }
 }
 
 /// A collection property a to-many ``Relationship`` can fill: `Array`, `Set`, and optionals of

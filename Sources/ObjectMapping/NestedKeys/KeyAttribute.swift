@@ -129,6 +129,7 @@ extension _MappingPlan {
     let before = run.errors.count
     var object = make()
     keyRule.decode(&object, keyIndex, &run)
+    guard acceptsValue(at: keyIndex + 1, run: &run) else { return nil }
     let decoded = decode(into: &object, at: keyIndex + 1, run: &run)
     return decoded && run.errors.count == before ? object : nil
   }

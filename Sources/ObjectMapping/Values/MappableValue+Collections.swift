@@ -23,18 +23,41 @@ extension PayloadValue {
   /// Converts each element of an array (or, under lenient coercion, a single value as a
   /// one-element collection), collecting every element's failure with its index.
   func collectionElements<Element: MappableValue>(_ type: Element.Type) throws -> [Element] {
-    guard let elements else {
+    let entry = self.entry
+    guard entry.kind == .array else {
       guard coercion == .lenient, !isNull else {
         throw mismatch(expected: "an array of \(Element.expectedDescription)")
       }
       return [try Element(payload: self)]
     }
+    // The common element types convert in code specialized for them: the generic loop below
+    // pays a metadata lookup per array and a witness call per element.
+    if Element.self == Double.self {
+      return unsafeBitCast(try elements(of: entry, as: Double.self), to: [Element].self)
+    }
+    if Element.self == Int.self {
+      return unsafeBitCast(try elements(of: entry, as: Int.self), to: [Element].self)
+    }
+    if Element.self == String.self {
+      return unsafeBitCast(try elements(of: entry, as: String.self), to: [Element].self)
+    }
+    return try elements(of: entry, as: Element.self)
+  }
+
+  /// Each element of the array `entry` (this value's entry) converted, with every failure
+  /// collected with its index.
+  @inline(__always)
+  private func elements<Element: MappableValue>(
+    of entry: _TapeEntry, as type: Element.Type
+  ) throws -> [Element] {
     var result: [Element] = []
-    result.reserveCapacity(elements.count)
+    result.reserveCapacity(Int(entry.length))
     var failures: [(path: [_PathComponent], failure: any Error)] = []
-    for (offset, element) in elements.enumerated() {
+    var cursor = index + 1
+    for offset in 0..<Int(entry.length) {
       do {
-        result.append(try Element(payload: element))
+        result.append(
+          try Element(payload: PayloadValue(tape: tape, index: cursor, context: context)))
       } catch let nested as _NestedConversionFailures {
         for inner in nested.failures {
           failures.append(([.index(offset)] + inner.path, inner.failure))
@@ -42,6 +65,7 @@ extension PayloadValue {
       } catch {
         failures.append(([.index(offset)], error))
       }
+      cursor = tape.next(after: cursor)
     }
     guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
     return result
@@ -78,13 +102,18 @@ extension Set: MappableValue where Element: MappableValue {
 extension Dictionary: MappableValue where Key == String, Value: MappableValue {
   /// Each member's value converted; every failing member is reported with its key.
   public init(payload: PayloadValue) throws {
-    guard let members = payload.members else {
+    let entry = payload.entry
+    guard entry.kind == .object else {
       throw payload.mismatch(expected: "an object")
     }
+    let tape = payload.tape
     var result: [String: Value] = [:]
-    result.reserveCapacity(members.count)
+    result.reserveCapacity(Int(entry.length))
     var failures: [(path: [_PathComponent], failure: any Error)] = []
-    for (key, value) in members {
+    var cursor = payload.index + 1
+    for _ in 0..<Int(entry.length) {
+      let key = tape.string(at: cursor)
+      let value = PayloadValue(tape: tape, index: cursor + 1, context: payload.context)
       do {
         result[key] = try Value(payload: value)
       } catch let nested as _NestedConversionFailures {
@@ -94,6 +123,7 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
       } catch {
         failures.append(([.key(key)], error))
       }
+      cursor = tape.next(after: cursor + 1)
     }
     guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
     self = result

@@ -4,13 +4,15 @@
 /// when asked for. The typed accessors apply the mapping's ``Coercion``; ask for another
 /// mappable type with ``decode(_:)`` to reuse a built-in conversion.
 ///
-/// A `PayloadValue` is only meaningful during the `init(payload:)` call that received it; do not
-/// store it.
+/// A `PayloadValue` is only valid during the `init(payload:)` call that received it: it reads the
+/// mapping run's document without keeping it alive, so do not store it, or the values from its
+/// ``elements`` and ``members``, or use them after that call returns.
 public struct PayloadValue: @unchecked Sendable {
   // @unchecked: a payload value reads the mapping run's tape through unsafe buffers and refers
   // to the rule's settings without retaining them, so that handing one to `init(payload:)`
-  // costs no reference counting. Both outlive the `init(payload:)` call that receives the
-  // value, which is the only place it may be used (see above).
+  // costs no reference counting. Everything it points to is immutable while the mapping runs
+  // (the tape is only read; settings are `let`s), so reading it from any task is race-free,
+  // and both outlive the `init(payload:)` call, the only place it may be used (see above).
   let tape: _TapeView
   let index: Int
   unowned(unsafe) let context: _ValueContext
