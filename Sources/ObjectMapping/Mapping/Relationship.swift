@@ -73,7 +73,9 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   }
 
   /// The same relationship treating a failed child with `policy` (default
-  /// ``ChildFailurePolicy/failParent``; to-many relationships can ``ChildFailurePolicy/dropChild``).
+  /// ``ChildFailurePolicy/failParent``). With ``ChildFailurePolicy/dropChild`` a failed element
+  /// of a to-many relationship is skipped, and a failed to-one child is not set (the property
+  /// keeps its value), each reported as a diagnostic.
   public func onChildFailure(_ policy: ChildFailurePolicy) -> Self {
     var copy = self
     copy.childFailure = policy
@@ -179,23 +181,22 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     run.parentIndex = objectIndex
     if source.first == nil { run.indexHiddenAtDepth = run.path.count }
     let model = object.assumingMemoryBound(to: Object.self)
-    if validates {
-      let previous = rule.accessor.get(model.pointee)
-      let errorsBefore = run.errors.count
-      rule.body(&model.pointee, index, &run)
-      if run.errors.count == errorsBefore {
-        let outcome = _validate(
-          rule.accessor.get(model.pointee), validators: rule.validators, object: model.pointee,
-          keyPath: rule.propertyKeyPath)
-        if case .accept(let accepted) = outcome {
-          rule.accessor.set(&model.pointee, accepted)
-        } else {
-          rule.accessor.set(&model.pointee, previous)
-          run.record(outcome, at: [])
-        }
+    let errorsBefore = run.errors.count
+    let previous = validates ? rule.accessor.get(model.pointee) : nil
+    rule.body(&model.pointee, index, &run)
+    if run.errors.count > errorsBefore {
+      // A failed child: dropped with a diagnostic, or failing the parent (the default).
+      if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
+    } else if let previous {
+      let outcome = _validate(
+        rule.accessor.get(model.pointee), validators: rule.validators, object: model.pointee,
+        keyPath: rule.propertyKeyPath)
+      if case .accept(let accepted) = outcome {
+        rule.accessor.set(&model.pointee, accepted)
+      } else {
+        rule.accessor.set(&model.pointee, previous)
+        run.record(outcome, at: [])
       }
-    } else {
-      rule.body(&model.pointee, index, &run)
     }
     run.parentIndex = outerParent
     run.indexHiddenAtDepth = outerHidden
@@ -221,8 +222,11 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     }
     let existing = object.assumingMemoryBound(to: Object.self).pointee
     let options = _RelationshipOptions(policy: rule.collectionPolicy, onFailure: rule.childFailure)
+    let errorsBefore = run.errors.count
     if let write = rule.existingBody.run(existing, index, &run, options) {
       patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append(write)
+    } else if rule.childFailure == .dropChild, run.errors.count > errorsBefore {
+      run.dropErrors(since: errorsBefore)
     }
   }
 }

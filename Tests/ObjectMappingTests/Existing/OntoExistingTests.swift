@@ -239,3 +239,32 @@ struct MapperTargetTests {
     #expect(post.title == "Old")
   }
 }
+
+@Suite("Failed to-one children")
+struct DroppedToOneChildTests {
+  @Test func aFailedToOneChildIsDroppedWithADiagnostic() throws {
+    let tolerant = Mapping(Post.init) {
+      Attribute("id", \.id)
+      Relationship("writer", \.writer, writerMapping).onChildFailure(.dropChild)
+    }
+    let report = tolerant.report(#"{"id": 4, "writer": {"id": "x", "name": "Ann"}}"#)
+    #expect(report.object?.id == 4)
+    #expect(report.object?.writer == nil)
+    #expect(report.errors.isEmpty)
+    #expect(
+      report.diagnostics.map(\.description) == [
+        #"/writer: element skipped: /writer/id: cannot convert "x" to an integer"#
+      ])
+    let post = try existingPost()
+    let writer = post.writer
+    try tolerant.map(#"{"id": 9, "writer": {"id": 7, "name": []}}"#, onto: post)
+    #expect(post.id == 9 && post.writer === writer && writer?.name == "Ann")
+    // Without the option, the child's failure fails the parent.
+    #expect(
+      errorLines {
+        try postMapping().map(
+          #"{"id": 1, "title": "t", "comments": [], "writer": {"id": "x", "name": "A"}}"#)
+      }
+        == [#"/writer/id: cannot convert "x" to an integer"#])
+  }
+}
