@@ -397,12 +397,13 @@ extension Attribute: _EncodableRule {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
     }
     let property = self.property
+    let reader = _PropertyReader(property)
     let outputFormat = attributeDateFormats?.first
     let errorPath = source.pathComponents
     return .rule(
       _EncodingRule(path: source.keys, property: property, label: label, nulls: nullPolicy) {
         object, writer, run, nulls in
-        let value = object[keyPath: property]
+        let value = reader.read(object)
         if serialize.isNil(value) {
           guard nulls == .include else { return false }
           writer.null()
