@@ -409,9 +409,20 @@ extension Attribute: _EncodableRule {
           writer.null()
           return true
         }
-        let outerFormat = writer.dateFormat
-        if let outputFormat { writer.dateFormat = outputFormat }
-        defer { writer.dateFormat = outerFormat }
+        // The date format is swapped only for an attribute that names one: copying the
+        // writer's format in and out for every value costs a retain and a release each.
+        if let outputFormat {
+          let outerFormat = writer.dateFormat
+          writer.dateFormat = outputFormat
+          defer { writer.dateFormat = outerFormat }
+          do {
+            try serialize.write(value, &writer)
+            return true
+          } catch {
+            run.record(error, at: errorPath)
+            return false
+          }
+        }
         do {
           try serialize.write(value, &writer)
           return true

@@ -324,7 +324,8 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: true,
-      encode: _RelationshipEncoder { [reader = _PropertyReader(property)] object, writer, run, nulls in
+      encode: _RelationshipEncoder {
+        [reader = _PropertyReader(property)] object, writer, run, nulls in
         guard let child = reader.read(object) else { return writer.nullIfIncluded(nulls) }
         mapping()._plan.inverse.plan.encode(child, to: &writer, run: &run)
         return true
@@ -372,7 +373,8 @@ extension Relationship {
     self.init(
       source: source.sourcePath, property: property,
       acceptsAbsence: Collection.emptyForNull != nil,
-      encode: _RelationshipEncoder { [reader = _PropertyReader(property)] object, writer, run, nulls in
+      encode: _RelationshipEncoder {
+        [reader = _PropertyReader(property)] object, writer, run, nulls in
         let collection = reader.read(object)
         guard let elements = collection._elementsForSerialization else {
           return writer.nullIfIncluded(nulls)
