@@ -6,7 +6,10 @@ Usage: python3 Benchmarks/table.py [--peak-memory] [--p90 <folder>] <results.jmh
 Benchmarks are named `<Area>.<corpus>.<implementation>`; `ObjectMapping` is ours, any other
 implementation (`JSONSerialization`, `JSONDecoder`, ...) is the Foundation side of the same
 `<Area>.<corpus>` row. MB/s is the size of the corpus file (10^6 bytes) divided by the median
-wall-clock time; the ratio is Foundation's median time divided by ours (above 1 means faster).
+wall-clock time (for `Encode`, the corpus file is the size of the JSON being written; for
+`Form.articles_<N>`, the size of our form body for N generated articles, rebuilt here); the ratio is
+Foundation's median time divided by ours (above 1 means faster). Rows are grouped by area: Decode,
+Encode, Form, Parse, Write.
 With --peak-memory it prints the median peak resident memory of each side instead.
 
 `Scale.articles_<N>.ObjectMapping` benchmarks (the scaling series, ours only) get their own table
@@ -99,6 +102,52 @@ def articles_payload_size(count):
     return 2 + max(count - 1, 0) + sum(len(article_text(i)) for i in range(count))
 
 
+def form_value(text):
+    """`text` percent-encoded as the library's form writer does (WHATWG urlencoded)."""
+    safe = b"*-._"
+    out = []
+    for byte in text.encode("utf-8"):
+        if chr(byte).isalnum() and byte < 128 or byte in safe:
+            out.append(chr(byte))
+        elif byte == 0x20:
+            out.append("+")
+        else:
+            out.append(f"%{byte:02X}")
+    return "".join(out)
+
+
+def form_payload_size(count, root="articles"):
+    """The byte size of our form body for `count` generated articles under `root`, as
+    `Form.articles_<N>.ObjectMapping` (Encode.swift) writes it: indexed objects, `[]` for tags."""
+    size = 0
+    for index in range(count):
+        author = index % 97
+        fields = [
+            ("id", str(index)),
+            ("title", f"Article number {index}"),
+            ("body", f"Lorem ipsum dolor sit amet, consectetur adipiscing elit {index}."),
+            ("published_at", f"2024-03-{index % 28 + 1:02d}T{index % 24:02d}:15:30Z"),
+            ("author][name", f"Author {author}"),
+            ("author][email", f"author{author}@example.com"),
+            ("tags][", "swift"),
+            ("tags][", "json"),
+            ("tags][", f"tag{index % 10}"),
+            ("views", str(index * 7 % 100_000)),
+            ("rating", f"{index % 5}.5"),
+            ("draft", "true" if index % 3 == 0 else "false"),
+        ]
+        for name, value in fields:
+            size += len(f"{root}[{index}][{name}]=") + len(form_value(value)) + 1
+    return max(size - 1, 0)
+
+
+def payload_size(corpus):
+    """The bytes one operation reads or writes for a row's `<corpus>`."""
+    if corpus.startswith("articles_"):
+        return form_payload_size(int(corpus[len("articles_"):]))
+    return corpus_size(corpus)
+
+
 def rate_text(size, us):
     return "–" if size is None or us <= 0 else f"{size / us:,.0f}"  # bytes/µs == MB/s
 
@@ -129,7 +178,7 @@ def print_comparison(results):
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for key, ours, foundation in pairs(results):
-        size = corpus_size(key.split(".")[1])
+        size = payload_size(key.split(".")[1])
         ratio = foundation["wall_us"] / ours["wall_us"] if ours["wall_us"] > 0 else float("inf")
         print(
             f"| {key} | {time_text(ours['wall_us'])} | {time_text(foundation['wall_us'])} "

@@ -2,7 +2,7 @@ import Benchmark
 
 // Entry point of the benchmark target: the BenchmarkPlugin generates a `main` that calls this
 // closure to register every benchmark. Each area registers its benchmarks from its own file
-// (`Parse.swift`, `Write.swift`, `Decode.swift`); a new area adds a file and one line here.
+// (`Parse.swift`, `Write.swift`, `Decode.swift`, `Encode.swift`); a new area adds a file and one line here.
 //
 // Naming: `<Area>.<corpus>.<implementation>`, e.g. `Parse.twitter.ObjectMapping` and
 // `Parse.twitter.JSONSerialization`, so ours and Foundation's run side by side in one run and
@@ -24,4 +24,5 @@ let benchmarks: @Sendable () -> Void = {
   registerParseBenchmarks()
   registerWriteBenchmarks()
   registerDecodeBenchmarks()
+  registerEncodeBenchmarks()
 }

@@ -397,20 +397,32 @@ extension Attribute: _EncodableRule {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
     }
     let property = self.property
+    let reader = _PropertyReader(property)
     let outputFormat = attributeDateFormats?.first
     let errorPath = source.pathComponents
     return .rule(
       _EncodingRule(path: source.keys, property: property, label: label, nulls: nullPolicy) {
         object, writer, run, nulls in
-        let value = object[keyPath: property]
+        let value = reader.read(object)
         if serialize.isNil(value) {
           guard nulls == .include else { return false }
           writer.null()
           return true
         }
-        let outerFormat = writer.dateFormat
-        if let outputFormat { writer.dateFormat = outputFormat }
-        defer { writer.dateFormat = outerFormat }
+        // The date format is swapped only for an attribute that names one: copying the
+        // writer's format in and out for every value costs a retain and a release each.
+        if let outputFormat {
+          let outerFormat = writer.dateFormat
+          writer.dateFormat = outputFormat
+          defer { writer.dateFormat = outerFormat }
+          do {
+            try serialize.write(value, &writer)
+            return true
+          } catch {
+            run.record(error, at: errorPath)
+            return false
+          }
+        }
         do {
           try serialize.write(value, &writer)
           return true

@@ -287,8 +287,8 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: false,
-      encode: _RelationshipEncoder { object, writer, run, _ in
-        mapping()._plan.inverse.plan.encode(object[keyPath: property], to: &writer, run: &run)
+      encode: _RelationshipEncoder { [reader = _PropertyReader(property)] object, writer, run, _ in
+        mapping()._plan.inverse.plan.encode(reader.read(object), to: &writer, run: &run)
         return true
       },
       existing: _ExistingBody { object, index, run, _ in
@@ -328,8 +328,9 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: true,
-      encode: _RelationshipEncoder { object, writer, run, nulls in
-        guard let child = object[keyPath: property] else { return writer.nullIfIncluded(nulls) }
+      encode: _RelationshipEncoder {
+        [reader = _PropertyReader(property)] object, writer, run, nulls in
+        guard let child = reader.read(object) else { return writer.nullIfIncluded(nulls) }
         mapping()._plan.inverse.plan.encode(child, to: &writer, run: &run)
         return true
       },
@@ -376,8 +377,9 @@ extension Relationship {
     self.init(
       source: source.sourcePath, property: property,
       acceptsAbsence: Collection.emptyForNull != nil,
-      encode: _RelationshipEncoder { object, writer, run, nulls in
-        let collection = object[keyPath: property]
+      encode: _RelationshipEncoder {
+        [reader = _PropertyReader(property)] object, writer, run, nulls in
+        let collection = reader.read(object)
         guard let elements = collection._elementsForSerialization else {
           return writer.nullIfIncluded(nulls)
         }
@@ -393,10 +395,14 @@ extension Relationship {
           }
           for node in sorted ?? [] { try? writer.node(node) }
         } else {
-          for (offset, child) in elements.enumerated() {
+          // A counter, not `enumerated()`: its generic iterator's metadata is looked up on
+          // every call in this unspecialized code.
+          var offset = 0
+          for child in elements {
             run.path.append(.index(offset))
             plan.encode(child, to: &writer, run: &run)
             run.path.removeLast()
+            offset += 1
           }
         }
         writer.endArray()
@@ -487,8 +493,8 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: false,
-      encode: _RelationshipEncoder { object, writer, run, _ in
-        let children = object[keyPath: property]
+      encode: _RelationshipEncoder { [reader = _PropertyReader(property)] object, writer, run, _ in
+        let children = reader.read(object)
         let plan = mapping._plan.inverse.plan
         writer.beginObject()
         for key in children.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {

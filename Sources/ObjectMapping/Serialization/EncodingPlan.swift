@@ -70,30 +70,35 @@ struct _OutputTree<Object>: Sendable {
     case branch(_OutputTree<Object>)
   }
 
-  var entries: [(key: _OutputKey, item: Item)] = []
+  // Keys and items in two arrays rather than one array of tuples: iterating an array of a tuple
+  // with a generic element looks up the tuple's metadata on every call.
+  var keys: [_OutputKey] = []
+  var items: [Item] = []
 
   /// Adds `rule` at `path`; returns why it cannot be added (the key is taken) or `nil`.
   mutating func insert(_ rule: _EncodingRule<Object>, at path: ArraySlice<String>) -> String? {
     guard let first = path.first else { return "it has no output key" }
-    let index = entries.firstIndex { $0.key.text == first }
+    let index = keys.firstIndex { $0.text == first }
     if path.count == 1 {
       guard index == nil else {
         return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
       }
-      entries.append((_OutputKey(first), .rule(rule)))
+      keys.append(_OutputKey(first))
+      items.append(.rule(rule))
       return nil
     }
     guard let index else {
       var branch = _OutputTree()
       if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
-      entries.append((_OutputKey(first), .branch(branch)))
+      keys.append(_OutputKey(first))
+      items.append(.branch(branch))
       return nil
     }
-    guard case .branch(var branch) = entries[index].item else {
+    guard case .branch(var branch) = items[index] else {
       return "an earlier rule writes \"\(first)\" as a value, so nothing can be nested in it"
     }
     if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
-    entries[index].item = .branch(branch)
+    items[index] = .branch(branch)
     return nil
   }
 
@@ -103,11 +108,11 @@ struct _OutputTree<Object>: Sendable {
     nulls: NullPolicy
   ) -> Bool {
     var wroteAny = false
-    for entry in entries {
+    for index in items.indices {
       let mark = writer.checkpoint()
-      writer.key(entry.key)
+      writer.key(keys[index])
       let wrote: Bool
-      switch entry.item {
+      switch items[index] {
       case .rule(let rule):
         wrote = rule.write(object, &writer, &run, rule.nulls ?? nulls)
       case .branch(let branch):

@@ -111,10 +111,12 @@ extension InverseMapping {
   ) {
     if plan.keyEncoder != nil { return plan.encodeKeyedCollection(objects, to: &writer, run: &run) }
     writer.beginArray()
-    for (offset, object) in objects.enumerated() {
+    var offset = 0
+    for object in objects {
       run.path.append(.index(offset))
       plan.encode(object, to: &writer, run: &run)
       run.path.removeLast()
+      offset += 1
     }
     writer.endArray()
   }
