@@ -136,3 +136,17 @@ struct _MappingRun {
     }
   }
 }
+
+extension Array where Element == _PathComponent {
+  /// Appends `components` one by one (no generic `append(contentsOf:)` metadata per call).
+  @inline(__always)
+  mutating func push(_ components: [_PathComponent]) {
+    for component in components { append(component) }
+  }
+
+  /// Removes the components after the first `count` (no `Range` metadata per call).
+  @inline(__always)
+  mutating func truncate(to count: Int) {
+    while self.count > count { removeLast() }
+  }
+}

@@ -173,7 +173,7 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
       return
     }
     let depth = run.path.count
-    run.path.append(contentsOf: source.pathComponents)
+    run.path.push(source.pathComponents)
     let outerDrops = run.dropsFailedChildren
     run.dropsFailedChildren = rule.childFailure == .dropChild
     let outerParent = run.parentIndex
@@ -201,7 +201,7 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     run.parentIndex = outerParent
     run.indexHiddenAtDepth = outerHidden
     run.dropsFailedChildren = outerDrops
-    run.path.removeSubrange(depth...)
+    run.path.truncate(to: depth)
   }
 
   override func decodeExisting(
@@ -210,7 +210,7 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else { return }
     let depth = run.path.count
-    run.path.append(contentsOf: source.pathComponents)
+    run.path.push(source.pathComponents)
     let outerParent = run.parentIndex
     let outerHidden = run.indexHiddenAtDepth
     run.parentIndex = objectIndex
@@ -218,7 +218,7 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     defer {
       run.parentIndex = outerParent
       run.indexHiddenAtDepth = outerHidden
-      run.path.removeSubrange(depth...)
+      run.path.truncate(to: depth)
     }
     let existing = object.assumingMemoryBound(to: Object.self).pointee
     let options = _RelationshipOptions(policy: rule.collectionPolicy, onFailure: rule.childFailure)
@@ -658,8 +658,8 @@ extension Relationship: _EncodableRule {
       _EncodingRule(path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy) {
         object, writer, run, nulls in
         let depth = run.path.count
-        run.path.append(contentsOf: components)
-        defer { run.path.removeSubrange(depth...) }
+        run.path.push(components)
+        defer { run.path.truncate(to: depth) }
         return encode.write(object, &writer, &run, nulls)
       })
   }

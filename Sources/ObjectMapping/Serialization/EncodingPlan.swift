@@ -108,7 +108,7 @@ struct _OutputTree<Object>: Sendable {
     nulls: NullPolicy
   ) -> Bool {
     var wroteAny = false
-    for index in items.indices {
+    for index in 0..<items.count {
       let mark = writer.checkpoint()
       writer.key(keys[index])
       let wrote: Bool
@@ -191,7 +191,16 @@ final class _InversePlan<Object>: Sendable {
   func encode(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
     if let dispatch { return dispatch(object, &writer, &run) }
     guard keyEncoder != nil else { return encodeBody(object, to: &writer, run: &run) }
-    encodeKeyedCollection(CollectionOfOne(object), to: &writer, run: &run)
+    encodeKeyed(object, to: &writer, run: &run)
+  }
+
+  /// Writes one nested-key object as `{"<key>": {...}}`; kept out of line so that the common
+  /// path of ``encode(_:to:run:)`` touches no collection metadata.
+  @inline(never)
+  private func encodeKeyed(
+    _ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    encodeKeyedCollection([object], to: &writer, run: &run)
   }
 
   /// Writes a nested-key collection as one object, one member per object in order; two objects

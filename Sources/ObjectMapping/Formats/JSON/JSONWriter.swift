@@ -233,7 +233,7 @@ struct _JSONWriter {
 
   /// Forgets everything written since `checkpoint`, including containers opened after it.
   mutating func rollback(to checkpoint: Checkpoint) {
-    bytes.removeSubrange(checkpoint.count...)
+    bytes.removeLast(bytes.count - checkpoint.count)
     depth = checkpoint.depth
     hasValueInContainer = checkpoint.hasValueInContainer
     afterKey = checkpoint.afterKey
