@@ -177,15 +177,25 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
   }
 
   /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
-  /// was rejected or failed.
-  @inline(__always)
+  /// was rejected or failed. Only called when ``validates``; kept out of line so that the
+  /// decode path of attributes without validation touches no validation or optional metadata.
+  @inline(never)
   private func validated(_ value: Value, object: Object, run: inout _MappingRun) -> Value? {
-    guard validates else { return value }
     let outcome = _validate(
       value, validators: rule.validators, object: object, keyPath: rule.property)
     if case .accept(let accepted) = outcome { return accepted }
     run.record(outcome, at: source.pathComponents)
     return nil
+  }
+
+  /// Validates `value`, then writes it unless it was rejected or failed.
+  @inline(never)
+  private func assignValidated(
+    _ value: Value, to object: UnsafeMutablePointer<Object>, run: inout _MappingRun
+  ) {
+    if let accepted = validated(value, object: object.pointee, run: &run) {
+      assign(accepted, to: object)
+    }
   }
 
   /// Writes `value` into the property of the model at `object`.
@@ -220,8 +230,10 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     }
     if run.tape[index].kind == .null {
       if let nullReplacement {
-        if let value = validated(nullReplacement.pointee, object: object.pointee, run: &run) {
-          assign(value, to: object)
+        if validates {
+          assignValidated(nullReplacement.pointee, to: object, run: &run)
+        } else {
+          assign(nullReplacement.pointee, to: object)
         }
       } else if let defaultValue = rule.defaultValue {
         assign(defaultValue(), to: object)
@@ -234,9 +246,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     do {
       let value = try rule.read(payload)
       if validates {
-        if let value = validated(value, object: object.pointee, run: &run) {
-          assign(value, to: object)
-        }
+        assignValidated(value, to: object, run: &run)
       } else {
         assign(value, to: object)
       }
@@ -271,7 +281,11 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
       }
     }
     let existing = object.assumingMemoryBound(to: Object.self).pointee
-    guard let accepted = validated(value, object: existing, run: &run) else { return }
+    var accepted = value
+    if validates {
+      guard let checked = validated(value, object: existing, run: &run) else { return }
+      accepted = checked
+    }
     patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append {
       $0[keyPath: property] = accepted
     }

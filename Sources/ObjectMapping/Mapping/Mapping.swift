@@ -296,6 +296,10 @@ public final class _MappingPlan<Object>: Sendable {
   let dynamic: _DynamicDispatch<Object>?
   /// For nested-key mappings: the key attribute.
   let keyRule: _KeyRule<Object>?
+  /// Neither dynamic nor nested-key: the hot path tests this instead of the optionals above
+  /// (testing a generic optional looks up its metadata per object).
+  var isPlain: Bool { _isPlain }
+  private let _isPlain: Bool
   /// Mistakes in the definition, reported when the mapping is used.
   let problems: [String]
   /// The steps of `rules`, one per rule in rule order (``steps`` groups the alternatives).
@@ -320,6 +324,7 @@ public final class _MappingPlan<Object>: Sendable {
     self.inverse = inverse
     dynamic = nil
     self.keyRule = keyRule
+    _isPlain = keyRule == nil
     self.identity = identity
     self.problems = problems
   }
@@ -338,6 +343,7 @@ public final class _MappingPlan<Object>: Sendable {
     self.inverse = inverse
     self.dynamic = dynamic
     keyRule = nil
+    _isPlain = false
     identity = nil
     self.problems = problems
   }
@@ -354,6 +360,7 @@ public final class _MappingPlan<Object>: Sendable {
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
     dynamic = nil
     keyRule = nil
+    _isPlain = true
     identity = nil
     problems = []
   }
@@ -413,14 +420,29 @@ public final class _MappingPlan<Object>: Sendable {
   /// Maps the object at `index` into a fresh instance and passes it to `accept`; records the
   /// errors in `run` instead when the object fails.
   @inline(__always)
-  func decodeNew(at index: Int, run: inout _MappingRun, accept: (consuming Object) -> Void) {
-    guard dynamic == nil, keyRule == nil else {
-      if let object = decodeNew(at: index, run: &run) { accept(object) }
-      return
+  func decodeNew(
+    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool = true,
+    accept: (consuming Object) -> Void
+  ) {
+    guard _isPlain else {
+      return decodeDispatched(
+        at: index, run: &run, declineIsAcceptable: declineIsAcceptable, accept: accept)
     }
     guard let make, acceptsValue(at: index, run: &run) else { return }
     var object = make()
     if decode(into: &object, at: index, run: &run) { accept(consume object) }
+  }
+
+  /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for dynamic and nested-key mappings,
+  /// out of line so that the plain path needs no `Optional<Object>` metadata.
+  @inline(never)
+  private func decodeDispatched(
+    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool,
+    accept: (consuming Object) -> Void
+  ) {
+    if let object = decodeNew(at: index, run: &run, declineIsAcceptable: declineIsAcceptable) {
+      accept(object)
+    }
   }
 
   /// Whether the value at `index` can be mapped (an object, unless every rule reads a special

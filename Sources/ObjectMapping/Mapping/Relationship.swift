@@ -305,8 +305,8 @@ extension Relationship {
         run.fail(.typeMismatch(expected: "an object", found: "null"))
         return
       }
-      if let child = mapping()._plan.decodeNew(at: index, run: &run, declineIsAcceptable: false) {
-        object[keyPath: property] = child
+      mapping()._plan.decodeNew(at: index, run: &run, declineIsAcceptable: false) { child in
+        object[keyPath: property] = consume child
       }
     }
     flatChild = _FlatChild(mapping, property: property)
@@ -441,7 +441,7 @@ extension Relationship {
         return
       }
       let plan = mapping()._plan
-      if entry.kind == .object, let keyRule = plan.keyRule {
+      if entry.kind == .object, !plan.isPlain, let keyRule = plan.keyRule {
         let before = run.errors.count
         let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
         if run.errors.count == before {
