@@ -65,7 +65,12 @@ public struct _PayloadWriter {
   /// Writes a key whose JSON-escaped bytes were computed once, when the plan was built.
   mutating func key(_ key: _OutputKey) {
     switch target {
-    case .json: key.escaped.withUnsafeBufferPointer { json.key(escapedUTF8: $0) }
+    case .json:
+      if json.isPretty {
+        key.escaped.withUnsafeBufferPointer { json.key(escapedUTF8: $0) }
+      } else {
+        key.framed.withUnsafeBufferPointer { json.key(framed: $0) }
+      }
     case .node: nodes.key(key.text)
     }
   }
@@ -169,10 +174,13 @@ public struct _PayloadWriter {
 struct _OutputKey: Sendable, Hashable {
   let text: String
   let escaped: [UInt8]
+  /// `"key":` — the quoted, escaped key and the colon, appended in one copy by compact writers.
+  let framed: [UInt8]
 
   init(_ text: String) {
     self.text = text
     escaped = _JSONWriter.escapedUTF8(text)
+    framed = [UInt8(ascii: "\"")] + escaped + [UInt8(ascii: "\""), UInt8(ascii: ":")]
   }
 }
 

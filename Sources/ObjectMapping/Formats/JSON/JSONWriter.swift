@@ -124,6 +124,15 @@ struct _JSONWriter {
     endKey()
   }
 
+  /// Writes a key already framed as `"key":` (quoted, escaped, with the colon), as
+  /// ``_OutputKey`` prepares once per plan; compact output only.
+  mutating func key(framed: UnsafeBufferPointer<UInt8>) {
+    assert(!isPretty, "framed keys carry the compact colon")
+    beginKey()
+    bytes.append(contentsOf: framed)
+    afterKey = true
+  }
+
   /// The escaped UTF-8 content (without quotes) of `text`, for ``key(escapedUTF8:)``.
   static func escapedUTF8(_ text: String) -> [UInt8] {
     var writer = _JSONWriter(capacity: text.utf8.count + 8)
@@ -343,6 +352,17 @@ struct _JSONWriter {
     var runStart = 0
     var index = 0
     let count = utf8.count
+    if let base = utf8.baseAddress {
+      // Skip 8 bytes at a time while none needs escaping (no control character, `"` or `\`).
+      // The word tests are exact yes/no answers (bit tricks from "Bit Twiddling Hacks"): a word
+      // that answers yes falls through to the byte loop below.
+      let raw = UnsafeRawPointer(base)
+      while index + 8 <= count {
+        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        if _needsEscaping(word) { break }
+        index += 8
+      }
+    }
     while index < count {
       let byte = utf8[index]
       if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
@@ -359,6 +379,19 @@ struct _JSONWriter {
     if runStart < count {
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
     }
+  }
+
+  /// Whether any byte of `word` is below 0x20, `"` or `\\`.
+  @inline(__always)
+  private func _needsEscaping(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let control = (word &- ones &* 0x20) & ~word & highs
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let quoteZero = (quote &- ones) & ~quote & highs
+    let backslashZero = (backslash &- ones) & ~backslash & highs
+    return (control | quoteZero | backslashZero) != 0
   }
 
   private mutating func appendEscape(for byte: UInt8) {

@@ -240,3 +240,23 @@ import Testing
     #expect(String(decoding: writer.bytes, as: UTF8.self) == "[\n  -3\n]")
   }
 }
+
+@Suite("JSON writer: word-at-a-time escaping")
+struct JSONWriterEscapeScanTests {
+  @Test func everySpecialByteIsEscapedAtEveryPositionOfAWord() throws {
+    let specials: [Character] = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "\t"]
+    for special in specials {
+      for position in 0..<20 {
+        var characters = Array(repeating: Character("a"), count: 20)
+        characters[position] = special
+        let text = String(characters) + "é→😀" + String(characters)
+        let json = try Node.string(text).jsonString()
+        #expect(try Node(jsonString: json) == .string(text), "special \(special) at \(position)")
+        #expect(!json.unicodeScalars.contains { $0.value < 0x20 }, "raw control character")
+      }
+    }
+    // Bytes at and above 0x80 (UTF-8) and 0x20 itself never need escaping.
+    let plain = String(repeating: "é ~}", count: 10)
+    #expect(try Node.string(plain).jsonString() == "\"" + plain + "\"")
+  }
+}
