@@ -63,14 +63,11 @@ extension MappingProtocol {
   func _mapCollection(tape: _Tape, options: CollectionOptions) throws(MappingErrors)
     -> MappedCollection<Object>
   {
-    do {
-      let objects = try _mapCollection(tape: tape)
-      return MappedCollection(objects: objects, errors: [], diagnostics: [])
-    } catch {
-      guard options.contains(.skippingInvalidElements),
-        let objects = error.partialResult(as: [Object].self)
-      else { throw error }
-      return MappedCollection(objects: objects, errors: error.errors, diagnostics: [])
+    let collected = try tape.withView { _collect(view: $0) }.get()
+    guard collected.errors.isEmpty || options.contains(.skippingInvalidElements) else {
+      throw MappingErrors(collected.errors, partialResult: _partial(collected.objects))
     }
+    return MappedCollection(
+      objects: collected.objects, errors: collected.errors, diagnostics: collected.diagnostics)
   }
 }

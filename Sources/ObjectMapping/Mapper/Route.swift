@@ -26,8 +26,9 @@ public struct Route: Sendable {
   let keys: [[UInt8]]
   let mapping: any MappingProtocol
   let decode: @Sendable (_ index: Int, _ run: inout _MappingRun) -> Any?
-  /// Maps the value at `index` onto `target` when it is this route's model type: the updated
-  /// target, `nil` when it failed (errors in the run), or `.none` wrapped in `.typeMismatch`…
+  /// Maps the value at `index` onto `target` when the target is of this route's model type:
+  /// `.mapped` with the updated target, `.failed` (errors in the run, target unchanged), or
+  /// `.wrongType` when the target is of another type.
   let decodeOnto:
     @Sendable (_ index: Int, _ run: inout _MappingRun, _ target: Any) -> _TargetOutcome
   /// Views a mapped object as `Sendable` when the model type is, so errors can keep it.

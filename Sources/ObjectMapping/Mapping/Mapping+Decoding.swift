@@ -42,6 +42,18 @@ extension MappingProtocol {
   }
 
   func _mapCollection(view tape: _TapeView) -> Result<[Object], MappingErrors> {
+    _collect(view: tape).flatMap { collected in
+      guard collected.errors.isEmpty else {
+        return .failure(MappingErrors(collected.errors, partialResult: _partial(collected.objects)))
+      }
+      return .success(collected.objects)
+    }
+  }
+
+  /// Maps every element of a collection payload, keeping the valid ones with the errors and
+  /// diagnostics of the run; fails only when the payload is not a collection at all (or the
+  /// definition is broken).
+  func _collect(view tape: _TapeView) -> Result<_Collected<Object>, MappingErrors> {
     do {
       try _plan.checkDefinition()
     } catch {
@@ -49,40 +61,36 @@ extension MappingProtocol {
     }
     var run = _MappingRun(tape: tape)
     let root = tape[0]
-    if root.kind == .object, let keyRule = _plan.keyRule {
-      let objects = _plan.decodeKeyedCollection(at: 0, keyRule: keyRule, run: &run)
-      guard run.errors.isEmpty else {
-        return .failure(MappingErrors(run.errors, partialResult: _partial(objects)))
-      }
-      return .success(objects)
-    }
-    guard root.kind == .array else {
-      guard root.kind == .object else {
-        return .failure(
-          MappingErrors([
-            MappingError(
-              .typeMismatch(expected: "an array of objects", found: run.foundDescription(at: 0)))
-          ]))
-      }
-      guard let object = _plan.decodeNew(at: 0, run: &run) else {
-        return .failure(MappingErrors(run.errors, partialResult: _partial([Object]())))
-      }
-      return .success([object])
-    }
     var objects: [Object] = []
-    objects.reserveCapacity(Int(root.length))
-    var cursor = 1
-    for offset in 0..<Int(root.length) {
-      run.path.append(.index(offset))
-      _plan.decodeNew(at: cursor, run: &run) { object in objects.append(consume object) }
-      run.path.removeLast()
-      cursor = tape.next(after: cursor)
+    if root.kind == .object, let keyRule = _plan.keyRule {
+      objects = _plan.decodeKeyedCollection(at: 0, keyRule: keyRule, run: &run)
+    } else if root.kind == .object {
+      _plan.decodeNew(at: 0, run: &run) { object in objects.append(consume object) }
+    } else if root.kind == .array {
+      objects.reserveCapacity(Int(root.length))
+      var cursor = 1
+      for offset in 0..<Int(root.length) {
+        run.path.append(.index(offset))
+        _plan.decodeNew(at: cursor, run: &run) { object in objects.append(consume object) }
+        run.path.removeLast()
+        cursor = tape.next(after: cursor)
+      }
+    } else {
+      return .failure(
+        MappingErrors([
+          MappingError(
+            .typeMismatch(expected: "an array of objects", found: run.foundDescription(at: 0)))
+        ]))
     }
-    guard run.errors.isEmpty else {
-      return .failure(MappingErrors(run.errors, partialResult: _partial(objects)))
-    }
-    return .success(objects)
+    return .success(_Collected(objects: objects, errors: run.errors, diagnostics: run.diagnostics))
   }
+}
+
+/// What mapping a collection produced: the valid elements and the run's problems.
+struct _Collected<Object> {
+  var objects: [Object]
+  var errors: [MappingError]
+  var diagnostics: [MappingDiagnostic]
 }
 
 extension _Tape {

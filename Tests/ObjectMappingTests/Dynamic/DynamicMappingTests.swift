@@ -275,3 +275,17 @@ struct DynamicMapperTests {
       strict.errors.map(\.description) == [#"/people/0: no mapping matches: type is "Alien""#])
   }
 }
+
+@Suite("Dynamic mappings: collections with options")
+struct DynamicCollectionOptionTests {
+  @Test func declinedElementsAreDiagnosticsOfTheMappedCollection() throws {
+    let payload = #"[{"name": "Ann", "type": "Girl"}, {"name": "Zork", "type": "Alien"}]"#
+    let mapped = try People.person.mapCollection(payload, options: [])
+    #expect(mapped.objects.map(\.name) == ["Ann"])
+    #expect(mapped.errors.isEmpty)
+    #expect(
+      mapped.diagnostics.map(\.description) == [
+        #"/1: skipped: no mapping matches: type is "Alien""#
+      ])
+  }
+}

@@ -182,3 +182,18 @@ struct Headline: Equatable, KeyValueValidating {
     return true
   }
 }
+
+@Suite("Key-value validation: definition mistakes")
+struct ValidationMistakeTests {
+  @Test func aRelationshipValidatorOfTheWrongTypeFailsWithAMessage() throws {
+    struct Holder: Equatable { var authors: [Author] = [] }
+    let mapping = Mapping(Holder.init) {
+      Relationship("authors", \.authors, authorMapping).validate { (_: inout Int) in true }
+    }
+    let lines = errorLines { try mapping.map(#"{"authors": [{"name": "A"}]}"#) }
+    #expect(
+      lines == [
+        "/authors: validation failed: the validator takes a Int, the property holds a Array<Author>"
+      ])
+  }
+}
