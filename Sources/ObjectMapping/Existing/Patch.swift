@@ -4,13 +4,33 @@
 /// children it would have merged into — exactly as it was.
 struct _Patch<Object> {
   var writes: [(inout Object) -> Void] = []
+  /// The same writes as they preview (see ``applyPreview(to:)``): a relationship's preview
+  /// write sets its preview value, so applying them changes no existing class instance.
+  var previewWrites: [(inout Object) -> Void] = []
 
+  /// Appends a write that previews as itself (an attribute's).
   mutating func append(_ write: @escaping (inout Object) -> Void) {
     writes.append(write)
+    previewWrites.append(write)
+  }
+
+  /// Appends a write with the write that previews it.
+  mutating func append(
+    _ write: @escaping (inout Object) -> Void, preview: @escaping (inout Object) -> Void
+  ) {
+    writes.append(write)
+    previewWrites.append(preview)
   }
 
   func apply(to object: inout Object) {
     for write in writes { write(&object) }
+  }
+
+  /// Applies the writes to `object` without changing any existing class instance they would
+  /// merge into: how a relationship validator sees a value-type child before the mapping is
+  /// applied.
+  func applyPreview(to object: inout Object) {
+    for write in previewWrites { write(&object) }
   }
 }
 
@@ -28,6 +48,56 @@ enum _PendingChild<Child> {
       patch.apply(to: &child)
       return child
     }
+  }
+
+  /// The child as ``materialize()`` will return it, computed without changing anything: exact
+  /// for fresh children and value types; a class instance merged by identity is returned as it
+  /// is now, before the payload's values are merged into it (merging it changes it in place,
+  /// which may only happen once the whole mapping succeeded).
+  var preview: Child {
+    switch self {
+    case .fresh(let child): return child
+    case .merged(var child, let patch):
+      if Child.self is AnyClass { return child }
+      patch.applyPreview(to: &child)
+      return child
+    }
+  }
+
+  /// Merges the payload's values into the existing class instances this child holds (itself,
+  /// or for a value type the class children it merges into), as ``materialize()`` would, for a
+  /// relationship that writes its validated value instead of the materialized one.
+  func commitMerges() {
+    guard case .merged(var child, let patch) = self else { return }
+    patch.apply(to: &child)
+  }
+}
+
+/// What a relationship will write onto an existing instance, computed before anything changes.
+struct _ExistingWrite<Object> {
+  /// Sets the property to the mapped value, merging into existing children.
+  let write: (inout Object) -> Void
+  /// The value `write` sets, computed without changing anything (see
+  /// ``_PendingChild/preview``), for validators and for previewing enclosing children.
+  let preview: () -> Any
+  /// Merges into the existing class instances that `write` would merge into, for writing a
+  /// validated value instead.
+  let commitMerges: () -> Void
+
+  /// A write that merges into nothing (a replaced, cleared or fresh value).
+  init(setting value: Any, with set: @escaping (inout Object) -> Void) {
+    write = set
+    preview = { value }
+    commitMerges = {}
+  }
+
+  init(
+    write: @escaping (inout Object) -> Void, preview: @escaping () -> Any,
+    commitMerges: @escaping () -> Void
+  ) {
+    self.write = write
+    self.preview = preview
+    self.commitMerges = commitMerges
   }
 }
 
@@ -165,14 +235,17 @@ extension _MappingPlan {
       if let id, let position = mappedIds[id] {
         // The same id twice in one payload: one object, the later values win.
         let base = mapped[position].materializedBase
-        if let patch = collectExisting(base.child, at: elementIndex, run: &run) {
+        switch pendingMerge(base.child, at: elementIndex, run: &run) {
+        case .merged(_, let patch)?:
           mapped[position] = .merged(base.child, base.patch.followed(by: patch))
+        case .fresh(let child)?: mapped[position] = .fresh(child)
+        case nil: break
         }
       } else if mergesExisting, let id, let position = existingIds[id] {
-        if let patch = collectExisting(existing[position], at: elementIndex, run: &run) {
+        if let pending = pendingMerge(existing[position], at: elementIndex, run: &run) {
           mergedExisting[position] = mapped.count
           mappedIds[id] = mapped.count
-          mapped.append(.merged(existing[position], patch))
+          mapped.append(pending)
         }
       } else if let child = decodeNew(at: elementIndex, run: &run) {
         if let id { mappedIds[id] = mapped.count }
@@ -216,7 +289,7 @@ extension _PendingChild {
 extension _Patch {
   /// These writes, then `other`'s.
   func followed(by other: _Patch<Object>) -> _Patch<Object> {
-    _Patch(writes: writes + other.writes)
+    _Patch(writes: writes + other.writes, previewWrites: previewWrites + other.previewWrites)
   }
 }
 
@@ -227,8 +300,20 @@ extension _MappingPlan {
   {
     if let identity, let id = payloadIdentity(at: index, run: &run), identity.value(existing) == id
     {
-      return collectExisting(existing, at: index, run: &run).map { .merged(existing, $0) }
+      return pendingMerge(existing, at: index, run: &run)
     }
     return decodeNew(at: index, run: &run, declineIsAcceptable: false).map { .fresh($0) }
+  }
+
+  /// `existing` updated from the payload at `index`: its pending merge, or a fresh object for
+  /// the mappings that replace rather than merge (dynamic and nested-key ones), so that a
+  /// pending child's preview is always the value it will become.
+  func pendingMerge(_ existing: Object, at index: Int, run: inout _MappingRun)
+    -> _PendingChild<Object>?
+  {
+    guard dynamic == nil, keyRule == nil else {
+      return decodeNew(at: index, run: &run, declineIsAcceptable: false).map { .fresh($0) }
+    }
+    return collectExisting(existing, at: index, run: &run).map { .merged(existing, $0) }
   }
 }

@@ -144,10 +144,15 @@ final class _UpcastStep<Object, Base>: _DecodeStep, @unchecked Sendable {
       }
     }
     guard !basePatch.writes.isEmpty else { return }
-    patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append { object in
-      var base = _upcast(object, to: Base.self)
-      basePatch.apply(to: &base)
-    }
+    patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append(
+      { object in
+        var base = _upcast(object, to: Base.self)
+        basePatch.apply(to: &base)
+      },
+      preview: { object in
+        var base = _upcast(object, to: Base.self)
+        basePatch.applyPreview(to: &base)
+      })
   }
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {

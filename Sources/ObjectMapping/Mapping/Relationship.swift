@@ -42,8 +42,11 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   ///   .validate("too many comments") { (comments: inout [Comment]) in comments.count <= 100 }
   /// ```
   ///
-  /// Relationship validators run when mapping new objects; when mapping onto an existing
-  /// instance they are not run (attribute validators are).
+  /// Onto an existing instance the validator sees the value the property will hold once the
+  /// mapping is applied, computed before anything changes: exact for new children and for value
+  /// types; a class child merged by identity is passed as it is now, before the payload's values
+  /// are merged into it (they are merged only when the whole mapping succeeds, also when the
+  /// validator replaces the child).
   public func validate<Value>(
     _ message: String? = nil, _ body: @escaping @Sendable (inout Value) throws -> Bool
   ) -> Self {
@@ -223,11 +226,33 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     let existing = object.assumingMemoryBound(to: Object.self).pointee
     let options = _RelationshipOptions(policy: rule.collectionPolicy, onFailure: rule.childFailure)
     let errorsBefore = run.errors.count
-    if let write = rule.existingBody.run(existing, index, &run, options) {
-      patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append(write)
-    } else if rule.childFailure == .dropChild, run.errors.count > errorsBefore {
-      run.dropErrors(since: errorsBefore)
+    guard let pending = rule.existingBody.run(existing, index, &run, options) else {
+      if rule.childFailure == .dropChild, run.errors.count > errorsBefore {
+        run.dropErrors(since: errorsBefore)
+      }
+      return
     }
+    let set = rule.accessor.set
+    let patch = patch.assumingMemoryBound(to: _Patch<Object>.self)
+    guard validates else {
+      patch.pointee.append(pending.write, preview: { set(&$0, pending.preview()) })
+      return
+    }
+    let outcome = _validate(
+      pending.preview(), validators: rule.validators, object: existing,
+      keyPath: rule.propertyKeyPath)
+    guard case .accept(let accepted) = outcome else {
+      // Rejected (the property keeps its value) or failed (the parent fails).
+      run.record(outcome, at: [])
+      return
+    }
+    let commitMerges = pending.commitMerges
+    patch.pointee.append(
+      { object in
+        commitMerges()
+        set(&object, accepted)
+      },
+      preview: { set(&$0, accepted) })
   }
 }
 
@@ -250,10 +275,11 @@ struct _RelationshipOptions {
   let onFailure: ChildFailurePolicy
 }
 
-/// A relationship's body for mapping onto an existing instance.
+/// A relationship's body for mapping onto an existing instance: what it will write, or `nil`
+/// when it failed.
 struct _ExistingBody<Object>: Sendable {
   let run:
-    @Sendable (Object, Int, inout _MappingRun, _RelationshipOptions) -> ((inout Object) -> Void)?
+    @Sendable (Object, Int, inout _MappingRun, _RelationshipOptions) -> _ExistingWrite<Object>?
 }
 
 extension Relationship {
@@ -298,7 +324,9 @@ extension Relationship {
         }
         guard let child = mapping()._plan.mergeOne(object[keyPath: property], at: index, run: &run)
         else { return nil }
-        return { $0[keyPath: property] = child.materialize() }
+        return _ExistingWrite(
+          write: { $0[keyPath: property] = child.materialize() }, preview: { child.preview },
+          commitMerges: child.commitMerges)
       }
     ) { object, index, run in
       guard run.tape[index].kind != .null else {
@@ -335,7 +363,9 @@ extension Relationship {
         return true
       },
       existing: _ExistingBody { object, index, run, _ in
-        guard run.tape[index].kind != .null else { return { $0[keyPath: property] = nil } }
+        guard run.tape[index].kind != .null else {
+          return _ExistingWrite(setting: Child?.none as Any) { $0[keyPath: property] = nil }
+        }
         let plan = mapping()._plan
         let pending: _PendingChild<Child>?
         if let current = object[keyPath: property] {
@@ -344,7 +374,9 @@ extension Relationship {
           pending = plan.decodeNew(at: index, run: &run).map { .fresh($0) }
         }
         guard let pending else { return nil }
-        return { $0[keyPath: property] = pending.materialize() }
+        return _ExistingWrite(
+          write: { $0[keyPath: property] = pending.materialize() },
+          preview: { Child?.some(pending.preview) as Any }, commitMerges: pending.commitMerges)
       }
     ) { object, index, run in
       guard run.tape[index].kind != .null else {
@@ -415,7 +447,7 @@ extension Relationship {
             run.fail(.typeMismatch(expected: "an array", found: "null"))
             return nil
           }
-          return { $0[keyPath: property] = empty }
+          return _ExistingWrite(setting: empty) { $0[keyPath: property] = empty }
         }
         let plan = mapping()._plan
         guard entry.kind == .array || (entry.kind == .object && plan.context.coercion == .lenient)
@@ -428,7 +460,12 @@ extension Relationship {
           let pending = plan.mergeChildren(
             current, at: index, policy: options.policy, onFailure: options.onFailure, run: &run)
         else { return nil }
-        return { $0[keyPath: property] = Collection.make(from: pending.map { $0.materialize() }) }
+        return _ExistingWrite(
+          write: {
+            $0[keyPath: property] = Collection.make(from: pending.map { $0.materialize() })
+          },
+          preview: { Collection.make(from: pending.map(\.preview)) },
+          commitMerges: { for child in pending { child.commitMerges() } })
       }
     ) { object, index, run in
       let entry = run.tape[index]
@@ -512,7 +549,7 @@ extension Relationship {
         guard let children = _decodeDictionary(at: index, plan: mapping._plan, run: &run) else {
           return nil
         }
-        return { $0[keyPath: property] = children }
+        return _ExistingWrite(setting: children) { $0[keyPath: property] = children }
       }
     ) { object, index, run in
       if let children = _decodeDictionary(at: index, plan: mapping._plan, run: &run) {
