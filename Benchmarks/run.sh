@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the benchmark suite and prints one markdown table comparing ObjectMapping with Foundation.
 #
-#   Benchmarks/run.sh                        # whole suite (SKIP_MILLION=1: without the 1M-article run)
+#   Benchmarks/run.sh                        # whole suite (SKIP_MILLION=1: without the 1M-article run);
+#                                            # the scaling series runs twice (default and warm allocator)
 #   Benchmarks/run.sh --filter 'Parse.*'     # extra arguments go to `swift package benchmark`
 #   BENCHMARK_RESULTS=run.jmh.json Benchmarks/run.sh   # also keep the raw results
 #   python3 Benchmarks/table.py --peak-memory run.jmh.json  # peak resident memory per benchmark
@@ -34,5 +35,23 @@ if [[ $# -eq 0 && "${SKIP_MILLION:-0}" != "1" ]]; then
     --format metricP90AbsoluteThresholds --path "$results/p90" --no-progress \
     --filter "^${million//./\\.}\$" >&2
   extra=(--p90 "$results/p90")
+fi
+
+# The scaling series again with glibc keeping the memory freed by one iteration for the next
+# (as a long-running process whose heap has grown does), so that the time per article measures
+# the mapping rather than the kernel's first touch of fresh pages. Both tables are printed; see
+# Documentation/Performance.md, "Scaling".
+if [[ $# -eq 0 ]]; then
+  warm_tunables='glibc.malloc.trim_threshold=4294967296'
+  mkdir -p "$results/warm"
+  GLIBC_TUNABLES="$warm_tunables" swift package --package-path Benchmarks benchmark \
+    --format jmh --path "$results/warm" --no-progress --filter '^Scale\.' --skip "$million" >&2
+  extra+=(--warm "$results/warm/Current_run.jmh.json")
+  if [[ "${SKIP_MILLION:-0}" != "1" ]]; then
+    GLIBC_TUNABLES="$warm_tunables" swift package --package-path Benchmarks benchmark \
+      --format metricP90AbsoluteThresholds --path "$results/warm/p90" --no-progress \
+      --filter "^${million//./\\.}\$" >&2
+    extra+=(--warm-p90 "$results/warm/p90")
+  fi
 fi
 python3 Benchmarks/table.py "${extra[@]}" "$json"

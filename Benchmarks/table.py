@@ -17,7 +17,9 @@ after the comparison: the median time to map the N-article payload, the time per
 payload size (rebuilt here exactly as `ArticlePayload` in ArticlesModel.swift writes it) and the
 median peak resident memory of the process. `--p90 <folder>` adds scaling rows from a
 `metricP90AbsoluteThresholds` export (the 1M-article run, which the JMH export cannot hold); those
-rows show p90 values and are marked so.
+rows show p90 values and are marked so. `--warm <results.jmh.json>` (and `--warm-p90 <folder>`)
+print the scaling table a second time from a run with glibc keeping freed memory
+(`GLIBC_TUNABLES=glibc.malloc.trim_threshold=...`, see run.sh).
 """
 
 import json
@@ -252,27 +254,48 @@ def print_scaling(results):
         )
 
 
+USAGE = (
+    "usage: table.py [--peak-memory] [--p90 <folder>] [--warm <results.jmh.json>] "
+    "[--warm-p90 <folder>] <results.jmh.json>"
+)
+
+
+def take_option(arguments, name):
+    """Removes `name <value>` from `arguments` and returns the value (None when absent)."""
+    if name not in arguments:
+        return None
+    position = arguments.index(name)
+    if position + 1 >= len(arguments):
+        sys.exit(USAGE)
+    value = arguments[position + 1]
+    del arguments[position : position + 2]
+    return value
+
+
 def main():
     arguments = sys.argv[1:]
     peak_memory = "--peak-memory" in arguments
     arguments = [a for a in arguments if a != "--peak-memory"]
-    p90_folder = None
-    if "--p90" in arguments:
-        position = arguments.index("--p90")
-        if position + 1 >= len(arguments):
-            sys.exit("usage: table.py [--peak-memory] [--p90 <folder>] <results.jmh.json>")
-        p90_folder = arguments[position + 1]
-        del arguments[position : position + 2]
+    p90_folder = take_option(arguments, "--p90")
+    warm_json = take_option(arguments, "--warm")
+    warm_p90_folder = take_option(arguments, "--warm-p90")
     if len(arguments) != 1:
-        sys.exit("usage: table.py [--peak-memory] [--p90 <folder>] <results.jmh.json>")
+        sys.exit(USAGE)
     results = load(arguments[0])
     if p90_folder:
         results.update(load_p90(p90_folder))
     if peak_memory:
         print_peak_memory(results)
-    else:
-        print_comparison(results)
-        print_scaling(results)
+        return
+    print_comparison(results)
+    print_scaling(results)
+    if warm_json:
+        warm = load(warm_json)
+        if warm_p90_folder:
+            warm.update(load_p90(warm_p90_folder))
+        print()
+        print("Scaling with a warm allocator (glibc keeps freed memory between iterations):")
+        print_scaling(warm)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ extension MappingProtocol {
       _plan.decodeNew(at: 0, run: &run) { object in objects.append(consume object) }
     } else if root.kind == .array {
       objects.reserveCapacity(Int(root.length))
+      _adviseHugePages(for: &objects)
       var cursor = 1
       for offset in 0..<Int(root.length) {
         run.path.append(.index(offset))

@@ -48,6 +48,7 @@ struct _JSONScanner {
     // The reservation costs address space, not memory: the pages past the last entry written
     // are never touched, so they never become resident.
     scanner.entries.reserveCapacity(max(16, input.count / 6))
+    _adviseHugePages(for: &scanner.entries)
     try scanner.scanDocument()
     return scanner.entries
   }
