@@ -45,7 +45,7 @@ if [[ $# -eq 0 ]]; then
   warm_tunables='glibc.malloc.trim_threshold=4294967296'
   mkdir -p "$results/warm"
   GLIBC_TUNABLES="$warm_tunables" swift package --package-path Benchmarks benchmark \
-    --format jmh --path "$results/warm" --no-progress --filter '^Scale\.' --skip "$million" >&2
+    --format jmh --path "$results/warm" --no-progress --filter 'Scale\..*' --skip "$million" >&2
   extra+=(--warm "$results/warm/Current_run.jmh.json")
   if [[ "${SKIP_MILLION:-0}" != "1" ]]; then
     GLIBC_TUNABLES="$warm_tunables" swift package --package-path Benchmarks benchmark \
