@@ -49,25 +49,32 @@ extension MappingProtocol {
   public func mapCollection(
     _ data: Data, options: CollectionOptions, reading: JSONReadingOptions = .strict
   ) throws(MappingErrors) -> MappedCollection<Object> {
-    try _mapCollection(tape: _Tape.checked(json: [UInt8](data), options: reading), options: options)
+    try _Tape.withView(json: data, options: reading) { _collect(view: $0) }.get()
+      .collection(options: options)
   }
 
   /// ``mapCollection(_:options:)-(Node,_)`` for JSON text.
   public func mapCollection(
     _ json: String, options: CollectionOptions, reading: JSONReadingOptions = .strict
   ) throws(MappingErrors) -> MappedCollection<Object> {
-    try _mapCollection(
-      tape: _Tape.checked(json: Array(json.utf8), options: reading), options: options)
+    try _Tape.withView(json: json, options: reading) { _collect(view: $0) }.get()
+      .collection(options: options)
   }
 
   func _mapCollection(tape: _Tape, options: CollectionOptions) throws(MappingErrors)
     -> MappedCollection<Object>
   {
-    let collected = try tape.withView { _collect(view: $0) }.get()
-    guard collected.errors.isEmpty || options.contains(.skippingInvalidElements) else {
-      throw MappingErrors(collected.errors, partialResult: _partial(collected.objects))
+    try tape.withView { _collect(view: $0) }.get().collection(options: options)
+  }
+}
+
+extension _Collected {
+  /// The collection `options` make of these results: thrown when an element failed, unless
+  /// invalid elements are skipped.
+  func collection(options: CollectionOptions) throws(MappingErrors) -> MappedCollection<Object> {
+    guard errors.isEmpty || options.contains(.skippingInvalidElements) else {
+      throw MappingErrors(errors, partialResult: _partial(objects))
     }
-    return MappedCollection(
-      objects: collected.objects, errors: collected.errors, diagnostics: collected.diagnostics)
+    return MappedCollection(objects: objects, errors: errors, diagnostics: diagnostics)
   }
 }

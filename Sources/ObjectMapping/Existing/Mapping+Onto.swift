@@ -24,33 +24,49 @@ extension MappingProtocol {
   ///   - existing: The instance to update (a struct in place, or a class reference).
   /// - Throws: ``MappingErrors`` with every problem; nothing was written.
   public func map(_ node: Node, onto existing: inout Object) throws(MappingErrors) {
-    try _map(tape: _Tape.checked(node: node), onto: &existing)
+    try _Tape.checked(node: node).withView { _collectExisting(view: $0, onto: existing) }
+      .apply(to: &existing)
   }
 
   /// Maps JSON onto an existing instance; see ``map(_:onto:)-(Node,_)``.
   public func map(
     _ data: Data, onto existing: inout Object, options: JSONReadingOptions = .strict
   ) throws(MappingErrors) {
-    try _map(tape: _Tape.checked(json: [UInt8](data), options: options), onto: &existing)
+    try _Tape.withView(json: data, options: options) { _collectExisting(view: $0, onto: existing) }
+      .apply(to: &existing)
   }
 
   /// Maps JSON text onto an existing instance; see ``map(_:onto:)-(Node,_)``.
   public func map(
     _ json: String, onto existing: inout Object, options: JSONReadingOptions = .strict
   ) throws(MappingErrors) {
-    try _map(tape: _Tape.checked(json: Array(json.utf8), options: options), onto: &existing)
+    try _Tape.withView(json: json, options: options) { _collectExisting(view: $0, onto: existing) }
+      .apply(to: &existing)
   }
 
-  func _map(tape: _Tape, onto existing: inout Object) throws(MappingErrors) {
-    try _plan.checkDefinition()
-    let current = existing
-    let (patch, errors) = tape.withView { view in
-      var run = _MappingRun(tape: view)
-      let patch = _plan.collectExisting(current, at: 0, run: &run)
-      return (patch, run.errors)
+  /// The writes that map the payload onto `existing`, or every problem: nothing is written
+  /// until the whole payload mapped.
+  func _collectExisting(view: _TapeView, onto existing: Object) -> Result<
+    _Patch<Object>, MappingErrors
+  > {
+    do {
+      try _plan.checkDefinition()
+    } catch {
+      return .failure(error)
     }
-    guard let patch, errors.isEmpty else { throw MappingErrors(errors) }
-    patch.apply(to: &existing)
+    var run = _MappingRun(tape: view)
+    guard let patch = _plan.collectExisting(existing, at: 0, run: &run), run.errors.isEmpty else {
+      return .failure(MappingErrors(run.errors))
+    }
+    return .success(patch)
+  }
+}
+
+extension Result where Failure == MappingErrors {
+  /// Applies the collected writes to `existing`, or throws the problems.
+  func apply<Object>(to existing: inout Object) throws(MappingErrors)
+  where Success == _Patch<Object> {
+    try get().apply(to: &existing)
   }
 }
 

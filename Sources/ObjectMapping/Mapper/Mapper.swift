@@ -57,14 +57,14 @@ public struct Mapper: Sendable {
   public func map(_ data: Data, options: JSONReadingOptions = .strict) throws(MappingError)
     -> sending MappingResult
   {
-    try _map(tape: _Tape(json: [UInt8](data), options: options))
+    try _Tape.scanning(json: data, options: options) { _map(view: $0) }
   }
 
   /// Maps a JSON text. See ``map(_:options:)-(Data,_)``.
   public func map(_ json: String, options: JSONReadingOptions = .strict) throws(MappingError)
     -> sending MappingResult
   {
-    try _map(tape: _Tape(json: Array(json.utf8), options: options))
+    try _Tape.scanning(json: json, options: options) { _map(view: $0) }
   }
 
   /// Maps a payload already read into a ``Node``.
@@ -103,16 +103,14 @@ public struct Mapper: Sendable {
   public func map(_ json: String, target: Any, options: JSONReadingOptions = .strict)
     throws(MappingError) -> MappingResult
   {
-    let tape = try _Tape(json: Array(json.utf8), options: options)
-    return tape.withView { _map(view: $0, target: target) }
+    try _Tape.scanning(json: json, options: options) { _map(view: $0, target: target) }
   }
 
   /// ``map(_:target:options:)-(String,_,_)`` for JSON bytes.
   public func map(_ data: Data, target: Any, options: JSONReadingOptions = .strict)
     throws(MappingError) -> MappingResult
   {
-    let tape = try _Tape(json: [UInt8](data), options: options)
-    return tape.withView { _map(view: $0, target: target) }
+    try _Tape.scanning(json: data, options: options) { _map(view: $0, target: target) }
   }
 
   /// Maps a payload in the format its `Content-Type` names, read with ``formats``.

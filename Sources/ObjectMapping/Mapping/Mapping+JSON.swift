@@ -22,7 +22,7 @@ extension MappingProtocol {
   public func map(_ json: String, options: JSONReadingOptions = .strict) throws(MappingErrors)
     -> Object
   {
-    try _map(tape: _Tape.checked(json: Array(json.utf8), options: options))
+    try _Tape.withView(json: json, options: options) { _map(view: $0) }.get()
   }
 
   /// Maps an object already parsed by `JSONSerialization` or `PropertyListSerialization`.
@@ -46,7 +46,7 @@ extension MappingProtocol {
   public func mapCollection(_ json: String, options: JSONReadingOptions = .strict)
     throws(MappingErrors) -> [Object]
   {
-    try _mapCollection(tape: _Tape.checked(json: Array(json.utf8), options: options))
+    try _Tape.withView(json: json, options: options) { _mapCollection(view: $0) }.get()
   }
 
   /// Maps an array already parsed by `JSONSerialization` or `PropertyListSerialization`.
@@ -62,20 +62,62 @@ extension _Tape {
   static func withView<Result>(
     json data: Data, options: JSONReadingOptions, _ body: (_TapeView) -> Result
   ) throws(MappingErrors) -> Result {
-    let outcome: Swift.Result<Result, MappingErrors> = data.withUnsafeBytes { raw in
-      let bytes = raw.bindMemory(to: UInt8.self)
-      let entries: [_TapeEntry]
-      do throws(MappingError) {
-        entries = try _JSONScanner.scan(bytes, options: options)
-      } catch {
-        return .failure(MappingErrors([error]))
-      }
-      return .success(
-        entries.withUnsafeBufferPointer { entries in
-          body(_TapeView(entries: entries, bytes: bytes))
-        })
+    do {
+      return try scanning(json: data, options: options, body)
+    } catch {
+      throw MappingErrors([error])
+    }
+  }
+
+  /// ``withView(json:options:_:)-(Data,_,_)`` for a string: a native string's UTF-8 is read in
+  /// place.
+  static func withView<Result>(
+    json string: String, options: JSONReadingOptions, _ body: (_TapeView) -> Result
+  ) throws(MappingErrors) -> Result {
+    do {
+      return try scanning(json: string, options: options, body)
+    } catch {
+      throw MappingErrors([error])
+    }
+  }
+
+  /// Scans `data` in place and calls `body` with a view of the tape; the scanner's error is
+  /// thrown as it is (the mapper's single-error API).
+  static func scanning<Result>(
+    json data: Data, options: JSONReadingOptions, _ body: (_TapeView) -> Result
+  ) throws(MappingError) -> Result {
+    let outcome: Swift.Result<Result, MappingError> = data.withUnsafeBytes { raw in
+      scanning(raw.bindMemory(to: UInt8.self), options: options, body)
     }
     return try outcome.get()
+  }
+
+  /// ``scanning(json:options:_:)-(Data,_,_)`` for a string (bridged strings are made native
+  /// first, native ones are read in place).
+  static func scanning<Result>(
+    json string: String, options: JSONReadingOptions, _ body: (_TapeView) -> Result
+  ) throws(MappingError) -> Result {
+    var string = string
+    let outcome: Swift.Result<Result, MappingError> = string.withUTF8 { bytes in
+      scanning(bytes, options: options, body)
+    }
+    return try outcome.get()
+  }
+
+  private static func scanning<Result>(
+    _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    _ body: (_TapeView) -> Result
+  ) -> Swift.Result<Result, MappingError> {
+    let entries: [_TapeEntry]
+    do throws(MappingError) {
+      entries = try _JSONScanner.scan(bytes, options: options)
+    } catch {
+      return .failure(error)
+    }
+    return .success(
+      entries.withUnsafeBufferPointer { entries in
+        body(_TapeView(entries: entries, bytes: bytes))
+      })
   }
 
   static func checked(json: [UInt8], options: JSONReadingOptions) throws(MappingErrors) -> _Tape {

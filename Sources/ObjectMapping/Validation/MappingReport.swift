@@ -32,61 +32,76 @@ extension MappingProtocol {
   /// problems (a payload that cannot be read is reported as an error too).
   public func report(_ json: String, options: JSONReadingOptions = .strict) -> MappingReport<Object>
   {
-    _report(tape: { () throws(MappingErrors) in
-      try _Tape.checked(json: Array(json.utf8), options: options)
-    })
+    _report { () throws(MappingErrors) in
+      try _Tape.withView(json: json, options: options) { _report(view: $0) }
+    }
   }
 
   /// Maps one object from JSON bytes and reports everything the run found; see
   /// ``report(_:options:)-(String,_)``.
   public func report(_ data: Data, options: JSONReadingOptions = .strict) -> MappingReport<Object> {
-    _report(tape: { () throws(MappingErrors) in
-      try _Tape.checked(json: [UInt8](data), options: options)
-    })
+    _report { () throws(MappingErrors) in
+      try _Tape.withView(json: data, options: options) { _report(view: $0) }
+    }
   }
 
   /// Maps one object from a node and reports everything the run found.
   public func report(_ node: Node) -> MappingReport<Object> {
-    _report(tape: { () throws(MappingErrors) in try _Tape.checked(node: node) })
+    _report { () throws(MappingErrors) in
+      try _Tape.checked(node: node).withView { _report(view: $0) }
+    }
   }
 
   /// Maps JSON onto an existing instance (transactionally, as ``map(_:onto:)-(Node,_)``) and
   /// reports everything the run found; ``MappingReport/object`` is the updated instance, or
   /// `nil` when nothing was written.
   public func report(_ json: String, onto existing: inout Object) -> MappingReport<Object> {
-    let tape: _Tape
-    do {
-      tape = try _Tape.checked(json: Array(json.utf8), options: .strict)
-      try _plan.checkDefinition()
+    let current = existing
+    let outcome: (patch: _Patch<Object>?, report: MappingReport<Object>)
+    do throws(MappingErrors) {
+      outcome = try _Tape.withView(json: json, options: .strict) { view in
+        do throws(MappingErrors) {
+          try _plan.checkDefinition()
+        } catch {
+          return (nil, MappingReport(object: nil, errors: error.errors, diagnostics: []))
+        }
+        var run = _MappingRun(tape: view)
+        let patch = _plan.collectExisting(current, at: 0, run: &run)
+        let failed = patch == nil || !run.errors.isEmpty
+        return (
+          failed ? nil : patch,
+          MappingReport(object: nil, errors: run.errors, diagnostics: run.diagnostics)
+        )
+      }
     } catch {
       return MappingReport(object: nil, errors: error.errors, diagnostics: [])
     }
-    let current = existing
-    let (patch, errors, diagnostics) = tape.withView { view in
-      var run = _MappingRun(tape: view)
-      let patch = _plan.collectExisting(current, at: 0, run: &run)
-      return (patch, run.errors, run.diagnostics)
-    }
-    guard let patch, errors.isEmpty else {
-      return MappingReport(object: nil, errors: errors, diagnostics: diagnostics)
-    }
+    guard let patch = outcome.patch else { return outcome.report }
     patch.apply(to: &existing)
-    return MappingReport(object: existing, errors: [], diagnostics: diagnostics)
+    return MappingReport(object: existing, errors: [], diagnostics: outcome.report.diagnostics)
   }
 
-  private func _report(tape makeTape: () throws(MappingErrors) -> _Tape) -> MappingReport<Object> {
-    let tape: _Tape
+  /// The report of `scan` (which maps with ``_report(view:)``), or of the payload or definition
+  /// problem that stopped it.
+  private func _report(_ scan: () throws(MappingErrors) -> MappingReport<Object>)
+    -> MappingReport<Object>
+  {
     do {
-      tape = try makeTape()
+      return try scan()
+    } catch {
+      return MappingReport(object: nil, errors: error.errors, diagnostics: [])
+    }
+  }
+
+  private func _report(view: _TapeView) -> MappingReport<Object> {
+    do {
       try _plan.checkDefinition()
     } catch {
       return MappingReport(object: nil, errors: error.errors, diagnostics: [])
     }
-    return tape.withView { view in
-      var run = _MappingRun(tape: view)
-      let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
-      return MappingReport(
-        object: run.errors.isEmpty ? object : nil, errors: run.errors, diagnostics: run.diagnostics)
-    }
+    var run = _MappingRun(tape: view)
+    let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
+    return MappingReport(
+      object: run.errors.isEmpty ? object : nil, errors: run.errors, diagnostics: run.diagnostics)
   }
 }
