@@ -22,4 +22,17 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
       (UnsafeRawPointer($0) + offset).assumingMemoryBound(to: Value.self).pointee
     }
   }
+
+  /// Calls `body` with a pointer to the property's value in the `Root` at `root`: the value in
+  /// place for a stored property, a copy otherwise.
+  @inline(__always)
+  func withValue<Result>(
+    at root: UnsafeRawPointer, _ body: (UnsafePointer<Value>) throws -> Result
+  ) rethrows -> Result {
+    guard let offset else {
+      return try withUnsafePointer(
+        to: root.assumingMemoryBound(to: Root.self).pointee[keyPath: keyPath], body)
+    }
+    return try body((root + offset).assumingMemoryBound(to: Value.self))
+  }
 }

@@ -201,17 +201,13 @@ struct _JSONWriter {
   /// Writes `true` or `false`.
   mutating func bool(_ value: Bool) {
     beginValue()
-    if value {
-      bytes.append(contentsOf: _JSONWriter.trueBytes)
-    } else {
-      bytes.append(contentsOf: _JSONWriter.falseBytes)
-    }
+    appendLiteral(value ? "true" : "false")
   }
 
   /// Writes `null`.
   mutating func null() {
     beginValue()
-    bytes.append(contentsOf: _JSONWriter.nullBytes)
+    appendLiteral("null")
   }
 
   // MARK: Checkpoints
@@ -341,6 +337,13 @@ struct _JSONWriter {
     bytes.append(UInt8(ascii: "\""))
   }
 
+  /// Appends a literal's bytes (no array of them to retain per call).
+  @inline(__always)
+  private mutating func appendLiteral(_ literal: StaticString) {
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+
   /// Appends `text`'s UTF-8 bytes unchanged.
   private mutating func appendRaw(_ text: String) {
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
@@ -451,9 +454,6 @@ struct _JSONWriter {
 
   // MARK: Constants
 
-  private static let trueBytes: [UInt8] = Array("true".utf8)
-  private static let falseBytes: [UInt8] = Array("false".utf8)
-  private static let nullBytes: [UInt8] = Array("null".utf8)
   private static let spaces: [UInt8] = Array(repeating: UInt8(ascii: " "), count: 64)
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
   /// `"00" "01" … "99"`, two bytes per number.
