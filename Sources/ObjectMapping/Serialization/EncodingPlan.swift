@@ -201,6 +201,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// The output keys, for writers building a ``Node``.
   private let keys: [_OutputKey]
   private let members: UnsafeMutableBufferPointer<_OutputMember>
+  /// The number of members (the buffer has one slot, unused, when there are none).
+  private let memberCount: Int
   /// Every key's compact `"key":` bytes, one after the other.
   private let keyBytes: UnsafeMutableBufferPointer<UInt8>
 
@@ -245,9 +247,6 @@ final class _InversePlan<Object>: @unchecked Sendable {
     typeName = "\(Object.self)"
     memberCount = flat.count
   }
-
-  /// The number of members (the buffer may hold one more, unused, slot).
-  private let memberCount: Int
 
   deinit {
     members.deallocate()
