@@ -14,15 +14,6 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
     offset = MemoryLayout<Root>.offset(of: keyPath)
   }
 
-  /// The property's value in `root`.
-  @inline(__always)
-  func read(_ root: Root) -> Value {
-    guard let offset else { return root[keyPath: keyPath] }
-    return withUnsafePointer(to: root) {
-      (UnsafeRawPointer($0) + offset).assumingMemoryBound(to: Value.self).pointee
-    }
-  }
-
   /// Calls `body` with a pointer to the property's value in the `Root` at `root`: the value in
   /// place for a stored property, a copy otherwise.
   @inline(__always)
