@@ -62,7 +62,10 @@ struct _JSONWriter {
   ///   - capacity: The number of bytes to reserve up front.
   init(pretty: Bool = false, capacity: Int = 1024) {
     self.isPretty = pretty
-    storage = [UInt8](repeating: 0, count: capacity)
+    // Up to 1 MB is zeroed now; a larger capacity (an estimate for a collection) is only
+    // reserved, and zeroed as the output reaches it.
+    storage = [UInt8](repeating: 0, count: Swift.min(capacity, 1 << 20))
+    if capacity > storage.count { storage.reserveCapacity(capacity) }
   }
 
   /// The UTF-8 bytes written so far (a copy).
@@ -105,10 +108,11 @@ struct _JSONWriter {
     count &+= added
   }
 
-  /// Makes room for `added` more bytes, at least doubling the storage.
+  /// Makes room for `added` more bytes: doubles the zeroed room (adding at most 16 MB at a
+  /// time), reallocating only past the reserved capacity.
   @inline(never)
   private mutating func grow(toFit added: Int) {
-    let size = Swift.max(storage.count * 2, count + added, 64)
+    let size = Swift.max(storage.count + Swift.min(storage.count, 1 << 24), count + added, 64)
     storage.append(contentsOf: repeatElement(0, count: size - storage.count))
   }
 

@@ -259,6 +259,18 @@ import Testing
     #expect(writer.takeBytes() == Array(expected.utf8))
     #expect(writer.count == 0)
   }
+
+  @Test func writerWithALargeReservedCapacityWritesPastTheZeroedPart() {
+    // Above 1 MB the capacity is reserved, not zeroed up front.
+    var writer = _JSONWriter(capacity: 3 << 20)
+    let text = String(repeating: "ab", count: 800_000)
+    writer.beginArray()
+    writer.string(text)
+    writer.string(text)
+    writer.endArray()
+    #expect(writer.count == 2 * (text.utf8.count + 2) + 3)
+    #expect(writer.takeBytes() == Array("[\"\(text)\",\"\(text)\"]".utf8))
+  }
 }
 
 @Suite("JSON writer: word-at-a-time escaping")
