@@ -410,76 +410,12 @@ extension Attribute: _EncodableRule {
     guard !source.isSpecial else {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
     }
-    let property = self.property
-    let reader = _PropertyReader(property)
-    let outputFormat = attributeDateFormats?.first
-    let errorPath = source.pathComponents
     return .rule(
-      _EncodingRule(path: source.keys, property: property, label: label, nulls: nullPolicy) {
-        object, writer, run, nulls in
-        let value = reader.read(object)
-        if serialize.isNil(value) {
-          guard nulls == .include else { return false }
-          writer.null()
-          return true
-        }
-        // The date format is swapped only for an attribute that names one: copying the
-        // writer's format in and out for every value costs a retain and a release each.
-        if let outputFormat {
-          let outerFormat = writer.dateFormat
-          writer.dateFormat = outputFormat
-          defer { writer.dateFormat = outerFormat }
-          do {
-            try serialize.write(value, &writer)
-            return true
-          } catch {
-            run.record(error, at: errorPath)
-            return false
-          }
-        }
-        do {
-          try serialize.write(value, &writer)
-          return true
-        } catch {
-          run.record(error, at: errorPath)
-          return false
-        }
-      })
-  }
-}
-
-/// How an attribute writes its value: the value's own conversion, or a reversed transform.
-struct _ValueWriter<Value>: Sendable {
-  let isNil: @Sendable (Value) -> Bool
-  let write: @Sendable (Value, inout _PayloadWriter) throws -> Void
-}
-
-extension _ValueWriter where Value: MappableValue {
-  /// The value's own ``MappableValue`` writing.
-  static var mappable: Self {
-    _ValueWriter(isNil: { $0._isNil }, write: { try $0._writePayload(to: &$1) })
-  }
-}
-
-extension _ValueWriter {
-  /// The transform run in reverse, then the wire value's writing; `nil` for a one-way transform.
-  static func reversing<Wire: MappableValue>(_ transform: ValueTransform<Wire, Value>) -> Self? {
-    guard transform.isReversible else { return nil }
-    return _ValueWriter(
-      isNil: { _ in false }, write: { try transform.reverse($0)._writePayload(to: &$1) })
-  }
-
-  /// As ``reversing(_:)`` for an optional property: `nil` is left to the null policy.
-  static func reversingOptional<Wire: MappableValue, Wrapped>(
-    _ transform: ValueTransform<Wire, Wrapped>
-  ) -> Self? where Value == Wrapped? {
-    guard transform.isReversible else { return nil }
-    return _ValueWriter(
-      isNil: { $0 == nil },
-      write: { value, writer in
-        guard let value else { return writer.null() }
-        try transform.reverse(value)._writePayload(to: &writer)
-      })
+      _EncodingRule(
+        path: source.keys, property: property, label: label, nulls: nullPolicy,
+        step: _AttributeEncodeStep(
+          reader: _PropertyReader(property), valueWriter: serialize,
+          outputFormat: attributeDateFormats?.first, errorPath: source.pathComponents)))
   }
 }
 

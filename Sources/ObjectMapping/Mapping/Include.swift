@@ -96,10 +96,9 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   }
 
   private static func lift(_ rule: _EncodingRule<Base>) -> _EncodingRule<Object> {
-    _EncodingRule(path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls) {
-      object, writer, run, nulls in
-      rule.write(_upcast(object, to: Base.self), &writer, &run, nulls)
-    }
+    _EncodingRule(
+      path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls,
+      step: _UpcastEncodeStep<Object, Base>(rule.step))
   }
 }
 
@@ -226,5 +225,23 @@ extension Relationship: _GroupedRule {
     var copy = self
     copy.groupNames += names
     return copy
+  }
+}
+
+/// The serializing step of a superclass's rule, run on a subclass instance.
+final class _UpcastEncodeStep<Object, Base>: _EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _EncodeStep).
+  let inner: _EncodeStep
+
+  init(_ inner: _EncodeStep) {
+    self.inner = inner
+  }
+
+  override func write(
+    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool {
+    let base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    return withUnsafePointer(to: base) { inner.write($0, to: &writer, run: &run, nulls: nulls) }
   }
 }

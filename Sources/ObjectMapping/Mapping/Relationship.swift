@@ -313,10 +313,7 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: false,
-      encode: _RelationshipEncoder { [reader = _PropertyReader(property)] object, writer, run, _ in
-        mapping()._plan.inverse.plan.encode(reader.read(object), to: &writer, run: &run)
-        return true
-      },
+      encode: _RelationshipEncoder { _ToOneEncodeStep(property, mapping: mapping, components: $0) },
       existing: _ExistingBody { object, index, run, _ in
         guard run.tape[index].kind != .null else {
           run.fail(.typeMismatch(expected: "an object", found: "null"))
@@ -357,10 +354,7 @@ extension Relationship {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: true,
       encode: _RelationshipEncoder {
-        [reader = _PropertyReader(property)] object, writer, run, nulls in
-        guard let child = reader.read(object) else { return writer.nullIfIncluded(nulls) }
-        mapping()._plan.inverse.plan.encode(child, to: &writer, run: &run)
-        return true
+        _OptionalToOneEncodeStep(property, mapping: mapping, components: $0)
       },
       existing: _ExistingBody { object, index, run, _ in
         guard run.tape[index].kind != .null else {
@@ -410,35 +404,7 @@ extension Relationship {
       source: source.sourcePath, property: property,
       acceptsAbsence: Collection.emptyForNull != nil,
       encode: _RelationshipEncoder {
-        [reader = _PropertyReader(property)] object, writer, run, nulls in
-        let collection = reader.read(object)
-        guard let elements = collection._elementsForSerialization else {
-          return writer.nullIfIncluded(nulls)
-        }
-        let plan = mapping()._plan.inverse.plan
-        if plan.keyEncoder != nil {
-          plan.encodeKeyedCollection(elements, to: &writer, run: &run)
-          return true
-        }
-        writer.beginArray()
-        if Collection._isUnordered {
-          let sorted = try? _sortedForOutput(elements, writer: writer) { child, nested in
-            plan.encode(child, to: &nested, run: &run)
-          }
-          for node in sorted ?? [] { try? writer.node(node) }
-        } else {
-          // A counter, not `enumerated()`: its generic iterator's metadata is looked up on
-          // every call in this unspecialized code.
-          var offset = 0
-          for child in elements {
-            run.path.append(.index(offset))
-            plan.encode(child, to: &writer, run: &run)
-            run.path.removeLast()
-            offset += 1
-          }
-        }
-        writer.endArray()
-        return true
+        _ToManyEncodeStep(property, mapping: mapping, components: $0)
       },
       existing: _ExistingBody { object, index, run, options in
         let entry = run.tape[index]
@@ -530,19 +496,8 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: false,
-      encode: _RelationshipEncoder { [reader = _PropertyReader(property)] object, writer, run, _ in
-        let children = reader.read(object)
-        let plan = mapping._plan.inverse.plan
-        writer.beginObject()
-        for key in children.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
-          guard let child = children[key] else { continue }
-          writer.key(key)
-          run.path.append(.key(key))
-          plan.encodeBody(child, to: &writer, run: &run)
-          run.path.removeLast()
-        }
-        writer.endObject()
-        return true
+      encode: _RelationshipEncoder {
+        _DictionaryEncodeStep(property, mapping: mapping, components: $0)
       },
       existing: _ExistingBody { _, index, run, _ in
         // Dictionaries of objects are replaced as a whole.
@@ -654,17 +609,13 @@ extension Optional: RelationshipCollection where Wrapped: RelationshipCollection
   public static var _isUnordered: Bool { Wrapped._isUnordered }
 }
 
-/// The serializing side of a relationship: writes the child (or children) of an object.
+/// The serializing side of a relationship: makes the step that writes the child (or children)
+/// of an object, given the relationship's source path (for error paths).
 struct _RelationshipEncoder<Object>: Sendable {
-  /// Writes the value; returns `false` when nothing was written (a `nil` child left out).
-  let write: @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy) -> Bool
+  let makeStep: @Sendable ([_PathComponent]) -> _EncodeStep
 
-  init(
-    _ write:
-      @escaping @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy)
-      -> Bool
-  ) {
-    self.write = write
+  init(_ makeStep: @escaping @Sendable ([_PathComponent]) -> _EncodeStep) {
+    self.makeStep = makeStep
   }
 }
 
@@ -689,16 +640,10 @@ extension Relationship: _EncodableRule {
     guard !source.isSpecial else {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
     }
-    let encode = self.encode
-    let components = source.pathComponents
     return .rule(
-      _EncodingRule(path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy) {
-        object, writer, run, nulls in
-        let depth = run.path.count
-        run.path.push(components)
-        defer { run.path.truncate(to: depth) }
-        return encode.write(object, &writer, &run, nulls)
-      })
+      _EncodingRule(
+        path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy,
+        step: encode.makeStep(source.pathComponents)))
   }
 }
 
@@ -719,7 +664,7 @@ struct _FlatChild<Object>: Sendable {
         _EncodingRule(
           path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
         ) { object, writer, run, nulls in
-          rule.write(object[keyPath: property], &writer, &run, nulls)
+          rule.write(object[keyPath: property], to: &writer, run: &run, nulls: nulls)
         }
       }
     }
@@ -735,7 +680,7 @@ struct _FlatChild<Object>: Sendable {
           path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
         ) { object, writer, run, nulls in
           guard let child = object[keyPath: property] else { return false }
-          return rule.write(child, &writer, &run, nulls)
+          return rule.write(child, to: &writer, run: &run, nulls: nulls)
         }
       }
     }

@@ -33,7 +33,7 @@ struct _EncodingRun {
   }
 }
 
-/// The serializing side of one rule: writes one value (the key is written by the tree).
+/// The serializing side of one rule: writes one value (the key is written by the plan).
 struct _EncodingRule<Object>: Sendable {
   /// The output keys, from the object being written (`["user", "address", "city"]`).
   var path: [String]
@@ -43,9 +43,38 @@ struct _EncodingRule<Object>: Sendable {
   let label: String
   /// The rule's own nil policy, overriding the mapping's.
   var nulls: NullPolicy?
-  /// Writes the value of `object`; returns `false` when nothing was written (a `nil` left out
-  /// or a failure recorded in the run), so the tree takes the key back.
-  let write: @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy) -> Bool
+  /// Writes the value of the `Object` it is given a pointer to (see ``_EncodeStep``).
+  let step: _EncodeStep
+
+  init(
+    path: [String], property: AnyKeyPath & Sendable, label: String, nulls: NullPolicy?,
+    step: _EncodeStep
+  ) {
+    self.path = path
+    self.property = property
+    self.label = label
+    self.nulls = nulls
+    self.step = step
+  }
+
+  /// A rule whose value is written by a closure taking the model (for the rarer rule kinds:
+  /// compound sources, computed members, lifted rules).
+  init(
+    path: [String], property: AnyKeyPath & Sendable, label: String, nulls: NullPolicy?,
+    write:
+      @escaping @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy) -> Bool
+  ) {
+    self.init(
+      path: path, property: property, label: label, nulls: nulls,
+      step: _ClosureEncodeStep(write))
+  }
+
+  /// Writes the value of `object`; returns `false` when nothing was written.
+  func write(
+    _ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun, nulls: NullPolicy
+  ) -> Bool {
+    withUnsafePointer(to: object) { step.write($0, to: &writer, run: &run, nulls: nulls) }
+  }
 }
 
 /// What a rule contributes to the inverse.
@@ -63,34 +92,35 @@ protocol _EncodableRule<Object>: Sendable {
 }
 
 /// The output keys of an inverse as a tree, so rules writing `user.name` and `user.email` share
-/// one `"user"` object. Keys keep the order in which rules first name them.
-struct _OutputTree<Object>: Sendable {
-  indirect enum Item: Sendable {
-    case rule(_EncodingRule<Object>)
-    case branch(_OutputTree<Object>)
+/// one `"user"` object. Keys keep the order in which rules first name them. Built once per
+/// plan, then flattened into the plan's members.
+private struct _OutputTree {
+  enum Item {
+    case rule(_EncodeStep, NullPolicy?)
+    case branch(_OutputTree)
   }
 
-  // Keys and items in two arrays rather than one array of tuples: iterating an array of a tuple
-  // with a generic element looks up the tuple's metadata on every call.
-  var keys: [_OutputKey] = []
+  var keys: [String] = []
   var items: [Item] = []
 
   /// Adds `rule` at `path`; returns why it cannot be added (the key is taken) or `nil`.
-  mutating func insert(_ rule: _EncodingRule<Object>, at path: ArraySlice<String>) -> String? {
+  mutating func insert<Object>(_ rule: _EncodingRule<Object>, at path: ArraySlice<String>)
+    -> String?
+  {
     guard let first = path.first else { return "it has no output key" }
-    let index = keys.firstIndex { $0.text == first }
+    let index = keys.firstIndex { $0 == first }
     if path.count == 1 {
       guard index == nil else {
         return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
       }
-      keys.append(_OutputKey(first))
-      items.append(.rule(rule))
+      keys.append(first)
+      items.append(.rule(rule.step, rule.nulls))
       return nil
     }
     guard let index else {
       var branch = _OutputTree()
       if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
-      keys.append(_OutputKey(first))
+      keys.append(first)
       items.append(.branch(branch))
       return nil
     }
@@ -102,32 +132,40 @@ struct _OutputTree<Object>: Sendable {
     return nil
   }
 
-  /// Writes the members of `object` for this tree level; returns whether any was written.
-  func write(
-    _ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun,
-    nulls: NullPolicy
-  ) -> Bool {
-    var wroteAny = false
-    for index in 0..<items.count {
-      let mark = writer.checkpoint()
-      writer.key(keys[index])
-      let wrote: Bool
-      switch items[index] {
-      case .rule(let rule):
-        wrote = rule.write(object, &writer, &run, rule.nulls ?? nulls)
+  /// Appends this level's members, depth first: a branch is followed by its own members.
+  func flatten(into members: inout [_OutputMember], keys allKeys: inout [_OutputKey]) {
+    for (key, item) in zip(keys, items) {
+      let position = members.count
+      allKeys.append(_OutputKey(key))
+      switch item {
+      case .rule(let step, let nulls):
+        members.append(
+          _OutputMember(
+            step: Unmanaged.passUnretained(step), nulls: nulls, key: allKeys.count - 1,
+            end: position + 1))
       case .branch(let branch):
-        writer.beginObject()
-        wrote = branch.write(object, to: &writer, run: &run, nulls: nulls)
-        writer.endObject()
-      }
-      if wrote {
-        wroteAny = true
-      } else {
-        writer.rollback(to: mark)
+        members.append(_OutputMember(step: nil, nulls: nil, key: allKeys.count - 1, end: 0))
+        branch.flatten(into: &members, keys: &allKeys)
+        members[position].end = members.count
       }
     }
-    return wroteAny
   }
+}
+
+/// One member of an inverse's output, in a flat array: a rule's value, or a nested object
+/// whose members follow it (up to ``end``).
+struct _OutputMember {
+  /// The step writing the value (kept alive by the plan); `nil` for a nested object.
+  var step: Unmanaged<_EncodeStep>?
+  /// The rule's own nil policy.
+  var nulls: NullPolicy?
+  /// The index of the key in the plan's keys.
+  var key: Int
+  /// Where the key's compact `"key":` bytes start in the plan's key bytes, and their count.
+  var framedStart = 0
+  var framedCount = 0
+  /// The index after this member's subtree.
+  var end: Int
 }
 
 /// A rule the inverse left out, and why.
@@ -141,29 +179,78 @@ public struct InverseOmission: Sendable, Equatable, CustomStringConvertible {
   public var description: String { "\(rule): \(reason)" }
 }
 
-/// The compiled inverse of a mapping: the output tree and its settings. Built once per inverse;
+/// The compiled inverse of a mapping: its output members and settings. Built once per inverse;
 /// immutable, shared by every serialization.
-final class _InversePlan<Object>: Sendable {
-  let tree: _OutputTree<Object>
+///
+/// The members are a flat array of plain values (a nested object is followed by its members)
+/// holding unretained steps, run on the model through a raw pointer: writing a member costs no
+/// retain, release or generic copy of the model.
+final class _InversePlan<Object>: @unchecked Sendable {
+  // @unchecked: the buffers are written once in init and freed in deinit.
   let nulls: NullPolicy
   let dateFormat: DateFormat
   let isClass: Bool
   let typeName: String
   let dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
   let keyEncoder: (@Sendable (Object) throws -> String)?
+  /// Neither `dispatch` nor `keyEncoder`: tested on the hot path instead of the optionals
+  /// (testing a generic optional looks up its metadata per object).
+  private let isPlain: Bool
+  /// The steps the members call, kept alive here.
+  private let steps: [_EncodeStep]
+  /// The output keys, for writers building a ``Node``.
+  private let keys: [_OutputKey]
+  private let members: UnsafeMutableBufferPointer<_OutputMember>
+  /// The number of members (the buffer has one slot, unused, when there are none).
+  private let memberCount: Int
+  /// Every key's compact `"key":` bytes, one after the other.
+  private let keyBytes: UnsafeMutableBufferPointer<UInt8>
 
   private init(
-    tree: _OutputTree<Object>, nulls: NullPolicy, dateFormat: DateFormat,
+    rules: [_EncodingRule<Object>], nulls: NullPolicy, dateFormat: DateFormat,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
-    keyEncoder: (@Sendable (Object) throws -> String)?
+    keyEncoder: (@Sendable (Object) throws -> String)?, problems: inout [InverseOmission]
   ) {
+    var tree = _OutputTree()
+    var placed: [_EncodeStep] = []
+    for rule in rules {
+      if let problem = tree.insert(rule, at: rule.path[...]) {
+        problems.append(InverseOmission(rule: rule.label, reason: problem))
+      } else {
+        placed.append(rule.step)
+      }
+    }
+    var flat: [_OutputMember] = []
+    var keys: [_OutputKey] = []
+    tree.flatten(into: &flat, keys: &keys)
+    let byteCount = keys.reduce(0) { $0 + $1.framed.count }
+    keyBytes = .allocate(capacity: max(byteCount, 1))
+    var offset = 0
+    for index in flat.indices {
+      let framed = keys[flat[index].key].framed
+      _ = UnsafeMutableBufferPointer(rebasing: keyBytes[offset..<offset + framed.count])
+        .initialize(from: framed)
+      flat[index].framedStart = offset
+      flat[index].framedCount = framed.count
+      offset += framed.count
+    }
+    members = .allocate(capacity: max(flat.count, 1))
+    _ = members.initialize(from: flat)
+    self.keys = keys
+    steps = placed
     self.dispatch = dispatch
     self.keyEncoder = keyEncoder
-    self.tree = tree
+    isPlain = dispatch == nil && keyEncoder == nil
     self.nulls = nulls
     self.dateFormat = dateFormat
     isClass = Object.self is AnyClass
     typeName = "\(Object.self)"
+    memberCount = flat.count
+  }
+
+  deinit {
+    members.deallocate()
+    keyBytes.deallocate()
   }
 
   /// Builds the plan, returning also the rules that could not be placed in the output tree.
@@ -172,34 +259,34 @@ final class _InversePlan<Object>: Sendable {
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?
   ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
-    var tree = _OutputTree<Object>()
     var problems: [InverseOmission] = []
-    for rule in rules {
-      if let problem = tree.insert(rule, at: rule.path[...]) {
-        problems.append(InverseOmission(rule: rule.label, reason: problem))
-      }
-    }
-    return (
-      _InversePlan(
-        tree: tree, nulls: nulls, dateFormat: dateFormat, dispatch: dispatch,
-        keyEncoder: keyEncoder), problems
-    )
+    let plan = _InversePlan(
+      rules: rules, nulls: nulls, dateFormat: dateFormat, dispatch: dispatch,
+      keyEncoder: keyEncoder, problems: &problems)
+    return (plan, problems)
   }
 
   /// Writes `object` as a JSON object. A cycle in a class graph is recorded as an error and
   /// nothing is written for the repeated object.
   func encode(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
-    if let dispatch { return dispatch(object, &writer, &run) }
-    guard keyEncoder != nil else { return encodeBody(object, to: &writer, run: &run) }
-    encodeKeyed(object, to: &writer, run: &run)
+    withUnsafePointer(to: object) { encode(at: UnsafeRawPointer($0), to: &writer, run: &run) }
   }
 
-  /// Writes one nested-key object as `{"<key>": {...}}`; kept out of line so that the common
-  /// path of ``encode(_:to:run:)`` touches no collection metadata.
+  /// ``encode(_:to:run:)`` for the `Object` at `object`.
+  func encode(at object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun)
+  {
+    guard isPlain else { return encodeSpecial(at: object, to: &writer, run: &run) }
+    encodeBody(at: object, to: &writer, run: &run)
+  }
+
+  /// Writes a dynamic mapping's object, or one nested-key object as `{"<key>": {...}}`; kept
+  /// out of line so that the common path of ``encode(at:to:run:)`` touches no optional closure.
   @inline(never)
-  private func encodeKeyed(
-    _ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  private func encodeSpecial(
+    at pointer: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
+    let object = pointer.assumingMemoryBound(to: Object.self).pointee
+    if let dispatch { return dispatch(object, &writer, &run) }
     encodeKeyedCollection([object], to: &writer, run: &run)
   }
 
@@ -237,24 +324,112 @@ final class _InversePlan<Object>: Sendable {
 
   /// Writes `object`'s members as one JSON object (without a nested-key wrapper).
   func encodeBody(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
-    if let dispatch { return dispatch(object, &writer, &run) }
-    var identity: ObjectIdentifier?
+    withUnsafePointer(to: object) { encodeBody(at: UnsafeRawPointer($0), to: &writer, run: &run) }
+  }
+
+  /// ``encodeBody(_:to:run:)`` for the `Object` at `object`.
+  func encodeBody(
+    at object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    if let dispatch {
+      return dispatch(object.assumingMemoryBound(to: Object.self).pointee, &writer, &run)
+    }
     if isClass {
-      let id = ObjectIdentifier(object as AnyObject)
-      guard !run.visiting.contains(id) else {
-        run.errors.append(MappingError(path: _jsonPointer(run.path), .cycle(type: typeName)))
-        writer.null()
-        return
-      }
-      run.visiting.append(id)
-      identity = id
+      guard enter(object, run: &run) else { return writer.null() }
     }
     let outerFormat = writer.dateFormat
     writer.dateFormat = dateFormat
     writer.beginObject()
-    _ = tree.write(object, to: &writer, run: &run, nulls: nulls)
+    if writer.target == .json && !writer.json.isPretty {
+      _ = writeCompact(object, from: 0, to: memberCount, writer: &writer, run: &run)
+    } else {
+      _ = write(object, from: 0, to: memberCount, writer: &writer, run: &run)
+    }
     writer.endObject()
     writer.dateFormat = outerFormat
-    if identity != nil { run.visiting.removeLast() }
+    if isClass { run.visiting.removeLast() }
+  }
+
+  /// Notes that the class instance at `object` is being written; `false` (with a cycle error)
+  /// when it already is, further out.
+  @inline(never)
+  private func enter(_ object: UnsafeRawPointer, run: inout _EncodingRun) -> Bool {
+    let id = ObjectIdentifier(object.assumingMemoryBound(to: Object.self).pointee as AnyObject)
+    guard !run.visiting.contains(id) else {
+      run.errors.append(MappingError(path: _jsonPointer(run.path), .cycle(type: typeName)))
+      return false
+    }
+    run.visiting.append(id)
+    return true
+  }
+
+  /// Writes the members in `start..<end` (one level of the output) of the model at `object`
+  /// into a compact JSON writer; returns whether any was written. A member that writes nothing
+  /// (a `nil` left out, a failure, an empty nested object) has its key taken back.
+  private func writeCompact(
+    _ object: UnsafeRawPointer, from start: Int, to end: Int, writer: inout _PayloadWriter,
+    run: inout _EncodingRun
+  ) -> Bool {
+    var wroteAny = false
+    var index = start
+    while index < end {
+      let member = members[index]
+      let mark = writer.json.checkpoint()
+      writer.json.key(
+        framed: UnsafeBufferPointer(
+          rebasing: keyBytes[member.framedStart..<member.framedStart + member.framedCount]))
+      let wrote: Bool
+      if let step = member.step {
+        let nulls = member.nulls ?? self.nulls
+        wrote = step._withUnsafeGuaranteedRef {
+          $0.write(object, to: &writer, run: &run, nulls: nulls)
+        }
+        index += 1
+      } else {
+        writer.json.beginObject()
+        wrote = writeCompact(object, from: index + 1, to: member.end, writer: &writer, run: &run)
+        writer.json.endObject()
+        index = member.end
+      }
+      if wrote {
+        wroteAny = true
+      } else {
+        writer.json.rollback(to: mark)
+      }
+    }
+    return wroteAny
+  }
+
+  /// ``writeCompact(_:from:to:writer:run:)`` for any writer (pretty JSON, nodes).
+  private func write(
+    _ object: UnsafeRawPointer, from start: Int, to end: Int, writer: inout _PayloadWriter,
+    run: inout _EncodingRun
+  ) -> Bool {
+    var wroteAny = false
+    var index = start
+    while index < end {
+      let member = members[index]
+      let mark = writer.checkpoint()
+      writer.key(keys[member.key])
+      let wrote: Bool
+      if let step = member.step {
+        let nulls = member.nulls ?? self.nulls
+        wrote = step._withUnsafeGuaranteedRef {
+          $0.write(object, to: &writer, run: &run, nulls: nulls)
+        }
+        index += 1
+      } else {
+        writer.beginObject()
+        wrote = write(object, from: index + 1, to: member.end, writer: &writer, run: &run)
+        writer.endObject()
+        index = member.end
+      }
+      if wrote {
+        wroteAny = true
+      } else {
+        writer.rollback(to: mark)
+      }
+    }
+    return wroteAny
   }
 }

@@ -26,7 +26,7 @@ extension InverseMapping {
       let writer = try _write(to: .json, pretty: options.contains(.prettyPrinted)) {
         plan.encode(object, to: &$0, run: &$1)
       }
-      return Data(writer.json.bytes)
+      return writer.json.withBytes { Data($0) }
     }
     return try format.encode(node(object, merging: extra))
   }
@@ -51,7 +51,7 @@ extension InverseMapping {
       ) { writer, run in
         _writeArray(objects, to: &writer, run: &run)
       }
-      return Data(writer.json.bytes)
+      return writer.json.withBytes { Data($0) }
     }
     return try format.encode(nodeCollection(objects, merging: extra))
   }

@@ -14,12 +14,16 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
     offset = MemoryLayout<Root>.offset(of: keyPath)
   }
 
-  /// The property's value in `root`.
+  /// Calls `body` with a pointer to the property's value in the `Root` at `root`: the value in
+  /// place for a stored property, a copy otherwise.
   @inline(__always)
-  func read(_ root: Root) -> Value {
-    guard let offset else { return root[keyPath: keyPath] }
-    return withUnsafePointer(to: root) {
-      (UnsafeRawPointer($0) + offset).assumingMemoryBound(to: Value.self).pointee
+  func withValue<Result>(
+    at root: UnsafeRawPointer, _ body: (UnsafePointer<Value>) throws -> Result
+  ) rethrows -> Result {
+    guard let offset else {
+      return try withUnsafePointer(
+        to: root.assumingMemoryBound(to: Root.self).pointee[keyPath: keyPath], body)
     }
+    return try body((root + offset).assumingMemoryBound(to: Value.self))
   }
 }

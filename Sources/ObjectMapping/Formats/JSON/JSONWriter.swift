@@ -35,8 +35,12 @@
 /// The caller is responsible for producing a well-formed event sequence (one top-level value, a
 /// key before every object member, balanced begin/end); debug builds assert it.
 struct _JSONWriter {
-  /// The UTF-8 bytes written so far.
-  private(set) var bytes: [UInt8]
+  /// The output: the first ``count`` bytes are written, the rest is zeroed room to grow into.
+  /// Appends copy into this room through a pointer (one uniqueness check, no `Array` append
+  /// machinery per key or string); taking a checkpoint back only resets ``count``.
+  private var storage: [UInt8]
+  /// The number of bytes written.
+  private(set) var count = 0
   /// Whether output is pretty-printed (see the type's documentation for the layout).
   let isPretty: Bool
   /// The number of open containers.
@@ -58,13 +62,58 @@ struct _JSONWriter {
   ///   - capacity: The number of bytes to reserve up front.
   init(pretty: Bool = false, capacity: Int = 1024) {
     self.isPretty = pretty
-    self.bytes = []
-    self.bytes.reserveCapacity(capacity)
+    // Up to 1 MB is zeroed now; a larger capacity (an estimate for a collection) is only
+    // reserved, and zeroed as the output reaches it.
+    storage = [UInt8](repeating: 0, count: Swift.min(capacity, 1 << 20))
+    if capacity > storage.count { storage.reserveCapacity(capacity) }
   }
 
-  /// Reserves room for at least `count` more bytes.
-  mutating func reserveAdditionalCapacity(_ count: Int) {
-    bytes.reserveCapacity(bytes.count + count)
+  /// The UTF-8 bytes written so far (a copy).
+  var bytes: [UInt8] { Array(storage[0..<count]) }
+
+  /// Calls `body` with the bytes written so far, in place.
+  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+  }
+
+  /// The bytes written, taking the writer's buffer (no copy); the writer is empty afterwards.
+  mutating func takeBytes() -> [UInt8] {
+    var taken: [UInt8] = []
+    swap(&taken, &storage)
+    taken.removeLast(taken.count - count)
+    count = 0
+    return taken
+  }
+
+  // MARK: Storage
+
+  /// Appends one byte.
+  @inline(__always)
+  private mutating func append(_ byte: UInt8) {
+    if count == storage.count { grow(toFit: 1) }
+    storage.withUnsafeMutableBufferPointer { $0[count] = byte }
+    count &+= 1
+  }
+
+  /// Appends `source`'s bytes.
+  @inline(__always)
+  private mutating func append(contentsOf source: UnsafeBufferPointer<UInt8>) {
+    guard let from = source.baseAddress else { return }
+    let added = source.count
+    if storage.count &- count < added { grow(toFit: added) }
+    storage.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      (base + count).update(from: from, count: added)
+    }
+    count &+= added
+  }
+
+  /// Makes room for `added` more bytes: doubles the zeroed room (adding at most 16 MB at a
+  /// time), reallocating only past the reserved capacity.
+  @inline(never)
+  private mutating func grow(toFit added: Int) {
+    let size = Swift.max(storage.count + Swift.min(storage.count, 1 << 24), count + added, 64)
+    storage.append(contentsOf: repeatElement(0, count: size - storage.count))
   }
 
   // MARK: Containers
@@ -72,27 +121,27 @@ struct _JSONWriter {
   /// Opens an object (`{`); write members as `key(_:)` followed by one value each.
   mutating func beginObject() {
     beginValue()
-    bytes.append(UInt8(ascii: "{"))
+    append(UInt8(ascii: "{"))
     openContainer(isObject: true)
   }
 
   /// Closes the innermost object (`}`).
   mutating func endObject() {
     closeContainer(isObject: true)
-    bytes.append(UInt8(ascii: "}"))
+    append(UInt8(ascii: "}"))
   }
 
   /// Opens an array (`[`).
   mutating func beginArray() {
     beginValue()
-    bytes.append(UInt8(ascii: "["))
+    append(UInt8(ascii: "["))
     openContainer(isObject: false)
   }
 
   /// Closes the innermost array (`]`).
   mutating func endArray() {
     closeContainer(isObject: false)
-    bytes.append(UInt8(ascii: "]"))
+    append(UInt8(ascii: "]"))
   }
 
   // MARK: Keys
@@ -107,9 +156,9 @@ struct _JSONWriter {
   /// Writes an object member's key given as raw (unescaped) UTF-8 bytes, and the colon.
   mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
     beginKey()
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
     appendEscaped(utf8)
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
     endKey()
   }
 
@@ -118,9 +167,9 @@ struct _JSONWriter {
   /// without being scanned.
   mutating func key(escapedUTF8: UnsafeBufferPointer<UInt8>) {
     beginKey()
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(contentsOf: escapedUTF8)
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
+    append(contentsOf: escapedUTF8)
+    append(UInt8(ascii: "\""))
     endKey()
   }
 
@@ -129,7 +178,7 @@ struct _JSONWriter {
   mutating func key(framed: UnsafeBufferPointer<UInt8>) {
     assert(!isPretty, "framed keys carry the compact colon")
     beginKey()
-    bytes.append(contentsOf: framed)
+    append(contentsOf: framed)
     afterKey = true
   }
 
@@ -137,7 +186,7 @@ struct _JSONWriter {
   static func escapedUTF8(_ text: String) -> [UInt8] {
     var writer = _JSONWriter(capacity: text.utf8.count + 8)
     writer.appendQuoted(text)
-    return Array(writer.bytes.dropFirst().dropLast())
+    return writer.withBytes { Array($0.dropFirst().dropLast()) }
   }
 
   // MARK: Scalars
@@ -151,16 +200,16 @@ struct _JSONWriter {
   /// Writes a string value given as raw (unescaped) UTF-8 bytes.
   mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
     appendEscaped(utf8)
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
   }
 
   /// Writes a signed integer in decimal.
   mutating func int64(_ value: Int64) {
     beginValue()
     if value < 0 {
-      bytes.append(UInt8(ascii: "-"))
+      append(UInt8(ascii: "-"))
       appendDecimal(value.magnitude)
     } else {
       appendDecimal(UInt64(value))
@@ -195,23 +244,19 @@ struct _JSONWriter {
   /// Writes number text given as UTF-8 bytes, as is (see ``numberText(_:)``).
   mutating func numberText(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()
-    bytes.append(contentsOf: utf8)
+    append(contentsOf: utf8)
   }
 
   /// Writes `true` or `false`.
   mutating func bool(_ value: Bool) {
     beginValue()
-    if value {
-      bytes.append(contentsOf: _JSONWriter.trueBytes)
-    } else {
-      bytes.append(contentsOf: _JSONWriter.falseBytes)
-    }
+    appendLiteral(value ? "true" : "false")
   }
 
   /// Writes `null`.
   mutating func null() {
     beginValue()
-    bytes.append(contentsOf: _JSONWriter.nullBytes)
+    appendLiteral("null")
   }
 
   // MARK: Checkpoints
@@ -231,18 +276,18 @@ struct _JSONWriter {
   func checkpoint() -> Checkpoint {
     #if DEBUG
       Checkpoint(
-        count: bytes.count, depth: depth, hasValueInContainer: hasValueInContainer,
+        count: count, depth: depth, hasValueInContainer: hasValueInContainer,
         afterKey: afterKey, openObjects: openObjects)
     #else
       Checkpoint(
-        count: bytes.count, depth: depth, hasValueInContainer: hasValueInContainer,
+        count: count, depth: depth, hasValueInContainer: hasValueInContainer,
         afterKey: afterKey)
     #endif
   }
 
   /// Forgets everything written since `checkpoint`, including containers opened after it.
   mutating func rollback(to checkpoint: Checkpoint) {
-    bytes.removeLast(bytes.count - checkpoint.count)
+    count = checkpoint.count
     depth = checkpoint.depth
     hasValueInContainer = checkpoint.hasValueInContainer
     afterKey = checkpoint.afterKey
@@ -283,17 +328,17 @@ struct _JSONWriter {
   @inline(__always)
   private mutating func endKey() {
     if isPretty {
-      bytes.append(UInt8(ascii: ":"))
-      bytes.append(UInt8(ascii: " "))
+      append(UInt8(ascii: ":"))
+      append(UInt8(ascii: " "))
     } else {
-      bytes.append(UInt8(ascii: ":"))
+      append(UInt8(ascii: ":"))
     }
     afterKey = true
   }
 
   @inline(__always)
   private mutating func separate() {
-    if hasValueInContainer { bytes.append(UInt8(ascii: ",")) }
+    if hasValueInContainer { append(UInt8(ascii: ",")) }
     hasValueInContainer = true
     if isPretty { appendNewlineAndIndent() }
   }
@@ -318,11 +363,13 @@ struct _JSONWriter {
   }
 
   private mutating func appendNewlineAndIndent() {
-    bytes.append(UInt8(ascii: "\n"))
+    append(UInt8(ascii: "\n"))
     var remaining = depth * 2
     while remaining > 0 {
       let chunk = min(remaining, _JSONWriter.spaces.count)
-      bytes.append(contentsOf: _JSONWriter.spaces[0..<chunk])
+      _JSONWriter.spaces.withUnsafeBufferPointer {
+        append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<chunk]))
+      }
       remaining -= chunk
     }
   }
@@ -331,20 +378,31 @@ struct _JSONWriter {
 
   /// Appends `text` between quotes, escaped.
   private mutating func appendQuoted(_ text: String) {
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
     if done == nil {
       var copy = text
       copy.makeContiguousUTF8()
       copy.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
     }
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
+  }
+
+  /// Appends a literal's bytes (no array of them to retain per call).
+  @inline(__always)
+  private mutating func appendLiteral(_ literal: StaticString) {
+    append(
+      contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
 
   /// Appends `text`'s UTF-8 bytes unchanged.
   private mutating func appendRaw(_ text: String) {
-    let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
-    if done == nil { bytes.append(contentsOf: text.utf8) }
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+    if done == nil {
+      var copy = text
+      copy.makeContiguousUTF8()
+      copy.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+    }
   }
 
   /// Appends `utf8` with the characters JSON requires escaped; clean runs are copied whole.
@@ -370,14 +428,14 @@ struct _JSONWriter {
         continue
       }
       if runStart < index {
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
       }
       appendEscape(for: byte)
       index += 1
       runStart = index
     }
     if runStart < count {
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
     }
   }
 
@@ -395,21 +453,21 @@ struct _JSONWriter {
   }
 
   private mutating func appendEscape(for byte: UInt8) {
-    bytes.append(UInt8(ascii: "\\"))
+    append(UInt8(ascii: "\\"))
     switch byte {
-    case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-    case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-    case 0x0A: bytes.append(UInt8(ascii: "n"))
-    case 0x0D: bytes.append(UInt8(ascii: "r"))
-    case 0x09: bytes.append(UInt8(ascii: "t"))
-    case 0x08: bytes.append(UInt8(ascii: "b"))
-    case 0x0C: bytes.append(UInt8(ascii: "f"))
+    case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+    case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
+    case 0x0A: append(UInt8(ascii: "n"))
+    case 0x0D: append(UInt8(ascii: "r"))
+    case 0x09: append(UInt8(ascii: "t"))
+    case 0x08: append(UInt8(ascii: "b"))
+    case 0x0C: append(UInt8(ascii: "f"))
     default:
-      bytes.append(UInt8(ascii: "u"))
-      bytes.append(UInt8(ascii: "0"))
-      bytes.append(UInt8(ascii: "0"))
-      bytes.append(_JSONWriter.hexDigits[Int(byte >> 4)])
-      bytes.append(_JSONWriter.hexDigits[Int(byte & 0x0F)])
+      append(UInt8(ascii: "u"))
+      append(UInt8(ascii: "0"))
+      append(UInt8(ascii: "0"))
+      append(_JSONWriter.hexDigits[Int(byte >> 4)])
+      append(_JSONWriter.hexDigits[Int(byte & 0x0F)])
     }
   }
 
@@ -418,7 +476,7 @@ struct _JSONWriter {
   /// Appends the decimal digits of `value`.
   private mutating func appendDecimal(_ value: UInt64) {
     if value < 10 {
-      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+      append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
       return
     }
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -440,20 +498,17 @@ struct _JSONWriter {
         start &-= 1
         digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining)
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+      append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
     }
   }
 
   /// Appends the shortest round-trip text of a finite double.
   private mutating func appendShortest(_ value: Double) {
-    _appendShortestText(of: value, to: &bytes)
+    value.write(to: &self)
   }
 
   // MARK: Constants
 
-  private static let trueBytes: [UInt8] = Array("true".utf8)
-  private static let falseBytes: [UInt8] = Array("false".utf8)
-  private static let nullBytes: [UInt8] = Array("null".utf8)
   private static let spaces: [UInt8] = Array(repeating: UInt8(ascii: " "), count: 64)
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
   /// `"00" "01" … "99"`, two bytes per number.
@@ -468,13 +523,26 @@ struct _JSONWriter {
   }()
 }
 
+extension _JSONWriter: TextOutputStream {
+  /// Appends text as is (the standard library's number formatting writes here).
+  mutating func write(_ string: String) {
+    appendRaw(string)
+  }
+
+  // Called by the standard library's floating-point `write(to:)` with the formatted digits,
+  // so a double is written without a `String` (see ``_appendShortestText(of:to:)``).
+  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+    append(contentsOf: buffer)
+  }
+}
+
 /// Appends the shortest round-trip text of a `Double` (Swift's `description`) to `bytes`.
 ///
 /// Swift's `Double.write(to:)` formats into a stack buffer and hands the ASCII bytes to the
 /// stream's `_writeASCII(_:)`, so routing it through ``_ASCIISink`` costs no `String`
 /// allocation per number. Should the standard library stop calling `_writeASCII`, the sink's
-/// `write(_:)` receives the same text and the output is unchanged. Shared with the form
-/// encoder so every format prints doubles alike.
+/// `write(_:)` receives the same text and the output is unchanged. The form encoder uses it;
+/// ``_JSONWriter`` is such a text stream itself, so every format prints doubles alike.
 func _appendShortestText(of value: Double, to bytes: inout [UInt8]) {
   var sink = _ASCIISink()
   swap(&sink.bytes, &bytes)

@@ -36,7 +36,7 @@ extension Node {
   public func jsonBytes(options: JSONWritingOptions = []) throws -> [UInt8] {
     var writer = _JSONWriter(pretty: options.contains(.prettyPrinted))
     try _writeJSON(to: &writer, sortedKeys: options.contains(.sortedKeys), nonFinite: .error)
-    return writer.bytes
+    return writer.takeBytes()
   }
 
   /// The node as a JSON string; see ``jsonData(options:)``.

@@ -239,6 +239,38 @@ import Testing
     writer.endArray()
     #expect(String(decoding: writer.bytes, as: UTF8.self) == "[\n  -3\n]")
   }
+
+  @Test func writerGrowsFromNoCapacityAndRollsBackAcrossGrowth() throws {
+    var writer = _JSONWriter(capacity: 0)
+    writer.beginArray()
+    writer.string("start")
+    let mark = writer.checkpoint()
+    // Enough to grow the buffer several times, then taken back.
+    for number in 0..<1_000 { writer.int64(Int64(number)) }
+    writer.string(String(repeating: "x", count: 5_000))
+    writer.rollback(to: mark)
+    #expect(writer.count == 8)
+    writer.bool(true)
+    try writer.double(1.25)
+    writer.endArray()
+    let expected = #"["start",true,1.25]"#
+    #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == expected)
+    #expect(writer.bytes == Array(expected.utf8))
+    #expect(writer.takeBytes() == Array(expected.utf8))
+    #expect(writer.count == 0)
+  }
+
+  @Test func writerWithALargeReservedCapacityWritesPastTheZeroedPart() {
+    // Above 1 MB the capacity is reserved, not zeroed up front.
+    var writer = _JSONWriter(capacity: 3 << 20)
+    let text = String(repeating: "ab", count: 800_000)
+    writer.beginArray()
+    writer.string(text)
+    writer.string(text)
+    writer.endArray()
+    #expect(writer.count == 2 * (text.utf8.count + 2) + 3)
+    #expect(writer.takeBytes() == Array("[\"\(text)\",\"\(text)\"]".utf8))
+  }
 }
 
 @Suite("JSON writer: word-at-a-time escaping")
