@@ -68,7 +68,8 @@ struct _FormURLEncoder {
         }
         let key = frame.members[index].key
         stack[top].frame.index = index + 1
-        if let problem = _formKeyProblem(key, isNested: top > 0) {
+        let isContainer = frame.members[index].value.isContainer
+        if let problem = _formKeyProblem(key, isNested: top > 0, holdsContainer: isContainer) {
           throw MappingError(
             path: _WriteFrame.path(of: stack.map(\.frame)), .notRepresentable(reason: problem))
         }
@@ -156,12 +157,16 @@ extension Node {
 ///
 /// The reader turns brackets into nesting, `[]` into an append and `[0]` into an index, so a
 /// key that contains a bracket, or a nested key that is empty or a canonical index, would read
-/// back as something else.
-private func _formKeyProblem(_ key: String, isNested: Bool) -> String? {
+/// back as something else. A top-level empty key holding an array or object would be written as
+/// a name starting with `[`, which the reader rejects.
+private func _formKeyProblem(_ key: String, isNested: Bool, holdsContainer: Bool) -> String? {
   if key.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) {
     return "the key \"\(key)\" contains a bracket, which form URL-encoded data reads as nesting"
   }
-  guard isNested else { return nil }
+  guard isNested else {
+    guard key.isEmpty && holdsContainer else { return nil }
+    return "an empty top-level key cannot hold an array or object in form URL-encoded data"
+  }
   if key.isEmpty {
     return "an empty key inside an object reads back as an array append in form URL-encoded data"
   }

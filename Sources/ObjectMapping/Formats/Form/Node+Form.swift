@@ -84,8 +84,9 @@ extension Node {
   /// - Returns: The form text.
   /// - Throws: ``MappingError``: `.notRepresentable` when the node is not an object, or when a
   ///   key would read back as something else (a key containing `[` or `]`; inside a nested
-  ///   object, an empty key or one that is an array index such as `"0"`); `.nonFiniteNumber`
-  ///   for NaN and infinite doubles. The error's path points at the value.
+  ///   object, an empty key or one that is an array index such as `"0"`; at the top level, an
+  ///   empty key holding an array or object, as `=a&=b` reads); `.nonFiniteNumber` for NaN and
+  ///   infinite doubles. The error's path points at the value.
   public func formURLEncodedString(options: FormEncodingOptions = .init()) throws -> String {
     String(decoding: try _FormURLEncoder.encode(self, options: options), as: UTF8.self)
   }

@@ -110,10 +110,28 @@ import Testing
         ["u": ["": "x"]],
         "/u/: cannot serialize: an empty key inside an object reads back as an array append in form URL-encoded data"
       ),
+      // Found by Fuzz/FormReaderFuzz: the reader reads `=a&=b` as {"": ["a", "b"]}, which the
+      // writer wrote as `[]=a&[]=b`, text the reader rejects.
+      (
+        ["": ["a", "b"]],
+        "/: cannot serialize: an empty top-level key cannot hold an array or object in form URL-encoded data"
+      ),
+      (
+        ["": ["k": "v"]],
+        "/: cannot serialize: an empty top-level key cannot hold an array or object in form URL-encoded data"
+      ),
       (["v": [1, .double(.nan)]], "/v/1: cannot write the non-finite number nan"),
     ] as [(Node, String)])
   func unrepresentableNodesAreErrors(node: Node, message: String) {
     #expect(Self.errorText { _ = try node.formURLEncodedString() } == message)
+  }
+
+  @Test func repeatedEmptyNamesReadButDoNotWriteBack() throws {
+    let node = try Node(formURLEncoded: "=a&=b")
+    #expect(node == ["": ["a", "b"]])
+    #expect(throws: MappingError.self) { try node.formURLEncodedString() }
+    // One empty name holds a scalar, which writes back.
+    #expect(try Node(formURLEncoded: "=a").formURLEncodedString() == "=a")
   }
 
   @Test func keysThatReadBackUnchangedAreAllowed() throws {
