@@ -49,7 +49,7 @@ extension MappingProtocol {
   public func mapCollection(
     _ data: Data, options: CollectionOptions, reading: JSONReadingOptions = .strict
   ) throws(MappingErrors) -> MappedCollection<Object> {
-    try _Tape.withView(json: data, options: reading) { _collect(view: $0) }.get()
+    try _Tape.withBytes(of: data) { _collect(json: $0, options: reading) }.get()
       .collection(options: options)
   }
 
@@ -57,7 +57,7 @@ extension MappingProtocol {
   public func mapCollection(
     _ json: String, options: CollectionOptions, reading: JSONReadingOptions = .strict
   ) throws(MappingErrors) -> MappedCollection<Object> {
-    try _Tape.withView(json: json, options: reading) { _collect(view: $0) }.get()
+    try _Tape.withBytes(of: json) { _collect(json: $0, options: reading) }.get()
       .collection(options: options)
   }
 

@@ -57,7 +57,15 @@ extension Substring {
 /// document through a ``_TapeView``, so it lives inside the ``_Tape/withView(_:)`` call that
 /// made the view.
 struct _MappingRun {
-  let tape: _TapeView
+  /// The document; when a top-level array is mapped an element at a time, the current
+  /// element's entries (see ``readsElementsAlone``).
+  var tape: _TapeView
+  /// The tape holds one element of a top-level array, not the whole payload: a rule reading
+  /// ``SourcePath/payload`` cannot be served and sets ``needsWholePayload``, and the caller maps
+  /// the payload again from a whole tape.
+  var readsElementsAlone = false
+  /// Set when a rule needed the whole payload while ``readsElementsAlone``.
+  var needsWholePayload = false
   var errors: [MappingError] = []
   var path: [_PathComponent] = []
   /// What the run noticed that is not an error (declined elements, rejected values).

@@ -45,6 +45,10 @@ final class _SpecialSourceStep: _DecodeStep, @unchecked Sendable {
       guard run.parentIndex >= 0 else { return -1 }
       return SourcePath(keys: keys).resolveAllowingEmpty(in: run.tape, from: run.parentIndex)
     case .payload(let keys):
+      guard !run.readsElementsAlone else {
+        run.needsWholePayload = true
+        return -1
+      }
       return SourcePath(keys: keys).resolveAllowingEmpty(in: run.tape, from: 0)
     case .index:
       return -1

@@ -39,14 +39,16 @@ extension MappingProtocol {
   public func mapCollection(_ data: Data, options: JSONReadingOptions = .strict)
     throws(MappingErrors) -> [Object]
   {
-    try _Tape.withView(json: data, options: options) { _mapCollection(view: $0) }.get()
+    try _Tape.withBytes(of: data) { _collect(json: $0, options: options) }.flatMap(\.allOrNothing)
+      .get()
   }
 
   /// Maps a JSON text that is an array of objects.
   public func mapCollection(_ json: String, options: JSONReadingOptions = .strict)
     throws(MappingErrors) -> [Object]
   {
-    try _Tape.withView(json: json, options: options) { _mapCollection(view: $0) }.get()
+    try _Tape.withBytes(of: json) { _collect(json: $0, options: options) }.flatMap(\.allOrNothing)
+      .get()
   }
 
   /// Maps an array already parsed by `JSONSerialization` or `PropertyListSerialization`.
@@ -104,7 +106,23 @@ extension _Tape {
     return try outcome.get()
   }
 
-  private static func scanning<Result>(
+  /// Calls `body` with the bytes of `data`, in place.
+  static func withBytes<Result>(of data: Data, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+    -> Result
+  {
+    data.withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) }
+  }
+
+  /// Calls `body` with the UTF-8 of `string`, in place for a native string.
+  static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+    -> Result
+  {
+    var string = string
+    return string.withUTF8 { body($0) }
+  }
+
+  /// Scans `bytes` and calls `body` with a view of the tape.
+  static func scanning<Result>(
     _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
     _ body: (_TapeView) -> Result
   ) -> Swift.Result<Result, MappingError> {

@@ -16,6 +16,11 @@ struct _JSONScanner {
   private let allowsComments: Bool
   private var position = 0
   private var entries: [_TapeEntry] = []
+  /// The nesting depth of the values scanned: 0 for a document, 1 for the elements of a
+  /// top-level array scanned one at a time (``scanArrayElements(_:options:_:)``).
+  private var baseDepth = 0
+  /// The open containers' frames, kept between values (see ``scanValue(isDocument:)``).
+  private var frames: [Frame] = []
 
   private init(
     input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, options: JSONReadingOptions
@@ -63,16 +68,32 @@ struct _JSONScanner {
   }
 
   private mutating func scanDocument() throws(MappingError) {
+    try skipByteOrderMark()
+    try scanValue(isDocument: true)
+  }
+
+  /// Skips a UTF-8 byte order mark at the start of the input, when the options allow one.
+  private mutating func skipByteOrderMark() throws(MappingError) {
     if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
       guard options.allowsByteOrderMark else {
         throw syntaxError("expected a value, found a byte order mark (U+FEFF)", at: 0)
       }
       position = 3
     }
-    let maximumDepth = options.maximumDepth
+  }
+
+  /// Scans one value at `position` into `entries`. For the whole document, nothing but
+  /// whitespace may follow it; otherwise scanning stops right after it.
+  private mutating func scanValue(isDocument: Bool) throws(MappingError) {
+    let maximumDepth = options.maximumDepth - baseDepth
     let allowsTrailingCommas = options.allowsTrailingCommas
     // The frames of the containers that enclose `current`; its count is the nesting depth.
+    // Reuses the scanner's frame storage: scanning the elements of a top-level array one at a
+    // time calls this once per element.
     var stack: [Frame] = []
+    swap(&stack, &frames)
+    stack.removeAll(keepingCapacity: true)
+    defer { swap(&stack, &frames) }
     var current = Frame(container: -1, count: 0, isObject: false)
 
     value: while true {
@@ -95,7 +116,7 @@ struct _JSONScanner {
       case _openBracket, _openBrace:
         guard stack.count < maximumDepth else {
           throw MappingError(
-            .depthLimitExceeded(limit: maximumDepth, location: location(of: position)))
+            .depthLimitExceeded(limit: options.maximumDepth, location: location(of: position)))
         }
         stack.append(current)
         let isObject = byte == _openBrace
@@ -117,10 +138,7 @@ struct _JSONScanner {
       // A value is complete: continue the enclosing container, or finish the document.
       while true {
         guard !stack.isEmpty else {
-          try skipWhitespace()
-          guard position == end else {
-            throw syntaxError("trailing characters after the top-level value", at: position)
-          }
+          if isDocument { try finishDocument() }
           return
         }
         current.count += 1
@@ -154,6 +172,88 @@ struct _JSONScanner {
         throw syntaxError("\(expected), found \(found(at: position))", at: position)
       }
     }
+  }
+
+  /// Checks that nothing but whitespace follows the top-level value.
+  private mutating func finishDocument() throws(MappingError) {
+    try skipWhitespace()
+    guard position == end else {
+      throw syntaxError("trailing characters after the top-level value", at: position)
+    }
+  }
+
+  // MARK: - Streaming the elements of a top-level array
+
+  /// How ``scanArrayElements(_:options:_:)`` ended.
+  enum ElementScan {
+    /// The document is not an array (nothing was scanned or reported).
+    case notAnArray
+    /// `body` asked to stop; the rest of the document was not read.
+    case stopped
+    /// Every element was reported and the document is valid.
+    case finished
+  }
+
+  /// Scans `input`, when it is one top-level array, an element at a time: `body` gets each
+  /// element's position in the array, its entries (the element at index 0, its containers'
+  /// subtree indexes relative to it) and the byte offset where it ends, before the next element is scanned, so the entries never hold more
+  /// than one element. `body` returns `false` to stop. Syntax errors are the ones ``scan(_:options:)``
+  /// throws, at the same locations; a syntax error after some elements were reported is still
+  /// thrown, so the caller must discard what it made of them.
+  static func scanArrayElements(
+    _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    _ body: (_ offset: Int, _ entries: UnsafeBufferPointer<_TapeEntry>, _ end: Int) -> Bool
+  ) throws(MappingError) -> ElementScan {
+    guard let base = input.baseAddress, !input.isEmpty else { return .notAnArray }
+    var scanner = _JSONScanner(input: input, base: base, options: options)
+    try scanner.skipByteOrderMark()
+    try scanner.skipWhitespace()
+    guard scanner.position < scanner.end, base[scanner.position] == _openBracket,
+      options.maximumDepth > 0
+    else { return .notAnArray }
+    scanner.position += 1
+    scanner.baseDepth = 1
+    scanner.entries.reserveCapacity(256)
+    try scanner.skipWhitespace()
+    if scanner.position < scanner.end && base[scanner.position] == _closeBracket {
+      scanner.position += 1
+      try scanner.finishDocument()
+      return .finished
+    }
+    var offset = 0
+    while true {
+      scanner.entries.removeAll(keepingCapacity: true)
+      try scanner.scanValue(isDocument: false)
+      let goesOn = scanner.entries.withUnsafeBufferPointer {
+        body(offset, $0, scanner.position)
+      }
+      guard goesOn else { return .stopped }
+      offset += 1
+      try scanner.skipWhitespace()
+      if scanner.position < scanner.end {
+        let byte = base[scanner.position]
+        if byte == _comma {
+          scanner.position += 1
+          if options.allowsTrailingCommas {
+            try scanner.skipWhitespace()
+            if scanner.position < scanner.end && base[scanner.position] == _closeBracket {
+              scanner.position += 1
+              break
+            }
+          }
+          continue
+        }
+        if byte == _closeBracket {
+          scanner.position += 1
+          break
+        }
+      }
+      throw scanner.syntaxError(
+        "expected ',' or ']' after an array element, found \(scanner.found(at: scanner.position))",
+        at: scanner.position)
+    }
+    try scanner.finishDocument()
+    return .finished
   }
 
   /// Patches the closing container's entry with its count and the index after its subtree,
