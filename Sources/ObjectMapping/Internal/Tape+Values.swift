@@ -76,6 +76,11 @@ private struct _NodeBuilder {
     case .integer: return .integer(entry.payload)
     case .number: return .decimal(text(of: entry))
     case .string: return .string(text(of: entry))
+    // Empty containers are built as `[]`: `Array(unsafeUninitializedCapacity: 0)` writes its
+    // count into the shared empty-array storage, a write ThreadSanitizer reports as a race
+    // between tasks (benign, but it hides real ones).
+    case .array where entry.length == 0: return .array([])
+    case .object where entry.length == 0: return .object([])
     case .array:
       return .array(
         Array(unsafeUninitializedCapacity: Int(entry.length)) { buffer, count in

@@ -465,6 +465,12 @@ extension Relationship {
       let before = run.errors.count
       let dropsFailures = run.dropsFailedChildren
       let count = Int(entry.length)
+      guard count > 0 else {
+        // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
+        // empty-array storage (a benign write ThreadSanitizer reports as a race).
+        object[keyPath: property] = Collection.make(from: [])
+        return
+      }
       // Children are moved straight into the array's storage: appending to a generic array
       // would look up its metadata once per child.
       let children = [Collection.Element](unsafeUninitializedCapacity: count) {
