@@ -235,11 +235,16 @@ extension _MappingPlan {
       if let id, let position = mappedIds[id] {
         // The same id twice in one payload: one object, the later values win.
         let base = mapped[position].materializedBase
-        switch pendingMerge(base.child, at: elementIndex, run: &run) {
-        case .merged(_, let patch)?:
+        switch (pendingMerge(base.child, at: elementIndex, run: &run), mapped[position]) {
+        case (.merged(_, let patch)?, .fresh(var child)):
+          // A child this run created: nothing else can see it yet, so the later values are
+          // applied now and it stays fresh (its preview is then exact, class or not).
+          patch.apply(to: &child)
+          mapped[position] = .fresh(child)
+        case (.merged(_, let patch)?, .merged):
           mapped[position] = .merged(base.child, base.patch.followed(by: patch))
-        case .fresh(let child)?: mapped[position] = .fresh(child)
-        case nil: break
+        case (.fresh(let child)?, _): mapped[position] = .fresh(child)
+        case (nil, _): break
         }
       } else if mergesExisting, let id, let position = existingIds[id] {
         if let pending = pendingMerge(existing[position], at: elementIndex, run: &run) {

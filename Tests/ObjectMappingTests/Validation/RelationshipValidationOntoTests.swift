@@ -204,6 +204,25 @@ struct RelationshipValidationOntoTests {
     #expect(seen.values == ["neo", "neo"])
   }
 
+  @Test func aNewClassChildNamedTwiceIsSeenWithItsLaterValues() throws {
+    struct Ledger {
+      var accounts: [Account] = []
+    }
+    let seen = Recorder()
+    let mapping = Mapping(Ledger.init) {
+      Relationship("accounts", \.accounts, accountMapping).validate { (accounts: inout [Account]) in
+        for account in accounts { seen.record("\(account.id):\(account.owner)") }
+        return true
+      }
+    }
+    var ledger = Ledger()
+    try mapping.map(
+      #"{"accounts": [{"id": 1, "owner": "first"}, {"id": 1, "owner": "second"}]}"#, onto: &ledger)
+    // One new object, with the later values, and the validator saw exactly that.
+    #expect(ledger.accounts.map(\.owner) == ["second"])
+    #expect(seen.values == ["1:second"])
+  }
+
   @Test func validationOffSkipsRelationshipValidatorsOntoExistingInstances() throws {
     var team = existing
     try teamMapping.validation(false).map(
