@@ -44,29 +44,32 @@ extension MappingProtocol {
       .apply(to: &existing)
   }
 
-  /// The writes that map the payload onto `existing`, or every problem: nothing is written
-  /// until the whole payload mapped.
-  func _collectExisting(view: _TapeView, onto existing: Object) -> Result<
-    _Patch<Object>, MappingErrors
-  > {
+  /// The writes that map the payload onto `existing`, with the run's problems: nothing is
+  /// written until the whole payload mapped.
+  func _collectExisting(view: _TapeView, onto existing: Object) -> _ExistingOutcome<Object> {
     do {
       try _plan.checkDefinition()
     } catch {
-      return .failure(error)
+      return _ExistingOutcome(patch: nil, errors: error.errors, diagnostics: [])
     }
     var run = _MappingRun(tape: view)
-    guard let patch = _plan.collectExisting(existing, at: 0, run: &run), run.errors.isEmpty else {
-      return .failure(MappingErrors(run.errors))
-    }
-    return .success(patch)
+    let patch = _plan.collectExisting(existing, at: 0, run: &run)
+    return _ExistingOutcome(
+      patch: run.errors.isEmpty ? patch : nil, errors: run.errors, diagnostics: run.diagnostics)
   }
 }
 
-extension Result where Failure == MappingErrors {
-  /// Applies the collected writes to `existing`, or throws the problems.
-  func apply<Object>(to existing: inout Object) throws(MappingErrors)
-  where Success == _Patch<Object> {
-    try get().apply(to: &existing)
+/// What mapping a payload onto an existing instance found: the writes to apply (`nil` when
+/// anything failed) and the run's errors and diagnostics.
+struct _ExistingOutcome<Object> {
+  let patch: _Patch<Object>?
+  let errors: [MappingError]
+  let diagnostics: [MappingDiagnostic]
+
+  /// Applies the writes to `existing`, or throws the errors.
+  func apply(to existing: inout Object) throws(MappingErrors) {
+    guard let patch else { throw MappingErrors(errors) }
+    patch.apply(to: &existing)
   }
 }
 

@@ -93,10 +93,7 @@ extension _Tape {
   static func scanning<Result>(
     json data: Data, options: JSONReadingOptions, _ body: (_TapeView) -> Result
   ) throws(MappingError) -> Result {
-    let outcome: Swift.Result<Result, MappingError> = data.withUnsafeBytes { raw in
-      scanning(raw.bindMemory(to: UInt8.self), options: options, body)
-    }
-    return try outcome.get()
+    try withBytes(of: data) { scanning($0, options: options, body) }.get()
   }
 
   /// ``scanning(json:options:_:)-(Data,_,_)`` for a string (bridged strings are made native
@@ -104,11 +101,7 @@ extension _Tape {
   static func scanning<Result>(
     json string: String, options: JSONReadingOptions, _ body: (_TapeView) -> Result
   ) throws(MappingError) -> Result {
-    var string = string
-    let outcome: Swift.Result<Result, MappingError> = string.withUTF8 { bytes in
-      scanning(bytes, options: options, body)
-    }
-    return try outcome.get()
+    try withBytes(of: string) { scanning($0, options: options, body) }.get()
   }
 
   /// Calls `body` with the bytes of `data`, in place.

@@ -503,7 +503,7 @@ extension Relationship {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: false,
       encode: _RelationshipEncoder {
-        _DictionaryEncodeStep(property, mapping: mapping, components: $0)
+        _DictionaryEncodeStep(property, mapping: { mapping }, components: $0)
       },
       existing: _ExistingBody { _, index, run, _ in
         // Dictionaries of objects are replaced as a whole.

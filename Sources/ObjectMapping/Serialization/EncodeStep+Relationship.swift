@@ -1,24 +1,32 @@
 /// The serializing steps of ``Relationship``: each reads the child (or children) in place and
 /// writes it with the child mapping's inverse plan, through a pointer (no copy of the child).
 
-/// A required to-one relationship.
-final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: _EncodeStep,
+/// What every relationship step holds: how to read the property in place, the child mapping
+/// (resolved when first written, for recursion) and the relationship's source, appended to the
+/// run's path while the child is written. Subclasses write the child, children or dictionary.
+class _RelationshipEncodeStep<Object, Property, M: MappingProtocol>: _EncodeStep,
   @unchecked Sendable
 {
   // @unchecked: immutable after init (see _EncodeStep).
-  let reader: _PropertyReader<Object, Child>
+  let reader: _PropertyReader<Object, Property>
   let mapping: @Sendable () -> M
-  /// The relationship's source, appended to the run's path while the child is written.
   let components: [_PathComponent]
 
   init(
-    _ property: WritableKeyPath<Object, Child>, mapping: @escaping @Sendable () -> M,
+    _ property: WritableKeyPath<Object, Property>, mapping: @escaping @Sendable () -> M,
     components: [_PathComponent]
   ) {
     reader = _PropertyReader(property)
     self.mapping = mapping
     self.components = components
   }
+}
+
+/// A required to-one relationship.
+final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
+  _RelationshipEncodeStep<Object, Child, M>, @unchecked Sendable
+{
+  // @unchecked: immutable after init (see _EncodeStep).
 
   override func write(
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
@@ -34,22 +42,10 @@ final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: _EncodeS
 }
 
 /// An optional to-one relationship: `nil` is left to the null policy.
-final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: _EncodeStep,
-  @unchecked Sendable
+final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
+  _RelationshipEncodeStep<Object, Child?, M>, @unchecked Sendable
 {
   // @unchecked: immutable after init (see _EncodeStep).
-  let reader: _PropertyReader<Object, Child?>
-  let mapping: @Sendable () -> M
-  let components: [_PathComponent]
-
-  init(
-    _ property: WritableKeyPath<Object, Child?>, mapping: @escaping @Sendable () -> M,
-    components: [_PathComponent]
-  ) {
-    reader = _PropertyReader(property)
-    self.mapping = mapping
-    self.components = components
-  }
 
   override func write(
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
@@ -72,22 +68,10 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: 
 /// A to-many relationship into an array, a set, or an optional of either.
 final class _ToManyEncodeStep<
   Object, Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
->: _EncodeStep, @unchecked Sendable {
+>: _RelationshipEncodeStep<Object, Collection, M>, @unchecked Sendable {
   // @unchecked: immutable after init (see _EncodeStep).
-  let reader: _PropertyReader<Object, Collection>
-  let mapping: @Sendable () -> M
-  let components: [_PathComponent]
   /// The distance between elements in an array's storage.
   let stride = MemoryLayout<Collection.Element>.stride
-
-  init(
-    _ property: WritableKeyPath<Object, Collection>, mapping: @escaping @Sendable () -> M,
-    components: [_PathComponent]
-  ) {
-    reader = _PropertyReader(property)
-    self.mapping = mapping
-    self.components = components
-  }
 
   override func write(
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
@@ -127,29 +111,17 @@ final class _ToManyEncodeStep<
 }
 
 /// A dictionary of objects, written with its keys sorted.
-final class _DictionaryEncodeStep<Object, Child, M: MappingProtocol<Child>>: _EncodeStep,
-  @unchecked Sendable
+final class _DictionaryEncodeStep<Object, Child, M: MappingProtocol<Child>>:
+  _RelationshipEncodeStep<Object, [String: Child], M>, @unchecked Sendable
 {
   // @unchecked: immutable after init (see _EncodeStep).
-  let reader: _PropertyReader<Object, [String: Child]>
-  let mapping: M
-  let components: [_PathComponent]
-
-  init(
-    _ property: WritableKeyPath<Object, [String: Child]>, mapping: M,
-    components: [_PathComponent]
-  ) {
-    reader = _PropertyReader(property)
-    self.mapping = mapping
-    self.components = components
-  }
 
   override func write(
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     let children = reader.withValue(at: object) { $0.pointee }
-    let plan = mapping._plan.inverse.plan
+    let plan = mapping()._plan.inverse.plan
     let depth = run.path.count
     run.path.push(components)
     defer { run.path.truncate(to: depth) }

@@ -57,28 +57,19 @@ extension MappingProtocol {
   /// `nil` when nothing was written.
   public func report(_ json: String, onto existing: inout Object) -> MappingReport<Object> {
     let current = existing
-    let outcome: (patch: _Patch<Object>?, report: MappingReport<Object>)
+    let outcome: _ExistingOutcome<Object>
     do throws(MappingErrors) {
-      outcome = try _Tape.withView(json: json, options: .strict) { view in
-        do throws(MappingErrors) {
-          try _plan.checkDefinition()
-        } catch {
-          return (nil, MappingReport(object: nil, errors: error.errors, diagnostics: []))
-        }
-        var run = _MappingRun(tape: view)
-        let patch = _plan.collectExisting(current, at: 0, run: &run)
-        let failed = patch == nil || !run.errors.isEmpty
-        return (
-          failed ? nil : patch,
-          MappingReport(object: nil, errors: run.errors, diagnostics: run.diagnostics)
-        )
+      outcome = try _Tape.withView(json: json, options: .strict) {
+        _collectExisting(view: $0, onto: current)
       }
     } catch {
       return MappingReport(object: nil, errors: error.errors, diagnostics: [])
     }
-    guard let patch = outcome.patch else { return outcome.report }
+    guard let patch = outcome.patch else {
+      return MappingReport(object: nil, errors: outcome.errors, diagnostics: outcome.diagnostics)
+    }
     patch.apply(to: &existing)
-    return MappingReport(object: existing, errors: [], diagnostics: outcome.report.diagnostics)
+    return MappingReport(object: existing, errors: [], diagnostics: outcome.diagnostics)
   }
 
   /// The report of `scan` (which maps with ``_report(view:)``), or of the payload or definition
