@@ -234,17 +234,8 @@ extension _MappingPlan {
       let id = policy == .clearThenAppend ? nil : payloadIdentity(at: elementIndex, run: &run)
       if let id, let position = mappedIds[id] {
         // The same id twice in one payload: one object, the later values win.
-        let base = mapped[position].materializedBase
-        switch (pendingMerge(base.child, at: elementIndex, run: &run), mapped[position]) {
-        case (.merged(_, let patch)?, .fresh(var child)):
-          // A child this run created: nothing else can see it yet, so the later values are
-          // applied now and it stays fresh (its preview is then exact, class or not).
-          patch.apply(to: &child)
-          mapped[position] = .fresh(child)
-        case (.merged(_, let patch)?, .merged):
-          mapped[position] = .merged(base.child, base.patch.followed(by: patch))
-        case (.fresh(let child)?, _): mapped[position] = .fresh(child)
-        case (nil, _): break
+        if let later = pendingMerge(mapped[position].child, at: elementIndex, run: &run) {
+          mapped[position].absorb(later)
         }
       } else if mergesExisting, let id, let position = existingIds[id] {
         if let pending = pendingMerge(existing[position], at: elementIndex, run: &run) {
@@ -282,19 +273,42 @@ extension _MappingPlan {
 }
 
 extension _PendingChild {
-  /// The child and the writes pending on it (none for a fresh child).
-  var materializedBase: (child: Child, patch: _Patch<Child>) {
+  /// The child these writes go to (the existing child, or the fresh one).
+  var child: Child {
     switch self {
-    case .fresh(let child): return (child, _Patch())
-    case .merged(let child, let patch): return (child, patch)
+    case .fresh(let child), .merged(let child, _): return child
+    }
+  }
+
+  /// Takes in `later`, the same child mapped again from a later element of the payload (its
+  /// id repeated): the later values win.
+  ///
+  /// The writes are appended in place, so a payload that names one child n times costs O(n),
+  /// not O(n²) (issue 16).
+  mutating func absorb(_ later: _PendingChild<Child>) {
+    guard case .merged(_, let patch) = later else {
+      self = later
+      return
+    }
+    switch self {
+    case .fresh(var child):
+      // A child this run created: nothing else can see it yet, so the later values are
+      // applied now and it stays fresh (its preview is then exact, class or not).
+      patch.apply(to: &child)
+      self = .fresh(child)
+    case .merged(let child, var pending):
+      self = .fresh(child)  // releases this case's copy of the writes, so they grow in place
+      pending.append(contentsOf: patch)
+      self = .merged(child, pending)
     }
   }
 }
 
 extension _Patch {
-  /// These writes, then `other`'s.
-  func followed(by other: _Patch<Object>) -> _Patch<Object> {
-    _Patch(writes: writes + other.writes, previewWrites: previewWrites + other.previewWrites)
+  /// Appends `other`'s writes after these.
+  mutating func append(contentsOf other: _Patch<Object>) {
+    writes.append(contentsOf: other.writes)
+    previewWrites.append(contentsOf: other.previewWrites)
   }
 }
 

@@ -1,0 +1,186 @@
+import ObjectMapping
+import Testing
+
+// Mapping onto existing instances with identities must take time linear in the payload: each
+// case below is timed at n and 4n elements. Linear work grows about 4×, quadratic work 16×; the
+// tests allow 8× (best of three runs each), which a quadratic step cannot meet.
+
+final class ScaledItem {
+  var id = 0
+  var name = ""
+}
+
+final class ScaledBox {
+  var id = 0
+  var items: [ScaledItem] = []
+  var owner: ScaledItem?
+  var boxes: [ScaledBox] = []
+}
+
+struct ScaledValue: Equatable {
+  var id = 0
+  var name = ""
+}
+
+struct ScaledValueBox: Equatable {
+  var values: [ScaledValue] = []
+}
+
+private let itemMapping = Mapping(ScaledItem.init) {
+  Attribute("id", \.id)
+  Attribute("name", \.name)
+}.identified(by: \.id)
+
+private func boxMapping(_ policy: CollectionPolicy = .replace) -> Mapping<ScaledBox> {
+  Mapping(ScaledBox.init) {
+    Attribute("id", \.id)
+    Relationship("items", \.items, itemMapping).policy(policy)
+    Relationship("owner", \.owner, itemMapping)
+  }.identified(by: \.id)
+}
+
+/// Boxes of boxes: a to-one child onto existing children, once per element.
+private let outerMapping = Mapping(ScaledBox.init) {
+  Relationship("boxes", \.boxes, boxMapping())
+}
+
+private let valueMapping = Mapping(ScaledValue.init) {
+  Attribute("id", \.id)
+  Attribute("name", \.name)
+}.identified(by: \.id)
+
+private let valueBoxMapping = Mapping(ScaledValueBox.init) {
+  Relationship("values", \.values, valueMapping)
+}
+
+/// `{"items": [...]}` with `count` elements whose ids `id(offset)` gives.
+private func itemsPayload(_ count: Int, id: (Int) -> Int) -> String {
+  var elements: [String] = []
+  elements.reserveCapacity(count)
+  for offset in 0..<count { elements.append(#"{"id": \#(id(offset)), "name": "n\#(offset)"}"#) }
+  return #"{"items": ["# + elements.joined(separator: ", ") + "]}"
+}
+
+private func existingBox(items count: Int) -> ScaledBox {
+  let box = ScaledBox()
+  box.items = (0..<count).map { offset in
+    let item = ScaledItem()
+    item.id = offset
+    return item
+  }
+  return box
+}
+
+/// The best time of `runs` runs of `body(size)`, in seconds.
+private func bestTime(size: Int, runs: Int, _ body: (Int) throws -> Void) rethrows -> Double {
+  var best = Double.infinity
+  for _ in 0..<runs {
+    let clock = ContinuousClock()
+    let elapsed = try clock.measure { try body(size) }
+    let seconds =
+      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    best = min(best, seconds)
+  }
+  return best
+}
+
+/// How much longer `body` takes at `4 * n` than at `n` (best of three runs each, after a warm-up).
+func growthRatio(n: Int, _ body: (Int) throws -> Void) rethrows -> Double {
+  try body(n)
+  let small = try bestTime(size: n, runs: 3, body)
+  let large = try bestTime(size: 4 * n, runs: 3, body)
+  return large / max(small, 1e-6)
+}
+
+@Suite("Identity merges grow linearly", .serialized)
+struct IdentityMergeScalingTests {
+  static let n = 500
+
+  @Test func repeatsOfAnExistingChildsId() throws {
+    let ratio = try growthRatio(n: Self.n) { size in
+      let box = existingBox(items: 1)
+      try boxMapping().map(itemsPayload(size) { _ in 0 }, onto: box)
+      #expect(box.items.count == 1 && box.items[0].name == "n\(size - 1)")
+    }
+    #expect(ratio < 8, "4× the repeats took \(ratio)× the time")
+  }
+
+  @Test func repeatsOfANewChildsId() throws {
+    let ratio = try growthRatio(n: Self.n) { size in
+      let box = existingBox(items: 1)
+      try boxMapping().map(itemsPayload(size) { _ in 5 }, onto: box)
+      #expect(box.items.count == 1 && box.items[0].name == "n\(size - 1)")
+    }
+    #expect(ratio < 8, "4× the repeats took \(ratio)× the time")
+  }
+
+  @Test(arguments: [CollectionPolicy.replace, .union, .append, .prepend, .clearThenAppend])
+  func manyDistinctExistingIds(policy: CollectionPolicy) throws {
+    let ratio = try growthRatio(n: Self.n) { size in
+      let box = existingBox(items: size)
+      try boxMapping(policy).map(itemsPayload(size) { size - 1 - $0 }, onto: box)
+      #expect(box.items.count == (policy == .append || policy == .prepend ? 2 * size : size))
+    }
+    #expect(ratio < 8, "4× the children took \(ratio)× the time")
+  }
+
+  @Test func manyNewChildren() throws {
+    let ratio = try growthRatio(n: Self.n) { size in
+      let box = existingBox(items: size)
+      try boxMapping(.union).map(itemsPayload(size) { size + $0 }, onto: box)
+      #expect(box.items.count == 2 * size)
+    }
+    #expect(ratio < 8, "4× the children took \(ratio)× the time")
+  }
+
+  @Test func repeatsOfAnExistingValueChildsId() throws {
+    let ratio = try growthRatio(n: Self.n) { size in
+      var box = ScaledValueBox(values: [ScaledValue(id: 0, name: "")])
+      let payload = itemsPayload(size) { _ in 0 }.replacingItemsKey(with: "values")
+      try valueBoxMapping.map(payload, onto: &box)
+      #expect(box.values == [ScaledValue(id: 0, name: "n\(size - 1)")])
+    }
+    #expect(ratio < 8, "4× the repeats took \(ratio)× the time")
+  }
+
+  @Test func toOneChildrenOfRepeatedParents() throws {
+    let ratio = try growthRatio(n: Self.n) { size in
+      let outer = ScaledBox()
+      let inner = ScaledBox()
+      inner.owner = ScaledItem()
+      outer.boxes = [inner]
+      var boxes: [String] = []
+      for offset in 0..<size {
+        boxes.append(#"{"id": 0, "owner": {"id": 0, "name": "n\#(offset)"}}"#)
+      }
+      try outerMapping.map(#"{"boxes": ["# + boxes.joined(separator: ", ") + "]}", onto: outer)
+      #expect(outer.boxes.count == 1 && outer.boxes[0].owner?.name == "n\(size - 1)")
+    }
+    #expect(ratio < 8, "4× the repeats took \(ratio)× the time")
+  }
+
+  @Test func reportOntoAnExistingInstance() throws {
+    let ratio = growthRatio(n: Self.n) { size in
+      var box = existingBox(items: 1)
+      let report = boxMapping().report(itemsPayload(size) { _ in 0 }, onto: &box)
+      #expect(report.succeeded && box.items.count == 1)
+    }
+    #expect(ratio < 8, "4× the repeats took \(ratio)× the time")
+  }
+
+  @Test func mapperTarget() throws {
+    let mapper = Mapper(MappingProvider { Route("", boxMapping()) })
+    let ratio = try growthRatio(n: Self.n) { size in
+      let box = existingBox(items: 1)
+      let result = try mapper.map(itemsPayload(size) { _ in 0 }, target: box)
+      #expect(result.errors.isEmpty && box.items.count == 1)
+    }
+    #expect(ratio < 8, "4× the repeats took \(ratio)× the time")
+  }
+}
+
+extension String {
+  fileprivate func replacingItemsKey(with key: String) -> String {
+    "{\"\(key)\"" + dropFirst(#"{"items""#.count)
+  }
+}
