@@ -27,16 +27,18 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
     self.kind = kind
   }
 
-  /// One line: the path, then what was noticed.
+  /// One line: the path, then what was noticed; escaped and shortened as
+  /// ``MappingError/description`` says (the ``path`` and the ``Kind``'s values stay exact).
   public var description: String {
     let text: String
     switch kind {
-    case .declined(let reason): text = "skipped: no mapping matches: \(reason)"
-    case .rejected(let message): text = "value rejected: \(message)"
-    case .skippedElement(let reason): text = "element skipped: \(reason)"
-    case .targetIgnored(let reason): text = "target object ignored: \(reason)"
+    case .declined(let reason): text = "skipped: no mapping matches: \(MessageText.message(reason))"
+    case .rejected(let message): text = "value rejected: \(MessageText.message(message))"
+    case .skippedElement(let reason): text = "element skipped: \(MessageText.message(reason))"
+    case .targetIgnored(let reason):
+      text = "target object ignored: \(MessageText.message(reason))"
     }
-    return path.isEmpty ? text : "\(path): \(text)"
+    return path.isEmpty ? text : "\(MessageText.pointer(path)): \(text)"
   }
 }
 
@@ -71,18 +73,21 @@ public struct MappingTraceEvent: Sendable, Equatable, CustomStringConvertible {
     self.kind = kind
   }
 
-  /// One line: the path, then what happened.
+  /// One line: the path, then what happened; escaped and shortened as
+  /// ``MappingError/description`` says.
   public var description: String {
     let text: String
     switch kind {
     case .routeMatched(let keyPath):
-      text = keyPath.isEmpty ? "route matched the whole payload" : "route matched \"\(keyPath)\""
-    case .caseChosen(let name): text = "case chosen: \(name)"
-    case .declined(let reason): text = "declined: \(reason)"
+      text =
+        keyPath.isEmpty
+        ? "route matched the whole payload" : "route matched \(MessageText.quoted(keyPath))"
+    case .caseChosen(let name): text = "case chosen: \(MessageText.message(name))"
+    case .declined(let reason): text = "declined: \(MessageText.message(reason))"
     case .missingKey: text = "missing key"
-    case .rejected(let message): text = "value rejected: \(message)"
-    case .targetIgnored(let reason): text = "target ignored: \(reason)"
+    case .rejected(let message): text = "value rejected: \(MessageText.message(message))"
+    case .targetIgnored(let reason): text = "target ignored: \(MessageText.message(reason))"
     }
-    return "\(path.isEmpty ? "/" : path): \(text)"
+    return "\(path.isEmpty ? "/" : MessageText.pointer(path)): \(text)"
   }
 }

@@ -58,46 +58,55 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
   }
 
   /// The error as one line: the path (when not the whole document), then what went wrong.
+  ///
+  /// The line is safe to print or log whatever the payload held: text from the payload is
+  /// escaped (control characters, line separators and bidirectional overrides as `\n` or
+  /// `\u001B`) and shortened (a key or value past 160 bytes keeps 50 bytes at each end:
+  /// `"aaaa…(999,900 more bytes)…zzzz"`; free text past 1,000 bytes keeps 450). The fields
+  /// themselves — ``path`` and the ``Kind``'s values — stay exact.
   public var description: String {
-    path.isEmpty ? kind.description : "\(path): \(kind.description)"
+    path.isEmpty ? kind.description : "\(MessageText.pointer(path)): \(kind.description)"
   }
 }
 
 extension MappingError.Kind: CustomStringConvertible {
-  /// What went wrong, in one line, without the path.
+  /// What went wrong, in one line, without the path; escaped and shortened as
+  /// ``MappingError/description`` says.
   public var description: String {
     switch self {
     case .syntax(let message, let location):
-      return "syntax error at \(location): \(message)"
+      return "syntax error at \(location): \(MessageText.message(message))"
     case .depthLimitExceeded(let limit, let location):
       return "nesting deeper than \(limit) levels at \(location)"
     case .invalidUTF8(let location):
       return "invalid UTF-8 at \(location)"
     case .nonFiniteNumber(let value):
-      return "cannot write the non-finite number \(value)"
+      return "cannot write the non-finite number \(MessageText.value(value))"
     case .missingRequiredKey:
       return "required value is missing"
     case .typeMismatch(let expected, let found):
-      return "expected \(expected), found \(found)"
+      return "expected \(MessageText.message(expected)), found \(MessageText.value(found))"
     case .conversionFailed(let expected, let raw, let reason):
-      if let reason { return "cannot convert \(raw) to \(expected): \(reason)" }
-      return "cannot convert \(raw) to \(expected)"
+      let text = "cannot convert \(MessageText.value(raw)) to \(MessageText.message(expected))"
+      guard let reason else { return text }
+      return text + ": " + MessageText.message(reason)
     case .validationFailed(let message):
-      return "validation failed: \(message)"
+      return "validation failed: \(MessageText.message(message))"
     case .declined(let reason):
-      return "no mapping matches: \(reason)"
+      return "no mapping matches: \(MessageText.message(reason))"
     case .duplicateKey(let key, let otherPath):
-      return "duplicate key \"\(key)\" (also written at \(otherPath))"
+      return
+        "duplicate key \(MessageText.quoted(key)) (also written at \(MessageText.pointer(otherPath)))"
     case .cycle(let type):
-      return "cycle: this \(type) refers back to an object being serialized"
+      return "cycle: this \(MessageText.message(type)) refers back to an object being serialized"
     case .unknownKey:
       return "unknown key"
     case .notRepresentable(let reason):
-      return "cannot serialize: \(reason)"
+      return "cannot serialize: \(MessageText.message(reason))"
     case .invalidDefinition(let message):
-      return "invalid mapping definition: \(message)"
+      return "invalid mapping definition: \(MessageText.message(message))"
     case .unsupportedContentType(let type):
-      return "no reader or writer for the content type \"\(type)\""
+      return "no reader or writer for the content type \(MessageText.quoted(type))"
     case .nothingFound(let searched, let keys):
       return _nothingFoundDescription(searched: searched, topLevelKeys: keys)
     }

@@ -13,16 +13,37 @@
 /// }
 /// ```
 public struct MappingErrors: Error, Sendable, CustomStringConvertible {
-  /// The problems, in the order they were found.
+  /// The problems, in the order they were found (at most the run's ``MappingErrorLimit``).
   public var errors: [MappingError]
+  /// How many more problems the run found past its ``MappingErrorLimit``: counted exactly, but
+  /// not kept.
+  public var omittedCount: Int
   /// What could be mapped despite the errors: the valid elements of a collection (`[T]`), or
   /// `nil` when nothing could be produced.
   public var partialResult: (any Sendable)?
 
   /// Creates a collection of errors with an optional partial result.
-  public init(_ errors: [MappingError], partialResult: (any Sendable)? = nil) {
+  ///
+  /// ```swift
+  /// let failure = MappingErrors([MappingError(path: "/id", .missingRequiredKey)])
+  /// failure.description   // "/id: required value is missing"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - errors: The problems kept.
+  ///   - partialResult: What could be mapped despite them.
+  ///   - omittedCount: How many more problems were found but not kept.
+  public init(
+    _ errors: [MappingError], partialResult: (any Sendable)? = nil, omittedCount: Int = 0
+  ) {
     self.errors = errors
     self.partialResult = partialResult
+    self.omittedCount = omittedCount
+  }
+
+  /// The errors a run kept, with the count of those it left out.
+  init(_ list: CappedList<MappingError>, partialResult: (any Sendable)? = nil) {
+    self.init(list.kept, partialResult: partialResult, omittedCount: list.omittedCount)
   }
 
   /// The partial result as `T` (for a collection, `[Element]`), or `nil` when there is none or
@@ -36,15 +57,23 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
     return partialResult as? T
   }
 
-  /// One line per error.
+  /// One line per error, then, when errors were left out, a line that counts them:
+  ///
+  /// ```
+  /// /0: expected an object, found 1
+  /// … and 999,999 more errors (beyond the error limit of a run; see MappingErrorLimit)
+  /// ```
   public var description: String {
-    errors.map(\.description).joined(separator: "\n")
+    var lines = errors.map(\.description)
+    if let more = MessageText.omittedLine(omittedCount, of: "error") { lines.append(more) }
+    return lines.joined(separator: "\n")
   }
 }
 
 extension MappingErrors: Equatable {
-  /// Two collections are equal when they hold the same errors (partial results are not compared).
+  /// Two collections are equal when they hold the same errors and left out as many (partial
+  /// results are not compared).
   public static func == (lhs: MappingErrors, rhs: MappingErrors) -> Bool {
-    lhs.errors == rhs.errors
+    lhs.errors == rhs.errors && lhs.omittedCount == rhs.omittedCount
   }
 }

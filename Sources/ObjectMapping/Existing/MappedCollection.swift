@@ -19,10 +19,16 @@ public struct CollectionOptions: OptionSet, Sendable, Hashable {
 public struct MappedCollection<Object> {
   /// The mapped elements, in payload order.
   public var objects: [Object]
-  /// The errors of the elements that were left out, each with its path (`/3/email`).
+  /// The errors of the elements that were left out, each with its path (`/3/email`); at most
+  /// the run's ``MappingErrorLimit``.
   public var errors: [MappingError]
-  /// What the run noticed besides errors (declined elements of a dynamic mapping).
+  /// What the run noticed besides errors (declined elements of a dynamic mapping); at most the
+  /// run's ``MappingErrorLimit``.
   public var diagnostics: [MappingDiagnostic]
+  /// How many more errors the run found past its ``MappingErrorLimit``: counted, not kept.
+  public var omittedErrorCount = 0
+  /// How many more diagnostics the run noticed past its ``MappingErrorLimit``.
+  public var omittedDiagnosticCount = 0
 }
 
 extension MappedCollection: Sendable where Object: Sendable {}
@@ -75,6 +81,8 @@ extension _Collected {
     guard errors.isEmpty || options.contains(.skippingInvalidElements) else {
       throw MappingErrors(errors, partialResult: _partial(objects))
     }
-    return MappedCollection(objects: objects, errors: errors, diagnostics: diagnostics)
+    return MappedCollection(
+      objects: objects, errors: errors.kept, diagnostics: diagnostics.kept,
+      omittedErrorCount: errors.omittedCount, omittedDiagnosticCount: diagnostics.omittedCount)
   }
 }

@@ -50,7 +50,9 @@ extension MappingProtocol {
     do {
       try _plan.checkDefinition()
     } catch {
-      return _ExistingOutcome(patch: nil, errors: error.errors, diagnostics: [])
+      return _ExistingOutcome(
+        patch: nil, errors: CappedList(error.errors, limit: .max),
+        diagnostics: CappedList(limit: 0))
     }
     var run = _MappingRun(tape: view)
     let patch = _plan.collectExisting(existing, at: 0, run: &run)
@@ -63,8 +65,8 @@ extension MappingProtocol {
 /// anything failed) and the run's errors and diagnostics.
 struct _ExistingOutcome<Object> {
   let patch: _Patch<Object>?
-  let errors: [MappingError]
-  let diagnostics: [MappingDiagnostic]
+  let errors: CappedList<MappingError>
+  let diagnostics: CappedList<MappingDiagnostic>
 
   /// Applies the writes to `existing`, or throws the errors.
   func apply(to existing: inout Object) throws(MappingErrors) {

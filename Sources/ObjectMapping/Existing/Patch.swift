@@ -155,7 +155,7 @@ extension _MappingPlan {
       rules[position].source.resolve(in: run.tape, from: index) != nil
     else { return nil }
     var scratch = make()
-    var quiet = _MappingRun(tape: run.tape)
+    var quiet = _MappingRun(tape: run.tape, errorLimit: 0)
     var hint = _MemberHint(object: index)
     withUnsafeMutablePointer(to: &scratch) { pointer in
       ruleSteps[position].decode(

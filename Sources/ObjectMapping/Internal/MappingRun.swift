@@ -5,7 +5,8 @@ enum _PathComponent: Sendable, Equatable {
 }
 
 /// Renders path components as a JSON Pointer (RFC 6901): `/articles/3/author`, with `~` and
-/// `/` in keys escaped as `~0` and `~1`.
+/// `/` in keys escaped as `~0` and `~1`, compared as Unicode scalars (a `/` followed by a
+/// combining mark is still a `/`).
 func _jsonPointer(_ components: some Sequence<_PathComponent>) -> String {
   var result = ""
   for component in components {
@@ -14,8 +15,13 @@ func _jsonPointer(_ components: some Sequence<_PathComponent>) -> String {
     case .index(let index): result += String(index)
     case .key(let key):
       if key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
-        result += key.replacingOccurrences(of: "~", with: "~0")
-          .replacingOccurrences(of: "/", with: "~1")
+        for scalar in key.unicodeScalars {
+          switch scalar {
+          case "~": result += "~0"
+          case "/": result += "~1"
+          default: result.unicodeScalars.append(scalar)
+          }
+        }
       } else {
         result += key
       }
@@ -24,29 +30,77 @@ func _jsonPointer(_ components: some Sequence<_PathComponent>) -> String {
   return result
 }
 
-extension String {
-  fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-    var result = ""
-    var remainder = self[...]
-    while let range = remainder.range(of: target) {
-      result += remainder[..<range.lowerBound]
-      result += replacement
-      remainder = remainder[range.upperBound...]
-    }
-    return result + remainder
-  }
-}
+/// The errors or diagnostics of a run, kept up to a limit and counted beyond it
+/// (``MappingErrorLimit``).
+///
+/// ``count`` counts every element appended, kept or not, so the engine's "did this step fail"
+/// checks (`run.errors.count == before`) stay exact past the limit. An element past the limit
+/// is never built (``append(_:)`` takes an autoclosure): memory and time are bounded by the
+/// limit, not by the payload.
+struct CappedList<Element> {
+  /// The elements kept, in the order appended.
+  private(set) var kept: [Element] = []
+  /// The position (in ``count``'s numbering) of each kept element.
+  private var positions: [Int] = []
+  /// Every element appended, kept or not.
+  private(set) var count = 0
+  /// How many elements are kept at most.
+  let limit: Int
 
-extension Substring {
-  fileprivate func range(of target: String) -> Range<Index>? {
-    var index = startIndex
-    while index < endIndex {
-      if self[index...].hasPrefix(target) {
-        return index..<self.index(index, offsetBy: target.count)
-      }
-      index = self.index(after: index)
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// A list holding `elements`, kept and counted as if appended one by one.
+  init(_ elements: [Element], limit: Int) {
+    self.limit = limit
+    for element in elements { append(element) }
+  }
+
+  /// Whether nothing was appended.
+  var isEmpty: Bool { count == 0 }
+
+  /// How many appended elements were not kept.
+  var omittedCount: Int { count - kept.count }
+
+  /// Whether the next element appended will be kept.
+  var keepsNext: Bool { kept.count < limit }
+
+  /// Appends `element`, built only when it is kept.
+  mutating func append(_ element: @autoclosure () -> Element) {
+    if kept.count < limit {
+      kept.append(element())
+      positions.append(count)
     }
-    return nil
+    count += 1
+  }
+
+  /// Counts `omitted` elements that were left out elsewhere (another run's, another list's).
+  mutating func countOmitted(_ omitted: Int) {
+    count += max(0, omitted)
+  }
+
+  /// Appends another list's elements: its kept ones, then its omitted ones, counted.
+  static func += (list: inout CappedList, other: CappedList) {
+    for element in other.kept { list.append(element) }
+    list.countOmitted(other.omittedCount)
+  }
+
+  /// The kept elements among those appended since the count was `count`.
+  func kept(since count: Int) -> ArraySlice<Element> {
+    var first = positions.count
+    while first > 0, positions[first - 1] >= count { first -= 1 }
+    return kept[first...]
+  }
+
+  /// Forgets every element appended since the count was `count`.
+  mutating func remove(since count: Int) {
+    guard count < self.count else { return }
+    while let last = positions.last, last >= count {
+      positions.removeLast()
+      kept.removeLast()
+    }
+    self.count = count
   }
 }
 
@@ -66,10 +120,12 @@ struct _MappingRun {
   var readsElementsAlone = false
   /// Set when a rule needed the whole payload while ``readsElementsAlone``.
   var needsWholePayload = false
-  var errors: [MappingError] = []
+  /// Every problem found, kept up to the run's limit (``MappingErrorLimit``) and counted past it.
+  var errors: CappedList<MappingError>
   var path: [_PathComponent] = []
-  /// What the run noticed that is not an error (declined elements, rejected values).
-  var diagnostics: [MappingDiagnostic] = []
+  /// What the run noticed that is not an error (declined elements, rejected values), kept and
+  /// counted like ``errors``.
+  var diagnostics: CappedList<MappingDiagnostic>
   /// The trace, when one was asked for; `nil` (and free) otherwise.
   var trace: [MappingTraceEvent]?
   /// Whether the to-many relationship being mapped drops failed children
@@ -93,17 +149,32 @@ struct _MappingRun {
 
   /// Turns the errors recorded since `count` into one diagnostic at the current path: the
   /// element they belong to is skipped.
+  ///
+  /// The diagnostic's reason joins the kept errors' lines (at most ten, then how many more), so
+  /// an element with a million errors makes one short diagnostic.
   mutating func dropErrors(since count: Int) {
-    let reason = errors[count...].map(\.description).joined(separator: "; ")
-    errors.removeSubrange(count...)
-    note(.skippedElement(reason: reason))
+    if diagnostics.keepsNext {
+      let dropped = errors.kept(since: count)
+      var reason = dropped.prefix(10).map(\.description).joined(separator: "; ")
+      let more = errors.count - count - min(dropped.count, 10)
+      if more > 0 {
+        reason += "; and \(MessageText.grouped(more)) more error\(more == 1 ? "" : "s")"
+      }
+      errors.remove(since: count)
+      note(.skippedElement(reason: reason))
+    } else {
+      errors.remove(since: count)
+      diagnostics.append(MappingDiagnostic(path: "", .skippedElement(reason: "")))
+    }
   }
 
-  init(tape: _TapeView) {
+  init(tape: _TapeView, errorLimit: Int = MappingErrorLimit.current) {
     self.tape = tape
+    errors = CappedList(limit: errorLimit)
+    diagnostics = CappedList(limit: errorLimit)
   }
 
-  /// Records a diagnostic at the current path plus `extra`.
+  /// Records a diagnostic at the current path plus `extra` (built only when it is kept).
   mutating func note(_ kind: MappingDiagnostic.Kind, at extra: [_PathComponent] = []) {
     diagnostics.append(MappingDiagnostic(path: _jsonPointer(path + extra), kind))
   }
@@ -139,6 +210,7 @@ struct _MappingRun {
         MappingError(path: _jsonPointer(path + extra) + mappingError.path, mappingError.kind))
     case let mappingErrors as MappingErrors:
       for inner in mappingErrors.errors { record(inner, at: extra) }
+      errors.countOmitted(mappingErrors.omittedCount)
     default:
       fail(.validationFailed(message: "\(error)"), at: extra)
     }

@@ -30,7 +30,12 @@ public struct ErrorMessage: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The message text, so that ``MappingResult/asError()`` reads `"error1, error2"`.
-  public var description: String { message }
+  ///
+  /// The text comes from a server, so it is made safe to print or log: control characters,
+  /// line separators and bidirectional overrides are escaped (`\n`, `\u001B`) and a message
+  /// past 1,000 bytes keeps 450 bytes at each end (`…(52,100 more bytes)…`). ``message`` stays
+  /// exact.
+  public var description: String { MessageText.message(message) }
 
   /// Reads a string, or an object with a string `message` member, as an error message.
   ///

@@ -14,7 +14,7 @@ extension Mapper {
     var run = _MappingRun(tape: tape)
     var target = target
     if isTracing { run.trace = [] }
-    run.errors = provider.definitionErrors
+    for error in provider.definitionErrors { run.errors.append(error) }
     var entries: [MappingResult.Entry] = []
     let root = tape[0]
     if (root.kind == .object || root.kind == .array) && root.length == 0 {

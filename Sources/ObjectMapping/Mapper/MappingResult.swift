@@ -27,19 +27,26 @@ public struct MappingResult {
   }
 
   let entries: [Entry]
-  /// Every problem of the run, each with its path, in the order found. Mapping errors of
-  /// individual objects do not stop the run (RestKit): the objects that failed are left out.
+  /// Every problem of the run, each with its path, in the order found (at most the run's
+  /// ``MappingErrorLimit``). Mapping errors of individual objects do not stop the run
+  /// (RestKit): the objects that failed are left out.
   public let errors: [MappingError]
   /// What the run noticed that is not an error: skipped `null` or failed elements, declined
-  /// elements, ignored values.
+  /// elements, ignored values (at most the run's ``MappingErrorLimit``).
   public let diagnostics: [MappingDiagnostic]
+  /// How many more errors the run found past its ``MappingErrorLimit``: counted, not kept.
+  public let omittedErrorCount: Int
+  /// How many more diagnostics the run noticed past its ``MappingErrorLimit``.
+  public let omittedDiagnosticCount: Int
   /// The trace, when the mapper was made with `trace: true`; `nil` otherwise.
   public let trace: [MappingTraceEvent]?
 
   init(entries: [Entry], run: _MappingRun) {
     self.entries = entries
-    errors = run.errors
-    diagnostics = run.diagnostics
+    errors = run.errors.kept
+    diagnostics = run.diagnostics.kept
+    omittedErrorCount = run.errors.omittedCount
+    omittedDiagnosticCount = run.diagnostics.omittedCount
     trace = run.trace
   }
 

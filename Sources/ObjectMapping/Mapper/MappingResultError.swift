@@ -22,7 +22,17 @@ public struct MappingResultError: Error, Sendable, CustomStringConvertible, Loca
   }
 
   /// The messages joined with `", "`: `"error1, error2"`.
-  public var description: String { messages.joined(separator: ", ") }
+  ///
+  /// Each message is escaped and shortened like an error's text (``ErrorMessage/description``),
+  /// and past the first 100 messages the rest are counted (`…, … and 900 more messages`), so
+  /// the text stays readable whatever the server sent. ``messages`` stay exact.
+  public var description: String {
+    var text = messages.prefix(100).map { MessageText.message($0) }.joined(separator: ", ")
+    if messages.count > 100 {
+      text += ", … and \(MessageText.grouped(messages.count - 100)) more messages"
+    }
+    return text
+  }
 
   /// The same text as ``description``, for `localizedDescription`.
   public var errorDescription: String? { description }

@@ -147,8 +147,8 @@ extension MappingProtocol {
 /// What mapping a collection produced: the valid elements and the run's problems.
 struct _Collected<Object> {
   var objects: [Object]
-  var errors: [MappingError]
-  var diagnostics: [MappingDiagnostic]
+  var errors: CappedList<MappingError>
+  var diagnostics: CappedList<MappingDiagnostic>
 
   /// The objects when every element mapped; else every error, with the valid elements as
   /// partial results.

@@ -13,16 +13,52 @@ import Foundation
 public struct MappingReport<Object> {
   /// The mapped object; `nil` when the payload had errors.
   public let object: Object?
-  /// Every error, with its path: missing required keys, conversion and validation failures.
+  /// Every error, with its path: missing required keys, conversion and validation failures
+  /// (at most the run's ``MappingErrorLimit``).
   public let errors: [MappingError]
-  /// Everything noticed that is not an error: rejected values, declined or skipped elements.
+  /// Everything noticed that is not an error: rejected values, declined or skipped elements
+  /// (at most the run's ``MappingErrorLimit``).
   public let diagnostics: [MappingDiagnostic]
+  /// How many more errors the run found past its ``MappingErrorLimit``: counted, not kept.
+  public let omittedErrorCount: Int
+  /// How many more diagnostics the run noticed past its ``MappingErrorLimit``.
+  public let omittedDiagnosticCount: Int
 
   /// Whether the payload mapped without an error.
-  public var succeeded: Bool { errors.isEmpty }
+  public var succeeded: Bool { errors.isEmpty && omittedErrorCount == 0 }
 
-  /// Errors then diagnostics, one line each, in the order found.
-  public var summary: [String] { errors.map(\.description) + diagnostics.map(\.description) }
+  /// Errors then diagnostics, one line each, in the order found; a line counts each that were
+  /// left out past the limit (`… and 5 more errors (beyond the error limit of a run; see
+  /// MappingErrorLimit)`).
+  public var summary: [String] {
+    var lines = errors.map(\.description)
+    if let more = MessageText.omittedLine(omittedErrorCount, of: "error") { lines.append(more) }
+    lines += diagnostics.map(\.description)
+    if let more = MessageText.omittedLine(omittedDiagnosticCount, of: "diagnostic") {
+      lines.append(more)
+    }
+    return lines
+  }
+
+  init(
+    object: Object?, errors: CappedList<MappingError>,
+    diagnostics: CappedList<MappingDiagnostic>
+  ) {
+    self.object = object
+    self.errors = errors.kept
+    self.diagnostics = diagnostics.kept
+    omittedErrorCount = errors.omittedCount
+    omittedDiagnosticCount = diagnostics.omittedCount
+  }
+
+  /// The report of a payload or definition that could not be mapped at all.
+  init(failure: MappingErrors) {
+    object = nil
+    errors = failure.errors
+    diagnostics = []
+    omittedErrorCount = failure.omittedCount
+    omittedDiagnosticCount = 0
+  }
 }
 
 extension MappingReport: Sendable where Object: Sendable {}
@@ -63,13 +99,13 @@ extension MappingProtocol {
         _collectExisting(view: $0, onto: current)
       }
     } catch {
-      return MappingReport(object: nil, errors: error.errors, diagnostics: [])
+      return MappingReport(failure: error)
     }
     guard let patch = outcome.patch else {
       return MappingReport(object: nil, errors: outcome.errors, diagnostics: outcome.diagnostics)
     }
     patch.apply(to: &existing)
-    return MappingReport(object: existing, errors: [], diagnostics: outcome.diagnostics)
+    return MappingReport(object: existing, errors: outcome.errors, diagnostics: outcome.diagnostics)
   }
 
   /// The report of `scan` (which maps with ``_report(view:)``), or of the payload or definition
@@ -80,7 +116,7 @@ extension MappingProtocol {
     do {
       return try scan()
     } catch {
-      return MappingReport(object: nil, errors: error.errors, diagnostics: [])
+      return MappingReport(failure: error)
     }
   }
 
@@ -88,7 +124,7 @@ extension MappingProtocol {
     do {
       try _plan.checkDefinition()
     } catch {
-      return MappingReport(object: nil, errors: error.errors, diagnostics: [])
+      return MappingReport(failure: error)
     }
     var run = _MappingRun(tape: view)
     let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)

@@ -93,10 +93,11 @@ private func _callModelHook<Model: KeyValueValidating>(
   return try model.validateValue(&value, forKeyPath: typed)
 }
 
-/// A short description of a value for a rejection message: strings quoted, others as printed.
+/// A short description of a value for a rejection message: strings quoted, others as printed;
+/// escaped and shortened like every value echoed in a message (``MessageText``).
 func _describeForMessage(_ value: Any) -> String {
   if let text = value as? String { return _quotedForMessage(text) }
-  return String(describing: value)
+  return MessageText.value(String(describing: value))
 }
 
 extension _MappingRun {

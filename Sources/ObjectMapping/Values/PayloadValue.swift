@@ -162,26 +162,8 @@ final class _ValueContext: Sendable {
   }
 }
 
-/// `"text"` with JSON escapes, cut at 60 characters with `…`.
+/// `"text"` quoted for an error message: escaped and, past 158 bytes, shortened to both ends
+/// (``MessageText/quoted(_:)``).
 func _quotedForMessage(_ text: String) -> String {
-  var shown = text
-  if shown.count > 60 { shown = String(shown.prefix(60)) + "…" }
-  var result = "\""
-  for scalar in shown.unicodeScalars {
-    switch scalar {
-    case "\"": result += "\\\""
-    case "\\": result += "\\\\"
-    case "\n": result += "\\n"
-    case "\t": result += "\\t"
-    case "\r": result += "\\r"
-    default:
-      if scalar.value < 0x20 {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  return result + "\""
+  MessageText.quoted(text)
 }

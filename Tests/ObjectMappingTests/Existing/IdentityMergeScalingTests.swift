@@ -1,9 +1,15 @@
 import ObjectMapping
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // Mapping onto existing instances with identities must take time linear in the payload: each
 // case below is timed at n and 4n elements. Linear work grows about 4×, quadratic work 16×; the
-// tests allow 8× (best of three runs each), which a quadratic step cannot meet.
+// tests allow 8× (best of five runs each, in thread CPU time), which a quadratic step cannot meet.
 
 final class ScaledItem {
   var id = 0
@@ -71,24 +77,28 @@ private func existingBox(items count: Int) -> ScaledBox {
   return box
 }
 
-/// The best time of `runs` runs of `body(size)`, in seconds.
-private func bestTime(size: Int, runs: Int, _ body: (Int) throws -> Void) rethrows -> Double {
-  var best = Double.infinity
-  for _ in 0..<runs {
-    let clock = ContinuousClock()
-    let elapsed = try clock.measure { try body(size) }
-    let seconds =
-      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    best = min(best, seconds)
-  }
-  return best
+/// The CPU time this thread has used, in seconds: unlike the wall clock, it does not count the
+/// time other tests (run in parallel) keep the thread waiting.
+private func threadCPUTime() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
-/// How much longer `body` takes at `4 * n` than at `n` (best of three runs each, after a warm-up).
+/// How much longer `body` takes at `4 * n` than at `n`: the best of five runs each,
+/// interleaved, after a warm-up, in thread CPU time.
 func growthRatio(n: Int, _ body: (Int) throws -> Void) rethrows -> Double {
   try body(n)
-  let small = try bestTime(size: n, runs: 3, body)
-  let large = try bestTime(size: 4 * n, runs: 3, body)
+  var small = Double.infinity
+  var large = Double.infinity
+  for _ in 0..<5 {
+    var start = threadCPUTime()
+    try body(n)
+    small = min(small, threadCPUTime() - start)
+    start = threadCPUTime()
+    try body(4 * n)
+    large = min(large, threadCPUTime() - start)
+  }
   return large / max(small, 1e-6)
 }
 
