@@ -212,6 +212,8 @@ struct _MappingRun {
       for inner in mappingErrors.errors { record(inner, at: extra) }
       errors.countOmitted(mappingErrors.omittedCount)
     default:
+      // Past the limit the error is only counted: its description (user code) is not asked for.
+      guard errors.keepsNext else { return errors.countOmitted(1) }
       fail(.validationFailed(message: "\(error)"), at: extra)
     }
   }

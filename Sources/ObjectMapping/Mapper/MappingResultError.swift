@@ -25,7 +25,7 @@ public struct MappingResultError: Error, Sendable, CustomStringConvertible, Loca
   ///
   /// Each message is escaped and shortened like an error's text (``ErrorMessage/description``),
   /// and past the first 100 messages the rest are counted (`…, … and 900 more messages`), so
-  /// the text stays readable whatever the server sent. ``messages`` stay exact.
+  /// the text stays readable whatever the server sent.
   public var description: String {
     var text = messages.prefix(100).map { MessageText.message($0) }.joined(separator: ", ")
     if messages.count > 100 {

@@ -109,6 +109,8 @@ extension _MappingRun {
       note(.rejected(message: message), at: extra)
       traceEvent(.rejected(message: message), at: extra)
     case .fail(let error):
+      // Past the limit the error is only counted: its description (user code) is not asked for.
+      guard errors.keepsNext else { return errors.countOmitted(1) }
       let message = (error as? _ValidationFailure)?.message ?? "\(error)"
       fail(.validationFailed(message: message), at: extra)
     }
