@@ -38,7 +38,7 @@ public enum MappingErrorLimit {
   /// ```swift
   /// do {
   ///   try MappingErrorLimit.withLimit(1) { try articleMapping.mapCollection(json) }
-  /// } catch {
+  /// } catch let error as MappingErrors {
   ///   error.errors.count   // 1
   ///   error.omittedCount   // every other error, counted
   /// }
