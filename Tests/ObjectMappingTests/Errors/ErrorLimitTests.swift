@@ -51,7 +51,7 @@ struct ErrorLimitTests {
     do {
       _ = try numberedMapping.mapCollection(numbers(5_000))
       Issue.record("expected errors")
-    } catch let error as MappingErrors {
+    } catch {
       #expect(error.errors.count == 1_000 && error.omittedCount == 4_000)
       let lines = (0..<1_000).map { "/\($0): expected an object, found 1" }
       #expect(
