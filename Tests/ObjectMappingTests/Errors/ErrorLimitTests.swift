@@ -164,7 +164,7 @@ struct ErrorLimitTests {
       ])
   }
 
-  @Test func aMillionFailingElementsMakeABoundedReport() throws {
+  @Test func manyFailingElementsMakeABoundedReport() throws {
     let report = numberedMapping.report(#"{"id": 1}"#)
     #expect(report.succeeded)
     let collection = try numberedMapping.mapCollection(
