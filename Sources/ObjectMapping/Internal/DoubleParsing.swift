@@ -52,6 +52,55 @@ enum _EiselLemire {
   }
 }
 
+/// Whether `text` is a JSON number (RFC 8259 §6): `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`.
+///
+/// Number text that does not come from the JSON reader (``Node/decimal(_:)`` built in code) is
+/// checked with this before it is mapped or written, so it can neither mislead the number
+/// parser nor inject JSON into the output.
+func _isJSONNumber(_ text: some Sequence<UInt8>) -> Bool {
+  var state = _NumberGrammarState.start
+  for byte in text {
+    let isDigit = byte &- UInt8(ascii: "0") <= 9
+    switch state {
+    case .start where byte == UInt8(ascii: "-"): state = .sign
+    case .start where byte == UInt8(ascii: "0"), .sign where byte == UInt8(ascii: "0"):
+      state = .zero
+    case .start where isDigit, .sign where isDigit, .integer where isDigit: state = .integer
+    case .zero where byte == UInt8(ascii: "."), .integer where byte == UInt8(ascii: "."):
+      state = .point
+    case .point where isDigit, .fraction where isDigit: state = .fraction
+    case .zero where byte | 0x20 == UInt8(ascii: "e"),
+      .integer where byte | 0x20 == UInt8(ascii: "e"),
+      .fraction where byte | 0x20 == UInt8(ascii: "e"):
+      state = .marker
+    case .marker where byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+"):
+      state = .exponentSign
+    case .marker where isDigit, .exponentSign where isDigit, .exponent where isDigit:
+      state = .exponent
+    default: return false
+    }
+  }
+  switch state {
+  case .zero, .integer, .fraction, .exponent: return true
+  default: return false
+  }
+}
+
+/// Where ``_isJSONNumber(_:)`` is in the number grammar.
+private enum _NumberGrammarState {
+  case start, sign, zero, integer, point, fraction, marker, exponentSign, exponent
+}
+
+/// Whether the significand of JSON number text has a non-zero digit: a number that parses to
+/// zero although this holds underflowed (`1e-400`), while `0.000e5` is exactly zero.
+func _hasNonZeroSignificand(_ text: some Sequence<UInt8>) -> Bool {
+  for byte in text {
+    if byte | 0x20 == UInt8(ascii: "e") { return false }
+    if byte &- UInt8(ascii: "1") <= 8 { return true }
+  }
+  return false
+}
+
 /// 5^q for q in `_EiselLemire.exponentRange`, each as two words (high, low) of the 128-bit
 /// value scaled so its top bit is set: truncated for q ≥ 0; for q < 0, ⌊2^b / 5^-q⌋ + 1 with b
 /// chosen as in the papers above. Computed with exact integer arithmetic.

@@ -2,7 +2,9 @@ extension _Tape {
   /// A tape of `node`, so mappings read a built `Node` exactly as they read scanned JSON.
   ///
   /// Strings are stored unescaped, numbers as their text. A non-finite `.double` cannot be
-  /// stored and is an error at its path.
+  /// stored and is an error at its path, and so is a `.decimal` whose text is not a JSON number
+  /// (`.decimal("1e")`, `.decimal("nan")`): the tape's number text must be valid for the
+  /// number parser and the writers.
   init(node: Node) throws(MappingError) {
     var entries: [_TapeEntry] = []
     var bytes: [UInt8] = []
@@ -41,6 +43,12 @@ extension _Tape {
         appendText(value.description, kind: .number, to: &entries, bytes: &bytes)
       }
     case .decimal(let text):
+      guard _isJSONNumber(text.utf8) else {
+        throw MappingError(
+          path: _jsonPointer(path),
+          .conversionFailed(
+            expected: "a number", raw: node.description, reason: "not a JSON number"))
+      }
       let integral = !text.utf8.contains {
         $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
       }

@@ -36,17 +36,26 @@ extension PayloadValue {
   }
 
   /// Reads a `Double`: the correctly rounded value of a JSON number, or under lenient coercion
-  /// of a string that is a number as a whole. Values beyond `Double`'s range are errors.
+  /// of a string that is a number as a whole. Values beyond `Double`'s range are errors, and so
+  /// are non-zero values that round to zero (`1e-400`); subnormals (`5e-324`) read as they are.
   func double() throws -> Double {
     let entry = self.entry
     let value: Double
     switch entry.kind {
-    case .integer, .number:
+    case .integer:
+      return Double(entry.payload)
+    case .number:
       value = tape.doubleValue(at: index) ?? .nan
+      if value == 0 && _hasNonZeroSignificand(tape.content(of: entry)) {
+        throw invalid(expected: "a number", reason: "out of range (rounds to 0)")
+      }
     case .string where coercion == .lenient:
       let text = tape.string(at: index)
       guard _CanonicalNumber(text: text) != nil, let parsed = Double(text) else {
         throw invalid(expected: "a number")
+      }
+      if parsed == 0 && _hasNonZeroSignificand(text.utf8) {
+        throw invalid(expected: "a number", reason: "out of range (rounds to 0)")
       }
       value = parsed
     default:
@@ -184,7 +193,9 @@ extension UInt64: MappableValue {
 }
 
 extension Double: MappableValue {
-  /// Reads the correctly rounded value of a number (see ``Coercion``).
+  /// Reads the correctly rounded value of a number (see ``Coercion``). Values beyond `Double`'s
+  /// range are errors, and so are non-zero values that round to zero (`1e-400`); subnormals
+  /// (`5e-324`) read as they are.
   public init(payload: PayloadValue) throws { self = try payload.double() }
   /// The number; NaN and infinities cannot be written.
   public func payloadNode() throws -> Node {
@@ -199,7 +210,9 @@ extension Double: MappableValue {
 }
 
 extension Float: MappableValue {
-  /// Reads the correctly rounded `Float` of a number's text (see ``Coercion``).
+  /// Reads the correctly rounded `Float` of a number's text (see ``Coercion``). Values beyond
+  /// `Float`'s range are errors, and so are non-zero values that round to zero (`1e-50`);
+  /// subnormals (`1e-45`) read as they are.
   public init(payload: PayloadValue) throws {
     let entry = payload.entry
     let text: String
@@ -212,6 +225,9 @@ extension Float: MappableValue {
     }
     guard let value = Float(text), value.isFinite else {
       throw payload.invalid(expected: "a number", reason: "out of range for Float")
+    }
+    if value == 0 && _hasNonZeroSignificand(text.utf8) {
+      throw payload.invalid(expected: "a number", reason: "out of range for Float (rounds to 0)")
     }
     self = value
   }

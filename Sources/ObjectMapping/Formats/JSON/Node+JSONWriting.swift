@@ -92,7 +92,13 @@ extension Node {
         } else {
           writer.numberText(number.description)
         }
-      case .decimal(let text): writer.numberText(text)
+      case .decimal(let text):
+        guard nonFinite == .describe || _isJSONNumber(text.utf8) else {
+          throw MappingError(
+            path: _WriteFrame.path(of: stack),
+            .notRepresentable(reason: "\(value) is not a JSON number"))
+        }
+        writer.numberText(text)
       case .string(let text): writer.string(text)
       case .array(let elements):
         writer.beginArray()
