@@ -207,7 +207,8 @@ extension ValueTransform where Input == String, Output == Double {
         }
         if value == 0 && _hasNonZeroSignificand(text.utf8) {
           throw ConversionFailure.invalidValue(
-            expected: "a number", raw: _quotedForMessage(text), reason: "out of range (rounds to 0)")
+            expected: "a number", raw: _quotedForMessage(text), reason: "out of range (rounds to 0)"
+          )
         }
         return value
       },

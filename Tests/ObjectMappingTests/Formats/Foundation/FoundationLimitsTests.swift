@@ -43,7 +43,11 @@ import Testing
       Self.errorText { _ = try Node(foundation: [[[]]] as [Any], maximumDepth: 2) }
         == "/0/0: nesting deeper than 2 levels")
     #expect(try Node(foundation: 1, maximumDepth: 0) == 1)
-    #expect(throws: MappingError(path: "", .depthLimitExceeded(limit: 0, location: TextLocation(offset: 0, line: 0, column: 0)))) {
+    #expect(
+      throws: MappingError(
+        path: "",
+        .depthLimitExceeded(limit: 0, location: TextLocation(offset: 0, line: 0, column: 0)))
+    ) {
       try Node(foundation: [Any](), maximumDepth: 0)
     }
     var deep = try Node(foundation: Self.nestedArrays(2_000), maximumDepth: 2_000)
