@@ -57,38 +57,39 @@ enum _EiselLemire {
 /// Number text that does not come from the JSON reader (``Node/decimal(_:)`` built in code) is
 /// checked with this before it is mapped or written, so it can neither mislead the number
 /// parser nor inject JSON into the output.
-func _isJSONNumber(_ text: some Sequence<UInt8>) -> Bool {
-  var state = _NumberGrammarState.start
-  for byte in text {
-    let isDigit = byte &- UInt8(ascii: "0") <= 9
-    switch state {
-    case .start where byte == UInt8(ascii: "-"): state = .sign
-    case .start where byte == UInt8(ascii: "0"), .sign where byte == UInt8(ascii: "0"):
-      state = .zero
-    case .start where isDigit, .sign where isDigit, .integer where isDigit: state = .integer
-    case .zero where byte == UInt8(ascii: "."), .integer where byte == UInt8(ascii: "."):
-      state = .point
-    case .point where isDigit, .fraction where isDigit: state = .fraction
-    case .zero where byte | 0x20 == UInt8(ascii: "e"),
-      .integer where byte | 0x20 == UInt8(ascii: "e"),
-      .fraction where byte | 0x20 == UInt8(ascii: "e"):
-      state = .marker
-    case .marker where byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+"):
-      state = .exponentSign
-    case .marker where isDigit, .exponentSign where isDigit, .exponent where isDigit:
-      state = .exponent
-    default: return false
-    }
-  }
-  switch state {
-  case .zero, .integer, .fraction, .exponent: return true
-  default: return false
-  }
+func _isJSONNumber(_ text: String) -> Bool {
+  if let valid = text.utf8.withContiguousStorageIfAvailable(_isJSONNumber) { return valid }
+  return Array(text.utf8).withUnsafeBufferPointer(_isJSONNumber)
 }
 
-/// Where ``_isJSONNumber(_:)`` is in the number grammar.
-private enum _NumberGrammarState {
-  case start, sign, zero, integer, point, fraction, marker, exponentSign, exponent
+/// Whether the bytes are a JSON number; see ``_isJSONNumber(_:)-(String)``.
+func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+  let count = text.count
+  var index = 0
+  /// Moves past a run of digits; whether there was at least one.
+  func digits() -> Bool {
+    let start = index
+    while index < count && text[index] &- UInt8(ascii: "0") <= 9 { index += 1 }
+    return index > start
+  }
+  if index < count && text[index] == UInt8(ascii: "-") { index += 1 }
+  if index < count && text[index] == UInt8(ascii: "0") {
+    index += 1
+  } else {
+    guard digits() else { return false }
+  }
+  if index < count && text[index] == UInt8(ascii: ".") {
+    index += 1
+    guard digits() else { return false }
+  }
+  if index < count && text[index] | 0x20 == UInt8(ascii: "e") {
+    index += 1
+    if index < count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+")) {
+      index += 1
+    }
+    guard digits() else { return false }
+  }
+  return index == count
 }
 
 /// Whether the significand of JSON number text has a non-zero digit: a number that parses to

@@ -43,7 +43,7 @@ extension _Tape {
         appendText(value.description, kind: .number, to: &entries, bytes: &bytes)
       }
     case .decimal(let text):
-      guard _isJSONNumber(text.utf8) else {
+      guard _isJSONNumber(text) else {
         throw MappingError(
           path: _jsonPointer(path),
           .conversionFailed(

@@ -93,7 +93,7 @@ extension Node {
           writer.numberText(number.description)
         }
       case .decimal(let text):
-        guard nonFinite == .describe || _isJSONNumber(text.utf8) else {
+        guard nonFinite == .describe || _isJSONNumber(text) else {
           throw MappingError(
             path: _WriteFrame.path(of: stack),
             .notRepresentable(reason: "\(value) is not a JSON number"))
