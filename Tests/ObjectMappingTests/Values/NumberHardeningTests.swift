@@ -135,7 +135,8 @@ import Testing
       #expect(reading.double == 0 && reading.float == 0 && reading.decimal == 0, "\(zero)")
     }
     #expect(try Self.mapping.map(#"{"d": 5e-324}"#).double == .leastNonzeroMagnitude)
-    #expect(try Self.mapping.map(#"{"d": 2.4703282292062328e-324}"#).double == .leastNonzeroMagnitude)
+    #expect(
+      try Self.mapping.map(#"{"d": 2.4703282292062328e-324}"#).double == .leastNonzeroMagnitude)
     #expect(try Self.mapping.map(#"{"f": 1e-45}"#).float == .leastNonzeroMagnitude)
     #expect(try Self.mapping.map(#"{"f": 3.4028235e38}"#).float == .greatestFiniteMagnitude)
   }

@@ -101,7 +101,8 @@ extension Node {
   /// as in ``subscript(_:)-(String)``); ``array(_:)`` → `[Any]`; ``string(_:)`` → `String`;
   /// ``bool(_:)`` → `Bool`; ``integer(_:)`` → `Int`; ``double(_:)`` → `Double`;
   /// ``decimal(_:)`` → `Int` for an integer that fits, `Decimal` for a larger integer,
-  /// `Double` (correctly rounded) for text with a fraction or an exponent; ``null`` → `NSNull`.
+  /// `Double` (correctly rounded) for text with a fraction or an exponent, `Double.nan` for text
+  /// that is not a JSON number (`.decimal("1,2")`); ``null`` → `NSNull`.
   ///
   /// ```swift
   /// let node: Node = ["ok": true, "n": 1, "big": .decimal("12345678901234567890")]
@@ -175,8 +176,10 @@ private func _foundationScalar(_ node: Node) -> Any {
   }
 }
 
-/// Number text as `Int`, `Decimal` (large integers) or `Double` (fractions and exponents).
+/// Number text as `Int`, `Decimal` (large integers) or `Double` (fractions and exponents);
+/// `Double.nan` for text that is not a JSON number, so it is never read as a prefix of it.
 private func _foundationNumber(_ text: String) -> Any {
+  guard _isJSONNumber(text) else { return Double.nan }
   let isInteger = !text.utf8.contains {
     $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
   }

@@ -98,4 +98,12 @@ import Testing
     #expect(
       try Node(foundation: Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
   }
+
+  @Test func invalidDecimalTextBecomesNaN() {
+    for text in ["1,\"admin\":true", "1e", "abc", "01"] {
+      let value = Node.array([.decimal(text)]).foundationValue
+      #expect(((value as? [Any])?.first as? Double)?.isNaN == true, "\(text): \(value)")
+    }
+    #expect((Node.decimal("1e999999").foundationValue as? Double) == .infinity)
+  }
 }
