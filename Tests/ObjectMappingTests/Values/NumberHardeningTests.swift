@@ -172,16 +172,35 @@ import Testing
     func seconds(_ digits: Int) throws -> Double {
       let ones = String(repeating: "1", count: digits)
       let zeros = String(repeating: "0", count: digits)
+      let shownZeros = String(repeating: "0", count: 59)
       let start = ContinuousClock.now
+      // Error messages show the first 60 characters of a number.
       #expect(
-        errorLines { try Self.mapping.map(#"{"d": 1\#(zeros)}"#) }.first?.hasSuffix(
-          "to a number: out of range") == true)
+        errorLines { try Self.mapping.map(#"{"d": 1\#(zeros)}"#) } == [
+          "/d: cannot convert 1\(shownZeros)… to a number: out of range"
+        ])
       #expect(
-        errorLines { try Self.mapping.map(#"{"d": 0.\#(zeros)1}"#) }.first?.hasSuffix(
-          "to a number: out of range (rounds to 0)") == true)
+        errorLines { try Self.mapping.map(#"{"d": 0.\#(zeros)1}"#) } == [
+          "/d: cannot convert 0.\(shownZeros.dropLast())… to a number: out of range (rounds to 0)"
+        ])
       #expect(
-        errorLines { try Self.mapping.map(#"{"f": 0.\#(zeros)1}"#) }.first?.hasSuffix(
-          "to a number: out of range for Float (rounds to 0)") == true)
+        errorLines { try Self.mapping.map(#"{"f": -0.\#(zeros)1}"#) } == [
+          "/f: cannot convert -0.\(shownZeros.dropLast(2))… to a number: "
+            + "out of range for Float (rounds to 0)"
+        ])
+      #expect(
+        errorLines { try Self.mapping.map(#"{"m": 1\#(zeros)}"#) } == [
+          "/m: cannot convert 1\(shownZeros)… to a decimal number: exponent out of range"
+        ])
+      #expect(
+        errorLines { try Self.mapping.map(#"{"m": 1.\#(ones)}"#) } == [
+          "/m: cannot convert 1.\(ones.prefix(58))… to a decimal number: "
+            + "more than 38 significant digits"
+        ])
+      #expect(
+        errorLines { try DateRangeTests.mapping.map(#"{"at": 1\#(zeros)}"#) } == [
+          "/at: cannot convert 1\(shownZeros)… to a date: outside the years 0000 through 9999"
+        ])
       let long = try Self.mapping.map(#"{"d": 1.\#(ones), "f": 1.\#(ones)}"#)
       #expect(long.double == 1.1111111111111112)
       #expect(long.float == Float(1.1111112))
