@@ -203,7 +203,7 @@ private enum _Classified {
   case object([(key: String, value: Any)])
 }
 
-/// One container being converted by ``Node/init(foundation:)``.
+/// One container being converted by ``Node/init(foundation:maximumDepth:)``.
 private struct _FoundationFrame {
   var items: [Any] = []
   var pairs: [(key: String, value: Any)] = []
