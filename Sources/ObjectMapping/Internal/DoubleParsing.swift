@@ -92,6 +92,12 @@ func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
   return index == count
 }
 
+/// `.decimal("1e")`: how a ``Node/decimal(_:)`` reads in an error message (text quoted and
+/// shortened past 60 characters, as strings are).
+func _decimalForMessage(_ text: String) -> String {
+  ".decimal(" + _quotedForMessage(text) + ")"
+}
+
 /// Whether the significand of JSON number text has a non-zero digit: a number that parses to
 /// zero although this holds underflowed (`1e-400`), while `0.000e5` is exactly zero.
 func _hasNonZeroSignificand(_ text: some Sequence<UInt8>) -> Bool {

@@ -28,7 +28,7 @@ import Testing
 
   @Test(arguments: invalidTexts)
   func invalidDecimalTextIsAnErrorWhenMapped(text: String) {
-    let raw = Node.decimal(text).description
+    let raw = _decimalForMessage(text)
     #expect(
       errorLines { try Self.mapping.map(["d": .decimal(text)] as Node) } == [
         "/d: cannot convert \(raw) to a number: not a JSON number"
@@ -41,7 +41,7 @@ import Testing
 
   @Test(arguments: invalidTexts)
   func invalidDecimalTextIsAnErrorWhenWritten(text: String) {
-    let raw = Node.decimal(text).description
+    let raw = _decimalForMessage(text)
     let node: Node = ["role": "user", "n": ["x": .decimal(text)]]
     #expect(
       throws: MappingError(
@@ -54,6 +54,26 @@ import Testing
     #expect(
       errorLines { try mapping.serialize(Wrapper(extra: node)) } == [
         "/extra/n/x: cannot serialize: \(raw) is not a JSON number"
+      ])
+  }
+
+  @Test func injectedMembersAreNamedInFull() throws {
+    let node: Node = ["role": .decimal(#"1,"admin":true"#)]
+    #expect(
+      errorLines { try Self.mapping.map(node) } == [
+        #"/role: cannot convert .decimal("1,\"admin\":true") to a number: not a JSON number"#
+      ])
+    #expect(
+      throws: MappingError(
+        path: "/role",
+        .notRepresentable(reason: #".decimal("1,\"admin\":true") is not a JSON number"#))
+    ) {
+      try node.jsonData()
+    }
+    let long = String(repeating: "1", count: 100) + "x"
+    #expect(
+      errorLines { try Self.mapping.map(["d": .decimal(long)] as Node) } == [
+        "/d: cannot convert .decimal(\"\(long.prefix(60))…\") to a number: not a JSON number"
       ])
   }
 

@@ -101,7 +101,7 @@ extension Node {
         guard nonFinite == .describe || _isJSONNumber(text) else {
           throw MappingError(
             path: _WriteFrame.path(of: stack),
-            .notRepresentable(reason: "\(value) is not a JSON number"))
+            .notRepresentable(reason: "\(_decimalForMessage(text)) is not a JSON number"))
         }
         writer.numberText(text)
       case .string(let text): writer.string(text)
