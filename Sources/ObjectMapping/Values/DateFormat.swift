@@ -6,8 +6,8 @@ import Foundation
 /// and zone; no zone means UTC) and epoch seconds (a number or a numeric string). Epoch
 /// milliseconds is never guessed: ask for ``epochMilliseconds``.
 ///
-/// Every format reads and writes the dates from 0000-01-01T00:00:00Z up to (not including)
-/// 0000-01-01 of the year 10000, what a four-digit ISO 8601 year can hold; `Date.distantPast`
+/// Every format reads and writes the dates from 0000-01-01T00:00:00Z through
+/// 9999-12-31T23:59:59.999999Z, what a four-digit ISO 8601 year can hold; `Date.distantPast`
 /// and `Date.distantFuture` are inside. A payload naming a date outside that range (`1e300`
 /// epoch seconds) is a conversion error, `cannot convert 1e300 to a date: outside the years
 /// 0000 through 9999`, and serializing such a date (or one whose interval is NaN or infinite)
@@ -247,7 +247,7 @@ enum _Civil {
     var hour: Int
     var minute: Int
     var second: Int
-    /// The fraction of the second, in units (microseconds by default).
+    /// The fraction of the second in microseconds, rounded to `unitsPerSecond`.
     var fraction: Int
     /// Days since 1970-01-01.
     var days: Int

@@ -52,8 +52,7 @@ extension Node {
     while true {
       var result: Node
       let classified = try _classify(pending, stack: stack)
-      if case .node = classified {
-      } else if stack.count >= maximumDepth {
+      if classified.isContainer && stack.count >= maximumDepth {
         throw MappingError(
           path: _pointer(of: stack),
           .depthLimitExceeded(
@@ -201,6 +200,14 @@ private enum _Classified {
   case node(Node)
   case array([Any])
   case object([(key: String, value: Any)])
+
+  /// Whether this is an array or a dictionary (empty ones included): one nesting level.
+  var isContainer: Bool {
+    switch self {
+    case .node: return false
+    case .array, .object: return true
+    }
+  }
 }
 
 /// One container being converted by ``Node/init(foundation:maximumDepth:)``.
