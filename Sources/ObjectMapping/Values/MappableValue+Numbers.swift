@@ -42,13 +42,9 @@ extension PayloadValue {
     let entry = self.entry
     let value: Double
     switch entry.kind {
-    case .integer:
-      return Double(entry.payload)
-    case .number:
+    case .integer, .number:
       value = tape.doubleValue(at: index) ?? .nan
-      if value == 0 && _hasNonZeroSignificand(tape.content(of: entry)) {
-        throw invalid(expected: "a number", reason: "out of range (rounds to 0)")
-      }
+      if value == 0 { try checkExactZero() }
     case .string where coercion == .lenient:
       let text = tape.string(at: index)
       guard _CanonicalNumber(text: text) != nil, let parsed = Double(text) else {
@@ -63,6 +59,17 @@ extension PayloadValue {
     }
     guard value.isFinite else { throw invalid(expected: "a number", reason: "out of range") }
     return value
+  }
+}
+
+extension PayloadValue {
+  /// Throws when this number parsed as zero although its text is not zero (`1e-400`): the
+  /// rare, out-of-line half of ``double()``.
+  @inline(never)
+  private func checkExactZero() throws {
+    let entry = self.entry
+    guard entry.kind == .number, _hasNonZeroSignificand(tape.content(of: entry)) else { return }
+    throw invalid(expected: "a number", reason: "out of range (rounds to 0)")
   }
 }
 

@@ -123,6 +123,74 @@ import Testing
     }
   }
 
+  /// A plain byte-by-byte reading of the JSON number grammar.
+  private static func referenceIsJSONNumber(_ bytes: [UInt8]) -> Bool {
+    var index = 0
+    func isDigit(_ at: Int) -> Bool { at < bytes.count && (48...57).contains(bytes[at]) }
+    func digits() -> Bool {
+      let start = index
+      while isDigit(index) { index += 1 }
+      return index > start
+    }
+    if index < bytes.count && bytes[index] == UInt8(ascii: "-") { index += 1 }
+    if index < bytes.count && bytes[index] == UInt8(ascii: "0") {
+      index += 1
+    } else if !digits() {
+      return false
+    }
+    if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard digits() else { return false }
+    }
+    if index < bytes.count
+      && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E"))
+    {
+      index += 1
+      if index < bytes.count
+        && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"))
+      {
+        index += 1
+      }
+      guard digits() else { return false }
+    }
+    return index == bytes.count
+  }
+
+  /// The grammar check reads eight bytes at a time: every length and every byte that is almost
+  /// a digit (`/`, `:`, `?`, `@`, 0xFA…0xFF, which carry) at every position, in exact-size
+  /// buffers.
+  @Test func grammarCheckMatchesAByteByByteReading() {
+    var generator = SplitMix64(seed: 0x5EED_0FD1_6175)
+    let alphabet = Array("0123456789-+.eE/:?@ ".utf8) + [0x00, 0x2F, 0x3A, 0x3F, 0xFA, 0xFF, 0x80]
+    var checked = 0
+    for length in 0...40 {
+      for _ in 0..<400 {
+        var bytes = (0..<length).map { _ in UInt8(ascii: "0") + UInt8(generator.next() % 10) }
+        // Mostly numbers, with a few bytes changed.
+        if length > 2 && generator.next() % 2 == 0 {
+          bytes[Int(generator.next() % UInt64(length))] = UInt8(ascii: ".")
+        }
+        if length > 4 && generator.next() % 3 == 0 {
+          bytes[Int(generator.next() % UInt64(length - 1)) + 1] = UInt8(ascii: "e")
+        }
+        if length > 0 && generator.next() % 2 == 0 {
+          bytes[0] = UInt8(ascii: "-")
+        }
+        for _ in 0..<Int(generator.next() % 3) where length > 0 {
+          bytes[Int(generator.next() % UInt64(length))] =
+            alphabet[Int(generator.next() % UInt64(alphabet.count))]
+        }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: length)
+        defer { buffer.deallocate() }
+        _ = buffer.initialize(from: bytes)
+        let valid = _isJSONNumber(UnsafeBufferPointer(buffer))
+        #expect(valid == Self.referenceIsJSONNumber(bytes), "\(bytes)")
+        checked += valid ? 1 : 0
+      }
+    }
+    #expect(checked > 1_000)
+  }
+
   // MARK: Underflow and overflow
 
   @Test(arguments: [

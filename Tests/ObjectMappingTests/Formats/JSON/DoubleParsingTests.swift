@@ -67,7 +67,7 @@ import Testing
 }
 
 /// A small deterministic random number generator (SplitMix64).
-private struct SplitMix64 {
+struct SplitMix64 {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {
