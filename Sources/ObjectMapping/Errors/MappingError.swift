@@ -24,7 +24,8 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
   public enum Kind: Sendable, Equatable {
     /// The text is not valid in its format: `message` says what was expected and found.
     case syntax(message: String, location: TextLocation)
-    /// Arrays and objects nest deeper than the reader's limit.
+    /// Arrays and objects nest deeper than the reader's limit. `location` has line 0 when the
+    /// input is not text (``Node/init(foundation:maximumDepth:)``): the path says where.
     case depthLimitExceeded(limit: Int, location: TextLocation)
     /// The bytes are not valid UTF-8.
     case invalidUTF8(location: TextLocation)
@@ -77,6 +78,7 @@ extension MappingError.Kind: CustomStringConvertible {
     case .syntax(let message, let location):
       return "syntax error at \(location): \(MessageText.message(message))"
     case .depthLimitExceeded(let limit, let location):
+      guard location.line > 0 else { return "nesting deeper than \(limit) levels" }
       return "nesting deeper than \(limit) levels at \(location)"
     case .invalidUTF8(let location):
       return "invalid UTF-8 at \(location)"

@@ -52,6 +52,102 @@ enum _EiselLemire {
   }
 }
 
+/// Whether `text` is a JSON number (RFC 8259 §6): `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`.
+///
+/// Number text that does not come from the JSON reader (``Node/decimal(_:)`` built in code) is
+/// checked with this before it is mapped or written, so it can neither mislead the number
+/// parser nor inject JSON into the output.
+func _isJSONNumber(_ text: String) -> Bool {
+  if let valid = text.utf8.withContiguousStorageIfAvailable(_isJSONNumber) { return valid }
+  return Array(text.utf8).withUnsafeBufferPointer(_isJSONNumber)
+}
+
+/// Whether the bytes are a JSON number; see ``_isJSONNumber(_:)-(String)``.
+func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard let base = text.baseAddress, !text.isEmpty else { return false }
+  let end = text.count
+  var index = 0
+  if base[index] == UInt8(ascii: "-") { index += 1 }
+  guard index < end else { return false }
+  if base[index] == UInt8(ascii: "0") {
+    index += 1
+  } else {
+    let start = index
+    _skipDigits(base, &index, end)
+    guard index > start else { return false }
+  }
+  if index < end && base[index] == UInt8(ascii: ".") {
+    index += 1
+    let start = index
+    _skipDigits(base, &index, end)
+    guard index > start else { return false }
+  }
+  if index < end && base[index] | 0x20 == UInt8(ascii: "e") {
+    index += 1
+    if index < end && (base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+")) {
+      index += 1
+    }
+    let start = index
+    _skipDigits(base, &index, end)
+    guard index > start else { return false }
+  }
+  return index == end
+}
+
+/// Moves `index` past the ASCII digits from `index` up to `end`, eight bytes at a time.
+///
+/// Every load stays inside `base[..<end]`: whole words while eight bytes remain, then the last
+/// eight bytes of the text shifted so that the byte at `index` comes first (the bytes shifted
+/// in are zero, which is not a digit); texts shorter than eight bytes go byte by byte.
+@inline(__always)
+private func _skipDigits(_ base: UnsafePointer<UInt8>, _ index: inout Int, _ end: Int) {
+  while end - index >= 8 {
+    let count = _leadingDigits(
+      UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+    index += count
+    if count < 8 { return }
+  }
+  let remaining = end - index
+  guard remaining > 0 else { return }
+  if end >= 8 {
+    let last = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
+    index += _leadingDigits(last >> UInt64((8 - remaining) * 8))
+  } else {
+    while index < end && base[index] &- UInt8(ascii: "0") <= 9 { index += 1 }
+  }
+}
+
+/// How many of the eight bytes of `word`, lowest first, are ASCII digits before the first one
+/// that is not.
+///
+/// A byte is a digit when its high nibble is 3 and adding 6 keeps it 3 (0x30...0x39). Adding 6
+/// to every byte carries only out of a byte of 0xFA or more, not a digit, and only into the
+/// bytes after it, so the first non-digit is always found.
+@inline(__always)
+private func _leadingDigits(_ word: UInt64) -> Int {
+  let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+  let threes: UInt64 = 0x3030_3030_3030_3030
+  let notDigits =
+    ((word & highNibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) ^ threes)
+  return notDigits.trailingZeroBitCount &>> 3
+}
+
+/// `.decimal("1e")`: how a ``Node/decimal(_:)`` reads in an error message (text quoted and
+/// shortened past 60 characters, as strings are).
+func _decimalForMessage(_ text: String) -> String {
+  ".decimal(" + _quotedForMessage(text) + ")"
+}
+
+/// Whether the significand of JSON number text has a non-zero digit: a number that parses to
+/// zero although this holds underflowed (`1e-400`), while `0.000e5` is exactly zero.
+func _hasNonZeroSignificand(_ text: some Sequence<UInt8>) -> Bool {
+  for byte in text {
+    if byte | 0x20 == UInt8(ascii: "e") { return false }
+    if byte &- UInt8(ascii: "1") <= 8 { return true }
+  }
+  return false
+}
+
 /// 5^q for q in `_EiselLemire.exponentRange`, each as two words (high, low) of the 128-bit
 /// value scaled so its top bit is set: truncated for q ≥ 0; for q < 0, ⌊2^b / 5^-q⌋ + 1 with b
 /// chosen as in the papers above. Computed with exact integer arithmetic.

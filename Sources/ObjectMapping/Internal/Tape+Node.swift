@@ -2,13 +2,99 @@ extension _Tape {
   /// A tape of `node`, so mappings read a built `Node` exactly as they read scanned JSON.
   ///
   /// Strings are stored unescaped, numbers as their text. A non-finite `.double` cannot be
-  /// stored and is an error at its path.
+  /// stored and is an error at its path, and so is a `.decimal` whose text is not a JSON number
+  /// (`.decimal("1e")`, `.decimal("nan")`): the tape's number text must be valid for the
+  /// number parser and the writers. The node is walked with an explicit stack, so its depth
+  /// costs no call stack.
   init(node: Node) throws(MappingError) {
+    let (entries, bytes) = try _Tape.build(node)
+    self.init(entries: entries, bytes: bytes)
+  }
+
+  /// One open container while a node is copied onto a tape.
+  private struct BuildFrame {
+    var frame: _WriteFrame
+    /// The index of the container's entry, whose payload is set when it closes.
+    let start: Int
+  }
+
+  private static func build(_ node: Node) throws(MappingError) -> ([_TapeEntry], [UInt8]) {
     var entries: [_TapeEntry] = []
     var bytes: [UInt8] = []
-    var path: [_PathComponent] = []
-    try _Tape.append(node, to: &entries, bytes: &bytes, path: &path)
-    self.init(entries: entries, bytes: bytes)
+    var stack: [BuildFrame] = []
+    var value = node
+    while true {
+      switch value {
+      case .null: entries.append(_TapeEntry(kind: .null))
+      case .bool(let flag): entries.append(_TapeEntry(kind: flag ? .true : .false))
+      case .integer(let number): entries.append(_TapeEntry(kind: .integer, payload: number))
+      case .double(let number):
+        guard number.isFinite else {
+          throw MappingError(
+            path: _WriteFrame.path(of: stack.map(\.frame)),
+            .nonFiniteNumber(value: "\(number)"))
+        }
+        if let integer = Int64(exactly: number), number != 0 || number.sign == .plus {
+          entries.append(_TapeEntry(kind: .integer, payload: integer))
+        } else {
+          appendText(number.description, kind: .number, to: &entries, bytes: &bytes)
+        }
+      case .decimal(let text):
+        guard _isJSONNumber(text) else {
+          throw MappingError(
+            path: _WriteFrame.path(of: stack.map(\.frame)),
+            .conversionFailed(
+              expected: "a number", raw: _decimalForMessage(text), reason: "not a JSON number"))
+        }
+        let integral = !text.utf8.contains {
+          $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
+        }
+        appendText(
+          text, kind: .number, flags: integral ? _TapeEntry.numberIsIntegral : 0, to: &entries,
+          bytes: &bytes)
+      case .string(let text):
+        appendText(text, kind: .string, to: &entries, bytes: &bytes)
+      case .array(let elements):
+        let start = entries.count
+        entries.append(
+          _TapeEntry(kind: .array, length: UInt32(truncatingIfNeeded: elements.count)))
+        if elements.isEmpty {
+          entries[start].payload = Int64(entries.count)
+        } else {
+          stack.append(BuildFrame(frame: _WriteFrame(elements: elements), start: start))
+        }
+      case .object(let members):
+        let start = entries.count
+        entries.append(
+          _TapeEntry(kind: .object, length: UInt32(truncatingIfNeeded: members.count)))
+        if members.isEmpty {
+          entries[start].payload = Int64(entries.count)
+        } else {
+          stack.append(BuildFrame(frame: _WriteFrame(members: members), start: start))
+        }
+      }
+      // The next value: the next element or member of the innermost open container, closing
+      // the containers that are done.
+      while true {
+        guard let top = stack.indices.last else { return (entries, bytes) }
+        let index = stack[top].frame.index
+        if stack[top].frame.isObject {
+          if index < stack[top].frame.members.count {
+            stack[top].frame.index = index + 1
+            let member = stack[top].frame.members[index]
+            appendText(member.key, kind: .string, to: &entries, bytes: &bytes)
+            value = member.value
+            break
+          }
+        } else if index < stack[top].frame.elements.count {
+          stack[top].frame.index = index + 1
+          value = stack[top].frame.elements[index]
+          break
+        }
+        entries[stack[top].start].payload = Int64(entries.count)
+        stack.removeLast()
+      }
+    }
   }
 
   private static func appendText(
@@ -21,53 +107,5 @@ extension _Tape {
       _TapeEntry(
         kind: kind, flags: flags, length: UInt32(truncatingIfNeeded: bytes.count - offset),
         payload: Int64(offset)))
-  }
-
-  private static func append(
-    _ node: Node, to entries: inout [_TapeEntry], bytes: inout [UInt8],
-    path: inout [_PathComponent]
-  ) throws(MappingError) {
-    switch node {
-    case .null: entries.append(_TapeEntry(kind: .null))
-    case .bool(let value): entries.append(_TapeEntry(kind: value ? .true : .false))
-    case .integer(let value): entries.append(_TapeEntry(kind: .integer, payload: value))
-    case .double(let value):
-      guard value.isFinite else {
-        throw MappingError(path: _jsonPointer(path), .nonFiniteNumber(value: "\(value)"))
-      }
-      if let integer = Int64(exactly: value), value != 0 || value.sign == .plus {
-        entries.append(_TapeEntry(kind: .integer, payload: integer))
-      } else {
-        appendText(value.description, kind: .number, to: &entries, bytes: &bytes)
-      }
-    case .decimal(let text):
-      let integral = !text.utf8.contains {
-        $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
-      }
-      appendText(
-        text, kind: .number, flags: integral ? _TapeEntry.numberIsIntegral : 0, to: &entries,
-        bytes: &bytes)
-    case .string(let text):
-      appendText(text, kind: .string, to: &entries, bytes: &bytes)
-    case .array(let elements):
-      let start = entries.count
-      entries.append(_TapeEntry(kind: .array, length: UInt32(truncatingIfNeeded: elements.count)))
-      for (index, element) in elements.enumerated() {
-        path.append(.index(index))
-        try append(element, to: &entries, bytes: &bytes, path: &path)
-        path.removeLast()
-      }
-      entries[start].payload = Int64(entries.count)
-    case .object(let members):
-      let start = entries.count
-      entries.append(_TapeEntry(kind: .object, length: UInt32(truncatingIfNeeded: members.count)))
-      for member in members {
-        appendText(member.key, kind: .string, to: &entries, bytes: &bytes)
-        path.append(.key(member.key))
-        try append(member.value, to: &entries, bytes: &bytes, path: &path)
-        path.removeLast()
-      }
-      entries[start].payload = Int64(entries.count)
-    }
   }
 }

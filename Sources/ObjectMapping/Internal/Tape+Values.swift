@@ -139,18 +139,23 @@ private struct _NodeBuilder {
   }
 }
 
-/// Parses validated JSON number text into the correctly rounded `Double`.
+/// Parses JSON number text into the correctly rounded `Double`; `nan` when `text` is not a JSON
+/// number (RFC 8259 §6).
 ///
 /// Small cases take Clinger's exact fast path (at most 15 significant digits and a power of ten
 /// that is exact in a `Double`), up to 19 significant digits take the Eisel-Lemire algorithm
 /// (``_EiselLemire``); the rest go through the C library's `strtod`, which rounds correctly, on
-/// a NUL-terminated stack copy.
+/// a NUL-terminated copy. Every read is bounds-checked against `text`: the tape's number text
+/// is validated by its producer, but the parser must stay inside whatever it is given.
 func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
-  guard let base = text.baseAddress, !text.isEmpty else { return 0 }
+  guard let base = text.baseAddress, !text.isEmpty else { return .nan }
   let end = text.count
   var index = 0
   let negative = base[0] == UInt8(ascii: "-")
   if negative { index = 1 }
+  // A leading zero stands alone: `0`, `0.5`, never `01`.
+  let integerStart = index
+  let leadingZero = index < end && base[index] == UInt8(ascii: "0")
   var significand: UInt64 = 0
   // Digits from the first non-zero one on: more than 19 may not fit `significand`.
   var digitCount = 0
@@ -162,6 +167,7 @@ func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
     digitCount &+= significand == 0 ? 0 : 1
     index += 1
   }
+  guard index > integerStart, !leadingZero || index == integerStart + 1 else { return .nan }
   if index < end && base[index] == UInt8(ascii: ".") {
     index += 1
     let fractionStart = index
@@ -172,19 +178,25 @@ func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
       digitCount &+= significand == 0 ? 0 : 1
       index += 1
     }
+    guard index > fractionStart else { return .nan }
     exponent = fractionStart - index
   }
   if index < end {
     // Exponent part.
+    guard base[index] | 0x20 == UInt8(ascii: "e") else { return .nan }
     index += 1
     var exponentNegative = false
-    if base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+") {
+    if index < end && (base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+")) {
       exponentNegative = base[index] == UInt8(ascii: "-")
       index += 1
     }
+    guard index < end else { return .nan }
     var value = 0
     while index < end {
-      value = min(value * 10 + Int(base[index] &- UInt8(ascii: "0")), 100_000)
+      let digit = base[index] &- UInt8(ascii: "0")
+      guard digit <= 9 else { return .nan }
+      // Beyond ±100,000 every non-zero significand is out of range either way.
+      value = min(value &* 10 &+ Int(digit), 100_000)
       index += 1
     }
     exponent += exponentNegative ? -value : value

@@ -85,10 +85,11 @@ extension Decimal {
 
 extension Date {
   /// Writes the date in the attribute's (or mapping's) first date format; ISO 8601 in UTC by
-  /// default.
+  /// default. A date outside the years 0000 through 9999 (or with a NaN or infinite interval)
+  /// is an error, not a trap.
   public func _writePayload(to writer: inout _PayloadWriter) throws {
     switch writer.dateFormat {
-    case .iso8601: writer.string(_ISO8601.format(self))
+    case .iso8601: writer.string(try _ISO8601.format(self))
     case let format: try writer.node(format.format(self))
     }
   }

@@ -6,6 +6,13 @@ import Foundation
 /// and zone; no zone means UTC) and epoch seconds (a number or a numeric string). Epoch
 /// milliseconds is never guessed: ask for ``epochMilliseconds``.
 ///
+/// Every format reads and writes the dates from 0000-01-01T00:00:00Z through
+/// 9999-12-31T23:59:59.999999Z, what a four-digit ISO 8601 year can hold; `Date.distantPast`
+/// and `Date.distantFuture` are inside. A payload naming a date outside that range (`1e300`
+/// epoch seconds) is a conversion error, `cannot convert 1e300 to a date: outside the years
+/// 0000 through 9999`, and serializing such a date (or one whose interval is NaN or infinite)
+/// is an error at its path, never a trap.
+///
 /// ```swift
 /// let mapping = Mapping(Event.init) {
 ///   Attribute("starts", \.starts)                                  // default formats
@@ -63,21 +70,26 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
 
   func parse(number: Double) -> _ParseOutcome {
     switch self {
-    case .epochSeconds:
-      return number.isFinite ? .date(Date(timeIntervalSince1970: number)) : .noMatch
-    case .epochMilliseconds:
-      return number.isFinite ? .date(Date(timeIntervalSince1970: number / 1000)) : .noMatch
+    case .epochSeconds: return _Civil.outcome(seconds: number)
+    case .epochMilliseconds: return _Civil.outcome(seconds: number / 1000)
     case .iso8601, .pattern: return .noMatch
     }
   }
 
   /// The date written in this format.
-  func format(_ date: Date) -> Node {
+  ///
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` for a date outside the years
+  ///   0000 through 9999 (or with a NaN or infinite interval).
+  func format(_ date: Date) throws -> Node {
     switch self {
-    case .iso8601: return .string(_ISO8601.format(date))
-    case .epochSeconds: return _epochNode(date.timeIntervalSince1970)
-    case .epochMilliseconds: return _epochNode((date.timeIntervalSince1970 * 1000).rounded())
-    case .pattern(let pattern): return .string(_DatePattern(pattern).format(date))
+    case .iso8601: return .string(try _ISO8601.format(date))
+    case .epochSeconds:
+      try _Civil.checkRange(date)
+      return _epochNode(date.timeIntervalSince1970)
+    case .epochMilliseconds:
+      try _Civil.checkRange(date)
+      return _epochNode((date.timeIntervalSince1970 * 1000).rounded())
+    case .pattern(let pattern): return .string(try _DatePattern(pattern).format(date))
     }
   }
 
@@ -111,7 +123,11 @@ extension Date: MappableValue {
     case .integer, .number:
       let value = payload.tape.doubleValue(at: payload.index) ?? .nan
       for format in formats {
-        if case .date(let date) = format.parse(number: value) { return date }
+        switch format.parse(number: value) {
+        case .date(let date): return date
+        case .impossible(let reason): impossible = impossible ?? reason
+        case .noMatch: continue
+        }
       }
     default:
       throw payload.mismatch(expected: "a date")
@@ -121,13 +137,42 @@ extension Date: MappableValue {
   }
 
   /// The date in ISO 8601 UTC (`2011-07-07T04:35:28Z`, `.123` kept when non-zero).
-  public func payloadNode() -> Node { DateFormat.iso8601.format(self) }
+  ///
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` for a date outside the years
+  ///   0000 through 9999 (or with a NaN or infinite interval).
+  public func payloadNode() throws -> Node { try DateFormat.iso8601.format(self) }
   /// `"a date"`.
   public static var expectedDescription: String { "a date" }
 }
 
 /// Calendar arithmetic on the proleptic Gregorian calendar, in UTC.
 enum _Civil {
+  /// Seconds since 1970 from 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z (excluded): the
+  /// dates every ``DateFormat`` reads and writes, so that whole-second arithmetic fits `Int`.
+  static let supportedSeconds: Range<Double> = -62_167_219_200..<253_402_300_800
+
+  /// Why a date outside ``supportedSeconds`` is an error.
+  static let rangeReason = "outside the years 0000 through 9999"
+
+  /// The date `seconds` after 1970, or why there is none.
+  static func outcome(seconds: Double) -> DateFormat._ParseOutcome {
+    guard supportedSeconds.contains(seconds) else { return .impossible(rangeReason) }
+    return .date(Date(timeIntervalSince1970: seconds))
+  }
+
+  /// Throws unless `date` is in ``supportedSeconds``.
+  static func checkRange(_ date: Date) throws {
+    guard supportedSeconds.contains(date.timeIntervalSince1970) else {
+      throw outOfRange(date)
+    }
+  }
+
+  /// The serialization error for a date outside ``supportedSeconds``.
+  static func outOfRange(_ date: Date) -> ConversionFailure {
+    .notRepresentable(
+      "Date(timeIntervalSince1970: \(date.timeIntervalSince1970))", reason: rangeReason)
+  }
+
   static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
   static func daysIn(month: Int, year: Int) -> Int {
@@ -184,35 +229,58 @@ enum _Civil {
         "time \(hour):\(minute < 10 ? "0" : "")\(minute):\(second < 10 ? "0" : "")\(second) "
           + "does not exist")
     }
+    // Checked before the arithmetic: a pattern's year field may hold any number of digits.
+    guard (0...9999).contains(year), abs(offsetSeconds) < 1_000_000 else {
+      return .impossible(rangeReason)
+    }
     let seconds =
       days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
       + second - offsetSeconds
-    return .date(Date(timeIntervalSince1970: Double(seconds) + fraction))
+    return outcome(seconds: Double(seconds) + fraction)
   }
 
-  /// Splits a date into UTC fields and the fraction of its second.
-  static func fields(
-    of date: Date
-  ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double) {
+  /// The UTC fields of a date, with the fraction of its second in whole `unitsPerSecond`.
+  struct Fields {
+    var year: Int
+    var month: Int
+    var day: Int
+    var hour: Int
+    var minute: Int
+    var second: Int
+    /// The fraction of the second in microseconds, rounded to `unitsPerSecond`.
+    var fraction: Int
+    /// Days since 1970-01-01.
+    var days: Int
+  }
+
+  /// Splits a date into UTC fields, rounding the fraction of its second to whole
+  /// `unitsPerSecond` (a power of ten up to a million).
+  ///
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` when the date, rounded, is
+  ///   outside ``supportedSeconds`` (NaN and infinite intervals included).
+  static func fields(of date: Date, unitsPerSecond: Int = 1_000_000) throws -> Fields {
     let interval = date.timeIntervalSince1970
+    guard supportedSeconds.contains(interval) else { throw outOfRange(date) }
     let whole = interval.rounded(.down)
-    var fraction = interval - whole
+    // In range, so both conversions are exact and cannot trap.
     var seconds = Int(whole)
-    // Round to microseconds; carry into the next second when it rounds up.
-    fraction = (fraction * 1_000_000).rounded() / 1_000_000
-    if fraction >= 1 {
-      fraction = 0
+    var fraction = Int(((interval - whole) * Double(unitsPerSecond)).rounded())
+    if fraction >= unitsPerSecond {
+      fraction -= unitsPerSecond
       seconds += 1
     }
+    guard Double(seconds) < supportedSeconds.upperBound else { throw outOfRange(date) }
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = civilDate(days: days)
-    return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, fraction)
+    return Fields(
+      year: year, month: month, day: day, hour: secondOfDay / 3600,
+      minute: secondOfDay / 60 % 60, second: secondOfDay % 60,
+      fraction: fraction * (1_000_000 / unitsPerSecond), days: days)
   }
 
-  /// `.123`, `.123456`, or empty for a whole second.
-  static func fractionText(_ fraction: Double) -> String {
-    let micros = Int((fraction * 1_000_000).rounded())
+  /// `.123`, `.123456`, or empty for a whole second, from microseconds.
+  static func fractionText(micros: Int) -> String {
     guard micros > 0 else { return "" }
     if micros % 1000 == 0 { return "." + pad(micros / 1000, 3) }
     return "." + pad(micros, 6)
@@ -277,11 +345,16 @@ enum _ISO8601 {
       fraction: fraction, offsetSeconds: offset)
   }
 
-  static func format(_ date: Date) -> String {
-    let f = _Civil.fields(of: date)
+  /// `2011-07-07T04:35:28Z`, with `.123` or `.123456` when the date, rounded to
+  /// `unitsPerSecond`, has a fraction of a second.
+  ///
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` for a date outside the years
+  ///   0000 through 9999.
+  static func format(_ date: Date, unitsPerSecond: Int = 1_000_000) throws -> String {
+    let f = try _Civil.fields(of: date, unitsPerSecond: unitsPerSecond)
     return _Civil.pad(f.year, 4) + "-" + _Civil.pad(f.month, 2) + "-" + _Civil.pad(f.day, 2) + "T"
       + _Civil.pad(f.hour, 2) + ":" + _Civil.pad(f.minute, 2) + ":" + _Civil.pad(f.second, 2)
-      + _Civil.fractionText(f.fraction) + "Z"
+      + _Civil.fractionText(micros: f.fraction) + "Z"
   }
 }
 
@@ -304,13 +377,17 @@ struct _DigitReader {
     digits(min: count, max: count)
   }
 
+  /// Between `min` and `max` digits as a number; a value past 10^17 stays there (it is out of
+  /// range for every date field, and cannot overflow).
   mutating func digits(min: Int, max: Int) -> Int? {
     var value = 0
     var taken = 0
     while taken < max, position < bytes.count, bytes[position] >= UInt8(ascii: "0"),
       bytes[position] <= UInt8(ascii: "9")
     {
-      value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+      if value < 100_000_000_000_000_000 {
+        value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+      }
       position += 1
       taken += 1
     }
@@ -321,12 +398,13 @@ struct _DigitReader {
     return value
   }
 
-  /// Fraction digits after the point (at least one) as a value in [0, 1).
-  mutating func fraction() -> Double? {
+  /// Fraction digits after the point (`min` to `max`, at least one) as a value in [0, 1).
+  mutating func fraction(min: Int = 1, max: Int = .max) -> Double? {
+    let start = position
     var digits = 0
     var value = 0.0
     var scale = 1.0
-    while position < bytes.count, bytes[position] >= UInt8(ascii: "0"),
+    while digits < max, position < bytes.count, bytes[position] >= UInt8(ascii: "0"),
       bytes[position] <= UInt8(ascii: "9")
     {
       if digits < 9 {
@@ -336,7 +414,11 @@ struct _DigitReader {
       digits += 1
       position += 1
     }
-    return digits > 0 ? value : nil
+    guard digits >= Swift.max(min, 1) else {
+      position = start
+      return nil
+    }
+    return value
   }
 
   /// `+1` or `-1` for a sign character.

@@ -109,9 +109,8 @@ struct _DatePattern {
           guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
           second = value
         case "S":
-          let start = reader.position
-          guard let value = reader.digits(exactly: count) else { return .noMatch }
-          fraction = Double(value) / pow(10, Double(reader.position - start))
+          guard let value = reader.fraction(min: count, max: count) else { return .noMatch }
+          fraction = value
         case "E":
           let names =
             count >= 4 ? _Civil.weekdayNames : _Civil.weekdayNames.map { String($0.prefix(3)) }
@@ -144,8 +143,12 @@ struct _DatePattern {
       fraction: fraction, offsetSeconds: offset)
   }
 
-  func format(_ date: Date) -> String {
-    let f = _Civil.fields(of: date)
+  /// The date written with the pattern, in UTC.
+  ///
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` for a date outside the years
+  ///   0000 through 9999.
+  func format(_ date: Date) throws -> String {
+    let f = try _Civil.fields(of: date)
     var output = ""
     for token in tokens {
       switch token {
@@ -168,11 +171,13 @@ struct _DatePattern {
         case "m": output += _Civil.pad(f.minute, count)
         case "s": output += _Civil.pad(f.second, count)
         case "S":
-          let scaled = Int((f.fraction * pow(10, Double(count))).rounded(.down))
-          output += _Civil.pad(scaled, count)
+          // Microseconds, cut or padded with zeros to `count` digits.
+          let micros = _Civil.pad(f.fraction, 6)
+          output +=
+            count <= 6
+            ? String(micros.prefix(count)) : micros + String(repeating: "0", count: count - 6)
         case "E":
-          let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-          let name = _Civil.weekdayNames[((days % 7) + 7) % 7]
+          let name = _Civil.weekdayNames[((f.days % 7) + 7) % 7]
           output += count >= 4 ? name : String(name.prefix(3))
         case "Z": output += count == 5 ? "Z" : "+0000"
         case "X", "x": output += symbol == "X" ? "Z" : "+00"

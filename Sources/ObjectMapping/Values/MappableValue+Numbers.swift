@@ -36,17 +36,22 @@ extension PayloadValue {
   }
 
   /// Reads a `Double`: the correctly rounded value of a JSON number, or under lenient coercion
-  /// of a string that is a number as a whole. Values beyond `Double`'s range are errors.
+  /// of a string that is a number as a whole. Values beyond `Double`'s range are errors, and so
+  /// are non-zero values that round to zero (`1e-400`); subnormals (`5e-324`) read as they are.
   func double() throws -> Double {
     let entry = self.entry
     let value: Double
     switch entry.kind {
     case .integer, .number:
       value = tape.doubleValue(at: index) ?? .nan
+      if value == 0 { try checkExactZero() }
     case .string where coercion == .lenient:
       let text = tape.string(at: index)
       guard _CanonicalNumber(text: text) != nil, let parsed = Double(text) else {
         throw invalid(expected: "a number")
+      }
+      if parsed == 0 && _hasNonZeroSignificand(text.utf8) {
+        throw invalid(expected: "a number", reason: "out of range (rounds to 0)")
       }
       value = parsed
     default:
@@ -54,6 +59,17 @@ extension PayloadValue {
     }
     guard value.isFinite else { throw invalid(expected: "a number", reason: "out of range") }
     return value
+  }
+}
+
+extension PayloadValue {
+  /// Throws when this number parsed as zero although its text is not zero (`1e-400`): the
+  /// rare, out-of-line half of ``double()``.
+  @inline(never)
+  private func checkExactZero() throws {
+    let entry = self.entry
+    guard entry.kind == .number, _hasNonZeroSignificand(tape.content(of: entry)) else { return }
+    throw invalid(expected: "a number", reason: "out of range (rounds to 0)")
   }
 }
 
@@ -184,7 +200,9 @@ extension UInt64: MappableValue {
 }
 
 extension Double: MappableValue {
-  /// Reads the correctly rounded value of a number (see ``Coercion``).
+  /// Reads the correctly rounded value of a number (see ``Coercion``). Values beyond `Double`'s
+  /// range are errors, and so are non-zero values that round to zero (`1e-400`); subnormals
+  /// (`5e-324`) read as they are.
   public init(payload: PayloadValue) throws { self = try payload.double() }
   /// The number; NaN and infinities cannot be written.
   public func payloadNode() throws -> Node {
@@ -199,7 +217,9 @@ extension Double: MappableValue {
 }
 
 extension Float: MappableValue {
-  /// Reads the correctly rounded `Float` of a number's text (see ``Coercion``).
+  /// Reads the correctly rounded `Float` of a number's text (see ``Coercion``). Values beyond
+  /// `Float`'s range are errors, and so are non-zero values that round to zero (`1e-50`);
+  /// subnormals (`1e-45`) read as they are.
   public init(payload: PayloadValue) throws {
     let entry = payload.entry
     let text: String
@@ -212,6 +232,9 @@ extension Float: MappableValue {
     }
     guard let value = Float(text), value.isFinite else {
       throw payload.invalid(expected: "a number", reason: "out of range for Float")
+    }
+    if value == 0 && _hasNonZeroSignificand(text.utf8) {
+      throw payload.invalid(expected: "a number", reason: "out of range for Float (rounds to 0)")
     }
     self = value
   }

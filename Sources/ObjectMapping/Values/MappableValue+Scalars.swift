@@ -60,8 +60,13 @@ extension Bool: MappableValue {
 
 extension Decimal: MappableValue {
   /// Reads a decimal exactly from the number's literal text (`0.7689993` stays `0.7689993`);
-  /// under lenient coercion also from a string holding a number. More than 38 significant digits
-  /// or an exponent beyond Decimal's range is an error, not a rounding.
+  /// under lenient coercion also from a string holding a number.
+  ///
+  /// `Decimal` holds at most 38 significant digits times 10^-128 through 10^127, counted
+  /// after trailing zeros are dropped (`1200e125` is 12 × 10^127). More than 38 significant
+  /// digits (`more than 38 significant digits`) or an exponent beyond that range, such as
+  /// `1e128` or a non-zero `1e-129` (`exponent out of range`), is an error: never a rounding,
+  /// a NaN or a silent 0.
   public init(payload: PayloadValue) throws {
     let entry = payload.entry
     let tape = payload.tape
@@ -81,6 +86,8 @@ extension Decimal: MappableValue {
       throw payload.invalid(
         expected: "a decimal number", reason: "more than 38 significant digits")
     }
+    // `Decimal` keeps its significand compact (trailing zeros become exponent), so a larger
+    // exponent cannot be moved into it: beyond 127 the result would be NaN.
     guard canonical.exponent >= -128, canonical.exponent <= 127 else {
       throw payload.invalid(expected: "a decimal number", reason: "exponent out of range")
     }
@@ -91,6 +98,9 @@ extension Decimal: MappableValue {
     self = Decimal(
       sign: canonical.negative ? .minus : .plus, exponent: canonical.exponent,
       significand: significand)
+    guard isFinite else {
+      throw payload.invalid(expected: "a decimal number", reason: "exponent out of range")
+    }
   }
   /// The exact decimal text, written as a JSON number.
   public func payloadNode() throws -> Node {

@@ -115,14 +115,19 @@ public struct PayloadValue: @unchecked Sendable {
     }
   }
 
-  /// How this value reads in an error message: strings quoted (shortened past 60 characters),
-  /// numbers and booleans as written, containers by kind (`an object`).
+  /// How this value reads in an error message: strings quoted and numbers as written (both
+  /// shortened past 60 characters, with `…`), booleans as written, containers by kind
+  /// (`an object`).
   public var rawDescription: String {
     switch entry.kind {
     case .null: return "null"
     case .true: return "true"
     case .false: return "false"
-    case .integer, .number: return tape.numberText(at: index)
+    case .integer: return String(entry.payload)
+    case .number:
+      let text = tape.content(of: entry)
+      guard text.count > 60 else { return String(decoding: text, as: UTF8.self) }
+      return String(decoding: UnsafeBufferPointer(rebasing: text[..<60]), as: UTF8.self) + "…"
     case .string: return _quotedForMessage(tape.string(at: index))
     case .array: return "an array"
     case .object: return "an object"

@@ -82,7 +82,7 @@ extension ValueTransform where Input == String, Output == Date {
       forward: { text in
         try _date(from: compiled.parse(text), text: text, expected: "'\(pattern)'")
       },
-      reverse: { compiled.format($0) })
+      reverse: { try compiled.format($0) })
   }
 
   /// ISO 8601 / RFC 3339 (see ``DateFormat/iso8601``), written in UTC.
@@ -91,22 +91,31 @@ extension ValueTransform where Input == String, Output == Date {
       forward: { text in
         try _date(from: _ISO8601.parse(Array(text.utf8)), text: text, expected: "ISO 8601")
       },
-      reverse: { _ISO8601.format($0) })
+      reverse: { try _ISO8601.format($0) })
   }
 }
 
 extension ValueTransform where Input == Double, Output == Date {
-  /// Seconds since 1970-01-01T00:00:00Z, fractions kept.
+  /// Seconds since 1970-01-01T00:00:00Z, fractions kept; dates outside the years 0000
+  /// through 9999 are errors both ways (see ``DateFormat``).
   public static var epochSeconds: Self {
     ValueTransform(
-      forward: { Date(timeIntervalSince1970: $0) }, reverse: { $0.timeIntervalSince1970 })
+      forward: { try _epochDate(seconds: $0, raw: $0) },
+      reverse: { date in
+        try _Civil.checkRange(date)
+        return date.timeIntervalSince1970
+      })
   }
 
-  /// Milliseconds since 1970-01-01T00:00:00Z (`1386786787000`).
+  /// Milliseconds since 1970-01-01T00:00:00Z (`1386786787000`); dates outside the years 0000
+  /// through 9999 are errors both ways (see ``DateFormat``).
   public static var epochMilliseconds: Self {
     ValueTransform(
-      forward: { Date(timeIntervalSince1970: $0 / 1000) },
-      reverse: { ($0.timeIntervalSince1970 * 1000).rounded() })
+      forward: { try _epochDate(seconds: $0 / 1000, raw: $0) },
+      reverse: { date in
+        try _Civil.checkRange(date)
+        return (date.timeIntervalSince1970 * 1000).rounded()
+      })
   }
 }
 
@@ -187,13 +196,19 @@ extension ValueTransform where Input == String, Output: FixedWidthInteger & Send
 }
 
 extension ValueTransform where Input == String, Output == Double {
-  /// A number written as a string (`"12.5"`); the whole string must be a number.
+  /// A number written as a string (`"12.5"`); the whole string must be a number within
+  /// `Double`'s range (`"1e400"` and `"1e-400"` are errors, not infinity or 0).
   public static var numericString: Self {
     ValueTransform(
       forward: { text in
         guard _CanonicalNumber(text: text) != nil, let value = Double(text), value.isFinite else {
           throw ConversionFailure.invalidValue(
             expected: "a number", raw: _quotedForMessage(text), reason: nil)
+        }
+        if value == 0 && _hasNonZeroSignificand(text.utf8) {
+          throw ConversionFailure.invalidValue(
+            expected: "a number", raw: _quotedForMessage(text), reason: "out of range (rounds to 0)"
+          )
         }
         return value
       },
@@ -221,6 +236,15 @@ where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
       },
       reverse: { $0.rawValue })
   }
+}
+
+/// The date `seconds` after 1970, or the conversion failure for a date out of range.
+private func _epochDate(seconds: Double, raw: Double) throws -> Date {
+  guard _Civil.supportedSeconds.contains(seconds) else {
+    throw ConversionFailure.invalidValue(
+      expected: "a date", raw: "\(raw)", reason: _Civil.rangeReason)
+  }
+  return Date(timeIntervalSince1970: seconds)
 }
 
 /// The date of a parse outcome, or the conversion failure that names why there is none.

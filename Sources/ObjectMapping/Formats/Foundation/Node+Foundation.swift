@@ -20,28 +20,45 @@ extension Node {
   /// - `Decimal` / `NSDecimalNumber` → ``integer(_:)`` when integral and within `Int64`,
   ///   otherwise ``decimal(_:)`` with its exact text.
   /// - `Date` / `NSDate` (property lists) → an ISO 8601 UTC string, with milliseconds when
-  ///   non-zero (`"2011-07-07T04:35:28Z"`, `"2011-07-07T04:35:28.123Z"`).
+  ///   non-zero (`"2011-07-07T04:35:28Z"`, `"2011-07-07T04:35:28.123Z"`), for dates in the
+  ///   years 0000 through 9999 (see ``DateFormat``); any other date is an error.
   /// - `Data` / `NSData` (property lists) → a base64 string.
   ///
-  /// The tree is walked with an explicit stack, so any nesting depth is fine.
+  /// The tree is walked with an explicit stack, and arrays and dictionaries may nest at most
+  /// `maximumDepth` levels, as in the JSON reader (``JSONReadingOptions/maximumDepth``): a
+  /// deeper ``Node`` could not be mapped, compared or freed safely on a small stack.
   ///
   /// ```swift
   /// let any = try JSONSerialization.jsonObject(with: Data(#"{"ok": true, "n": 1}"#.utf8))
   /// let node = try Node(foundation: any)   // ["n": 1, "ok": true]  (keys sorted)
   /// let back = node.foundationValue        // ["n": 1, "ok": true] as [String: Any]
+  /// let deep = try Node(foundation: any, maximumDepth: 2_000)
   /// ```
   ///
-  /// - Parameter value: A Foundation object tree.
+  /// - Parameters:
+  ///   - value: A Foundation object tree.
+  ///   - maximumDepth: The deepest nesting of arrays and dictionaries accepted (512, as for
+  ///     JSON); `[[1]]` is 2 levels deep, a scalar 0.
   /// - Throws: ``MappingError`` `.notRepresentable` at the path of the first value that has no
-  ///   ``Node`` equivalent (a non-string dictionary key, a `Decimal` NaN, any other type),
-  ///   naming its type, for example `/items/0: cannot serialize: a value of type URL has no
-  ///   Node equivalent`.
-  public init(foundation value: Any) throws {
+  ///   ``Node`` equivalent (a non-string dictionary key, a `Decimal` NaN, a date outside the
+  ///   years 0000 through 9999, any other type), naming its type, for example
+  ///   `/items/0: cannot serialize: a value of type URL has no Node equivalent`;
+  ///   ``MappingError/Kind/depthLimitExceeded(limit:location:)`` at the path of the first
+  ///   container nested too deep, for example `/a/0: nesting deeper than 2 levels` (its
+  ///   location has line 0: the input is not text).
+  public init(foundation value: Any, maximumDepth: Int = 512) throws {
     var stack: [_FoundationFrame] = []
     var pending = value
     while true {
       var result: Node
-      switch try _classify(pending, stack: stack) {
+      let classified = try _classify(pending, stack: stack)
+      if classified.isContainer && stack.count >= maximumDepth {
+        throw MappingError(
+          path: _pointer(of: stack),
+          .depthLimitExceeded(
+            limit: maximumDepth, location: TextLocation(offset: 0, line: 0, column: 0)))
+      }
+      switch classified {
       case .node(let node):
         result = node
       case .array(let items):
@@ -83,7 +100,8 @@ extension Node {
   /// as in ``subscript(_:)-(String)``); ``array(_:)`` → `[Any]`; ``string(_:)`` → `String`;
   /// ``bool(_:)`` → `Bool`; ``integer(_:)`` → `Int`; ``double(_:)`` → `Double`;
   /// ``decimal(_:)`` → `Int` for an integer that fits, `Decimal` for a larger integer,
-  /// `Double` (correctly rounded) for text with a fraction or an exponent; ``null`` → `NSNull`.
+  /// `Double` (correctly rounded) for text with a fraction or an exponent, `Double.nan` for text
+  /// that is not a JSON number (`.decimal("1,2")`); ``null`` → `NSNull`.
   ///
   /// ```swift
   /// let node: Node = ["ok": true, "n": 1, "big": .decimal("12345678901234567890")]
@@ -157,8 +175,10 @@ private func _foundationScalar(_ node: Node) -> Any {
   }
 }
 
-/// Number text as `Int`, `Decimal` (large integers) or `Double` (fractions and exponents).
+/// Number text as `Int`, `Decimal` (large integers) or `Double` (fractions and exponents);
+/// `Double.nan` for text that is not a JSON number, so it is never read as a prefix of it.
 private func _foundationNumber(_ text: String) -> Any {
+  guard _isJSONNumber(text) else { return Double.nan }
   let isInteger = !text.utf8.contains {
     $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
   }
@@ -180,9 +200,17 @@ private enum _Classified {
   case node(Node)
   case array([Any])
   case object([(key: String, value: Any)])
+
+  /// Whether this is an array or a dictionary (empty ones included): one nesting level.
+  var isContainer: Bool {
+    switch self {
+    case .node: return false
+    case .array, .object: return true
+    }
+  }
 }
 
-/// One container being converted by ``Node/init(foundation:)``.
+/// One container being converted by ``Node/init(foundation:maximumDepth:)``.
 private struct _FoundationFrame {
   var items: [Any] = []
   var pairs: [(key: String, value: Any)] = []
@@ -271,7 +299,9 @@ private func _classify(_ value: Any, stack: [_FoundationFrame]) throws -> _Class
   if let dictionary = value as? [AnyHashable: Any] {
     throw _nonStringKey(in: dictionary, stack: stack)
   }
-  if valueType == Date.self, let date = value as? Date { return .node(.string(_iso8601(date))) }
+  if valueType == Date.self, let date = value as? Date {
+    return .node(.string(try _iso8601(date, stack: stack)))
+  }
   if valueType == Data.self, let data = value as? Data {
     return .node(.string(data.base64EncodedString()))
   }
@@ -297,7 +327,7 @@ private func _classifyObject(_ value: Any, stack: [_FoundationFrame]) throws -> 
       throw _nonStringKey(in: dictionary, stack: stack)
     }
   }
-  if let date = value as? NSDate { return .node(.string(_iso8601(date as Date))) }
+  if let date = value as? NSDate { return .node(.string(try _iso8601(date as Date, stack: stack))) }
   if let data = value as? NSData { return .node(.string((data as Data).base64EncodedString())) }
   throw _notRepresentable(
     "a value of type \(type(of: value)) has no Node equivalent", stack: stack)
@@ -399,21 +429,21 @@ private func _isBoolean(_ number: NSNumber) -> Bool {
 }
 
 private func _notRepresentable(_ reason: String, stack: [_FoundationFrame]) -> MappingError {
-  MappingError(
-    path: stack.map { "/" + $0.token }.joined(), .notRepresentable(reason: reason))
+  MappingError(path: _pointer(of: stack), .notRepresentable(reason: reason))
+}
+
+/// The JSON Pointer of the value being converted.
+private func _pointer(of stack: [_FoundationFrame]) -> String {
+  stack.map { "/" + $0.token }.joined()
 }
 
 /// `2011-07-07T04:35:28Z`, with `.SSS` milliseconds (rounded) when they are not zero (UTC).
-private func _iso8601(_ date: Date) -> String {
-  let interval = date.timeIntervalSince1970
-  var seconds = interval.rounded(.down)
-  var milliseconds = Int(((interval - seconds) * 1000).rounded())
-  if milliseconds == 1000 {
-    seconds += 1
-    milliseconds = 0
+private func _iso8601(_ date: Date, stack: [_FoundationFrame]) throws -> String {
+  do {
+    return try _ISO8601.format(date, unitsPerSecond: 1000)
+  } catch {
+    throw _notRepresentable(
+      "Date(timeIntervalSince1970: \(date.timeIntervalSince1970)): \(_Civil.rangeReason)",
+      stack: stack)
   }
-  let whole = Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle())
-  guard milliseconds != 0, whole.hasSuffix("Z") else { return whole }
-  let digits = String(milliseconds)
-  return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
 }

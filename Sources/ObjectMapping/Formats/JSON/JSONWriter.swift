@@ -235,7 +235,8 @@ struct _JSONWriter {
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
-  /// literal text of a ``Node/decimal(_:)``, for example).
+  /// literal text of a ``Node/decimal(_:)``, which `Node._writeJSON` checks with
+  /// `_isJSONNumber` first; only descriptions write other text, such as `nan`).
   mutating func numberText(_ text: String) {
     beginValue()
     appendRaw(text)

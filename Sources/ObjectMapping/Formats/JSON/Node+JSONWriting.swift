@@ -17,7 +17,9 @@ extension Node {
   /// - Parameter options: Pretty-printing and key sorting; compact, in member order by default.
   /// - Returns: The UTF-8 bytes of the JSON text.
   /// - Throws: ``MappingError`` `.nonFiniteNumber` at the path of the first NaN or infinite
-  ///   ``double(_:)``, for example `/values/2: cannot write the non-finite number nan`.
+  ///   ``double(_:)``, for example `/values/2: cannot write the non-finite number nan`;
+  ///   `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a JSON number, for
+  ///   example `/n: cannot serialize: .decimal("1,\"admin\":true") is not a JSON number`.
   public func jsonData(options: JSONWritingOptions = []) throws -> Data {
     Data(try jsonBytes(options: options))
   }
@@ -32,7 +34,8 @@ extension Node {
   /// - Parameter options: Pretty-printing and key sorting; compact, in member order by default.
   /// - Returns: The UTF-8 bytes of the JSON text.
   /// - Throws: ``MappingError`` `.nonFiniteNumber` at the path of the first NaN or infinite
-  ///   ``double(_:)``.
+  ///   ``double(_:)``; `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a
+  ///   JSON number.
   public func jsonBytes(options: JSONWritingOptions = []) throws -> [UInt8] {
     var writer = _JSONWriter(pretty: options.contains(.prettyPrinted))
     try _writeJSON(to: &writer, sortedKeys: options.contains(.sortedKeys), nonFinite: .error)
@@ -50,7 +53,8 @@ extension Node {
   /// - Parameter options: Pretty-printing and key sorting; compact, in member order by default.
   /// - Returns: The JSON text.
   /// - Throws: ``MappingError`` `.nonFiniteNumber` at the path of the first NaN or infinite
-  ///   ``double(_:)``.
+  ///   ``double(_:)``; `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a
+  ///   JSON number.
   public func jsonString(options: JSONWritingOptions = []) throws -> String {
     String(decoding: try jsonBytes(options: options), as: UTF8.self)
   }
@@ -71,7 +75,8 @@ extension Node {
   ///   - sortedKeys: Whether to write object members sorted by the UTF-8 bytes of their keys.
   ///   - nonFinite: What to do with NaN and infinite doubles.
   /// - Throws: ``MappingError`` `.nonFiniteNumber` with the value's path, when `nonFinite` is
-  ///   `.error`.
+  ///   `.error`; `.notRepresentable` for ``decimal(_:)`` text that is not a JSON number, also
+  ///   only when `nonFinite` is `.error` (descriptions show any text).
   func _writeJSON(
     to writer: inout _JSONWriter, sortedKeys: Bool, nonFinite: _NonFinitePolicy
   ) throws(MappingError) {
@@ -92,7 +97,13 @@ extension Node {
         } else {
           writer.numberText(number.description)
         }
-      case .decimal(let text): writer.numberText(text)
+      case .decimal(let text):
+        guard nonFinite == .describe || _isJSONNumber(text) else {
+          throw MappingError(
+            path: _WriteFrame.path(of: stack),
+            .notRepresentable(reason: "\(_decimalForMessage(text)) is not a JSON number"))
+        }
+        writer.numberText(text)
       case .string(let text): writer.string(text)
       case .array(let elements):
         writer.beginArray()

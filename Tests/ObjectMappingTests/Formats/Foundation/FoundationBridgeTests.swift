@@ -121,7 +121,7 @@ import Testing
   @Test func deepTreesConvertWithoutRecursion() throws {
     var any: Any = 1
     for _ in 0..<2_000 { any = [any] }
-    var node = try Node(foundation: any)
+    var node = try Node(foundation: any, maximumDepth: 2_000)
     defer { JSONWriterTests.dismantle(&node) }
     #expect(
       try node.jsonString() == String(repeating: "[", count: 2_000) + "1"

@@ -30,9 +30,16 @@ import Testing
       "7.038531e-26", "9.109e-31", "123456789012345678", "1234567890123456789",
       "12345678901234567890", "1e-100", "1e100", "1.5e-101", "3.7e101", "2.5", "1e22", "1e-22",
       "4503599627370497.5", "9007199254740993.0", "1e308", "1e-307", "18446744073709551615",
-      "0.000001", "1E5", "1e+5", "1.e5",
+      "0.000001", "1E5", "1e+5",
     ] where Double(text) != nil {
       expectSame(text)
+    }
+  }
+
+  /// Text outside the JSON number grammar is NaN, even where Swift's `Double(_:)` reads it.
+  @Test func textThatIsNotAJSONNumberIsNaN() {
+    for text in ["1.e5", ".5", "01", "+1", "1e", "-", "", "0x1p3", "nan", "inf", "1e5 "] {
+      #expect(parse(text).isNaN, "\(text)")
     }
   }
 
@@ -60,7 +67,7 @@ import Testing
 }
 
 /// A small deterministic random number generator (SplitMix64).
-private struct SplitMix64 {
+struct SplitMix64 {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import ObjectMapping
+
+/// Mapping a built `Node` copies it onto a tape without recursion and checks its numbers.
+@Suite struct NodeTapeTests {
+  @Test func deepNodesCostNoCallStack() throws {
+    let depth = 100_000
+    var node: Node = 1
+    for level in 0..<depth { node = level % 2 == 0 ? [node] : ["k": node] }
+    defer { JSONWriterTests.dismantle(&node) }
+    let tape = try _Tape(node: node)
+    // Every container, every key and the innermost value.
+    #expect(tape.entries.count == depth + depth / 2 + 1)
+    #expect(tape.entries[0].payload == Int64(tape.entries.count))
+    #expect(tape.entries[tape.entries.count - 1].kind == .integer)
+  }
+
+  @Test func errorsNameThePath() {
+    let node: Node = ["a/b": [1, ["c~": [.double(.nan)]]], "d": .decimal("1e")]
+    #expect(throws: MappingError(path: "/a~1b/1/c~0/0", .nonFiniteNumber(value: "nan"))) {
+      try _Tape(node: node)
+    }
+    #expect(
+      throws: MappingError(
+        path: "/d",
+        .conversionFailed(
+          expected: "a number", raw: #".decimal("1e")"#, reason: "not a JSON number"))
+    ) {
+      try _Tape(node: ["a": [], "b": [:], "d": .decimal("1e")])
+    }
+  }
+
+  @Test func scalarsAndEmptyContainers() throws {
+    let node: Node = [
+      "n": nil, "t": true, "f": false, "i": 7, "d": 2.5, "z": .double(-0.0), "w": 3.0,
+      "m": .decimal("1.50"), "s": "x", "a": [], "o": [:],
+    ]
+    let tape = try _Tape(node: node)
+    #expect(tape.node(at: 0) == node)
+  }
+}
