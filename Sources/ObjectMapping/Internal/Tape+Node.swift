@@ -8,7 +8,7 @@ extension _Tape {
     var bytes: [UInt8] = []
     var path: [_PathComponent] = []
     try _Tape.append(node, to: &entries, bytes: &bytes, path: &path)
-    self.init(entries: entries, bytes: bytes)
+    try self.init(unpacked: entries, bytes: bytes)
   }
 
   private static func appendText(

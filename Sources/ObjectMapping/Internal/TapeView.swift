@@ -13,21 +13,34 @@
 /// ``_Tape/withView(_:)`` call that made it, which keeps the tape alive; a mapping run and the
 /// ``PayloadValue``s it hands out live inside that call.
 struct _TapeView {
-  let entries: UnsafeBufferPointer<_TapeEntry>
+  let entries: UnsafeBufferPointer<_PackedEntry>
   let bytes: UnsafeBufferPointer<UInt8>
+  /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
+  let longLengths: UnsafeBufferPointer<_LongLength>
+
+  @inline(__always)
+  init(
+    entries: UnsafeBufferPointer<_PackedEntry>, bytes: UnsafeBufferPointer<UInt8>,
+    longLengths: UnsafeBufferPointer<_LongLength> = UnsafeBufferPointer(start: nil, count: 0)
+  ) {
+    self.entries = entries
+    self.bytes = bytes
+    self.longLengths = longLengths
+  }
 
   /// The entry at `index`.
   @inline(__always)
-  subscript(index: Int) -> _TapeEntry { entries[index] }
+  subscript(index: Int) -> _TapeEntry {
+    let packed = entries[index]
+    var entry = packed.unpacked
+    if _slowPath(packed.hasLongLength) { entry.length = longLengths.length(at: index) }
+    return entry
+  }
 
   /// The index of the first entry after the value at `index` (its whole subtree).
   @inline(__always)
   func next(after index: Int) -> Int {
-    let entry = entries[index]
-    switch entry.kind {
-    case .array, .object: return Int(entry.payload)
-    default: return index + 1
-    }
+    entries[index].next(at: index)
   }
 
   /// The content bytes of a string or number entry.
@@ -39,7 +52,7 @@ struct _TapeView {
 
   /// The decoded string of the string entry at `index`.
   func string(at index: Int) -> String {
-    let entry = entries[index]
+    let entry = self[index]
     if entry.flags & _TapeEntry.stringHasEscapes == 0 {
       return String(decoding: content(of: entry), as: UTF8.self)
     }
@@ -48,7 +61,7 @@ struct _TapeView {
 
   /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
   func numberText(at index: Int) -> String {
-    let entry = entries[index]
+    let entry = self[index]
     if entry.kind == .integer { return String(entry.payload) }
     return String(decoding: content(of: entry), as: UTF8.self)
   }
@@ -56,7 +69,7 @@ struct _TapeView {
   /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
   @inline(__always)
   func doubleValue(at index: Int) -> Double? {
-    let entry = entries[index]
+    let entry = self[index]
     switch entry.kind {
     case .integer: return Double(entry.payload)
     case .number: return _parseDouble(content(of: entry))
@@ -68,7 +81,7 @@ struct _TapeView {
   /// `String` for unescaped keys.
   @inline(__always)
   func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    let entry = entries[index]
+    let entry = self[index]
     if entry.flags & _TapeEntry.stringHasEscapes != 0 {
       return string(at: index).utf8.elementsEqual(key)
     }
@@ -80,7 +93,7 @@ struct _TapeView {
   /// The value index of the first member of the object at `object` whose key is `key`; `nil`
   /// when absent or when `object` is not an object.
   func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
-    let entry = entries[object]
+    let entry = self[object]
     guard entry.kind == .object else { return nil }
     var cursor = object + 1
     for _ in 0..<entry.length {
@@ -102,7 +115,7 @@ struct _TapeView {
   func member(
     of object: Int, named key: _KeyBytes, hint: inout _MemberHint, mayRepeat: Bool
   ) -> Int? {
-    let entry = entries[object]
+    let entry = self[object]
     guard entry.kind == .object else { return nil }
     if mayRepeat || hint.skippedKeys & key.signature != 0 {
       return member(of: object, named: key.buffer)
@@ -118,7 +131,7 @@ struct _TapeView {
         hint = _MemberHint(cursor: next(after: value), ordinal: ordinal + 1, skippedKeys: skipped)
         return value
       }
-      skipped |= _KeyBytes.signature(of: entries[cursor], bytes: bytes)
+      skipped |= _KeyBytes.signature(of: self[cursor], bytes: bytes)
       cursor = next(after: value)
       ordinal += 1
     }
@@ -206,7 +219,9 @@ extension _Tape {
   func withView<Result>(_ body: (_TapeView) throws -> Result) rethrows -> Result {
     try entries.withUnsafeBufferPointer { entries in
       try bytes.withUnsafeBufferPointer { bytes in
-        try body(_TapeView(entries: entries, bytes: bytes))
+        try longLengths.withUnsafeBufferPointer { longLengths in
+          try body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+        }
       }
     }
   }

@@ -15,10 +15,16 @@ struct _JSONScanner {
   private let options: JSONReadingOptions
   private let allowsComments: Bool
   private var position = 0
-  private var entries: [_TapeEntry] = []
+  private var entries: [_PackedEntry] = []
+  /// The lengths and counts too large for a packed entry (``_Tape/longLengths``), in the order
+  /// they were found; sorted by ``sortedLongLengths()``.
+  private var longLengths: [_LongLength] = []
   /// The nesting depth of the values scanned: 0 for a document, 1 for the elements of a
   /// top-level array scanned one at a time (``scanArrayElements(_:options:_:)``).
   private var baseDepth = 0
+  /// The position in the top-level array of the element being scanned one at a time, for the
+  /// paths of duplicate-key errors.
+  private var elementOffset: Int?
   /// The open containers' frames, kept between values (see ``scanValue(isDocument:)``).
   private var frames: [Frame] = []
 
@@ -36,10 +42,11 @@ struct _JSONScanner {
   ///
   /// - Throws: `MappingError` with path `""`: ``MappingError/Kind/syntax(message:location:)``,
   ///   ``MappingError/Kind/invalidUTF8(location:)`` or
-  ///   ``MappingError/Kind/depthLimitExceeded(limit:location:)``.
+  ///   ``MappingError/Kind/depthLimitExceeded(limit:location:)``; with the object's path for a
+  ///   duplicate key under ``JSONReadingOptions/rejectsDuplicateKeys``.
   static func scan(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions
-  ) throws(MappingError) -> [_TapeEntry] {
+  ) throws(MappingError) -> (entries: [_PackedEntry], longLengths: [_LongLength]) {
     guard let base = input.baseAddress, !input.isEmpty else {
       throw MappingError(
         .syntax(
@@ -47,15 +54,33 @@ struct _JSONScanner {
           location: TextLocation(offset: 0, line: 1, column: 1)))
     }
     var scanner = _JSONScanner(input: input, base: base, options: options)
-    // Real documents take 11 to 27 bytes per entry (generated articles to citm_catalog.json).
-    // Reserving one entry per 6 bytes means the tape practically never grows: growing copies
-    // the whole tape and briefly holds both copies (a third more peak memory at 1M articles).
-    // The reservation costs address space, not memory: the pages past the last entry written
-    // are never touched, so they never become resident.
-    scanner.entries.reserveCapacity(max(16, input.count / 6))
+    try scanner.checkSize()
+    // Every value but the last takes at least 2 bytes (`0,`), so a document of n bytes has at
+    // most n / 2 + 1 entries: reserving that many means the tape never grows (growing copies
+    // the whole tape and briefly holds both copies). The reservation costs address space, not
+    // memory: the pages past the last entry written are never touched, so they never become
+    // resident, and the entries written take at most 4 times the input (8 bytes per 2).
+    scanner.entries.reserveCapacity(input.count / 2 + 2)
     _adviseHugePages(for: &scanner.entries)
     try scanner.scanDocument()
-    return scanner.entries
+    return (scanner.entries, scanner.sortedLongLengths())
+  }
+
+  /// Throws when the input is too large for the packed entries' offsets (256 GiB).
+  private func checkSize() throws(MappingError) {
+    guard Int64(end) <= _PackedEntry.maximumPayload else {
+      throw syntaxError(
+        "the document is too large to index: more than \(_PackedEntry.maximumPayload) bytes",
+        at: 0)
+    }
+  }
+
+  /// ``longLengths`` by entry index (containers are recorded when they close, after the long
+  /// strings inside them).
+  private func sortedLongLengths() -> [_LongLength] {
+    var lengths = longLengths
+    if lengths.count > 1 { lengths.sort { $0.index < $1.index } }
+    return lengths
   }
 
   // MARK: - Structure
@@ -104,7 +129,7 @@ struct _JSONScanner {
       let byte = base[position]
       switch byte {
       case _quote:
-        entries.append(try scanString())
+        try scanString()
       case _minus, _zero..._nine:
         try scanNumber()
       case UInt8(ascii: "t"):
@@ -121,7 +146,7 @@ struct _JSONScanner {
         stack.append(current)
         let isObject = byte == _openBrace
         current = Frame(container: entries.count, count: 0, isObject: isObject)
-        entries.append(_TapeEntry(kind: isObject ? .object : .array))
+        entries.append(_PackedEntry(kind: isObject ? .object : .array))
         position += 1
         try skipWhitespace()
         if position < end && base[position] == (isObject ? _closeBrace : _closeBracket) {
@@ -202,10 +227,11 @@ struct _JSONScanner {
   /// thrown, so the caller must discard what it made of them.
   static func scanArrayElements(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
-    _ body: (_ offset: Int, _ entries: UnsafeBufferPointer<_TapeEntry>, _ end: Int) -> Bool
+    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int) -> Bool
   ) throws(MappingError) -> ElementScan {
     guard let base = input.baseAddress, !input.isEmpty else { return .notAnArray }
     var scanner = _JSONScanner(input: input, base: base, options: options)
+    try scanner.checkSize()
     try scanner.skipByteOrderMark()
     try scanner.skipWhitespace()
     guard scanner.position < scanner.end, base[scanner.position] == _openBracket,
@@ -223,9 +249,16 @@ struct _JSONScanner {
     var offset = 0
     while true {
       scanner.entries.removeAll(keepingCapacity: true)
+      scanner.longLengths.removeAll(keepingCapacity: true)
+      scanner.elementOffset = offset
       try scanner.scanValue(isDocument: false)
-      let goesOn = scanner.entries.withUnsafeBufferPointer {
-        body(offset, $0, scanner.position)
+      let longLengths = scanner.sortedLongLengths()
+      let goesOn = scanner.entries.withUnsafeBufferPointer { entries in
+        longLengths.withUnsafeBufferPointer { longLengths in
+          body(
+            offset, _TapeView(entries: entries, bytes: input, longLengths: longLengths),
+            scanner.position)
+        }
       }
       guard goesOn else { return .stopped }
       offset += 1
@@ -264,10 +297,13 @@ struct _JSONScanner {
       let what = current.isObject ? "an object with more than" : "an array with more than"
       throw syntaxError("\(what) \(UInt32.max) values", at: position - 1)
     }
-    let after = Int64(entries.count)
+    let after = entries.count
+    if current.count >= _PackedEntry.longLength {
+      longLengths.append(
+        _LongLength(index: current.container, length: UInt32(truncatingIfNeeded: current.count)))
+    }
     entries.withUnsafeMutableBufferPointer { buffer in
-      buffer[current.container].length = UInt32(truncatingIfNeeded: current.count)
-      buffer[current.container].payload = after
+      buffer[current.container].close(count: current.count, after: after)
     }
     current = stack.removeLast()
   }
@@ -281,7 +317,7 @@ struct _JSONScanner {
         afterComma ? "expected a string key after ',' in an object" : "expected a string key or '}'"
       throw syntaxError("\(expected), found \(found(at: position))", at: position)
     }
-    entries.append(try scanString())
+    try scanString()
     try skipWhitespace()
     guard position < end && base[position] == _colon else {
       throw syntaxError(
@@ -363,7 +399,7 @@ struct _JSONScanner {
       }
     }
     position += count
-    entries.append(_TapeEntry(kind: kind))
+    entries.append(_PackedEntry(kind: kind))
   }
 
   /// Scans a number at `position` (a digit or `-`) and appends its entry.
@@ -417,15 +453,16 @@ struct _JSONScanner {
     }
     position = index
     if integral && digitCount <= 19 {
-      // `-0` stays a literal (flagged integral), so that as a `Double` it reads as -0.0, the
-      // correctly rounded value of its text.
-      if negative && magnitude != 0 && magnitude <= UInt64(Int64.max) + 1 {
-        entries.append(
-          _TapeEntry(kind: .integer, payload: Int64(bitPattern: 0 &- magnitude)))
+      // Integers in `-2⁶² ..< 2⁶²` are packed into their entry; `-0` stays a literal (flagged
+      // integral), so that as a `Double` it reads as -0.0, the correctly rounded value of its
+      // text, and larger integers keep their text.
+      let limit: UInt64 = 1 << 62
+      if negative && magnitude != 0 && magnitude <= limit {
+        entries.append(_PackedEntry(bits: (0 &- magnitude) << 1))
         return
       }
-      if !negative && magnitude <= UInt64(Int64.max) {
-        entries.append(_TapeEntry(kind: .integer, payload: Int64(magnitude)))
+      if !negative && magnitude < limit {
+        entries.append(_PackedEntry(bits: magnitude << 1))
         return
       }
     }
@@ -433,10 +470,17 @@ struct _JSONScanner {
     guard length <= Int(UInt32.max) else {
       throw syntaxError("number too long: more than \(UInt32.max) bytes", at: start)
     }
-    entries.append(
-      _TapeEntry(
-        kind: .number, flags: integral ? _TapeEntry.numberIsIntegral : 0,
-        length: UInt32(truncatingIfNeeded: length), payload: Int64(start)))
+    appendText(kind: .number, flag: integral, length: length, offset: start)
+  }
+
+  /// Appends a string or number entry, recording a long length.
+  @inline(__always)
+  private mutating func appendText(kind: _TapeKind, flag: Bool, length: Int, offset: Int) {
+    if _slowPath(length >= _PackedEntry.longLength) {
+      longLengths.append(
+        _LongLength(index: entries.count, length: UInt32(truncatingIfNeeded: length)))
+    }
+    entries.append(_PackedEntry(kind: kind, flag: flag, length: length, offset: offset))
   }
 
   @inline(__always)
@@ -448,12 +492,12 @@ struct _JSONScanner {
 
   // MARK: - Strings
 
-  /// Scans the string whose opening quote is at `position` and returns its entry; `position`
+  /// Scans the string whose opening quote is at `position` and appends its entry; `position`
   /// ends after the closing quote.
-  private mutating func scanString() throws(MappingError) -> _TapeEntry {
+  private mutating func scanString() throws(MappingError) {
     let start = position + 1
     var index = start
-    var flags: UInt8 = 0
+    var escaped = false
     while true {
       index = skipPlainStringBytes(from: index)
       guard index < end else {
@@ -463,7 +507,7 @@ struct _JSONScanner {
       if byte == _quote {
         break
       } else if byte == _backslash {
-        flags = _TapeEntry.stringHasEscapes
+        escaped = true
         index = try scanEscape(at: index)
       } else if byte >= 0x80 {
         // Non-ASCII text tends to come in runs: validate the whole run here.
@@ -483,9 +527,7 @@ struct _JSONScanner {
     guard length <= Int(UInt32.max) else {
       throw syntaxError("string too long: more than \(UInt32.max) bytes", at: start - 1)
     }
-    return _TapeEntry(
-      kind: .string, flags: flags, length: UInt32(truncatingIfNeeded: length),
-      payload: Int64(start))
+    appendText(kind: .string, flag: escaped, length: length, offset: start)
   }
 
   /// The index of the first byte at or after `start` that is a quote, a backslash, a control

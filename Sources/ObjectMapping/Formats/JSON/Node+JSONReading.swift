@@ -70,9 +70,9 @@ extension _Tape {
   ///
   /// - Throws: `MappingError` with path `""` for invalid JSON (see ``_JSONScanner``).
   init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(MappingError) {
-    let entries = try bytes.withUnsafeBufferPointer { buffer throws(MappingError) in
+    let index = try bytes.withUnsafeBufferPointer { buffer throws(MappingError) in
       try _JSONScanner.scan(buffer, options: options)
     }
-    self.init(entries: entries, bytes: bytes)
+    self.init(entries: index.entries, bytes: bytes, longLengths: index.longLengths)
   }
 }
