@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Scans JSON bytes into the entries of a ``_Tape`` in one pass.
 ///
 /// The scanner validates everything RFC 8259 requires (grammar, escapes, UTF-8 inside strings)
@@ -27,6 +35,9 @@ struct _JSONScanner {
   private var elementOffset: Int?
   /// The open containers' frames, kept between values (see ``scanValue(isDocument:)``).
   private var frames: [Frame] = []
+  /// Under ``JSONReadingOptions/rejectsDuplicateKeys``: for each open object of more than 8
+  /// members (by nesting depth), its keys so far and the index of each key's entry.
+  private var keyTables: [[String: Int]] = []
 
   private init(
     input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, options: JSONReadingOptions
@@ -112,6 +123,7 @@ struct _JSONScanner {
   private mutating func scanValue(isDocument: Bool) throws(MappingError) {
     let maximumDepth = options.maximumDepth - baseDepth
     let allowsTrailingCommas = options.allowsTrailingCommas
+    let rejectsDuplicateKeys = options.rejectsDuplicateKeys
     // The frames of the containers that enclose `current`; its count is the nesting depth.
     // Reuses the scanner's frame storage: scanning the elements of a top-level array one at a
     // time calls this once per element.
@@ -181,7 +193,10 @@ struct _JSONScanner {
                 continue
               }
             }
-            if current.isObject { try scanKey(afterComma: true) }
+            if current.isObject {
+              try scanKey(afterComma: true)
+              if rejectsDuplicateKeys { try checkKey(of: current, enclosedBy: stack) }
+            }
             continue value
           }
           if byte == closer {
@@ -197,6 +212,92 @@ struct _JSONScanner {
         throw syntaxError("\(expected), found \(found(at: position))", at: position)
       }
     }
+  }
+
+  // MARK: - Duplicate keys
+
+  /// Throws when the key just scanned (the last entry) repeats a key of the same object
+  /// (`object`, whose `count` members before it are complete); `stack` holds the enclosing
+  /// containers, for the error's path.
+  private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(MappingError)
+  {
+    let key = entries.count - 1
+    let depth = stack.count
+    if object.count < 8 {
+      var cursor = object.container + 1
+      for _ in 0..<object.count {
+        if keysEqual(cursor, key) { throw duplicateKey(key, first: cursor, in: stack) }
+        cursor = entries[cursor + 1].next(at: cursor + 1)
+      }
+      return
+    }
+    while keyTables.count <= depth { keyTables.append([:]) }
+    if object.count == 8 {
+      // From the ninth member on, through a table of the keys so far (distinct, checked above).
+      var table: [String: Int] = [:]
+      var cursor = object.container + 1
+      for _ in 0..<8 {
+        table[keyText(at: cursor)] = cursor
+        cursor = entries[cursor + 1].next(at: cursor + 1)
+      }
+      keyTables[depth] = table
+    }
+    if let first = keyTables[depth].updateValue(key, forKey: keyText(at: key)) {
+      throw duplicateKey(key, first: first, in: stack)
+    }
+  }
+
+  /// Whether the key entries at `first` and `second` name the same key.
+  private func keysEqual(_ first: Int, _ second: Int) -> Bool {
+    let a = scannedEntry(at: first)
+    let b = scannedEntry(at: second)
+    if a.flags | b.flags == 0 {
+      return a.length == b.length
+        && (a.length == 0
+          || memcmp(base + Int(a.payload), base + Int(b.payload), Int(a.length)) == 0)
+    }
+    return keyText(at: first) == keyText(at: second)
+  }
+
+  /// The entry at `index` with its real length (a long one is looked up in ``longLengths``).
+  private func scannedEntry(at index: Int) -> _TapeEntry {
+    var entry = entries[index].unpacked
+    if entries[index].hasLongLength {
+      entry.length = longLengths.last { $0.index == index }?.length ?? entry.length
+    }
+    return entry
+  }
+
+  /// The decoded text of the key entry at `index`.
+  private func keyText(at index: Int) -> String {
+    let entry = scannedEntry(at: index)
+    let content = UnsafeBufferPointer(start: base + Int(entry.payload), count: Int(entry.length))
+    if entry.flags & _TapeEntry.stringHasEscapes != 0 { return _unescapeJSONString(content) }
+    return String(decoding: content, as: UTF8.self)
+  }
+
+  /// The error for the key entry at `key` repeating the one at `first`, with the path of their
+  /// object: each enclosing array's element and each enclosing object's current member.
+  private func duplicateKey(_ key: Int, first: Int, in stack: [Frame]) -> MappingError {
+    var path: [_PathComponent] = []
+    if let elementOffset { path.append(.index(elementOffset)) }
+    // `stack[0]` stands for "no container" (the document itself).
+    for frame in stack.dropFirst() {
+      if frame.isObject {
+        var cursor = frame.container + 1
+        for _ in 0..<frame.count { cursor = entries[cursor + 1].next(at: cursor + 1) }
+        path.append(.key(keyText(at: cursor)))
+      } else {
+        path.append(.index(frame.count))
+      }
+    }
+    let firstLocation = location(of: Int(scannedEntry(at: first).payload) - 1)
+    return MappingError(
+      path: _jsonPointer(path),
+      .syntax(
+        message: "duplicate key \"\(keyText(at: key))\" (first at line \(firstLocation.line), "
+          + "column \(firstLocation.column))",
+        location: location(of: Int(scannedEntry(at: key).payload) - 1)))
   }
 
   /// Checks that nothing but whitespace follows the top-level value.
