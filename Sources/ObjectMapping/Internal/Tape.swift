@@ -82,6 +82,24 @@ enum _TapeKind: UInt8, Sendable {
   case object
 }
 
+extension _TapeKind {
+  /// The kind whose raw value is `packed` (0–7); a switch rather than `init(rawValue:)`, which
+  /// is not inlined and returns an optional.
+  @inline(__always)
+  init(packed: UInt8) {
+    switch packed {
+    case 0: self = .null
+    case 1: self = .true
+    case 2: self = .false
+    case 3: self = .integer
+    case 4: self = .number
+    case 5: self = .string
+    case 6: self = .array
+    default: self = .object
+    }
+  }
+}
+
 /// One entry of a ``_Tape``, unpacked: what readers get from ``_TapeView/subscript(_:)``.
 struct _TapeEntry: Sendable, Equatable {
   /// The entry's kind.
@@ -171,6 +189,22 @@ struct _PackedEntry: Sendable, Equatable {
     bits = bits & 0x1F | stored << 5 | UInt64(truncatingIfNeeded: after) << 26
   }
 
+  /// The length or count field (``longLength`` when the real one is kept outside).
+  @inline(__always)
+  var storedLength: Int { Int(truncatingIfNeeded: (bits >> 5) & 0x1F_FFFF) }
+
+  /// The payload field of a non-integer entry: a byte offset or an entry index.
+  @inline(__always)
+  var storedPayload: Int { Int(truncatingIfNeeded: bits >> 26) }
+
+  /// Whether a string has escapes or a number is integral (``_TapeEntry/flags``).
+  @inline(__always)
+  var hasFlag: Bool { bits & 16 != 0 }
+
+  /// Whether this is an object entry.
+  @inline(__always)
+  var isObject: Bool { bits & 0b1111 == 0b1111 }
+
   /// Whether the length or count is kept in the tape's ``_Tape/longLengths``.
   @inline(__always)
   var hasLongLength: Bool {
@@ -191,7 +225,7 @@ struct _PackedEntry: Sendable, Equatable {
       return _TapeEntry(kind: .integer, payload: Int64(bitPattern: bits) >> 1)
     }
     return _TapeEntry(
-      kind: _TapeKind(rawValue: UInt8(truncatingIfNeeded: bits >> 1) & 7) ?? .null,
+      kind: _TapeKind(packed: UInt8(truncatingIfNeeded: bits >> 1) & 7),
       flags: UInt8(truncatingIfNeeded: bits >> 4) & 1,
       length: UInt32(truncatingIfNeeded: (bits >> 5) & 0x1F_FFFF),
       payload: Int64(bitPattern: bits >> 26))

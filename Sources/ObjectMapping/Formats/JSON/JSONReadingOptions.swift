@@ -66,7 +66,7 @@ public struct JSONReadingOptions: Sendable, Equatable {
   /// ```
   ///
   /// Cost: scanning gets slower by the comparison of each key with the keys before it in its
-  /// object (byte by byte up to 8 members, through a hash table beyond), about 10–20% on
+  /// object (byte by byte up to 16 members, through a seeded hash table beyond), about 10–20% on
   /// key-heavy documents (Documentation/Performance.md, "Duplicate keys"). Off, it costs
   /// nothing measurable.
   public var rejectsDuplicateKeys: Bool

@@ -35,9 +35,9 @@ struct _JSONScanner {
   private var elementOffset: Int?
   /// The open containers' frames, kept between values (see ``scanValue(isDocument:)``).
   private var frames: [Frame] = []
-  /// Under ``JSONReadingOptions/rejectsDuplicateKeys``: for each open object of more than 8
-  /// members (by nesting depth), its keys so far and the index of each key's entry.
-  private var keyTables: [[String: Int]] = []
+  /// Under ``JSONReadingOptions/rejectsDuplicateKeys``: for each open object of more than 16
+  /// members (by nesting depth), a hash table of its key entries' indexes (-1: empty slot).
+  private var keyTables: [[Int]] = []
 
   private init(
     input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, options: JSONReadingOptions
@@ -219,11 +219,14 @@ struct _JSONScanner {
   /// Throws when the key just scanned (the last entry) repeats a key of the same object
   /// (`object`, whose `count` members before it are complete); `stack` holds the enclosing
   /// containers, for the error's path.
+  ///
+  /// Up to 16 members the key is compared with each earlier one; from the 17th on, through an
+  /// open-addressing table of key entry indexes for the object's depth, hashed with the
+  /// standard library's randomly seeded `Hasher` (so crafted keys cannot make it quadratic).
   private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(MappingError)
   {
     let key = entries.count - 1
-    let depth = stack.count
-    if object.count < 8 {
+    if object.count < 16 {
       var cursor = object.container + 1
       for _ in 0..<object.count {
         if keysEqual(cursor, key) { throw duplicateKey(key, first: cursor, in: stack) }
@@ -231,24 +234,73 @@ struct _JSONScanner {
       }
       return
     }
-    while keyTables.count <= depth { keyTables.append([:]) }
-    if object.count == 8 {
-      // From the ninth member on, through a table of the keys so far (distinct, checked above).
-      var table: [String: Int] = [:]
+    let depth = stack.count
+    while keyTables.count <= depth { keyTables.append([]) }
+    var table: [Int] = []
+    swap(&table, &keyTables[depth])
+    defer { swap(&table, &keyTables[depth]) }
+    if object.count == 16 || (object.count + 1) * 2 > table.count {
+      // A new object (or a full table): the object's keys so far, distinct (checked before).
+      let capacity = Swift.max(128, 2 << (Int.bitWidth - (object.count + 1).leadingZeroBitCount))
+      table.removeAll(keepingCapacity: true)
+      table.append(contentsOf: repeatElement(-1, count: capacity))
       var cursor = object.container + 1
-      for _ in 0..<8 {
-        table[keyText(at: cursor)] = cursor
+      for _ in 0..<object.count {
+        insertKey(cursor, into: &table)
         cursor = entries[cursor + 1].next(at: cursor + 1)
       }
-      keyTables[depth] = table
     }
-    if let first = keyTables[depth].updateValue(key, forKey: keyText(at: key)) {
+    if let first = insertKey(key, into: &table) {
       throw duplicateKey(key, first: first, in: stack)
     }
   }
 
+  /// Inserts the key entry at `key` into `table`, unless it holds an equal key: then returns
+  /// that key's entry index.
+  @discardableResult
+  private func insertKey(_ key: Int, into table: inout [Int]) -> Int? {
+    let mask = table.count - 1
+    var slot = keyHash(at: key) & mask
+    while table[slot] >= 0 {
+      if keysEqual(table[slot], key) { return table[slot] }
+      slot = (slot + 1) & mask
+    }
+    table[slot] = key
+    return nil
+  }
+
+  /// A seeded hash of the decoded text of the key entry at `index`.
+  private func keyHash(at index: Int) -> Int {
+    var hasher = Hasher()
+    let entry = scannedEntry(at: index)
+    if entry.flags & _TapeEntry.stringHasEscapes == 0 {
+      hasher.combine(
+        bytes: UnsafeRawBufferPointer(start: base + Int(entry.payload), count: Int(entry.length)))
+    } else {
+      var text = keyText(at: index)
+      text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+    return hasher.finalize()
+  }
+
   /// Whether the key entries at `first` and `second` name the same key.
+  @inline(__always)
   private func keysEqual(_ first: Int, _ second: Int) -> Bool {
+    let one = entries[first]
+    let other = entries[second]
+    if !one.hasFlag && !other.hasFlag && one.storedLength != _PackedEntry.longLength {
+      // The common case: two keys without escapes, compared by their bytes.
+      let length = one.storedLength
+      return length == other.storedLength
+        && (length == 0
+          || memcmp(base + one.storedPayload, base + other.storedPayload, length) == 0)
+    }
+    return keysEqualSlowly(first, second)
+  }
+
+  /// ``keysEqual(_:_:)`` for keys with escapes or long lengths.
+  @inline(never)
+  private func keysEqualSlowly(_ first: Int, _ second: Int) -> Bool {
     let a = scannedEntry(at: first)
     let b = scannedEntry(at: second)
     if a.flags | b.flags == 0 {
@@ -577,11 +629,16 @@ struct _JSONScanner {
   /// Appends a string or number entry, recording a long length.
   @inline(__always)
   private mutating func appendText(kind: _TapeKind, flag: Bool, length: Int, offset: Int) {
+    var stored = length
     if _slowPath(length >= _PackedEntry.longLength) {
       longLengths.append(
         _LongLength(index: entries.count, length: UInt32(truncatingIfNeeded: length)))
+      stored = _PackedEntry.longLength
     }
-    entries.append(_PackedEntry(kind: kind, flag: flag, length: length, offset: offset))
+    entries.append(
+      _PackedEntry(
+        bits: UInt64(truncatingIfNeeded: offset) << 26 | UInt64(truncatingIfNeeded: stored) << 5
+          | (flag ? 16 : 0) | UInt64(kind.rawValue) << 1 | 1))
   }
 
   @inline(__always)
