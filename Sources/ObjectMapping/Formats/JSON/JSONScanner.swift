@@ -223,8 +223,7 @@ struct _JSONScanner {
   /// Up to 16 members the key is compared with each earlier one; from the 17th on, through an
   /// open-addressing table of key entry indexes for the object's depth, hashed with the
   /// standard library's randomly seeded `Hasher` (so crafted keys cannot make it quadratic).
-  private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(MappingError)
-  {
+  private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(MappingError) {
     let key = entries.count - 1
     if object.count < 16 {
       var cursor = object.container + 1

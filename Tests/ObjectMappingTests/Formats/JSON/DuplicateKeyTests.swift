@@ -71,7 +71,9 @@ import Testing
     }
     let payload = #"{"ann": {"age": 1}, "bob": {"age": 2}, "ann": {"age": 3}}"#
     #expect(
-      try mapping.mapCollection(payload) == [Keyed(name: "ann", age: 1), Keyed(name: "bob", age: 2)]
+      try mapping.mapCollection(payload) == [
+        Keyed(name: "ann", age: 1), Keyed(name: "bob", age: 2),
+      ]
     )
   }
 
@@ -149,7 +151,8 @@ import Testing
         return "\(error)"
       }
     }
-    #expect(rendered { _ = try Self.anyObject.mapCollection(json, options: Self.rejecting) } == expected)
+    #expect(
+      rendered { _ = try Self.anyObject.mapCollection(json, options: Self.rejecting) } == expected)
     #expect(
       rendered { _ = try Self.anyObject.mapCollection(Data(json.utf8), options: Self.rejecting) }
         == expected)

@@ -156,8 +156,10 @@ import Testing
     #expect(tape.entry(at: 1).flags == _TapeEntry.numberIsIntegral)
     #expect(tape.entry(at: 2).flags == 0)
     // `-0` keeps its text, so that it reads as the Double -0.0.
-    #expect(tape.entry(at: 3) == _TapeEntry(
-        kind: .number, flags: _TapeEntry.numberIsIntegral, length: 2, payload: 28))
+    #expect(
+      tape.entry(at: 3)
+        == _TapeEntry(
+          kind: .number, flags: _TapeEntry.numberIsIntegral, length: 2, payload: 28))
     #expect(tape.doubleValue(at: 3)?.sign == .minus)
     #expect(tape.entry(at: 4).flags == 0)
     #expect(tape.doubleValue(at: 4)?.sign == .minus)
