@@ -8,7 +8,7 @@ extension MappingProtocol {
   ///
   /// - Parameters:
   ///   - data: UTF-8 JSON.
-  ///   - options: Reader options (depth limit, lenient dialect).
+  ///   - options: Reader options (depth limit, lenient dialect, duplicate keys rejected).
   /// - Returns: The mapped object.
   /// - Throws: ``MappingErrors``: a syntax error with its line and column, or every mapping
   ///   problem of the payload with its path.
