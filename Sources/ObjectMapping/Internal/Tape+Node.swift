@@ -8,7 +8,7 @@ extension _Tape {
   /// costs no call stack.
   init(node: Node) throws(MappingError) {
     let (entries, bytes) = try _Tape.build(node)
-    self.init(entries: entries, bytes: bytes)
+    try self.init(unpacked: entries, bytes: bytes)
   }
 
   /// One open container while a node is copied onto a tape.

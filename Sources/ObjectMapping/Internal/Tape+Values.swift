@@ -10,12 +10,14 @@ extension _Tape {
   /// The index of the first entry after the value at `index` (its whole subtree).
   @inline(__always)
   func next(after index: Int) -> Int {
-    let entry = entries[index]
-    switch entry.kind {
-    case .array, .object: return Int(entry.payload)
-    default: return index + 1
-    }
+    entries[index].next(at: index)
   }
+
+  /// The entry at `index`, unpacked.
+  func entry(at index: Int) -> _TapeEntry { withView { $0[index] } }
+
+  /// Every entry, unpacked (for tests and diagnostics; mappings read through a view).
+  var unpackedEntries: [_TapeEntry] { withView { view in entries.indices.map { view[$0] } } }
 
   /// The decoded string of the string entry at `index`.
   func string(at index: Int) -> String { withView { $0.string(at: index) } }
@@ -38,7 +40,7 @@ extension _Tape {
 extension _TapeView {
   /// The whole subtree at `index` as a ``Node``.
   func node(at index: Int) -> Node {
-    var builder = _NodeBuilder(entries: entries, bytes: bytes, cursor: index)
+    var builder = _NodeBuilder(view: self, cursor: index)
     return builder.next()
   }
 }
@@ -47,8 +49,8 @@ extension _TapeView {
 /// per-value work to the allocations a `Node` needs. It recurses once per nesting level, which
 /// the reader bounds with its depth limit.
 private struct _NodeBuilder {
-  let entries: UnsafeBufferPointer<_TapeEntry>
-  let bytes: UnsafeBufferPointer<UInt8>
+  let view: _TapeView
+  var bytes: UnsafeBufferPointer<UInt8> { view.bytes }
   var cursor: Int
   /// Recently built keys too long for a small string, so repeated keys share one allocation.
   private var keyCache: [_CachedKey] = []
@@ -59,22 +61,30 @@ private struct _NodeBuilder {
     var key = ""
   }
 
-  init(entries: UnsafeBufferPointer<_TapeEntry>, bytes: UnsafeBufferPointer<UInt8>, cursor: Int) {
-    self.entries = entries
-    self.bytes = bytes
+  init(view: _TapeView, cursor: Int) {
+    self.view = view
     self.cursor = cursor
   }
 
   /// The value at `cursor`, moving `cursor` past its subtree.
   mutating func next() -> Node {
-    let entry = entries[cursor]
+    let entry = view[cursor]
     cursor += 1
     switch entry.kind {
     case .null: return .null
     case .true: return .bool(true)
     case .false: return .bool(false)
     case .integer: return .integer(entry.payload)
-    case .number: return .decimal(text(of: entry))
+    case .number:
+      // Integers beyond the packed range (`-2⁶² ..< 2⁶²`) are stored as text; those that fit
+      // `Int64` are integers in a `Node` all the same.
+      let text = text(of: entry)
+      if entry.flags & _TapeEntry.numberIsIntegral != 0, let integer = Int64(text),
+        _PackedEntry(integer: integer) == nil
+      {
+        return .integer(integer)
+      }
+      return .decimal(text)
     case .string: return .string(text(of: entry))
     // Empty containers are built as `[]`: `Array(unsafeUninitializedCapacity: 0)` writes its
     // count into the shared empty-array storage, a write ThreadSanitizer reports as a race
@@ -95,7 +105,7 @@ private struct _NodeBuilder {
         Array(unsafeUninitializedCapacity: Int(entry.length)) { buffer, count in
           guard let base = buffer.baseAddress else { return }
           for offset in 0..<Int(entry.length) {
-            let key = self.key(of: entries[cursor])
+            let key = self.key(of: view[cursor])
             cursor += 1
             (base + offset).initialize(to: Node.Member(key, next()))
             count = offset + 1

@@ -13,21 +13,45 @@
 /// ``_Tape/withView(_:)`` call that made it, which keeps the tape alive; a mapping run and the
 /// ``PayloadValue``s it hands out live inside that call.
 struct _TapeView {
-  let entries: UnsafeBufferPointer<_TapeEntry>
+  let entries: UnsafeBufferPointer<_PackedEntry>
   let bytes: UnsafeBufferPointer<UInt8>
+  /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
+  let longLengths: UnsafeBufferPointer<_LongLength>
+
+  @inline(__always)
+  init(
+    entries: UnsafeBufferPointer<_PackedEntry>, bytes: UnsafeBufferPointer<UInt8>,
+    longLengths: UnsafeBufferPointer<_LongLength> = UnsafeBufferPointer(start: nil, count: 0)
+  ) {
+    self.entries = entries
+    self.bytes = bytes
+    self.longLengths = longLengths
+  }
 
   /// The entry at `index`.
   @inline(__always)
-  subscript(index: Int) -> _TapeEntry { entries[index] }
+  subscript(index: Int) -> _TapeEntry {
+    let packed = entries[index]
+    var entry = packed.unpacked
+    if _slowPath(packed.hasLongLength) { entry.length = longLengths.length(at: index) }
+    return entry
+  }
+
+  /// The element or member count of the array or object at `index`.
+  @inline(__always)
+  func count(at index: Int) -> Int {
+    let packed = entries[index]
+    let count = packed.storedLength
+    guard _fastPath(count != _PackedEntry.longLength) else {
+      return Int(longLengths.length(at: index))
+    }
+    return count
+  }
 
   /// The index of the first entry after the value at `index` (its whole subtree).
   @inline(__always)
   func next(after index: Int) -> Int {
-    let entry = entries[index]
-    switch entry.kind {
-    case .array, .object: return Int(entry.payload)
-    default: return index + 1
-    }
+    entries[index].next(at: index)
   }
 
   /// The content bytes of a string or number entry.
@@ -38,8 +62,22 @@ struct _TapeView {
   }
 
   /// The decoded string of the string entry at `index`.
+  @inline(__always)
   func string(at index: Int) -> String {
-    let entry = entries[index]
+    let packed = entries[index]
+    let length = packed.storedLength
+    guard !packed.hasFlag && length != _PackedEntry.longLength else {
+      return decodedString(at: index)
+    }
+    let start = packed.storedPayload
+    return String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + length]), as: UTF8.self)
+  }
+
+  /// ``string(at:)`` for a string with escapes or a long length.
+  @inline(never)
+  private func decodedString(at index: Int) -> String {
+    let entry = self[index]
     if entry.flags & _TapeEntry.stringHasEscapes == 0 {
       return String(decoding: content(of: entry), as: UTF8.self)
     }
@@ -48,7 +86,7 @@ struct _TapeView {
 
   /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
   func numberText(at index: Int) -> String {
-    let entry = entries[index]
+    let entry = self[index]
     if entry.kind == .integer { return String(entry.payload) }
     return String(decoding: content(of: entry), as: UTF8.self)
   }
@@ -56,7 +94,7 @@ struct _TapeView {
   /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
   @inline(__always)
   func doubleValue(at index: Int) -> Double? {
-    let entry = entries[index]
+    let entry = self[index]
     switch entry.kind {
     case .integer: return Double(entry.payload)
     case .number: return _parseDouble(content(of: entry))
@@ -68,22 +106,21 @@ struct _TapeView {
   /// `String` for unescaped keys.
   @inline(__always)
   func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    let entry = entries[index]
-    if entry.flags & _TapeEntry.stringHasEscapes != 0 {
+    let packed = entries[index]
+    if packed.hasFlag || packed.storedLength == _PackedEntry.longLength {
       return string(at: index).utf8.elementsEqual(key)
     }
-    guard Int(entry.length) == key.count else { return false }
+    guard packed.storedLength == key.count else { return false }
     guard let keyBase = key.baseAddress, let base = bytes.baseAddress else { return true }
-    return memcmp(base + Int(entry.payload), keyBase, key.count) == 0
+    return memcmp(base + packed.storedPayload, keyBase, key.count) == 0
   }
 
   /// The value index of the first member of the object at `object` whose key is `key`; `nil`
   /// when absent or when `object` is not an object.
   func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
-    let entry = entries[object]
-    guard entry.kind == .object else { return nil }
+    guard entries[object].isObject else { return nil }
     var cursor = object + 1
-    for _ in 0..<entry.length {
+    for _ in 0..<count(at: object) {
       if stringEquals(at: cursor, key) { return cursor + 1 }
       cursor = next(after: cursor + 1)
     }
@@ -102,12 +139,11 @@ struct _TapeView {
   func member(
     of object: Int, named key: _KeyBytes, hint: inout _MemberHint, mayRepeat: Bool
   ) -> Int? {
-    let entry = entries[object]
-    guard entry.kind == .object else { return nil }
+    guard entries[object].isObject else { return nil }
     if mayRepeat || hint.skippedKeys & key.signature != 0 {
       return member(of: object, named: key.buffer)
     }
-    let count = Int(entry.length)
+    let count = count(at: object)
     // From the hint to the end, remembering the keys passed over.
     var cursor = hint.cursor
     var ordinal = hint.ordinal
@@ -191,12 +227,12 @@ struct _KeyBytes: @unchecked Sendable {
     1 << UInt64((length &* 7 &+ Int(first)) & 63)
   }
 
-  /// The signature of the key entry `entry`; all bits when it has escapes.
+  /// The signature of the key entry `entry`; all bits when it has escapes or a long length.
   @inline(__always)
-  static func signature(of entry: _TapeEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    guard entry.flags & _TapeEntry.stringHasEscapes == 0 else { return ~0 }
-    let length = Int(entry.length)
-    return signature(length: length, first: length == 0 ? 0 : bytes[Int(entry.payload)])
+  static func signature(of entry: _PackedEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let length = entry.storedLength
+    guard !entry.hasFlag && length != _PackedEntry.longLength else { return ~0 }
+    return signature(length: length, first: length == 0 ? 0 : bytes[entry.storedPayload])
   }
 }
 
@@ -206,7 +242,9 @@ extension _Tape {
   func withView<Result>(_ body: (_TapeView) throws -> Result) rethrows -> Result {
     try entries.withUnsafeBufferPointer { entries in
       try bytes.withUnsafeBufferPointer { bytes in
-        try body(_TapeView(entries: entries, bytes: bytes))
+        try longLengths.withUnsafeBufferPointer { longLengths in
+          try body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+        }
       }
     }
   }

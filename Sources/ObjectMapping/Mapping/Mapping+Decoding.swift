@@ -115,7 +115,7 @@ extension MappingProtocol {
     let outcome: _JSONScanner.ElementScan
     do {
       outcome = try _JSONScanner.scanArrayElements(bytes, options: options) {
-        offset, entries, end in
+        offset, element, end in
         if offset == 0 {
           // One element's size tells how many there are, roughly: enough room for them is
           // reserved (address space: pages never written are never resident), capped so that
@@ -125,7 +125,7 @@ extension MappingProtocol {
           objects.reserveCapacity(Swift.min(estimate, cap))
           _adviseHugePages(for: &objects)
         }
-        run.tape = _TapeView(entries: entries, bytes: bytes)
+        run.tape = element
         run.path.append(.index(offset))
         plan.decodeNew(at: 0, run: &run) { object in objects.append(consume object) }
         run.path.removeLast()

@@ -8,7 +8,7 @@ extension MappingProtocol {
   ///
   /// - Parameters:
   ///   - data: UTF-8 JSON.
-  ///   - options: Reader options (depth limit, lenient dialect).
+  ///   - options: Reader options (depth limit, lenient dialect, duplicate keys rejected).
   /// - Returns: The mapped object.
   /// - Throws: ``MappingErrors``: a syntax error with its line and column, or every mapping
   ///   problem of the payload with its path.
@@ -124,15 +124,17 @@ extension _Tape {
     _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
     _ body: (_TapeView) -> Result
   ) -> Swift.Result<Result, MappingError> {
-    let entries: [_TapeEntry]
+    let index: (entries: [_PackedEntry], longLengths: [_LongLength])
     do throws(MappingError) {
-      entries = try _JSONScanner.scan(bytes, options: options)
+      index = try _JSONScanner.scan(bytes, options: options)
     } catch {
       return .failure(error)
     }
     return .success(
-      entries.withUnsafeBufferPointer { entries in
-        body(_TapeView(entries: entries, bytes: bytes))
+      index.entries.withUnsafeBufferPointer { entries in
+        index.longLengths.withUnsafeBufferPointer { longLengths in
+          body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+        }
       })
   }
 

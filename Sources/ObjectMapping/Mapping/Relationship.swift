@@ -535,7 +535,9 @@ private func _decodeDictionary<Child>(
   var cursor = index + 1
   for _ in 0..<Int(entry.length) {
     let key = run.tape.string(at: cursor)
-    if let keyRule = plan.keyRule {
+    if children.index(forKey: key) != nil {
+      // A repeated key: the first member wins (JSONReadingOptions.rejectsDuplicateKeys).
+    } else if let keyRule = plan.keyRule {
       if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
         children[key] = child
       }

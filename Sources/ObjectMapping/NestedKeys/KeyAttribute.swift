@@ -109,9 +109,13 @@ extension _MappingPlan {
     -> [Object]
   {
     var objects: [Object] = []
+    // A repeated key: the first member wins (JSONReadingOptions.rejectsDuplicateKeys).
+    var seen: Set<String> = []
     var cursor = index + 1
     for _ in 0..<Int(run.tape[index].length) {
-      if let object = decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
+      if seen.insert(run.tape.string(at: cursor)).inserted,
+        let object = decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run)
+      {
         objects.append(object)
       }
       cursor = run.tape.next(after: cursor + 1)

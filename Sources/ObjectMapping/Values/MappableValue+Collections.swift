@@ -100,7 +100,9 @@ extension Set: MappableValue where Element: MappableValue {
 }
 
 extension Dictionary: MappableValue where Key == String, Value: MappableValue {
-  /// Each member's value converted; every failing member is reported with its key.
+  /// Each member's value converted; every failing member is reported with its key. When the
+  /// payload names a key twice, the first member wins and the later ones are not read (as
+  /// everywhere in the library; see ``JSONReadingOptions/rejectsDuplicateKeys``).
   public init(payload: PayloadValue) throws {
     let entry = payload.entry
     guard entry.kind == .object else {
@@ -114,6 +116,9 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
     for _ in 0..<Int(entry.length) {
       let key = tape.string(at: cursor)
       let value = PayloadValue(tape: tape, index: cursor + 1, context: payload.context)
+      defer { cursor = tape.next(after: cursor + 1) }
+      // A repeated key: the first member wins.
+      guard result.index(forKey: key) == nil else { continue }
       do {
         result[key] = try Value(payload: value)
       } catch let nested as _NestedConversionFailures {
@@ -123,7 +128,6 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
       } catch {
         failures.append(([.key(key)], error))
       }
-      cursor = tape.next(after: cursor + 1)
     }
     guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
     self = result

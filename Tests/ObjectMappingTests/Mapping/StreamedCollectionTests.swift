@@ -87,13 +87,9 @@ import Testing
     let text = #"[{"a": [1, 2]}, "x", {"b": {"c": null}}, 3]"#
     var seen: [(Int, Int, Int)] = []
     let outcome = try Array(text.utf8).withUnsafeBufferPointer { bytes throws(MappingError) in
-      try _JSONScanner.scanArrayElements(bytes, options: .strict) { offset, entries, _ in
+      try _JSONScanner.scanArrayElements(bytes, options: .strict) { offset, element, _ in
         // Each element's subtree ends exactly at the end of its entries.
-        seen.append(
-          (
-            offset, entries.count,
-            Int(entries[0].kind == .array || entries[0].kind == .object ? entries[0].payload : 1)
-          ))
+        seen.append((offset, element.entries.count, element.next(after: 0)))
         return true
       }
     }

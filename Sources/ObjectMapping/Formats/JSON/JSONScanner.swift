@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Scans JSON bytes into the entries of a ``_Tape`` in one pass.
 ///
 /// The scanner validates everything RFC 8259 requires (grammar, escapes, UTF-8 inside strings)
@@ -15,12 +23,21 @@ struct _JSONScanner {
   private let options: JSONReadingOptions
   private let allowsComments: Bool
   private var position = 0
-  private var entries: [_TapeEntry] = []
+  private var entries: [_PackedEntry] = []
+  /// The lengths and counts too large for a packed entry (``_Tape/longLengths``), in the order
+  /// they were found; sorted by ``sortedLongLengths()``.
+  private var longLengths: [_LongLength] = []
   /// The nesting depth of the values scanned: 0 for a document, 1 for the elements of a
   /// top-level array scanned one at a time (``scanArrayElements(_:options:_:)``).
   private var baseDepth = 0
+  /// The position in the top-level array of the element being scanned one at a time, for the
+  /// paths of duplicate-key errors.
+  private var elementOffset: Int?
   /// The open containers' frames, kept between values (see ``scanValue(isDocument:)``).
   private var frames: [Frame] = []
+  /// Under ``JSONReadingOptions/rejectsDuplicateKeys``: for each open object of more than 16
+  /// members (by nesting depth), a hash table of its key entries' indexes (-1: empty slot).
+  private var keyTables: [[Int]] = []
 
   private init(
     input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, options: JSONReadingOptions
@@ -36,10 +53,11 @@ struct _JSONScanner {
   ///
   /// - Throws: `MappingError` with path `""`: ``MappingError/Kind/syntax(message:location:)``,
   ///   ``MappingError/Kind/invalidUTF8(location:)`` or
-  ///   ``MappingError/Kind/depthLimitExceeded(limit:location:)``.
+  ///   ``MappingError/Kind/depthLimitExceeded(limit:location:)``; with the object's path for a
+  ///   duplicate key under ``JSONReadingOptions/rejectsDuplicateKeys``.
   static func scan(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions
-  ) throws(MappingError) -> [_TapeEntry] {
+  ) throws(MappingError) -> (entries: [_PackedEntry], longLengths: [_LongLength]) {
     guard let base = input.baseAddress, !input.isEmpty else {
       throw MappingError(
         .syntax(
@@ -47,15 +65,33 @@ struct _JSONScanner {
           location: TextLocation(offset: 0, line: 1, column: 1)))
     }
     var scanner = _JSONScanner(input: input, base: base, options: options)
-    // Real documents take 11 to 27 bytes per entry (generated articles to citm_catalog.json).
-    // Reserving one entry per 6 bytes means the tape practically never grows: growing copies
-    // the whole tape and briefly holds both copies (a third more peak memory at 1M articles).
-    // The reservation costs address space, not memory: the pages past the last entry written
-    // are never touched, so they never become resident.
-    scanner.entries.reserveCapacity(max(16, input.count / 6))
+    try scanner.checkSize()
+    // Every value but the last takes at least 2 bytes (`0,`), so a document of n bytes has at
+    // most n / 2 + 1 entries: reserving that many means the tape never grows (growing copies
+    // the whole tape and briefly holds both copies). The reservation costs address space, not
+    // memory: the pages past the last entry written are never touched, so they never become
+    // resident, and the entries written take at most 4 times the input (8 bytes per 2).
+    scanner.entries.reserveCapacity(input.count / 2 + 2)
     _adviseHugePages(for: &scanner.entries)
     try scanner.scanDocument()
-    return scanner.entries
+    return (scanner.entries, scanner.sortedLongLengths())
+  }
+
+  /// Throws when the input is too large for the packed entries' offsets (256 GiB).
+  private func checkSize() throws(MappingError) {
+    guard Int64(end) <= _PackedEntry.maximumPayload else {
+      throw syntaxError(
+        "the document is too large to index: more than \(_PackedEntry.maximumPayload) bytes",
+        at: 0)
+    }
+  }
+
+  /// ``longLengths`` by entry index (containers are recorded when they close, after the long
+  /// strings inside them).
+  private func sortedLongLengths() -> [_LongLength] {
+    var lengths = longLengths
+    if lengths.count > 1 { lengths.sort { $0.index < $1.index } }
+    return lengths
   }
 
   // MARK: - Structure
@@ -87,6 +123,7 @@ struct _JSONScanner {
   private mutating func scanValue(isDocument: Bool) throws(MappingError) {
     let maximumDepth = options.maximumDepth - baseDepth
     let allowsTrailingCommas = options.allowsTrailingCommas
+    let rejectsDuplicateKeys = options.rejectsDuplicateKeys
     // The frames of the containers that enclose `current`; its count is the nesting depth.
     // Reuses the scanner's frame storage: scanning the elements of a top-level array one at a
     // time calls this once per element.
@@ -104,7 +141,7 @@ struct _JSONScanner {
       let byte = base[position]
       switch byte {
       case _quote:
-        entries.append(try scanString())
+        try scanString()
       case _minus, _zero..._nine:
         try scanNumber()
       case UInt8(ascii: "t"):
@@ -121,7 +158,7 @@ struct _JSONScanner {
         stack.append(current)
         let isObject = byte == _openBrace
         current = Frame(container: entries.count, count: 0, isObject: isObject)
-        entries.append(_TapeEntry(kind: isObject ? .object : .array))
+        entries.append(_PackedEntry(kind: isObject ? .object : .array))
         position += 1
         try skipWhitespace()
         if position < end && base[position] == (isObject ? _closeBrace : _closeBracket) {
@@ -156,7 +193,10 @@ struct _JSONScanner {
                 continue
               }
             }
-            if current.isObject { try scanKey(afterComma: true) }
+            if current.isObject {
+              try scanKey(afterComma: true)
+              if rejectsDuplicateKeys { try checkKey(of: current, enclosedBy: stack) }
+            }
             continue value
           }
           if byte == closer {
@@ -172,6 +212,143 @@ struct _JSONScanner {
         throw syntaxError("\(expected), found \(found(at: position))", at: position)
       }
     }
+  }
+
+  // MARK: - Duplicate keys
+
+  /// Throws when the key just scanned (the last entry) repeats a key of the same object
+  /// (`object`, whose `count` members before it are complete); `stack` holds the enclosing
+  /// containers, for the error's path.
+  ///
+  /// Up to 16 members the key is compared with each earlier one; from the 17th on, through an
+  /// open-addressing table of key entry indexes for the object's depth, hashed with the
+  /// standard library's randomly seeded `Hasher` (so crafted keys cannot make it quadratic).
+  private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(MappingError) {
+    let key = entries.count - 1
+    if object.count < 16 {
+      var cursor = object.container + 1
+      for _ in 0..<object.count {
+        if keysEqual(cursor, key) { throw duplicateKey(key, first: cursor, in: stack) }
+        cursor = entries[cursor + 1].next(at: cursor + 1)
+      }
+      return
+    }
+    let depth = stack.count
+    while keyTables.count <= depth { keyTables.append([]) }
+    var table: [Int] = []
+    swap(&table, &keyTables[depth])
+    defer { swap(&table, &keyTables[depth]) }
+    if object.count == 16 || (object.count + 1) * 2 > table.count {
+      // A new object (or a full table): the object's keys so far, distinct (checked before).
+      let capacity = Swift.max(128, 2 << (Int.bitWidth - (object.count + 1).leadingZeroBitCount))
+      table.removeAll(keepingCapacity: true)
+      table.append(contentsOf: repeatElement(-1, count: capacity))
+      var cursor = object.container + 1
+      for _ in 0..<object.count {
+        insertKey(cursor, into: &table)
+        cursor = entries[cursor + 1].next(at: cursor + 1)
+      }
+    }
+    if let first = insertKey(key, into: &table) {
+      throw duplicateKey(key, first: first, in: stack)
+    }
+  }
+
+  /// Inserts the key entry at `key` into `table`, unless it holds an equal key: then returns
+  /// that key's entry index.
+  @discardableResult
+  private func insertKey(_ key: Int, into table: inout [Int]) -> Int? {
+    let mask = table.count - 1
+    var slot = keyHash(at: key) & mask
+    while table[slot] >= 0 {
+      if keysEqual(table[slot], key) { return table[slot] }
+      slot = (slot + 1) & mask
+    }
+    table[slot] = key
+    return nil
+  }
+
+  /// A seeded hash of the decoded text of the key entry at `index`.
+  private func keyHash(at index: Int) -> Int {
+    var hasher = Hasher()
+    let entry = scannedEntry(at: index)
+    if entry.flags & _TapeEntry.stringHasEscapes == 0 {
+      hasher.combine(
+        bytes: UnsafeRawBufferPointer(start: base + Int(entry.payload), count: Int(entry.length)))
+    } else {
+      var text = keyText(at: index)
+      text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+    return hasher.finalize()
+  }
+
+  /// Whether the key entries at `first` and `second` name the same key.
+  @inline(__always)
+  private func keysEqual(_ first: Int, _ second: Int) -> Bool {
+    let one = entries[first]
+    let other = entries[second]
+    if !one.hasFlag && !other.hasFlag && one.storedLength != _PackedEntry.longLength {
+      // The common case: two keys without escapes, compared by their bytes.
+      let length = one.storedLength
+      return length == other.storedLength
+        && (length == 0
+          || memcmp(base + one.storedPayload, base + other.storedPayload, length) == 0)
+    }
+    return keysEqualSlowly(first, second)
+  }
+
+  /// ``keysEqual(_:_:)`` for keys with escapes or long lengths.
+  @inline(never)
+  private func keysEqualSlowly(_ first: Int, _ second: Int) -> Bool {
+    let a = scannedEntry(at: first)
+    let b = scannedEntry(at: second)
+    if a.flags | b.flags == 0 {
+      return a.length == b.length
+        && (a.length == 0
+          || memcmp(base + Int(a.payload), base + Int(b.payload), Int(a.length)) == 0)
+    }
+    return keyText(at: first) == keyText(at: second)
+  }
+
+  /// The entry at `index` with its real length (a long one is looked up in ``longLengths``).
+  private func scannedEntry(at index: Int) -> _TapeEntry {
+    var entry = entries[index].unpacked
+    if entries[index].hasLongLength {
+      entry.length = longLengths.last { $0.index == index }?.length ?? entry.length
+    }
+    return entry
+  }
+
+  /// The decoded text of the key entry at `index`.
+  private func keyText(at index: Int) -> String {
+    let entry = scannedEntry(at: index)
+    let content = UnsafeBufferPointer(start: base + Int(entry.payload), count: Int(entry.length))
+    if entry.flags & _TapeEntry.stringHasEscapes != 0 { return _unescapeJSONString(content) }
+    return String(decoding: content, as: UTF8.self)
+  }
+
+  /// The error for the key entry at `key` repeating the one at `first`, with the path of their
+  /// object: each enclosing array's element and each enclosing object's current member.
+  private func duplicateKey(_ key: Int, first: Int, in stack: [Frame]) -> MappingError {
+    var path: [_PathComponent] = []
+    if let elementOffset { path.append(.index(elementOffset)) }
+    // `stack[0]` stands for "no container" (the document itself).
+    for frame in stack.dropFirst() {
+      if frame.isObject {
+        var cursor = frame.container + 1
+        for _ in 0..<frame.count { cursor = entries[cursor + 1].next(at: cursor + 1) }
+        path.append(.key(keyText(at: cursor)))
+      } else {
+        path.append(.index(frame.count))
+      }
+    }
+    let firstLocation = location(of: Int(scannedEntry(at: first).payload) - 1)
+    return MappingError(
+      path: _jsonPointer(path),
+      .syntax(
+        message: "duplicate key \"\(keyText(at: key))\" (first at line \(firstLocation.line), "
+          + "column \(firstLocation.column))",
+        location: location(of: Int(scannedEntry(at: key).payload) - 1)))
   }
 
   /// Checks that nothing but whitespace follows the top-level value.
@@ -202,10 +379,11 @@ struct _JSONScanner {
   /// thrown, so the caller must discard what it made of them.
   static func scanArrayElements(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
-    _ body: (_ offset: Int, _ entries: UnsafeBufferPointer<_TapeEntry>, _ end: Int) -> Bool
+    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int) -> Bool
   ) throws(MappingError) -> ElementScan {
     guard let base = input.baseAddress, !input.isEmpty else { return .notAnArray }
     var scanner = _JSONScanner(input: input, base: base, options: options)
+    try scanner.checkSize()
     try scanner.skipByteOrderMark()
     try scanner.skipWhitespace()
     guard scanner.position < scanner.end, base[scanner.position] == _openBracket,
@@ -223,9 +401,16 @@ struct _JSONScanner {
     var offset = 0
     while true {
       scanner.entries.removeAll(keepingCapacity: true)
+      scanner.longLengths.removeAll(keepingCapacity: true)
+      scanner.elementOffset = offset
       try scanner.scanValue(isDocument: false)
-      let goesOn = scanner.entries.withUnsafeBufferPointer {
-        body(offset, $0, scanner.position)
+      let longLengths = scanner.sortedLongLengths()
+      let goesOn = scanner.entries.withUnsafeBufferPointer { entries in
+        longLengths.withUnsafeBufferPointer { longLengths in
+          body(
+            offset, _TapeView(entries: entries, bytes: input, longLengths: longLengths),
+            scanner.position)
+        }
       }
       guard goesOn else { return .stopped }
       offset += 1
@@ -264,10 +449,13 @@ struct _JSONScanner {
       let what = current.isObject ? "an object with more than" : "an array with more than"
       throw syntaxError("\(what) \(UInt32.max) values", at: position - 1)
     }
-    let after = Int64(entries.count)
+    let after = entries.count
+    if current.count >= _PackedEntry.longLength {
+      longLengths.append(
+        _LongLength(index: current.container, length: UInt32(truncatingIfNeeded: current.count)))
+    }
     entries.withUnsafeMutableBufferPointer { buffer in
-      buffer[current.container].length = UInt32(truncatingIfNeeded: current.count)
-      buffer[current.container].payload = after
+      buffer[current.container].close(count: current.count, after: after)
     }
     current = stack.removeLast()
   }
@@ -281,7 +469,7 @@ struct _JSONScanner {
         afterComma ? "expected a string key after ',' in an object" : "expected a string key or '}'"
       throw syntaxError("\(expected), found \(found(at: position))", at: position)
     }
-    entries.append(try scanString())
+    try scanString()
     try skipWhitespace()
     guard position < end && base[position] == _colon else {
       throw syntaxError(
@@ -363,7 +551,7 @@ struct _JSONScanner {
       }
     }
     position += count
-    entries.append(_TapeEntry(kind: kind))
+    entries.append(_PackedEntry(kind: kind))
   }
 
   /// Scans a number at `position` (a digit or `-`) and appends its entry.
@@ -417,15 +605,16 @@ struct _JSONScanner {
     }
     position = index
     if integral && digitCount <= 19 {
-      // `-0` stays a literal (flagged integral), so that as a `Double` it reads as -0.0, the
-      // correctly rounded value of its text.
-      if negative && magnitude != 0 && magnitude <= UInt64(Int64.max) + 1 {
-        entries.append(
-          _TapeEntry(kind: .integer, payload: Int64(bitPattern: 0 &- magnitude)))
+      // Integers in `-2⁶² ..< 2⁶²` are packed into their entry; `-0` stays a literal (flagged
+      // integral), so that as a `Double` it reads as -0.0, the correctly rounded value of its
+      // text, and larger integers keep their text.
+      let limit: UInt64 = 1 << 62
+      if negative && magnitude != 0 && magnitude <= limit {
+        entries.append(_PackedEntry(bits: (0 &- magnitude) << 1))
         return
       }
-      if !negative && magnitude <= UInt64(Int64.max) {
-        entries.append(_TapeEntry(kind: .integer, payload: Int64(magnitude)))
+      if !negative && magnitude < limit {
+        entries.append(_PackedEntry(bits: magnitude << 1))
         return
       }
     }
@@ -433,10 +622,22 @@ struct _JSONScanner {
     guard length <= Int(UInt32.max) else {
       throw syntaxError("number too long: more than \(UInt32.max) bytes", at: start)
     }
+    appendText(kind: .number, flag: integral, length: length, offset: start)
+  }
+
+  /// Appends a string or number entry, recording a long length.
+  @inline(__always)
+  private mutating func appendText(kind: _TapeKind, flag: Bool, length: Int, offset: Int) {
+    var stored = length
+    if _slowPath(length >= _PackedEntry.longLength) {
+      longLengths.append(
+        _LongLength(index: entries.count, length: UInt32(truncatingIfNeeded: length)))
+      stored = _PackedEntry.longLength
+    }
     entries.append(
-      _TapeEntry(
-        kind: .number, flags: integral ? _TapeEntry.numberIsIntegral : 0,
-        length: UInt32(truncatingIfNeeded: length), payload: Int64(start)))
+      _PackedEntry(
+        bits: UInt64(truncatingIfNeeded: offset) << 26 | UInt64(truncatingIfNeeded: stored) << 5
+          | (flag ? 16 : 0) | UInt64(kind.rawValue) << 1 | 1))
   }
 
   @inline(__always)
@@ -448,12 +649,12 @@ struct _JSONScanner {
 
   // MARK: - Strings
 
-  /// Scans the string whose opening quote is at `position` and returns its entry; `position`
+  /// Scans the string whose opening quote is at `position` and appends its entry; `position`
   /// ends after the closing quote.
-  private mutating func scanString() throws(MappingError) -> _TapeEntry {
+  private mutating func scanString() throws(MappingError) {
     let start = position + 1
     var index = start
-    var flags: UInt8 = 0
+    var escaped = false
     while true {
       index = skipPlainStringBytes(from: index)
       guard index < end else {
@@ -463,7 +664,7 @@ struct _JSONScanner {
       if byte == _quote {
         break
       } else if byte == _backslash {
-        flags = _TapeEntry.stringHasEscapes
+        escaped = true
         index = try scanEscape(at: index)
       } else if byte >= 0x80 {
         // Non-ASCII text tends to come in runs: validate the whole run here.
@@ -483,9 +684,7 @@ struct _JSONScanner {
     guard length <= Int(UInt32.max) else {
       throw syntaxError("string too long: more than \(UInt32.max) bytes", at: start - 1)
     }
-    return _TapeEntry(
-      kind: .string, flags: flags, length: UInt32(truncatingIfNeeded: length),
-      payload: Int64(start))
+    appendText(kind: .string, flag: escaped, length: length, offset: start)
   }
 
   /// The index of the first byte at or after `start` that is a quote, a backslash, a control

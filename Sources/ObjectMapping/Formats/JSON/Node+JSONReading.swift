@@ -6,7 +6,8 @@ extension Node {
   /// The reader is strict RFC 8259 by default: it validates UTF-8, rejects trailing characters,
   /// leading zeros and escaped lone surrogates, and limits nesting to 512 levels. Integers that
   /// fit `Int64` become ``integer(_:)``; every other number keeps its literal text in
-  /// ``decimal(_:)``. Duplicate keys are kept in payload order; lookups find the first.
+  /// ``decimal(_:)``. Duplicate keys are kept in payload order; lookups find the first (or they
+  /// are an error under ``JSONReadingOptions/rejectsDuplicateKeys``).
   ///
   /// ```swift
   /// let data = Data(#"{"id": 7, "price": 12.50}"#.utf8)
@@ -70,9 +71,9 @@ extension _Tape {
   ///
   /// - Throws: `MappingError` with path `""` for invalid JSON (see ``_JSONScanner``).
   init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(MappingError) {
-    let entries = try bytes.withUnsafeBufferPointer { buffer throws(MappingError) in
+    let index = try bytes.withUnsafeBufferPointer { buffer throws(MappingError) in
       try _JSONScanner.scan(buffer, options: options)
     }
-    self.init(entries: entries, bytes: bytes)
+    self.init(entries: index.entries, bytes: bytes, longLengths: index.longLengths)
   }
 }

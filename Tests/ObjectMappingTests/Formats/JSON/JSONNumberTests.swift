@@ -121,8 +121,8 @@ import Testing
     var numbers = 0
     var mismatches: [String] = []
     for index in tape.entries.indices
-    where tape.entries[index].kind == .number
-      || tape.entries[index].kind == .integer
+    where tape.entry(at: index).kind == .number
+      || tape.entry(at: index).kind == .integer
     {
       numbers += 1
       let text = tape.numberText(at: index)

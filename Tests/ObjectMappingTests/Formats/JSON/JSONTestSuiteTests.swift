@@ -179,7 +179,7 @@ import Testing
       try TestData.files(in: Self.folder).first { $0.lastPathComponent == file })
     let bytes = try [UInt8](Data(contentsOf: url))
     let tape = try _Tape(json: bytes)
-    #expect(tape.entries[1].kind == .number)
+    #expect(tape.entry(at: 1).kind == .number)
     #expect(tape.doubleValue(at: 1) == expected)
     let text = String(decoding: bytes.dropFirst().prefix { $0 != UInt8(ascii: "]") }, as: UTF8.self)
     #expect(tape.node(at: 0) == .array([.decimal(text)]))
