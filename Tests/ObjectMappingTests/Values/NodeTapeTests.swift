@@ -13,8 +13,8 @@ import Testing
     let tape = try _Tape(node: node)
     // Every container, every key and the innermost value.
     #expect(tape.entries.count == depth + depth / 2 + 1)
-    #expect(tape.entries[0].payload == Int64(tape.entries.count))
-    #expect(tape.entries[tape.entries.count - 1].kind == .integer)
+    #expect(tape.entry(at: 0).payload == Int64(tape.entries.count))
+    #expect(tape.entry(at: tape.entries.count - 1).kind == .integer)
   }
 
   @Test func errorsNameThePath() {
