@@ -68,7 +68,12 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
     self.defaultValue = defaultValue
     self.serialize = serialize
     self.expected = expected
+    keyPathProblem = _KeyPathCheck.problem(property, rule: "Attribute \"\(source)\"")
   }
+
+  /// Why ``property`` must not be used (a force unwrap or an array subscript that could trap),
+  /// or `nil`; see ``_KeyPathCheck``.
+  let keyPathProblem: String?
 
   /// Whether the rule can be inverted (it has a reverse direction, reads no special source and
   /// is not marked ``decodeOnly()``).
@@ -122,6 +127,7 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
   }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+    if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
     guard let special = _SpecialSource(source) else {
       return _AttributeStep(self, mayRepeat: mayRepeat)
     }
@@ -401,6 +407,13 @@ extension Attribute: _EncodableRule {
         return .omitted(
           InverseOmission(rule: label, reason: "it converts with a one-way closure or transform"))
       }
+      if let keyPathProblem {
+        return .rule(
+          _EncodingRule(
+            path: parts.first?.keys ?? [], property: property, label: label, nulls: nullPolicy,
+            step: _InvalidRuleEncodeStep(
+              keyPathProblem, errorPath: parts.first?.pathComponents ?? [])))
+      }
       return .rules(compoundEncodings(parts: parts, writer: compoundWriter, label: label))
     }
     guard let serialize else {
@@ -409,6 +422,12 @@ extension Attribute: _EncodableRule {
     }
     guard !source.isSpecial else {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
+    }
+    if let keyPathProblem {
+      return .rule(
+        _EncodingRule(
+          path: source.keys, property: property, label: label, nulls: nullPolicy,
+          step: _InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
     }
     return .rule(
       _EncodingRule(

@@ -30,6 +30,8 @@ public struct Mapping<Object>: MappingProtocol {
   var nullPolicy: NullPolicy = .omit
   var validationEnabled = true
   var identity: _Identity<Object>?
+  /// Why the identity's key path must not be used (it could trap), or `nil`.
+  var identityProblem: String?
   var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
   var activeGroups: Set<String>?
   var rejectsUnknownKeys = false
@@ -78,6 +80,7 @@ public struct Mapping<Object>: MappingProtocol {
     var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)
     problems += self.rules.compactMap { ($0 as? Include<Object>)?.problem }
     problems += Self.duplicateProblems(self.rules)
+    if let identityProblem { problems.append(identityProblem) }
     if isDeclaredRoundTrip {
       problems += inverse.omitted.map {
         "\($0.rule) is one-way (\($0.reason)), but the mapping is declared roundTrip()"
@@ -115,7 +118,8 @@ public struct Mapping<Object>: MappingProtocol {
     rules: [any MappingRule<Object>], compiled: [any _DecodingRule<Object>],
     keyRule: _KeyRule<Object>?
   ) -> [String] {
-    var problems: [String] = []
+    var problems = compiled.compactMap(\.keyPathProblem)
+    problems += rules.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule.keyPathProblem }
     let keyRules = rules.filter { $0 is any _KeyRuleProvider<Object> }.count
     if keyRules > 1 { problems.append("\(keyRules) key attributes; a mapping has at most one") }
     for rule in compiled {
@@ -168,6 +172,13 @@ public struct Mapping<Object>: MappingProtocol {
     by property: KeyPath<Object, ID> & Sendable
   ) -> Self {
     var copy = self
+    copy.identityProblem = _KeyPathCheck.problem(property, rule: "identified(by:)")
+    if copy.identityProblem != nil {
+      // Never read: no object has an identity, and the problem fails the mapping's first use.
+      copy.identity = _Identity(property: property, value: { _ in nil })
+      copy.rebuildPlan()
+      return copy
+    }
     copy.identity = _Identity(
       property: property,
       value: { object in

@@ -66,6 +66,9 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   /// (``SourcePath/root``) that builds the child from the parent's flat fields.
   var flatChild: _FlatChild<Object>?
   var groupNames: [String] = []
+  /// Why the property's key path must not be used (a force unwrap or an array subscript that
+  /// could trap), or `nil`; see ``_KeyPathCheck``.
+  let keyPathProblem: String?
 
   /// The same relationship combining mapped and existing children with `policy` when mapping
   /// onto an existing instance (to-many relationships; default ``CollectionPolicy/replace``).
@@ -127,6 +130,7 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+    if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
     if source == .root, let flatChild {
       let step = _RelationshipStep(self, mayRepeat: false)
       return _SpecialSourceStep(step, reading: .flatChild(flatChild.sources()))
@@ -295,6 +299,7 @@ extension Relationship {
     self.existingBody = existing
     self.body = body
     accessor = _AnyAccessor(property)
+    keyPathProblem = _KeyPathCheck.problem(property, rule: "Relationship \"\(source)\"")
   }
 
   /// A required to-one relationship.
@@ -639,6 +644,16 @@ extension Relationship: _EncodableRule {
     let label = "Relationship \"\(source)\""
     if isDecodeOnly {
       return .omitted(InverseOmission(rule: label, reason: "it is marked decodeOnly()"))
+    }
+    if let keyPathProblem {
+      // The problem is also a definition problem; a flattened child's fields are left out.
+      guard !source.isSpecial else {
+        return .omitted(InverseOmission(rule: label, reason: "its key path could trap"))
+      }
+      return .rule(
+        _EncodingRule(
+          path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy,
+          step: _InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
     }
     if source == .root, let flatChild {
       return .rules(flatChild.encodings())
