@@ -461,10 +461,17 @@ public final class _MappingPlan<Object>: Sendable {
   @inline(__always)
   func acceptsValue(at index: Int, run: inout _MappingRun) -> Bool {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
-      run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+      recordNotAnObject(at: index, run: &run)
       return false
     }
     return true
+  }
+
+  /// The error of ``acceptsValue(at:run:)``, out of line: the check is inlined in every
+  /// relationship's path, which recursion repeats per level of nesting.
+  @inline(never)
+  private func recordNotAnObject(at index: Int, run: inout _MappingRun) {
+    run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
   }
 
   /// Runs the steps on the value at `index` (checked with `acceptsValue`), writing into `object`;
@@ -495,6 +502,7 @@ extension _MappingRun {
 extension _MappingPlan {
   /// Records an ``MappingError/Kind/unknownKey`` error for every member of the object at
   /// `index` whose key no rule reads.
+  @inline(never)
   func reportUnknownKeys(at index: Int, run: inout _MappingRun) {
     guard let knownKeys, run.tape[index].kind == .object else { return }
     var cursor = index + 1

@@ -145,6 +145,9 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
 }
 
 /// A ``Relationship`` compiled for decoding.
+///
+/// Recursive models run `decode` once per level of nesting, so its common path (no validation,
+/// failed children fail the parent) keeps a small frame: everything else is out of line.
 final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
   let rule: Relationship<Object>
@@ -153,6 +156,10 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
   let absenceIsError: Bool
   /// Whether the value set goes through validators (the rule's or the model's).
   let validates: Bool
+  /// Validation or ``ChildFailurePolicy/dropChild``: the out-of-line path.
+  let needsChecks: Bool
+  /// The rule's body.
+  let body: @Sendable (inout Object, Int, inout _MappingRun) -> Void
 
   init(_ rule: Relationship<Object>, mayRepeat: Bool) {
     self.rule = rule
@@ -162,6 +169,8 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     validates =
       rule.validatesValues
       && (!rule.validators.isEmpty || Object.self is any KeyValueValidating.Type)
+    needsChecks = validates || rule.childFailure == .dropChild
+    body = rule.body
   }
 
   deinit { source.deallocate() }
@@ -176,9 +185,37 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     run: inout _MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
-      if absenceIsError { run.fail(.missingRequiredKey, at: source.pathComponents) }
+      if absenceIsError { recordAbsence(run: &run) }
       return
     }
+    guard !needsChecks else {
+      return decodeChecked(into: object, objectIndex: objectIndex, index: index, run: &run)
+    }
+    let depth = run.path.count
+    run.path.push(source.pathComponents)
+    let outerDrops = run.dropsFailedChildren
+    run.dropsFailedChildren = false
+    let outerParent = run.parentIndex
+    let outerHidden = run.indexHiddenAtDepth
+    run.parentIndex = objectIndex
+    if source.first == nil { run.indexHiddenAtDepth = run.path.count }
+    body(&object.assumingMemoryBound(to: Object.self).pointee, index, &run)
+    run.parentIndex = outerParent
+    run.indexHiddenAtDepth = outerHidden
+    run.dropsFailedChildren = outerDrops
+    run.path.truncate(to: depth)
+  }
+
+  @inline(never)
+  private func recordAbsence(run: inout _MappingRun) {
+    run.fail(.missingRequiredKey, at: source.pathComponents)
+  }
+
+  /// ``decode(into:objectIndex:hint:run:)`` with validation or dropped children.
+  @inline(never)
+  private func decodeChecked(
+    into object: UnsafeMutableRawPointer, objectIndex: Int, index: Int, run: inout _MappingRun
+  ) {
     let depth = run.path.count
     run.path.push(source.pathComponents)
     let outerDrops = run.dropsFailedChildren
@@ -190,7 +227,7 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     let model = object.assumingMemoryBound(to: Object.self)
     let errorsBefore = run.errors.count
     let previous = validates ? rule.accessor.get(model.pointee) : nil
-    rule.body(&model.pointee, index, &run)
+    body(&model.pointee, index, &run)
     if run.errors.count > errorsBefore {
       // A failed child: dropped with a diagnostic, or failing the parent (the default).
       if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
@@ -331,11 +368,8 @@ extension Relationship {
           commitMerges: child.commitMerges)
       }
     ) { object, index, run in
-      guard run.tape[index].kind != .null else {
-        run.fail(.typeMismatch(expected: "an object", found: "null"))
-        return
-      }
-      mapping()._plan.decodeNew(at: index, run: &run, declineIsAcceptable: false) { child in
+      guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
+      _childPlan(mapping).decodeNew(at: index, run: &run, declineIsAcceptable: false) { child in
         object[keyPath: property] = consume child
       }
     }
@@ -382,7 +416,7 @@ extension Relationship {
         object[keyPath: property] = nil
         return
       }
-      mapping()._plan.decodeNew(at: index, run: &run) { child in
+      _childPlan(mapping).decodeNew(at: index, run: &run) { child in
         object[keyPath: property] = consume child
       }
     }
@@ -440,42 +474,15 @@ extension Relationship {
       }
     ) { object, index, run in
       let entry = run.tape[index]
-      if entry.kind == .null {
-        if let empty = Collection.emptyForNull {
-          object[keyPath: property] = empty
-        } else {
-          run.fail(.typeMismatch(expected: "an array", found: "null"))
-        }
+      let count = Int(entry.length)
+      guard entry.kind == .array, count > 0 else {
+        let value: Collection? = _decodeToManyOtherThanElements(at: index, mapping, run: &run)
+        if let value { object[keyPath: property] = value }
         return
       }
-      let plan = mapping()._plan
-      if entry.kind == .object, !plan.isPlain, let keyRule = plan.keyRule {
-        let before = run.errors.count
-        let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
-        if run.errors.count == before {
-          object[keyPath: property] = Collection.make(from: children)
-        }
-        return
-      }
-      guard entry.kind == .array else {
-        guard entry.kind == .object, plan.context.coercion == .lenient else {
-          run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
-          return
-        }
-        plan.decodeNew(at: index, run: &run) {
-          object[keyPath: property] = Collection.make(from: [$0])
-        }
-        return
-      }
+      let plan = _childPlan(mapping)
       let before = run.errors.count
       let dropsFailures = run.dropsFailedChildren
-      let count = Int(entry.length)
-      guard count > 0 else {
-        // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
-        // empty-array storage (a benign write ThreadSanitizer reports as a race).
-        object[keyPath: property] = Collection.make(from: [])
-        return
-      }
       // Children are moved straight into the array's storage: appending to a generic array
       // would look up its metadata once per child.
       let children = [Collection.Element](unsafeUninitializedCapacity: count) {
@@ -552,6 +559,56 @@ private func _decodeDictionary<Child>(
     cursor = run.tape.next(after: cursor + 1)
   }
   return run.errors.count == before ? children : nil
+}
+
+/// The plan of a relationship's child mapping. Out of line, so that the mapping value (a
+/// ``Mapping`` is a large struct) never takes room in the frames of a recursion, which run once
+/// per level of nesting.
+@inline(never)
+func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _MappingPlan<Child> {
+  mapping()._plan
+}
+
+/// A to-one relationship's `null`, where an object is required.
+@inline(never)
+private func _recordNullObject(run: inout _MappingRun) {
+  run.fail(.typeMismatch(expected: "an object", found: "null"))
+}
+
+/// What a to-many relationship sets for a value that is not a non-empty array: an empty
+/// collection, the collection for `null`, a nested-key object's children, a lone object under
+/// lenient coercion; `nil` (with an error) for anything else. Out of line, so that the frame of
+/// the common path, which recursion repeats per level, stays small.
+@inline(never)
+private func _decodeToManyOtherThanElements<
+  Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
+>(at index: Int, _ mapping: () -> M, run: inout _MappingRun) -> Collection? {
+  let entry = run.tape[index]
+  switch entry.kind {
+  case .null:
+    guard let empty = Collection.emptyForNull else {
+      run.fail(.typeMismatch(expected: "an array", found: "null"))
+      return nil
+    }
+    return empty
+  case .array:
+    // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
+    // empty-array storage (a benign write ThreadSanitizer reports as a race).
+    return Collection.make(from: [])
+  case .object:
+    let plan = mapping()._plan
+    if !plan.isPlain, let keyRule = plan.keyRule {
+      let before = run.errors.count
+      let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
+      return run.errors.count == before ? Collection.make(from: children) : nil
+    }
+    guard plan.context.coercion == .lenient else { break }
+    return plan.decodeNew(at: index, run: &run).map { Collection.make(from: [$0]) }
+  default:
+    break
+  }
+  run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
+  return nil
 }
 
 /// A mapping's plan on its own: what a relationship with a known mapping hands its decode
