@@ -477,14 +477,21 @@ public final class _MappingPlan<Object>: Sendable {
   /// Runs the steps on the value at `index` (checked with `acceptsValue`), writing into `object`;
   /// `false` when it failed.
   func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
+    // The pointer comes from passing `object` inout, not from `withUnsafeMutablePointer`: no
+    // closure frames in a path that recursion repeats per level of nesting.
+    runSteps(on: &object, at: index, run: &run)
+  }
+
+  /// Runs the steps on the model at `object` (valid for the call); `false` when it failed.
+  private func runSteps(
+    on model: UnsafeMutablePointer<Object>, at index: Int, run: inout _MappingRun
+  ) -> Bool {
+    let object = UnsafeMutableRawPointer(model)
     let before = run.errors.count
     var hint = _MemberHint(object: index)
-    withUnsafeMutablePointer(to: &object) { pointer in
-      let raw = UnsafeMutableRawPointer(pointer)
-      for step in unretainedSteps {
-        step._withUnsafeGuaranteedRef {
-          $0.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
-        }
+    for step in unretainedSteps {
+      step._withUnsafeGuaranteedRef {
+        $0.decode(into: object, objectIndex: index, hint: &hint, run: &run)
       }
     }
     if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }

@@ -34,6 +34,15 @@ extension _RelationshipEncodeStep {
     plan.encode(at: child, to: &writer, run: &run)
     run.path.truncate(to: depth)
   }
+
+  /// ``writeChild(_:plan:to:run:)`` for a child passed inout (a copy).
+  @inline(__always)
+  func writeChild<Child>(
+    copy child: UnsafeMutablePointer<Child>, plan: _InversePlan<Child>,
+    to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    writeChild(UnsafeRawPointer(child), plan: plan, to: &writer, run: &run)
+  }
 }
 
 /// The inverse plan of a relationship's child mapping. Out of line, so that the mapping value
@@ -68,8 +77,8 @@ final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   private func writeCopy(
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) -> Bool {
-    let plan = _childInversePlan(mapping)
-    reader.withValue(at: object) { writeChild($0, plan: plan, to: &writer, run: &run) }
+    var child = reader.value(at: object)
+    writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
     return true
   }
 }
@@ -101,12 +110,10 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    reader.withValue(at: object) { optional in
-      guard optional.pointee != nil else { return writer.nullIfIncluded(nulls) }
-      writeChild(
-        UnsafeRawPointer(optional), plan: _childInversePlan(mapping), to: &writer, run: &run)
-      return true
-    }
+    guard var child = reader.value(at: object) else { return writer.nullIfIncluded(nulls) }
+    // The pointer comes from passing `child` inout: no closure frames in the recursion.
+    writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
+    return true
   }
 }
 
