@@ -422,6 +422,14 @@ public final class _MappingPlan<Object>: Sendable {
     if let dynamic {
       return dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
     }
+    return decodeNewStatic(at: index, run: &run)
+  }
+
+  /// ``decodeNew(at:run:declineIsAcceptable:)`` for a plain or nested-key mapping; out of line,
+  /// so that a dynamic mapping's frame, which recursion through it repeats per level of
+  /// nesting, stays small.
+  @inline(never)
+  private func decodeNewStatic(at index: Int, run: inout _MappingRun) -> Object? {
     if let keyRule { return decodeSingleKeyed(at: index, keyRule: keyRule, run: &run) }
     guard let make, acceptsValue(at: index, run: &run) else { return nil }
     var object = make()
@@ -451,9 +459,13 @@ public final class _MappingPlan<Object>: Sendable {
     at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool,
     accept: (consuming Object) -> Void
   ) {
-    if let object = decodeNew(at: index, run: &run, declineIsAcceptable: declineIsAcceptable) {
-      accept(object)
-    }
+    let object =
+      if let dynamic {
+        dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
+      } else {
+        decodeNewStatic(at: index, run: &run)
+      }
+    if let object { accept(object) }
   }
 
   /// Whether the value at `index` can be mapped (an object, unless every rule reads a special

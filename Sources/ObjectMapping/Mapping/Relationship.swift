@@ -583,32 +583,57 @@ private func _recordNullObject(run: inout _MappingRun) {
 private func _decodeToManyOtherThanElements<
   Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
 >(at index: Int, _ mapping: () -> M, run: inout _MappingRun) -> Collection? {
-  let entry = run.tape[index]
-  switch entry.kind {
+  switch run.tape[index].kind {
   case .null:
-    guard let empty = Collection.emptyForNull else {
-      run.fail(.typeMismatch(expected: "an array", found: "null"))
-      return nil
-    }
-    return empty
+    return _toManyNull(run: &run)
   case .array:
     // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
     // empty-array storage (a benign write ThreadSanitizer reports as a race).
     return Collection.make(from: [])
   case .object:
+    // A nested-key collection (recursion goes through here: nothing else in this frame), or
+    // a lone object.
     let plan = mapping()._plan
     if !plan.isPlain, let keyRule = plan.keyRule {
       let before = run.errors.count
       let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
       return run.errors.count == before ? Collection.make(from: children) : nil
     }
-    guard plan.context.coercion == .lenient else { break }
-    return plan.decodeNew(at: index, run: &run).map { Collection.make(from: [$0]) }
+    return _toManyLoneObject(at: index, plan: plan, run: &run)
   default:
-    break
+    _recordNotAnArray(at: index, run: &run)
+    return nil
   }
+}
+
+/// What `null` sets in a to-many relationship, or `nil` with an error.
+@inline(never)
+private func _toManyNull<Collection: RelationshipCollection>(
+  run: inout _MappingRun
+) -> Collection? {
+  guard let empty = Collection.emptyForNull else {
+    run.fail(.typeMismatch(expected: "an array", found: "null"))
+    return nil
+  }
+  return empty
+}
+
+/// A lone object where a to-many relationship expects an array: one element under lenient
+/// coercion, an error otherwise.
+@inline(never)
+private func _toManyLoneObject<Collection: RelationshipCollection>(
+  at index: Int, plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
+) -> Collection? {
+  guard plan.context.coercion == .lenient else {
+    _recordNotAnArray(at: index, run: &run)
+    return nil
+  }
+  return plan.decodeNew(at: index, run: &run).map { Collection.make(from: [$0]) }
+}
+
+@inline(never)
+private func _recordNotAnArray(at index: Int, run: inout _MappingRun) {
   run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
-  return nil
 }
 
 /// A mapping's plan on its own: what a relationship with a known mapping hands its decode

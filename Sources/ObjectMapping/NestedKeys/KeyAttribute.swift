@@ -96,6 +96,7 @@ extension KeyAttribute: _KeyRuleProvider {
 
 extension _MappingPlan {
   /// Maps a nested-key object in single-object mode: it must have exactly one key.
+  @inline(never)
   func decodeSingleKeyed(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
     -> Object?
   {

@@ -132,11 +132,17 @@ final class _ToManyEncodeStep<
     let elements = reader.withValue(at: object) { $0.pointee._elementsForSerialization }
     guard let elements else { return writer.nullIfIncluded(nulls) }
     let plan = _childInversePlan(mapping)
-    guard plan.keyEncoder == nil, !Collection._isUnordered else {
-      writeOther(elements, plan: plan, to: &writer, run: &run)
+    let depth = run.path.count
+    if plan.keyEncoder != nil {
+      run.path.push(components)
+      plan.encodeKeyedCollection(elements, to: &writer, run: &run)
+      run.path.truncate(to: depth)
       return true
     }
-    let depth = run.path.count
+    guard !Collection._isUnordered else {
+      writeSorted(elements, plan: plan, to: &writer, run: &run)
+      return true
+    }
     run.path.push(components)
     writer.beginArray()
     // The children are written in place, from the array's storage.
@@ -154,26 +160,22 @@ final class _ToManyEncodeStep<
     return true
   }
 
-  /// Writes a nested-key collection, or a set sorted by each element's output; out of line, so
-  /// that the frame of the common path, which recursion repeats per level, stays small.
+  /// Writes a set, its elements sorted by their output; out of line, so that the frame of the
+  /// common path, which recursion repeats per level, stays small.
   @inline(never)
-  private func writeOther(
+  private func writeSorted(
     _ elements: [Collection.Element], plan: _InversePlan<Collection.Element>,
     to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
     let depth = run.path.count
     run.path.push(components)
-    defer { run.path.truncate(to: depth) }
-    if plan.keyEncoder != nil {
-      plan.encodeKeyedCollection(elements, to: &writer, run: &run)
-      return
-    }
     writer.beginArray()
     let sorted = try? _sortedForOutput(elements, writer: writer) { child, nested in
       plan.encode(child, to: &nested, run: &run)
     }
     for node in sorted ?? [] { try? writer.node(node) }
     writer.endArray()
+    run.path.truncate(to: depth)
   }
 }
 
