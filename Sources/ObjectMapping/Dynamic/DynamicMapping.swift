@@ -331,7 +331,8 @@ struct _DynamicDispatch<Base>: Sendable {
   func decode(at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool) -> Base? {
     // Only the chosen case's decoder is kept in this frame, which recursion through a dynamic
     // mapping repeats per level of nesting.
-    guard let decodeCase = chosenDecoder(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
+    guard
+      let decodeCase = chosenDecoder(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
     else { return nil }
     return decodeCase(index, &run)
   }
