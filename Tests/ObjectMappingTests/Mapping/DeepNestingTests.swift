@@ -228,9 +228,8 @@ import Testing
     let folders = Self.nested(
       171, #"{"name":"x","folders":{"f":{"sub":"#, #"{"name":"x","folders":{}}"#, "}}}")
     let keyed = Self.nested(255, #"{"k":{"children":"#, #"{"k":{"children":{}}}"#, "}}")
-    // A dynamic mapping costs about 1 KB of stack per level in release builds: 400 levels.
     let shapes = Self.nested(
-      200, #"{"children":["#, #"{"children":[],"kind":"square"}"#, #"],"kind":"square"}"#)
+      256, #"{"children":["#, #"{"children":[],"kind":"square"}"#, #"],"kind":"square"}"#)
     let result = Self.onSmallStack { () -> [String] in
       func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
       var results: [String] = []
