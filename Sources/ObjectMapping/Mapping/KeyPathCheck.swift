@@ -18,7 +18,10 @@
 /// shares between all element types, compared with the accessor of a key path made here.
 /// Computed properties (property wrappers, boxes for recursive structs) and other subscripts
 /// (a dictionary's, which yields an optional) are the model's own code and stay allowed;
-/// optional chaining (`\.address?.city`) never traps and gives a read-only key path.
+/// optional chaining (`\.address?.city`) never traps and gives a read-only key path. The
+/// description exists from Swift 5.8's runtime on (macOS 13.3, iOS 16.4): on older Apple
+/// systems key paths are not checked. `KeyPathSafetyTests` pins the format, so a toolchain that
+/// changes it fails the tests rather than letting a trap through.
 enum _KeyPathCheck {
   /// What makes a key path unusable.
   enum Hazard: Equatable {
@@ -82,6 +85,8 @@ enum _KeyPathCheck {
   /// dots, `<offset …>` and `<computed …>` groups, `!` and `?`. Backquoted names and the type in
   /// a group's parentheses are read whole, so a `!` in them is not taken for a force unwrap.
   private static func components(of keyPath: AnyKeyPath) -> [Component] {
+    // Older Apple systems have no key path descriptions: their key paths are not checked.
+    guard #available(macOS 13.3, iOS 16.4, tvOS 16.4, watchOS 9.4, *) else { return [] }
     let description = keyPath.debugDescription
     let root = "\\\(type(of: keyPath).rootType)"
     var text = Substring(description)
