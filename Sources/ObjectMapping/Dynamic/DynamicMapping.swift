@@ -176,11 +176,15 @@ public struct DynamicCase<Base>: Sendable {
     let plan = mapping._plan
     self.name = name
     decode = { index, run in
-      guard let child = plan.decodeNew(at: index, run: &run) else { return nil }
-      guard let value = embed(child) else {
-        run.fail(.invalidDefinition(message: "a \(Child.self) is not a \(Base.self)"))
-        return nil
+      // The child is made in this frame (no `decodeNew` returning an optional in between):
+      // recursion through a dynamic mapping repeats it per level of nesting.
+      var value: Base?
+      var made = false
+      plan.decodeNew(at: index, run: &run) { child in
+        made = true
+        value = embed(child)
       }
+      if made, value == nil { _recordNotABase(Child.self, Base.self, run: &run) }
       return value
     }
     makeEncoder = { discriminator in
@@ -198,6 +202,12 @@ public struct DynamicCase<Base>: Sendable {
       }
     }
   }
+}
+
+/// A case's child that is not a `Base` (a definition mistake).
+@inline(never)
+private func _recordNotABase(_ child: Any.Type, _ base: Any.Type, run: inout _MappingRun) {
+  run.fail(.invalidDefinition(message: "a \(child) is not a \(base)"))
 }
 
 /// A matcher and the case it selects: `Match("type", equals: "Boy", boyMapping)`.
@@ -319,6 +329,20 @@ struct _DynamicDispatch<Base>: Sendable {
   /// Maps the object at `index` with the chosen case; `nil` with an error, or with a diagnostic
   /// when declined (the caller decides whether a decline is acceptable there).
   func decode(at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool) -> Base? {
+    // Only the chosen case's decoder is kept in this frame, which recursion through a dynamic
+    // mapping repeats per level of nesting.
+    guard
+      let decodeCase = chosenDecoder(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
+    else { return nil }
+    return decodeCase(index, &run)
+  }
+
+  /// The decoder of the case chosen for the object at `index`, or `nil` (with the decline
+  /// recorded).
+  @inline(never)
+  private func chosenDecoder(
+    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool
+  ) -> (@Sendable (Int, inout _MappingRun) -> Base?)? {
     guard let chosen = choose(at: index, run: run) else {
       let reason = declineReason(at: index, run: run)
       run.traceEvent(.declined(reason: reason))
@@ -329,23 +353,26 @@ struct _DynamicDispatch<Base>: Sendable {
       }
       return nil
     }
-    run.traceEvent(.caseChosen(chosen.name))
-    return chosen.dynamicCase.decode(index, &run)
+    if run.trace != nil {
+      let name = chosen.matcher.map { "\($0.description) -> \(chosen.dynamicCase.name)" }
+      run.traceEvent(.caseChosen(name ?? chosen.dynamicCase.name))
+    }
+    return chosen.dynamicCase.decode
   }
 
+  /// The case for the object at `index` and the matcher that chose it (`nil` for a closure or
+  /// a case without matcher).
   private func choose(at index: Int, run: _MappingRun) -> (
-    dynamicCase: DynamicCase<Base>, name: String
+    dynamicCase: DynamicCase<Base>, matcher: _Matcher?
   )? {
     if let chooser {
       let payload = PayloadValue(tape: run.tape, index: index, context: .default)
-      return chooser(payload).map { ($0, $0.name) }
+      return chooser(payload).map { ($0, nil) }
     }
     guard run.tape[index].kind == .object else { return nil }
     for (dynamicCase, matcher) in zip(cases, matchers) {
-      guard let matcher else { return (dynamicCase, dynamicCase.name) }
-      if matcher.matches(run, objectIndex: index) {
-        return (dynamicCase, "\(matcher.description) -> \(dynamicCase.name)")
-      }
+      guard let matcher else { return (dynamicCase, nil) }
+      if matcher.matches(run, objectIndex: index) { return (dynamicCase, matcher) }
     }
     return nil
   }

@@ -76,3 +76,31 @@ struct _CompiledSource: @unchecked Sendable {
     for key in rest { key.deallocate() }
   }
 }
+
+/// The step of a rule whose definition cannot be run (a key path that could trap, see
+/// ``_KeyPathCheck``): records an `invalidDefinition` error for every object instead of touching
+/// the model.
+final class _InvalidRuleStep: _DecodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _DecodeStep).
+  let message: String
+
+  init(_ message: String) {
+    self.message = message
+  }
+
+  override func decode(
+    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun
+  ) {
+    run.fail(.invalidDefinition(message: message))
+  }
+
+  override func decodeExisting(
+    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    run: inout _MappingRun, patch: UnsafeMutableRawPointer
+  ) {
+    run.fail(.invalidDefinition(message: message))
+  }
+
+  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool { false }
+}

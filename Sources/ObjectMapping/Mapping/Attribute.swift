@@ -15,6 +15,25 @@
 ///   fills in. ``optional()`` and ``required()`` override the inferred rule.
 /// - `null`: an optional property becomes `nil`; otherwise the default is used, or it is an
 ///   error. `null` never becomes 0.
+///
+/// The property's key path must not trap. `Attribute("zip", \.address!.city)` would stop the
+/// program on `{"address": null}` (and when serializing a model whose address is `nil`), and
+/// `Attribute("first", \.items[0].name)` on a short array, so a force unwrap or an array
+/// subscript in the key path is a definition problem, reported by ``Mapping/validate()`` and
+/// on first use:
+///
+/// ```
+/// invalid mapping definition: Attribute "zip" uses the key path \Person.address!.city, whose
+/// force unwrap (!) would stop the program when the value is nil (…); map the optional with a
+/// Relationship and a mapping of its own, or give the model a property of its own for the value
+/// ```
+///
+/// A mapping used as a child is not checked by itself: its rule reports the same text as an
+/// error at the child's path and never touches the key path. Map the optional with
+/// `Relationship("address", \.address, addressMapping)` instead. Computed properties and other
+/// subscripts (a dictionary's yields an optional) are the model's own code and are allowed;
+/// optional chaining (`\.address?.city`) never traps but gives a read-only key path, which no
+/// rule can write through (so no value is silently dropped).
 public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
   /// Where the value is read in the payload.
   public internal(set) var source: SourcePath
@@ -68,7 +87,12 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
     self.defaultValue = defaultValue
     self.serialize = serialize
     self.expected = expected
+    keyPathProblem = _KeyPathCheck.problem(property, rule: "Attribute \"\(source)\"")
   }
+
+  /// Why ``property`` must not be used (a force unwrap or an array subscript that could trap),
+  /// or `nil`; see ``_KeyPathCheck``.
+  let keyPathProblem: String?
 
   /// Whether the rule can be inverted (it has a reverse direction, reads no special source and
   /// is not marked ``decodeOnly()``).
@@ -122,6 +146,7 @@ public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
   }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+    if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
     guard let special = _SpecialSource(source) else {
       return _AttributeStep(self, mayRepeat: mayRepeat)
     }
@@ -401,6 +426,13 @@ extension Attribute: _EncodableRule {
         return .omitted(
           InverseOmission(rule: label, reason: "it converts with a one-way closure or transform"))
       }
+      if let keyPathProblem {
+        return .rule(
+          _EncodingRule(
+            path: parts.first?.keys ?? [], property: property, label: label, nulls: nullPolicy,
+            step: _InvalidRuleEncodeStep(
+              keyPathProblem, errorPath: parts.first?.pathComponents ?? [])))
+      }
       return .rules(compoundEncodings(parts: parts, writer: compoundWriter, label: label))
     }
     guard let serialize else {
@@ -409,6 +441,12 @@ extension Attribute: _EncodableRule {
     }
     guard !source.isSpecial else {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
+    }
+    if let keyPathProblem {
+      return .rule(
+        _EncodingRule(
+          path: source.keys, property: property, label: label, nulls: nullPolicy,
+          step: _InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
     }
     return .rule(
       _EncodingRule(

@@ -74,6 +74,7 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   var propertyKeyPath: AnyKeyPath & Sendable { inner.propertyKeyPath }
   var source: SourcePath { inner.source }
   var readSources: [SourcePath] { inner.readSources }
+  var keyPathProblem: String? { inner.keyPathProblem }
   var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
 
   func bound(to context: _ValueContext) -> Self {

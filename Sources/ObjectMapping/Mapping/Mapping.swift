@@ -30,6 +30,8 @@ public struct Mapping<Object>: MappingProtocol {
   var nullPolicy: NullPolicy = .omit
   var validationEnabled = true
   var identity: _Identity<Object>?
+  /// Why the identity's key path must not be used (it could trap), or `nil`.
+  var identityProblem: String?
   var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
   var activeGroups: Set<String>?
   var rejectsUnknownKeys = false
@@ -78,6 +80,7 @@ public struct Mapping<Object>: MappingProtocol {
     var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)
     problems += self.rules.compactMap { ($0 as? Include<Object>)?.problem }
     problems += Self.duplicateProblems(self.rules)
+    if let identityProblem { problems.append(identityProblem) }
     if isDeclaredRoundTrip {
       problems += inverse.omitted.map {
         "\($0.rule) is one-way (\($0.reason)), but the mapping is declared roundTrip()"
@@ -115,7 +118,8 @@ public struct Mapping<Object>: MappingProtocol {
     rules: [any MappingRule<Object>], compiled: [any _DecodingRule<Object>],
     keyRule: _KeyRule<Object>?
   ) -> [String] {
-    var problems: [String] = []
+    var problems = compiled.compactMap(\.keyPathProblem)
+    problems += rules.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule.keyPathProblem }
     let keyRules = rules.filter { $0 is any _KeyRuleProvider<Object> }.count
     if keyRules > 1 { problems.append("\(keyRules) key attributes; a mapping has at most one") }
     for rule in compiled {
@@ -168,6 +172,13 @@ public struct Mapping<Object>: MappingProtocol {
     by property: KeyPath<Object, ID> & Sendable
   ) -> Self {
     var copy = self
+    copy.identityProblem = _KeyPathCheck.problem(property, rule: "identified(by:)")
+    if copy.identityProblem != nil {
+      // Never read: no object has an identity, and the problem fails the mapping's first use.
+      copy.identity = _Identity(property: property, value: { _ in nil })
+      copy.rebuildPlan()
+      return copy
+    }
     copy.identity = _Identity(
       property: property,
       value: { object in
@@ -411,6 +422,14 @@ public final class _MappingPlan<Object>: Sendable {
     if let dynamic {
       return dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
     }
+    return decodeNewStatic(at: index, run: &run)
+  }
+
+  /// ``decodeNew(at:run:declineIsAcceptable:)`` for a plain or nested-key mapping; out of line,
+  /// so that a dynamic mapping's frame, which recursion through it repeats per level of
+  /// nesting, stays small.
+  @inline(never)
+  private func decodeNewStatic(at index: Int, run: inout _MappingRun) -> Object? {
     if let keyRule { return decodeSingleKeyed(at: index, keyRule: keyRule, run: &run) }
     guard let make, acceptsValue(at: index, run: &run) else { return nil }
     var object = make()
@@ -440,9 +459,13 @@ public final class _MappingPlan<Object>: Sendable {
     at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool,
     accept: (consuming Object) -> Void
   ) {
-    if let object = decodeNew(at: index, run: &run, declineIsAcceptable: declineIsAcceptable) {
-      accept(object)
-    }
+    let object =
+      if let dynamic {
+        dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
+      } else {
+        decodeNewStatic(at: index, run: &run)
+      }
+    if let object { accept(object) }
   }
 
   /// Whether the value at `index` can be mapped (an object, unless every rule reads a special
@@ -450,23 +473,37 @@ public final class _MappingPlan<Object>: Sendable {
   @inline(__always)
   func acceptsValue(at index: Int, run: inout _MappingRun) -> Bool {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
-      run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+      recordNotAnObject(at: index, run: &run)
       return false
     }
     return true
   }
 
+  /// The error of ``acceptsValue(at:run:)``, out of line: the check is inlined in every
+  /// relationship's path, which recursion repeats per level of nesting.
+  @inline(never)
+  private func recordNotAnObject(at index: Int, run: inout _MappingRun) {
+    run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+  }
+
   /// Runs the steps on the value at `index` (checked with `acceptsValue`), writing into `object`;
   /// `false` when it failed.
   func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
+    // The pointer comes from passing `object` inout, not from `withUnsafeMutablePointer`: no
+    // closure frames in a path that recursion repeats per level of nesting.
+    runSteps(on: &object, at: index, run: &run)
+  }
+
+  /// Runs the steps on the model at `object` (valid for the call); `false` when it failed.
+  private func runSteps(
+    on model: UnsafeMutablePointer<Object>, at index: Int, run: inout _MappingRun
+  ) -> Bool {
+    let object = UnsafeMutableRawPointer(model)
     let before = run.errors.count
     var hint = _MemberHint(object: index)
-    withUnsafeMutablePointer(to: &object) { pointer in
-      let raw = UnsafeMutableRawPointer(pointer)
-      for step in unretainedSteps {
-        step._withUnsafeGuaranteedRef {
-          $0.decode(into: raw, objectIndex: index, hint: &hint, run: &run)
-        }
+    for step in unretainedSteps {
+      step._withUnsafeGuaranteedRef {
+        $0.decode(into: object, objectIndex: index, hint: &hint, run: &run)
       }
     }
     if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }
@@ -484,6 +521,7 @@ extension _MappingRun {
 extension _MappingPlan {
   /// Records an ``MappingError/Kind/unknownKey`` error for every member of the object at
   /// `index` whose key no rule reads.
+  @inline(never)
   func reportUnknownKeys(at index: Int, run: inout _MappingRun) {
     guard let knownKeys, run.tape[index].kind == .object else { return }
     var cursor = index + 1

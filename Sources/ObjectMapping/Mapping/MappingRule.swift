@@ -85,6 +85,8 @@ protocol _DecodingRule<Object>: Sendable {
   /// The payload paths the rule reads, for the known keys of ``Mapping/rejectingUnknownKeys()``
   /// (an empty-source relationship reads its child's sources, a compound source its parts).
   var readSources: [SourcePath] { get }
+  /// Why the rule's key path must not be used (it could trap), or `nil`; see ``_KeyPathCheck``.
+  var keyPathProblem: String? { get }
   /// The rule with the mapping's value settings applied (coercion, date formats).
   func bound(to context: _ValueContext) -> Self
 }

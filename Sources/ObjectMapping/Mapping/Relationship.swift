@@ -11,6 +11,23 @@
 /// to-many property receives the mapped elements in payload order; under lenient coercion a
 /// single object becomes a one-element collection. A child that fails makes its parent fail,
 /// with every error reported at its path (`/articles/3/author/email`).
+///
+/// Recursive models (`lazy:`) are mapped, serialized and freed by recursion, one level of Swift
+/// calls per level of nesting. Everything the default reading options accept (512 levels of
+/// JSON nesting) fits a 512 KB thread stack, the size of a secondary thread on Apple platforms,
+/// in release builds: about 370 bytes of stack per level of JSON for children in arrays, 600
+/// for a to-one chain, 800 for nested-key mappings, 700 through a ``DynamicMapping`` (at most
+/// 412 KB at 512 levels). Serializing nested sets takes 1 KB per level (each element is built
+/// as a ``Node`` to be sorted), so sets nested more than about 240 deep need a larger stack.
+/// Debug builds use about twice as much (up to 1.1 MB at 512 levels); raise
+/// ``JSONReadingOptions/maximumDepth`` only with a thread stack to match.
+///
+/// The property's key path must not trap: a force unwrap (`\.address!.city`) or an array
+/// subscript (`\.items[0]`) would stop the program on a payload with `"address": null` or a
+/// short array, so it is a definition problem, reported by ``Mapping/validate()`` and on first
+/// use, and the rule never touches it. Map the optional or the array with a relationship of its
+/// own instead. Optional chaining (`\.address?.city`) never traps, but gives a read-only key
+/// path, which no rule writes through.
 public struct Relationship<Object>: MappingRule, _DecodingRule {
   /// Where the nested value is read in the payload.
   public internal(set) var source: SourcePath
@@ -66,6 +83,9 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   /// (``SourcePath/root``) that builds the child from the parent's flat fields.
   var flatChild: _FlatChild<Object>?
   var groupNames: [String] = []
+  /// Why the property's key path must not be used (a force unwrap or an array subscript that
+  /// could trap), or `nil`; see ``_KeyPathCheck``.
+  let keyPathProblem: String?
 
   /// The same relationship combining mapped and existing children with `policy` when mapping
   /// onto an existing instance (to-many relationships; default ``CollectionPolicy/replace``).
@@ -127,6 +147,7 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+    if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
     if source == .root, let flatChild {
       let step = _RelationshipStep(self, mayRepeat: false)
       return _SpecialSourceStep(step, reading: .flatChild(flatChild.sources()))
@@ -141,6 +162,9 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
 }
 
 /// A ``Relationship`` compiled for decoding.
+///
+/// Recursive models run `decode` once per level of nesting, so its common path (no validation,
+/// failed children fail the parent) keeps a small frame: everything else is out of line.
 final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
   let rule: Relationship<Object>
@@ -149,6 +173,10 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
   let absenceIsError: Bool
   /// Whether the value set goes through validators (the rule's or the model's).
   let validates: Bool
+  /// Validation or ``ChildFailurePolicy/dropChild``: the out-of-line path.
+  let needsChecks: Bool
+  /// The rule's body.
+  let body: @Sendable (inout Object, Int, inout _MappingRun) -> Void
 
   init(_ rule: Relationship<Object>, mayRepeat: Bool) {
     self.rule = rule
@@ -158,6 +186,8 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     validates =
       rule.validatesValues
       && (!rule.validators.isEmpty || Object.self is any KeyValueValidating.Type)
+    needsChecks = validates || rule.childFailure == .dropChild
+    body = rule.body
   }
 
   deinit { source.deallocate() }
@@ -172,9 +202,37 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     run: inout _MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
-      if absenceIsError { run.fail(.missingRequiredKey, at: source.pathComponents) }
+      if absenceIsError { recordAbsence(run: &run) }
       return
     }
+    guard !needsChecks else {
+      return decodeChecked(into: object, objectIndex: objectIndex, index: index, run: &run)
+    }
+    let depth = run.path.count
+    run.path.push(source.pathComponents)
+    let outerDrops = run.dropsFailedChildren
+    run.dropsFailedChildren = false
+    let outerParent = run.parentIndex
+    let outerHidden = run.indexHiddenAtDepth
+    run.parentIndex = objectIndex
+    if source.first == nil { run.indexHiddenAtDepth = run.path.count }
+    body(&object.assumingMemoryBound(to: Object.self).pointee, index, &run)
+    run.parentIndex = outerParent
+    run.indexHiddenAtDepth = outerHidden
+    run.dropsFailedChildren = outerDrops
+    run.path.truncate(to: depth)
+  }
+
+  @inline(never)
+  private func recordAbsence(run: inout _MappingRun) {
+    run.fail(.missingRequiredKey, at: source.pathComponents)
+  }
+
+  /// ``decode(into:objectIndex:hint:run:)`` with validation or dropped children.
+  @inline(never)
+  private func decodeChecked(
+    into object: UnsafeMutableRawPointer, objectIndex: Int, index: Int, run: inout _MappingRun
+  ) {
     let depth = run.path.count
     run.path.push(source.pathComponents)
     let outerDrops = run.dropsFailedChildren
@@ -186,7 +244,7 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     let model = object.assumingMemoryBound(to: Object.self)
     let errorsBefore = run.errors.count
     let previous = validates ? rule.accessor.get(model.pointee) : nil
-    rule.body(&model.pointee, index, &run)
+    body(&model.pointee, index, &run)
     if run.errors.count > errorsBefore {
       // A failed child: dropped with a diagnostic, or failing the parent (the default).
       if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
@@ -295,6 +353,7 @@ extension Relationship {
     self.existingBody = existing
     self.body = body
     accessor = _AnyAccessor(property)
+    keyPathProblem = _KeyPathCheck.problem(property, rule: "Relationship \"\(source)\"")
   }
 
   /// A required to-one relationship.
@@ -326,11 +385,8 @@ extension Relationship {
           commitMerges: child.commitMerges)
       }
     ) { object, index, run in
-      guard run.tape[index].kind != .null else {
-        run.fail(.typeMismatch(expected: "an object", found: "null"))
-        return
-      }
-      mapping()._plan.decodeNew(at: index, run: &run, declineIsAcceptable: false) { child in
+      guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
+      _childPlan(mapping).decodeNew(at: index, run: &run, declineIsAcceptable: false) { child in
         object[keyPath: property] = consume child
       }
     }
@@ -377,7 +433,7 @@ extension Relationship {
         object[keyPath: property] = nil
         return
       }
-      mapping()._plan.decodeNew(at: index, run: &run) { child in
+      _childPlan(mapping).decodeNew(at: index, run: &run) { child in
         object[keyPath: property] = consume child
       }
     }
@@ -435,58 +491,29 @@ extension Relationship {
       }
     ) { object, index, run in
       let entry = run.tape[index]
-      if entry.kind == .null {
-        if let empty = Collection.emptyForNull {
-          object[keyPath: property] = empty
-        } else {
-          run.fail(.typeMismatch(expected: "an array", found: "null"))
-        }
+      let count = Int(entry.length)
+      guard entry.kind == .array, count > 0 else {
+        let value: Collection? = _decodeToManyOtherThanElements(at: index, mapping, run: &run)
+        if let value { object[keyPath: property] = value }
         return
       }
-      let plan = mapping()._plan
-      if entry.kind == .object, !plan.isPlain, let keyRule = plan.keyRule {
-        let before = run.errors.count
-        let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
-        if run.errors.count == before {
-          object[keyPath: property] = Collection.make(from: children)
-        }
-        return
-      }
-      guard entry.kind == .array else {
-        guard entry.kind == .object, plan.context.coercion == .lenient else {
-          run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
-          return
-        }
-        plan.decodeNew(at: index, run: &run) {
-          object[keyPath: property] = Collection.make(from: [$0])
-        }
-        return
-      }
+      let plan = _childPlan(mapping)
       let before = run.errors.count
       let dropsFailures = run.dropsFailedChildren
-      let count = Int(entry.length)
-      guard count > 0 else {
-        // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
-        // empty-array storage (a benign write ThreadSanitizer reports as a race).
-        object[keyPath: property] = Collection.make(from: [])
-        return
-      }
-      // Children are moved straight into the array's storage: appending to a generic array
-      // would look up its metadata once per child.
-      let children = [Collection.Element](unsafeUninitializedCapacity: count) {
-        buffer, initialized in
-        var cursor = index + 1
-        for offset in 0..<count {
-          run.path.append(.index(offset))
-          let errorsBefore = run.errors.count
-          plan.decodeNew(at: cursor, run: &run) { child in
-            buffer.initializeElement(at: initialized, to: consume child)
-            initialized += 1
-          }
-          if dropsFailures, run.errors.count > errorsBefore { run.dropErrors(since: errorsBefore) }
-          run.path.removeLast()
-          cursor = run.tape.next(after: cursor)
-        }
+      // Appended to reserved storage rather than built with
+      // `Array(unsafeUninitializedCapacity:)`, whose unspecialized frames and closure took
+      // about 270 bytes of stack per level of a recursion (instructions on twitter.json: the
+      // same within 0.5%).
+      var children: [Collection.Element] = []
+      children.reserveCapacity(count)
+      var cursor = index + 1
+      for offset in 0..<count {
+        run.path.append(.index(offset))
+        let errorsBefore = run.errors.count
+        plan.decodeNew(at: cursor, run: &run) { child in children.append(consume child) }
+        if dropsFailures, run.errors.count > errorsBefore { run.dropErrors(since: errorsBefore) }
+        run.path.removeLast()
+        cursor = run.tape.next(after: cursor)
       }
       if run.errors.count == before {
         object[keyPath: property] = Collection.make(from: children)
@@ -549,6 +576,81 @@ private func _decodeDictionary<Child>(
     cursor = run.tape.next(after: cursor + 1)
   }
   return run.errors.count == before ? children : nil
+}
+
+/// The plan of a relationship's child mapping. Out of line, so that the mapping value (a
+/// ``Mapping`` is a large struct) never takes room in the frames of a recursion, which run once
+/// per level of nesting.
+@inline(never)
+func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _MappingPlan<Child> {
+  mapping()._plan
+}
+
+/// A to-one relationship's `null`, where an object is required.
+@inline(never)
+private func _recordNullObject(run: inout _MappingRun) {
+  run.fail(.typeMismatch(expected: "an object", found: "null"))
+}
+
+/// What a to-many relationship sets for a value that is not a non-empty array: an empty
+/// collection, the collection for `null`, a nested-key object's children, a lone object under
+/// lenient coercion; `nil` (with an error) for anything else. Out of line, so that the frame of
+/// the common path, which recursion repeats per level, stays small.
+@inline(never)
+private func _decodeToManyOtherThanElements<
+  Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
+>(at index: Int, _ mapping: () -> M, run: inout _MappingRun) -> Collection? {
+  switch run.tape[index].kind {
+  case .null:
+    return _toManyNull(run: &run)
+  case .array:
+    // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
+    // empty-array storage (a benign write ThreadSanitizer reports as a race).
+    return Collection.make(from: [])
+  case .object:
+    // A nested-key collection (recursion goes through here: nothing else in this frame), or
+    // a lone object.
+    let plan = mapping()._plan
+    if !plan.isPlain, let keyRule = plan.keyRule {
+      let before = run.errors.count
+      let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
+      return run.errors.count == before ? Collection.make(from: children) : nil
+    }
+    return _toManyLoneObject(at: index, plan: plan, run: &run)
+  default:
+    _recordNotAnArray(at: index, run: &run)
+    return nil
+  }
+}
+
+/// What `null` sets in a to-many relationship, or `nil` with an error.
+@inline(never)
+private func _toManyNull<Collection: RelationshipCollection>(
+  run: inout _MappingRun
+) -> Collection? {
+  guard let empty = Collection.emptyForNull else {
+    run.fail(.typeMismatch(expected: "an array", found: "null"))
+    return nil
+  }
+  return empty
+}
+
+/// A lone object where a to-many relationship expects an array: one element under lenient
+/// coercion, an error otherwise.
+@inline(never)
+private func _toManyLoneObject<Collection: RelationshipCollection>(
+  at index: Int, plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
+) -> Collection? {
+  guard plan.context.coercion == .lenient else {
+    _recordNotAnArray(at: index, run: &run)
+    return nil
+  }
+  return plan.decodeNew(at: index, run: &run).map { Collection.make(from: [$0]) }
+}
+
+@inline(never)
+private func _recordNotAnArray(at index: Int, run: inout _MappingRun) {
+  run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
 }
 
 /// A mapping's plan on its own: what a relationship with a known mapping hands its decode
@@ -641,6 +743,16 @@ extension Relationship: _EncodableRule {
     let label = "Relationship \"\(source)\""
     if isDecodeOnly {
       return .omitted(InverseOmission(rule: label, reason: "it is marked decodeOnly()"))
+    }
+    if let keyPathProblem {
+      // The problem is also a definition problem; a flattened child's fields are left out.
+      guard !source.isSpecial else {
+        return .omitted(InverseOmission(rule: label, reason: "its key path could trap"))
+      }
+      return .rule(
+        _EncodingRule(
+          path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy,
+          step: _InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
     }
     if source == .root, let flatChild {
       return .rules(flatChild.encodings())

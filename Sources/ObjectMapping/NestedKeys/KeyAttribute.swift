@@ -37,12 +37,18 @@ public struct KeyAttribute<Object, Value: MappableValue>: MappingRule {
   public init(_ name: String, _ property: WritableKeyPath<Object, Value> & Sendable) {
     self.name = name
     self.property = property
+    keyPathProblem = _KeyPathCheck.problem(property, rule: "KeyAttribute \"\(name)\"")
   }
+
+  /// Why the property's key path must not be used (it could trap), or `nil`.
+  let keyPathProblem: String?
 }
 
 /// The compiled key attribute of a nested-key mapping.
 struct _KeyRule<Object>: Sendable {
   let name: String
+  /// Why the key attribute's key path must not be used; its closures then never touch it.
+  var keyPathProblem: String?
   /// Writes the key at tape index `keyIndex` into the object.
   let decode: @Sendable (inout Object, Int, inout _MappingRun) -> Void
   /// The object's key as text, for serialization.
@@ -58,8 +64,14 @@ protocol _KeyRuleProvider<Object> {
 extension KeyAttribute: _KeyRuleProvider {
   var keyRule: _KeyRule<Object> {
     let property = self.property
+    if let keyPathProblem {
+      return _KeyRule(
+        name: name, keyPathProblem: keyPathProblem,
+        decode: { _, _, run in run.fail(.invalidDefinition(message: keyPathProblem)) },
+        encode: { _ in throw MappingError(.invalidDefinition(message: keyPathProblem)) })
+    }
     return _KeyRule(
-      name: name,
+      name: name, keyPathProblem: nil,
       decode: { object, keyIndex, run in
         let payload = PayloadValue(tape: run.tape, index: keyIndex, context: .default)
         do {
@@ -84,6 +96,7 @@ extension KeyAttribute: _KeyRuleProvider {
 
 extension _MappingPlan {
   /// Maps a nested-key object in single-object mode: it must have exactly one key.
+  @inline(never)
   func decodeSingleKeyed(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
     -> Object?
   {

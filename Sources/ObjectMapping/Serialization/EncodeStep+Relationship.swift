@@ -22,6 +22,39 @@ class _RelationshipEncodeStep<Object, Property, M: MappingProtocol>: _EncodeStep
   }
 }
 
+extension _RelationshipEncodeStep {
+  /// Writes the child at `child` with `plan`, the relationship's source on the path.
+  @inline(__always)
+  func writeChild<Child>(
+    _ child: UnsafeRawPointer, plan: _InversePlan<Child>, to writer: inout _PayloadWriter,
+    run: inout _EncodingRun
+  ) {
+    let depth = run.path.count
+    run.path.push(components)
+    plan.encode(at: child, to: &writer, run: &run)
+    run.path.truncate(to: depth)
+  }
+
+  /// ``writeChild(_:plan:to:run:)`` for a child passed inout (a copy).
+  @inline(__always)
+  func writeChild<Child>(
+    copy child: UnsafeMutablePointer<Child>, plan: _InversePlan<Child>,
+    to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    writeChild(UnsafeRawPointer(child), plan: plan, to: &writer, run: &run)
+  }
+}
+
+/// The inverse plan of a relationship's child mapping. Out of line, so that the mapping value
+/// (a ``Mapping`` is a large struct) never takes room in the frames of a recursion, which run
+/// once per level of nesting.
+@inline(never)
+func _childInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _InversePlan<
+  Child
+> {
+  mapping()._plan.inverse.plan
+}
+
 /// A required to-one relationship.
 final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   _RelationshipEncodeStep<Object, Child, M>, @unchecked Sendable
@@ -32,11 +65,20 @@ final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    let plan = mapping()._plan.inverse.plan
-    let depth = run.path.count
-    run.path.push(components)
-    reader.withValue(at: object) { plan.encode(at: $0, to: &writer, run: &run) }
-    run.path.truncate(to: depth)
+    guard let child = reader.storedValue(at: object) else {
+      return writeCopy(object, to: &writer, run: &run)
+    }
+    writeChild(child, plan: _childInversePlan(mapping), to: &writer, run: &run)
+    return true
+  }
+
+  /// ``write(_:to:run:nulls:)`` for a class or computed property: through a copy.
+  @inline(never)
+  private func writeCopy(
+    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) -> Bool {
+    var child = reader.value(at: object)
+    writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
     return true
   }
 }
@@ -51,17 +93,27 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    reader.withValue(at: object) { optional in
-      guard optional.pointee != nil else { return writer.nullIfIncluded(nulls) }
-      let plan = mapping()._plan.inverse.plan
-      let depth = run.path.count
-      run.path.push(components)
-      // An optional's payload is stored at its start (the ABI's layout of single-payload
-      // enums), so the child is read in place.
-      plan.encode(at: UnsafeRawPointer(optional), to: &writer, run: &run)
-      run.path.truncate(to: depth)
-      return true
+    guard let optional = reader.storedValue(at: object) else {
+      return writeCopy(object, to: &writer, run: &run, nulls: nulls)
     }
+    guard optional.pointee != nil else { return writer.nullIfIncluded(nulls) }
+    // An optional's payload is stored at its start (the ABI's layout of single-payload
+    // enums), so the child is read in place.
+    writeChild(
+      UnsafeRawPointer(optional), plan: _childInversePlan(mapping), to: &writer, run: &run)
+    return true
+  }
+
+  /// ``write(_:to:run:nulls:)`` for a class or computed property: through a copy.
+  @inline(never)
+  private func writeCopy(
+    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool {
+    guard var child = reader.value(at: object) else { return writer.nullIfIncluded(nulls) }
+    // The pointer comes from passing `child` inout: no closure frames in the recursion.
+    writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
+    return true
   }
 }
 
@@ -79,34 +131,51 @@ final class _ToManyEncodeStep<
   ) -> Bool {
     let elements = reader.withValue(at: object) { $0.pointee._elementsForSerialization }
     guard let elements else { return writer.nullIfIncluded(nulls) }
-    let plan = mapping()._plan.inverse.plan
+    let plan = _childInversePlan(mapping)
     let depth = run.path.count
-    run.path.push(components)
-    defer { run.path.truncate(to: depth) }
     if plan.keyEncoder != nil {
+      run.path.push(components)
       plan.encodeKeyedCollection(elements, to: &writer, run: &run)
+      run.path.truncate(to: depth)
       return true
     }
+    guard !Collection._isUnordered else {
+      writeSorted(elements, plan: plan, to: &writer, run: &run)
+      return true
+    }
+    run.path.push(components)
     writer.beginArray()
-    if Collection._isUnordered {
-      let sorted = try? _sortedForOutput(elements, writer: writer) { child, nested in
-        plan.encode(child, to: &nested, run: &run)
-      }
-      for node in sorted ?? [] { try? writer.node(node) }
-    } else {
-      // The children are written in place, from the array's storage.
-      elements.withUnsafeBufferPointer { buffer in
-        guard let base = buffer.baseAddress else { return }
-        let start = UnsafeRawPointer(base)
-        for offset in 0..<buffer.count {
-          run.path.append(.index(offset))
-          plan.encode(at: start + offset * stride, to: &writer, run: &run)
-          run.path.removeLast()
-        }
+    // The children are written in place, from the array's storage.
+    elements.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let start = UnsafeRawPointer(base)
+      for offset in 0..<buffer.count {
+        run.path.append(.index(offset))
+        plan.encode(at: start + offset * stride, to: &writer, run: &run)
+        run.path.removeLast()
       }
     }
     writer.endArray()
+    run.path.truncate(to: depth)
     return true
+  }
+
+  /// Writes a set, its elements sorted by their output; out of line, so that the frame of the
+  /// common path, which recursion repeats per level, stays small.
+  @inline(never)
+  private func writeSorted(
+    _ elements: [Collection.Element], plan: _InversePlan<Collection.Element>,
+    to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    let depth = run.path.count
+    run.path.push(components)
+    writer.beginArray()
+    let sorted = try? _sortedForOutput(elements, writer: writer) { child, nested in
+      plan.encode(child, to: &nested, run: &run)
+    }
+    for node in sorted ?? [] { try? writer.node(node) }
+    writer.endArray()
+    run.path.truncate(to: depth)
   }
 }
 
@@ -121,7 +190,7 @@ final class _DictionaryEncodeStep<Object, Child, M: MappingProtocol<Child>>:
     nulls: NullPolicy
   ) -> Bool {
     let children = reader.withValue(at: object) { $0.pointee }
-    let plan = mapping()._plan.inverse.plan
+    let plan = _childInversePlan(mapping)
     let depth = run.path.count
     run.path.push(components)
     defer { run.path.truncate(to: depth) }

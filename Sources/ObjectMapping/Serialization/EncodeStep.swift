@@ -243,3 +243,28 @@ private final class _BuiltInWriter<Value>: _ValueWriter<Value>, @unchecked Senda
     return true
   }
 }
+
+/// The step of a rule whose definition cannot be run (a key path that could trap, see
+/// ``_KeyPathCheck``): records an `invalidDefinition` error for every object instead of reading
+/// the model.
+final class _InvalidRuleEncodeStep: _EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _EncodeStep).
+  let message: String
+  /// Where the error is reported, relative to the object (the rule's output path).
+  let errorPath: [_PathComponent]
+
+  init(_ message: String, errorPath: [_PathComponent]) {
+    self.message = message
+    self.errorPath = errorPath
+  }
+
+  override func write(
+    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool {
+    run.errors.append(
+      MappingError(
+        path: _jsonPointer(run.path + errorPath), .invalidDefinition(message: message)))
+    return false
+  }
+}

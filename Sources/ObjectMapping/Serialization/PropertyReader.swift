@@ -26,4 +26,19 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
     }
     return try body((root + offset).assumingMemoryBound(to: Value.self))
   }
+
+  /// A copy of the property's value in the `Root` at `root`.
+  @inline(__always)
+  func value(at root: UnsafeRawPointer) -> Value {
+    root.assumingMemoryBound(to: Root.self).pointee[keyPath: keyPath]
+  }
+
+  /// The property's value in place in the `Root` at `root` when it is a stored property of a
+  /// struct (or a chain of them), `nil` otherwise: read without a closure, for the recursive
+  /// relationship steps, whose frames repeat per level of nesting.
+  @inline(__always)
+  func storedValue(at root: UnsafeRawPointer) -> UnsafePointer<Value>? {
+    guard let offset else { return nil }
+    return (root + offset).assumingMemoryBound(to: Value.self)
+  }
 }

@@ -1,0 +1,277 @@
+import Foundation
+import ObjectMapping
+import Testing
+
+/// Everything the default limits accept (512 levels of JSON nesting) maps, serializes and is
+/// freed on a 512 KB thread stack (the size of a secondary thread on Apple platforms), in
+/// release builds: recursive models of every relationship shape, `Node` values and attributes.
+///
+/// Debug builds take about twice as much stack (up to 1.1 MB at 512 levels), so there the same
+/// work runs on a 4 MB stack. Nested sets are serialized 160 deep: each element is built as a
+/// `Node` to be sorted, about 1 KB of stack per level.
+@Suite struct DeepNestingTests {
+  #if DEBUG
+    static let stackSize = 4 << 20
+  #else
+    static let stackSize = 512 << 10
+  #endif
+
+  /// The JSON nesting the default reading options accept.
+  static let levels = 512
+
+  /// Runs `body` on a thread with a stack of ``stackSize`` and waits for it.
+  static func onSmallStack(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      body()
+      done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    done.wait()
+  }
+
+  /// Runs `body` on a small stack and returns what it returned.
+  static func onSmallStack<Result: Sendable>(
+    _ body: @escaping @Sendable () -> Result
+  ) -> Result {
+    let box = ResultBox<Result>()
+    onSmallStack { box.value = body() }
+    guard let value = box.value else { preconditionFailure("the thread returned nothing") }
+    return value
+  }
+
+  final class ResultBox<Value>: @unchecked Sendable {
+    // @unchecked: written by one thread before the semaphore is signalled, read after.
+    var value: Value?
+  }
+
+  // MARK: Models
+
+  struct Comment: Equatable, Hashable, Sendable {
+    var text = ""
+    var replies: [Comment] = []
+
+    static let mapping: Mapping<Comment> = Mapping(Comment.init) {
+      Attribute("text", \.text)
+      Relationship("replies", \.replies, lazy: { Comment.mapping }).optional()
+    }
+    static let setMapping: Mapping<Tagged> = Mapping(Tagged.init) {
+      Attribute("text", \.text)
+      Relationship("replies", \.replies, lazy: { Comment.setMapping }).optional()
+    }
+  }
+
+  /// A comment whose replies are a set.
+  struct Tagged: Hashable, Sendable {
+    var text = ""
+    var replies: Set<Tagged> = []
+  }
+
+  /// An optional to-one chain: one model per JSON level.
+  final class Chain: @unchecked Sendable {
+    // @unchecked: built and read by one thread at a time.
+    var name = ""
+    var next: Chain?
+
+    static let mapping: Mapping<Chain> = Mapping(Chain.init) {
+      Attribute("name", \.name)
+      Relationship("next", \.next, lazy: { Chain.mapping })
+    }
+  }
+
+  /// A dictionary relationship in a recursion (a dictionary relationship has no `lazy:` form
+  /// of its own): `{"name": "x", "folders": {"f": {"sub": {...}}}}`.
+  struct Folder: Sendable {
+    var name = ""
+    var folders: [String: Entry] = [:]
+
+    static let mapping: Mapping<Folder> = Mapping(Folder.init) {
+      Attribute("name", \.name)
+      Relationship("folders", \.folders, Entry.mapping).optional()
+    }
+  }
+
+  struct Entry: Sendable {
+    var sub: Folder?
+
+    static let mapping: Mapping<Entry> = Mapping(Entry.init) {
+      Relationship("sub", \.sub, lazy: { Folder.mapping })
+    }
+  }
+
+  /// A nested-key mapping: `{"a": {"children": {"b": {...}}}}`.
+  struct Keyed: Sendable {
+    var key = ""
+    var children: [Keyed] = []
+
+    static let mapping: Mapping<Keyed> = Mapping(Keyed.init) {
+      KeyAttribute("key", \.key)
+      Relationship("children", \.children, lazy: { Keyed.mapping }).optional()
+    }
+  }
+
+  /// A dynamic mapping that recurses through its cases.
+  class Shape: @unchecked Sendable {
+    // @unchecked: built and read by one thread at a time.
+    var children: [Shape] = []
+    required init() {}
+  }
+  final class Square: Shape, @unchecked Sendable {}
+  final class Circle: Shape, @unchecked Sendable {}
+
+  static let squareMapping: Mapping<Square> = Mapping(Square.init) {
+    Relationship("children", \.children, lazy: { DeepNestingTests.shapeMapping }).optional()
+  }
+  static let circleMapping: Mapping<Circle> = Mapping(Circle.init) {
+    Relationship("children", \.children, lazy: { DeepNestingTests.shapeMapping }).optional()
+  }
+  static let shapeMapping = DynamicMapping<Shape> {
+    Match("kind", equals: "square", squareMapping)
+    Match("kind", equals: "circle", circleMapping)
+  }
+
+  /// A model holding a `Node`.
+  struct Holder: Sendable {
+    var payload: Node = .null
+
+    static let mapping = Mapping(Holder.init) {
+      Attribute("payload", \.payload)
+    }
+  }
+
+  // MARK: Payloads
+
+  /// `prefix` `count - 1` times, then `leaf`, then `suffix` as many times: payloads that the
+  /// mappings write back byte for byte.
+  static func nested(_ count: Int, _ prefix: String, _ leaf: String, _ suffix: String) -> String {
+    String(repeating: prefix, count: count - 1) + leaf + String(repeating: suffix, count: count - 1)
+  }
+
+  /// Objects in arrays in objects, `levels` levels deep, around a number.
+  static func objectsInArrays(_ levels: Int) -> String {
+    var text = ""
+    for level in 0..<levels { text += level % 2 == 0 ? #"{"a":"# : "[" }
+    text += "1"
+    for level in (0..<levels).reversed() { text += level % 2 == 0 ? "}" : "]" }
+    return text
+  }
+
+  /// The depth of a comment thread.
+  static func depth(_ comment: Comment) -> Int {
+    var depth = 1
+    var current = comment
+    while let reply = current.replies.first {
+      depth += 1
+      current = reply
+    }
+    return depth
+  }
+
+  /// The depth of a thread of sets.
+  static func depth(_ tagged: Tagged) -> Int {
+    var depth = 1
+    var current = tagged
+    while let reply = current.replies.first {
+      depth += 1
+      current = reply
+    }
+    return depth
+  }
+
+  // MARK: Tests
+
+  @Test func aToManyRecursionAtTheDepthLimitMapsSerializesAndFrees() throws {
+    // 256 comments: 512 levels of JSON with the last, empty, array.
+    let json = Self.nested(
+      256, #"{"text":"x","replies":["#, #"{"text":"x","replies":[]}"#, "]}")
+    let result = Self.onSmallStack { () -> String in
+      do {
+        let comment = try Comment.mapping.map(json)
+        let written = String(decoding: try Comment.mapping.serialize(comment), as: UTF8.self)
+        let node = try Comment.mapping.node(comment)
+        let again = try Comment.mapping.map(node)
+        var onto = Comment()
+        try Comment.mapping.map(json, onto: &onto)
+        return "\(Self.depth(comment)) \(written == json) \(again == comment) \(onto == comment)"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(result == "256 true true true")
+  }
+
+  @Test func aToOneRecursionAtTheDepthLimitMapsSerializesAndFrees() throws {
+    // 512 chained objects: 512 levels of JSON.
+    let json = Self.nested(512, #"{"name":"x","next":"#, #"{"name":"x"}"#, "}")
+    let result = Self.onSmallStack { () -> String in
+      do {
+        let chain = try Chain.mapping.map(json)
+        let written = String(decoding: try Chain.mapping.serialize(chain), as: UTF8.self)
+        var count = 0
+        var current: Chain? = chain
+        while let link = current {
+          count += 1
+          current = link.next
+        }
+        return "\(count) \(written == json)"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(result == "512 true")
+  }
+
+  @Test func setDictionaryNestedKeyAndDynamicRecursionsAtTheDepthLimit() throws {
+    let sets = Self.nested(
+      256, #"{"text":"x","replies":["#, #"{"text":"x","replies":[]}"#, "]}")
+    let setsToSerialize = Self.nested(
+      160, #"{"text":"x","replies":["#, #"{"text":"x","replies":[]}"#, "]}")
+    let folders = Self.nested(
+      171, #"{"name":"x","folders":{"f":{"sub":"#, #"{"name":"x","folders":{}}"#, "}}}")
+    let keyed = Self.nested(255, #"{"k":{"children":"#, #"{"k":{"children":{}}}"#, "}}")
+    let shapes = Self.nested(
+      256, #"{"children":["#, #"{"children":[],"kind":"square"}"#, #"],"kind":"square"}"#)
+    let result = Self.onSmallStack { () -> [String] in
+      func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+      var results: [String] = []
+      do {
+        let set = try Comment.setMapping.map(sets)
+        results.append("set \(Self.depth(set))")
+        // A set's elements are written sorted by their output, each built as a `Node` first:
+        // about 1 KB of stack per level of nesting, so this serializes 160 nested sets.
+        let shallower = try Comment.setMapping.map(setsToSerialize)
+        let written = text(try Comment.setMapping.serialize(shallower))
+        results.append("set \(written == setsToSerialize)")
+        let folder = try Folder.mapping.map(folders)
+        results.append("folders \(text(try Folder.mapping.serialize(folder)) == folders)")
+        let keyedObject = try Keyed.mapping.map(keyed)
+        results.append("keyed \(text(try Keyed.mapping.serialize(keyedObject)) == keyed)")
+        let shape = try Self.shapeMapping.map(shapes)
+        results.append("shapes \(text(try Self.shapeMapping.serialize(shape)) == shapes)")
+      } catch {
+        results.append("\(error)")
+      }
+      return results
+    }
+    #expect(result == ["set 256", "set true", "folders true", "keyed true", "shapes true"])
+  }
+
+  @Test func nodesAtTheDepthLimitBuildMapSerializeCompareAndFree() throws {
+    let json = Self.objectsInArrays(Self.levels)
+    let wrapped = #"{"payload":"# + Self.objectsInArrays(Self.levels - 1) + "}"
+    let result = Self.onSmallStack { () -> String in
+      do {
+        let node = try Node(jsonString: json)
+        let written = try node.jsonString()
+        let copy = try Node(jsonString: written)
+        let holder = try Holder.mapping.map(wrapped)
+        let back = String(decoding: try Holder.mapping.serialize(holder), as: UTF8.self)
+        return "\(written == json) \(copy == node) \(back == wrapped)"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(result == "true true true")
+  }
+}
