@@ -125,9 +125,9 @@ public struct PayloadValue: @unchecked Sendable {
     case .false: return "false"
     case .integer: return String(entry.payload)
     case .number:
-      let text = tape.content(of: entry)
-      guard text.count > 60 else { return String(decoding: text, as: UTF8.self) }
-      return String(decoding: UnsafeBufferPointer(rebasing: text[..<60]), as: UTF8.self) + "…"
+      // A number as written, kept to both ends when long (a megabyte literal makes a short
+      // message); rendering it again in the error's description leaves it as it is.
+      return MessageText.value(String(decoding: tape.content(of: entry), as: UTF8.self))
     case .string: return _quotedForMessage(tape.string(at: index))
     case .array: return "an array"
     case .object: return "an object"

@@ -73,7 +73,7 @@ import Testing
     let long = String(repeating: "1", count: 100) + "x"
     #expect(
       errorLines { try Self.mapping.map(["d": .decimal(long)] as Node) } == [
-        "/d: cannot convert .decimal(\"\(long.prefix(60))…\") to a number: not a JSON number"
+        "/d: cannot convert .decimal(\"\(long)\") to a number: not a JSON number"
       ])
   }
 
@@ -256,38 +256,54 @@ import Testing
 
   // MARK: Long literals
 
+  /// A long ASCII literal as error messages show it: 50 bytes from each end and the count of
+  /// bytes left out, grouped by thousands (`1000…(999,900 more bytes)…0001`).
+  static func shown(_ text: String) -> String {
+    guard text.utf8.count > 160 else { return text }
+    var digits = Array(String(text.utf8.count - 100))
+    var grouped = ""
+    while digits.count > 3 {
+      grouped = "," + String(digits.suffix(3)) + grouped
+      digits.removeLast(3)
+    }
+    grouped = String(digits) + grouped
+    return text.prefix(50) + "…(\(grouped) more bytes)…" + text.suffix(50)
+  }
+
   @Test func megabyteLiteralsAreLinear() throws {
     func seconds(_ digits: Int) throws -> Double {
       let ones = String(repeating: "1", count: digits)
       let zeros = String(repeating: "0", count: digits)
-      let shownZeros = String(repeating: "0", count: 59)
       let start = ContinuousClock.now
-      // Error messages show the first 60 characters of a number.
+      // Error messages keep 50 bytes from each end of a long number and count the rest.
       #expect(
         errorLines { try Self.mapping.map(#"{"d": 1\#(zeros)}"#) } == [
-          "/d: cannot convert 1\(shownZeros)… to a number: out of range"
+          "/d: cannot convert \(Self.shown("1" + zeros)) to a number: out of range"
         ])
       #expect(
         errorLines { try Self.mapping.map(#"{"d": 0.\#(zeros)1}"#) } == [
-          "/d: cannot convert 0.\(shownZeros.dropLast())… to a number: out of range (rounds to 0)"
+          "/d: cannot convert \(Self.shown("0." + zeros + "1")) to a number: "
+            + "out of range (rounds to 0)"
         ])
       #expect(
         errorLines { try Self.mapping.map(#"{"f": -0.\#(zeros)1}"#) } == [
-          "/f: cannot convert -0.\(shownZeros.dropLast(2))… to a number: "
+          "/f: cannot convert \(Self.shown("-0." + zeros + "1")) to a number: "
             + "out of range for Float (rounds to 0)"
         ])
       #expect(
         errorLines { try Self.mapping.map(#"{"m": 1\#(zeros)}"#) } == [
-          "/m: cannot convert 1\(shownZeros)… to a decimal number: exponent out of range"
+          "/m: cannot convert \(Self.shown("1" + zeros)) to a decimal number: "
+            + "exponent out of range"
         ])
       #expect(
         errorLines { try Self.mapping.map(#"{"m": 1.\#(ones)}"#) } == [
-          "/m: cannot convert 1.\(ones.prefix(58))… to a decimal number: "
+          "/m: cannot convert \(Self.shown("1." + ones)) to a decimal number: "
             + "more than 38 significant digits"
         ])
       #expect(
         errorLines { try DateRangeTests.mapping.map(#"{"at": 1\#(zeros)}"#) } == [
-          "/at: cannot convert 1\(shownZeros)… to a date: outside the years 0000 through 9999"
+          "/at: cannot convert \(Self.shown("1" + zeros)) to a date: "
+            + "outside the years 0000 through 9999"
         ])
       let long = try Self.mapping.map(#"{"d": 1.\#(ones), "f": 1.\#(ones)}"#)
       #expect(long.double == 1.1111111111111112)
