@@ -1,0 +1,95 @@
+import Foundation
+import ObjectMapping
+
+/// Builds a `Node` directly from the input (`NodeBuilder`) and checks the writers and bridges
+/// on it: JSON writes (compact, pretty, sorted) unless a double is not finite, and reads back
+/// equal with an equal hash (a node deeper than 512 levels only with a raised depth limit);
+/// `Node(foundation:)` of its `foundationValue` gives the documented normalisation back; form
+/// writing either works and reads back, or refuses with `.notRepresentable`; and a mapping reads
+/// the same object from the node as from its JSON text.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+  var builder = NodeBuilder(Array(UnsafeBufferPointer(start: start, count: count)))
+  let node = builder.node()
+
+  // JSON: writes unless a double is not finite, and reads back equal.
+  var json: Data?
+  do {
+    json = try node.jsonData()
+    require(!builder.hasNonFinite, "a non-finite double was written: \(node)")
+  } catch let error as MappingError {
+    guard case .nonFiniteNumber = error.kind, builder.hasNonFinite else {
+      fatalError("writing \(node) failed: \(error)")
+    }
+  } catch {
+    fatalError("the writer threw a non-MappingError \(error)")
+  }
+  let deepOptions = JSONReadingOptions(maximumDepth: max(512, builder.deepest + 1))
+  if let json {
+    do {
+      let reread = try Node(jsonData: json, options: deepOptions)
+      require(reread == node, "round trip changed \(node) into \(reread)")
+      require(reread.hashValue == node.hashValue, "equal nodes hash differently: \(node)")
+      let pretty = try Node(jsonData: node.jsonData(options: .prettyPrinted), options: deepOptions)
+      require(pretty == node, "pretty round trip changed \(node) into \(pretty)")
+      _ = try Node(jsonData: node.jsonData(options: .sortedKeys), options: deepOptions)
+    } catch {
+      fatalError("reading back \(node) failed: \(error)")
+    }
+    if builder.deepest > 512 {
+      do {
+        _ = try Node(jsonData: json)
+        fatalError("a document \(builder.deepest) levels deep passed the 512 limit")
+      } catch let error as MappingError {
+        guard case .depthLimitExceeded = error.kind else { fatalError("unexpected \(error)") }
+      } catch {
+        fatalError("the reader threw a non-MappingError \(error)")
+      }
+    }
+  }
+
+  // Foundation: the documented normalisation comes back.
+  do {
+    let bridged = try Node(foundation: node.foundationValue)
+    let expected = foundationNormalized(node)
+    require(
+      sameAfterFoundation(bridged, expected),
+      "Foundation round trip gave \(bridged), expected \(expected)")
+  } catch {
+    fatalError("Node(foundation:) of \(node).foundationValue failed: \(error)")
+  }
+
+  // Form: writes and reads back, or refuses with .notRepresentable / .nonFiniteNumber.
+  do {
+    let form = try node.formURLEncodedData()
+    let reread = try Node(formURLEncoded: form)
+    let again = try reread.formURLEncodedData()
+    require(again == form, "form text \(form) read back and written as \(again)")
+  } catch let error as MappingError {
+    switch error.kind {
+    case .notRepresentable, .nonFiniteNumber: break
+    default: fatalError("form writing of \(node) failed: \(error)")
+    }
+  } catch {
+    fatalError("the form writer threw a non-MappingError \(error)")
+  }
+
+  // Mapping: the node and its JSON text map to the same object, or fail the same way.
+  if let json {
+    let fromNode = Result { () throws(MappingErrors) in try sampleMapping.map(node) }
+    let fromText = Result { () throws(MappingErrors) in
+      try sampleMapping.map(json, options: deepOptions)
+    }
+    switch (fromNode, fromText) {
+    case (.success(let a), .success(let b)):
+      require(a == b, "the node mapped to \(a), its JSON text to \(b)")
+    case (.failure(let a), .failure(let b)):
+      require(
+        a.description == b.description,
+        "the node failed with \(a), its JSON text with \(b)")
+    default:
+      fatalError("node and JSON text disagree: \(fromNode) vs \(fromText) for \(node)")
+    }
+  }
+  return 0
+}
