@@ -144,7 +144,7 @@ run_ci_target() {
   rm -rf "$corpus"
   grep -E '^(INFO: Seed|INFO: Loaded 1 modules|#[0-9]+\s+(INITED|DONE)|stat::)' "$log" || true
   local executed
-  executed="$(awk -F': *' '/^stat::number_of_executed_units/ { print $2 }' "$log")"
+  executed="$(awk '/^stat::number_of_executed_units/ { print $2 }' "$log")"
   if [[ $status -ne 0 ]]; then
     echo "---- $target ($config) FAILED (exit $status); the end of its log ($log):"
     grep -v -E '^#[0-9]+\s+(NEW|REDUCE|pulse)' "$log" | tail -n 60

@@ -1,13 +1,12 @@
 import Foundation
 import ObjectMapping
 
-// Class models with identity, numeric dates and a key path through an optional, for the model
-// fuzzer.
+// Class models with identity (one of them read through an optional key path), numeric dates and
+// duplicate-prone keys, for the model fuzzer.
 
-/// A value reached through an optional key path (`\.location?.city`).
-struct Location: Equatable, Sendable {
-  var city = ""
-  var zip = ""
+/// An owner's badge: the owner's identity is read through it (`\.badge?.code`).
+struct Badge: Equatable, Sendable {
+  var code = ""
 }
 
 final class Member {
@@ -15,6 +14,7 @@ final class Member {
   var name = ""
   var joined: Date?
   var seen = Date(timeIntervalSince1970: 0)
+  var badge: Badge?
 }
 
 final class Account {
@@ -22,7 +22,6 @@ final class Account {
   var title = ""
   var created = Date(timeIntervalSince1970: 0)
   var closed: Date?
-  var location: Location? = Location()
   var limits: [String: Int] = [:]
   var owner: Member?
   var members: [Member] = []
@@ -37,14 +36,24 @@ enum Mappings {
     Attribute("seen_ms", \.seen, .epochMilliseconds, default: Date(timeIntervalSince1970: 0))
   }.identified(by: \.id)
 
+  static let badge = Mapping(Badge.init) {
+    Attribute("code", \.code)
+  }
+
+  /// Owners are the same person when their badges carry the same code.
+  static let owner = Mapping(Member.init) {
+    Attribute("id", \.id)
+    Attribute("name", \.name, default: "")
+    Relationship("badge", \.badge, badge)
+  }.identified(by: \.badge?.code)
+
   static let account: Mapping<Account> = Mapping(Account.init) {
     Attribute("id", \.id)
     Attribute("title", \.title, default: "")
     Attribute("created", \.created, .epochSeconds)
     Attribute("closed", \.closed).dateFormats([.epochMilliseconds, .iso8601])
-    Attribute("location.city", \.location?.city)
     Attribute("limits", \.limits, default: [:])
-    Relationship("owner", \.owner, member)
+    Relationship("owner", \.owner, owner)
     Relationship("members", \.members, member).optional()
     Relationship("parent", \.parent, lazy: { Mappings.account })
   }.identified(by: \.id)

@@ -6,6 +6,12 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) {
   if !condition { fatalError(message()) }
 }
 
+/// A node's JSON-like description, cut to 2 000 characters for crash messages.
+func short(_ node: Node) -> String {
+  let text = "\(node)"
+  return text.count <= 2_000 ? text : text.prefix(2_000) + "… (\(text.count) characters)"
+}
+
 /// A model read from a `Node` built by the fuzzer: one attribute per common value type, all
 /// optional so that most nodes map.
 struct Sample: Equatable, Sendable {

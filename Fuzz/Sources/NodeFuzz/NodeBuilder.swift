@@ -85,10 +85,7 @@ struct NodeBuilder {
     switch choice % 12 {
     case 0: return ""
     case 1:
-      if let last = previous.last {
-        hasDuplicateKeys = true
-        return last.key
-      }
+      if let last = previous.last { return last.key }
       return "a"
     case 2: return "a.b"
     case 3: return "/~0~1"
@@ -125,6 +122,7 @@ struct NodeBuilder {
       var members: [Node.Member] = []
       for _ in 0..<Int(byte() % 6) where !isAtEnd {
         let key = key(previous: members)
+        if members.contains(where: { $0.key == key }) { hasDuplicateKeys = true }
         members.append(Node.Member(key, node(depth: depth + 1)))
       }
       return .object(members)

@@ -16,10 +16,10 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   var json: Data?
   do {
     json = try node.jsonData()
-    require(!builder.hasNonFinite, "a non-finite double was written: \(node)")
+    require(!builder.hasNonFinite, "a non-finite double was written: \(short(node))")
   } catch let error as MappingError {
     guard case .nonFiniteNumber = error.kind, builder.hasNonFinite else {
-      fatalError("writing \(node) failed: \(error)")
+      fatalError("writing \(short(node)) failed: \(error)")
     }
   } catch {
     fatalError("the writer threw a non-MappingError \(error)")
@@ -28,13 +28,13 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   if let json {
     do {
       let reread = try Node(jsonData: json, options: deepOptions)
-      require(reread == node, "round trip changed \(node) into \(reread)")
-      require(reread.hashValue == node.hashValue, "equal nodes hash differently: \(node)")
+      require(reread == node, "round trip changed \(short(node)) into \(short(reread))")
+      require(reread.hashValue == node.hashValue, "equal nodes hash differently: \(short(node))")
       let pretty = try Node(jsonData: node.jsonData(options: .prettyPrinted), options: deepOptions)
-      require(pretty == node, "pretty round trip changed \(node) into \(pretty)")
+      require(pretty == node, "pretty round trip changed \(short(node)) into \(short(pretty))")
       _ = try Node(jsonData: node.jsonData(options: .sortedKeys), options: deepOptions)
     } catch {
-      fatalError("reading back \(node) failed: \(error)")
+      fatalError("reading back \(short(node)) failed: \(error)")
     }
     if builder.deepest > 512 {
       do {
@@ -54,21 +54,32 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let expected = foundationNormalized(node)
     require(
       sameAfterFoundation(bridged, expected),
-      "Foundation round trip gave \(bridged), expected \(expected)")
+      "Foundation round trip gave \(short(bridged)), expected \(short(expected))")
   } catch {
-    fatalError("Node(foundation:) of \(node).foundationValue failed: \(error)")
+    fatalError("Node(foundation:) of \(short(node)).foundationValue failed: \(error)")
   }
 
-  // Form: writes and reads back, or refuses with .notRepresentable / .nonFiniteNumber.
+  // Form: writes and reads back, or refuses with .notRepresentable / .nonFiniteNumber (or the
+  // depth limit). Repeated keys are written repeated, and read back as one array or not at all
+  // (finding F2 in Documentation/Fuzzing.md): with them, only writing is checked.
   do {
     let form = try node.formURLEncodedData()
-    let reread = try Node(formURLEncoded: form)
-    let again = try reread.formURLEncodedData()
-    require(again == form, "form text \(form) read back and written as \(again)")
+    if !builder.hasDuplicateKeys {
+      // The first write normalises (nulls and empty containers left out, numbers as text, arrays
+      // of scalars with brackets); from then on, reading and writing is a fixed point.
+      let normalised = try Node(formURLEncoded: form).formURLEncodedData()
+      let reread = try Node(formURLEncoded: normalised)
+      let again = try reread.formURLEncodedData()
+      require(
+        again == normalised,
+        "form text \(String(decoding: normalised, as: UTF8.self)) of \(short(node)) read back "
+          + "as \(short(reread)) and written as \(String(decoding: again, as: UTF8.self))")
+    }
   } catch let error as MappingError {
     switch error.kind {
     case .notRepresentable, .nonFiniteNumber: break
-    default: fatalError("form writing of \(node) failed: \(error)")
+    case .depthLimitExceeded where builder.deepest > 512: break
+    default: fatalError("form writing of \(short(node)) failed: \(error)")
     }
   } catch {
     fatalError("the form writer threw a non-MappingError \(error)")
@@ -84,11 +95,13 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case (.success(let a), .success(let b)):
       require(a == b, "the node mapped to \(a), its JSON text to \(b)")
     case (.failure(let a), .failure(let b)):
+      // The same paths fail; the texts may differ where a found value is quoted (a `.double`
+      // node is `661` in the node and `661.0` in the JSON text).
       require(
-        a.description == b.description,
+        a.errors.map(\.path) == b.errors.map(\.path),
         "the node failed with \(a), its JSON text with \(b)")
     default:
-      fatalError("node and JSON text disagree: \(fromNode) vs \(fromText) for \(node)")
+      fatalError("node and JSON text disagree: \(fromNode) vs \(fromText) for \(short(node))")
     }
   }
   return 0
