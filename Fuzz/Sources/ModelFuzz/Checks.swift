@@ -37,7 +37,8 @@ func checkMapping(_ data: Data) {
     guard let first else { return }
     do {
       let again = try Mappings.account.map(first)
-      require(payload(again) == first, "\(first) mapped back as \(String(describing: payload(again)))")
+      let second = payload(again)
+      require(second == first, "\(first) mapped back as \(String(describing: second))")
     } catch {
       fatalError("the payload \(first) does not map back: \(error)")
     }

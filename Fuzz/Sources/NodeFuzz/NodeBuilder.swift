@@ -50,7 +50,7 @@ struct NodeBuilder {
     var text = shape & 1 == 0 ? "" : "-"
     let long = shape & 0xF0 == 0xF0
     let integerDigits = long ? Int(byte()) * 80 + 1 : Int(byte() % 24) + 1
-    text += integerDigits == 1 ? digits(1, nonZeroFirst: false) : digits(integerDigits, nonZeroFirst: true)
+    text += digits(integerDigits, nonZeroFirst: integerDigits > 1)
     if shape & 2 != 0 { text += "." + digits(Int(byte() % 30) + 1, nonZeroFirst: false) }
     if shape & 4 != 0 {
       text += ["e", "E", "e+", "e-"][Int(byte() % 4)]

@@ -73,7 +73,7 @@ import Testing
 
   @Test func longStringsWithoutEscapes() throws {
     try Scaling.expectLinear(
-      "long string, no escapes", base: 256 * 1024,
+      "long string, no escapes", base: 512 * 1024,
       prepare: { Self.textPayload($0, unit: "abcdéfgh") },
       work: { data in
         _ = try Node(jsonData: data)
@@ -93,8 +93,10 @@ import Testing
 
   @Test func stringsWriteLinearly() throws {
     try Scaling.expectLinear(
-      "writing a long string with escapes", base: 64 * 1024,
-      prepare: { Node.object([Node.Member("text", .string(String(repeating: "a\n\"é😀", count: $0 / 5)))]) },
+      "writing a long string with escapes", base: 32 * 1024,
+      prepare: {
+        Node.object([Node.Member("text", .string(String(repeating: "a\n\"é😀", count: $0 / 5)))])
+      },
       work: { node in _ = try node.jsonData() })
   }
 
@@ -128,7 +130,7 @@ import Testing
 
   @Test func longArrays() throws {
     try Scaling.expectLinear(
-      "long arrays", base: 16 * 1024,
+      "long arrays", base: 32 * 1024,
       prepare: { count in
         Data(#"{"values": [\#((0..<count).map(String.init).joined(separator: ","))]}"#.utf8)
       },
@@ -141,7 +143,7 @@ import Testing
   @Test func deepNestingUpToTheLimit() throws {
     // 128, 256 and 512 levels: the reader's default limit.
     try Scaling.expectLinear(
-      "nested arrays", base: 128, iterations: 40,
+      "nested arrays", base: 128, iterations: 100, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
       },
@@ -152,7 +154,7 @@ import Testing
     // A tree 128, 256 and 512 levels deep (children arrays): objects and arrays alternate, so
     // 255 levels of the tree reach the 511th level of the payload.
     try Scaling.expectLinear(
-      "recursive mapping, deep", base: 63, iterations: 10,
+      "recursive mapping, deep", base: 63, iterations: 20, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         var text = #"{"id": 0}"#
         for level in 0..<depth { text = #"{"id": \#(level), "children": [\#(text)]}"# }
@@ -164,7 +166,7 @@ import Testing
   @Test func failingDeepRecursiveMappings() throws {
     // The innermost child fails: the error's path is as long as the payload is deep.
     try Scaling.expectLinear(
-      "recursive mapping, deep, failing", base: 63, iterations: 10,
+      "recursive mapping, deep, failing", base: 63, iterations: 20, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         var text = #"{"id": "x"}"#
         for level in 0..<depth { text = #"{"id": \#(level), "children": [\#(text)]}"# }
@@ -208,7 +210,7 @@ import Testing
 
   @Test func formBodies() throws {
     try Scaling.expectLinear(
-      "form bodies", base: 4 * 1024,
+      "form bodies", base: 2 * 1024, repeats: 3,
       prepare: { count in
         (0..<count).map { "k\($0)=v%20\($0)&tags[]=\($0)&user[\($0)][name]=a+b" }
           .joined(separator: "&")
@@ -221,7 +223,7 @@ import Testing
 
   @Test func foundationTrees() throws {
     try Scaling.expectLinear(
-      "Node(foundation:)", base: 4 * 1024,
+      "Node(foundation:)", base: 1024, repeats: 3,
       prepare: { count -> Any in
         let element: [String: Any] = ["id": 1, "name": "n", "ok": true, "x": 1.5, "tags": ["a"]]
         var wide: [String: Any] = [:]
@@ -249,9 +251,24 @@ import Testing
       })
   }
 
-  @Test func serializingWideAndDeepModels() throws {
+  @Test func deepNodesWriteLinearly() throws {
     try Scaling.expectLinear(
-      "serializing a deep tree", base: 63, iterations: 10,
+      "writing a deep node", base: 63, iterations: 20, allowedRatio: Scaling.deepRatio,
+      prepare: { depth in
+        var node = Node.object([Node.Member("id", .integer(0))])
+        for level in 0..<depth {
+          node = .object([
+            Node.Member("id", .integer(Int64(level))), Node.Member("children", .array([node])),
+          ])
+        }
+        return node
+      },
+      work: { node in _ = try node.jsonData() })
+  }
+
+  @Test func serializingDeepModels() throws {
+    try Scaling.expectLinear(
+      "serializing a deep tree", base: 63, iterations: 20, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         var tree = Tree(id: 0)
         for level in 0..<depth { tree = Tree(id: level, children: [tree]) }
