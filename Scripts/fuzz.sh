@@ -31,11 +31,11 @@ ROOT="$PWD"
 
 # target        release-runs  debug-runs  JSONTestSuite-seeds
 TARGET_TABLE="
-JSONReaderFuzz   120000        12000       yes
-FormReaderFuzz   60000         6000        no
-MapperFuzz       4000          400         yes
-NodeFuzz         40000         4000        no
-ModelFuzz        6000          600         yes
+JSONReaderFuzz   150000        12000       yes
+FormReaderFuzz   60000         10000       no
+MapperFuzz       3000          500         yes
+NodeFuzz         8000          800         no
+ModelFuzz        20000         5000        yes
 "
 
 all_targets() { awk 'NF { print $1 }' <<<"$TARGET_TABLE"; }
@@ -138,7 +138,7 @@ run_ci_target() {
   started=$SECONDS
   SWIFT_DETERMINISTIC_HASHING=1 no_aslr "$(bin_dir "$config")/$target" "$corpus" \
     -seed="$seed" -runs="$runs" -max_total_time="$cap" -max_len=4096 -rss_limit_mb=2048 \
-    -malloc_limit_mb=1024 -timeout=30 -print_final_stats=1 \
+    -malloc_limit_mb=1024 -timeout=30 -len_control=0 -print_final_stats=1 \
     -artifact_prefix="$artifacts/$config-$target-" >"$log" 2>&1 || status=$?
   elapsed=$((SECONDS - started))
   rm -rf "$corpus"
