@@ -19,9 +19,9 @@
 # each target runs a fixed number of inputs (the table below) over a fresh temporary corpus of
 # the checked-in seeds (Fuzz/Corpus/<target>) and, for JSON targets, the JSONTestSuite files
 # (../shared/data/JSONTestSuite/test_parsing beside the repository, or $OBJECT_MAPPING_DATA),
-# with Swift's hashing made deterministic (SWIFT_DETERMINISTIC_HASHING=1) and address-space
-# randomization off (setarch -R), so a run on a given commit finds the same inputs on every
-# machine run of it. A time cap (FUZZ_CI_CAP, seconds per target) only guards against a hang
+# with Swift's hashing made deterministic (SWIFT_DETERMINISTIC_HASHING=1), address-space
+# randomization off (setarch -R) and libFuzzer's once-a-second corpus reload off (-reload=0), so
+# every run of a given commit executes the same inputs and finds the same failures. A time cap (FUZZ_CI_CAP, seconds per target) only guards against a hang
 # of the whole run; reaching it is reported. Any crash, leak, timeout or out-of-memory input
 # fails the run; the input is written to .build/fuzz-artifacts/ and printed in base64.
 set -euo pipefail
@@ -34,7 +34,7 @@ TARGET_TABLE="
 JSONReaderFuzz   150000        12000       yes
 FormReaderFuzz   60000         10000       no
 MapperFuzz       3000          500         yes
-NodeFuzz         8000          800         no
+NodeFuzz         5000          600         no
 ModelFuzz        20000         5000        yes
 "
 
@@ -129,7 +129,7 @@ no_aslr() {
 run_ci_target() {
   local config="$1" target="$2" seed="$3" runs corpus log status=0 started elapsed
   runs="$(table_field "$target" "$([[ "$config" == release ]] && echo 2 || echo 3)")"
-  local cap="${FUZZ_CI_CAP:-90}"
+  local cap="${FUZZ_CI_CAP:-120}"
   corpus="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-$target.XXXXXX")"
   log="$artifacts/$config-$target.log"
   seed_corpus "$target" "$corpus"
@@ -138,7 +138,7 @@ run_ci_target() {
   started=$SECONDS
   SWIFT_DETERMINISTIC_HASHING=1 no_aslr "$(bin_dir "$config")/$target" "$corpus" \
     -seed="$seed" -runs="$runs" -max_total_time="$cap" -max_len=4096 -rss_limit_mb=2048 \
-    -malloc_limit_mb=1024 -timeout=30 -len_control=0 -print_final_stats=1 \
+    -malloc_limit_mb=1024 -timeout=30 -len_control=0 -reload=0 -print_final_stats=1 \
     -artifact_prefix="$artifacts/$config-$target-" >"$log" 2>&1 || status=$?
   elapsed=$((SECONDS - started))
   rm -rf "$corpus"
