@@ -85,7 +85,7 @@ build_targets() {
       return 1
     fi
     grep -v "Cannot export local symbol '__asan" "$artifacts/build.log" || true
-    check_counters "$config" "$target"
+    check_counters "$config" "$target" || return 1
   done
 }
 
@@ -132,7 +132,7 @@ run_ci_target() {
   local cap="${FUZZ_CI_CAP:-120}"
   corpus="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-$target.XXXXXX")"
   log="$artifacts/$config-$target.log"
-  seed_corpus "$target" "$corpus"
+  seed_corpus "$target" "$corpus" || return 1
   echo "== $target ($config): seed $seed, $runs runs, cap ${cap}s," \
     "$(find "$corpus" -type f | wc -l) seed inputs"
   started=$SECONDS
