@@ -42,7 +42,7 @@ struct Scaling {
   ///   - prepare: Builds the input for a size (not timed).
   ///   - work: The work measured.
   static func expectLinear<Input>(
-    _ shape: String, base: Int, repeats: Int = 5, iterations: Int = 1,
+    _ shape: String, base: Int, repeats: Int = 3, iterations: Int = 1,
     allowedRatio: Double = Scaling.allowedRatio,
     sourceLocation: SourceLocation = #_sourceLocation,
     prepare: (Int) throws -> Input, work: (Input) throws -> Void
