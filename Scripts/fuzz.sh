@@ -164,7 +164,12 @@ run_ci_target() {
       "this run is shorter than the reproducible one"
   fi
   echo "-- $target ($config): ${executed:-?} executions in ${elapsed}s"
+  summary_lines+=("$(printf '%-16s %8s %6s %6s %6s %5ss' "$target" "${executed:-?}" \
+    "$(grep -o 'DONE *cov: [0-9]*' "$log" | grep -o '[0-9]*$')" \
+    "$(grep -o 'DONE .* ft: [0-9]*' "$log" | grep -o '[0-9]*$')" \
+    "$(grep -o 'DONE .* corp: [0-9]*' "$log" | grep -o '[0-9]*$')" "$elapsed")")
 }
+summary_lines=()
 
 command="${1:-}"
 case "$command" in
@@ -189,6 +194,11 @@ case "$command" in
     for target in "${targets[@]}"; do
       run_ci_target "$config" "$target" "$seed" || failed+=("$target")
     done
+    if [[ ${#summary_lines[@]} -ne 0 ]]; then
+      echo "== fuzzing ($config), seed $seed: target, executions, coverage (edges, features)," \
+        "corpus, time"
+      printf '  %s\n' "${summary_lines[@]}"
+    fi
     if [[ ${#failed[@]} -ne 0 ]]; then
       echo "error: fuzzing ($config) failed for: ${failed[*]} (seed $seed)" >&2
       exit 1
