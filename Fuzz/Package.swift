@@ -3,7 +3,7 @@ import PackageDescription
 
 // Coverage-guided fuzzers (libFuzzer) for the readers and the mapper; see
 // Documentation/Fuzzing.md. Build with
-// `swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address`.
+// `Scripts/fuzz.sh build` (never `--sanitize=fuzzer --sanitize=address`: see the script).
 // Each target's `main.swift` holds only `LLVMFuzzerTestOneInput`: libFuzzer supplies `main`.
 let package = Package(
   name: "ObjectMappingFuzz",
@@ -19,6 +19,14 @@ let package = Package(
     ),
     .executableTarget(
       name: "MapperFuzz",
+      dependencies: [.product(name: "ObjectMapping", package: "swift-object-mapping")]
+    ),
+    .executableTarget(
+      name: "NodeFuzz",
+      dependencies: [.product(name: "ObjectMapping", package: "swift-object-mapping")]
+    ),
+    .executableTarget(
+      name: "ModelFuzz",
       dependencies: [.product(name: "ObjectMapping", package: "swift-object-mapping")]
     ),
   ]
