@@ -93,8 +93,10 @@ func checkOnto(_ data: Data) {
       require(earlier == identity, "member \(id) is two objects")
     }
   }
-  // The owner's identity is read through an optional (`\.badge?.code`): no rule writes that key
-  // path, so owners never match (finding F1 in Documentation/Fuzzing.md); it is only read here.
-  _ = (account.owner?.badge?.code, owner?.badge?.code)
+  // The owner's identity is its badge code, read from the nested key path `badge.code`: an
+  // owner with a known code is merged into, not replaced.
+  if let owner, let code = owner.code, let now = account.owner, now.code == code {
+    require(now === owner, "the owner with badge \(code) was replaced instead of merged into")
+  }
   _ = payload(account)
 }

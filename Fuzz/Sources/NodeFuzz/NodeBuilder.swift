@@ -12,9 +12,6 @@ struct NodeBuilder {
   private(set) var deepest = 0
   /// Whether a NaN or infinite `.double` was built (the JSON writer must then refuse).
   private(set) var hasNonFinite = false
-  /// Whether a `.double` of magnitude 2^53 or more was built: integral, but its shortest text
-  /// names another integer (finding F4).
-  private(set) var hasLargeDouble = false
   /// Whether an object with two members of the same key was built.
   private(set) var hasDuplicateKeys = false
 
@@ -111,7 +108,6 @@ struct NodeBuilder {
     case 3:
       let value = Double(bitPattern: uint64())
       if !value.isFinite { hasNonFinite = true }
-      if abs(value) >= 0x1p53 { hasLargeDouble = true }
       return .double(value)
     case 4:
       let value = Double(Int64(bitPattern: uint64()) % 1_000_000) / 64

@@ -150,10 +150,14 @@ extension _MappingPlan {
   /// never matches).
   func payloadIdentity(at index: Int, run: inout _MappingRun) -> AnyHashable? {
     guard let identity, let make else { return nil }
-    guard
-      let position = rules.firstIndex(where: { $0.propertyKeyPath == identity.property }),
-      rules[position].source.resolve(in: run.tape, from: index) != nil
-    else { return nil }
+    guard let position = rules.firstIndex(where: { $0.propertyKeyPath == identity.property })
+    else {
+      // No rule writes the identity (a definition problem): merging could never match, so the
+      // merge fails instead of silently replacing the existing children.
+      for problem in problems { run.fail(.invalidDefinition(message: problem)) }
+      return nil
+    }
+    guard rules[position].source.resolve(in: run.tape, from: index) != nil else { return nil }
     var scratch = make()
     var quiet = _MappingRun(tape: run.tape, errorLimit: 0)
     var hint = _MemberHint(object: index)

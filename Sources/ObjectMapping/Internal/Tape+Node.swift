@@ -5,9 +5,12 @@ extension _Tape {
   /// stored and is an error at its path, and so is a `.decimal` whose text is not a JSON number
   /// (`.decimal("1e")`, `.decimal("nan")`): the tape's number text must be valid for the
   /// number parser and the writers. The node is walked with an explicit stack, so its depth
-  /// costs no call stack.
-  init(node: Node) throws(MappingError) {
-    let (entries, bytes) = try _Tape.build(node)
+  /// costs no call stack; a node nested deeper than `maximumDepth` (the JSON reader's default,
+  /// 512) is an error at the path of the first container too deep, as from the JSON reader, so
+  /// that mapping a hand-built `Node` never recurses deeper than mapping JSON text does.
+  init(node: Node, maximumDepth: Int = JSONReadingOptions.strict.maximumDepth) throws(MappingError)
+  {
+    let (entries, bytes) = try _Tape.build(node, maximumDepth: maximumDepth)
     try self.init(unpacked: entries, bytes: bytes)
   }
 
@@ -18,7 +21,9 @@ extension _Tape {
     let start: Int
   }
 
-  private static func build(_ node: Node) throws(MappingError) -> ([_TapeEntry], [UInt8]) {
+  private static func build(_ node: Node, maximumDepth: Int) throws(MappingError) -> (
+    [_TapeEntry], [UInt8]
+  ) {
     var entries: [_TapeEntry] = []
     var bytes: [UInt8] = []
     var stack: [BuildFrame] = []
@@ -34,7 +39,12 @@ extension _Tape {
             path: _WriteFrame.path(of: stack.map(\.frame)),
             .nonFiniteNumber(value: "\(number)"))
         }
-        if let integer = Int64(exactly: number), number != 0 || number.sign == .plus {
+        // Below 2^53 an integral double is the integer it reads as from its JSON text; beyond,
+        // its text is the shortest that reads back (`2.209765712504466e+17`), which names
+        // another integer: the tape keeps that text, so a node maps as its JSON text does.
+        if number.magnitude < 0x1p53, let integer = Int64(exactly: number),
+          number != 0 || number.sign == .plus
+        {
           entries.append(_TapeEntry(kind: .integer, payload: integer))
         } else {
           appendText(number.description, kind: .number, to: &entries, bytes: &bytes)
@@ -54,6 +64,11 @@ extension _Tape {
           bytes: &bytes)
       case .string(let text):
         appendText(text, kind: .string, to: &entries, bytes: &bytes)
+      case .array where stack.count >= maximumDepth, .object where stack.count >= maximumDepth:
+        throw MappingError(
+          path: _WriteFrame.path(of: stack.map(\.frame)),
+          .depthLimitExceeded(
+            limit: maximumDepth, location: TextLocation(offset: 0, line: 0, column: 0)))
       case .array(let elements):
         let start = entries.count
         entries.append(

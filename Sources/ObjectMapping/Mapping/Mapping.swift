@@ -80,7 +80,19 @@ public struct Mapping<Object>: MappingProtocol {
     var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)
     problems += self.rules.compactMap { ($0 as? Include<Object>)?.problem }
     problems += Self.duplicateProblems(self.rules)
-    if let identityProblem { problems.append(identityProblem) }
+    if let identityProblem {
+      problems.append(identityProblem)
+    } else if let identity, !compiled.contains(where: { $0.propertyKeyPath == identity.property }) {
+      // The payload's id is read by the rule that writes the identity property: without one,
+      // no payload child could ever match an existing one and merges would silently replace.
+      // An optional-chaining key path prints a `?` after its last component: drop it.
+      var shown = String(describing: identity.property)
+      if shown.contains("?."), shown.hasSuffix("?") { shown.removeLast() }
+      problems.append(
+        "identified(by: \(shown)) names a property that no rule of this mapping "
+          + "writes, so a payload object could never match an existing one; identify by a "
+          + "property an Attribute writes")
+    }
     if isDeclaredRoundTrip {
       problems += inverse.omitted.map {
         "\($0.rule) is one-way (\($0.reason)), but the mapping is declared roundTrip()"

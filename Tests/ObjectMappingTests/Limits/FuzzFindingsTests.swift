@@ -2,10 +2,8 @@ import Foundation
 import ObjectMapping
 import Testing
 
-/// Findings of the fuzzers that other areas fix (Documentation/Fuzzing.md, "Findings"): each test
-/// states the expected behaviour and is a known issue until the fix lands. When it lands, the
-/// test reports "Known issue was not recorded": remove `withKnownIssue` then, and the
-/// matching skip in the fuzz target.
+/// Findings of the fuzzers (Documentation/Fuzzing.md, "Findings"), each pinned by a
+/// regression test of the fixed behaviour.
 @Suite struct FuzzFindingsTests {
   final class Owner {
     var id = 0
@@ -32,17 +30,26 @@ import Testing
   }
 
   /// F1: an identity read through an optional (`\.badge?.code`) is written by no rule, so it
-  /// never matches and the owner is replaced, silently.
-  @Test func identityThroughAnOptionalMergesIntoTheExistingChild() throws {
-    let team = try Self.teamMapping.map(
-      #"{"owner": {"id": 1, "name": "Ann", "badge": {"code": "A"}}}"#)
-    let owner = try #require(team.owner)
-    try Self.teamMapping.map(
-      #"{"owner": {"id": 1, "name": "Bo", "badge": {"code": "A"}}}"#, onto: team)
-    withKnownIssue("F1: identified(by: \\.badge?.code) never matches") {
-      #expect(team.owner === owner)
-      #expect(owner.name == "Bo")
+  /// could never match and the owner would be replaced, silently: it is a definition problem,
+  /// reported by `validate()` and by the first use, and the existing owner is left alone.
+  @Test func anIdentityNoRuleWritesIsADefinitionProblem() throws {
+    let problem =
+      "invalid mapping definition: identified(by: \\Owner.badge?.code) names a property that "
+      + "no rule of this mapping writes, so a payload object could never match an existing one; "
+      + "identify by a property an Attribute writes"
+    let invalid = #expect(throws: MappingErrors.self) { try Self.ownerMapping.validate() }
+    #expect(invalid?.errors.map(\.description) == [problem])
+    let team = Team()
+    let owner = Owner()
+    owner.name = "Ann"
+    team.owner = owner
+    let failure = #expect(throws: MappingErrors.self) {
+      try Self.teamMapping.map(
+        #"{"owner": {"id": 1, "name": "Bo", "badge": {"code": "A"}}}"#, onto: team)
     }
+    #expect(failure?.errors.map(\.description) == ["/owner: " + problem])
+    #expect(team.owner === owner)
+    #expect(owner.name == "Ann")
   }
 
   struct Event: Equatable {
@@ -54,23 +61,53 @@ import Testing
   /// `_Civil.fields(of:)`). Either reading refuses it or writing throws; the process must not
   /// crash.
   @Test func farAwayEpochDatesDoNotCrashSerialization() async {
-    await withKnownIssue("F5: serializing a date 1e292 s away traps") {
-      await #expect(processExitsWith: .success) {
-        let mapping = Mapping(Event.init) { Attribute("when", \.when) }
-        if let event = try? mapping.map(#"{"when": "1e292"}"#) {
-          _ = try? mapping.serialize(event)
-        }
+    await #expect(processExitsWith: .success) {
+      let mapping = Mapping(Event.init) { Attribute("when", \.when) }
+      if let event = try? mapping.map(#"{"when": "1e292"}"#) {
+        _ = try? mapping.serialize(event)
       }
+      let far = Event(when: Date(timeIntervalSince1970: 1e292))
+      _ = try? mapping.serialize(far)
     }
+    let mapping = Mapping(Event.init) { Attribute("when", \.when) }
+    #expect(throws: MappingErrors.self) { try mapping.map(#"{"when": "1e292"}"#) }
   }
 
   /// F2: form data cannot carry a repeated key; writing one must refuse, not write text that
   /// reads back as something else (`id=1&id=2` reads as `{"id": ["1", "2"]}`).
   @Test func formWritingRefusesRepeatedKeys() {
     let node = Node.object([Node.Member("id", .integer(1)), Node.Member("id", .integer(2))])
-    withKnownIssue("F2: repeated keys are written repeated") {
-      #expect(throws: MappingError.self) { try node.formURLEncodedString() }
-    }
+    #expect(
+      throws: MappingError(
+        .notRepresentable(
+          reason: "the key \"id\" appears twice in one object, which form URL-encoded data "
+            + "reads back as an array"))
+    ) { try node.formURLEncodedString() }
+    let nested: Node = ["user": .object([Node.Member("a", 1), Node.Member("a", 2)])]
+    #expect(
+      throws: MappingError(
+        path: "/user",
+        .notRepresentable(
+          reason: "the key \"a\" appears twice in one object, which form URL-encoded data "
+            + "reads back as an array"))
+    ) { try nested.formURLEncodedString() }
     #expect((try? Node(formURLEncoded: "id=1&id=2")) == ["id": ["1", "2"]])
+  }
+
+  struct Record: Equatable {
+    var id: Int?
+  }
+
+  /// F4: an integral double of 2^53 or more maps from a `Node` as its JSON text does: to the
+  /// integer its shortest text names, not to its exact binary value.
+  @Test func largeIntegralDoublesMapAsTheirJSONText() throws {
+    let mapping = Mapping(Record.init) { Attribute("id", \.id) }
+    let node: Node = ["id": .double(220_976_571_250_446_592)]
+    let json = try node.jsonString()
+    #expect(json == #"{"id":2.209765712504466e+17}"#)
+    #expect(try mapping.map(node) == mapping.map(json))
+    #expect(try mapping.map(node).id == 220_976_571_250_446_600)
+    #expect(
+      try mapping.map(["id": .double(9_007_199_254_740_991)] as Node).id == 9_007_199_254_740_991)
   }
 }

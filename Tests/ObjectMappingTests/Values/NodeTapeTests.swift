@@ -10,11 +10,33 @@ import Testing
     var node: Node = 1
     for level in 0..<depth { node = level % 2 == 0 ? [node] : ["k": node] }
     defer { JSONWriterTests.dismantle(&node) }
-    let tape = try _Tape(node: node)
+    let tape = try _Tape(node: node, maximumDepth: .max)
     // Every container, every key and the innermost value.
     #expect(tape.entries.count == depth + depth / 2 + 1)
     #expect(tape.entry(at: 0).payload == Int64(tape.entries.count))
     #expect(tape.entry(at: tape.entries.count - 1).kind == .integer)
+  }
+
+  @Test func nodesDeeperThanTheLimitAreErrors() throws {
+    var node: Node = 1
+    for level in 0..<513 { node = level % 2 == 0 ? [node] : ["k": node] }
+    defer { JSONWriterTests.dismantle(&node) }
+    let path = String(repeating: "/0/k", count: 256)
+    #expect(
+      throws: MappingError(
+        path: path,
+        .depthLimitExceeded(limit: 512, location: TextLocation(offset: 0, line: 0, column: 0)))
+    ) {
+      try _Tape(node: node)
+    }
+    let mapping = Mapping({ 0 }, rules: { Attribute("k", \.self) })
+    let failure = #expect(throws: MappingErrors.self) { try mapping.map(node) }
+    #expect(failure?.errors.map(\.description) == [path + ": nesting deeper than 512 levels"])
+    // 512 levels map like JSON text of 512 levels.
+    var within: Node = 1
+    for _ in 0..<512 { within = [within] }
+    defer { JSONWriterTests.dismantle(&within) }
+    #expect(throws: Never.self) { try _Tape(node: within) }
   }
 
   @Test func errorsNameThePath() {

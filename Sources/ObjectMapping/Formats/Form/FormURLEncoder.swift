@@ -57,6 +57,7 @@ struct _FormURLEncoder {
     var stack: [_Frame] = [
       _Frame(frame: _WriteFrame(members: members), nameLength: 0, isIndexed: false)
     ]
+    try _checkRepeatedKeys(members, stack: stack)
     while let top = stack.indices.last {
       let frame = stack[top].frame
       let index = frame.index
@@ -131,7 +132,22 @@ struct _FormURLEncoder {
         guard !members.isEmpty else { break }
         stack.append(
           _Frame(frame: _WriteFrame(members: members), nameLength: name.count, isIndexed: false))
+        try _checkRepeatedKeys(members, stack: stack)
       }
+    }
+  }
+
+  /// Throws when an object names a key twice: `id=1&id=2` reads back as an array, so a repeated
+  /// key cannot be written (a `Node` keeps every member of `{"id":1,"id":2}`).
+  private func _checkRepeatedKeys(_ members: [Node.Member], stack: [_Frame]) throws(MappingError) {
+    guard members.count > 1 else { return }
+    var seen = Set<String>(minimumCapacity: members.count)
+    for member in members where !seen.insert(member.key).inserted {
+      throw MappingError(
+        path: _WriteFrame.path(of: stack.dropLast().map(\.frame)),
+        .notRepresentable(
+          reason: "the key \"\(member.key)\" appears twice in one object, which form "
+            + "URL-encoded data reads back as an array"))
     }
   }
 
