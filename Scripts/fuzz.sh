@@ -61,7 +61,7 @@ bin_dir() { echo "$(scratch "$1")/$1"; }
 check_counters() {
   local binary probe counters
   binary="$(bin_dir "$1")/$2"
-  probe="$(ASAN_OPTIONS=detect_leaks=0 "$binary" -runs=0 "$ROOT/Fuzz/Corpus/$2" 2>&1 || true)"
+  probe="$(ASAN_OPTIONS=detect_leaks=0 "$binary" -runs=0 -timeout=30 "$ROOT/Fuzz/Corpus/$2" 2>&1 || true)"
   counters="$(grep -o 'Loaded 1 modules *([0-9]* inline 8-bit counters)' <<<"$probe" || true)"
   if [[ -z "$counters" ]]; then
     echo "error: $binary has no coverage counters: libFuzzer would run blind." >&2

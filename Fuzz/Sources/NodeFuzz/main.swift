@@ -55,7 +55,8 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
   // Foundation: the documented normalisation comes back.
   do {
-    let bridged = try Node(foundation: node.foundationValue)
+    let bridged = try Node(
+      foundation: node.foundationValue, maximumDepth: max(512, builder.deepest + 1))
     let expected = foundationNormalized(node)
     require(
       sameAfterFoundation(bridged, expected),
