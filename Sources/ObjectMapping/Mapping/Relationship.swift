@@ -559,11 +559,14 @@ private func _decodeDictionary<Child>(
   let before = run.errors.count
   var children: [String: Child] = [:]
   children.reserveCapacity(Int(entry.length))
+  // Keys already met, mapped or not: a repeated key never replaces its first member, also when
+  // that member was declined by a dynamic mapping (JSONReadingOptions.rejectsDuplicateKeys).
+  var seen: Set<String> = []
   var cursor = index + 1
   for _ in 0..<Int(entry.length) {
     let key = run.tape.string(at: cursor)
-    if children.index(forKey: key) != nil {
-      // A repeated key: the first member wins (JSONReadingOptions.rejectsDuplicateKeys).
+    if !seen.insert(key).inserted {
+      // A repeated key: the first member wins.
     } else if let keyRule = plan.keyRule {
       if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
         children[key] = child

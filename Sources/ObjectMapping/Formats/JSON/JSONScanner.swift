@@ -307,7 +307,9 @@ struct _JSONScanner {
         && (a.length == 0
           || memcmp(base + Int(a.payload), base + Int(b.payload), Int(a.length)) == 0)
     }
-    return keyText(at: first) == keyText(at: second)
+    // Decoded keys compare by their UTF-8 bytes, as lookups and the key hash do (`String ==`
+    // would also match canonically equivalent keys, `"é"` and `"e\u0301"`).
+    return keyText(at: first).utf8.elementsEqual(keyText(at: second).utf8)
   }
 
   /// The entry at `index` with its real length (a long one is looked up in ``longLengths``).
@@ -346,7 +348,8 @@ struct _JSONScanner {
     return MappingError(
       path: _jsonPointer(path),
       .syntax(
-        message: "duplicate key \"\(keyText(at: key))\" (first at line \(firstLocation.line), "
+        message:
+          "duplicate key \(MessageText.quoted(keyText(at: key))) (first at line \(firstLocation.line), "
           + "column \(firstLocation.column))",
         location: location(of: Int(scannedEntry(at: key).payload) - 1)))
   }

@@ -51,6 +51,37 @@ import Testing
     #expect(try Self.mapping.map(Node(jsonString: Self.repeated)) == Self.firstMembers)
   }
 
+  struct Kennel: Equatable {
+    var dogs: [String: Child] = [:]
+  }
+
+  /// A first member declined by a dynamic mapping (a diagnostic, not an error) still wins: the
+  /// repeated key does not slip its second member in.
+  @Test func aDeclinedFirstMemberOfADictionaryRelationshipStillWins() throws {
+    let dog = DynamicMapping<Child> { Match("type", equals: "dog", Self.childMapping) }
+    let kennel = Mapping(Kennel.init) { Relationship("dogs", \.dogs, dog) }
+    let result = try kennel.map(
+      #"{"dogs": {"k": {"type": "cat", "v": 1}, "k": {"type": "dog", "v": 2}, "j": {"type": "dog", "v": 3}}}"#
+    )
+    #expect(result.dogs == ["j": Child(value: 3)])
+  }
+
+  /// Keys compare as UTF-8 bytes in every path: `"é"` (NFC) and `"e\u0301"` (NFD) are two keys,
+  /// also for duplicate rejection past the first 16 members, where keys are hashed.
+  @Test func canonicallyEquivalentKeysAreDistinct() throws {
+    let filler = (0..<20).map { #""f\#($0)": 0, "# }.joined()
+    for prefix in ["", filler] {
+      let node = try Node(
+        jsonString: #"{\#(prefix)"é": 1, "e\u0301": 2}"#, options: Self.rejecting)
+      guard case .object(let members) = node else {
+        Issue.record("not an object: \(node)")
+        continue
+      }
+      #expect(
+        members.suffix(2).map { Array($0.key.utf8) } == [Array("é".utf8), Array("e\u{301}".utf8)])
+    }
+  }
+
   @Test func nodesKeepEveryMemberAndLookupsFindTheFirst() throws {
     let node = try Node(jsonString: #"{"a": 1, "a": 2}"#)
     #expect(node == .object([.init("a", .integer(1)), .init("a", .integer(2))]))
