@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the key paths a rule must not use because reading or writing through them can stop the
 /// program: a force unwrap (`\.address!.city`, which traps when `address` is `nil`) and an index
 /// subscript of a standard-library array (`\.items[0]`, which traps when the array is shorter).
@@ -36,6 +38,8 @@ enum _KeyPathCheck {
   private static let indexSubscriptAccessors: Set<Substring> = {
     let references: [AnyKeyPath] = [
       \[Int].[0], \ContiguousArray<Int>.[0], \ArraySlice<Int>.[0],
+      // Range subscripts trap past the end too, and so does `Data`'s byte subscript.
+      \[Int].[0..<1], \ContiguousArray<Int>.[0..<1], \ArraySlice<Int>.[0..<1], \Data.[0],
     ]
     return Set(references.flatMap { components(of: $0).compactMap(\.computedAccessor) })
   }()

@@ -1,6 +1,7 @@
 import Foundation
-import ObjectMapping
 import Testing
+
+@testable import ObjectMapping
 
 /// Key paths that could trap (force unwraps, array subscripts) are definition problems, and no
 /// payload or model makes a mapping that uses them stop the program.
@@ -95,6 +96,24 @@ import Testing
     #expect(
       messages { _ = try mapping.serialize(Person()) }
         == ["/first: invalid mapping definition: \(Self.subscripted)"])
+  }
+
+  struct Buffers {
+    var numbers: [Double] = []
+    var slice: ArraySlice<String> = []
+    var bytes = Data()
+  }
+
+  /// Range subscripts of arrays and `Data`'s byte subscript trap past the end as well; a
+  /// dictionary subscript (optional) and whole collections stay allowed.
+  @Test func rangeAndDataSubscriptsAreProblemsToo() {
+    #expect(_KeyPathCheck.problem(\Buffers.numbers[0..<1], rule: "r") != nil)
+    #expect(_KeyPathCheck.problem(\Buffers.slice[1..<2], rule: "r") != nil)
+    #expect(_KeyPathCheck.problem(\Buffers.bytes[0], rule: "r") != nil)
+    #expect(_KeyPathCheck.problem(\Buffers.numbers[3], rule: "r") != nil)
+    #expect(_KeyPathCheck.problem(\Buffers.numbers, rule: "r") == nil)
+    #expect(_KeyPathCheck.problem(\Buffers.bytes, rule: "r") == nil)
+    #expect(_KeyPathCheck.problem(\Buffers.numbers.count, rule: "r") == nil)
   }
 
   /// A child mapping is not checked by itself when its parent is used: its steps report the
