@@ -15,9 +15,9 @@
 # SwiftPM's own flag is always the last one. Every binary is then checked: `<target> -runs=0`
 # must print libFuzzer's `Loaded 1 modules (N inline 8-bit counters)`, or the script stops.
 #
-# `ci` is reproducible: the seed is derived from the commit (`git rev-parse HEAD`, or FUZZ_SEED),
-# each target runs a fixed number of inputs (the table below) over a fresh temporary corpus of
-# the checked-in seeds (Fuzz/Corpus/<target>) and, for JSON targets, the JSONTestSuite files
+# `ci` is reproducible: the seed is derived from the code (the trees of Sources/ and Fuzz/ at
+# HEAD, or FUZZ_SEED), each target runs a fixed number of inputs (the table below) over a fresh
+# temporary corpus of the checked-in seeds (Fuzz/Corpus/<target>) and, for JSON targets, the JSONTestSuite files
 # (../shared/data/JSONTestSuite/test_parsing beside the repository, or $OBJECT_MAPPING_DATA),
 # with Swift's hashing made deterministic (SWIFT_DETERMINISTIC_HASHING=1), address-space
 # randomization off (setarch -R) and libFuzzer's once-a-second corpus reload off (-reload=0), so
@@ -111,8 +111,11 @@ commit_seed() {
     echo "$FUZZ_SEED"
     return
   fi
+  # The code being fuzzed: the trees of Sources/ and Fuzz/ at HEAD, so a commit that changes
+  # only documentation keeps the seed (and the run) of the code it documents.
   local head
-  head="$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo 00000001)"
+  head="$(git -C "$ROOT" rev-parse HEAD:Sources HEAD:Fuzz 2>/dev/null | git hash-object --stdin \
+    2>/dev/null || echo 00000001)"
   # The first 7 hex digits: a positive 28-bit number, never 0 (0 means "random" to libFuzzer).
   echo $((16#${head:0:7} + 1))
 }
