@@ -27,6 +27,17 @@ extension _Tape {
     var entries: [_TapeEntry] = []
     var bytes: [UInt8] = []
     var stack: [BuildFrame] = []
+    // Appends a container's entry; an empty one is closed at once, any other stays open on the
+    // stack until its last element or member is copied.
+    func open(_ kind: _TapeKind, count: Int, frame: @autoclosure () -> _WriteFrame) {
+      let start = entries.count
+      entries.append(_TapeEntry(kind: kind, length: UInt32(truncatingIfNeeded: count)))
+      if count == 0 {
+        entries[start].payload = Int64(entries.count)
+      } else {
+        stack.append(BuildFrame(frame: frame(), start: start))
+      }
+    }
     var value = node
     while true {
       switch value {
@@ -70,23 +81,9 @@ extension _Tape {
           .depthLimitExceeded(
             limit: maximumDepth, location: TextLocation(offset: 0, line: 0, column: 0)))
       case .array(let elements):
-        let start = entries.count
-        entries.append(
-          _TapeEntry(kind: .array, length: UInt32(truncatingIfNeeded: elements.count)))
-        if elements.isEmpty {
-          entries[start].payload = Int64(entries.count)
-        } else {
-          stack.append(BuildFrame(frame: _WriteFrame(elements: elements), start: start))
-        }
+        open(.array, count: elements.count, frame: _WriteFrame(elements: elements))
       case .object(let members):
-        let start = entries.count
-        entries.append(
-          _TapeEntry(kind: .object, length: UInt32(truncatingIfNeeded: members.count)))
-        if members.isEmpty {
-          entries[start].payload = Int64(entries.count)
-        } else {
-          stack.append(BuildFrame(frame: _WriteFrame(members: members), start: start))
-        }
+        open(.object, count: members.count, frame: _WriteFrame(members: members))
       }
       // The next value: the next element or member of the innermost open container, closing
       // the containers that are done.
