@@ -113,7 +113,8 @@ public struct _PayloadWriter {
       return int64(Int64(value))
     }
     switch target {
-    case .json: try json.double(value)
+    case .json:
+      do { try json.double(value) } catch { throw MappingError(error) }
     case .node:
       guard value.isFinite else { throw MappingError(.nonFiniteNumber(value: value.description)) }
       nodes.value(.double(value))
@@ -145,7 +146,12 @@ public struct _PayloadWriter {
   /// Writes a whole node.
   mutating func node(_ node: Node) throws(MappingError) {
     switch target {
-    case .json: try node._writeJSON(to: &json, sortedKeys: false, nonFinite: .error)
+    case .json:
+      do {
+        try node._writeJSON(to: &json, sortedKeys: false, nonFinite: .error)
+      } catch {
+        throw MappingError(error)
+      }
     case .node: nodes.value(node)
     }
   }
