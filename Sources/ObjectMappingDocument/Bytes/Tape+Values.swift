@@ -157,6 +157,7 @@ private struct _NodeBuilder {
 /// (``_EiselLemire``); the rest go through the C library's `strtod`, which rounds correctly, on
 /// a NUL-terminated copy. Every read is bounds-checked against `text`: the tape's number text
 /// is validated by its producer, but the parser must stay inside whatever it is given.
+@usableFromInline
 package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   guard let base = text.baseAddress, !text.isEmpty else { return .nan }
   let end = text.count
