@@ -785,7 +785,8 @@ package struct _JSONScanner {
 
   /// The line and column of `offset` in `input`: `\n`, `\r\n` and `\r` each end a line, columns
   /// count Unicode scalars from 1, and a leading byte order mark is not counted.
-  package static func location(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextLocation {
+  package static func location(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextLocation
+  {
     var line = 1
     var column = 1
     var index = 0
@@ -830,6 +831,18 @@ package struct _JSONScanner {
     default:
       return "'\(scalar)'"
     }
+  }
+}
+
+extension _Tape {
+  /// Scans a JSON text into a tape whose ``bytes`` are the input itself.
+  ///
+  /// - Throws: `FormatError` with path `""` for invalid JSON (see ``_JSONScanner``).
+  package init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(FormatError) {
+    let index = try bytes.withUnsafeBufferPointer { buffer throws(FormatError) in
+      try _JSONScanner.scan(buffer, options: options)
+    }
+    self.init(entries: index.entries, bytes: bytes, longLengths: index.longLengths)
   }
 }
 

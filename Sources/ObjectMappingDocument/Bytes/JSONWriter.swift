@@ -72,7 +72,9 @@ package struct _JSONWriter {
   package var bytes: [UInt8] { Array(storage[0..<count]) }
 
   /// Calls `body` with the bytes written so far, in place.
-  package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+  package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    -> Result
+  {
     try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
   }
 

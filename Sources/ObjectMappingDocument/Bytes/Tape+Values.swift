@@ -17,7 +17,9 @@ extension _Tape {
   package func entry(at index: Int) -> _TapeEntry { withView { $0[index] } }
 
   /// Every entry, unpacked (for tests and diagnostics; mappings read through a view).
-  package var unpackedEntries: [_TapeEntry] { withView { view in entries.indices.map { view[$0] } } }
+  package var unpackedEntries: [_TapeEntry] {
+    withView { view in entries.indices.map { view[$0] } }
+  }
 
   /// The decoded string of the string entry at `index`.
   package func string(at index: Int) -> String { withView { $0.string(at: index) } }

@@ -230,7 +230,8 @@
 
   /// The signature of the key entry `entry`; all bits when it has escapes or a long length.
   @inlinable @inline(__always)
-  package static func signature(of entry: _PackedEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  package static func signature(of entry: _PackedEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64
+  {
     let length = entry.storedLength
     guard !entry.hasFlag && length != _PackedEntry.longLength else { return ~0 }
     return signature(length: length, first: length == 0 ? 0 : bytes[entry.storedPayload])
