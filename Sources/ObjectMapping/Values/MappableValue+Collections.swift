@@ -31,15 +31,20 @@ extension PayloadValue {
       return [try Element(payload: self)]
     }
     // The common element types convert in code specialized for them: the generic loop below
-    // pays a metadata lookup per array and a witness call per element.
-    if Element.self == Double.self {
-      return unsafeBitCast(try elements(of: entry, as: Double.self), to: [Element].self)
+    // pays a metadata lookup per array and a witness call per element. The cast back to
+    // `[Element]` is between identical types (checked first), which the runtime does in O(1).
+    if Element.self == Double.self,
+      let result = try elements(of: entry, as: Double.self) as? [Element]
+    {
+      return result
     }
-    if Element.self == Int.self {
-      return unsafeBitCast(try elements(of: entry, as: Int.self), to: [Element].self)
+    if Element.self == Int.self, let result = try elements(of: entry, as: Int.self) as? [Element] {
+      return result
     }
-    if Element.self == String.self {
-      return unsafeBitCast(try elements(of: entry, as: String.self), to: [Element].self)
+    if Element.self == String.self,
+      let result = try elements(of: entry, as: String.self) as? [Element]
+    {
+      return result
     }
     return try elements(of: entry, as: Element.self)
   }
