@@ -161,16 +161,12 @@ public struct InverseMapping<Object>: Sendable {
   ) -> Self {
     let rule = _EncodingRule<Object>(
       path: path, property: \Object.self as AnyKeyPath & Sendable, label: label, nulls: nil
-    ) { object, writer, run, nulls in
+    ) { [valueWriter = _ValueWriter<Value>.mappable] object, writer, run, nulls in
       do {
         let computed = try value(object)
-        if computed._isNil {
-          guard nulls == .include else { return false }
-          writer.null()
-          return true
+        return try withUnsafePointer(to: computed) {
+          try valueWriter.write($0, to: &writer, nulls: nulls)
         }
-        try computed._writePayload(to: &writer)
-        return true
       } catch {
         run.record(error, at: path.map(_PathComponent.key))
         return false

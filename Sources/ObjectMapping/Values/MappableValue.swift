@@ -23,6 +23,15 @@
 ///   func payloadNode() throws -> Node { .integer(Int64(amount)) }
 /// }
 /// ```
+///
+/// A type that is serialized often can also write itself straight into the output, without a
+/// `Node`, by implementing ``encode(to:)``:
+///
+/// ```swift
+/// extension Cents {
+///   func encode(to encoder: inout PayloadEncoder) throws { encoder.integer(amount) }
+/// }
+/// ```
 public protocol MappableValue: SendableMetatype {
   /// Reads a value from a payload value.
   ///
@@ -40,13 +49,16 @@ public protocol MappableValue: SendableMetatype {
   /// How error messages name this type: `"an integer"`, `"a date"`.
   static var expectedDescription: String { get }
 
-  /// Writes the value during serialization (an implementation detail). The default writes
-  /// ``payloadNode()``; the built-in types write straight into the output bytes.
-  func _writePayload(to writer: inout _PayloadWriter) throws
-
-  /// Whether the value stands for `nil` (an empty `Optional`), which the ``NullPolicy`` leaves
-  /// out of serialized output. The default is `false`.
-  var _isNil: Bool { get }
+  /// Writes the value during serialization: calls one of `encoder`'s writing methods once.
+  ///
+  /// The default writes ``payloadNode()``. The built-in types write straight into the output
+  /// bytes; implement this for a custom type to do the same (see ``PayloadEncoder``).
+  ///
+  /// - Parameter encoder: Where the value is written, with the settings of the mapping being
+  ///   serialized (``PayloadEncoder/context``).
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` when the value cannot be
+  ///   written.
+  func encode(to encoder: inout PayloadEncoder) throws
 
   /// The value `null` stands for, for types that accept it (`Optional`'s `nil`, ``Node/null``);
   /// `nil` for every other type, which makes a `null` payload an error.
@@ -59,11 +71,14 @@ extension MappableValue {
   /// `nil`: only types such as `Optional` accept `null`.
   public static var nullValue: Self? { nil }
   /// Writes ``payloadNode()``.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
-    try writer.node(payloadNode())
+  public func encode(to encoder: inout PayloadEncoder) throws {
+    try encoder.node(payloadNode())
   }
-  /// `false`: only an empty `Optional` is `nil`.
-  public var _isNil: Bool { false }
+
+  /// The engine's name for ``encode(to:)``.
+  func _writePayload(to writer: inout PayloadEncoder) throws {
+    try encode(to: &writer)
+  }
 }
 
 /// Why a payload value could not be converted, or a value could not be serialized.
