@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -9,7 +9,14 @@ let package = Package(
     .executable(name: "showcase", targets: ["showcase"]),
   ],
   targets: [
-    .target(name: "ObjectMapping"),
+    // The document model and its formats (Node, the scanned tape, JSON, form and Foundation
+    // readers and writers). It knows nothing of mappings; ObjectMapping uses its `package`
+    // declarations and re-exports its public API, so users write one `import ObjectMapping`.
+    .target(name: "ObjectMappingDocument"),
+    .target(
+      name: "ObjectMapping",
+      dependencies: ["ObjectMappingDocument"]
+    ),
     .target(
       name: "ObjectMappingTesting",
       dependencies: ["ObjectMapping"]
@@ -30,8 +37,9 @@ let package = Package(
     .testTarget(
       name: "ObjectMappingTests",
       dependencies: [
-        "ObjectMapping", "ObjectMappingTesting", "ObjectMappingTestSupport", "ShowcaseKit",
+        "ObjectMapping", "ObjectMappingDocument", "ObjectMappingTesting", "ObjectMappingTestSupport", "ShowcaseKit",
       ]
     ),
-  ]
+  ],
+  swiftLanguageModes: [.v6]
 )

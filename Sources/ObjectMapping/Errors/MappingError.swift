@@ -115,25 +115,26 @@ extension MappingError.Kind: CustomStringConvertible {
   }
 }
 
-/// A position in a text payload: byte offset (from 0), line and column (from 1).
-///
-/// Columns count Unicode scalars from the start of the line, so a column points at the
-/// character a reader sees in an editor.
-public struct TextLocation: Sendable, Equatable, CustomStringConvertible {
-  /// The byte offset from the start of the input, from 0.
-  public var offset: Int
-  /// The line, from 1.
-  public var line: Int
-  /// The column, from 1, counted in Unicode scalars.
-  public var column: Int
-
-  /// Creates a location.
-  public init(offset: Int, line: Int, column: Int) {
-    self.offset = offset
-    self.line = line
-    self.column = column
+extension MappingError {
+  /// The mapping error for a problem a reader or a writer found: the same path and the same
+  /// text (a ``FormatError`` renders exactly as the `MappingError` it becomes).
+  init(_ error: FormatError) {
+    switch error.kind {
+    case .syntax(let message, let location):
+      self.init(path: error.path, .syntax(message: message, location: location))
+    case .depthLimitExceeded(let limit, let location):
+      self.init(path: error.path, .depthLimitExceeded(limit: limit, location: location))
+    case .invalidUTF8(let location):
+      self.init(path: error.path, .invalidUTF8(location: location))
+    case .nonFiniteNumber(let value):
+      self.init(path: error.path, .nonFiniteNumber(value: value))
+    case .invalidNumber(let text):
+      self.init(
+        path: error.path,
+        .conversionFailed(
+          expected: "a number", raw: _decimalForMessage(text), reason: "not a JSON number"))
+    case .notRepresentable(let reason):
+      self.init(path: error.path, .notRepresentable(reason: reason))
+    }
   }
-
-  /// `line 2, column 9 (byte 17)`.
-  public var description: String { "line \(line), column \(column) (byte \(offset))" }
 }

@@ -71,7 +71,9 @@ public struct Mapper: Sendable {
   ///
   /// - Throws: ``MappingError`` when the node cannot be indexed (a non-finite double).
   public func map(_ node: Node) throws(MappingError) -> sending MappingResult {
-    try _map(tape: _Tape(node: node))
+    let tape: _Tape
+    do { tape = try _Tape(node: node) } catch { throw MappingError(error) }
+    return _map(tape: tape)
   }
 
   /// Maps a payload already parsed by `JSONSerialization` or `PropertyListSerialization`.
@@ -82,8 +84,8 @@ public struct Mapper: Sendable {
     let node: Node
     do {
       node = try Node(foundation: foundation)
-    } catch let error as MappingError {
-      throw error
+    } catch let error as FormatError {
+      throw MappingError(error)
     } catch {
       throw MappingError(.notRepresentable(reason: "\(error)"))
     }

@@ -132,7 +132,7 @@ extension MappingProtocol {
         return !run.needsWholePayload
       }
     } catch {
-      return .failure(MappingErrors([error]))
+      return .failure(MappingErrors([MappingError(error)]))
     }
     switch outcome {
     case .notAnArray, .stopped:
@@ -166,7 +166,7 @@ extension _Tape {
     do {
       return try _Tape(node: node)
     } catch {
-      throw MappingErrors([error])
+      throw MappingErrors([MappingError(error)])
     }
   }
 }

@@ -125,10 +125,10 @@ extension _Tape {
     _ body: (_TapeView) -> Result
   ) -> Swift.Result<Result, MappingError> {
     let index: (entries: [_PackedEntry], longLengths: [_LongLength])
-    do throws(MappingError) {
+    do throws(FormatError) {
       index = try _JSONScanner.scan(bytes, options: options)
     } catch {
-      return .failure(error)
+      return .failure(MappingError(error))
     }
     return .success(
       index.entries.withUnsafeBufferPointer { entries in
@@ -142,15 +142,15 @@ extension _Tape {
     do {
       return try _Tape(json: json, options: options)
     } catch {
-      throw MappingErrors([error])
+      throw MappingErrors([MappingError(error)])
     }
   }
 
   static func foundationNode(_ value: Any) throws(MappingErrors) -> Node {
     do {
       return try Node(foundation: value)
-    } catch let error as MappingError {
-      throw MappingErrors([error])
+    } catch let error as FormatError {
+      throw MappingErrors([MappingError(error)])
     } catch {
       throw MappingErrors([MappingError(.notRepresentable(reason: "\(error)"))])
     }

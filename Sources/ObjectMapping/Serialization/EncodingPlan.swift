@@ -23,6 +23,8 @@ struct _EncodingRun {
           MappingError(
             path: pointer, .conversionFailed(expected: expected, raw: raw, reason: reason)))
       }
+    case let formatError as FormatError:
+      record(MappingError(formatError), at: extra)
     case let mappingError as MappingError:
       errors.append(MappingError(path: pointer + mappingError.path, mappingError.kind))
     case let mappingErrors as MappingErrors:

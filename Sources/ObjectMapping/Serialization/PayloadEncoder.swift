@@ -240,7 +240,8 @@ public struct PayloadEncoder {
       return int64(Int64(value))
     }
     switch target {
-    case .json: try json.double(value)
+    case .json:
+      do { try json.double(value) } catch { throw MappingError(error) }
     case .node:
       guard value.isFinite else { throw MappingError(.nonFiniteNumber(value: value.description)) }
       nodes.value(.double(value))
@@ -279,7 +280,12 @@ public struct PayloadEncoder {
   /// - Throws: ``MappingError`` when the node holds a NaN or infinite double.
   public mutating func node(_ node: Node) throws(MappingError) {
     switch target {
-    case .json: try node._writeJSON(to: &json, sortedKeys: false, nonFinite: .error)
+    case .json:
+      do {
+        try node._writeJSON(to: &json, sortedKeys: false, nonFinite: .error)
+      } catch {
+        throw MappingError(error)
+      }
     case .node: nodes.value(node)
     }
   }

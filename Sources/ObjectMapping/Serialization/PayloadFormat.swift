@@ -79,6 +79,8 @@ public struct PayloadFormat: Sendable {
       case .form: return try Node(formURLEncoded: data)
       case .custom(let read, _): return try read(data)
       }
+    } catch let error as FormatError {
+      throw MappingError(error)
     } catch let error as MappingError {
       throw error
     } catch {
@@ -97,6 +99,8 @@ public struct PayloadFormat: Sendable {
       case .form(let options): return try node.formURLEncodedData(options: options)
       case .custom(_, let write): return try write(node)
       }
+    } catch let error as FormatError {
+      throw MappingError(error)
     } catch let error as MappingError {
       throw error
     } catch {

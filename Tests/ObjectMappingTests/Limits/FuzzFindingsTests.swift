@@ -78,14 +78,14 @@ import Testing
   @Test func formWritingRefusesRepeatedKeys() {
     let node = Node.object([Node.Member("id", .integer(1)), Node.Member("id", .integer(2))])
     #expect(
-      throws: MappingError(
+      throws: FormatError(
         .notRepresentable(
           reason: "the key \"id\" appears twice in one object, which form URL-encoded data "
             + "reads back as an array"))
     ) { try node.formURLEncodedString() }
     let nested: Node = ["user": .object([Node.Member("a", 1), Node.Member("a", 2)])]
     #expect(
-      throws: MappingError(
+      throws: FormatError(
         path: "/user",
         .notRepresentable(
           reason: "the key \"a\" appears twice in one object, which form URL-encoded data "

@@ -86,7 +86,7 @@ import Testing
   @Test func theScannerHoldsOneElementAtATime() throws {
     let text = #"[{"a": [1, 2]}, "x", {"b": {"c": null}}, 3]"#
     var seen: [(Int, Int, Int)] = []
-    let outcome = try Array(text.utf8).withUnsafeBufferPointer { bytes throws(MappingError) in
+    let outcome = try Array(text.utf8).withUnsafeBufferPointer { bytes throws(FormatError) in
       try _JSONScanner.scanArrayElements(bytes, options: .strict) { offset, element, _ in
         // Each element's subtree ends exactly at the end of its entries.
         seen.append((offset, element.entries.count, element.next(after: 0)))
@@ -98,7 +98,7 @@ import Testing
     #expect(seen.map(\.1) == [5, 1, 5, 1])
     #expect(seen.allSatisfy { $0.1 == $0.2 })
     let notArray = try Array(#"{"a": 1}"#.utf8).withUnsafeBufferPointer {
-      bytes throws(MappingError) in
+      bytes throws(FormatError) in
       try _JSONScanner.scanArrayElements(bytes, options: .strict) { _, _, _ in true }
     }
     #expect(notArray == .notAnArray)

@@ -23,7 +23,7 @@ import Testing
     defer { JSONWriterTests.dismantle(&node) }
     let path = String(repeating: "/0/k", count: 256)
     #expect(
-      throws: MappingError(
+      throws: FormatError(
         path: path,
         .depthLimitExceeded(limit: 512, location: TextLocation(offset: 0, line: 0, column: 0)))
     ) {
@@ -41,17 +41,21 @@ import Testing
 
   @Test func errorsNameThePath() {
     let node: Node = ["a/b": [1, ["c~": [.double(.nan)]]], "d": .decimal("1e")]
-    #expect(throws: MappingError(path: "/a~1b/1/c~0/0", .nonFiniteNumber(value: "nan"))) {
+    #expect(throws: FormatError(path: "/a~1b/1/c~0/0", .nonFiniteNumber(value: "nan"))) {
       try _Tape(node: node)
     }
-    #expect(
-      throws: MappingError(
-        path: "/d",
-        .conversionFailed(
-          expected: "a number", raw: #".decimal("1e")"#, reason: "not a JSON number"))
-    ) {
+    let invalid = #expect(throws: FormatError(path: "/d", .invalidNumber(text: "1e"))) {
       try _Tape(node: ["a": [], "b": [:], "d": .decimal("1e")])
     }
+    #expect(
+      invalid?.description == #"/d: cannot convert .decimal("1e") to a number: not a JSON number"#)
+    // Mapping wraps it into the same text.
+    #expect(
+      invalid.map(MappingError.init)
+        == MappingError(
+          path: "/d",
+          .conversionFailed(
+            expected: "a number", raw: #".decimal("1e")"#, reason: "not a JSON number")))
   }
 
   @Test func scalarsAndEmptyContainers() throws {

@@ -44,7 +44,7 @@ import Testing
     let raw = _decimalForMessage(text)
     let node: Node = ["role": "user", "n": ["x": .decimal(text)]]
     #expect(
-      throws: MappingError(
+      throws: FormatError(
         path: "/n/x", .notRepresentable(reason: "\(raw) is not a JSON number"))
     ) {
       try node.jsonData()
@@ -64,7 +64,7 @@ import Testing
         #"/role: cannot convert .decimal("1,\"admin\":true") to a number: not a JSON number"#
       ])
     #expect(
-      throws: MappingError(
+      throws: FormatError(
         path: "/role",
         .notRepresentable(reason: #".decimal("1,\"admin\":true") is not a JSON number"#))
     ) {

@@ -129,7 +129,7 @@ import Testing
   @Test func repeatedEmptyNamesReadButDoNotWriteBack() throws {
     let node = try Node(formURLEncoded: "=a&=b")
     #expect(node == ["": ["a", "b"]])
-    #expect(throws: MappingError.self) { try node.formURLEncodedString() }
+    #expect(throws: FormatError.self) { try node.formURLEncodedString() }
     // One empty name holds a scalar, which writes back.
     #expect(try Node(formURLEncoded: "=a").formURLEncodedString() == "=a")
   }

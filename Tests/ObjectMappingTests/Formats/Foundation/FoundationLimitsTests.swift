@@ -44,7 +44,7 @@ import Testing
         == "/0/0: nesting deeper than 2 levels")
     #expect(try Node(foundation: 1, maximumDepth: 0) == 1)
     #expect(
-      throws: MappingError(
+      throws: FormatError(
         path: "",
         .depthLimitExceeded(limit: 0, location: TextLocation(offset: 0, line: 0, column: 0)))
     ) {

@@ -85,7 +85,7 @@ import Testing
     ),
   ])
   func malformedNumbersAreSyntaxErrors(text: String, description: String) {
-    let error = #expect(throws: MappingError.self) { try Node(jsonString: text) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonString: text) }
     #expect(error?.description == description)
   }
 

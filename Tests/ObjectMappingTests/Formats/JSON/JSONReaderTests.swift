@@ -71,7 +71,7 @@ import Testing
       #expect(try Node(jsonString: "\"\(run)\"") == .string(run))
       #expect(try Node(jsonString: "\"\(run)\\n\(run)\"") == .string(run + "\n" + run))
       #expect(try Node(jsonString: "\"\(run)é😀\(run)\"") == .string(run + "é😀" + run))
-      let error = #expect(throws: MappingError.self) {
+      let error = #expect(throws: FormatError.self) {
         try Node(jsonString: "\"\(run)\u{1F}\(run)\"")
       }
       #expect(
@@ -82,7 +82,7 @@ import Testing
       let spaces = String(repeating: " ", count: length)
       let text = "\(spaces)[\(spaces)1,\n\(spaces)\t\(spaces)2\(spaces)]\(spaces)"
       #expect(try Node(jsonString: text) == [1, 2].node)
-      let late = #expect(throws: MappingError.self) { try Node(jsonString: "[1,\n\(spaces)x]") }
+      let late = #expect(throws: FormatError.self) { try Node(jsonString: "[1,\n\(spaces)x]") }
       #expect(
         late?.description
           == "syntax error at line 2, column \(length + 1) (byte \(length + 4)): expected a value, "
@@ -277,13 +277,13 @@ import Testing
     ),
   ])
   func syntaxErrorsSayWhatWasExpectedAndWhere(text: String, description: String) {
-    let error = #expect(throws: MappingError.self) { try Node(jsonString: text) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonString: text) }
     #expect(error?.description == description)
     #expect(error?.path == "")
   }
 
   @Test func bytesThatAreNotJSONOutsideStringsAreSyntaxErrors() {
-    let error = #expect(throws: MappingError.self) { try Node(jsonBytes: [0x5B, 0xFF, 0x5D]) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonBytes: [0x5B, 0xFF, 0x5D]) }
     #expect(
       error?.description
         == "syntax error at line 1, column 2 (byte 1): expected a value, found byte 0xFF")
@@ -306,9 +306,9 @@ import Testing
       ([0x22, 0xF0, 0x9F, 0x98], 1, 2),  // truncated by the end of the input
     ] as [([UInt8], Int, Int)])
   func invalidUTF8InStringsReportsTheFirstBadByte(bytes: [UInt8], offset: Int, column: Int) {
-    let error = #expect(throws: MappingError.self) { try Node(jsonBytes: bytes) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonBytes: bytes) }
     let location = TextLocation(offset: offset, line: 1, column: column)
-    #expect(error == MappingError(.invalidUTF8(location: location)))
+    #expect(error == FormatError(.invalidUTF8(location: location)))
   }
 
   @Test func invalidUTF8LocationCountsScalarsOnItsLine() {
@@ -316,7 +316,7 @@ import Testing
     let bytes: [UInt8] =
       [0x5B, 0x22, 0xC3, 0xA9, 0x22, 0x2C, 0x0A, 0x20, 0x22, 0x61, 0xE2, 0x82]
       + [0x22, 0x5D]
-    let error = #expect(throws: MappingError.self) { try Node(jsonBytes: bytes) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonBytes: bytes) }
     #expect(error?.description == "invalid UTF-8 at line 2, column 4 (byte 10)")
   }
 
@@ -342,7 +342,7 @@ import Testing
 
   @Test func brokenEscapesAfterALoneSurrogateAreStillErrors() {
     let options = JSONReadingOptions(loneSurrogates: .replace)
-    let error = #expect(throws: MappingError.self) {
+    let error = #expect(throws: FormatError.self) {
       try Node(jsonString: #""\uD800\u12""#, options: options)
     }
     #expect(
@@ -355,7 +355,7 @@ import Testing
 
   @Test func depthOf100000IsAnErrorNotACrash() {
     let text = String(repeating: "[", count: 100_000)
-    let error = #expect(throws: MappingError.self) { try Node(jsonString: text) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonString: text) }
     #expect(error?.description == "nesting deeper than 512 levels at line 1, column 513 (byte 512)")
   }
 
@@ -370,7 +370,7 @@ import Testing
       node = elements.first ?? .null
     }
     #expect(levels == 512)
-    let error = #expect(throws: MappingError.self) { try Node(jsonString: nested(513)) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonString: nested(513)) }
     #expect(
       error?.kind
         == .depthLimitExceeded(
@@ -382,16 +382,16 @@ import Testing
     let three = JSONReadingOptions(maximumDepth: 3)
     let two = JSONReadingOptions(maximumDepth: 2)
     #expect(try Node(jsonString: objects, options: three)["a"]?["a"]?["a"] == .integer(1))
-    let error = #expect(throws: MappingError.self) { try Node(jsonString: objects, options: two) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonString: objects, options: two) }
     #expect(error?.description == "nesting deeper than 2 levels at line 1, column 11 (byte 10)")
 
     let deep = String(repeating: "[", count: 1_500) + String(repeating: "]", count: 1_500)
-    #expect(throws: MappingError.self) { try Node(jsonString: deep) }
+    #expect(throws: FormatError.self) { try Node(jsonString: deep) }
     #expect(throws: Never.self) { try Node(jsonString: deep, options: .init(maximumDepth: 1_500)) }
 
     let scalarsOnly = JSONReadingOptions(maximumDepth: 0)
     #expect(try Node(jsonString: "7", options: scalarsOnly) == .integer(7))
-    #expect(throws: MappingError.self) { try Node(jsonString: "[]", options: scalarsOnly) }
+    #expect(throws: FormatError.self) { try Node(jsonString: "[]", options: scalarsOnly) }
   }
 
   // MARK: - Lenient dialect
@@ -411,11 +411,11 @@ import Testing
     ])
     #expect(try Node(jsonString: text, options: .init(allowsComments: true)) == expected)
     #expect(try Node(jsonString: text, options: .lenient) == expected)
-    let error = #expect(throws: MappingError.self) { try Node(jsonString: text) }
+    let error = #expect(throws: FormatError.self) { try Node(jsonString: text) }
     #expect(
       error?.description == "syntax error at line 1, column 1 (byte 0): expected a value, found '/'"
     )
-    #expect(throws: MappingError.self) {
+    #expect(throws: FormatError.self) {
       try Node(jsonString: text, options: .init(allowsTrailingCommas: true))
     }
   }
@@ -438,7 +438,7 @@ import Testing
     ),
   ])
   func malformedCommentsAreErrors(text: String, description: String) {
-    let error = #expect(throws: MappingError.self) {
+    let error = #expect(throws: FormatError.self) {
       try Node(jsonString: text, options: .lenient)
     }
     #expect(error?.description == description)
@@ -457,12 +457,12 @@ import Testing
         == .object([
           .init("a", [1].node), .init("b", .object([.init("c", .integer(2))])),
         ]))
-    #expect(throws: MappingError.self) { try Node(jsonString: "[1, 2,]") }
-    #expect(throws: MappingError.self) {
+    #expect(throws: FormatError.self) { try Node(jsonString: "[1, 2,]") }
+    #expect(throws: FormatError.self) {
       try Node(jsonString: "[1, 2,]", options: .init(allowsComments: true))
     }
     for text in ["[,]", "[1,,]", "{,}", #"{"a":1,,}"#, "[1,] ,", "1,"] {
-      #expect(throws: MappingError.self, "\(text)") {
+      #expect(throws: FormatError.self, "\(text)") {
         try Node(jsonString: text, options: .lenient)
       }
     }
@@ -470,8 +470,8 @@ import Testing
 
   @Test func byteOrderMarkNeedsTheOption() throws {
     let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("{\n\"a\": x}".utf8)
-    #expect(throws: MappingError.self) { try Node(jsonBytes: bytes) }
-    let lenient = #expect(throws: MappingError.self) {
+    #expect(throws: FormatError.self) { try Node(jsonBytes: bytes) }
+    let lenient = #expect(throws: FormatError.self) {
       try Node(jsonBytes: bytes, options: .lenient)
     }
     // The mark is skipped, and not counted as a column.
@@ -481,7 +481,7 @@ import Testing
     let options = JSONReadingOptions(allowsByteOrderMark: true)
     #expect(
       try Node(jsonBytes: [0xEF, 0xBB, 0xBF] + Array("[]".utf8), options: options) == .array([]))
-    let onlyMark = #expect(throws: MappingError.self) {
+    let onlyMark = #expect(throws: FormatError.self) {
       try Node(jsonBytes: [0xEF, 0xBB, 0xBF], options: options)
     }
     #expect(
@@ -501,7 +501,7 @@ import Testing
 
   // MARK: - Fuzzing
 
-  /// Seeded mutations of small documents: every input either reads or throws a `MappingError`,
+  /// Seeded mutations of small documents: every input either reads or throws a `FormatError`,
   /// a successful tape is well formed, and error locations lie inside the input.
   @Test func mutatedInputsReadOrThrowButNeverCrash() {
     let seeds = [

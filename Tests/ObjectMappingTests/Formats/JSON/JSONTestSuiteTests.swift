@@ -5,7 +5,7 @@ import Testing
 @testable import ObjectMapping
 
 /// JSONTestSuite (`test_parsing`): `y_` files must be accepted, `n_` files rejected with a
-/// `MappingError`, and each `i_` file has the decided outcome listed in ``decisions`` (also
+/// `FormatError`, and each `i_` file has the decided outcome listed in ``decisions`` (also
 /// documented in `Documentation/JSONConformance.md`).
 @Suite(.enabled(if: TestData.isAvailable)) struct JSONTestSuiteTests {
   private static let folder = "JSONTestSuite/test_parsing"
@@ -19,12 +19,12 @@ import Testing
     }
   }
 
-  @Test func rejectsEveryNFileWithAMappingError() throws {
+  @Test func rejectsEveryNFileWithAFormatError() throws {
     let files = try TestData.files(in: Self.folder).filter { $0.lastPathComponent.hasPrefix("n_") }
     #expect(files.count == 188)
     for file in files {
       let bytes = try [UInt8](Data(contentsOf: file))
-      #expect(throws: MappingError.self, "\(file.lastPathComponent)") {
+      #expect(throws: FormatError.self, "\(file.lastPathComponent)") {
         try Node(jsonBytes: bytes)
       }
       // The lenient dialect only adds comments, trailing commas and the byte order mark.
@@ -33,7 +33,7 @@ import Testing
           try Node(jsonBytes: bytes, options: .lenient)
         }
       } else {
-        #expect(throws: MappingError.self, "\(file.lastPathComponent) (lenient)") {
+        #expect(throws: FormatError.self, "\(file.lastPathComponent) (lenient)") {
           try Node(jsonBytes: bytes, options: .lenient)
         }
       }
@@ -129,19 +129,19 @@ import Testing
       case .accepted:
         #expect(throws: Never.self, name) { try Node(jsonBytes: bytes) }
       case .syntaxError:
-        let error = #expect(throws: MappingError.self, name) { try Node(jsonBytes: bytes) }
+        let error = #expect(throws: FormatError.self, name) { try Node(jsonBytes: bytes) }
         guard case .syntax = error?.kind else {
           Issue.record("\(decision.file): \(String(describing: error))")
           continue
         }
       case .invalidUTF8:
-        let error = #expect(throws: MappingError.self, name) { try Node(jsonBytes: bytes) }
+        let error = #expect(throws: FormatError.self, name) { try Node(jsonBytes: bytes) }
         guard case .invalidUTF8 = error?.kind else {
           Issue.record("\(decision.file): \(String(describing: error))")
           continue
         }
       case .loneSurrogate:
-        let error = #expect(throws: MappingError.self, name) { try Node(jsonBytes: bytes) }
+        let error = #expect(throws: FormatError.self, name) { try Node(jsonBytes: bytes) }
         guard case .syntax(let message, _) = error?.kind, message.hasPrefix("lone surrogate '\\u")
         else {
           Issue.record("\(decision.file): \(String(describing: error))")
@@ -150,7 +150,7 @@ import Testing
         let replacing = JSONReadingOptions(loneSurrogates: .replace)
         #expect(throws: Never.self, name) { try Node(jsonBytes: bytes, options: replacing) }
       case .byteOrderMark:
-        let error = #expect(throws: MappingError.self, name) { try Node(jsonBytes: bytes) }
+        let error = #expect(throws: FormatError.self, name) { try Node(jsonBytes: bytes) }
         #expect(
           error?.description
             == "syntax error at line 1, column 1 (byte 0): expected a value, found a byte order "
@@ -205,7 +205,7 @@ import Testing
     for (name, description) in expectations {
       let file = try #require(folder.first { $0.lastPathComponent == name })
       let bytes = try [UInt8](Data(contentsOf: file))
-      let error = #expect(throws: MappingError.self) { try Node(jsonBytes: bytes) }
+      let error = #expect(throws: FormatError.self) { try Node(jsonBytes: bytes) }
       #expect(error?.description == description, "\(name)")
     }
   }

@@ -139,20 +139,20 @@ import Testing
   }
 
   @Test func nonFiniteDoublesAreErrorsWithTheirPath() throws {
-    #expect(throws: MappingError(.nonFiniteNumber(value: "nan"))) {
+    #expect(throws: FormatError(.nonFiniteNumber(value: "nan"))) {
       try Node.double(.nan).jsonData()
     }
     let node: Node = ["values": [1, .double(.infinity)], "a/b~c": .double(-.infinity)]
     do {
       _ = try node.jsonBytes()
       Issue.record("expected an error")
-    } catch let error as MappingError {
+    } catch let error as FormatError {
       #expect(error.description == "/values/1: cannot write the non-finite number inf")
     }
     do {
       _ = try (["a/b~c": .double(-.infinity)] as Node).jsonString(options: .prettyPrinted)
       Issue.record("expected an error")
-    } catch let error as MappingError {
+    } catch let error as FormatError {
       #expect(error.description == "/a~1b~0c: cannot write the non-finite number -inf")
     }
   }
@@ -232,7 +232,7 @@ import Testing
   @Test func writerLeavesNoTraceOfARejectedDouble() throws {
     var writer = _JSONWriter(pretty: true)
     writer.beginArray()
-    #expect(throws: MappingError(.nonFiniteNumber(value: "-inf"))) {
+    #expect(throws: FormatError(.nonFiniteNumber(value: "-inf"))) {
       try writer.double(-.infinity)
     }
     writer.int64(-3)

@@ -16,7 +16,7 @@
 /// It does not recurse: open containers live on an explicit stack, so nesting is bounded only by
 /// ``JSONReadingOptions/maximumDepth``. Line and column numbers are computed only when an error
 /// is thrown, by rescanning the input up to the error's offset.
-struct _JSONScanner {
+package struct _JSONScanner {
   private let input: UnsafeBufferPointer<UInt8>
   private let base: UnsafePointer<UInt8>
   private let end: Int
@@ -51,15 +51,15 @@ struct _JSONScanner {
 
   /// Scans `input`, one complete JSON text, into tape entries.
   ///
-  /// - Throws: `MappingError` with path `""`: ``MappingError/Kind/syntax(message:location:)``,
-  ///   ``MappingError/Kind/invalidUTF8(location:)`` or
-  ///   ``MappingError/Kind/depthLimitExceeded(limit:location:)``; with the object's path for a
+  /// - Throws: `FormatError` with path `""`: ``FormatError/Kind/syntax(message:location:)``,
+  ///   ``FormatError/Kind/invalidUTF8(location:)`` or
+  ///   ``FormatError/Kind/depthLimitExceeded(limit:location:)``; with the object's path for a
   ///   duplicate key under ``JSONReadingOptions/rejectsDuplicateKeys``.
-  static func scan(
+  package static func scan(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions
-  ) throws(MappingError) -> (entries: [_PackedEntry], longLengths: [_LongLength]) {
+  ) throws(FormatError) -> (entries: [_PackedEntry], longLengths: [_LongLength]) {
     guard let base = input.baseAddress, !input.isEmpty else {
-      throw MappingError(
+      throw FormatError(
         .syntax(
           message: "expected a value, found end of input",
           location: TextLocation(offset: 0, line: 1, column: 1)))
@@ -78,7 +78,7 @@ struct _JSONScanner {
   }
 
   /// Throws when the input is too large for the packed entries' offsets (256 GiB).
-  private func checkSize() throws(MappingError) {
+  private func checkSize() throws(FormatError) {
     guard Int64(end) <= _PackedEntry.maximumPayload else {
       throw syntaxError(
         "the document is too large to index: more than \(_PackedEntry.maximumPayload) bytes",
@@ -103,13 +103,13 @@ struct _JSONScanner {
     var isObject: Bool
   }
 
-  private mutating func scanDocument() throws(MappingError) {
+  private mutating func scanDocument() throws(FormatError) {
     try skipByteOrderMark()
     try scanValue(isDocument: true)
   }
 
   /// Skips a UTF-8 byte order mark at the start of the input, when the options allow one.
-  private mutating func skipByteOrderMark() throws(MappingError) {
+  private mutating func skipByteOrderMark() throws(FormatError) {
     if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
       guard options.allowsByteOrderMark else {
         throw syntaxError("expected a value, found a byte order mark (U+FEFF)", at: 0)
@@ -120,7 +120,7 @@ struct _JSONScanner {
 
   /// Scans one value at `position` into `entries`. For the whole document, nothing but
   /// whitespace may follow it; otherwise scanning stops right after it.
-  private mutating func scanValue(isDocument: Bool) throws(MappingError) {
+  private mutating func scanValue(isDocument: Bool) throws(FormatError) {
     let maximumDepth = options.maximumDepth - baseDepth
     let allowsTrailingCommas = options.allowsTrailingCommas
     let rejectsDuplicateKeys = options.rejectsDuplicateKeys
@@ -152,7 +152,7 @@ struct _JSONScanner {
         try scanLiteral("null", kind: .null)
       case _openBracket, _openBrace:
         guard stack.count < maximumDepth else {
-          throw MappingError(
+          throw FormatError(
             .depthLimitExceeded(limit: options.maximumDepth, location: location(of: position)))
         }
         stack.append(current)
@@ -223,7 +223,7 @@ struct _JSONScanner {
   /// Up to 16 members the key is compared with each earlier one; from the 17th on, through an
   /// open-addressing table of key entry indexes for the object's depth, hashed with the
   /// standard library's randomly seeded `Hasher` (so crafted keys cannot make it quadratic).
-  private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(MappingError) {
+  private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(FormatError) {
     let key = entries.count - 1
     if object.count < 16 {
       var cursor = object.container + 1
@@ -331,7 +331,7 @@ struct _JSONScanner {
 
   /// The error for the key entry at `key` repeating the one at `first`, with the path of their
   /// object: each enclosing array's element and each enclosing object's current member.
-  private func duplicateKey(_ key: Int, first: Int, in stack: [Frame]) -> MappingError {
+  private func duplicateKey(_ key: Int, first: Int, in stack: [Frame]) -> FormatError {
     var path: [_PathComponent] = []
     if let elementOffset { path.append(.index(elementOffset)) }
     // `stack[0]` stands for "no container" (the document itself).
@@ -345,7 +345,7 @@ struct _JSONScanner {
       }
     }
     let firstLocation = location(of: Int(scannedEntry(at: first).payload) - 1)
-    return MappingError(
+    return FormatError(
       path: _jsonPointer(path),
       .syntax(
         message:
@@ -355,7 +355,7 @@ struct _JSONScanner {
   }
 
   /// Checks that nothing but whitespace follows the top-level value.
-  private mutating func finishDocument() throws(MappingError) {
+  private mutating func finishDocument() throws(FormatError) {
     try skipWhitespace()
     guard position == end else {
       throw syntaxError("trailing characters after the top-level value", at: position)
@@ -365,7 +365,7 @@ struct _JSONScanner {
   // MARK: - Streaming the elements of a top-level array
 
   /// How ``scanArrayElements(_:options:_:)`` ended.
-  enum ElementScan {
+  package enum ElementScan {
     /// The document is not an array (nothing was scanned or reported).
     case notAnArray
     /// `body` asked to stop; the rest of the document was not read.
@@ -380,10 +380,10 @@ struct _JSONScanner {
   /// than one element. `body` returns `false` to stop. Syntax errors are the ones ``scan(_:options:)``
   /// throws, at the same locations; a syntax error after some elements were reported is still
   /// thrown, so the caller must discard what it made of them.
-  static func scanArrayElements(
+  package static func scanArrayElements(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
     _ body: (_ offset: Int, _ element: _TapeView, _ end: Int) -> Bool
-  ) throws(MappingError) -> ElementScan {
+  ) throws(FormatError) -> ElementScan {
     guard let base = input.baseAddress, !input.isEmpty else { return .notAnArray }
     var scanner = _JSONScanner(input: input, base: base, options: options)
     try scanner.checkSize()
@@ -447,7 +447,7 @@ struct _JSONScanner {
   /// Patches the closing container's entry with its count and the index after its subtree,
   /// then makes the enclosing container current.
   @inline(__always)
-  private mutating func close(_ current: inout Frame, _ stack: inout [Frame]) throws(MappingError) {
+  private mutating func close(_ current: inout Frame, _ stack: inout [Frame]) throws(FormatError) {
     guard current.count <= Int(UInt32.max) else {
       let what = current.isObject ? "an object with more than" : "an array with more than"
       throw syntaxError("\(what) \(UInt32.max) values", at: position - 1)
@@ -465,7 +465,7 @@ struct _JSONScanner {
 
   /// Scans an object member's key and the colon after it; `position` is at the key (or at
   /// whitespace before it).
-  private mutating func scanKey(afterComma: Bool) throws(MappingError) {
+  private mutating func scanKey(afterComma: Bool) throws(FormatError) {
     try skipWhitespace()
     guard position < end && base[position] == _quote else {
       let expected =
@@ -482,13 +482,13 @@ struct _JSONScanner {
   }
 
   @inline(__always)
-  private mutating func skipWhitespace() throws(MappingError) {
+  private mutating func skipWhitespace() throws(FormatError) {
     // Most values follow their delimiter directly.
     if position < end && base[position] > _space && base[position] != _slash { return }
     try skipWhitespaceRun()
   }
 
-  private mutating func skipWhitespaceRun() throws(MappingError) {
+  private mutating func skipWhitespaceRun() throws(FormatError) {
     while position < end {
       let byte = base[position]
       if byte == _space || byte == _newline || byte == _return || byte == _tab {
@@ -514,7 +514,7 @@ struct _JSONScanner {
   }
 
   /// Skips a `//` or `/* */` comment starting at `position`.
-  private mutating func skipComment() throws(MappingError) {
+  private mutating func skipComment() throws(FormatError) {
     let start = position
     guard start + 1 < end else {
       throw syntaxError("unexpected end of input after '/'", at: end)
@@ -544,7 +544,7 @@ struct _JSONScanner {
 
   // MARK: - Scalars
 
-  private mutating func scanLiteral(_ literal: StaticString, kind: _TapeKind) throws(MappingError) {
+  private mutating func scanLiteral(_ literal: StaticString, kind: _TapeKind) throws(FormatError) {
     let count = literal.utf8CodeUnitCount
     let text = literal.utf8Start
     for offset in 1..<count {
@@ -558,7 +558,7 @@ struct _JSONScanner {
   }
 
   /// Scans a number at `position` (a digit or `-`) and appends its entry.
-  private mutating func scanNumber() throws(MappingError) {
+  private mutating func scanNumber() throws(FormatError) {
     let start = position
     var index = position
     let negative = base[index] == _minus
@@ -654,7 +654,7 @@ struct _JSONScanner {
 
   /// Scans the string whose opening quote is at `position` and appends its entry; `position`
   /// ends after the closing quote.
-  private mutating func scanString() throws(MappingError) {
+  private mutating func scanString() throws(FormatError) {
     let start = position + 1
     var index = start
     var escaped = false
@@ -673,7 +673,7 @@ struct _JSONScanner {
         // Non-ASCII text tends to come in runs: validate the whole run here.
         repeat {
           guard let length = _utf8SequenceLength(base, at: index, end: end) else {
-            throw MappingError(.invalidUTF8(location: location(of: index)))
+            throw FormatError(.invalidUTF8(location: location(of: index)))
           }
           index += length
         } while index < end && base[index] >= 0x80
@@ -719,7 +719,7 @@ struct _JSONScanner {
 
   /// Validates the escape whose backslash is at `index`; returns the index after it (after both
   /// escapes of a surrogate pair).
-  private func scanEscape(at index: Int) throws(MappingError) -> Int {
+  private func scanEscape(at index: Int) throws(FormatError) -> Int {
     guard index + 1 < end else {
       throw syntaxError("unexpected end of input inside a string", at: end)
     }
@@ -754,7 +754,7 @@ struct _JSONScanner {
   }
 
   /// The value of the four hex digits at `start`.
-  private func hexQuad(at start: Int) throws(MappingError) -> UInt32 {
+  private func hexQuad(at start: Int) throws(FormatError) -> UInt32 {
     for index in start..<start + 4 {
       guard index < end else {
         throw syntaxError("unexpected end of input inside a string", at: end)
@@ -767,7 +767,7 @@ struct _JSONScanner {
     return _hexValue(base, at: start) ?? 0
   }
 
-  private func loneSurrogate(at index: Int) throws(MappingError) {
+  private func loneSurrogate(at index: Int) throws(FormatError) {
     guard options.loneSurrogates == .reject else { return }
     let text = String(decoding: UnsafeBufferPointer(start: base + index, count: 6), as: UTF8.self)
     throw syntaxError("lone surrogate '\(text)' in a string", at: index)
@@ -775,8 +775,8 @@ struct _JSONScanner {
 
   // MARK: - Errors
 
-  private func syntaxError(_ message: String, at offset: Int) -> MappingError {
-    MappingError(.syntax(message: message, location: location(of: offset)))
+  private func syntaxError(_ message: String, at offset: Int) -> FormatError {
+    FormatError(.syntax(message: message, location: location(of: offset)))
   }
 
   private func location(of offset: Int) -> TextLocation {
@@ -785,7 +785,7 @@ struct _JSONScanner {
 
   /// The line and column of `offset` in `input`: `\n`, `\r\n` and `\r` each end a line, columns
   /// count Unicode scalars from 1, and a leading byte order mark is not counted.
-  static func location(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextLocation {
+  package static func location(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextLocation {
     var line = 1
     var column = 1
     var index = 0

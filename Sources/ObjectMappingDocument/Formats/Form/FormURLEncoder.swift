@@ -12,7 +12,7 @@
 ///   the UTF-8 text as `%XX` with uppercase hex); the structural brackets are written as is.
 ///
 /// The node is walked with an explicit stack, so any depth is safe.
-struct _FormURLEncoder {
+package struct _FormURLEncoder {
   private var output: [UInt8] = []
   private var name: [UInt8] = []
   private let options: FormEncodingOptions
@@ -25,12 +25,12 @@ struct _FormURLEncoder {
 
   /// Encodes `node`, which must be an object.
   ///
-  /// - Throws: ``MappingError`` `.notRepresentable` when the top level is not an object or a
+  /// - Throws: ``FormatError`` `.notRepresentable` when the top level is not an object or a
   ///   key would read back differently (see ``Node/formURLEncodedString(options:)``), and
   ///   `.nonFiniteNumber` for NaN or infinite doubles, with the value's path.
-  static func encode(_ node: Node, options: FormEncodingOptions) throws(MappingError) -> [UInt8] {
+  package static func encode(_ node: Node, options: FormEncodingOptions) throws(FormatError) -> [UInt8] {
     guard case .object(let members) = node else {
-      throw MappingError(
+      throw FormatError(
         .notRepresentable(
           reason: "form URL-encoded data needs an object at the top level, found "
             + node.kindDescription))
@@ -53,7 +53,7 @@ struct _FormURLEncoder {
     var outputMark = 0
   }
 
-  private mutating func write(members: [Node.Member]) throws(MappingError) {
+  private mutating func write(members: [Node.Member]) throws(FormatError) {
     var stack: [_Frame] = [
       _Frame(frame: _WriteFrame(members: members), nameLength: 0, isIndexed: false)
     ]
@@ -71,7 +71,7 @@ struct _FormURLEncoder {
         stack[top].frame.index = index + 1
         let isContainer = frame.members[index].value.isContainer
         if let problem = _formKeyProblem(key, isNested: top > 0, holdsContainer: isContainer) {
-          throw MappingError(
+          throw FormatError(
             path: _WriteFrame.path(of: stack.map(\.frame)), .notRepresentable(reason: problem))
         }
         name.removeSubrange(stack[top].nameLength...)
@@ -110,7 +110,7 @@ struct _FormURLEncoder {
         _appendDecimal(number.magnitude, to: &output)
       case .double(let number):
         guard number.isFinite else {
-          throw MappingError(
+          throw FormatError(
             path: _WriteFrame.path(of: stack.map(\.frame)),
             .nonFiniteNumber(value: number.description))
         }
@@ -139,11 +139,11 @@ struct _FormURLEncoder {
 
   /// Throws when an object names a key twice: `id=1&id=2` reads back as an array, so a repeated
   /// key cannot be written (a `Node` keeps every member of `{"id":1,"id":2}`).
-  private func _checkRepeatedKeys(_ members: [Node.Member], stack: [_Frame]) throws(MappingError) {
+  private func _checkRepeatedKeys(_ members: [Node.Member], stack: [_Frame]) throws(FormatError) {
     guard members.count > 1 else { return }
     var seen = Set<String>(minimumCapacity: members.count)
     for member in members where !seen.insert(member.key).inserted {
-      throw MappingError(
+      throw FormatError(
         path: _WriteFrame.path(of: stack.dropLast().map(\.frame)),
         .notRepresentable(
           reason: "the key \"\(member.key)\" appears twice in one object, which form "
@@ -194,7 +194,7 @@ private func _formKeyProblem(_ key: String, isNested: Bool, holdsContainer: Bool
 
 /// The array index a bracket segment denotes: canonical decimal digits (`0`, `12`, not `01`),
 /// or `nil`. Indexes beyond `Int.max` return `Int.max`.
-func _formIndex<Bytes: Collection<UInt8>>(_ segment: Bytes) -> Int? {
+package func _formIndex<Bytes: Collection<UInt8>>(_ segment: Bytes) -> Int? {
   guard let first = segment.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
     first != UInt8(ascii: "0") || segment.count == 1
   else { return nil }

@@ -19,7 +19,7 @@ extension Node {
   /// - Parameters:
   ///   - jsonData: One complete JSON text in UTF-8.
   ///   - options: What to accept beyond strict JSON, and the nesting limit.
-  /// - Throws: `MappingError` with path `""`: a syntax error with its line, column and byte
+  /// - Throws: `FormatError` with path `""`: a syntax error with its line, column and byte
   ///   offset, invalid UTF-8, or nesting deeper than `options.maximumDepth`.
   public init(jsonData: Data, options: JSONReadingOptions = .strict) throws {
     try self.init(_jsonBytes: [UInt8](jsonData), options: options)
@@ -35,7 +35,7 @@ extension Node {
   /// - Parameters:
   ///   - jsonString: One complete JSON text.
   ///   - options: What to accept beyond strict JSON, and the nesting limit.
-  /// - Throws: `MappingError` with path `""`: a syntax error with its line, column and byte
+  /// - Throws: `FormatError` with path `""`: a syntax error with its line, column and byte
   ///   offset, or nesting deeper than `options.maximumDepth`.
   public init(jsonString: String, options: JSONReadingOptions = .strict) throws {
     try self.init(_jsonBytes: Array(jsonString.utf8), options: options)
@@ -52,7 +52,7 @@ extension Node {
   /// - Parameters:
   ///   - jsonBytes: One complete JSON text in UTF-8.
   ///   - options: What to accept beyond strict JSON, and the nesting limit.
-  /// - Throws: `MappingError` with path `""`: a syntax error with its line, column and byte
+  /// - Throws: `FormatError` with path `""`: a syntax error with its line, column and byte
   ///   offset, invalid UTF-8, or nesting deeper than `options.maximumDepth`.
   public init(
     jsonBytes: some Collection<UInt8>, options: JSONReadingOptions = .strict
@@ -60,7 +60,7 @@ extension Node {
     try self.init(_jsonBytes: Array(jsonBytes), options: options)
   }
 
-  private init(_jsonBytes bytes: [UInt8], options: JSONReadingOptions) throws(MappingError) {
+  private init(_jsonBytes bytes: [UInt8], options: JSONReadingOptions) throws(FormatError) {
     let tape = try _Tape(json: bytes, options: options)
     self = tape.node(at: 0)
   }
@@ -69,9 +69,9 @@ extension Node {
 extension _Tape {
   /// Scans a JSON text into a tape whose ``bytes`` are the input itself.
   ///
-  /// - Throws: `MappingError` with path `""` for invalid JSON (see ``_JSONScanner``).
-  init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(MappingError) {
-    let index = try bytes.withUnsafeBufferPointer { buffer throws(MappingError) in
+  /// - Throws: `FormatError` with path `""` for invalid JSON (see ``_JSONScanner``).
+  package init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(FormatError) {
+    let index = try bytes.withUnsafeBufferPointer { buffer throws(FormatError) in
       try _JSONScanner.scan(buffer, options: options)
     }
     self.init(entries: index.entries, bytes: bytes, longLengths: index.longLengths)

@@ -6,9 +6,9 @@
 /// object, `[]` appends to an array, `[0]`, `[1]`… index an array (canonical decimal, counting
 /// up from 0). Every value is a ``Node/string(_:)``. See ``Node/init(formURLEncoded:)-(String)``
 /// for the complete rules.
-struct _FormURLDecoder {
+package struct _FormURLDecoder {
   /// Deeper bracket nesting than this is an error.
-  static let maximumDepth = 512
+  package static let maximumDepth = 512
 
   private let input: UnsafeBufferPointer<UInt8>
   private let root = _FormContainer(isArray: false)
@@ -20,16 +20,16 @@ struct _FormURLDecoder {
 
   /// Decodes form bytes into an object node.
   ///
-  /// - Throws: ``MappingError`` `.syntax` for malformed percent-encoding, malformed brackets
+  /// - Throws: ``FormatError`` `.syntax` for malformed percent-encoding, malformed brackets
   ///   and conflicting or sparse names; `.invalidUTF8` when decoded bytes are not UTF-8;
   ///   `.depthLimitExceeded` beyond ``maximumDepth`` levels of brackets.
-  static func decode(_ input: UnsafeBufferPointer<UInt8>) throws(MappingError) -> Node {
+  package static func decode(_ input: UnsafeBufferPointer<UInt8>) throws(FormatError) -> Node {
     var decoder = _FormURLDecoder(input: input)
     try decoder.run()
     return decoder.root.node
   }
 
-  private mutating func run() throws(MappingError) {
+  private mutating func run() throws(FormatError) {
     var start = 0
     while start <= input.count {
       var end = start
@@ -40,7 +40,7 @@ struct _FormURLDecoder {
   }
 
   /// Reads one `name=value` piece.
-  private mutating func pair(_ range: Range<Int>) throws(MappingError) {
+  private mutating func pair(_ range: Range<Int>) throws(FormatError) {
     var equals = range.lowerBound
     while equals < range.upperBound && input[equals] != UInt8(ascii: "=") { equals += 1 }
     let nameRange = range.lowerBound..<equals
@@ -54,7 +54,7 @@ struct _FormURLDecoder {
   // MARK: Percent-decoding
 
   /// The decoded, UTF-8-validated bytes of a name or value.
-  private mutating func decodeComponent(_ range: Range<Int>) throws(MappingError) -> [UInt8] {
+  private mutating func decodeComponent(_ range: Range<Int>) throws(FormatError) -> [UInt8] {
     scratch.removeAll(keepingCapacity: true)
     var index = range.lowerBound
     while index < range.upperBound {
@@ -69,7 +69,7 @@ struct _FormURLDecoder {
           let found = input[(index + 1)..<min(index + 3, range.upperBound)]
           let foundText =
             found.isEmpty ? "nothing" : "\"\(String(decoding: found, as: UTF8.self))\""
-          throw MappingError(
+          throw FormatError(
             .syntax(
               message: "expected two hexadecimal digits after '%', found \(foundText)",
               location: location(of: index)))
@@ -82,7 +82,7 @@ struct _FormURLDecoder {
       }
     }
     if let bad = _firstInvalidUTF8(scratch) {
-      throw MappingError(.invalidUTF8(location: location(of: rawOffset(of: bad, in: range))))
+      throw FormatError(.invalidUTF8(location: location(of: rawOffset(of: bad, in: range))))
     }
     return scratch
   }
@@ -108,11 +108,11 @@ struct _FormURLDecoder {
   // MARK: Names
 
   /// Splits a decoded name into its base and bracket segments.
-  private func parseName(_ name: [UInt8], range: Range<Int>) throws(MappingError) -> [_FormSegment]
+  private func parseName(_ name: [UInt8], range: Range<Int>) throws(FormatError) -> [_FormSegment]
   {
     let text = String(decoding: name, as: UTF8.self)
-    func malformed(_ detail: String, at decodedIndex: Int) -> MappingError {
-      MappingError(
+    func malformed(_ detail: String, at decodedIndex: Int) -> FormatError {
+      FormatError(
         .syntax(
           message: "malformed key \"\(text)\": \(detail)",
           location: location(of: rawOffset(of: decodedIndex, in: range))))
@@ -144,7 +144,7 @@ struct _FormURLDecoder {
         segments.append(.key(String(decoding: segment, as: UTF8.self)))
       }
       if segments.count > _FormURLDecoder.maximumDepth + 1 {
-        throw MappingError(
+        throw FormatError(
           .depthLimitExceeded(
             limit: _FormURLDecoder.maximumDepth,
             location: location(of: rawOffset(of: index, in: range))))
@@ -159,7 +159,7 @@ struct _FormURLDecoder {
   /// Stores `value` at the place `segments` names.
   private func insert(
     _ value: String, at segments: [_FormSegment], name: [UInt8], pairStart: Int
-  ) throws(MappingError) {
+  ) throws(FormatError) {
     var container = root
     for (position, segment) in segments.enumerated() {
       // What the next segment needs here: an array, an object, or (last) the value itself.
@@ -167,13 +167,13 @@ struct _FormURLDecoder {
       if position + 1 < segments.count {
         if case .key = segments[position + 1] { needsArray = false } else { needsArray = true }
       }
-      func conflict(_ message: String) -> MappingError {
-        MappingError(
+      func conflict(_ message: String) -> FormatError {
+        FormatError(
           .syntax(
             message: "key \"\(String(decoding: name, as: UTF8.self))\" \(message)",
             location: location(of: pairStart)))
       }
-      func mismatch(_ existing: _FormValue) -> MappingError {
+      func mismatch(_ existing: _FormValue) -> FormatError {
         let place = "\"\(_describe(segments[0...position]))\""
         guard let needsArray else {
           return conflict("gives \(place) a value, but it already holds \(existing.kindName)")

@@ -10,33 +10,33 @@
 ///
 /// Rendering is idempotent: a rendered text renders to itself, so a message that already holds
 /// a rendered value (a `found` description) is not cut twice.
-enum MessageText {
+package enum MessageText {
   /// Values and keys echoed from the payload: shown whole up to 160 bytes (after escaping),
   /// else 50 bytes from each end.
-  static let valueLimit = 160
+  package static let valueLimit = 160
   /// Free text (reasons, validator messages, syntax messages): shown whole up to 1,000 bytes,
   /// else 450 bytes from each end.
-  static let messageLimit = 1_000
+  package static let messageLimit = 1_000
 
   /// A value or key as it appears unquoted in a message (a path segment, a number as written).
-  static func value(_ text: String) -> String {
+  package static func value(_ text: String) -> String {
     render(text, limit: valueLimit, kept: 50, quoting: false)
   }
 
   /// A value in double quotes, with `"` and `\` escaped as well: `"12abc"`.
-  static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     // The quotes count towards the limit, so a quoted value is never cut again as a value.
     "\"" + render(text, limit: valueLimit - 2, kept: 50, quoting: true) + "\""
   }
 
   /// Free text: a reason, a validator's message, a message from a server.
-  static func message(_ text: String) -> String {
+  package static func message(_ text: String) -> String {
     render(text, limit: messageLimit, kept: 450, quoting: false)
   }
 
   /// A JSON Pointer with each segment rendered as a ``value(_:)``: the pointer stays exact in
   /// the error's `path`; only its text is escaped and shortened.
-  static func pointer(_ path: String) -> String {
+  package static func pointer(_ path: String) -> String {
     guard path.utf8.contains(where: { $0 >= 0x7F || $0 < 0x20 }) || path.utf8.count > valueLimit
     else { return path }
     var result = ""
@@ -52,14 +52,14 @@ enum MessageText {
   /// The line that counts what a run left out past its ``MappingErrorLimit``, or `nil` when
   /// nothing was: `… and 999,000 more errors (beyond the error limit of a run; see
   /// MappingErrorLimit)`.
-  static func omittedLine(_ count: Int, of noun: String) -> String? {
+  package static func omittedLine(_ count: Int, of noun: String) -> String? {
     guard count > 0 else { return nil }
     return "… and \(grouped(count)) more \(noun)\(count == 1 ? "" : "s") (beyond the error limit "
       + "of a run; see MappingErrorLimit)"
   }
 
   /// `count` with thousands separators: `999,900`.
-  static func grouped(_ count: Int) -> String {
+  package static func grouped(_ count: Int) -> String {
     let digits = Array(String(count.magnitude))
     var result = count < 0 ? "-" : ""
     for (offset, digit) in digits.enumerated() {

@@ -12,14 +12,14 @@
 /// (the reader produced the tape, so its indices are in range). A view is valid only inside the
 /// ``_Tape/withView(_:)`` call that made it, which keeps the tape alive; a mapping run and the
 /// ``PayloadValue``s it hands out live inside that call.
-struct _TapeView {
-  let entries: UnsafeBufferPointer<_PackedEntry>
-  let bytes: UnsafeBufferPointer<UInt8>
+package struct _TapeView {
+  package let entries: UnsafeBufferPointer<_PackedEntry>
+  package let bytes: UnsafeBufferPointer<UInt8>
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
-  let longLengths: UnsafeBufferPointer<_LongLength>
+  package let longLengths: UnsafeBufferPointer<_LongLength>
 
   @inline(__always)
-  init(
+  package init(
     entries: UnsafeBufferPointer<_PackedEntry>, bytes: UnsafeBufferPointer<UInt8>,
     longLengths: UnsafeBufferPointer<_LongLength> = UnsafeBufferPointer(start: nil, count: 0)
   ) {
@@ -30,7 +30,7 @@ struct _TapeView {
 
   /// The entry at `index`.
   @inline(__always)
-  subscript(index: Int) -> _TapeEntry {
+  package subscript(index: Int) -> _TapeEntry {
     let packed = entries[index]
     var entry = packed.unpacked
     if _slowPath(packed.hasLongLength) { entry.length = longLengths.length(at: index) }
@@ -39,7 +39,7 @@ struct _TapeView {
 
   /// The element or member count of the array or object at `index`.
   @inline(__always)
-  func count(at index: Int) -> Int {
+  package func count(at index: Int) -> Int {
     let packed = entries[index]
     let count = packed.storedLength
     guard _fastPath(count != _PackedEntry.longLength) else {
@@ -50,20 +50,20 @@ struct _TapeView {
 
   /// The index of the first entry after the value at `index` (its whole subtree).
   @inline(__always)
-  func next(after index: Int) -> Int {
+  package func next(after index: Int) -> Int {
     entries[index].next(at: index)
   }
 
   /// The content bytes of a string or number entry.
   @inline(__always)
-  func content(of entry: _TapeEntry) -> UnsafeBufferPointer<UInt8> {
+  package func content(of entry: _TapeEntry) -> UnsafeBufferPointer<UInt8> {
     let start = Int(entry.payload)
     return UnsafeBufferPointer(rebasing: bytes[start..<start + Int(entry.length)])
   }
 
   /// The decoded string of the string entry at `index`.
   @inline(__always)
-  func string(at index: Int) -> String {
+  package func string(at index: Int) -> String {
     let packed = entries[index]
     let length = packed.storedLength
     guard !packed.hasFlag && length != _PackedEntry.longLength else {
@@ -85,7 +85,7 @@ struct _TapeView {
   }
 
   /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
-  func numberText(at index: Int) -> String {
+  package func numberText(at index: Int) -> String {
     let entry = self[index]
     if entry.kind == .integer { return String(entry.payload) }
     return String(decoding: content(of: entry), as: UTF8.self)
@@ -93,7 +93,7 @@ struct _TapeView {
 
   /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
   @inline(__always)
-  func doubleValue(at index: Int) -> Double? {
+  package func doubleValue(at index: Int) -> Double? {
     let entry = self[index]
     switch entry.kind {
     case .integer: return Double(entry.payload)
@@ -105,7 +105,7 @@ struct _TapeView {
   /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes), without building a
   /// `String` for unescaped keys.
   @inline(__always)
-  func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+  package func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     let packed = entries[index]
     if packed.hasFlag || packed.storedLength == _PackedEntry.longLength {
       return string(at: index).utf8.elementsEqual(key)
@@ -117,7 +117,7 @@ struct _TapeView {
 
   /// The value index of the first member of the object at `object` whose key is `key`; `nil`
   /// when absent or when `object` is not an object.
-  func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
+  package func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
     guard entries[object].isObject else { return nil }
     var cursor = object + 1
     for _ in 0..<count(at: object) {
@@ -136,7 +136,7 @@ struct _TapeView {
   /// the same key (``_MemberHint/skippedKeys``), or the caller says an earlier lookup used the
   /// same key (`mayRepeat`), the scan starts from the object's start as a plain lookup does.
   @inline(__always)
-  func member(
+  package func member(
     of object: Int, named key: _KeyBytes, hint: inout _MemberHint, mayRepeat: Bool
   ) -> Int? {
     guard entries[object].isObject else { return nil }
@@ -177,25 +177,25 @@ struct _TapeView {
 }
 
 /// Where the next key lookup in one object starts, and a summary of the keys passed over.
-struct _MemberHint {
+package struct _MemberHint {
   /// The tape index of the next member's key entry.
-  var cursor: Int
+  package var cursor: Int
   /// The position of that member in the object (0-based).
-  var ordinal: Int
+  package var ordinal: Int
   /// The union of ``_KeyBytes/signature`` of every member key passed over without a match
   /// (all bits for a key with escapes, whose raw bytes are not its UTF-8).
-  var skippedKeys: UInt64
+  package var skippedKeys: UInt64
 
   /// The hint for a fresh lookup in the object at `object`.
   @inline(__always)
-  init(object: Int) {
+  package init(object: Int) {
     cursor = object + 1
     ordinal = 0
     skippedKeys = 0
   }
 
   @inline(__always)
-  init(cursor: Int, ordinal: Int, skippedKeys: UInt64) {
+  package init(cursor: Int, ordinal: Int, skippedKeys: UInt64) {
     self.cursor = cursor
     self.ordinal = ordinal
     self.skippedKeys = skippedKeys
@@ -204,32 +204,32 @@ struct _MemberHint {
 
 /// The UTF-8 bytes of one key of a rule, allocated once when the mapping is built and compared
 /// byte for byte against payload keys.
-struct _KeyBytes: @unchecked Sendable {
+package struct _KeyBytes: @unchecked Sendable {
   // @unchecked: the buffer is written once in `init` and only read afterwards; its owner (a
   // decode step) frees it in `deinit`.
-  let buffer: UnsafeBufferPointer<UInt8>
+  package let buffer: UnsafeBufferPointer<UInt8>
   /// One bit chosen by the key's length and first byte: keys with different signatures differ.
-  let signature: UInt64
+  package let signature: UInt64
 
-  init(_ key: [UInt8]) {
+  package init(_ key: [UInt8]) {
     let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(key.count, 1))
     _ = storage.initialize(from: key)
     buffer = UnsafeBufferPointer(rebasing: storage[0..<key.count])
     signature = _KeyBytes.signature(length: key.count, first: key.first ?? 0)
   }
 
-  func deallocate() {
+  package func deallocate() {
     UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate()
   }
 
   @inline(__always)
-  static func signature(length: Int, first: UInt8) -> UInt64 {
+  package static func signature(length: Int, first: UInt8) -> UInt64 {
     1 << UInt64((length &* 7 &+ Int(first)) & 63)
   }
 
   /// The signature of the key entry `entry`; all bits when it has escapes or a long length.
   @inline(__always)
-  static func signature(of entry: _PackedEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  package static func signature(of entry: _PackedEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     let length = entry.storedLength
     guard !entry.hasFlag && length != _PackedEntry.longLength else { return ~0 }
     return signature(length: length, first: length == 0 ? 0 : bytes[entry.storedPayload])
@@ -239,7 +239,7 @@ struct _KeyBytes: @unchecked Sendable {
 extension _Tape {
   /// Calls `body` with a view of this tape, valid during the call.
   @inline(__always)
-  func withView<Result>(_ body: (_TapeView) throws -> Result) rethrows -> Result {
+  package func withView<Result>(_ body: (_TapeView) throws -> Result) rethrows -> Result {
     try entries.withUnsafeBufferPointer { entries in
       try bytes.withUnsafeBufferPointer { bytes in
         try longLengths.withUnsafeBufferPointer { longLengths in

@@ -9,37 +9,37 @@
 extension _Tape {
   /// The index of the first entry after the value at `index` (its whole subtree).
   @inline(__always)
-  func next(after index: Int) -> Int {
+  package func next(after index: Int) -> Int {
     entries[index].next(at: index)
   }
 
   /// The entry at `index`, unpacked.
-  func entry(at index: Int) -> _TapeEntry { withView { $0[index] } }
+  package func entry(at index: Int) -> _TapeEntry { withView { $0[index] } }
 
   /// Every entry, unpacked (for tests and diagnostics; mappings read through a view).
-  var unpackedEntries: [_TapeEntry] { withView { view in entries.indices.map { view[$0] } } }
+  package var unpackedEntries: [_TapeEntry] { withView { view in entries.indices.map { view[$0] } } }
 
   /// The decoded string of the string entry at `index`.
-  func string(at index: Int) -> String { withView { $0.string(at: index) } }
+  package func string(at index: Int) -> String { withView { $0.string(at: index) } }
 
   /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
-  func numberText(at index: Int) -> String { withView { $0.numberText(at: index) } }
+  package func numberText(at index: Int) -> String { withView { $0.numberText(at: index) } }
 
   /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
-  func doubleValue(at index: Int) -> Double? { withView { $0.doubleValue(at: index) } }
+  package func doubleValue(at index: Int) -> Double? { withView { $0.doubleValue(at: index) } }
 
   /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes).
-  func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+  package func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     withView { $0.stringEquals(at: index, key) }
   }
 
   /// The whole subtree at `index` as a ``Node``.
-  func node(at index: Int) -> Node { withView { $0.node(at: index) } }
+  package func node(at index: Int) -> Node { withView { $0.node(at: index) } }
 }
 
 extension _TapeView {
   /// The whole subtree at `index` as a ``Node``.
-  func node(at index: Int) -> Node {
+  package func node(at index: Int) -> Node {
     var builder = _NodeBuilder(view: self, cursor: index)
     return builder.next()
   }
@@ -157,7 +157,7 @@ private struct _NodeBuilder {
 /// (``_EiselLemire``); the rest go through the C library's `strtod`, which rounds correctly, on
 /// a NUL-terminated copy. Every read is bounds-checked against `text`: the tape's number text
 /// is validated by its producer, but the parser must stay inside whatever it is given.
-func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   guard let base = text.baseAddress, !text.isEmpty else { return .nan }
   let end = text.count
   var index = 0
@@ -259,7 +259,7 @@ private func _localeDecimalPoint() -> CChar {
 
 /// Decodes JSON string content that contains escapes. Lone surrogates (only present when the
 /// reader's policy let them through) become U+FFFD.
-func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> String {
+package func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> String {
   // Every escape the reader accepts decodes to fewer bytes than it takes; the slack covers a
   // malformed `\u` (2 bytes in, U+FFFD's 3 out) from any other producer.
   let capacity = content.count + content.count / 2 + 4

@@ -14,7 +14,7 @@
 ///
 /// A hint, not a requirement: it does nothing where transparent huge pages are off, and on
 /// platforms without `madvise(MADV_HUGEPAGE)`.
-func _adviseHugePages<Element>(for array: inout [Element]) {
+package func _adviseHugePages<Element>(for array: inout [Element]) {
   #if os(Linux) && canImport(Glibc)
     let hugePage = 2 << 20
     let bytes = array.capacity * MemoryLayout<Element>.stride

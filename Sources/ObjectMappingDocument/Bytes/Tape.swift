@@ -13,16 +13,16 @@
 /// Entries are stored packed, 8 bytes each (``_PackedEntry``), and read unpacked as
 /// ``_TapeEntry`` values. A value takes at least 2 bytes of JSON (`0,`), so the index of a
 /// scanned document is at most 4 times its size.
-struct _Tape: Sendable {
+package struct _Tape: Sendable {
   /// The entries, in document order. Entry 0 is the root value.
-  var entries: [_PackedEntry]
+  package var entries: [_PackedEntry]
   /// The bytes that string and number entries point into: the JSON source, or storage written by
   /// a tape builder (unescaped text).
-  var bytes: [UInt8]
+  package var bytes: [UInt8]
   /// The lengths and counts too large for a packed entry, by entry index (ascending).
-  var longLengths: [_LongLength]
+  package var longLengths: [_LongLength]
 
-  init(entries: [_PackedEntry], bytes: [UInt8], longLengths: [_LongLength] = []) {
+  package init(entries: [_PackedEntry], bytes: [UInt8], longLengths: [_LongLength] = []) {
     self.entries = entries
     self.bytes = bytes
     self.longLengths = longLengths
@@ -31,9 +31,9 @@ struct _Tape: Sendable {
   /// Packs unpacked entries (a tape builder's): integers beyond the packed range are stored as
   /// their decimal text, appended to `bytes`.
   ///
-  /// - Throws: `MappingError` when the bytes or the entries exceed the packed limits (256 GiB of
+  /// - Throws: `FormatError` when the bytes or the entries exceed the packed limits (256 GiB of
   ///   text, 2³⁸ entries).
-  init(unpacked: [_TapeEntry], bytes: [UInt8]) throws(MappingError) {
+  package init(unpacked: [_TapeEntry], bytes: [UInt8]) throws(FormatError) {
     var bytes = bytes
     var packed: [_PackedEntry] = []
     packed.reserveCapacity(unpacked.count)
@@ -52,7 +52,7 @@ struct _Tape: Sendable {
           length: UInt32(truncatingIfNeeded: bytes.count - offset), payload: Int64(offset))
       }
       guard entry.payload >= 0 && entry.payload <= _PackedEntry.maximumPayload else {
-        throw MappingError(
+        throw FormatError(
           .notRepresentable(reason: "the document is too large to index (more than 2^38 values)"))
       }
       if Int(entry.length) >= _PackedEntry.longLength {
@@ -65,7 +65,7 @@ struct _Tape: Sendable {
 }
 
 /// The kind of one tape entry.
-enum _TapeKind: UInt8, Sendable {
+package enum _TapeKind: UInt8, Sendable {
   case null
   case `true`
   case `false`
@@ -86,7 +86,7 @@ extension _TapeKind {
   /// The kind whose raw value is `packed` (0–7); a switch rather than `init(rawValue:)`, which
   /// is not inlined and returns an optional.
   @inline(__always)
-  init(packed: UInt8) {
+  package init(packed: UInt8) {
     switch packed {
     case 0: self = .null
     case 1: self = .true
@@ -101,26 +101,26 @@ extension _TapeKind {
 }
 
 /// One entry of a ``_Tape``, unpacked: what readers get from ``_TapeView/subscript(_:)``.
-struct _TapeEntry: Sendable, Equatable {
+package struct _TapeEntry: Sendable, Equatable {
   /// The entry's kind.
-  var kind: _TapeKind
+  package var kind: _TapeKind
   /// Per-kind flags: ``stringHasEscapes`` on strings, ``numberIsIntegral`` on numbers.
-  var flags: UInt8
+  package var flags: UInt8
   /// Strings and numbers: the byte length of the content. Arrays: element count. Objects:
   /// member count.
-  var length: UInt32
+  package var length: UInt32
   /// Integers: the value. Strings and numbers: the byte offset of the content in
   /// ``_Tape/bytes``. Arrays and objects: the index of the first entry after the subtree.
-  var payload: Int64
+  package var payload: Int64
 
   /// On a string: the content holds JSON escapes (`\n`, `\u00e9`) and must be decoded.
   /// Without it the content bytes are the string's UTF-8, already validated.
-  static let stringHasEscapes: UInt8 = 1
+  package static let stringHasEscapes: UInt8 = 1
   /// On a number: the literal has no fraction and no exponent (an integer beyond the range of
   /// ``_TapeKind/integer``, or `-0`).
-  static let numberIsIntegral: UInt8 = 1
+  package static let numberIsIntegral: UInt8 = 1
 
-  init(kind: _TapeKind, flags: UInt8 = 0, length: UInt32 = 0, payload: Int64 = 0) {
+  package init(kind: _TapeKind, flags: UInt8 = 0, length: UInt32 = 0, payload: Int64 = 0) {
     self.kind = kind
     self.flags = flags
     self.length = length
@@ -135,36 +135,36 @@ struct _TapeEntry: Sendable, Equatable {
 /// the payload (a byte offset or an entry index, below 2³⁸). A length or count of
 /// ``longLength`` or more is stored as ``longLength`` and kept in the tape's
 /// ``_Tape/longLengths``.
-struct _PackedEntry: Sendable, Equatable {
-  var bits: UInt64
+package struct _PackedEntry: Sendable, Equatable {
+  package var bits: UInt64
 
   /// The smallest length or count kept outside the entry.
-  static let longLength = (1 << 21) - 1
+  package static let longLength = (1 << 21) - 1
   /// The largest payload (byte offset or entry index) an entry holds.
-  static let maximumPayload: Int64 = (1 << 38) - 1
+  package static let maximumPayload: Int64 = (1 << 38) - 1
   /// `bits & containerMask == containerMask` exactly for arrays and objects.
-  static let containerMask: UInt64 = 0b1101
+  package static let containerMask: UInt64 = 0b1101
 
   @inline(__always)
-  init(bits: UInt64) { self.bits = bits }
+  package init(bits: UInt64) { self.bits = bits }
 
   /// An integer entry, or `nil` when `value` is outside `-2⁶² ..< 2⁶²`.
   @inline(__always)
-  init?(integer value: Int64) {
+  package init?(integer value: Int64) {
     guard value >= -(1 << 62) && value < 1 << 62 else { return nil }
     bits = UInt64(bitPattern: value << 1)
   }
 
   /// A `null`, `true` or `false` entry, or an array or object entry not yet closed.
   @inline(__always)
-  init(kind: _TapeKind) {
+  package init(kind: _TapeKind) {
     bits = UInt64(kind.rawValue) << 1 | 1
   }
 
   /// A string or number entry; a `length` of ``longLength`` or more is stored as
   /// ``longLength`` (the caller records the real one). `offset` is at most ``maximumPayload``.
   @inline(__always)
-  init(kind: _TapeKind, flag: Bool, length: Int, offset: Int) {
+  package init(kind: _TapeKind, flag: Bool, length: Int, offset: Int) {
     let stored = UInt64(truncatingIfNeeded: Swift.min(length, _PackedEntry.longLength))
     bits =
       UInt64(truncatingIfNeeded: offset) << 26 | stored << 5 | (flag ? 16 : 0)
@@ -172,7 +172,7 @@ struct _PackedEntry: Sendable, Equatable {
   }
 
   /// Packs an unpacked entry whose integer fits and whose payload is in range.
-  init(_ entry: _TapeEntry) {
+  package init(_ entry: _TapeEntry) {
     if entry.kind == .integer, let packed = _PackedEntry(integer: entry.payload) {
       self = packed
     } else {
@@ -184,43 +184,43 @@ struct _PackedEntry: Sendable, Equatable {
 
   /// Sets a container's count (capped at ``longLength``) and the index after its subtree.
   @inline(__always)
-  mutating func close(count: Int, after: Int) {
+  package mutating func close(count: Int, after: Int) {
     let stored = UInt64(truncatingIfNeeded: Swift.min(count, _PackedEntry.longLength))
     bits = bits & 0x1F | stored << 5 | UInt64(truncatingIfNeeded: after) << 26
   }
 
   /// The length or count field (``longLength`` when the real one is kept outside).
   @inline(__always)
-  var storedLength: Int { Int(truncatingIfNeeded: (bits >> 5) & 0x1F_FFFF) }
+  package var storedLength: Int { Int(truncatingIfNeeded: (bits >> 5) & 0x1F_FFFF) }
 
   /// The payload field of a non-integer entry: a byte offset or an entry index.
   @inline(__always)
-  var storedPayload: Int { Int(truncatingIfNeeded: bits >> 26) }
+  package var storedPayload: Int { Int(truncatingIfNeeded: bits >> 26) }
 
   /// Whether a string has escapes or a number is integral (``_TapeEntry/flags``).
   @inline(__always)
-  var hasFlag: Bool { bits & 16 != 0 }
+  package var hasFlag: Bool { bits & 16 != 0 }
 
   /// Whether this is an object entry.
   @inline(__always)
-  var isObject: Bool { bits & 0b1111 == 0b1111 }
+  package var isObject: Bool { bits & 0b1111 == 0b1111 }
 
   /// Whether the length or count is kept in the tape's ``_Tape/longLengths``.
   @inline(__always)
-  var hasLongLength: Bool {
+  package var hasLongLength: Bool {
     bits & 1 != 0 && (bits >> 5) & 0x1F_FFFF == 0x1F_FFFF
   }
 
   /// The index after the subtree of an array or object entry at `index`, else `index + 1`.
   @inline(__always)
-  func next(at index: Int) -> Int {
+  package func next(at index: Int) -> Int {
     bits & _PackedEntry.containerMask == _PackedEntry.containerMask
       ? Int(truncatingIfNeeded: bits >> 26) : index + 1
   }
 
   /// The entry unpacked, with a long length read as ``longLength``.
   @inline(__always)
-  var unpacked: _TapeEntry {
+  package var unpacked: _TapeEntry {
     if bits & 1 == 0 {
       return _TapeEntry(kind: .integer, payload: Int64(bitPattern: bits) >> 1)
     }
@@ -233,14 +233,14 @@ struct _PackedEntry: Sendable, Equatable {
 }
 
 /// A length or count too large for a packed entry: the entry's index and its value.
-struct _LongLength: Sendable, Equatable {
-  var index: Int
-  var length: UInt32
+package struct _LongLength: Sendable, Equatable {
+  package var index: Int
+  package var length: UInt32
 }
 
 extension UnsafeBufferPointer<_LongLength> {
   /// The length recorded for the entry at `index` (0 when none is).
-  func length(at index: Int) -> UInt32 {
+  package func length(at index: Int) -> UInt32 {
     var low = 0
     var high = count
     while low < high {

@@ -16,7 +16,7 @@ extension Node {
   ///
   /// - Parameter options: Pretty-printing and key sorting; compact, in member order by default.
   /// - Returns: The UTF-8 bytes of the JSON text.
-  /// - Throws: ``MappingError`` `.nonFiniteNumber` at the path of the first NaN or infinite
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` at the path of the first NaN or infinite
   ///   ``double(_:)``, for example `/values/2: cannot write the non-finite number nan`;
   ///   `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a JSON number, for
   ///   example `/n: cannot serialize: .decimal("1,\"admin\":true") is not a JSON number`.
@@ -33,7 +33,7 @@ extension Node {
   ///
   /// - Parameter options: Pretty-printing and key sorting; compact, in member order by default.
   /// - Returns: The UTF-8 bytes of the JSON text.
-  /// - Throws: ``MappingError`` `.nonFiniteNumber` at the path of the first NaN or infinite
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` at the path of the first NaN or infinite
   ///   ``double(_:)``; `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a
   ///   JSON number.
   public func jsonBytes(options: JSONWritingOptions = []) throws -> [UInt8] {
@@ -52,7 +52,7 @@ extension Node {
   ///
   /// - Parameter options: Pretty-printing and key sorting; compact, in member order by default.
   /// - Returns: The JSON text.
-  /// - Throws: ``MappingError`` `.nonFiniteNumber` at the path of the first NaN or infinite
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` at the path of the first NaN or infinite
   ///   ``double(_:)``; `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a
   ///   JSON number.
   public func jsonString(options: JSONWritingOptions = []) throws -> String {
@@ -60,7 +60,7 @@ extension Node {
   }
 
   /// What to do with NaN and infinite doubles while writing.
-  enum _NonFinitePolicy {
+  package enum _NonFinitePolicy {
     /// Throw `.nonFiniteNumber` (JSON output).
     case error
     /// Write Swift's spelling (`nan`, `inf`, `-inf`) as bare text (descriptions).
@@ -74,12 +74,12 @@ extension Node {
   ///   - writer: The writer to append to.
   ///   - sortedKeys: Whether to write object members sorted by the UTF-8 bytes of their keys.
   ///   - nonFinite: What to do with NaN and infinite doubles.
-  /// - Throws: ``MappingError`` `.nonFiniteNumber` with the value's path, when `nonFinite` is
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` with the value's path, when `nonFinite` is
   ///   `.error`; `.notRepresentable` for ``decimal(_:)`` text that is not a JSON number, also
   ///   only when `nonFinite` is `.error` (descriptions show any text).
-  func _writeJSON(
+  package func _writeJSON(
     to writer: inout _JSONWriter, sortedKeys: Bool, nonFinite: _NonFinitePolicy
-  ) throws(MappingError) {
+  ) throws(FormatError) {
     var stack: [_WriteFrame] = []
     var value = self
     while true {
@@ -92,14 +92,14 @@ extension Node {
           do {
             try writer.double(number)
           } catch {
-            throw MappingError(path: _WriteFrame.path(of: stack), error.kind)
+            throw FormatError(path: _WriteFrame.path(of: stack), error.kind)
           }
         } else {
           writer.numberText(number.description)
         }
       case .decimal(let text):
         guard nonFinite == .describe || _isJSONNumber(text) else {
-          throw MappingError(
+          throw FormatError(
             path: _WriteFrame.path(of: stack),
             .notRepresentable(reason: "\(_decimalForMessage(text)) is not a JSON number"))
         }
@@ -149,30 +149,30 @@ extension Node {
 }
 
 /// One open container while a node is written or walked.
-struct _WriteFrame {
+package struct _WriteFrame {
   /// The array's elements (empty for an object).
-  var elements: [Node]
+  package var elements: [Node]
   /// The object's members (empty for an array).
-  var members: [Node.Member]
+  package var members: [Node.Member]
   /// The position of the next element or member to visit.
-  var index = 0
+  package var index = 0
   /// Whether this is an object.
-  var isObject: Bool
+  package var isObject: Bool
 
-  init(elements: [Node]) {
+  package init(elements: [Node]) {
     self.elements = elements
     self.members = []
     self.isObject = false
   }
 
-  init(members: [Node.Member]) {
+  package init(members: [Node.Member]) {
     self.elements = []
     self.members = members
     self.isObject = true
   }
 
   /// The JSON Pointer of the value visited last in each frame: the path of the current value.
-  static func path(of stack: [_WriteFrame]) -> String {
+  package static func path(of stack: [_WriteFrame]) -> String {
     var path = ""
     for frame in stack {
       path.append("/")
@@ -187,7 +187,7 @@ struct _WriteFrame {
 }
 
 /// Escapes a JSON Pointer reference token (RFC 6901): `~` as `~0`, `/` as `~1`.
-func _escapePointerToken(_ token: String) -> String {
+package func _escapePointerToken(_ token: String) -> String {
   guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
     return token
   }
@@ -195,7 +195,7 @@ func _escapePointerToken(_ token: String) -> String {
 }
 
 /// The members sorted by the UTF-8 bytes of their keys, stable for equal keys.
-func _sortedByKey(_ members: [Node.Member]) -> [Node.Member] {
+package func _sortedByKey(_ members: [Node.Member]) -> [Node.Member] {
   var isSorted = true
   for index in members.indices.dropFirst()
   where _compareUTF8(members[index - 1].key, members[index].key) > 0 {
@@ -212,7 +212,7 @@ func _sortedByKey(_ members: [Node.Member]) -> [Node.Member] {
 }
 
 /// Compares two strings by their UTF-8 bytes: negative, zero or positive.
-func _compareUTF8(_ lhs: String, _ rhs: String) -> Int {
+package func _compareUTF8(_ lhs: String, _ rhs: String) -> Int {
   var left = lhs.utf8.makeIterator()
   var right = rhs.utf8.makeIterator()
   while true {

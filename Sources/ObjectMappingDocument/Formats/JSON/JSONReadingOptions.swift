@@ -26,7 +26,7 @@ public struct JSONReadingOptions: Sendable, Equatable {
   }
 
   /// The deepest nesting of arrays and objects accepted; deeper input throws
-  /// ``MappingError/Kind/depthLimitExceeded(limit:location:)``.
+  /// ``FormatError/Kind/depthLimitExceeded(limit:location:)``.
   ///
   /// `[[1]]` is nested 2 levels deep; a scalar at the top level is 0 levels deep. The scanner
   /// does not recurse, so any limit is safe for scanning. Building, comparing, hashing and

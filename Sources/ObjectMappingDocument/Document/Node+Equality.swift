@@ -63,7 +63,7 @@ extension Node: Hashable {
   /// The number as (negative, significant digits without leading or trailing zeros, exponent of
   /// the last digit), so that equal values compare equal whatever their spelling. `nil` for
   /// non-numbers and non-finite doubles; zero is `(false, "", 0)`.
-  var _canonicalNumber: _CanonicalNumber? {
+  package var _canonicalNumber: _CanonicalNumber? {
     switch self {
     case .integer(let value): return _CanonicalNumber(text: String(value))
     case .double(let value):
@@ -94,14 +94,14 @@ private func _membersEqual(_ lhs: [Node.Member], _ rhs: [Node.Member]) -> Bool {
 }
 
 /// A number in canonical form: sign, significant digits and the power of ten of the last digit.
-struct _CanonicalNumber: Hashable {
-  var negative: Bool
-  var digits: [UInt8]
-  var exponent: Int
+package struct _CanonicalNumber: Hashable {
+  package var negative: Bool
+  package var digits: [UInt8]
+  package var exponent: Int
 
   /// Parses number text (JSON grammar, plus Swift's `1e-05` spelling). Returns `nil` for
   /// anything else.
-  init?(text: String) {
+  package init?(text: String) {
     var negative = false
     var digits: [UInt8] = []
     var exponent = 0

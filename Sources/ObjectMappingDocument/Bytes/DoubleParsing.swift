@@ -5,12 +5,12 @@
 /// `w × 10^q` for a non-zero `w` that holds every significant digit (at most 19) and `q` in
 /// ``_EiselLemire/exponentRange``: the result is the correctly rounded double (round half to
 /// even), or `nil` when it would be subnormal, so the caller falls back to `strtod`.
-enum _EiselLemire {
+package enum _EiselLemire {
   /// The decimal exponents the power table covers; other exponents fall back to `strtod`.
-  static let exponentRange = -100...100
+  package static let exponentRange = -100...100
 
   @inline(__always)
-  static func double(significand w: UInt64, exponent q: Int, negative: Bool) -> Double? {
+  package static func double(significand w: UInt64, exponent q: Int, negative: Bool) -> Double? {
     guard w != 0, exponentRange.contains(q) else { return nil }
     let leadingZeros = w.leadingZeroBitCount
     let normalized = w << UInt64(leadingZeros)
@@ -57,13 +57,13 @@ enum _EiselLemire {
 /// Number text that does not come from the JSON reader (``Node/decimal(_:)`` built in code) is
 /// checked with this before it is mapped or written, so it can neither mislead the number
 /// parser nor inject JSON into the output.
-func _isJSONNumber(_ text: String) -> Bool {
+package func _isJSONNumber(_ text: String) -> Bool {
   if let valid = text.utf8.withContiguousStorageIfAvailable(_isJSONNumber) { return valid }
   return Array(text.utf8).withUnsafeBufferPointer(_isJSONNumber)
 }
 
 /// Whether the bytes are a JSON number; see ``_isJSONNumber(_:)-(String)``.
-func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+package func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
   guard let base = text.baseAddress, !text.isEmpty else { return false }
   let end = text.count
   var index = 0
@@ -134,13 +134,13 @@ private func _leadingDigits(_ word: UInt64) -> Int {
 
 /// `.decimal("1e")`: how a ``Node/decimal(_:)`` reads in an error message (text quoted and
 /// shortened past 60 characters, as strings are).
-func _decimalForMessage(_ text: String) -> String {
-  ".decimal(" + _quotedForMessage(text) + ")"
+package func _decimalForMessage(_ text: String) -> String {
+  ".decimal(" + MessageText.quoted(text) + ")"
 }
 
 /// Whether the significand of JSON number text has a non-zero digit: a number that parses to
 /// zero although this holds underflowed (`1e-400`), while `0.000e5` is exactly zero.
-func _hasNonZeroSignificand(_ text: some Sequence<UInt8>) -> Bool {
+package func _hasNonZeroSignificand(_ text: some Sequence<UInt8>) -> Bool {
   for byte in text {
     if byte | 0x20 == UInt8(ascii: "e") { return false }
     if byte &- UInt8(ascii: "1") <= 8 { return true }

@@ -29,13 +29,13 @@ extension Node {
   /// ```
   ///
   /// - Parameter text: The form text (a request body or URL query, without the `?`).
-  /// - Throws: ``MappingError``, with a location on line 1 whose column and byte offset point
+  /// - Throws: ``FormatError``, with a location on line 1 whose column and byte offset point
   ///   at the problem: `.syntax` for malformed percent-encoding (`%zz`), malformed brackets,
   ///   conflicting shapes (`a=1&a[b]=2`) and skipped indexes; `.invalidUTF8` when decoded
   ///   bytes are not UTF-8; `.depthLimitExceeded` beyond 512 levels.
   public init(formURLEncoded text: String) throws {
     var text = text
-    self = try text.withUTF8 { buffer throws(MappingError) in
+    self = try text.withUTF8 { buffer throws(FormatError) in
       try _FormURLDecoder.decode(buffer)
     }
   }
@@ -48,9 +48,9 @@ extension Node {
   /// ```
   ///
   /// - Parameter data: The form bytes.
-  /// - Throws: ``MappingError`` as ``init(formURLEncoded:)-(String)`` does.
+  /// - Throws: ``FormatError`` as ``init(formURLEncoded:)-(String)`` does.
   public init(formURLEncoded data: Data) throws {
-    self = try data.withUnsafeBytes { raw throws(MappingError) in
+    self = try data.withUnsafeBytes { raw throws(FormatError) in
       try _FormURLDecoder.decode(raw.bindMemory(to: UInt8.self))
     }
   }
@@ -82,7 +82,7 @@ extension Node {
   ///
   /// - Parameter options: Array, `null` and boolean spellings.
   /// - Returns: The form text.
-  /// - Throws: ``MappingError``: `.notRepresentable` when the node is not an object, or when a
+  /// - Throws: ``FormatError``: `.notRepresentable` when the node is not an object, or when a
   ///   key would read back as something else (a key containing `[` or `]`; inside a nested
   ///   object, an empty key or one that is an array index such as `"0"`; at the top level, an
   ///   empty key holding an array or object, as `=a&=b` reads); `.nonFiniteNumber` for NaN and
@@ -100,7 +100,7 @@ extension Node {
   ///
   /// - Parameter options: Array, `null` and boolean spellings.
   /// - Returns: The form bytes (ASCII).
-  /// - Throws: ``MappingError`` as ``formURLEncodedString(options:)`` does.
+  /// - Throws: ``FormatError`` as ``formURLEncodedString(options:)`` does.
   public func formURLEncodedData(options: FormEncodingOptions = .init()) throws -> Data {
     Data(try _FormURLEncoder.encode(self, options: options))
   }

@@ -34,17 +34,17 @@
 ///
 /// The caller is responsible for producing a well-formed event sequence (one top-level value, a
 /// key before every object member, balanced begin/end); debug builds assert it.
-struct _JSONWriter {
+package struct _JSONWriter {
   /// The output: the first ``count`` bytes are written, the rest is zeroed room to grow into.
   /// Appends copy into this room through a pointer (one uniqueness check, no `Array` append
   /// machinery per key or string); taking a checkpoint back only resets ``count``.
   private var storage: [UInt8]
   /// The number of bytes written.
-  private(set) var count = 0
+  package private(set) var count = 0
   /// Whether output is pretty-printed (see the type's documentation for the layout).
-  let isPretty: Bool
+  package let isPretty: Bool
   /// The number of open containers.
-  private(set) var depth = 0
+  package private(set) var depth = 0
   /// Whether the innermost open container (or the top level) already holds a value, so the
   /// next one needs a comma.
   private var hasValueInContainer = false
@@ -60,7 +60,7 @@ struct _JSONWriter {
   /// - Parameters:
   ///   - pretty: Whether to pretty-print (two-space indentation, `"key": value`).
   ///   - capacity: The number of bytes to reserve up front.
-  init(pretty: Bool = false, capacity: Int = 1024) {
+  package init(pretty: Bool = false, capacity: Int = 1024) {
     self.isPretty = pretty
     // Up to 1 MB is zeroed now; a larger capacity (an estimate for a collection) is only
     // reserved, and zeroed as the output reaches it.
@@ -69,15 +69,15 @@ struct _JSONWriter {
   }
 
   /// The UTF-8 bytes written so far (a copy).
-  var bytes: [UInt8] { Array(storage[0..<count]) }
+  package var bytes: [UInt8] { Array(storage[0..<count]) }
 
   /// Calls `body` with the bytes written so far, in place.
-  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+  package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
     try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
   }
 
   /// The bytes written, taking the writer's buffer (no copy); the writer is empty afterwards.
-  mutating func takeBytes() -> [UInt8] {
+  package mutating func takeBytes() -> [UInt8] {
     var taken: [UInt8] = []
     swap(&taken, &storage)
     taken.removeLast(taken.count - count)
@@ -119,27 +119,27 @@ struct _JSONWriter {
   // MARK: Containers
 
   /// Opens an object (`{`); write members as `key(_:)` followed by one value each.
-  mutating func beginObject() {
+  package mutating func beginObject() {
     beginValue()
     append(UInt8(ascii: "{"))
     openContainer(isObject: true)
   }
 
   /// Closes the innermost object (`}`).
-  mutating func endObject() {
+  package mutating func endObject() {
     closeContainer(isObject: true)
     append(UInt8(ascii: "}"))
   }
 
   /// Opens an array (`[`).
-  mutating func beginArray() {
+  package mutating func beginArray() {
     beginValue()
     append(UInt8(ascii: "["))
     openContainer(isObject: false)
   }
 
   /// Closes the innermost array (`]`).
-  mutating func endArray() {
+  package mutating func endArray() {
     closeContainer(isObject: false)
     append(UInt8(ascii: "]"))
   }
@@ -147,14 +147,14 @@ struct _JSONWriter {
   // MARK: Keys
 
   /// Writes an object member's key (escaped as needed) and the colon.
-  mutating func key(_ key: String) {
+  package mutating func key(_ key: String) {
     beginKey()
     appendQuoted(key)
     endKey()
   }
 
   /// Writes an object member's key given as raw (unescaped) UTF-8 bytes, and the colon.
-  mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
+  package mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
     beginKey()
     append(UInt8(ascii: "\""))
     appendEscaped(utf8)
@@ -165,7 +165,7 @@ struct _JSONWriter {
   /// Writes an object member's key whose bytes are already escaped (as produced once by
   /// ``escapedUTF8(_:)``, for keys written many times), and the colon. The bytes are copied
   /// without being scanned.
-  mutating func key(escapedUTF8: UnsafeBufferPointer<UInt8>) {
+  package mutating func key(escapedUTF8: UnsafeBufferPointer<UInt8>) {
     beginKey()
     append(UInt8(ascii: "\""))
     append(contentsOf: escapedUTF8)
@@ -175,7 +175,7 @@ struct _JSONWriter {
 
   /// Writes a key already framed as `"key":` (quoted, escaped, with the colon), as
   /// ``_OutputKey`` prepares once per plan; compact output only.
-  mutating func key(framed: UnsafeBufferPointer<UInt8>) {
+  package mutating func key(framed: UnsafeBufferPointer<UInt8>) {
     assert(!isPretty, "framed keys carry the compact colon")
     beginKey()
     append(contentsOf: framed)
@@ -183,7 +183,7 @@ struct _JSONWriter {
   }
 
   /// The escaped UTF-8 content (without quotes) of `text`, for ``key(escapedUTF8:)``.
-  static func escapedUTF8(_ text: String) -> [UInt8] {
+  package static func escapedUTF8(_ text: String) -> [UInt8] {
     var writer = _JSONWriter(capacity: text.utf8.count + 8)
     writer.appendQuoted(text)
     return writer.withBytes { Array($0.dropFirst().dropLast()) }
@@ -192,13 +192,13 @@ struct _JSONWriter {
   // MARK: Scalars
 
   /// Writes a string value, escaped as needed.
-  mutating func string(_ value: String) {
+  package mutating func string(_ value: String) {
     beginValue()
     appendQuoted(value)
   }
 
   /// Writes a string value given as raw (unescaped) UTF-8 bytes.
-  mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+  package mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()
     append(UInt8(ascii: "\""))
     appendEscaped(utf8)
@@ -206,7 +206,7 @@ struct _JSONWriter {
   }
 
   /// Writes a signed integer in decimal.
-  mutating func int64(_ value: Int64) {
+  package mutating func int64(_ value: Int64) {
     beginValue()
     if value < 0 {
       append(UInt8(ascii: "-"))
@@ -217,18 +217,18 @@ struct _JSONWriter {
   }
 
   /// Writes an unsigned integer in decimal.
-  mutating func uint64(_ value: UInt64) {
+  package mutating func uint64(_ value: UInt64) {
     beginValue()
     appendDecimal(value)
   }
 
   /// Writes a double in the shortest form that reads back to the same value.
   ///
-  /// - Throws: ``MappingError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
   ///   which JSON cannot represent. Nothing is written in that case.
-  mutating func double(_ value: Double) throws(MappingError) {
+  package mutating func double(_ value: Double) throws(FormatError) {
     guard value.isFinite else {
-      throw MappingError(.nonFiniteNumber(value: value.description))
+      throw FormatError(.nonFiniteNumber(value: value.description))
     }
     beginValue()
     appendShortest(value)
@@ -237,25 +237,25 @@ struct _JSONWriter {
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
   /// literal text of a ``Node/decimal(_:)``, which `Node._writeJSON` checks with
   /// `_isJSONNumber` first; only descriptions write other text, such as `nan`).
-  mutating func numberText(_ text: String) {
+  package mutating func numberText(_ text: String) {
     beginValue()
     appendRaw(text)
   }
 
   /// Writes number text given as UTF-8 bytes, as is (see ``numberText(_:)``).
-  mutating func numberText(utf8: UnsafeBufferPointer<UInt8>) {
+  package mutating func numberText(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()
     append(contentsOf: utf8)
   }
 
   /// Writes `true` or `false`.
-  mutating func bool(_ value: Bool) {
+  package mutating func bool(_ value: Bool) {
     beginValue()
     appendLiteral(value ? "true" : "false")
   }
 
   /// Writes `null`.
-  mutating func null() {
+  package mutating func null() {
     beginValue()
     appendLiteral("null")
   }
@@ -263,7 +263,7 @@ struct _JSONWriter {
   // MARK: Checkpoints
 
   /// The writer's state at one moment, to undo what was written after it.
-  struct Checkpoint {
+  package struct Checkpoint {
     fileprivate let count: Int
     fileprivate let depth: Int
     fileprivate let hasValueInContainer: Bool
@@ -274,7 +274,7 @@ struct _JSONWriter {
   }
 
   /// The current state, for ``rollback(to:)``.
-  func checkpoint() -> Checkpoint {
+  package func checkpoint() -> Checkpoint {
     #if DEBUG
       Checkpoint(
         count: count, depth: depth, hasValueInContainer: hasValueInContainer,
@@ -287,7 +287,7 @@ struct _JSONWriter {
   }
 
   /// Forgets everything written since `checkpoint`, including containers opened after it.
-  mutating func rollback(to checkpoint: Checkpoint) {
+  package mutating func rollback(to checkpoint: Checkpoint) {
     count = checkpoint.count
     depth = checkpoint.depth
     hasValueInContainer = checkpoint.hasValueInContainer
@@ -526,13 +526,13 @@ struct _JSONWriter {
 
 extension _JSONWriter: TextOutputStream {
   /// Appends text as is (the standard library's number formatting writes here).
-  mutating func write(_ string: String) {
+  package mutating func write(_ string: String) {
     appendRaw(string)
   }
 
   // Called by the standard library's floating-point `write(to:)` with the formatted digits,
   // so a double is written without a `String` (see ``_appendShortestText(of:to:)``).
-  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+  package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
     append(contentsOf: buffer)
   }
 }
@@ -544,7 +544,7 @@ extension _JSONWriter: TextOutputStream {
 /// allocation per number. Should the standard library stop calling `_writeASCII`, the sink's
 /// `write(_:)` receives the same text and the output is unchanged. The form encoder uses it;
 /// ``_JSONWriter`` is such a text stream itself, so every format prints doubles alike.
-func _appendShortestText(of value: Double, to bytes: inout [UInt8]) {
+package func _appendShortestText(of value: Double, to bytes: inout [UInt8]) {
   var sink = _ASCIISink()
   swap(&sink.bytes, &bytes)
   value.write(to: &sink)

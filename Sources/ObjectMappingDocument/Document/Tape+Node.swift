@@ -8,7 +8,7 @@ extension _Tape {
   /// costs no call stack; a node nested deeper than `maximumDepth` (the JSON reader's default,
   /// 512) is an error at the path of the first container too deep, as from the JSON reader, so
   /// that mapping a hand-built `Node` never recurses deeper than mapping JSON text does.
-  init(node: Node, maximumDepth: Int = JSONReadingOptions.strict.maximumDepth) throws(MappingError)
+  package init(node: Node, maximumDepth: Int = JSONReadingOptions.strict.maximumDepth) throws(FormatError)
   {
     let (entries, bytes) = try _Tape.build(node, maximumDepth: maximumDepth)
     try self.init(unpacked: entries, bytes: bytes)
@@ -21,7 +21,7 @@ extension _Tape {
     let start: Int
   }
 
-  private static func build(_ node: Node, maximumDepth: Int) throws(MappingError) -> (
+  private static func build(_ node: Node, maximumDepth: Int) throws(FormatError) -> (
     [_TapeEntry], [UInt8]
   ) {
     var entries: [_TapeEntry] = []
@@ -46,7 +46,7 @@ extension _Tape {
       case .integer(let number): entries.append(_TapeEntry(kind: .integer, payload: number))
       case .double(let number):
         guard number.isFinite else {
-          throw MappingError(
+          throw FormatError(
             path: _WriteFrame.path(of: stack.map(\.frame)),
             .nonFiniteNumber(value: "\(number)"))
         }
@@ -62,10 +62,9 @@ extension _Tape {
         }
       case .decimal(let text):
         guard _isJSONNumber(text) else {
-          throw MappingError(
+          throw FormatError(
             path: _WriteFrame.path(of: stack.map(\.frame)),
-            .conversionFailed(
-              expected: "a number", raw: _decimalForMessage(text), reason: "not a JSON number"))
+            .invalidNumber(text: text))
         }
         let integral = !text.utf8.contains {
           $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
@@ -76,7 +75,7 @@ extension _Tape {
       case .string(let text):
         appendText(text, kind: .string, to: &entries, bytes: &bytes)
       case .array where stack.count >= maximumDepth, .object where stack.count >= maximumDepth:
-        throw MappingError(
+        throw FormatError(
           path: _WriteFrame.path(of: stack.map(\.frame)),
           .depthLimitExceeded(
             limit: maximumDepth, location: TextLocation(offset: 0, line: 0, column: 0)))
