@@ -210,4 +210,26 @@ import Testing
         /bad: cannot write the non-finite number nan
         """)
   }
+
+  /// A type reading a list of integers from an array through the public element reader.
+  struct Scores: MappableValue, Equatable {
+    var values: [Int]
+    init(values: [Int]) { self.values = values }
+    init(payload: PayloadValue) throws { values = try Int.decodeElements(of: payload) }
+    func payloadNode() throws -> Node { .array(values.map { .integer(Int64($0)) }) }
+  }
+
+  @Test func decodeElementsReadsArraysAndRejectsOtherValues() throws {
+    struct Holder: Equatable { var scores = Scores(values: []) }
+    let mapping = Mapping(Holder.init) { Attribute("s", \.scores) }
+    #expect(try mapping.map(#"{"s": [3, "4"]}"#) == Holder(scores: Scores(values: [3, 4])))
+    let error = #expect(throws: MappingErrors.self) { try mapping.map(#"{"s": "12"}"#) }
+    #expect(error?.description == #"/s: expected an array of an integer, found "12""#)
+    let elements = #expect(throws: MappingErrors.self) { try mapping.map(#"{"s": [1, "x", []]}"#) }
+    #expect(
+      elements?.description == """
+        /s/1: cannot convert "x" to an integer
+        /s/2: expected an integer, found an array
+        """)
+  }
 }
