@@ -119,3 +119,64 @@ struct OntoSeamTests {
     #expect(boy.name == "Blake")
   }
 }
+
+private struct Note: Equatable {
+  var id = 0
+  var text = ""
+}
+
+private struct Notebook: Equatable {
+  var pinned = Note()
+  var latest: Note?
+  var notes: [Note] = []
+  var byName: [String: Note] = [:]
+}
+
+private let noteMapping = Mapping(Note.init) {
+  Attribute("id", \.id)
+  Attribute("text", \.text)
+}.identified(by: \.id)
+
+@Suite("Seams: collection policies need a collection")
+struct PolicyShapeTests {
+  @Test func aPolicyOnAToOneRelationshipIsADefinitionProblem() throws {
+    let mapping = Mapping(Notebook.init) {
+      Relationship("pinned", \.pinned, noteMapping).policy(.union)
+      Relationship("latest", \.latest, noteMapping).policy(.append)
+    }
+    let expected = [
+      #"invalid mapping definition: Relationship "pinned" is to-one, so .policy(.union) has no collection to combine; collection policies apply to array and set relationships"#,
+      #"invalid mapping definition: Relationship "latest" is to-one, so .policy(.append) has no collection to combine; collection policies apply to array and set relationships"#,
+    ]
+    let validated = #expect(throws: MappingErrors.self) { try mapping.validate() }
+    #expect(validated?.errors.map(\.description) == expected)
+    var notebook = Notebook()
+    let used = #expect(throws: MappingErrors.self) {
+      try mapping.map(#"{"pinned": {"id": 1, "text": "a"}}"#, onto: &notebook)
+    }
+    #expect(used?.errors.map(\.description) == expected)
+    #expect(notebook == Notebook())
+  }
+
+  @Test func aPolicyOnADictionaryRelationshipIsADefinitionProblem() throws {
+    let mapping = Mapping(Notebook.init) {
+      Relationship("by_name", \.byName, noteMapping).policy(.prepend)
+    }
+    let error = #expect(throws: MappingErrors.self) { try mapping.validate() }
+    #expect(
+      error?.errors.map(\.description) == [
+        #"invalid mapping definition: Relationship "by_name" maps a dictionary, which is replaced as a whole, so .policy(.prepend) would be ignored; collection policies apply to array and set relationships"#
+      ])
+  }
+
+  @Test func policiesOnToManyAndReplaceOnToOneAreFine() throws {
+    let mapping = Mapping(Notebook.init) {
+      Relationship("pinned", \.pinned, noteMapping).policy(.replace)
+      Relationship("notes", \.notes, noteMapping).policy(.union)
+    }
+    try mapping.validate()
+    var notebook = Notebook(notes: [Note(id: 1, text: "a")])
+    try mapping.map(#"{"notes": [{"id": 2, "text": "b"}]}"#, onto: &notebook)
+    #expect(notebook.notes == [Note(id: 1, text: "a"), Note(id: 2, text: "b")])
+  }
+}
