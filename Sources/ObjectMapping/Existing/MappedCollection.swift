@@ -33,47 +33,6 @@ public struct MappedCollection<Object> {
 
 extension MappedCollection: Sendable where Object: Sendable {}
 
-extension MappingProtocol {
-  /// Maps a collection payload with options: with ``CollectionOptions/skippingInvalidElements``
-  /// the valid elements are kept and the failures reported in the result, not thrown.
-  ///
-  /// ```swift
-  /// let mapped = try authorMapping.mapCollection(json, options: .skippingInvalidElements)
-  /// mapped.objects   // the valid authors
-  /// mapped.errors    // ["/1/email: expected a string, found an array"]
-  /// ```
-  ///
-  /// - Throws: ``MappingErrors`` when the payload is not a collection of objects, or, without
-  ///   the option, when any element fails (with the valid ones as partial results).
-  public func mapCollection(_ node: Node, options: CollectionOptions) throws(MappingErrors)
-    -> MappedCollection<Object>
-  {
-    try _mapCollection(tape: _Tape.checked(node: node), options: options)
-  }
-
-  /// ``mapCollection(_:options:)-(Node,_)`` for JSON bytes.
-  public func mapCollection(
-    _ data: Data, options: CollectionOptions, reading: JSONReadingOptions = .strict
-  ) throws(MappingErrors) -> MappedCollection<Object> {
-    try _Tape.withBytes(of: data) { _collect(json: $0, options: reading) }.get()
-      .collection(options: options)
-  }
-
-  /// ``mapCollection(_:options:)-(Node,_)`` for JSON text.
-  public func mapCollection(
-    _ json: String, options: CollectionOptions, reading: JSONReadingOptions = .strict
-  ) throws(MappingErrors) -> MappedCollection<Object> {
-    try _Tape.withBytes(of: json) { _collect(json: $0, options: reading) }.get()
-      .collection(options: options)
-  }
-
-  func _mapCollection(tape: _Tape, options: CollectionOptions) throws(MappingErrors)
-    -> MappedCollection<Object>
-  {
-    try tape.withView { _collect(view: $0) }.get().collection(options: options)
-  }
-}
-
 extension _Collected {
   /// The collection `options` make of these results: thrown when an element failed, unless
   /// invalid elements are skipped.

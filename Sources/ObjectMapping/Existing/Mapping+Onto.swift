@@ -20,28 +20,45 @@ extension MappingProtocol {
   /// mapping would have merged into — is left exactly as it was.
   ///
   /// - Parameters:
-  ///   - node: The payload.
+  ///   - input: The payload (see ``MappingInput``).
   ///   - existing: The instance to update (a struct in place, or a class reference).
+  ///   - options: Settings for this call, reaching every child mapping unless it sets its own.
   /// - Throws: ``MappingErrors`` with every problem; nothing was written.
-  public func map(_ node: Node, onto existing: inout Object) throws(MappingErrors) {
-    try _Tape.checked(node: node).withView { _collectExisting(view: $0, onto: existing) }
+  public func map(
+    _ input: some MappingInputConvertible, onto existing: inout Object,
+    with options: MappingOptions = .none
+  ) throws(MappingErrors) {
+    let current = existing
+    try input.mappingInput.withView { collectExisting(view: $0, onto: current, options: options) }
       .apply(to: &existing)
   }
 
-  /// Maps JSON onto an existing instance; see ``map(_:onto:)-(Node,_)``.
-  public func map(
-    _ data: Data, onto existing: inout Object, options: JSONReadingOptions = .strict
-  ) throws(MappingErrors) {
-    try _Tape.withView(json: data, options: options) { _collectExisting(view: $0, onto: existing) }
-      .apply(to: &existing)
+  /// Maps JSON bytes read with `reading` onto an existing instance; the same as
+  /// `map(.json(data, reading: reading), onto: &existing)`.
+  ///
+  /// - Parameters:
+  ///   - data: UTF-8 JSON.
+  ///   - existing: The instance to update.
+  ///   - reading: Reader options.
+  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
+  public func map(_ data: Data, onto existing: inout Object, options reading: JSONReadingOptions)
+    throws(MappingErrors)
+  {
+    try map(MappingInput.json(data, reading: reading), onto: &existing)
   }
 
-  /// Maps JSON text onto an existing instance; see ``map(_:onto:)-(Node,_)``.
-  public func map(
-    _ json: String, onto existing: inout Object, options: JSONReadingOptions = .strict
-  ) throws(MappingErrors) {
-    try _Tape.withView(json: json, options: options) { _collectExisting(view: $0, onto: existing) }
-      .apply(to: &existing)
+  /// Maps JSON text read with `reading` onto an existing instance; the same as
+  /// `map(.json(json, reading: reading), onto: &existing)`.
+  ///
+  /// - Parameters:
+  ///   - json: JSON text.
+  ///   - existing: The instance to update.
+  ///   - reading: Reader options.
+  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
+  public func map(_ json: String, onto existing: inout Object, options reading: JSONReadingOptions)
+    throws(MappingErrors)
+  {
+    try map(MappingInput.json(json, reading: reading), onto: &existing)
   }
 
   /// The writes that map the payload onto `existing`, with the run's problems: nothing is
@@ -76,19 +93,49 @@ struct _ExistingOutcome<Object> {
 }
 
 extension MappingProtocol where Object: AnyObject {
-  /// Maps JSON onto an existing class instance, in place; see ``map(_:onto:)-(Node,_)``.
-  public func map(_ data: Data, onto existing: Object, options: JSONReadingOptions = .strict)
-    throws(MappingErrors)
-  {
+  /// Maps a payload onto an existing class instance, in place; see
+  /// ``map(_:onto:with:)-(MappingInputConvertible,_,_)``.
+  ///
+  /// ```swift
+  /// try profileMapping.map(json, onto: profile)   // profile is a class: updated in place
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see ``MappingInput``).
+  ///   - existing: The instance to update.
+  ///   - options: Settings for this call.
+  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
+  public func map(
+    _ input: some MappingInputConvertible, onto existing: Object,
+    with options: MappingOptions = .none
+  ) throws(MappingErrors) {
     var reference = existing
-    try map(data, onto: &reference, options: options)
+    try map(input, onto: &reference, with: options)
   }
 
-  /// Maps JSON text onto an existing class instance, in place; see ``map(_:onto:)-(Node,_)``.
-  public func map(_ json: String, onto existing: Object, options: JSONReadingOptions = .strict)
+  /// Maps JSON bytes read with `reading` onto an existing class instance, in place.
+  ///
+  /// - Parameters:
+  ///   - data: UTF-8 JSON.
+  ///   - existing: The instance to update.
+  ///   - reading: Reader options.
+  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
+  public func map(_ data: Data, onto existing: Object, options reading: JSONReadingOptions)
     throws(MappingErrors)
   {
-    var reference = existing
-    try map(json, onto: &reference, options: options)
+    try map(MappingInput.json(data, reading: reading), onto: existing)
+  }
+
+  /// Maps JSON text read with `reading` onto an existing class instance, in place.
+  ///
+  /// - Parameters:
+  ///   - json: JSON text.
+  ///   - existing: The instance to update.
+  ///   - reading: Reader options.
+  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
+  public func map(_ json: String, onto existing: Object, options reading: JSONReadingOptions)
+    throws(MappingErrors)
+  {
+    try map(MappingInput.json(json, reading: reading), onto: existing)
   }
 }

@@ -5,12 +5,11 @@ private struct _Reached {
 }
 
 extension Mapper {
-  /// Applies every route to the scanned payload.
-  func _map(tape: _Tape) -> MappingResult {
-    tape.withView { _map(view: $0) }
-  }
-
-  func _map(view tape: _TapeView, target: Any? = nil) -> MappingResult {
+  /// Applies every route to the scanned payload with the call's `options`, mapping onto
+  /// `target` when a route can take it.
+  func _map(view tape: _TapeView, target: Any? = nil, options: MappingOptions) -> MappingResult {
+    // The routes' mappings take the call's options once the engine threads them through the
+    // run (h22a).
     var run = _MappingRun(tape: tape)
     var target = target
     if isTracing { run.trace = [] }

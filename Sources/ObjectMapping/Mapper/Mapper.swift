@@ -45,77 +45,138 @@ public struct Mapper: Sendable {
     self.isTracing = trace
   }
 
-  /// Maps a JSON payload.
+  /// Maps a payload: every route whose key path is found maps its value.
   ///
-  /// The bytes are scanned once into a flat index that the mappings read lazily.
+  /// JSON is scanned once into a flat index that the mappings read lazily.
+  ///
+  /// ```swift
+  /// let result = try mapper.map(jsonData)
+  /// let strict = try mapper.map(jsonData, with: MappingOptions(coercion: .strict))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a ``Node``, or any
+  ///     ``MappingInput``.
+  ///   - options: Settings for this call, reaching every route's mapping and its children
+  ///     unless they set their own.
+  /// - Returns: The objects, errors and diagnostics of the run.
+  /// - Throws: ``MappingErrors`` only when the payload cannot be read (a syntax error with its
+  ///   line and column, an unsupported content type); mapping problems are in
+  ///   ``MappingResult/errors``.
+  public func map(_ input: some MappingInputConvertible, with options: MappingOptions = .none)
+    throws(MappingErrors) -> sending MappingResult
+  {
+    // The result is made by this call and holds only objects the run created (a Foundation
+    // input is copied into a `Node` first), never a reference to `input`, so it can be sent
+    // although the checker merges it into `input`'s region.
+    nonisolated(unsafe) let result = try input.mappingInput.withView {
+      _map(view: $0, options: options)
+    }
+    return result
+  }
+
+  /// Maps a payload already parsed by `JSONSerialization` or `PropertyListSerialization`; the
+  /// same as `map(.foundation(value), with: options)`.
+  ///
+  /// - Parameters:
+  ///   - foundation: The parsed payload.
+  ///   - options: Settings for this call.
+  /// - Returns: The objects, errors and diagnostics of the run.
+  /// - Throws: ``MappingErrors`` when the value holds something that is not a payload value.
+  @_disfavoredOverload
+  public func map(_ foundation: Any, with options: MappingOptions = .none) throws(MappingErrors)
+    -> sending MappingResult
+  {
+    try map(MappingInput.foundation(foundation), with: options)
+  }
+
+  /// Maps JSON bytes read with `reading`; the same as `map(.json(data, reading: reading))`.
   ///
   /// - Parameters:
   ///   - data: UTF-8 JSON.
-  ///   - options: Reader options (depth limit, lenient dialect).
+  ///   - reading: Reader options (depth limit, lenient dialect).
   /// - Returns: The objects, errors and diagnostics of the run.
-  /// - Throws: ``MappingError`` when the payload is not valid JSON (with line and column).
-  public func map(_ data: Data, options: JSONReadingOptions = .strict) throws(MappingError)
+  /// - Throws: ``MappingErrors`` when the payload is not valid JSON.
+  public func map(_ data: Data, options reading: JSONReadingOptions) throws(MappingErrors)
     -> sending MappingResult
   {
-    try _Tape.scanning(json: data, options: options) { _map(view: $0) }
+    try map(MappingInput.json(data, reading: reading))
   }
 
-  /// Maps a JSON text. See ``map(_:options:)-(Data,_)``.
-  public func map(_ json: String, options: JSONReadingOptions = .strict) throws(MappingError)
+  /// Maps JSON text read with `reading`; the same as `map(.json(json, reading: reading))`.
+  ///
+  /// - Parameters:
+  ///   - json: JSON text.
+  ///   - reading: Reader options.
+  /// - Returns: The objects, errors and diagnostics of the run.
+  /// - Throws: ``MappingErrors`` when the payload is not valid JSON.
+  public func map(_ json: String, options reading: JSONReadingOptions) throws(MappingErrors)
     -> sending MappingResult
   {
-    try _Tape.scanning(json: json, options: options) { _map(view: $0) }
+    try map(MappingInput.json(json, reading: reading))
   }
 
-  /// Maps a payload already read into a ``Node``.
-  ///
-  /// - Throws: ``MappingError`` when the node cannot be indexed (a non-finite double).
-  public func map(_ node: Node) throws(MappingError) -> sending MappingResult {
-    let tape: _Tape
-    do { tape = try _Tape(node: node) } catch { throw MappingError(error) }
-    return _map(tape: tape)
-  }
-
-  /// Maps a payload already parsed by `JSONSerialization` or `PropertyListSerialization`.
-  ///
-  /// - Throws: ``MappingError`` when the value holds something that is not a payload value.
-  @_disfavoredOverload
-  public func map(_ foundation: Any) throws(MappingError) -> sending MappingResult {
-    let node: Node
-    do {
-      node = try Node(foundation: foundation)
-    } catch let error as FormatError {
-      throw MappingError(error)
-    } catch {
-      throw MappingError(.notRepresentable(reason: "\(error)"))
-    }
-    return try map(node)
-  }
-
-  /// Maps a JSON payload onto an existing object (RestKit's target object): a single object
+  /// Maps a payload onto an existing object (RestKit's target object): a single object
   /// reached by a route whose model type is the target's is mapped onto it — only the keys
-  /// present are written, transactionally (see ``MappingProtocol/map(_:onto:)-(Node,_)``). A
-  /// target that no single-object route can take (a collection payload, another type) is
-  /// ignored, with a ``MappingDiagnostic/Kind/targetIgnored(reason:)`` diagnostic.
+  /// present are written, transactionally (see
+  /// ``MappingProtocol/map(_:onto:with:)-(MappingInputConvertible,_,_)``). A target that no
+  /// single-object route can take (a collection payload, another type) is ignored, with a
+  /// ``MappingDiagnostic/Kind/targetIgnored(reason:)`` diagnostic.
+  ///
+  /// A class target is updated in place or not at all: when the route's mapping would make a
+  /// new instance instead (a dynamic case of another class), the value fails with an error at
+  /// its path and the target is left as it was.
   ///
   /// ```swift
   /// let result = try Mapper(provider).map(json, target: article)   // a class: updated in place
   /// let updated = result.first(Article.self)                        // a struct: the updated copy
   /// ```
-  public func map(_ json: String, target: Any, options: JSONReadingOptions = .strict)
-    throws(MappingError) -> MappingResult
-  {
-    try _Tape.scanning(json: json, options: options) { _map(view: $0, target: target) }
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see ``MappingInput``).
+  ///   - target: The object to update.
+  ///   - options: Settings for this call.
+  /// - Returns: The objects, errors and diagnostics of the run; the updated target is among the
+  ///   objects.
+  /// - Throws: ``MappingErrors`` only when the payload cannot be read.
+  public func map(
+    _ input: some MappingInputConvertible, target: Any, with options: MappingOptions = .none
+  ) throws(MappingErrors) -> MappingResult {
+    try input.mappingInput.withView { _map(view: $0, target: target, options: options) }
   }
 
-  /// ``map(_:target:options:)-(String,_,_)`` for JSON bytes.
-  public func map(_ data: Data, target: Any, options: JSONReadingOptions = .strict)
-    throws(MappingError) -> MappingResult
+  /// Maps JSON text read with `reading` onto a target; the same as
+  /// `map(.json(json, reading: reading), target: target)`.
+  ///
+  /// - Parameters:
+  ///   - json: JSON text.
+  ///   - target: The object to update.
+  ///   - reading: Reader options.
+  /// - Returns: The objects, errors and diagnostics of the run.
+  /// - Throws: ``MappingErrors`` when the payload is not valid JSON.
+  public func map(_ json: String, target: Any, options reading: JSONReadingOptions)
+    throws(MappingErrors) -> MappingResult
   {
-    try _Tape.scanning(json: data, options: options) { _map(view: $0, target: target) }
+    try map(MappingInput.json(json, reading: reading), target: target)
   }
 
-  /// Maps a payload in the format its `Content-Type` names, read with ``formats``.
+  /// Maps JSON bytes read with `reading` onto a target; the same as
+  /// `map(.json(data, reading: reading), target: target)`.
+  ///
+  /// - Parameters:
+  ///   - data: UTF-8 JSON.
+  ///   - target: The object to update.
+  ///   - reading: Reader options.
+  /// - Returns: The objects, errors and diagnostics of the run.
+  /// - Throws: ``MappingErrors`` when the payload is not valid JSON.
+  public func map(_ data: Data, target: Any, options reading: JSONReadingOptions)
+    throws(MappingErrors) -> MappingResult
+  {
+    try map(MappingInput.json(data, reading: reading), target: target)
+  }
+
+  /// Maps a payload in the format its `Content-Type` names, read with ``formats``; the same as
+  /// `map(.payload(data, contentType: contentType, formats: formats), with: options)`.
   ///
   /// ```swift
   /// let result = try mapper.map(body, contentType: "application/json; charset=utf-8")
@@ -124,17 +185,13 @@ public struct Mapper: Sendable {
   /// - Parameters:
   ///   - data: The payload bytes.
   ///   - contentType: A `Content-Type` header value; parameters and case are ignored.
-  /// - Throws: ``MappingError`` `.unsupportedContentType` when no format reads it, or the
-  ///   format's error for malformed input.
-  public func map(_ data: Data, contentType: String) throws(MappingError)
-    -> sending MappingResult
+  ///   - options: Settings for this call.
+  /// - Returns: The objects, errors and diagnostics of the run.
+  /// - Throws: ``MappingErrors``: ``MappingError/Kind/unsupportedContentType(_:)`` when no
+  ///   format reads it, or the format's error for malformed input.
+  public func map(_ data: Data, contentType: String, with options: MappingOptions = .none)
+    throws(MappingErrors) -> sending MappingResult
   {
-    guard let format = formats.format(forContentType: contentType) else {
-      throw MappingError(.unsupportedContentType(contentType))
-    }
-    if case .json(_, let reading) = format.kind {
-      return try map(data, options: reading)
-    }
-    return try map(format.read(data))
+    try map(MappingInput.payload(data, contentType: contentType, formats: formats), with: options)
   }
 }

@@ -1,23 +1,4 @@
 extension MappingProtocol {
-  /// Maps a payload that is one object.
-  ///
-  /// - Parameter node: The payload as a document node.
-  /// - Returns: The mapped object.
-  /// - Throws: ``MappingErrors`` with every problem of the payload, each with its path.
-  public func map(_ node: Node) throws(MappingErrors) -> Object {
-    try _map(tape: _Tape.checked(node: node))
-  }
-
-  /// Maps a payload that is an array of objects (a single object maps as a one-element array).
-  ///
-  /// - Parameter node: The payload as a document node.
-  /// - Returns: The mapped objects in payload order.
-  /// - Throws: ``MappingErrors`` with every failing element's errors; its
-  ///   ``MappingErrors/partialResult`` holds the valid elements (`[Object]`).
-  public func mapCollection(_ node: Node) throws(MappingErrors) -> [Object] {
-    try _mapCollection(tape: _Tape.checked(node: node))
-  }
-
   func _map(tape: _Tape) throws(MappingErrors) -> Object {
     try tape.withView { view in _map(view: view) }.get()
   }
@@ -157,17 +138,6 @@ struct _Collected<Object> {
       return .failure(MappingErrors(errors, partialResult: _partial(objects)))
     }
     return .success(objects)
-  }
-}
-
-extension _Tape {
-  /// A tape of `node`, with a failure reported as ``MappingErrors``.
-  static func checked(node: Node) throws(MappingErrors) -> _Tape {
-    do {
-      return try _Tape(node: node)
-    } catch {
-      throw MappingErrors([MappingError(error)])
-    }
   }
 }
 

@@ -16,19 +16,24 @@ extension InverseMapping {
   ///   - format: The payload format (``PayloadFormat/json`` by default).
   ///   - extra: Parameters deep-merged into the output (object members win over theirs, nested
   ///     objects merge); `nil` for none.
+  ///   - options: Settings for this call (nulls, groups, date formats), reaching every child
+  ///     mapping unless it sets its own (see ``MappingOptions``).
   /// - Returns: The payload bytes.
   /// - Throws: ``MappingErrors`` with every value that cannot be written (a NaN, a cycle in a
   ///   class graph, a failing reverse transform), each with its output path.
   public func serialize(
-    _ object: Object, as format: PayloadFormat = .json, merging extra: Node? = nil
+    _ object: Object, as format: PayloadFormat = .json, merging extra: Node? = nil,
+    with options: MappingOptions = .none
   ) throws(MappingErrors) -> Data {
-    if extra == nil, case .json(let options, _) = format.kind, !options.contains(.sortedKeys) {
-      let writer = try _write(to: .json, pretty: options.contains(.prettyPrinted)) {
+    if extra == nil, case .json(let writing, _) = format.kind, !writing.contains(.sortedKeys) {
+      let writer = try _write(
+        to: .json, pretty: writing.contains(.prettyPrinted), options: options
+      ) {
         plan.encode(object, to: &$0, run: &$1)
       }
       return writer.json.withBytes { Data($0) }
     }
-    return try format.encode(node(object, merging: extra))
+    return try format.encode(node(object, merging: extra, with: options))
   }
 
   /// Serializes objects as an array: at the top level, or under ``rootKey(_:)``
@@ -38,22 +43,24 @@ extension InverseMapping {
   ///   - objects: The objects to write, in order.
   ///   - format: The payload format; a form body needs a root key (it has no top-level array).
   ///   - extra: Parameters deep-merged into the output; an error for a top-level array.
+  ///   - options: Settings for this call, reaching every object and child mapping.
   /// - Returns: The payload bytes.
   /// - Throws: ``MappingErrors`` with every value that cannot be written, at its path
   ///   (`/3/price`).
   public func serializeCollection(
-    _ objects: some Sequence<Object>, as format: PayloadFormat = .json, merging extra: Node? = nil
+    _ objects: some Sequence<Object>, as format: PayloadFormat = .json, merging extra: Node? = nil,
+    with options: MappingOptions = .none
   ) throws(MappingErrors) -> Data {
-    if extra == nil, case .json(let options, _) = format.kind, !options.contains(.sortedKeys) {
+    if extra == nil, case .json(let writing, _) = format.kind, !writing.contains(.sortedKeys) {
       let writer = try _write(
-        to: .json, pretty: options.contains(.prettyPrinted),
-        capacity: 256 * objects.underestimatedCount
+        to: .json, pretty: writing.contains(.prettyPrinted),
+        capacity: 256 * objects.underestimatedCount, options: options
       ) { writer, run in
         _writeArray(objects, to: &writer, run: &run)
       }
       return writer.json.withBytes { Data($0) }
     }
-    return try format.encode(nodeCollection(objects, merging: extra))
+    return try format.encode(nodeCollection(objects, merging: extra, with: options))
   }
 
   /// The object as a ``Node`` (under the root key, if any).
@@ -61,17 +68,29 @@ extension InverseMapping {
   /// - Parameters:
   ///   - object: The object to write.
   ///   - extra: Parameters deep-merged into the output.
-  /// - Throws: ``MappingErrors`` as ``serialize(_:as:merging:)`` does.
-  public func node(_ object: Object, merging extra: Node? = nil) throws(MappingErrors) -> Node {
-    let writer = try _write(to: .node) { plan.encode(object, to: &$0, run: &$1) }
+  ///   - options: Settings for this call.
+  /// - Returns: The document.
+  /// - Throws: ``MappingErrors`` as ``serialize(_:as:merging:with:)`` does.
+  public func node(
+    _ object: Object, merging extra: Node? = nil, with options: MappingOptions = .none
+  ) throws(MappingErrors) -> Node {
+    let writer = try _write(to: .node, options: options) { plan.encode(object, to: &$0, run: &$1) }
     return try _merged(writer.nodes.result, extra)
   }
 
   /// The objects as an array ``Node`` (under the root key, if any).
+  ///
+  /// - Parameters:
+  ///   - objects: The objects to write, in order.
+  ///   - extra: Parameters deep-merged into the output; an error for a top-level array.
+  ///   - options: Settings for this call.
+  /// - Returns: The document.
+  /// - Throws: ``MappingErrors`` as ``serializeCollection(_:as:merging:with:)`` does.
   public func nodeCollection(
-    _ objects: some Sequence<Object>, merging extra: Node? = nil
+    _ objects: some Sequence<Object>, merging extra: Node? = nil,
+    with options: MappingOptions = .none
   ) throws(MappingErrors) -> Node {
-    let writer = try _write(to: .node) { writer, run in
+    let writer = try _write(to: .node, options: options) { writer, run in
       _writeArray(objects, to: &writer, run: &run)
     }
     return try _merged(writer.nodes.result, extra)
@@ -79,8 +98,16 @@ extension InverseMapping {
 
   /// The object as Foundation values (`[String: Any]` with `NSNumber`, `String`, `NSNull`,
   /// arrays and dictionaries), for APIs that take a parameters dictionary.
-  public func dictionary(_ object: Object) throws(MappingErrors) -> [String: Any] {
-    (try node(object).foundationValue as? [String: Any]) ?? [:]
+  ///
+  /// - Parameters:
+  ///   - object: The object to write.
+  ///   - options: Settings for this call.
+  /// - Returns: The parameters.
+  /// - Throws: ``MappingErrors`` as ``serialize(_:as:merging:with:)`` does.
+  public func dictionary(_ object: Object, with options: MappingOptions = .none)
+    throws(MappingErrors) -> [String: Any]
+  {
+    (try node(object, with: options).foundationValue as? [String: Any]) ?? [:]
   }
 
   /// The request body for a POST or PUT of `object`: the bytes and the `Content-Type` to send.
@@ -96,12 +123,17 @@ extension InverseMapping {
   ///   - format: The payload format.
   ///   - rootKey: A key to wrap the object in (`{"article": {...}}`), or `nil` to keep this
   ///     inverse's root key.
+  ///   - options: Settings for this call.
+  /// - Returns: The body and its `Content-Type`.
+  /// - Throws: ``MappingErrors`` as ``serialize(_:as:merging:with:)`` does.
   public func requestBody(
-    for object: Object, as format: PayloadFormat = .json, rootKey: String? = nil
+    for object: Object, as format: PayloadFormat = .json, rootKey: String? = nil,
+    with options: MappingOptions = .none
   ) throws(MappingErrors) -> RequestBody {
     let inverse = rootKey.map { self.rootKey($0) } ?? self
     return RequestBody(
-      data: try inverse.serialize(object, as: format), contentType: format.contentType)
+      data: try inverse.serialize(object, as: format, with: options),
+      contentType: format.contentType)
   }
 
   // MARK: Internals

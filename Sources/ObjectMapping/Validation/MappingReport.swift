@@ -64,39 +64,73 @@ public struct MappingReport<Object> {
 extension MappingReport: Sendable where Object: Sendable {}
 
 extension MappingProtocol {
-  /// Maps one object and reports everything the run found, without throwing for mapping
-  /// problems (a payload that cannot be read is reported as an error too).
-  public func report(_ json: String, options: JSONReadingOptions = .strict) -> MappingReport<Object>
-  {
-    _report { () throws(MappingErrors) in
-      try _Tape.withView(json: json, options: options) { _report(view: $0) }
+  /// Maps one object and reports everything the run found, without throwing: a payload that
+  /// cannot be read is reported as an error too.
+  ///
+  /// ```swift
+  /// let report = signupMapping.report(formBody)
+  /// if !report.succeeded { showProblems(report.summary) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see ``MappingInput``).
+  ///   - options: Settings for this call, reaching every child mapping unless it sets its own.
+  /// - Returns: The object (when it mapped), every error and every diagnostic.
+  public func report(
+    _ input: some MappingInputConvertible, with options: MappingOptions = .none
+  ) -> MappingReport<Object> {
+    do {
+      return try input.mappingInput.withView { _report(view: $0, options: options) }
+    } catch {
+      return MappingReport(failure: error)
     }
   }
 
-  /// Maps one object from JSON bytes and reports everything the run found; see
-  /// ``report(_:options:)-(String,_)``.
-  public func report(_ data: Data, options: JSONReadingOptions = .strict) -> MappingReport<Object> {
-    _report { () throws(MappingErrors) in
-      try _Tape.withView(json: data, options: options) { _report(view: $0) }
-    }
+  /// Reports a JSON payload read with `reading`; the same as
+  /// `report(.json(data, reading: reading))`.
+  ///
+  /// - Parameters:
+  ///   - data: UTF-8 JSON.
+  ///   - reading: Reader options.
+  /// - Returns: The object (when it mapped), every error and every diagnostic.
+  public func report(_ data: Data, options reading: JSONReadingOptions) -> MappingReport<Object> {
+    report(MappingInput.json(data, reading: reading))
   }
 
-  /// Maps one object from a node and reports everything the run found.
-  public func report(_ node: Node) -> MappingReport<Object> {
-    _report { () throws(MappingErrors) in
-      try _Tape.checked(node: node).withView { _report(view: $0) }
-    }
+  /// Reports a JSON text read with `reading`; the same as
+  /// `report(.json(json, reading: reading))`.
+  ///
+  /// - Parameters:
+  ///   - json: JSON text.
+  ///   - reading: Reader options.
+  /// - Returns: The object (when it mapped), every error and every diagnostic.
+  public func report(_ json: String, options reading: JSONReadingOptions) -> MappingReport<Object> {
+    report(MappingInput.json(json, reading: reading))
   }
 
-  /// Maps JSON onto an existing instance (transactionally, as ``map(_:onto:)-(Node,_)``) and
-  /// reports everything the run found; ``MappingReport/object`` is the updated instance, or
-  /// `nil` when nothing was written.
-  public func report(_ json: String, onto existing: inout Object) -> MappingReport<Object> {
+  /// Maps a payload onto an existing instance (transactionally, as
+  /// ``map(_:onto:with:)-(MappingInputConvertible,_,_)``) and reports everything the run found.
+  ///
+  /// ```swift
+  /// let report = articleMapping.report(#"{"title": ""}"#, onto: &article)
+  /// report.object    // the updated article, or nil when nothing was written
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see ``MappingInput``).
+  ///   - existing: The instance to update; left as it was when anything failed.
+  ///   - options: Settings for this call.
+  /// - Returns: The report; ``MappingReport/object`` is the updated instance, or `nil` when
+  ///   nothing was written.
+  public func report(
+    _ input: some MappingInputConvertible, onto existing: inout Object,
+    with options: MappingOptions = .none
+  ) -> MappingReport<Object> {
     let current = existing
     let outcome: _ExistingOutcome<Object>
     do throws(MappingErrors) {
-      outcome = try _Tape.withView(json: json, options: .strict) {
-        _collectExisting(view: $0, onto: current)
+      outcome = try input.mappingInput.withView {
+        collectExisting(view: $0, onto: current, options: options)
       }
     } catch {
       return MappingReport(failure: error)
@@ -108,19 +142,8 @@ extension MappingProtocol {
     return MappingReport(object: existing, errors: outcome.errors, diagnostics: outcome.diagnostics)
   }
 
-  /// The report of `scan` (which maps with ``_report(view:)``), or of the payload or definition
-  /// problem that stopped it.
-  private func _report(_ scan: () throws(MappingErrors) -> MappingReport<Object>)
-    -> MappingReport<Object>
-  {
-    do {
-      return try scan()
-    } catch {
-      return MappingReport(failure: error)
-    }
-  }
-
-  private func _report(view: _TapeView) -> MappingReport<Object> {
+  private func _report(view: _TapeView, options: MappingOptions) -> MappingReport<Object> {
+    // The engine takes the call's options once it threads them through the run (h22a).
     do {
       try _plan.checkDefinition()
     } catch {
@@ -130,5 +153,24 @@ extension MappingProtocol {
     let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
     return MappingReport(
       object: run.errors.isEmpty ? object : nil, errors: run.errors, diagnostics: run.diagnostics)
+  }
+}
+
+extension MappingProtocol where Object: AnyObject {
+  /// Maps a payload onto an existing class instance, in place, and reports everything the run
+  /// found; see ``report(_:onto:with:)-(MappingInputConvertible,_,_)``.
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see ``MappingInput``).
+  ///   - existing: The instance to update; left as it was when anything failed.
+  ///   - options: Settings for this call.
+  /// - Returns: The report; ``MappingReport/object`` is the updated instance, or `nil` when
+  ///   nothing was written.
+  public func report(
+    _ input: some MappingInputConvertible, onto existing: Object,
+    with options: MappingOptions = .none
+  ) -> MappingReport<Object> {
+    var reference = existing
+    return report(input, onto: &reference, with: options)
   }
 }

@@ -1,0 +1,231 @@
+import Foundation
+
+// The decoding verbs that make new objects: `map` and `mapCollection`, each taking any
+// ``MappingInput`` and ``MappingOptions``. The other spellings are one-line forwards kept for the
+// SPEC's contract (`map(data)`, `map(foundationValue)`, `map(_:contentType:)`) and for today's
+// `options: JSONReadingOptions` call sites.
+
+extension MappingProtocol {
+  /// Maps a payload that is one object.
+  ///
+  /// JSON is scanned once into a flat index that the mapping reads lazily; no ``Node`` tree is
+  /// built.
+  ///
+  /// ```swift
+  /// let article = try articleMapping.map(jsonData)
+  /// let strict = try articleMapping.map(jsonData, with: MappingOptions(coercion: .strict))
+  /// let draft = try articleMapping.map(.json(text, reading: .lenient))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a ``Node``, or any
+  ///     ``MappingInput``.
+  ///   - options: Settings for this call, reaching every child mapping unless it sets its own
+  ///     (see ``MappingOptions``).
+  /// - Returns: The mapped object.
+  /// - Throws: ``MappingErrors``: the payload cannot be read (a syntax error with its line and
+  ///   column), or every mapping problem of the payload with its path.
+  public func map(_ input: some MappingInputConvertible, with options: MappingOptions = .none)
+    throws(MappingErrors) -> Object
+  {
+    try input.mappingInput.withView { decodeObject(view: $0, options: options) }.get()
+  }
+
+  /// Maps an object already parsed by `JSONSerialization` or `PropertyListSerialization`; the
+  /// same as `map(.foundation(value), with: options)`.
+  ///
+  /// - Parameters:
+  ///   - foundation: The parsed payload.
+  ///   - options: Settings for this call.
+  /// - Returns: The mapped object.
+  /// - Throws: ``MappingErrors`` as ``map(_:with:)-(MappingInputConvertible,_)`` does.
+  @_disfavoredOverload
+  public func map(_ foundation: Any, with options: MappingOptions = .none) throws(MappingErrors)
+    -> Object
+  {
+    try map(MappingInput.foundation(foundation), with: options)
+  }
+
+  /// Maps a payload read with the format registered for its `Content-Type`; the same as
+  /// `map(.payload(data, contentType: contentType, formats: formats), with: options)`. JSON is
+  /// scanned in place, as ``Mapper/map(_:contentType:with:)`` does.
+  ///
+  /// ```swift
+  /// let article = try articleMapping.map(body, contentType: "application/x-www-form-urlencoded")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - data: The payload bytes.
+  ///   - contentType: A `Content-Type` header value; parameters and case are ignored.
+  ///   - formats: The formats to choose from.
+  ///   - options: Settings for this call.
+  /// - Returns: The mapped object.
+  /// - Throws: ``MappingErrors``: an unsupported content type, a malformed payload, or every
+  ///   mapping problem.
+  public func map(
+    _ data: Data, contentType: String, formats: FormatRegistry = .standard,
+    with options: MappingOptions = .none
+  ) throws(MappingErrors) -> Object {
+    try map(MappingInput.payload(data, contentType: contentType, formats: formats), with: options)
+  }
+
+  /// Maps JSON bytes read with `reading`; the same as `map(.json(data, reading: reading))`.
+  ///
+  /// - Parameters:
+  ///   - data: UTF-8 JSON.
+  ///   - reading: Reader options (depth limit, lenient dialect, duplicate keys rejected).
+  /// - Returns: The mapped object.
+  /// - Throws: ``MappingErrors`` as ``map(_:with:)-(MappingInputConvertible,_)`` does.
+  public func map(_ data: Data, options reading: JSONReadingOptions) throws(MappingErrors)
+    -> Object
+  {
+    try map(MappingInput.json(data, reading: reading))
+  }
+
+  /// Maps JSON text read with `reading`; the same as `map(.json(json, reading: reading))`.
+  ///
+  /// - Parameters:
+  ///   - json: JSON text.
+  ///   - reading: Reader options.
+  /// - Returns: The mapped object.
+  /// - Throws: ``MappingErrors`` as ``map(_:with:)-(MappingInputConvertible,_)`` does.
+  public func map(_ json: String, options reading: JSONReadingOptions) throws(MappingErrors)
+    -> Object
+  {
+    try map(MappingInput.json(json, reading: reading))
+  }
+
+  /// Maps a payload that is an array of objects (a single object maps as a one-element array).
+  ///
+  /// A top-level JSON array is mapped as it is read, an element at a time, so a large payload
+  /// needs no index of its own size: memory is the payload plus the objects (a 289 MB array of
+  /// 1M articles peaks at 862 MB, objects included). The outcome is the same as mapping a whole
+  /// index: the same objects, errors (a syntax error anywhere fails the call) and partial
+  /// results.
+  ///
+  /// ```swift
+  /// let articles = try articleMapping.mapCollection(jsonData)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see ``map(_:with:)-(MappingInputConvertible,_)``).
+  ///   - options: Settings for this call, reaching every element and child mapping.
+  /// - Returns: The mapped objects in payload order.
+  /// - Throws: ``MappingErrors`` with every failing element's errors; the valid elements are in
+  ///   ``MappingErrors/partialResult(as:)`` (`[Object]`).
+  public func mapCollection(
+    _ input: some MappingInputConvertible, with options: MappingOptions = .none
+  ) throws(MappingErrors) -> [Object] {
+    try collectObjects(input.mappingInput, options: options).flatMap(\.allOrNothing).get()
+  }
+
+  /// Maps an array already parsed by `JSONSerialization` or `PropertyListSerialization`; the
+  /// same as `mapCollection(.foundation(value), with: options)`.
+  ///
+  /// - Parameters:
+  ///   - foundation: The parsed payload.
+  ///   - options: Settings for this call.
+  /// - Returns: The mapped objects in payload order.
+  /// - Throws: ``MappingErrors`` as ``mapCollection(_:with:)-(MappingInputConvertible,_)`` does.
+  @_disfavoredOverload
+  public func mapCollection(_ foundation: Any, with options: MappingOptions = .none)
+    throws(MappingErrors) -> [Object]
+  {
+    try mapCollection(MappingInput.foundation(foundation), with: options)
+  }
+
+  /// Maps a JSON array read with `reading`; the same as
+  /// `mapCollection(.json(data, reading: reading))`.
+  ///
+  /// - Parameters:
+  ///   - data: UTF-8 JSON.
+  ///   - reading: Reader options.
+  /// - Returns: The mapped objects in payload order.
+  /// - Throws: ``MappingErrors`` as ``mapCollection(_:with:)-(MappingInputConvertible,_)`` does.
+  public func mapCollection(_ data: Data, options reading: JSONReadingOptions)
+    throws(MappingErrors) -> [Object]
+  {
+    try mapCollection(MappingInput.json(data, reading: reading))
+  }
+
+  /// Maps a JSON text array read with `reading`; the same as
+  /// `mapCollection(.json(json, reading: reading))`.
+  ///
+  /// - Parameters:
+  ///   - json: JSON text.
+  ///   - reading: Reader options.
+  /// - Returns: The mapped objects in payload order.
+  /// - Throws: ``MappingErrors`` as ``mapCollection(_:with:)-(MappingInputConvertible,_)`` does.
+  public func mapCollection(_ json: String, options reading: JSONReadingOptions)
+    throws(MappingErrors) -> [Object]
+  {
+    try mapCollection(MappingInput.json(json, reading: reading))
+  }
+
+  /// Maps a collection payload with collection options: with
+  /// ``CollectionOptions/skippingInvalidElements`` the valid elements are kept and the failures
+  /// reported in the result, not thrown.
+  ///
+  /// ```swift
+  /// let mapped = try authorMapping.mapCollection(json, options: .skippingInvalidElements)
+  /// mapped.objects   // the valid authors
+  /// mapped.errors    // ["/1/email: expected a string, found an array"]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see ``map(_:with:)-(MappingInputConvertible,_)``).
+  ///   - collectionOptions: How failing elements are handled.
+  ///   - options: Settings for this call, reaching every element and child mapping.
+  /// - Returns: The valid elements with the errors and diagnostics of the others.
+  /// - Throws: ``MappingErrors`` when the payload cannot be read or is not a collection of
+  ///   objects, or, without ``CollectionOptions/skippingInvalidElements``, when any element
+  ///   fails (with the valid ones as partial results).
+  public func mapCollection(
+    _ input: some MappingInputConvertible, options collectionOptions: CollectionOptions,
+    with options: MappingOptions = .none
+  ) throws(MappingErrors) -> MappedCollection<Object> {
+    try collectObjects(input.mappingInput, options: options).get()
+      .collection(options: collectionOptions)
+  }
+}
+
+// MARK: The engine's entry points
+
+extension MappingProtocol {
+  /// Maps the one object of a scanned payload with the call's `options`.
+  func decodeObject(view: _TapeView, options: MappingOptions) -> Result<Object, MappingErrors> {
+    // The engine takes the call's options once it threads them through the run (h22a).
+    _map(view: view)
+  }
+
+  /// Maps every element of a collection payload with the call's `options`: a top-level JSON
+  /// array is streamed (``_collect(json:options:)``), anything else reads a whole index.
+  func collectObjects(_ input: MappingInput, options: MappingOptions) -> Result<
+    _Collected<Object>, MappingErrors
+  > {
+    // The engine takes the call's options once it threads them through the run (h22a).
+    let collected: Result<_Collected<Object>, MappingErrors>
+    do throws(MappingErrors) {
+      collected = try input.read(
+        json: { bytes, reading in _collect(json: bytes, options: reading) },
+        node: { document in
+          do throws(MappingErrors) {
+            return try _Tape.checked(node: document).withView { _collect(view: $0) }
+          } catch {
+            return .failure(error)
+          }
+        })
+    } catch {
+      return .failure(error)
+    }
+    return collected
+  }
+
+  /// The writes that map a scanned payload onto `existing` with the call's `options`.
+  func collectExisting(view: _TapeView, onto existing: Object, options: MappingOptions)
+    -> _ExistingOutcome<Object>
+  {
+    // The engine takes the call's options once it threads them through the run (h22a).
+    _collectExisting(view: view, onto: existing)
+  }
+}

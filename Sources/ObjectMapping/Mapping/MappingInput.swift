@@ -1,0 +1,287 @@
+import Foundation
+
+/// A payload to map: JSON bytes or text, a ``Node``, a value parsed by Foundation, or bytes in
+/// the format their `Content-Type` names.
+///
+/// Every decoding verb takes an input: ``MappingProtocol/map(_:with:)-(MappingInputConvertible,_)``,
+/// ``MappingProtocol/mapCollection(_:with:)-(MappingInputConvertible,_)``,
+/// ``MappingProtocol/map(_:onto:with:)-(MappingInputConvertible,_,_)``,
+/// ``MappingProtocol/report(_:with:)-(MappingInputConvertible,_)`` and ``Mapper/map(_:with:)-(MappingInputConvertible,_)``.
+/// `Data`, `[UInt8]`, `String` and ``Node`` are inputs as they are (strict JSON for the first
+/// three); the static members spell the rest:
+///
+/// ```swift
+/// let article = try articleMapping.map(jsonData)                        // strict JSON
+/// let draft = try articleMapping.map(.json(text, reading: .lenient))     // comments allowed
+/// let posted = try articleMapping.map(.payload(body, contentType: "application/json"))
+/// let parsed = try articleMapping.map(.foundation(jsonObject))          // JSONSerialization's
+/// ```
+///
+/// JSON is scanned in place into a flat index that the mapping reads lazily, whichever way it
+/// arrives (bytes, text, or a `Content-Type` that names JSON): no ``Node`` tree is built.
+public struct MappingInput {
+  enum Source {
+    case data(Data, JSONReadingOptions)
+    case bytes([UInt8], JSONReadingOptions)
+    case text(String, JSONReadingOptions)
+    case node(Node)
+    case foundation(Any)
+    case payload(Data, contentType: String, formats: FormatRegistry)
+  }
+
+  let source: Source
+}
+
+// The spellings of inputs, on the protocol so that `.json(data, reading: .lenient)` reads at a
+// call site that takes `some MappingInputConvertible` (SE-0299).
+extension MappingInputConvertible where Self == MappingInput {
+  /// UTF-8 JSON bytes.
+  ///
+  /// ```swift
+  /// let article = try articleMapping.map(.json(data, reading: .lenient))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - data: The payload.
+  ///   - reading: Reader options (depth limit, lenient dialect, duplicate keys rejected).
+  /// - Returns: The input.
+  public static func json(_ data: Data, reading: JSONReadingOptions = .strict) -> MappingInput {
+    MappingInput(source: .data(data, reading))
+  }
+
+  /// UTF-8 JSON bytes in an array; see ``json(_:reading:)-(Data,_)``.
+  ///
+  /// - Parameters:
+  ///   - bytes: The payload.
+  ///   - reading: Reader options.
+  /// - Returns: The input.
+  public static func json(_ bytes: [UInt8], reading: JSONReadingOptions = .strict)
+    -> MappingInput
+  {
+    MappingInput(source: .bytes(bytes, reading))
+  }
+
+  /// JSON text; a native string's UTF-8 is read in place.
+  ///
+  /// ```swift
+  /// let article = try articleMapping.map(.json(#"{"id": 1, /* draft */ "title": "Hi"}"#,
+  ///   reading: .lenient))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - text: The payload.
+  ///   - reading: Reader options.
+  /// - Returns: The input.
+  public static func json(_ text: String, reading: JSONReadingOptions = .strict) -> MappingInput {
+    MappingInput(source: .text(text, reading))
+  }
+
+  /// A document already read (by any format, or built in code).
+  ///
+  /// - Parameter node: The payload.
+  /// - Returns: The input.
+  public static func node(_ node: Node) -> MappingInput {
+    MappingInput(source: .node(node))
+  }
+
+  /// A value parsed by `JSONSerialization` or `PropertyListSerialization` (`NSNumber` booleans
+  /// are told from numbers).
+  ///
+  /// ```swift
+  /// let parsed = try JSONSerialization.jsonObject(with: data)
+  /// let article = try articleMapping.map(.foundation(parsed))
+  /// ```
+  ///
+  /// - Parameter value: The payload; anything else than dictionaries, arrays, strings, numbers,
+  ///   dates, data and `NSNull` is an error when it is mapped.
+  /// - Returns: The input.
+  public static func foundation(_ value: Any) -> MappingInput {
+    MappingInput(source: .foundation(value))
+  }
+
+  /// Bytes in the format their `Content-Type` names, read with a ``FormatRegistry``; JSON is
+  /// scanned in place with the registered format's reading options.
+  ///
+  /// ```swift
+  /// let article = try articleMapping.map(
+  ///   .payload(body, contentType: "application/x-www-form-urlencoded"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - data: The payload.
+  ///   - contentType: A `Content-Type` header value; parameters and case are ignored.
+  ///   - formats: The formats to choose from; ``FormatRegistry/standard`` by default.
+  /// - Returns: The input; a content type no format reads is an
+  ///   ``MappingError/Kind/unsupportedContentType(_:)`` error when it is mapped.
+  public static func payload(
+    _ data: Data, contentType: String, formats: FormatRegistry = .standard
+  ) -> MappingInput {
+    MappingInput(source: .payload(data, contentType: contentType, formats: formats))
+  }
+}
+
+/// A value that can be mapped as it is: `Data`, `[UInt8]` and `String` (strict JSON), ``Node``,
+/// and ``MappingInput`` itself.
+///
+/// Conform a type of your own (a byte buffer of a networking library, say) to hand it to every
+/// decoding verb directly:
+///
+/// ```swift
+/// extension ByteBuffer: MappingInputConvertible {
+///   public var mappingInput: MappingInput { .json(Array(readableBytesView)) }
+/// }
+/// let article = try articleMapping.map(buffer)
+/// ```
+public protocol MappingInputConvertible {
+  /// The payload this value stands for.
+  var mappingInput: MappingInput { get }
+}
+
+extension MappingInput: MappingInputConvertible {
+  /// The input itself.
+  public var mappingInput: MappingInput { self }
+}
+
+extension Data: MappingInputConvertible {
+  /// The bytes as strict JSON.
+  public var mappingInput: MappingInput { .json(self) }
+}
+
+extension Array: MappingInputConvertible where Element == UInt8 {
+  /// The bytes as strict JSON.
+  public var mappingInput: MappingInput { .json(self) }
+}
+
+extension String: MappingInputConvertible {
+  /// The text as strict JSON.
+  public var mappingInput: MappingInput { .json(self) }
+}
+
+extension Node: MappingInputConvertible {
+  /// The node itself.
+  public var mappingInput: MappingInput { .node(self) }
+}
+
+// MARK: Reading
+
+extension MappingInput {
+  /// Reads the input: calls `json` with the bytes of a JSON input, in place, and its reading
+  /// options, or `node` with the document of any other input.
+  ///
+  /// - Throws: ``MappingErrors`` when the input cannot be read as a document at all (an
+  ///   unsupported content type, a malformed form body, a Foundation value that is not a
+  ///   payload); syntax errors of JSON are left to `json`, which scans it.
+  func read<Result>(
+    json: (UnsafeBufferPointer<UInt8>, JSONReadingOptions) -> Result,
+    node: (Node) -> Result
+  ) throws(MappingErrors) -> Result {
+    switch source {
+    case .data(let data, let reading):
+      return _Tape.withBytes(of: data) { json($0, reading) }
+    case .bytes(let bytes, let reading):
+      return bytes.withUnsafeBufferPointer { json($0, reading) }
+    case .text(let text, let reading):
+      return _Tape.withBytes(of: text) { json($0, reading) }
+    case .node(let document):
+      return node(document)
+    case .foundation(let value):
+      return node(try _Tape.foundationNode(value))
+    case .payload(let data, let contentType, let formats):
+      guard let format = formats.format(forContentType: contentType) else {
+        throw MappingErrors([MappingError(.unsupportedContentType(contentType))])
+      }
+      if case .json(_, let reading) = format.kind {
+        return _Tape.withBytes(of: data) { json($0, reading) }
+      }
+      do {
+        return node(try format.read(data))
+      } catch {
+        throw MappingErrors([error])
+      }
+    }
+  }
+
+  /// Reads the input into a scanned index and calls `body` with a view of it, valid during the
+  /// call.
+  ///
+  /// - Throws: ``MappingErrors``: the input cannot be read (a syntax error with its line and
+  ///   column, an unsupported content type, a non-finite double in a node).
+  func withView<Result>(_ body: (_TapeView) -> Result) throws(MappingErrors) -> Result {
+    try read(
+      json: { bytes, reading in _Tape.scanning(bytes, options: reading, body) },
+      node: { document -> Swift.Result<Result, MappingError> in
+        do throws(FormatError) {
+          return .success(try _Tape(node: document).withView(body))
+        } catch {
+          return .failure(MappingError(error))
+        }
+      }
+    ).mapError { MappingErrors([$0]) }.get()
+  }
+}
+
+extension _Tape {
+  /// Calls `body` with the bytes of `data`, in place.
+  static func withBytes<Result>(of data: Data, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+    -> Result
+  {
+    data.withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) }
+  }
+
+  /// Calls `body` with the UTF-8 of `string`, in place for a native string (a bridged string is
+  /// made native first).
+  static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+    -> Result
+  {
+    var string = string
+    return string.withUTF8 { body($0) }
+  }
+
+  /// Scans `bytes` and calls `body` with a view of the tape.
+  static func scanning<Result>(
+    _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    _ body: (_TapeView) -> Result
+  ) -> Swift.Result<Result, MappingError> {
+    let index: (entries: [_PackedEntry], longLengths: [_LongLength])
+    do throws(FormatError) {
+      index = try _JSONScanner.scan(bytes, options: options)
+    } catch {
+      return .failure(MappingError(error))
+    }
+    return .success(
+      index.entries.withUnsafeBufferPointer { entries in
+        index.longLengths.withUnsafeBufferPointer { longLengths in
+          body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+        }
+      })
+  }
+
+  /// A tape of JSON bytes, with a failure reported as ``MappingErrors``.
+  static func checked(json: [UInt8], options: JSONReadingOptions) throws(MappingErrors) -> _Tape {
+    do {
+      return try _Tape(json: json, options: options)
+    } catch {
+      throw MappingErrors([MappingError(error)])
+    }
+  }
+
+  /// A tape of `node`, with a failure reported as ``MappingErrors``.
+  static func checked(node: Node) throws(MappingErrors) -> _Tape {
+    do {
+      return try _Tape(node: node)
+    } catch {
+      throw MappingErrors([MappingError(error)])
+    }
+  }
+
+  /// The document of a Foundation value, with a failure reported as ``MappingErrors``.
+  static func foundationNode(_ value: Any) throws(MappingErrors) -> Node {
+    do {
+      return try Node(foundation: value)
+    } catch let error as FormatError {
+      throw MappingErrors([MappingError(error)])
+    } catch {
+      throw MappingErrors([MappingError(.notRepresentable(reason: "\(error)"))])
+    }
+  }
+}
