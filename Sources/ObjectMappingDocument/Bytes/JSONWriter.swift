@@ -182,7 +182,7 @@ package struct _JSONWriter {
   }
 
   /// Writes a key already framed as `"key":` (quoted, escaped, with the colon), as
-  /// ``_OutputKey`` prepares once per plan; compact output only.
+  /// `_OutputKey` (mapping layer) prepares once per plan; compact output only.
   package mutating func key(framed: UnsafeBufferPointer<UInt8>) {
     assert(!isPretty, "framed keys carry the compact colon")
     beginKey()

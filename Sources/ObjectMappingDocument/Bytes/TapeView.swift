@@ -11,7 +11,7 @@
 /// Reading through the view costs no reference counting and no bounds checks in release builds
 /// (the reader produced the tape, so its indices are in range). A view is valid only inside the
 /// ``_Tape/withView(_:)`` call that made it, which keeps the tape alive; a mapping run and the
-/// ``PayloadValue``s it hands out live inside that call.
+/// `PayloadValue`s it hands out live inside that call.
 ///
 /// Invariant (what makes the unchecked reads safe): the three buffers are those of one tape,
 /// borrowed for the duration of a `withView` call (or of one element's scan, in

@@ -145,4 +145,13 @@ import Testing
           + "column 4 (byte 3): expected a value, found end of input"
       ])
   }
+
+  /// The sample of Documentation/ErrorsAndDiagnostics.md, "FormatError".
+  @Test func theGuideSampleReadsAsDocumented() {
+    let text = "syntax error at line 1, column 4 (byte 3): expected a value, found end of input"
+    let read = #expect(throws: FormatError.self) { try Node(jsonString: "[1,") }
+    #expect(read?.description == text)
+    let mapped = #expect(throws: MappingErrors.self) { try Self.mapping.map("[1,") }
+    #expect(mapped?.errors.map(\.description) == [text])
+  }
 }
