@@ -16,6 +16,13 @@
 /// It does not recurse: open containers live on an explicit stack, so nesting is bounded only by
 /// ``JSONReadingOptions/maximumDepth``. Line and column numbers are computed only when an error
 /// is thrown, by rescanning the input up to the error's offset.
+///
+/// Invariant (what makes the unchecked reads safe): a scanner exists only inside
+/// ``scan(_:options:)`` or ``scanArrayElements(_:options:_:)``, which borrow `input` for the
+/// call, and every read of `base[i]` is preceded by a check `i < end` (or reads a position
+/// already checked, such as a lead byte before its continuation bytes are length-checked).
+/// Word-at-a-time reads load 8 bytes only while `index + 8 <= end`. Debug builds assert that the
+/// scan position never passes the end.
 package struct _JSONScanner {
   private let input: UnsafeBufferPointer<UInt8>
   private let base: UnsafePointer<UInt8>
@@ -356,6 +363,7 @@ package struct _JSONScanner {
 
   /// Checks that nothing but whitespace follows the top-level value.
   private mutating func finishDocument() throws(FormatError) {
+    assert(position <= end, "the scan position stays inside the input")
     try skipWhitespace()
     guard position == end else {
       throw syntaxError("trailing characters after the top-level value", at: position)

@@ -23,6 +23,9 @@
   @usableFromInline package var longLengths: [_LongLength]
 
   package init(entries: [_PackedEntry], bytes: [UInt8], longLengths: [_LongLength] = []) {
+    assert(
+      zip(longLengths, longLengths.dropFirst()).allSatisfy { $0.index < $1.index },
+      "long lengths are sorted by entry index (the view searches them)")
     self.entries = entries
     self.bytes = bytes
     self.longLengths = longLengths

@@ -11,7 +11,15 @@
 /// Reading through the view costs no reference counting and no bounds checks in release builds
 /// (the reader produced the tape, so its indices are in range). A view is valid only inside the
 /// ``_Tape/withView(_:)`` call that made it, which keeps the tape alive; a mapping run and the
-/// ``PayloadValue``s it hands out live inside that call.
+/// `PayloadValue`s it hands out live inside that call.
+///
+/// Invariant (what makes the unchecked reads safe): the three buffers are those of one tape,
+/// borrowed for the duration of a `withView` call (or of one element's scan, in
+/// ``_JSONScanner/scanArrayElements(_:options:_:)``); the entries were written by a reader that
+/// validated the whole text, so every container's subtree end is at most `entries.count`, every
+/// string or number entry's content lies inside `bytes`, and every index a caller passes was
+/// obtained from the view itself (the root 0, a container's members, `next(after:)`). Debug
+/// builds assert the index and content bounds on each read.
 @usableFromInline package struct _TapeView {
   @usableFromInline package let entries: UnsafeBufferPointer<_PackedEntry>
   @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
@@ -31,6 +39,7 @@
   /// The entry at `index`.
   @inlinable @inline(__always)
   package subscript(index: Int) -> _TapeEntry {
+    assert(index >= 0 && index < entries.count, "tape index out of range")
     let packed = entries[index]
     var entry = packed.unpacked
     if _slowPath(packed.hasLongLength) { entry.length = longLengths.length(at: index) }
@@ -51,13 +60,15 @@
   /// The index of the first entry after the value at `index` (its whole subtree).
   @inlinable @inline(__always)
   package func next(after index: Int) -> Int {
-    entries[index].next(at: index)
+    assert(index >= 0 && index < entries.count, "tape index out of range")
+    return entries[index].next(at: index)
   }
 
   /// The content bytes of a string or number entry.
   @inlinable @inline(__always)
   package func content(of entry: _TapeEntry) -> UnsafeBufferPointer<UInt8> {
     let start = Int(entry.payload)
+    assert(start >= 0 && start + Int(entry.length) <= bytes.count, "content outside the bytes")
     return UnsafeBufferPointer(rebasing: bytes[start..<start + Int(entry.length)])
   }
 
