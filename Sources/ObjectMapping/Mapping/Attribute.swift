@@ -34,7 +34,7 @@
 /// subscripts (a dictionary's yields an optional) are the model's own code and are allowed;
 /// optional chaining (`\.address?.city`) never traps but gives a read-only key path, which no
 /// rule can write through (so no value is silently dropped).
-public struct Attribute<Object, Value>: MappingRule, _DecodingRule {
+public struct Attribute<Object, Value>: MappingRule {
   /// Where the value is read in the payload.
   public internal(set) var source: SourcePath
   let property: WritableKeyPath<Object, Value> & Sendable
@@ -555,3 +555,6 @@ extension PayloadValue {
     return values
   }
 }
+
+/// The compiled side of the rule (internal: not part of the public conformance list).
+extension Attribute: _DecodingRule {}

@@ -28,7 +28,7 @@
 /// use, and the rule never touches it. Map the optional or the array with a relationship of its
 /// own instead. Optional chaining (`\.address?.city`) never traps, but gives a read-only key
 /// path, which no rule writes through.
-public struct Relationship<Object>: MappingRule, _DecodingRule {
+public struct Relationship<Object>: MappingRule {
   /// Where the nested value is read in the payload.
   public internal(set) var source: SourcePath
   let propertyKeyPath: AnyKeyPath & Sendable
@@ -692,10 +692,10 @@ private func _recordNotAnArray(at index: Int, run: inout _MappingRun) {
 /// closure, so that resolving it per child object copies one reference instead of the whole
 /// mapping.
 struct _ResolvedMapping<Object>: MappingProtocol {
-  let _plan: _MappingPlan<Object>
+  let plan: MappingPlan<Object>
 
   init(_ mapping: some MappingProtocol<Object>) {
-    _plan = mapping._plan
+    plan = mapping.plan
   }
 }
 
@@ -860,3 +860,6 @@ extension _MappingPlan {
     }
   }
 }
+
+/// The compiled side of the rule (internal: not part of the public conformance list).
+extension Relationship: _DecodingRule {}
