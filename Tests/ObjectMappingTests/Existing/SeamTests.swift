@@ -240,3 +240,23 @@ struct OptionalTransformValueTests {
     #expect(error?.errors.map(\.description) == ["/r: cannot convert bored to a reason"])
   }
 }
+
+/// A mapping type of the user's own, conforming by forwarding another mapping's opaque plan.
+private struct ExcuseMapping: MappingProtocol {
+  let base = excuseMapping
+  var plan: MappingPlan<Excuse> { base.plan }
+}
+
+private struct Absence: Equatable {
+  var excuse = Excuse()
+}
+
+@Suite("The opaque plan")
+struct OpaquePlanTests {
+  @Test func aTypeForwardingAPlanMapsAndIsUsableAsAChildMapping() throws {
+    #expect(try ExcuseMapping().map(#"{"id": 3, "r": "sick"}"#) == Excuse(id: 3, reason: .sick))
+    let absence = Mapping(Absence.init) { Relationship("excuse", \.excuse, ExcuseMapping()) }
+    #expect(
+      try absence.map(#"{"excuse": {"id": 4}}"#) == Absence(excuse: Excuse(id: 4, reason: nil)))
+  }
+}
