@@ -25,8 +25,8 @@
 /// ``init(choosing:serializingWith:)``. Dynamic mappings are immutable and `Sendable`; matchers
 /// hold no state.
 public struct DynamicMapping<Base>: MappingProtocol {
-  /// The compiled plan.
-  public let _plan: _MappingPlan<Base>
+  /// The compiled plan (opaque).
+  public let plan: MappingPlan<Base>
 
   private let cases: [DynamicCase<Base>]
   private let matchers: [_Matcher?]
@@ -103,7 +103,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
     let problems =
       cases.isEmpty && chooser == nil
       ? ["DynamicMapping<\(Base.self)> has no matchers, so it maps nothing"] : []
-    _plan = _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
+    plan = MappingPlan(_MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems))
   }
 
   /// Checks the definition and reports every mistake at once (also reported when the mapping is

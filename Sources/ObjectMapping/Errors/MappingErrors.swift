@@ -9,7 +9,7 @@
 ///   let articles = try articleMapping.mapCollection(data)
 /// } catch let failure as MappingErrors {
 ///   print(failure)                      // one line per problem
-///   let valid = failure.partialResult as? [Article]
+///   let valid = failure.partialResult(as: [Article].self)
 /// }
 /// ```
 public struct MappingErrors: Error, Sendable, CustomStringConvertible {
@@ -19,7 +19,8 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
   /// not kept.
   public var omittedCount: Int
   /// What could be mapped despite the errors: the valid elements of a collection (`[T]`), or
-  /// `nil` when nothing could be produced.
+  /// `nil` when nothing could be produced. Read it typed with ``partialResult(as:)``: the
+  /// library boxes model values that are not `Sendable`.
   public var partialResult: (any Sendable)?
 
   /// Creates a collection of errors with an optional partial result.

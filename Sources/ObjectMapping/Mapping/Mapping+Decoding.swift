@@ -153,8 +153,8 @@ func _partial<T>(_ value: T) -> (any Sendable)? {
 ///
 /// `@unchecked Sendable` is sound here: the box is created on the caller's task, holds values
 /// only that caller's mapping run produced, and the library keeps no reference to it.
-public struct _UncheckedSendableBox<Value>: @unchecked Sendable {
+struct _UncheckedSendableBox<Value>: @unchecked Sendable {
   /// The boxed value.
-  public let value: Value
+  let value: Value
   init(_ value: Value) { self.value = value }
 }

@@ -41,8 +41,8 @@ public struct Mapping<Object>: MappingProtocol {
   var rejectsUnknownKeys = false
   var isDeclaredRoundTrip = false
 
-  /// The compiled plan.
-  public private(set) var _plan: _MappingPlan<Object>
+  /// The compiled plan (opaque).
+  public private(set) var plan: MappingPlan<Object>
 
   /// Creates a mapping.
   ///
@@ -55,7 +55,7 @@ public struct Mapping<Object>: MappingProtocol {
   ) {
     self.make = make
     self.rules = rules()
-    _plan = _MappingPlan(placeholder: ())
+    plan = MappingPlan(_MappingPlan(placeholder: ()))
     rebuildPlan()
   }
 
@@ -104,9 +104,10 @@ public struct Mapping<Object>: MappingProtocol {
     }
     let knownKeys =
       rejectsUnknownKeys ? compiled.flatMap { $0.readSources.compactMap(\.utf8Keys.first) } : nil
-    _plan = _MappingPlan(
-      make: make, rules: compiled, context: context, inverse: inverse, keyRule: keyRule,
-      identity: identity, problems: problems, knownKeys: knownKeys)
+    plan = MappingPlan(
+      _MappingPlan(
+        make: make, rules: compiled, context: context, inverse: inverse, keyRule: keyRule,
+        identity: identity, problems: problems, knownKeys: knownKeys))
   }
 
   /// Two rules of this block (not of included mappings) writing one property, unless their
@@ -297,16 +298,47 @@ public struct Mapping<Object>: MappingProtocol {
   }
 }
 
-/// A mapping of any kind that relationships and mappers can use.
+/// A mapping of any kind that relationships and mappers can use: ``Mapping`` and
+/// ``DynamicMapping`` conform.
+///
+/// To make a type of your own usable wherever a mapping is, forward the plan of a mapping it
+/// wraps:
+///
+/// ```swift
+/// struct UserMapping: MappingProtocol {
+///   let base = Mapping(User.init) {
+///     Attribute("name", \.name)
+///   }
+///   var plan: MappingPlan<User> { base.plan }
+/// }
+/// ```
 public protocol MappingProtocol<Object>: Sendable {
   /// The model type the mapping produces.
   associatedtype Object
-  /// The compiled plan (an implementation detail).
-  var _plan: _MappingPlan<Object> { get }
+  /// The mapping's compiled form, which every mapping verb runs.
+  var plan: MappingPlan<Object> { get }
 }
 
-/// The compiled form of a mapping (an implementation detail; its members are internal).
-public final class _MappingPlan<Object>: Sendable {
+/// The compiled form of a mapping: an opaque value with no public members. Its contents are the
+/// library's own and change between versions; forward it from another mapping to conform to
+/// ``MappingProtocol``.
+public struct MappingPlan<Object>: Sendable {
+  /// The compiled rules, steps, inverse and settings.
+  let compiled: _MappingPlan<Object>
+
+  init(_ compiled: _MappingPlan<Object>) {
+    self.compiled = compiled
+  }
+}
+
+extension MappingProtocol {
+  /// The compiled plan the engine runs.
+  @inline(__always)
+  var _plan: _MappingPlan<Object> { plan.compiled }
+}
+
+/// The compiled form of a mapping (see ``MappingPlan``).
+final class _MappingPlan<Object>: Sendable {
   let make: (@Sendable () -> Object)?
   let rules: [any _DecodingRule<Object>]
   let context: _ValueContext
