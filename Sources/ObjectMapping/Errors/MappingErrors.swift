@@ -1,15 +1,15 @@
 /// Every problem of one run, together with the results that could still be produced.
 ///
 /// The throwing mapping APIs throw this when anything failed: ``errors`` lists each problem
-/// with its path, in payload order, and ``partialResult`` holds what mapped (for a collection,
-/// the valid elements in payload order).
+/// with its path, in payload order, and ``partialResult(as:)`` gives what mapped (for a
+/// collection, the valid elements in payload order).
 ///
 /// ```swift
 /// do {
 ///   let articles = try articleMapping.mapCollection(data)
-/// } catch let failure as MappingErrors {
+/// } catch let failure {                // typed throws: a MappingErrors
 ///   print(failure)                      // one line per problem
-///   let valid = failure.partialResult as? [Article]
+///   let valid = failure.partialResult(as: [Article].self) ?? []
 /// }
 /// ```
 public struct MappingErrors: Error, Sendable, CustomStringConvertible {
@@ -19,7 +19,8 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
   /// not kept.
   public var omittedCount: Int
   /// What could be mapped despite the errors: the valid elements of a collection (`[T]`), or
-  /// `nil` when nothing could be produced.
+  /// `nil` when nothing could be produced. Read it with ``partialResult(as:)``, which unwraps
+  /// the library's own box.
   public var partialResult: (any Sendable)?
 
   /// Creates a collection of errors with an optional partial result.
@@ -53,7 +54,7 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
   /// let valid = failure.partialResult(as: [Article].self) ?? []
   /// ```
   public func partialResult<T>(as type: T.Type) -> T? {
-    if let boxed = partialResult as? _UncheckedSendableBox<T> { return boxed.value }
+    if let boxed = partialResult as? PartialResultBox<T> { return boxed.value }
     return partialResult as? T
   }
 

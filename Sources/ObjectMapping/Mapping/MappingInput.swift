@@ -3,10 +3,10 @@ import Foundation
 /// A payload to map: JSON bytes or text, a ``Node``, a value parsed by Foundation, or bytes in
 /// the format their `Content-Type` names.
 ///
-/// Every decoding verb takes an input: ``MappingProtocol/map(_:with:)-(MappingInputConvertible,_)``,
-/// ``MappingProtocol/mapCollection(_:with:)-(MappingInputConvertible,_)``,
-/// ``MappingProtocol/map(_:onto:with:)-(MappingInputConvertible,_,_)``,
-/// ``MappingProtocol/report(_:with:)-(MappingInputConvertible,_)`` and ``Mapper/map(_:with:)-(MappingInputConvertible,_)``.
+/// Every decoding verb takes an input: `map(_:with:)`,
+/// `mapCollection(_:with:)`,
+/// `map(_:onto:with:)`,
+/// `report(_:with:)` and `map(_:with:)`.
 /// `Data`, `[UInt8]`, `String` and ``Node`` are inputs as they are (strict JSON for the first
 /// three); the static members spell the rest:
 ///
@@ -49,7 +49,7 @@ extension MappingInputConvertible where Self == MappingInput {
     MappingInput(source: .data(data, reading))
   }
 
-  /// UTF-8 JSON bytes in an array; see ``json(_:reading:)-(Data,_)``.
+  /// UTF-8 JSON bytes in an array; see `json(_:reading:)`.
   ///
   /// - Parameters:
   ///   - bytes: The payload.
