@@ -9,7 +9,7 @@
 ///   let articles = try articleMapping.mapCollection(data)
 /// } catch let failure {                // typed throws: a MappingErrors
 ///   print(failure)                      // one line per problem
-///   let valid = failure.partialResult(as: [Article].self) ?? []
+///   let valid = failure.partialResult(as: [Article].self)
 /// }
 /// ```
 public struct MappingErrors: Error, Sendable, CustomStringConvertible {
@@ -19,8 +19,8 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
   /// not kept.
   public var omittedCount: Int
   /// What could be mapped despite the errors: the valid elements of a collection (`[T]`), or
-  /// `nil` when nothing could be produced. Read it with ``partialResult(as:)``, which unwraps
-  /// the library's own box.
+  /// `nil` when nothing could be produced. Read it typed with ``partialResult(as:)``: the
+  /// library boxes model values that are not `Sendable`.
   public var partialResult: (any Sendable)?
 
   /// Creates a collection of errors with an optional partial result.
@@ -54,7 +54,7 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
   /// let valid = failure.partialResult(as: [Article].self) ?? []
   /// ```
   public func partialResult<T>(as type: T.Type) -> T? {
-    if let boxed = partialResult as? PartialResultBox<T> { return boxed.value }
+    if let boxed = partialResult as? _UncheckedSendableBox<T> { return boxed.value }
     return partialResult as? T
   }
 

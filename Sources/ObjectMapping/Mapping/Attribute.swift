@@ -354,6 +354,10 @@ extension Attribute where Value: MappableValue {
 extension Attribute {
   /// Maps the value at `source` through a two-way transform from the payload type `Wire`.
   ///
+  /// When `Value` is itself optional (a `ValueTransform<String, Reason?>`), the property is
+  /// optional: `null` and absence give `nil` without calling the transform, and `nil` is
+  /// serialized by the null policy (left out, or `null`), never through the reverse closure.
+  ///
   /// - Parameters:
   ///   - source: Where the value is read.
   ///   - property: The property to write.
@@ -362,9 +366,11 @@ extension Attribute {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     _ transform: ValueTransform<Wire, Value>
   ) {
+    let optional = _OptionalTraits<Value>.ofValue
     self.init(
       source: source.sourcePath, property: property,
-      read: { try transform.forward(Wire(payload: $0)) }, nullValue: { nil }, defaultValue: nil,
+      read: { try transform.forward(Wire(payload: $0)) }, nullValue: { optional?.none() },
+      defaultValue: nil,
       serialize: .reversing(transform),
       expected: Wire.expectedDescription)
   }
@@ -375,9 +381,10 @@ extension Attribute {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     _ transform: ValueTransform<Wire, Value>, default defaultValue: Value
   ) where Value: Sendable {
+    let optional = _OptionalTraits<Value>.ofValue
     self.init(
       source: source.sourcePath, property: property,
-      read: { try transform.forward(Wire(payload: $0)) }, nullValue: { nil },
+      read: { try transform.forward(Wire(payload: $0)) }, nullValue: { optional?.none() },
       defaultValue: { defaultValue },
       serialize: .reversing(transform),
       expected: Wire.expectedDescription)
@@ -404,14 +411,17 @@ extension Attribute {
   /// - Parameters:
   ///   - source: Where the value is read.
   ///   - property: The property to write.
-  ///   - convert: Converts the payload value; throw ``ConversionFailure`` for bad input.
+  ///   - convert: Converts the payload value; throw ``ConversionFailure`` for bad input. When
+  ///     `Value` is optional, `null` and absence give `nil` without calling it.
   public init<Wire: MappableValue>(
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     decodeOnly convert: @escaping @Sendable (Wire) throws -> Value
   ) {
+    let optional = _OptionalTraits<Value>.ofValue
     self.init(
       source: source.sourcePath, property: property, read: { try convert(Wire(payload: $0)) },
-      nullValue: { nil }, defaultValue: nil, serialize: nil, expected: Wire.expectedDescription)
+      nullValue: { optional?.none() }, defaultValue: nil, serialize: nil,
+      expected: Wire.expectedDescription)
   }
 }
 

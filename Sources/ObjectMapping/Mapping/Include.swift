@@ -104,11 +104,18 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   }
 }
 
-/// `object` seen as its superclass `Base` (checked when the rule was lifted: both are classes
-/// and `Object` is `Base` or a subclass, so the reference is the same).
+/// `object` seen as its superclass `Base`: a checked class cast, which succeeds whenever the
+/// rule was lifted (both are classes and `Object` is `Base` or a subclass, so the reference is
+/// the same); `nil` only if that invariant were broken.
 @inline(__always)
-private func _upcast<Object, Base>(_ object: Object, to: Base.Type) -> Base {
-  unsafeBitCast(object, to: Base.self)
+private func _upcast<Object, Base>(_ object: Object, to: Base.Type) -> Base? {
+  object as? Base
+}
+
+/// The error for an object that is not a `Base` (never happens for a lifted rule).
+@inline(never)
+private func _notABase(_ object: Any.Type, _ base: Any.Type) -> MappingError.Kind {
+  .invalidDefinition(message: "a \(object) is not a \(base)")
 }
 
 /// The step of a superclass's rule, run on a subclass instance.
@@ -124,7 +131,8 @@ final class _UpcastStep<Object, Base>: _DecodeStep, @unchecked Sendable {
     into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
-    var base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    guard var base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    else { return run.fail(_notABase(Object.self, Base.self)) }
     withUnsafeMutablePointer(to: &base) { pointer in
       inner.decode(
         into: UnsafeMutableRawPointer(pointer), objectIndex: objectIndex, hint: &hint, run: &run)
@@ -135,7 +143,8 @@ final class _UpcastStep<Object, Base>: _DecodeStep, @unchecked Sendable {
     from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun, patch: UnsafeMutableRawPointer
   ) {
-    var base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    guard var base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    else { return run.fail(_notABase(Object.self, Base.self)) }
     var basePatch = _Patch<Base>()
     withUnsafeMutablePointer(to: &base) { pointer in
       withUnsafeMutablePointer(to: &basePatch) { patchPointer in
@@ -147,11 +156,11 @@ final class _UpcastStep<Object, Base>: _DecodeStep, @unchecked Sendable {
     guard !basePatch.writes.isEmpty else { return }
     patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append(
       { object in
-        var base = _upcast(object, to: Base.self)
+        guard var base = _upcast(object, to: Base.self) else { return }
         basePatch.apply(to: &base)
       },
       preview: { object in
-        var base = _upcast(object, to: Base.self)
+        guard var base = _upcast(object, to: Base.self) else { return }
         basePatch.applyPreview(to: &base)
       })
   }
@@ -243,7 +252,11 @@ final class _UpcastEncodeStep<Object, Base>: _EncodeStep, @unchecked Sendable {
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    let base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    guard let base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    else {
+      run.record(MappingError(_notABase(Object.self, Base.self)), at: [])
+      return false
+    }
     return withUnsafePointer(to: base) { inner.write($0, to: &writer, run: &run, nulls: nulls) }
   }
 }

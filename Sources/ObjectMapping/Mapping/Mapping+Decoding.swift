@@ -146,15 +146,14 @@ struct _Collected<Object> {
 /// Model types need not be `Sendable`; the partial result is handed to the caller that made
 /// the objects and is never shared by the library, so it is boxed as sendable.
 func _partial<T>(_ value: T) -> (any Sendable)? {
-  PartialResultBox(value)
+  _UncheckedSendableBox(value)
 }
 
 /// A box for values the library hands back to the one caller that created them.
 ///
 /// `@unchecked Sendable` is sound here: the box is created on the caller's task, holds values
-/// only that caller's mapping run produced, and the library keeps no reference to it. Internal:
-/// users read it through ``MappingErrors/partialResult(as:)``.
-struct PartialResultBox<Value>: @unchecked Sendable {
+/// only that caller's mapping run produced, and the library keeps no reference to it.
+struct _UncheckedSendableBox<Value>: @unchecked Sendable {
   /// The boxed value.
   let value: Value
   init(_ value: Value) { self.value = value }

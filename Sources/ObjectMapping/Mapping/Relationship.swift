@@ -508,7 +508,7 @@ extension Relationship {
           run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
           return nil
         }
-        let current = object[keyPath: property]._elementsForSerialization ?? []
+        let current = object[keyPath: property].serializedElements ?? []
         guard
           let pending = plan.mergeChildren(
             current, at: index, policy: options.policy, onFailure: options.onFailure, run: &run)
@@ -701,6 +701,13 @@ struct _ResolvedMapping<Object>: MappingProtocol {
 
 /// A collection property a to-many ``Relationship`` can fill: `Array`, `Set`, and optionals of
 /// them.
+///
+/// ```swift
+/// Relationship("comments", \.comments, commentMapping)   // [Comment], [Comment]?, Set<Comment>
+/// ```
+///
+/// The library conforms `Array`, `Set` and `Optional`; conform another collection by building
+/// it from elements in payload order and giving them back in the order to write them.
 public protocol RelationshipCollection: SendableMetatype {
   /// The element type, mapped by the relationship's mapping.
   associatedtype Element
@@ -709,16 +716,17 @@ public protocol RelationshipCollection: SendableMetatype {
   /// What `null` and absence produce: `nil` for optional collections; `nil` here means `null`
   /// is an error and absence makes the relationship required.
   static var emptyForNull: Self? { get }
-  /// The elements in serialization order, or `nil` for an empty optional (an implementation
-  /// detail of serialization).
-  var _elementsForSerialization: [Element]? { get }
-  /// Whether the collection has no order of its own, so serialization sorts its elements.
-  static var _isUnordered: Bool { get }
+  /// The elements in the order they are serialized (and merged into when mapping onto an
+  /// existing instance), or `nil` for an absent optional collection.
+  var serializedElements: [Element]? { get }
+  /// Whether the collection has no order of its own, so serialization sorts its elements by
+  /// their output (`Set`); `false` by default.
+  static var isUnordered: Bool { get }
 }
 
 extension RelationshipCollection {
   /// `false`: elements are written in collection order.
-  public static var _isUnordered: Bool { false }
+  public static var isUnordered: Bool { false }
 }
 
 extension Array: RelationshipCollection {
@@ -727,7 +735,7 @@ extension Array: RelationshipCollection {
   /// `nil`: a non-optional array is required and `null` is an error.
   public static var emptyForNull: [Element]? { nil }
   /// The array itself.
-  public var _elementsForSerialization: [Element]? { self }
+  public var serializedElements: [Element]? { self }
 }
 
 extension Set: RelationshipCollection {
@@ -736,9 +744,9 @@ extension Set: RelationshipCollection {
   /// `nil`: a non-optional set is required and `null` is an error.
   public static var emptyForNull: Set<Element>? { nil }
   /// The elements (sorted by their output when written).
-  public var _elementsForSerialization: [Element]? { Array(self) }
+  public var serializedElements: [Element]? { Array(self) }
   /// `true`: a set's elements are written sorted by their JSON text.
-  public static var _isUnordered: Bool { true }
+  public static var isUnordered: Bool { true }
 }
 
 extension Optional: RelationshipCollection where Wrapped: RelationshipCollection {
@@ -749,9 +757,9 @@ extension Optional: RelationshipCollection where Wrapped: RelationshipCollection
   /// `nil`: absent leaves the property, `null` clears it.
   public static var emptyForNull: Wrapped?? { .some(nil) }
   /// The wrapped collection's elements, or `nil`.
-  public var _elementsForSerialization: [Wrapped.Element]? { self?._elementsForSerialization }
+  public var serializedElements: [Wrapped.Element]? { self?.serializedElements }
   /// The wrapped collection's order.
-  public static var _isUnordered: Bool { Wrapped._isUnordered }
+  public static var isUnordered: Bool { Wrapped.isUnordered }
 }
 
 /// The serializing side of a relationship: makes the step that writes the child (or children)

@@ -129,7 +129,7 @@ final class _ToManyEncodeStep<
     _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    let elements = reader.withValue(at: object) { $0.pointee._elementsForSerialization }
+    let elements = reader.withValue(at: object) { $0.pointee.serializedElements }
     guard let elements else { return writer.nullIfIncluded(nulls) }
     let plan = _childInversePlan(mapping)
     let depth = run.path.count
@@ -139,7 +139,7 @@ final class _ToManyEncodeStep<
       run.path.truncate(to: depth)
       return true
     }
-    guard !Collection._isUnordered else {
+    guard !Collection.isUnordered else {
       writeSorted(elements, plan: plan, to: &writer, run: &run)
       return true
     }

@@ -125,7 +125,10 @@ extension _ValueWriter {
     _ transform: ValueTransform<Wire, Value>
   ) -> _ValueWriter<Value>? {
     guard transform.isReversible else { return nil }
-    return _ClosureValueWriter { value, writer, _ in
+    // An optional `Value` (a transform to `Reason?`): `nil` is left to the null policy.
+    let isNone = _OptionalTraits<Value>.ofValue?.isNone
+    return _ClosureValueWriter { value, writer, nulls in
+      if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
       try transform.reverse(value)._writePayload(to: &writer)
       return true
     }

@@ -180,3 +180,63 @@ struct PolicyShapeTests {
     #expect(notebook.notes == [Note(id: 1, text: "a"), Note(id: 2, text: "b")])
   }
 }
+
+private enum Reason: String {
+  case late, sick
+}
+
+private struct Excuse: Equatable {
+  var id = 0
+  var reason: Reason?
+}
+
+/// The general transform initializer with an optional `Value`: not the optional-property one.
+private let reasonTransform = ValueTransform<String, Reason?>(
+  forward: { text in
+    guard let reason = Reason(rawValue: text) else {
+      throw ConversionFailure.invalidValue(expected: "a reason", raw: text, reason: nil)
+    }
+    return reason
+  },
+  reverse: { $0?.rawValue ?? "" })
+
+private let excuseMapping = Mapping(Excuse.init) {
+  Attribute("id", \.id)
+  Attribute("r", \.reason, reasonTransform)
+}
+
+@Suite("Seams: a transform whose value type is optional")
+struct OptionalTransformValueTests {
+  @Test func nullAndAbsenceGiveNil() throws {
+    #expect(try excuseMapping.map(#"{"id": 1}"#) == Excuse(id: 1, reason: nil))
+    #expect(try excuseMapping.map(#"{"id": 1, "r": null}"#) == Excuse(id: 1, reason: nil))
+    #expect(try excuseMapping.map(#"{"id": 1, "r": "late"}"#) == Excuse(id: 1, reason: .late))
+  }
+
+  @Test func nullOntoAnExistingInstanceClearsItAndAbsenceKeepsIt() throws {
+    var excuse = Excuse(id: 1, reason: .sick)
+    try excuseMapping.map(#"{"id": 2}"#, onto: &excuse)
+    #expect(excuse == Excuse(id: 2, reason: .sick))
+    try excuseMapping.map(#"{"r": null}"#, onto: &excuse)
+    #expect(excuse == Excuse(id: 2, reason: nil))
+  }
+
+  @Test func nilIsSerializedByTheNullPolicyNotTheReverseClosure() throws {
+    let excuse = Excuse(id: 1, reason: nil)
+    let omitted = String(decoding: try excuseMapping.serialize(excuse), as: UTF8.self)
+    #expect(omitted == #"{"id":1}"#)
+    let included = String(
+      decoding: try excuseMapping.nulls(.include).serialize(excuse), as: UTF8.self)
+    #expect(included == #"{"id":1,"r":null}"#)
+    let late = String(
+      decoding: try excuseMapping.serialize(Excuse(id: 1, reason: .late)), as: UTF8.self)
+    #expect(late == #"{"id":1,"r":"late"}"#)
+  }
+
+  @Test func aBadValueIsStillAnError() throws {
+    let error = #expect(throws: MappingErrors.self) {
+      try excuseMapping.map(#"{"id": 1, "r": "bored"}"#)
+    }
+    #expect(error?.errors.map(\.description) == ["/r: cannot convert bored to a reason"])
+  }
+}
