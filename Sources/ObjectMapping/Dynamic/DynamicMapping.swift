@@ -128,6 +128,10 @@ public struct DynamicMapping<Base>: MappingProtocol {
 public struct DynamicCase<Base>: Sendable {
   let name: String
   let decode: @Sendable (Int, inout _MappingRun) -> Base?
+  /// Collects the writes that map the object at the index onto an existing `Base`, which must
+  /// hold this case's model type (else a type mismatch naming both types is recorded); `nil`
+  /// with the errors in the run when it fails.
+  let collectExisting: @Sendable (Base, Int, inout _MappingRun) -> _Patch<Base>?
   /// The serializing side, writing `discriminator` back when there is one.
   let makeEncoder: @Sendable (_Discriminator?) -> _CaseEncoder<Base>
 
@@ -186,6 +190,34 @@ public struct DynamicCase<Base>: Sendable {
       }
       if made, value == nil { _recordNotABase(Child.self, Base.self, run: &run) }
       return value
+    }
+    collectExisting = { existing, index, run in
+      guard let child = extract(existing, false) else {
+        run.fail(
+          .typeMismatch(
+            expected: "a payload for the existing \(type(of: existing as Any))",
+            found: "a \(name)"))
+        return nil
+      }
+      guard let childPatch = plan.collectExisting(child, at: index, run: &run) else { return nil }
+      var patch = _Patch<Base>()
+      // A class child is the existing instance itself: applying the writes updates it in
+      // place, and embedding it again gives back the same reference. A value child (a struct
+      // behind a protocol, an enum case's payload) is updated, then embedded again. The
+      // preview changes no existing class instance (see `_PendingChild.preview`).
+      patch.append(
+        { base in
+          var updated = child
+          childPatch.apply(to: &updated)
+          if let embedded = embed(updated) { base = embedded }
+        },
+        preview: { base in
+          guard !(Child.self is AnyClass) else { return }
+          var updated = child
+          childPatch.applyPreview(to: &updated)
+          if let embedded = embed(updated) { base = embedded }
+        })
+      return patch
     }
     makeEncoder = { discriminator in
       var inverse = plan.inverse
@@ -337,12 +369,29 @@ struct _DynamicDispatch<Base>: Sendable {
     return decodeCase(index, &run)
   }
 
+  /// Collects the writes that map the object at `index` onto `existing` with the chosen case;
+  /// `nil` with an error when no case matches (never acceptable here) or the case's model type
+  /// is not the existing instance's.
+  func collectExisting(_ existing: Base, at index: Int, run: inout _MappingRun) -> _Patch<Base>? {
+    guard let chosen = chosenCase(at: index, run: &run, declineIsAcceptable: false) else {
+      return nil
+    }
+    return chosen.collectExisting(existing, index, &run)
+  }
+
   /// The decoder of the case chosen for the object at `index`, or `nil` (with the decline
   /// recorded).
   @inline(never)
   private func chosenDecoder(
     at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool
   ) -> (@Sendable (Int, inout _MappingRun) -> Base?)? {
+    chosenCase(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)?.decode
+  }
+
+  /// The case chosen for the object at `index`, or `nil` (with the decline recorded).
+  private func chosenCase(
+    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool
+  ) -> DynamicCase<Base>? {
     guard let chosen = choose(at: index, run: run) else {
       let reason = declineReason(at: index, run: run)
       run.traceEvent(.declined(reason: reason))
@@ -357,7 +406,7 @@ struct _DynamicDispatch<Base>: Sendable {
       let name = chosen.matcher.map { "\($0.description) -> \(chosen.dynamicCase.name)" }
       run.traceEvent(.caseChosen(name ?? chosen.dynamicCase.name))
     }
-    return chosen.dynamicCase.decode
+    return chosen.dynamicCase
   }
 
   /// The case for the object at `index` and the matcher that chose it (`nil` for a closure or

@@ -173,15 +173,19 @@ extension _MappingPlan {
   /// written; absence is never an error. `nil` (with the errors in `run`) when it fails.
   func collectExisting(_ existing: Object, at index: Int, run: inout _MappingRun) -> _Patch<Object>?
   {
-    guard dynamic == nil, keyRule == nil else {
-      // Dynamic and nested-key objects are replaced, not merged.
-      guard let fresh = decodeNew(at: index, run: &run, declineIsAcceptable: false) else {
-        return nil
-      }
-      var patch = _Patch<Object>()
-      patch.append { $0 = fresh }
-      return patch
+    if let dynamic {
+      // The chosen case's mapping updates the existing instance (which must be of its type).
+      return dynamic.collectExisting(existing, at: index, run: &run)
     }
+    if let keyRule {
+      return collectSingleKeyed(existing, at: index, keyRule: keyRule, run: &run)
+    }
+    return collectFields(existing, at: index, run: &run)
+  }
+
+  /// ``collectExisting(_:at:run:)`` for the rules of a plain mapping (or the keyed value of a
+  /// nested-key one).
+  func collectFields(_ existing: Object, at index: Int, run: inout _MappingRun) -> _Patch<Object>? {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
       return nil

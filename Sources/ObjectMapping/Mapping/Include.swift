@@ -75,6 +75,7 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   var source: SourcePath { inner.source }
   var readSources: [SourcePath] { inner.readSources }
   var keyPathProblem: String? { inner.keyPathProblem }
+  var definitionProblem: String? { inner.definitionProblem }
   var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
 
   func bound(to context: _ValueContext) -> Self {

@@ -135,6 +135,7 @@ public struct Mapping<Object>: MappingProtocol {
     keyRule: _KeyRule<Object>?
   ) -> [String] {
     var problems = compiled.compactMap(\.keyPathProblem)
+    problems += compiled.compactMap(\.definitionProblem)
     problems += rules.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule.keyPathProblem }
     let keyRules = rules.filter { $0 is any _KeyRuleProvider<Object> }.count
     if keyRules > 1 { problems.append("\(keyRules) key attributes; a mapping has at most one") }

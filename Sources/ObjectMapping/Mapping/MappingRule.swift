@@ -87,6 +87,9 @@ protocol _DecodingRule<Object>: Sendable {
   var readSources: [SourcePath] { get }
   /// Why the rule's key path must not be used (it could trap), or `nil`; see ``_KeyPathCheck``.
   var keyPathProblem: String? { get }
+  /// Another mistake in the rule's definition (a setting its kind cannot honour), or `nil`;
+  /// reported by `validate()` and on first use, while the rule still runs.
+  var definitionProblem: String? { get }
   /// The rule with the mapping's value settings applied (coercion, date formats).
   func bound(to context: _ValueContext) -> Self
 }
@@ -100,6 +103,8 @@ enum _Presence: Sendable {
 }
 
 extension _DecodingRule {
+  var definitionProblem: String? { nil }
+
   var readSources: [SourcePath] {
     if case .compound(let parts) = source.storage { return parts }
     return source.isSpecial ? [] : [source]

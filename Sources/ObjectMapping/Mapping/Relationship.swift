@@ -87,8 +87,30 @@ public struct Relationship<Object>: MappingRule, _DecodingRule {
   /// could trap), or `nil`; see ``_KeyPathCheck``.
   let keyPathProblem: String?
 
+  /// What the relationship maps: one child, a collection, or a dictionary of children.
+  var shape: _RelationshipShape = .toMany
+
+  /// A collection policy the relationship's shape cannot honour (any but
+  /// ``CollectionPolicy/replace`` on a to-one or dictionary relationship).
+  var definitionProblem: String? {
+    guard collectionPolicy != .replace else { return nil }
+    switch shape {
+    case .toMany:
+      return nil
+    case .toOne:
+      return "Relationship \"\(source)\" is to-one, so .policy(.\(collectionPolicy)) has no "
+        + "collection to combine; collection policies apply to array and set relationships"
+    case .dictionary:
+      return "Relationship \"\(source)\" maps a dictionary, which is replaced as a whole, so "
+        + ".policy(.\(collectionPolicy)) would be ignored; collection policies apply to array "
+        + "and set relationships"
+    }
+  }
+
   /// The same relationship combining mapped and existing children with `policy` when mapping
-  /// onto an existing instance (to-many relationships; default ``CollectionPolicy/replace``).
+  /// onto an existing instance (array and set relationships; default
+  /// ``CollectionPolicy/replace``). Another policy on a to-one or dictionary relationship is a
+  /// definition problem, reported by ``Mapping/validate()`` and on first use.
   public func policy(_ policy: CollectionPolicy) -> Self {
     var copy = self
     copy.collectionPolicy = policy
@@ -327,6 +349,13 @@ struct _AnyAccessor<Object>: Sendable {
   }
 }
 
+/// What a relationship maps.
+enum _RelationshipShape: Sendable {
+  case toOne
+  case toMany
+  case dictionary
+}
+
 /// The settings a relationship's body reads when mapping onto an existing instance.
 struct _RelationshipOptions {
   let policy: CollectionPolicy
@@ -391,6 +420,7 @@ extension Relationship {
       }
     }
     flatChild = _FlatChild(mapping, property: property)
+    shape = .toOne
   }
 
   /// An optional to-one relationship: absent leaves it, `null` clears it.
@@ -438,6 +468,7 @@ extension Relationship {
       }
     }
     flatChild = _FlatChild(mapping, property: property)
+    shape = .toOne
   }
 
   /// A to-many relationship into an array, a set, or an optional of either.
@@ -544,6 +575,7 @@ extension Relationship {
         object[keyPath: property] = children
       }
     }
+    shape = .dictionary
   }
 }
 

@@ -51,6 +51,9 @@ struct _KeyRule<Object>: Sendable {
   var keyPathProblem: String?
   /// Writes the key at tape index `keyIndex` into the object.
   let decode: @Sendable (inout Object, Int, inout _MappingRun) -> Void
+  /// The write that sets the key at tape index `keyIndex` onto an existing object, or `nil`
+  /// with the error in the run when the key does not convert.
+  let collect: @Sendable (Int, inout _MappingRun) -> ((inout Object) -> Void)?
   /// The object's key as text, for serialization.
   let encode: @Sendable (Object) throws -> String
 }
@@ -68,6 +71,10 @@ extension KeyAttribute: _KeyRuleProvider {
       return _KeyRule(
         name: name, keyPathProblem: keyPathProblem,
         decode: { _, _, run in run.fail(.invalidDefinition(message: keyPathProblem)) },
+        collect: { _, run in
+          run.fail(.invalidDefinition(message: keyPathProblem))
+          return nil
+        },
         encode: { _ in throw MappingError(.invalidDefinition(message: keyPathProblem)) })
     }
     return _KeyRule(
@@ -78,6 +85,16 @@ extension KeyAttribute: _KeyRuleProvider {
           object[keyPath: property] = try Value(payload: payload)
         } catch {
           run.record(error)
+        }
+      },
+      collect: { keyIndex, run in
+        let payload = PayloadValue(tape: run.tape, index: keyIndex, context: .default)
+        do {
+          let key = try Value(payload: payload)
+          return { object in object[keyPath: property] = key }
+        } catch {
+          run.record(error)
+          return nil
         }
       },
       encode: { object in
@@ -100,20 +117,49 @@ extension _MappingPlan {
   func decodeSingleKeyed(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
     -> Object?
   {
+    guard singleKeyIsValid(at: index, keyRule: keyRule, run: &run) else { return nil }
+    return decodeKeyed(keyIndex: index + 1, keyRule: keyRule, run: &run)
+  }
+
+  /// Whether the value at `index` is an object with exactly one key; records the mismatch
+  /// otherwise.
+  private func singleKeyIsValid(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
+    -> Bool
+  {
     let entry = run.tape[index]
     guard entry.kind == .object else {
       run.fail(
         .typeMismatch(
           expected: "an object keyed by \(keyRule.name)", found: run.foundDescription(at: index)))
-      return nil
+      return false
     }
     guard entry.length == 1 else {
       let keys = run.tape.memberKeys(of: index).map { "\"\($0)\"" }
       let found = keys.isEmpty ? "none" : "\(keys.count) keys: \(keys.joined(separator: ", "))"
       run.fail(.typeMismatch(expected: "one key (the \(keyRule.name))", found: found))
-      return nil
+      return false
     }
-    return decodeKeyed(keyIndex: index + 1, keyRule: keyRule, run: &run)
+    return true
+  }
+
+  /// Collects the writes that map a single-key nested-key object onto `existing`: the key into
+  /// the key attribute, the rules against the keyed value (only its present keys are written).
+  /// `nil` with the errors in the run when anything fails.
+  @inline(never)
+  func collectSingleKeyed(
+    _ existing: Object, at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun
+  ) -> _Patch<Object>? {
+    guard singleKeyIsValid(at: index, keyRule: keyRule, run: &run) else { return nil }
+    let keyIndex = index + 1
+    run.path.append(.key(run.tape.string(at: keyIndex)))
+    defer { run.path.removeLast() }
+    let keyWrite = keyRule.collect(keyIndex, &run)
+    let fields = collectFields(existing, at: keyIndex + 1, run: &run)
+    guard let keyWrite, let fields else { return nil }
+    var patch = _Patch<Object>()
+    patch.append(keyWrite)
+    patch.append(contentsOf: fields)
+    return patch
   }
 
   /// Maps every key of a nested-key object, in payload order; failed entries are left out (their
