@@ -27,7 +27,11 @@ public struct Mapping<Object>: MappingProtocol {
   let rules: [any MappingRule<Object>]
   var coercionMode: Coercion = .lenient
   var formats: [DateFormat] = DateFormat.defaultFormats
-  var nullPolicy: NullPolicy = .omit
+  /// `nil` unless set: serialization then uses the parent's (or the call's) policy.
+  var nullPolicy: NullPolicy?
+  /// Whether ``dateFormats(_:)`` was called: only then do they override the parent's when
+  /// serializing.
+  var dateFormatsAreExplicit = false
   var validationEnabled = true
   var identity: _Identity<Object>?
   /// Why the identity's key path must not be used (it could trap), or `nil`.
@@ -74,7 +78,7 @@ public struct Mapping<Object>: MappingProtocol {
     let keyRule = rules.lazy.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule }.first
     var inverse = InverseMapping(
       encodings: rules.compactMap { ($0 as? any _EncodableRule<Object>)?.encoding },
-      nulls: nullPolicy, dateFormat: formats.first ?? .iso8601)
+      nulls: nullPolicy, dateFormat: dateFormatsAreExplicit ? formats.first : nil)
     inverse.keyEncoder = keyRule?.encode
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
     var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)
@@ -287,6 +291,7 @@ public struct Mapping<Object>: MappingProtocol {
   public func dateFormats(_ formats: [DateFormat]) -> Self {
     var copy = self
     copy.formats = formats
+    copy.dateFormatsAreExplicit = true
     copy.rebuildPlan()
     return copy
   }

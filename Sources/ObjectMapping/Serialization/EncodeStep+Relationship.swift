@@ -96,11 +96,10 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
     guard let optional = reader.storedValue(at: object) else {
       return writeCopy(object, to: &writer, run: &run, nulls: nulls)
     }
-    guard optional.pointee != nil else { return writer.nullIfIncluded(nulls) }
-    // An optional's payload is stored at its start (the ABI's layout of single-payload
-    // enums), so the child is read in place.
-    writeChild(
-      UnsafeRawPointer(optional), plan: _childInversePlan(mapping), to: &writer, run: &run)
+    // The child is unwrapped as a typed value (no assumption about where an `Optional` keeps
+    // its payload) and written from this frame.
+    guard var child = optional.pointee else { return writer.nullIfIncluded(nulls) }
+    writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
     return true
   }
 

@@ -115,7 +115,9 @@ class _ValueWriter<Value>: @unchecked Sendable {
 extension _ValueWriter where Value: MappableValue {
   /// The value's own ``MappableValue`` writing.
   static var mappable: _ValueWriter<Value> {
-    _builtInWriter(for: Value.self) ?? _MappableValueWriter<Value>()
+    _builtInWriter(for: Value.self)
+      ?? (Value.self as? any _OptionalMappableValue.Type)?.nilAwareWriter(as: Value.self)
+      ?? _MappableValueWriter<Value>()
   }
 }
 
@@ -147,16 +149,40 @@ extension _ValueWriter {
   }
 }
 
-/// A ``MappableValue``'s own writing, for any type.
+/// A ``MappableValue``'s own writing, for any type but `Optional`.
 private final class _MappableValueWriter<Value: MappableValue>: _ValueWriter<Value>,
   @unchecked Sendable
 {
   override func write(
     _ value: UnsafePointer<Value>, to writer: inout _PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
-    if value.pointee._isNil { return writer.nullIfIncluded(nulls) }
-    try value.pointee._writePayload(to: &writer)
+    try value.pointee.encode(to: &writer)
     return true
+  }
+}
+
+/// An optional ``MappableValue``'s writing: `nil` is left to the null policy.
+private final class _OptionalMappableValueWriter<Wrapped: MappableValue>: _ValueWriter<Wrapped?>,
+  @unchecked Sendable
+{
+  override func write(
+    _ value: UnsafePointer<Wrapped?>, to writer: inout _PayloadWriter, nulls: NullPolicy
+  ) throws -> Bool {
+    guard let wrapped = value.pointee else { return writer.nullIfIncluded(nulls) }
+    try wrapped.encode(to: &writer)
+    return true
+  }
+}
+
+/// `Optional` of a mappable value, recognised once when a writer is made (not per value).
+protocol _OptionalMappableValue {
+  /// The writer of this optional type, as a writer of `Value` (which is this type).
+  static func nilAwareWriter<Value>(as type: Value.Type) -> _ValueWriter<Value>?
+}
+
+extension Optional: _OptionalMappableValue where Wrapped: MappableValue {
+  static func nilAwareWriter<Value>(as type: Value.Type) -> _ValueWriter<Value>? {
+    _OptionalMappableValueWriter<Wrapped>() as _ValueWriter<Wrapped?> as? _ValueWriter<Value>
   }
 }
 

@@ -7,6 +7,17 @@ struct _EncodingRun {
   var path: [_PathComponent] = []
   /// The class instances being serialized, outermost first, to report cycles.
   var visiting: [ObjectIdentifier] = []
+  /// The call's options: they override the root mapping's settings.
+  let options: MappingOptions
+  /// The nil policy of the object being written, which its child mappings inherit unless
+  /// they set their own.
+  var nulls: NullPolicy = .omit
+  /// How many objects deep the writing is: 0 while no object (the root) is being written.
+  var depth = 0
+
+  init(options: MappingOptions = .none) {
+    self.options = options
+  }
 
   /// Records an error thrown while writing a value at the current path plus `extra`.
   mutating func record(_ error: any Error, at extra: [_PathComponent]) {
@@ -189,8 +200,10 @@ public struct InverseOmission: Sendable, Equatable, CustomStringConvertible {
 /// retain, release or generic copy of the model.
 final class _InversePlan<Object>: @unchecked Sendable {
   // @unchecked: the buffers are written once in init and freed in deinit.
-  let nulls: NullPolicy
-  let dateFormat: DateFormat
+  /// The mapping's own settings; `nil`: inherited (``_EncodingRun/nulls``, the writer's date
+  /// format).
+  let nulls: NullPolicy?
+  let dateFormat: DateFormat?
   let isClass: Bool
   let typeName: String
   let dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
@@ -209,7 +222,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private let keyBytes: UnsafeMutableBufferPointer<UInt8>
 
   private init(
-    rules: [_EncodingRule<Object>], nulls: NullPolicy, dateFormat: DateFormat,
+    rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?, problems: inout [InverseOmission]
   ) {
@@ -257,7 +270,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   /// Builds the plan, returning also the rules that could not be placed in the output tree.
   static func build(
-    rules: [_EncodingRule<Object>], nulls: NullPolicy, dateFormat: DateFormat,
+    rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?
   ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
@@ -339,16 +352,26 @@ final class _InversePlan<Object>: @unchecked Sendable {
     if isClass {
       guard enter(object, run: &run) else { return writer.null() }
     }
-    let outerFormat = writer.dateFormat
-    writer.dateFormat = dateFormat
+    // Settings: the call's options for the root object, then this mapping's own, then the
+    // parent's (MappingOptions' precedence); a rule's own nil policy wins over all of them.
+    let outerNulls = run.nulls
+    let isRoot = run.depth == 0
+    let nulls = (isRoot ? run.options.nulls : nil) ?? self.nulls ?? outerNulls
+    let format = (isRoot ? run.options.dateFormats?.first : nil) ?? dateFormat
+    let outerFormat = format == nil ? nil : writer.dateFormat
+    if let format { writer.dateFormat = format }
+    run.nulls = nulls
+    run.depth += 1
     writer.beginObject()
     if writer.target == .json && !writer.json.isPretty {
-      _ = writeCompact(object, from: 0, to: memberCount, writer: &writer, run: &run)
+      _ = writeCompact(object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
     } else {
-      _ = write(object, from: 0, to: memberCount, writer: &writer, run: &run)
+      _ = write(object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
     }
     writer.endObject()
-    writer.dateFormat = outerFormat
+    run.depth -= 1
+    run.nulls = outerNulls
+    if let outerFormat { writer.dateFormat = outerFormat }
     if isClass { run.visiting.removeLast() }
   }
 
@@ -369,7 +392,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// into a compact JSON writer; returns whether any was written. A member that writes nothing
   /// (a `nil` left out, a failure, an empty nested object) has its key taken back.
   private func writeCompact(
-    _ object: UnsafeRawPointer, from start: Int, to end: Int, writer: inout _PayloadWriter,
+    _ object: UnsafeRawPointer, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
+    writer: inout _PayloadWriter,
     run: inout _EncodingRun
   ) -> Bool {
     var wroteAny = false
@@ -382,14 +406,16 @@ final class _InversePlan<Object>: @unchecked Sendable {
           rebasing: keyBytes[member.framedStart..<member.framedStart + member.framedCount]))
       let wrote: Bool
       if let step = member.step {
-        let nulls = member.nulls ?? self.nulls
+        let nulls = member.nulls ?? objectNulls
         wrote = step._withUnsafeGuaranteedRef {
           $0.write(object, to: &writer, run: &run, nulls: nulls)
         }
         index += 1
       } else {
         writer.json.beginObject()
-        wrote = writeCompact(object, from: index + 1, to: member.end, writer: &writer, run: &run)
+        wrote = writeCompact(
+          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
+          run: &run)
         writer.json.endObject()
         index = member.end
       }
@@ -402,9 +428,10 @@ final class _InversePlan<Object>: @unchecked Sendable {
     return wroteAny
   }
 
-  /// ``writeCompact(_:from:to:writer:run:)`` for any writer (pretty JSON, nodes).
+  /// ``writeCompact(_:from:to:nulls:writer:run:)`` for any writer (pretty JSON, nodes).
   private func write(
-    _ object: UnsafeRawPointer, from start: Int, to end: Int, writer: inout _PayloadWriter,
+    _ object: UnsafeRawPointer, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
+    writer: inout _PayloadWriter,
     run: inout _EncodingRun
   ) -> Bool {
     var wroteAny = false
@@ -415,14 +442,16 @@ final class _InversePlan<Object>: @unchecked Sendable {
       writer.key(keys[member.key])
       let wrote: Bool
       if let step = member.step {
-        let nulls = member.nulls ?? self.nulls
+        let nulls = member.nulls ?? objectNulls
         wrote = step._withUnsafeGuaranteedRef {
           $0.write(object, to: &writer, run: &run, nulls: nulls)
         }
         index += 1
       } else {
         writer.beginObject()
-        wrote = write(object, from: index + 1, to: member.end, writer: &writer, run: &run)
+        wrote = write(
+          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
+          run: &run)
         writer.endObject()
         index = member.end
       }

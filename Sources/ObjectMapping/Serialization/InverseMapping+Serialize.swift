@@ -153,14 +153,15 @@ extension InverseMapping {
     writer.endArray()
   }
 
-  private func _write(
+  /// Runs `body` with a new writer and run; `options` are the call's (they reach every child
+  /// mapping, see ``MappingOptions``).
+  func _write(
     to target: _PayloadWriter.Target, pretty: Bool = false, capacity: Int = 1024,
-    options: MappingOptions, _ body: (inout _PayloadWriter, inout _EncodingRun) -> Void
+    options: MappingOptions = .none, _ body: (inout _PayloadWriter, inout _EncodingRun) -> Void
   ) throws(MappingErrors) -> _PayloadWriter {
-    // The encoder takes the call's options once it threads them through the run (h22c).
     var writer = _PayloadWriter(target: target, pretty: pretty, capacity: max(capacity, 256))
     writer.decimals = decimalOutput
-    var run = _EncodingRun()
+    var run = _EncodingRun(options: options)
     for key in rootPath {
       writer.beginObject()
       writer.key(key)

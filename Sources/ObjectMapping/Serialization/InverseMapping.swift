@@ -31,9 +31,11 @@ public struct InverseMapping<Object>: Sendable {
   var rules: [_EncodingRule<Object>]
   var leftOut: [InverseOmission]
   var rootPath: [String] = []
-  var nullPolicy: NullPolicy
+  /// The mapping's own nil policy; `nil`: inherited from the parent mapping or the call.
+  var nullPolicy: NullPolicy?
   var decimalOutput: DecimalOutput = .number
-  var dateFormat: DateFormat
+  /// The mapping's own date format for writing; `nil`: inherited from the parent or the call.
+  var dateFormat: DateFormat?
   private(set) var plan: _InversePlan<Object>
   private var placementProblems: [InverseOmission]
   /// For dynamic mappings: writes an object with the case its runtime type selects.
@@ -43,7 +45,7 @@ public struct InverseMapping<Object>: Sendable {
     didSet { self = rebuilt() }
   }
 
-  init(encodings: [_RuleEncoding<Object>], nulls: NullPolicy, dateFormat: DateFormat) {
+  init(encodings: [_RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?) {
     var rules: [_EncodingRule<Object>] = []
     var leftOut: [InverseOmission] = []
     for encoding in encodings {
@@ -64,7 +66,7 @@ public struct InverseMapping<Object>: Sendable {
   /// The inverse of a dynamic mapping: each object is written by the first case that serializes
   /// its exact runtime type, else by the first that accepts it.
   init(dispatchingTo encoders: [_CaseEncoder<Object>], typeName: String) {
-    self.init(encodings: [], nulls: .omit, dateFormat: .iso8601)
+    self.init(encodings: [], nulls: nil, dateFormat: nil)
     dispatch = { object, writer, run in
       for exact in [true, false] {
         for encoder in encoders where encoder.encode(object, exact, &writer, &run) { return }
@@ -82,7 +84,7 @@ public struct InverseMapping<Object>: Sendable {
 
   /// An inverse that cannot serialize anything, and says why.
   init(leftOut omission: InverseOmission) {
-    self.init(encodings: [.omitted(omission)], nulls: .omit, dateFormat: .iso8601)
+    self.init(encodings: [.omitted(omission)], nulls: nil, dateFormat: nil)
     dispatch = { _, writer, run in
       run.errors.append(
         MappingError(path: _jsonPointer(run.path), .notRepresentable(reason: omission.description)))
@@ -161,16 +163,12 @@ public struct InverseMapping<Object>: Sendable {
   ) -> Self {
     let rule = _EncodingRule<Object>(
       path: path, property: \Object.self as AnyKeyPath & Sendable, label: label, nulls: nil
-    ) { object, writer, run, nulls in
+    ) { [valueWriter = _ValueWriter<Value>.mappable] object, writer, run, nulls in
       do {
         let computed = try value(object)
-        if computed._isNil {
-          guard nulls == .include else { return false }
-          writer.null()
-          return true
+        return try withUnsafePointer(to: computed) {
+          try valueWriter.write($0, to: &writer, nulls: nulls)
         }
-        try computed._writePayload(to: &writer)
-        return true
       } catch {
         run.record(error, at: path.map(_PathComponent.key))
         return false
@@ -214,5 +212,19 @@ public struct InverseMapping<Object>: Sendable {
     var copy = self
     copy.decimalOutput = output
     return copy
+  }
+}
+
+extension InverseMapping {
+  /// `object` as compact JSON bytes, with the call's `options` (the entry the public
+  /// serializing verbs use to pass theirs).
+  func encodedJSON(_ object: Object, options: MappingOptions) throws(MappingErrors) -> [UInt8] {
+    var writer = try _write(to: .json, options: options) { plan.encode(object, to: &$0, run: &$1) }
+    return writer.json.takeBytes()
+  }
+
+  /// `object` as a ``Node``, with the call's `options`.
+  func encodedNode(_ object: Object, options: MappingOptions) throws(MappingErrors) -> Node {
+    try _write(to: .node, options: options) { plan.encode(object, to: &$0, run: &$1) }.nodes.result
   }
 }

@@ -4,67 +4,67 @@ import Foundation
 
 extension String {
   /// Writes the string.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.string(self) }
+  public func encode(to writer: inout PayloadEncoder) { writer.string(self) }
 }
 
 extension Bool {
   /// Writes `true` or `false`.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.bool(self) }
+  public func encode(to writer: inout PayloadEncoder) { writer.bool(self) }
 }
 
 extension Int {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.int64(Int64(self)) }
+  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
 extension Int8 {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.int64(Int64(self)) }
+  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
 extension Int16 {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.int64(Int64(self)) }
+  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
 extension Int32 {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.int64(Int64(self)) }
+  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
 extension Int64 {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.int64(self) }
+  public func encode(to writer: inout PayloadEncoder) { writer.int64(self) }
 }
 
 extension UInt {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.uint64(UInt64(self)) }
+  public func encode(to writer: inout PayloadEncoder) { writer.uint64(UInt64(self)) }
 }
 
 extension UInt8 {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.int64(Int64(self)) }
+  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
 extension UInt16 {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.int64(Int64(self)) }
+  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
 extension UInt32 {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.int64(Int64(self)) }
+  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
 extension UInt64 {
   /// Writes the integer.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.uint64(self) }
+  public func encode(to writer: inout PayloadEncoder) { writer.uint64(self) }
 }
 
 extension Double {
   /// Writes the shortest text that reads back as this value; NaN and infinities are an error.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
+  public func encode(to writer: inout PayloadEncoder) throws {
     try writer.double(self)
   }
 }
@@ -72,7 +72,7 @@ extension Double {
 extension Decimal {
   /// Writes the exact decimal text as a number, or as a string when the mapping asks for
   /// ``DecimalOutput/string``.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
+  public func encode(to writer: inout PayloadEncoder) throws {
     guard isFinite else {
       throw ConversionFailure.notRepresentable("\(self)", reason: "not a finite decimal")
     }
@@ -87,7 +87,7 @@ extension Date {
   /// Writes the date in the attribute's (or mapping's) first date format; ISO 8601 in UTC by
   /// default. A date outside the years 0000 through 9999 (or with a NaN or infinite interval)
   /// is an error, not a trap.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
+  public func encode(to writer: inout PayloadEncoder) throws {
     switch writer.dateFormat {
     case .iso8601: writer.string(try _ISO8601.format(self))
     case let format: try writer.node(format.format(self))
@@ -97,44 +97,36 @@ extension Date {
 
 extension URL {
   /// Writes the absolute string.
-  public func _writePayload(to writer: inout _PayloadWriter) { writer.string(absoluteString) }
+  public func encode(to writer: inout PayloadEncoder) { writer.string(absoluteString) }
 }
 
 extension UUID {
   /// Writes the lowercase string form.
-  public func _writePayload(to writer: inout _PayloadWriter) {
+  public func encode(to writer: inout PayloadEncoder) {
     writer.string(uuidString.lowercased())
   }
 }
 
 extension Node {
   /// Writes the node.
-  public func _writePayload(to writer: inout _PayloadWriter) throws { try writer.node(self) }
+  public func encode(to writer: inout PayloadEncoder) throws { try writer.node(self) }
 }
 
 extension Optional where Wrapped: MappableValue {
   /// Writes the wrapped value, or `null`.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
+  public func encode(to writer: inout PayloadEncoder) throws {
     switch self {
     case .none: writer.null()
-    case .some(let value): try value._writePayload(to: &writer)
-    }
-  }
-
-  /// `true` for `nil`.
-  public var _isNil: Bool {
-    switch self {
-    case .none: true
-    case .some: false
+    case .some(let value): try value.encode(to: &writer)
     }
   }
 }
 
 extension Array where Element: MappableValue {
   /// Writes an array of the elements in order.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
+  public func encode(to writer: inout PayloadEncoder) throws {
     writer.beginArray()
-    for element in self { try element._writePayload(to: &writer) }
+    for element in self { try element.encode(to: &writer) }
     writer.endArray()
   }
 }
@@ -142,9 +134,9 @@ extension Array where Element: MappableValue {
 extension Set where Element: MappableValue {
   /// Writes an array of the elements sorted by their compact JSON text, so the output does not
   /// depend on the set's hashing.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
+  public func encode(to writer: inout PayloadEncoder) throws {
     let sorted = try _sortedForOutput(self, writer: writer) { element, nested in
-      try element._writePayload(to: &nested)
+      try element.encode(to: &nested)
     }
     writer.beginArray()
     for node in sorted { try writer.node(node) }
@@ -155,12 +147,12 @@ extension Set where Element: MappableValue {
 extension Dictionary where Key == String, Value: MappableValue {
   /// Writes an object with the members sorted by key, so the output does not depend on the
   /// dictionary's hashing.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
+  public func encode(to writer: inout PayloadEncoder) throws {
     writer.beginObject()
     for key in keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
       guard let value = self[key] else { continue }
       writer.key(key)
-      try value._writePayload(to: &writer)
+      try value.encode(to: &writer)
     }
     writer.endObject()
   }
@@ -168,15 +160,15 @@ extension Dictionary where Key == String, Value: MappableValue {
 
 extension MappableValue where Self: RawRepresentable, RawValue: MappableValue {
   /// Writes the raw value.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
-    try rawValue._writePayload(to: &writer)
+  public func encode(to writer: inout PayloadEncoder) throws {
+    try rawValue.encode(to: &writer)
   }
 }
 
 /// The elements written as nodes with `writer`'s settings, sorted by their compact JSON bytes.
 func _sortedForOutput<Elements: Sequence>(
-  _ elements: Elements, writer: _PayloadWriter,
-  write: (Elements.Element, inout _PayloadWriter) throws -> Void
+  _ elements: Elements, writer: PayloadEncoder,
+  write: (Elements.Element, inout PayloadEncoder) throws -> Void
 ) throws -> [Node] {
   var keyed: [(bytes: [UInt8], node: Node)] = []
   for element in elements {

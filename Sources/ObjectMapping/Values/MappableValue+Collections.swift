@@ -30,18 +30,18 @@ extension PayloadValue {
       }
       return [try Element(payload: self)]
     }
-    // The common element types convert in code specialized for them: the generic loop below
-    // pays a metadata lookup per array and a witness call per element.
-    if Element.self == Double.self {
-      return unsafeBitCast(try elements(of: entry, as: Double.self), to: [Element].self)
+    return try Element.decodeElements(of: self)
+  }
+
+  /// Each element of this array value converted, with every failure collected with its index
+  /// (``MappableValue/decodeElements(of:)``'s default and its built-in overrides).
+  @inline(__always)
+  func convertedElements<Element: MappableValue>(as type: Element.Type) throws -> [Element] {
+    let entry = self.entry
+    guard entry.kind == .array else {
+      throw mismatch(expected: "an array of \(Element.expectedDescription)")
     }
-    if Element.self == Int.self {
-      return unsafeBitCast(try elements(of: entry, as: Int.self), to: [Element].self)
-    }
-    if Element.self == String.self {
-      return unsafeBitCast(try elements(of: entry, as: String.self), to: [Element].self)
-    }
-    return try elements(of: entry, as: Element.self)
+    return try elements(of: entry, as: type)
   }
 
   /// Each element of the array `entry` (this value's entry) converted, with every failure
@@ -69,6 +69,30 @@ extension PayloadValue {
     }
     guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
     return result
+  }
+}
+
+// The common element types convert in loops specialized for them: the generic loop pays a
+// witness call per element.
+
+extension Double {
+  /// Each element converted in a loop specialized for `Double`.
+  public static func decodeElements(of payload: PayloadValue) throws -> [Double] {
+    try payload.convertedElements(as: Double.self)
+  }
+}
+
+extension Int {
+  /// Each element converted in a loop specialized for `Int`.
+  public static func decodeElements(of payload: PayloadValue) throws -> [Int] {
+    try payload.convertedElements(as: Int.self)
+  }
+}
+
+extension String {
+  /// Each element converted in a loop specialized for `String`.
+  public static func decodeElements(of payload: PayloadValue) throws -> [String] {
+    try payload.convertedElements(as: String.self)
   }
 }
 

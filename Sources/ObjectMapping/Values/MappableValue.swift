@@ -23,6 +23,15 @@
 ///   func payloadNode() throws -> Node { .integer(Int64(amount)) }
 /// }
 /// ```
+///
+/// A type that is serialized often can also write itself straight into the output, without a
+/// `Node`, by implementing ``encode(to:)``:
+///
+/// ```swift
+/// extension Cents {
+///   func encode(to encoder: inout PayloadEncoder) throws { encoder.integer(amount) }
+/// }
+/// ```
 public protocol MappableValue: SendableMetatype {
   /// Reads a value from a payload value.
   ///
@@ -40,13 +49,28 @@ public protocol MappableValue: SendableMetatype {
   /// How error messages name this type: `"an integer"`, `"a date"`.
   static var expectedDescription: String { get }
 
-  /// Writes the value during serialization (an implementation detail). The default writes
-  /// ``payloadNode()``; the built-in types write straight into the output bytes.
-  func _writePayload(to writer: inout _PayloadWriter) throws
+  /// Writes the value during serialization: calls one of `encoder`'s writing methods once.
+  ///
+  /// The default writes ``payloadNode()``. The built-in types write straight into the output
+  /// bytes; implement this for a custom type to do the same (see ``PayloadEncoder``).
+  ///
+  /// - Parameter encoder: Where the value is written, with the settings of the mapping being
+  ///   serialized (``PayloadEncoder/context``).
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` when the value cannot be
+  ///   written.
+  func encode(to encoder: inout PayloadEncoder) throws
 
-  /// Whether the value stands for `nil` (an empty `Optional`), which the ``NullPolicy`` leaves
-  /// out of serialized output. The default is `false`.
-  var _isNil: Bool { get }
+  /// Reads every element of an array payload value as this type, for `[Self]`, `Set<Self>`
+  /// and to-many collections of values.
+  ///
+  /// The default converts each element with ``init(payload:)`` and reports every failing
+  /// element with its index; the built-in number and string types override it with a loop
+  /// specialized for them. There is normally no reason to implement it.
+  ///
+  /// - Parameter payload: An array value (``PayloadValue/kind`` is ``PayloadValue/Kind/array``).
+  /// - Returns: The elements, in order.
+  /// - Throws: The failures of every element that does not convert, each with its index.
+  static func decodeElements(of payload: PayloadValue) throws -> [Self]
 
   /// The value `null` stands for, for types that accept it (`Optional`'s `nil`, ``Node/null``);
   /// `nil` for every other type, which makes a `null` payload an error.
@@ -58,12 +82,20 @@ extension MappableValue {
   public static var expectedDescription: String { "a value of type \(Self.self)" }
   /// `nil`: only types such as `Optional` accept `null`.
   public static var nullValue: Self? { nil }
-  /// Writes ``payloadNode()``.
-  public func _writePayload(to writer: inout _PayloadWriter) throws {
-    try writer.node(payloadNode())
+  /// Converts each element with ``init(payload:)``.
+  public static func decodeElements(of payload: PayloadValue) throws -> [Self] {
+    try payload.convertedElements(as: Self.self)
   }
-  /// `false`: only an empty `Optional` is `nil`.
-  public var _isNil: Bool { false }
+
+  /// Writes ``payloadNode()``.
+  public func encode(to encoder: inout PayloadEncoder) throws {
+    try encoder.node(payloadNode())
+  }
+
+  /// The engine's name for ``encode(to:)``.
+  func _writePayload(to writer: inout PayloadEncoder) throws {
+    try encode(to: &writer)
+  }
 }
 
 /// Why a payload value could not be converted, or a value could not be serialized.

@@ -3,8 +3,20 @@ extension Node: Hashable {
   ///
   /// `.integer(1)`, `.double(1.0)` and `.decimal("1.0")` are equal; `.decimal("0.1")` equals
   /// `.double(0.1)` (whose shortest text is `0.1`), but `.decimal("0.10000000000000000001")` does
-  /// not, even though both read as the same `Double`. Objects are equal when they have the same
-  /// members in the same order.
+  /// not, even though both read as the same `Double`.
+  ///
+  /// Objects are unordered, as in JSON (RFC 8259): two objects are equal when they have the same
+  /// members, whatever their order, so `{"t":true,"one":1}` read from JSON equals the same
+  /// dictionary read through ``init(foundation:)``. Members that share a key must come in the
+  /// same relative order (the first one is the one lookups find): `{"a":1,"a":2}` and
+  /// `{"a":2,"a":1}` differ. Equality never reorders anything: a node keeps its members in
+  /// payload order, and writers output them in that order.
+  ///
+  /// ```swift
+  /// let parsed = try Node(jsonString: #"{"t":true,"one":1}"#)
+  /// parsed == .object([.init("one", 1), .init("t", true)])  // true
+  /// parsed.keys                                              // ["t", "one"]
+  /// ```
   public static func == (lhs: Node, rhs: Node) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
@@ -14,14 +26,15 @@ extension Node: Hashable {
     case (.decimal(let a), .decimal(let b)) where a == b: return true
     case (.string(let a), .string(let b)): return a == b
     case (.array(let a), .array(let b)): return a == b
-    case (.object(let a), .object(let b)): return a == b
+    case (.object(let a), .object(let b)): return _membersEqual(a, b)
     default:
       guard let a = lhs._canonicalNumber, let b = rhs._canonicalNumber else { return false }
       return a == b
     }
   }
 
-  /// Hashes consistently with ``==(_:_:)``: numbers hash by their canonical value.
+  /// Hashes consistently with ``==(_:_:)``: numbers hash by their canonical value, and an
+  /// object's members are combined in an order-independent way.
   public func hash(into hasher: inout Hasher) {
     switch self {
     case .null: hasher.combine(0)
@@ -37,9 +50,13 @@ extension Node: Hashable {
     case .array(let value):
       hasher.combine(4)
       hasher.combine(value)
-    case .object(let value):
+    case .object(let members):
       hasher.combine(5)
-      hasher.combine(value)
+      hasher.combine(members.count)
+      // The sum of the members' own hashes does not depend on their order.
+      var sum = 0
+      for member in members { sum &+= member.hashValue }
+      hasher.combine(sum)
     }
   }
 
@@ -56,6 +73,24 @@ extension Node: Hashable {
     default: return nil
     }
   }
+}
+
+/// Whether two objects' members are equal as JSON objects: the same members in any order, where
+/// members sharing a key keep their relative order.
+private func _membersEqual(_ lhs: [Node.Member], _ rhs: [Node.Member]) -> Bool {
+  guard lhs.count == rhs.count else { return false }
+  // Members in the same order (the common case) need no sorting.
+  if lhs == rhs { return true }
+  // Sorted by key, ties kept in their order: equal members then line up.
+  func byKey(_ members: [Node.Member]) -> [Node.Member] {
+    members.enumerated()
+      .sorted {
+        $0.element.key < $1.element.key
+          || ($0.element.key == $1.element.key && $0.offset < $1.offset)
+      }
+      .map(\.element)
+  }
+  return byKey(lhs) == byKey(rhs)
 }
 
 /// A number in canonical form: sign, significant digits and the power of ten of the last digit.

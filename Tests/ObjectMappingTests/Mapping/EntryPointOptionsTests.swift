@@ -105,3 +105,58 @@ struct EntryPointOptionsTests {
     #expect(strict.report(OptionsFlow.payload).summary == OptionsFlow.strictErrors)
   }
 }
+
+/// Options given to one serialize call reach the child mappings, through every serialize verb.
+@Suite("Entry points: options for one serialize call")
+struct SerializeOptionsTests {
+  struct Note: Equatable, Sendable {
+    var text: String?
+  }
+
+  struct Folder: Equatable, Sendable {
+    var name: String?
+    var note = Note()
+  }
+
+  static let note = Mapping(Note.init) {
+    Attribute("text", \.text)
+  }
+
+  static let folder = Mapping(Folder.init) {
+    Attribute("name", \.name)
+    Relationship("note", \.note, note)
+  }
+
+  enum Verb: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case serialize, serializeCollection, node, dictionary, requestBody, inverse
+
+    var testDescription: String { rawValue }
+
+    /// The JSON this verb writes for an empty folder.
+    func json(with options: MappingOptions) throws -> String {
+      let mapping = SerializeOptionsTests.folder
+      let folder = Folder()
+      let data: Data
+      switch self {
+      case .serialize: data = try mapping.serialize(folder, with: options)
+      case .serializeCollection:
+        data = try mapping.serializeCollection([folder], with: options).dropFirst().dropLast()
+      case .node: data = try mapping.node(folder, with: options).jsonData()
+      case .dictionary:
+        data = try Node(foundation: mapping.dictionary(folder, with: options)).jsonData(
+          options: .sortedKeys)
+      case .requestBody: data = try mapping.requestBody(for: folder, with: options).data
+      case .inverse: data = try mapping.inverted().serialize(folder, with: options)
+      }
+      return String(decoding: data, as: UTF8.self)
+    }
+  }
+
+  @Test("nulls: .include for one call writes the child's nil too", arguments: Verb.allCases)
+  func nullsReachChildren(verb: Verb) throws {
+    #expect(try verb.json(with: .none) == #"{"note":{}}"#)
+    #expect(
+      try verb.json(with: MappingOptions(nulls: .include))
+        == #"{"name":null,"note":{"text":null}}"#)
+  }
+}

@@ -1,0 +1,444 @@
+/// Where a value writes itself during serialization: the encoder a ``MappableValue`` receives in
+/// ``MappableValue/encode(to:)``.
+///
+/// Serialization writes straight into the output (JSON bytes, or a ``Node`` tree for form bodies
+/// and other formats); a value calls one of the writing methods once, for the one value it
+/// stands for. Containers are written with ``array(_:)`` and ``object(_:)``; mappable values of
+/// any type (including arrays and dictionaries) with ``encode(_:)``. The settings the mapping
+/// being serialized asks for (the date format, how decimals are written) are in ``context``.
+///
+/// ```swift
+/// struct Point: MappableValue {
+///   var x: Double, y: Double
+///   init(payload: PayloadValue) throws {
+///     guard let pair = payload.elements, pair.count == 2 else {
+///       throw payload.mismatch(expected: "an [x, y] pair")
+///     }
+///     x = try pair[0].decode(Double.self)
+///     y = try pair[1].decode(Double.self)
+///   }
+///   func encode(to encoder: inout PayloadEncoder) throws {
+///     try encoder.array { try $0.double(x); try $0.double(y) }  // [1.5, -2]
+///   }
+///   func payloadNode() throws -> Node { [.double(x), .double(y)] }
+/// }
+/// ```
+public struct PayloadEncoder {
+  enum Target {
+    case json
+    case node
+  }
+
+  let target: Target
+  var json: _JSONWriter
+  var nodes: _NodeEventBuilder
+  /// The settings of the mapping being serialized; the format writers carry none.
+  public internal(set) var context: EncodingContext
+
+  /// The format `Date` values are written in (the attribute's or mapping's first format).
+  var dateFormat: DateFormat {
+    @inline(__always) get { context.dateFormat }
+    @inline(__always) set { context.dateFormat = newValue }
+  }
+  /// How `Decimal` values are written.
+  var decimals: DecimalOutput {
+    @inline(__always) get { context.decimals }
+    @inline(__always) set { context.decimals = newValue }
+  }
+
+  init(
+    target: Target, pretty: Bool = false, capacity: Int = 1024,
+    context: EncodingContext = EncodingContext()
+  ) {
+    self.target = target
+    json = _JSONWriter(pretty: pretty, capacity: target == .json ? capacity : 0)
+    nodes = _NodeEventBuilder()
+    self.context = context
+  }
+
+  /// A writer for a nested value with the same settings, writing a `Node`.
+  func nodeWriter() -> PayloadEncoder {
+    PayloadEncoder(target: .node, context: context)
+  }
+
+  // MARK: Public writing
+
+  /// Writes a mappable value of any type, with that type's own writing.
+  ///
+  /// ```swift
+  /// try encoder.encode(["a", "b"])        // ["a","b"]
+  /// try encoder.encode(Date(timeIntervalSince1970: 0))  // "1970-01-01T00:00:00Z"
+  /// ```
+  ///
+  /// - Parameter value: The value to write.
+  /// - Throws: What the value's ``MappableValue/encode(to:)`` throws.
+  public mutating func encode<Value: MappableValue>(_ value: Value) throws {
+    try value.encode(to: &self)
+  }
+
+  /// Writes an integer of any width; one beyond 64 bits is written as its exact decimal text.
+  ///
+  /// ```swift
+  /// encoder.integer(42)            // 42
+  /// encoder.integer(UInt64.max)    // 18446744073709551615
+  /// ```
+  ///
+  /// - Parameter value: The integer.
+  public mutating func integer<Value: BinaryInteger>(_ value: Value) {
+    if let small = Int64(exactly: value) {
+      int64(small)
+    } else if let large = UInt64(exactly: value) {
+      uint64(large)
+    } else {
+      numberText(String(value))
+    }
+  }
+
+  /// Writes number text as a number, exactly as given (`12.50` stays `12.50`).
+  ///
+  /// ```swift
+  /// try encoder.number(text: "12.50")   // 12.50
+  /// try encoder.number(text: "12,5")    // throws
+  /// ```
+  ///
+  /// - Parameter text: A number in JSON's grammar (RFC 8259).
+  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` when `text` is not a JSON
+  ///   number.
+  public mutating func number(text: String) throws {
+    guard _isJSONNumber(text) else {
+      throw ConversionFailure.notRepresentable(
+        MessageText.quoted(text), reason: "not a JSON number")
+    }
+    numberText(text)
+  }
+
+  /// Writes the elements `body` writes as an array: every value written in `body` is one
+  /// element.
+  ///
+  /// ```swift
+  /// try encoder.array { elements in
+  ///   elements.integer(1)
+  ///   try elements.encode("two")
+  /// }                                   // [1,"two"]
+  /// ```
+  ///
+  /// - Parameter body: Writes the elements, in order.
+  /// - Throws: What `body` throws.
+  public mutating func array(_ body: (inout PayloadEncoder) throws -> Void) rethrows {
+    beginArray()
+    defer { endArray() }
+    try body(&self)
+  }
+
+  /// Writes the members `body` writes as an object, in the order written.
+  ///
+  /// ```swift
+  /// try encoder.object { members in
+  ///   try members.encode(3, forKey: "x")
+  ///   try members.encode(["a"], forKey: "tags")
+  /// }                                   // {"x":3,"tags":["a"]}
+  /// ```
+  ///
+  /// - Parameter body: Writes the members, each a key and one value.
+  /// - Throws: What `body` throws.
+  public mutating func object(_ body: (inout PayloadObjectEncoder) throws -> Void) rethrows {
+    beginObject()
+    // The encoder moves into the member encoder and back, so its bytes are not copied.
+    var members = PayloadObjectEncoder(encoder: self)
+    self = PayloadEncoder(target: target, capacity: 0, context: context)
+    defer {
+      self = members.encoder
+      endObject()
+    }
+    try body(&members)
+  }
+
+  // MARK: Events
+
+  mutating func beginObject() {
+    switch target {
+    case .json: json.beginObject()
+    case .node: nodes.beginContainer(isObject: true)
+    }
+  }
+
+  mutating func endObject() {
+    switch target {
+    case .json: json.endObject()
+    case .node: nodes.endContainer()
+    }
+  }
+
+  mutating func beginArray() {
+    switch target {
+    case .json: json.beginArray()
+    case .node: nodes.beginContainer(isObject: false)
+    }
+  }
+
+  mutating func endArray() {
+    switch target {
+    case .json: json.endArray()
+    case .node: nodes.endContainer()
+    }
+  }
+
+  /// Writes a key whose JSON-escaped bytes were computed once, when the plan was built.
+  mutating func key(_ key: _OutputKey) {
+    switch target {
+    case .json:
+      if json.isPretty {
+        key.escaped.withUnsafeBufferPointer { json.key(escapedUTF8: $0) }
+      } else {
+        key.framed.withUnsafeBufferPointer { json.key(framed: $0) }
+      }
+    case .node: nodes.key(key.text)
+    }
+  }
+
+  mutating func key(_ key: String) {
+    switch target {
+    case .json: json.key(key)
+    case .node: nodes.key(key)
+    }
+  }
+
+  /// Writes a string.
+  ///
+  /// - Parameter value: The string.
+  public mutating func string(_ value: String) {
+    switch target {
+    case .json: json.string(value)
+    case .node: nodes.value(.string(value))
+    }
+  }
+
+  mutating func int64(_ value: Int64) {
+    switch target {
+    case .json: json.int64(value)
+    case .node: nodes.value(.integer(value))
+    }
+  }
+
+  mutating func uint64(_ value: UInt64) {
+    switch target {
+    case .json: json.uint64(value)
+    case .node:
+      nodes.value(Int64(exactly: value).map(Node.integer) ?? .decimal(String(value)))
+    }
+  }
+
+  /// Writes a double; one with no fraction (and magnitude below 2^53) is written as an integer
+  /// (`1577934245`, not `1577934245.0`), as `JSONEncoder` does.
+  ///
+  /// - Parameter value: The number.
+  /// - Throws: ``MappingError`` when `value` is NaN or infinite, which JSON cannot hold.
+  public mutating func double(_ value: Double) throws(MappingError) {
+    if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992,
+      value != 0 || value.sign == .plus
+    {
+      return int64(Int64(value))
+    }
+    switch target {
+    case .json:
+      do { try json.double(value) } catch { throw MappingError(error) }
+    case .node:
+      guard value.isFinite else { throw MappingError(.nonFiniteNumber(value: value.description)) }
+      nodes.value(.double(value))
+    }
+  }
+
+  /// Writes number text that is already a valid JSON number.
+  mutating func numberText(_ text: String) {
+    switch target {
+    case .json: json.numberText(text)
+    case .node: nodes.value(.decimal(text))
+    }
+  }
+
+  /// Writes `true` or `false`.
+  ///
+  /// - Parameter value: The boolean.
+  public mutating func bool(_ value: Bool) {
+    switch target {
+    case .json: json.bool(value)
+    case .node: nodes.value(.bool(value))
+    }
+  }
+
+  /// Writes `null`.
+  public mutating func null() {
+    switch target {
+    case .json: json.null()
+    case .node: nodes.value(.null)
+    }
+  }
+
+  /// Writes a whole node, as it is (members in their order).
+  ///
+  /// - Parameter node: The node.
+  /// - Throws: ``MappingError`` when the node holds a NaN or infinite double.
+  public mutating func node(_ node: Node) throws(MappingError) {
+    switch target {
+    case .json:
+      do {
+        try node._writeJSON(to: &json, sortedKeys: false, nonFinite: .error)
+      } catch {
+        throw MappingError(error)
+      }
+    case .node: nodes.value(node)
+    }
+  }
+
+  // MARK: Undo
+
+  struct Checkpoint {
+    fileprivate let json: _JSONWriter.Checkpoint?
+    fileprivate let nodes: _NodeEventBuilder.Checkpoint?
+  }
+
+  func checkpoint() -> Checkpoint {
+    switch target {
+    case .json: Checkpoint(json: json.checkpoint(), nodes: nil)
+    case .node: Checkpoint(json: nil, nodes: nodes.checkpoint())
+    }
+  }
+
+  mutating func rollback(to checkpoint: Checkpoint) {
+    if let mark = checkpoint.json { json.rollback(to: mark) }
+    if let mark = checkpoint.nodes { nodes.rollback(to: mark) }
+  }
+}
+
+/// The members of an object being written by ``PayloadEncoder/object(_:)``: each a key and one
+/// value.
+public struct PayloadObjectEncoder {
+  var encoder: PayloadEncoder
+
+  /// The settings of the mapping being serialized.
+  public var context: EncodingContext { encoder.context }
+
+  /// Writes a member: `key` and `value` with its type's own writing.
+  ///
+  /// - Parameters:
+  ///   - value: The member's value.
+  ///   - key: The member's key.
+  /// - Throws: What the value's ``MappableValue/encode(to:)`` throws; the member is then left
+  ///   out.
+  public mutating func encode<Value: MappableValue>(_ value: Value, forKey key: String) throws {
+    let mark = encoder.checkpoint()
+    encoder.key(key)
+    do {
+      try value.encode(to: &encoder)
+    } catch {
+      encoder.rollback(to: mark)
+      throw error
+    }
+  }
+}
+
+/// The settings values are written with during one serialization: the mapping's (or the
+/// attribute's) date format and how decimals are written. They belong to the mapping being
+/// serialized, not to the output format.
+public struct EncodingContext: Sendable, Equatable {
+  /// The format `Date` values are written in: the attribute's or the mapping's first date
+  /// format, ISO 8601 in UTC unless one is set.
+  public internal(set) var dateFormat: DateFormat
+  /// How `Decimal` values are written.
+  public internal(set) var decimals: DecimalOutput
+
+  init(dateFormat: DateFormat = .iso8601, decimals: DecimalOutput = .number) {
+    self.dateFormat = dateFormat
+    self.decimals = decimals
+  }
+}
+
+/// The encoder's name inside the engine, kept while other folders move to ``PayloadEncoder``.
+typealias _PayloadWriter = PayloadEncoder
+
+/// An output key with its JSON-escaped UTF-8 bytes, computed once per plan.
+struct _OutputKey: Sendable, Hashable {
+  let text: String
+  let escaped: [UInt8]
+  /// `"key":` — the quoted, escaped key and the colon, appended in one copy by compact writers.
+  let framed: [UInt8]
+
+  init(_ text: String) {
+    self.text = text
+    escaped = _JSONWriter.escapedUTF8(text)
+    framed = [UInt8(ascii: "\"")] + escaped + [UInt8(ascii: "\""), UInt8(ascii: ":")]
+  }
+}
+
+/// Builds a ``Node`` from writer events with flat stacks (no per-container arrays of frames
+/// copied on write).
+struct _NodeEventBuilder {
+  private var values: [Node] = []
+  private var keys: [String] = []
+  private var frames: [(isObject: Bool, values: Int, keys: Int)] = []
+
+  mutating func beginContainer(isObject: Bool) {
+    frames.append((isObject, values.count, keys.count))
+  }
+
+  mutating func endContainer() {
+    guard let frame = frames.popLast() else { return }
+    let node: Node
+    if frame.isObject {
+      var members: [Node.Member] = []
+      members.reserveCapacity(values.count - frame.values)
+      for (key, value) in zip(keys[frame.keys...], values[frame.values...]) {
+        members.append(Node.Member(key, value))
+      }
+      node = .object(members)
+    } else {
+      node = .array(Array(values[frame.values...]))
+    }
+    values.removeSubrange(frame.values...)
+    keys.removeSubrange(frame.keys...)
+    values.append(node)
+  }
+
+  mutating func key(_ key: String) {
+    keys.append(key)
+  }
+
+  mutating func value(_ node: Node) {
+    values.append(node)
+  }
+
+  /// The finished top-level value.
+  var result: Node { values.first ?? .null }
+
+  struct Checkpoint {
+    fileprivate let values: Int
+    fileprivate let keys: Int
+    fileprivate let frames: Int
+  }
+
+  func checkpoint() -> Checkpoint {
+    Checkpoint(values: values.count, keys: keys.count, frames: frames.count)
+  }
+
+  mutating func rollback(to checkpoint: Checkpoint) {
+    values.removeSubrange(checkpoint.values...)
+    keys.removeSubrange(checkpoint.keys...)
+    frames.removeSubrange(checkpoint.frames...)
+  }
+}
+
+/// Whether `nil` values are left out of serialized output or written as `null`.
+public enum NullPolicy: Sendable, Equatable {
+  /// `nil` properties are left out (the default).
+  case omit
+  /// `nil` properties are written as `null` (PUT bodies that must clear a field).
+  case include
+}
+
+/// How `Decimal` values are written.
+public enum DecimalOutput: Sendable, Equatable {
+  /// As a JSON number with the exact decimal text (`12.50` stays `12.5`, 25 digits stay 25).
+  case number
+  /// As a string holding the exact decimal text, for servers that parse numbers as doubles.
+  case string
+}
