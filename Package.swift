@@ -37,7 +37,8 @@ let package = Package(
     .testTarget(
       name: "ObjectMappingTests",
       dependencies: [
-        "ObjectMapping", "ObjectMappingDocument", "ObjectMappingTesting", "ObjectMappingTestSupport", "ShowcaseKit",
+        "ObjectMapping", "ObjectMappingDocument", "ObjectMappingTesting",
+        "ObjectMappingTestSupport", "ShowcaseKit",
       ]
     ),
   ],

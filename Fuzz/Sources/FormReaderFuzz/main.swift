@@ -2,7 +2,7 @@ import Foundation
 import ObjectMapping
 
 /// Reads the input as `application/x-www-form-urlencoded`. Every input either reads or throws a
-/// `MappingError` whose location lies inside the input; a node that reads is an object of
+/// `FormatError` whose location lies inside the input; a node that reads is an object of
 /// strings, arrays and objects, writes back with every option set, and re-reads to an equal node.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFormReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -16,7 +16,7 @@ public func fuzzFormReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
   let node: Node
   do {
     node = try Node(formURLEncoded: data)
-  } catch let error as MappingError {
+  } catch let error as FormatError {
     switch error.kind {
     case .syntax(_, let location), .invalidUTF8(let location),
       .depthLimitExceeded(_, let location):
@@ -27,7 +27,7 @@ public func fuzzFormReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     }
     return 0
   } catch {
-    fatalError("reader threw a non-MappingError \(error)")
+    fatalError("reader threw a non-FormatError \(error)")
   }
   guard case .object(let members) = node else { fatalError("form read as a non-object \(node)") }
   // `=a&=b` reads as {"": ["a", "b"]}, which form data cannot write back: the writer must say so.
@@ -41,10 +41,10 @@ public func fuzzFormReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     do {
       _ = try node.formURLEncodedData()
       fatalError("an empty key holding a container was written: \(node)")
-    } catch let error as MappingError {
+    } catch let error as FormatError {
       guard case .notRepresentable = error.kind else { fatalError("unexpected \(error)") }
     } catch {
-      fatalError("writer threw a non-MappingError \(error)")
+      fatalError("writer threw a non-FormatError \(error)")
     }
     return 0
   }

@@ -2,7 +2,7 @@ import Foundation
 import ObjectMapping
 
 /// Reads the input as JSON, strict and lenient. Every input either reads or throws a
-/// `MappingError` whose location lies inside the input; strict success implies lenient success
+/// `FormatError` whose location lies inside the input; strict success implies lenient success
 /// with an equal node; a node that reads writes back (compact and pretty) and re-reads strictly
 /// to an equal node with an equal hash.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -17,7 +17,7 @@ public func fuzzJSONReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
   func read(_ options: JSONReadingOptions) -> Node? {
     do {
       return try Node(jsonData: data, options: options)
-    } catch let error as MappingError {
+    } catch let error as FormatError {
       switch error.kind {
       case .syntax(_, let location), .invalidUTF8(let location),
         .depthLimitExceeded(_, let location):
@@ -28,7 +28,7 @@ public func fuzzJSONReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
       }
       return nil
     } catch {
-      fatalError("reader threw a non-MappingError \(error)")
+      fatalError("reader threw a non-FormatError \(error)")
     }
   }
 

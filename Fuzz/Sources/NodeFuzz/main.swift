@@ -17,12 +17,12 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   do {
     json = try node.jsonData()
     require(!builder.hasNonFinite, "a non-finite double was written: \(short(node))")
-  } catch let error as MappingError {
+  } catch let error as FormatError {
     guard case .nonFiniteNumber = error.kind, builder.hasNonFinite else {
       fatalError("writing \(short(node)) failed: \(error)")
     }
   } catch {
-    fatalError("the writer threw a non-MappingError \(error)")
+    fatalError("the writer threw a non-FormatError \(error)")
   }
   let deepOptions = JSONReadingOptions(maximumDepth: max(512, builder.deepest + 1))
   if let json {
@@ -45,10 +45,10 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
       do {
         _ = try Node(jsonData: json)
         fatalError("a document \(builder.deepest) levels deep passed the 512 limit")
-      } catch let error as MappingError {
+      } catch let error as FormatError {
         guard case .depthLimitExceeded = error.kind else { fatalError("unexpected \(error)") }
       } catch {
-        fatalError("the reader threw a non-MappingError \(error)")
+        fatalError("the reader threw a non-FormatError \(error)")
       }
     }
   }
@@ -80,14 +80,14 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         "form text \(String(decoding: normalised, as: UTF8.self)) of \(short(node)) read back "
           + "as \(short(reread)) and written as \(String(decoding: again, as: UTF8.self))")
     }
-  } catch let error as MappingError {
+  } catch let error as FormatError {
     switch error.kind {
     case .notRepresentable, .nonFiniteNumber: break
     case .depthLimitExceeded where builder.deepest > 512: break
     default: fatalError("form writing of \(short(node)) failed: \(error)")
     }
   } catch {
-    fatalError("the form writer threw a non-MappingError \(error)")
+    fatalError("the form writer threw a non-FormatError \(error)")
   }
 
   // Mapping: the node and its JSON text map to the same object, or fail the same way. A node

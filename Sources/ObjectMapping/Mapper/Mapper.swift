@@ -55,7 +55,7 @@ public struct Mapper: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a ``Node``, or any
+  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, or any
   ///     ``MappingInput``.
   ///   - options: Settings for this call, reaching every route's mapping and its children
   ///     unless they set their own.

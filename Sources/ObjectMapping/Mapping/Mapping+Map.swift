@@ -8,7 +8,7 @@ import Foundation
 extension MappingProtocol {
   /// Maps a payload that is one object.
   ///
-  /// JSON is scanned once into a flat index that the mapping reads lazily; no ``Node`` tree is
+  /// JSON is scanned once into a flat index that the mapping reads lazily; no `Node` tree is
   /// built.
   ///
   /// ```swift
@@ -18,7 +18,7 @@ extension MappingProtocol {
   /// ```
   ///
   /// - Parameters:
-  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a ``Node``, or any
+  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, or any
   ///     ``MappingInput``.
   ///   - options: Settings for this call, reaching every child mapping unless it sets its own
   ///     (see ``MappingOptions``).

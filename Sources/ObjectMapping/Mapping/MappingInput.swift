@@ -1,13 +1,13 @@
 import Foundation
 
-/// A payload to map: JSON bytes or text, a ``Node``, a value parsed by Foundation, or bytes in
+/// A payload to map: JSON bytes or text, a `Node`, a value parsed by Foundation, or bytes in
 /// the format their `Content-Type` names.
 ///
 /// Every decoding verb takes an input: `map(_:with:)`,
 /// `mapCollection(_:with:)`,
 /// `map(_:onto:with:)`,
 /// `report(_:with:)` and `map(_:with:)`.
-/// `Data`, `[UInt8]`, `String` and ``Node`` are inputs as they are (strict JSON for the first
+/// `Data`, `[UInt8]`, `String` and `Node` are inputs as they are (strict JSON for the first
 /// three); the static members spell the rest:
 ///
 /// ```swift
@@ -18,7 +18,7 @@ import Foundation
 /// ```
 ///
 /// JSON is scanned in place into a flat index that the mapping reads lazily, whichever way it
-/// arrives (bytes, text, or a `Content-Type` that names JSON): no ``Node`` tree is built.
+/// arrives (bytes, text, or a `Content-Type` that names JSON): no `Node` tree is built.
 public struct MappingInput {
   enum Source {
     case data(Data, JSONReadingOptions)
@@ -120,7 +120,7 @@ extension MappingInputConvertible where Self == MappingInput {
   }
 }
 
-/// A value that can be mapped as it is: `Data`, `[UInt8]` and `String` (strict JSON), ``Node``,
+/// A value that can be mapped as it is: `Data`, `[UInt8]` and `String` (strict JSON), `Node`,
 /// and ``MappingInput`` itself.
 ///
 /// Conform a type of your own (a byte buffer of a networking library, say) to hand it to every

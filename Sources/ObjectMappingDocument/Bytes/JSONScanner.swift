@@ -16,6 +16,13 @@
 /// It does not recurse: open containers live on an explicit stack, so nesting is bounded only by
 /// ``JSONReadingOptions/maximumDepth``. Line and column numbers are computed only when an error
 /// is thrown, by rescanning the input up to the error's offset.
+///
+/// Invariant (what makes the unchecked reads safe): a scanner exists only inside
+/// ``scan(_:options:)`` or ``scanArrayElements(_:options:_:)``, which borrow `input` for the
+/// call, and every read of `base[i]` is preceded by a check `i < end` (or reads a position
+/// already checked, such as a lead byte before its continuation bytes are length-checked).
+/// Word-at-a-time reads load 8 bytes only while `index + 8 <= end`. Debug builds assert that the
+/// scan position never passes the end.
 package struct _JSONScanner {
   private let input: UnsafeBufferPointer<UInt8>
   private let base: UnsafePointer<UInt8>
@@ -356,6 +363,7 @@ package struct _JSONScanner {
 
   /// Checks that nothing but whitespace follows the top-level value.
   private mutating func finishDocument() throws(FormatError) {
+    assert(position <= end, "the scan position stays inside the input")
     try skipWhitespace()
     guard position == end else {
       throw syntaxError("trailing characters after the top-level value", at: position)
@@ -785,7 +793,8 @@ package struct _JSONScanner {
 
   /// The line and column of `offset` in `input`: `\n`, `\r\n` and `\r` each end a line, columns
   /// count Unicode scalars from 1, and a leading byte order mark is not counted.
-  package static func location(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextLocation {
+  package static func location(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextLocation
+  {
     var line = 1
     var column = 1
     var index = 0
@@ -830,6 +839,18 @@ package struct _JSONScanner {
     default:
       return "'\(scalar)'"
     }
+  }
+}
+
+extension _Tape {
+  /// Scans a JSON text into a tape whose ``bytes`` are the input itself.
+  ///
+  /// - Throws: `FormatError` with path `""` for invalid JSON (see ``_JSONScanner``).
+  package init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(FormatError) {
+    let index = try bytes.withUnsafeBufferPointer { buffer throws(FormatError) in
+      try _JSONScanner.scan(buffer, options: options)
+    }
+    self.init(entries: index.entries, bytes: bytes, longLengths: index.longLengths)
   }
 }
 

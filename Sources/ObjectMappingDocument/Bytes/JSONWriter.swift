@@ -32,6 +32,10 @@
 ///   value (Swift's own `description`, e.g. `0.1`, `1e-05`, `-0.0`, `1e+20`); non-finite doubles
 ///   are an error; ``numberText(_:)`` writes literal number text (exact decimals) unchanged.
 ///
+/// Invariant (what makes the pointer copies safe): ``storage`` always holds at least ``count``
+/// bytes, and every copy into it first grows it to fit (`count + added <= storage.count`,
+/// asserted in debug builds); sources are borrowed buffers read within their call.
+///
 /// The caller is responsible for producing a well-formed event sequence (one top-level value, a
 /// key before every object member, balanced begin/end); debug builds assert it.
 package struct _JSONWriter {
@@ -72,7 +76,9 @@ package struct _JSONWriter {
   package var bytes: [UInt8] { Array(storage[0..<count]) }
 
   /// Calls `body` with the bytes written so far, in place.
-  package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+  package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    -> Result
+  {
     try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
   }
 
@@ -91,6 +97,7 @@ package struct _JSONWriter {
   @inline(__always)
   private mutating func append(_ byte: UInt8) {
     if count == storage.count { grow(toFit: 1) }
+    assert(count < storage.count, "the writer's room holds the byte")
     storage.withUnsafeMutableBufferPointer { $0[count] = byte }
     count &+= 1
   }
@@ -101,6 +108,7 @@ package struct _JSONWriter {
     guard let from = source.baseAddress else { return }
     let added = source.count
     if storage.count &- count < added { grow(toFit: added) }
+    assert(count + added <= storage.count, "the writer's room holds the bytes")
     storage.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       (base + count).update(from: from, count: added)
@@ -174,7 +182,7 @@ package struct _JSONWriter {
   }
 
   /// Writes a key already framed as `"key":` (quoted, escaped, with the colon), as
-  /// ``_OutputKey`` prepares once per plan; compact output only.
+  /// `_OutputKey` (mapping layer) prepares once per plan; compact output only.
   package mutating func key(framed: UnsafeBufferPointer<UInt8>) {
     assert(!isPretty, "framed keys carry the compact colon")
     beginKey()

@@ -17,7 +17,9 @@ extension _Tape {
   package func entry(at index: Int) -> _TapeEntry { withView { $0[index] } }
 
   /// Every entry, unpacked (for tests and diagnostics; mappings read through a view).
-  package var unpackedEntries: [_TapeEntry] { withView { view in entries.indices.map { view[$0] } } }
+  package var unpackedEntries: [_TapeEntry] {
+    withView { view in entries.indices.map { view[$0] } }
+  }
 
   /// The decoded string of the string entry at `index`.
   package func string(at index: Int) -> String { withView { $0.string(at: index) } }
@@ -157,6 +159,7 @@ private struct _NodeBuilder {
 /// (``_EiselLemire``); the rest go through the C library's `strtod`, which rounds correctly, on
 /// a NUL-terminated copy. Every read is bounds-checked against `text`: the tape's number text
 /// is validated by its producer, but the parser must stay inside whatever it is given.
+@usableFromInline
 package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   guard let base = text.baseAddress, !text.isEmpty else { return .nan }
   let end = text.count

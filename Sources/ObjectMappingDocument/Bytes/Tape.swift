@@ -13,16 +13,19 @@
 /// Entries are stored packed, 8 bytes each (``_PackedEntry``), and read unpacked as
 /// ``_TapeEntry`` values. A value takes at least 2 bytes of JSON (`0,`), so the index of a
 /// scanned document is at most 4 times its size.
-package struct _Tape: Sendable {
+@usableFromInline package struct _Tape: Sendable {
   /// The entries, in document order. Entry 0 is the root value.
-  package var entries: [_PackedEntry]
+  @usableFromInline package var entries: [_PackedEntry]
   /// The bytes that string and number entries point into: the JSON source, or storage written by
   /// a tape builder (unescaped text).
-  package var bytes: [UInt8]
+  @usableFromInline package var bytes: [UInt8]
   /// The lengths and counts too large for a packed entry, by entry index (ascending).
-  package var longLengths: [_LongLength]
+  @usableFromInline package var longLengths: [_LongLength]
 
   package init(entries: [_PackedEntry], bytes: [UInt8], longLengths: [_LongLength] = []) {
+    assert(
+      zip(longLengths, longLengths.dropFirst()).allSatisfy { $0.index < $1.index },
+      "long lengths are sorted by entry index (the view searches them)")
     self.entries = entries
     self.bytes = bytes
     self.longLengths = longLengths
@@ -65,7 +68,7 @@ package struct _Tape: Sendable {
 }
 
 /// The kind of one tape entry.
-package enum _TapeKind: UInt8, Sendable {
+@usableFromInline package enum _TapeKind: UInt8, Sendable {
   case null
   case `true`
   case `false`
@@ -85,7 +88,7 @@ package enum _TapeKind: UInt8, Sendable {
 extension _TapeKind {
   /// The kind whose raw value is `packed` (0–7); a switch rather than `init(rawValue:)`, which
   /// is not inlined and returns an optional.
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(packed: UInt8) {
     switch packed {
     case 0: self = .null
@@ -101,25 +104,26 @@ extension _TapeKind {
 }
 
 /// One entry of a ``_Tape``, unpacked: what readers get from ``_TapeView/subscript(_:)``.
-package struct _TapeEntry: Sendable, Equatable {
+@usableFromInline package struct _TapeEntry: Sendable, Equatable {
   /// The entry's kind.
-  package var kind: _TapeKind
+  @usableFromInline package var kind: _TapeKind
   /// Per-kind flags: ``stringHasEscapes`` on strings, ``numberIsIntegral`` on numbers.
-  package var flags: UInt8
+  @usableFromInline package var flags: UInt8
   /// Strings and numbers: the byte length of the content. Arrays: element count. Objects:
   /// member count.
-  package var length: UInt32
+  @usableFromInline package var length: UInt32
   /// Integers: the value. Strings and numbers: the byte offset of the content in
   /// ``_Tape/bytes``. Arrays and objects: the index of the first entry after the subtree.
-  package var payload: Int64
+  @usableFromInline package var payload: Int64
 
   /// On a string: the content holds JSON escapes (`\n`, `\u00e9`) and must be decoded.
   /// Without it the content bytes are the string's UTF-8, already validated.
-  package static let stringHasEscapes: UInt8 = 1
+  @usableFromInline package static let stringHasEscapes: UInt8 = 1
   /// On a number: the literal has no fraction and no exponent (an integer beyond the range of
   /// ``_TapeKind/integer``, or `-0`).
-  package static let numberIsIntegral: UInt8 = 1
+  @usableFromInline package static let numberIsIntegral: UInt8 = 1
 
+  @inlinable
   package init(kind: _TapeKind, flags: UInt8 = 0, length: UInt32 = 0, payload: Int64 = 0) {
     self.kind = kind
     self.flags = flags
@@ -135,35 +139,35 @@ package struct _TapeEntry: Sendable, Equatable {
 /// the payload (a byte offset or an entry index, below 2³⁸). A length or count of
 /// ``longLength`` or more is stored as ``longLength`` and kept in the tape's
 /// ``_Tape/longLengths``.
-package struct _PackedEntry: Sendable, Equatable {
-  package var bits: UInt64
+@usableFromInline package struct _PackedEntry: Sendable, Equatable {
+  @usableFromInline package var bits: UInt64
 
   /// The smallest length or count kept outside the entry.
-  package static let longLength = (1 << 21) - 1
+  @usableFromInline package static let longLength = (1 << 21) - 1
   /// The largest payload (byte offset or entry index) an entry holds.
-  package static let maximumPayload: Int64 = (1 << 38) - 1
+  @usableFromInline package static let maximumPayload: Int64 = (1 << 38) - 1
   /// `bits & containerMask == containerMask` exactly for arrays and objects.
-  package static let containerMask: UInt64 = 0b1101
+  @usableFromInline package static let containerMask: UInt64 = 0b1101
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(bits: UInt64) { self.bits = bits }
 
   /// An integer entry, or `nil` when `value` is outside `-2⁶² ..< 2⁶²`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package init?(integer value: Int64) {
     guard value >= -(1 << 62) && value < 1 << 62 else { return nil }
     bits = UInt64(bitPattern: value << 1)
   }
 
   /// A `null`, `true` or `false` entry, or an array or object entry not yet closed.
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(kind: _TapeKind) {
     bits = UInt64(kind.rawValue) << 1 | 1
   }
 
   /// A string or number entry; a `length` of ``longLength`` or more is stored as
   /// ``longLength`` (the caller records the real one). `offset` is at most ``maximumPayload``.
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(kind: _TapeKind, flag: Bool, length: Int, offset: Int) {
     let stored = UInt64(truncatingIfNeeded: Swift.min(length, _PackedEntry.longLength))
     bits =
@@ -172,6 +176,7 @@ package struct _PackedEntry: Sendable, Equatable {
   }
 
   /// Packs an unpacked entry whose integer fits and whose payload is in range.
+  @inlinable
   package init(_ entry: _TapeEntry) {
     if entry.kind == .integer, let packed = _PackedEntry(integer: entry.payload) {
       self = packed
@@ -183,43 +188,43 @@ package struct _PackedEntry: Sendable, Equatable {
   }
 
   /// Sets a container's count (capped at ``longLength``) and the index after its subtree.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func close(count: Int, after: Int) {
     let stored = UInt64(truncatingIfNeeded: Swift.min(count, _PackedEntry.longLength))
     bits = bits & 0x1F | stored << 5 | UInt64(truncatingIfNeeded: after) << 26
   }
 
   /// The length or count field (``longLength`` when the real one is kept outside).
-  @inline(__always)
+  @inlinable @inline(__always)
   package var storedLength: Int { Int(truncatingIfNeeded: (bits >> 5) & 0x1F_FFFF) }
 
   /// The payload field of a non-integer entry: a byte offset or an entry index.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var storedPayload: Int { Int(truncatingIfNeeded: bits >> 26) }
 
   /// Whether a string has escapes or a number is integral (``_TapeEntry/flags``).
-  @inline(__always)
+  @inlinable @inline(__always)
   package var hasFlag: Bool { bits & 16 != 0 }
 
   /// Whether this is an object entry.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var isObject: Bool { bits & 0b1111 == 0b1111 }
 
   /// Whether the length or count is kept in the tape's ``_Tape/longLengths``.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var hasLongLength: Bool {
     bits & 1 != 0 && (bits >> 5) & 0x1F_FFFF == 0x1F_FFFF
   }
 
   /// The index after the subtree of an array or object entry at `index`, else `index + 1`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func next(at index: Int) -> Int {
     bits & _PackedEntry.containerMask == _PackedEntry.containerMask
       ? Int(truncatingIfNeeded: bits >> 26) : index + 1
   }
 
   /// The entry unpacked, with a long length read as ``longLength``.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var unpacked: _TapeEntry {
     if bits & 1 == 0 {
       return _TapeEntry(kind: .integer, payload: Int64(bitPattern: bits) >> 1)
@@ -233,13 +238,14 @@ package struct _PackedEntry: Sendable, Equatable {
 }
 
 /// A length or count too large for a packed entry: the entry's index and its value.
-package struct _LongLength: Sendable, Equatable {
-  package var index: Int
-  package var length: UInt32
+@usableFromInline package struct _LongLength: Sendable, Equatable {
+  @usableFromInline package var index: Int
+  @usableFromInline package var length: UInt32
 }
 
 extension UnsafeBufferPointer<_LongLength> {
   /// The length recorded for the entry at `index` (0 when none is).
+  @usableFromInline
   package func length(at index: Int) -> UInt32 {
     var low = 0
     var high = count

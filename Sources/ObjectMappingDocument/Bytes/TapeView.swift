@@ -11,14 +11,22 @@
 /// Reading through the view costs no reference counting and no bounds checks in release builds
 /// (the reader produced the tape, so its indices are in range). A view is valid only inside the
 /// ``_Tape/withView(_:)`` call that made it, which keeps the tape alive; a mapping run and the
-/// ``PayloadValue``s it hands out live inside that call.
-package struct _TapeView {
-  package let entries: UnsafeBufferPointer<_PackedEntry>
-  package let bytes: UnsafeBufferPointer<UInt8>
+/// `PayloadValue`s it hands out live inside that call.
+///
+/// Invariant (what makes the unchecked reads safe): the three buffers are those of one tape,
+/// borrowed for the duration of a `withView` call (or of one element's scan, in
+/// ``_JSONScanner/scanArrayElements(_:options:_:)``); the entries were written by a reader that
+/// validated the whole text, so every container's subtree end is at most `entries.count`, every
+/// string or number entry's content lies inside `bytes`, and every index a caller passes was
+/// obtained from the view itself (the root 0, a container's members, `next(after:)`). Debug
+/// builds assert the index and content bounds on each read.
+@usableFromInline package struct _TapeView {
+  @usableFromInline package let entries: UnsafeBufferPointer<_PackedEntry>
+  @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
-  package let longLengths: UnsafeBufferPointer<_LongLength>
+  @usableFromInline package let longLengths: UnsafeBufferPointer<_LongLength>
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(
     entries: UnsafeBufferPointer<_PackedEntry>, bytes: UnsafeBufferPointer<UInt8>,
     longLengths: UnsafeBufferPointer<_LongLength> = UnsafeBufferPointer(start: nil, count: 0)
@@ -29,8 +37,9 @@ package struct _TapeView {
   }
 
   /// The entry at `index`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package subscript(index: Int) -> _TapeEntry {
+    assert(index >= 0 && index < entries.count, "tape index out of range")
     let packed = entries[index]
     var entry = packed.unpacked
     if _slowPath(packed.hasLongLength) { entry.length = longLengths.length(at: index) }
@@ -38,7 +47,7 @@ package struct _TapeView {
   }
 
   /// The element or member count of the array or object at `index`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func count(at index: Int) -> Int {
     let packed = entries[index]
     let count = packed.storedLength
@@ -49,20 +58,22 @@ package struct _TapeView {
   }
 
   /// The index of the first entry after the value at `index` (its whole subtree).
-  @inline(__always)
+  @inlinable @inline(__always)
   package func next(after index: Int) -> Int {
-    entries[index].next(at: index)
+    assert(index >= 0 && index < entries.count, "tape index out of range")
+    return entries[index].next(at: index)
   }
 
   /// The content bytes of a string or number entry.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func content(of entry: _TapeEntry) -> UnsafeBufferPointer<UInt8> {
     let start = Int(entry.payload)
+    assert(start >= 0 && start + Int(entry.length) <= bytes.count, "content outside the bytes")
     return UnsafeBufferPointer(rebasing: bytes[start..<start + Int(entry.length)])
   }
 
   /// The decoded string of the string entry at `index`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func string(at index: Int) -> String {
     let packed = entries[index]
     let length = packed.storedLength
@@ -75,8 +86,8 @@ package struct _TapeView {
   }
 
   /// ``string(at:)`` for a string with escapes or a long length.
-  @inline(never)
-  private func decodedString(at index: Int) -> String {
+  @usableFromInline @inline(never)
+  package func decodedString(at index: Int) -> String {
     let entry = self[index]
     if entry.flags & _TapeEntry.stringHasEscapes == 0 {
       return String(decoding: content(of: entry), as: UTF8.self)
@@ -92,7 +103,7 @@ package struct _TapeView {
   }
 
   /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func doubleValue(at index: Int) -> Double? {
     let entry = self[index]
     switch entry.kind {
@@ -104,7 +115,7 @@ package struct _TapeView {
 
   /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes), without building a
   /// `String` for unescaped keys.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     let packed = entries[index]
     if packed.hasFlag || packed.storedLength == _PackedEntry.longLength {
@@ -117,6 +128,7 @@ package struct _TapeView {
 
   /// The value index of the first member of the object at `object` whose key is `key`; `nil`
   /// when absent or when `object` is not an object.
+  @inlinable
   package func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
     guard entries[object].isObject else { return nil }
     var cursor = object + 1
@@ -135,7 +147,7 @@ package struct _TapeView {
   /// The result is still the *first* member with that key: when the skipped members might hold
   /// the same key (``_MemberHint/skippedKeys``), or the caller says an earlier lookup used the
   /// same key (`mayRepeat`), the scan starts from the object's start as a plain lookup does.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func member(
     of object: Int, named key: _KeyBytes, hint: inout _MemberHint, mayRepeat: Bool
   ) -> Int? {
@@ -177,24 +189,24 @@ package struct _TapeView {
 }
 
 /// Where the next key lookup in one object starts, and a summary of the keys passed over.
-package struct _MemberHint {
+@usableFromInline package struct _MemberHint {
   /// The tape index of the next member's key entry.
-  package var cursor: Int
+  @usableFromInline package var cursor: Int
   /// The position of that member in the object (0-based).
-  package var ordinal: Int
+  @usableFromInline package var ordinal: Int
   /// The union of ``_KeyBytes/signature`` of every member key passed over without a match
   /// (all bits for a key with escapes, whose raw bytes are not its UTF-8).
-  package var skippedKeys: UInt64
+  @usableFromInline package var skippedKeys: UInt64
 
   /// The hint for a fresh lookup in the object at `object`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(object: Int) {
     cursor = object + 1
     ordinal = 0
     skippedKeys = 0
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(cursor: Int, ordinal: Int, skippedKeys: UInt64) {
     self.cursor = cursor
     self.ordinal = ordinal
@@ -204,12 +216,12 @@ package struct _MemberHint {
 
 /// The UTF-8 bytes of one key of a rule, allocated once when the mapping is built and compared
 /// byte for byte against payload keys.
-package struct _KeyBytes: @unchecked Sendable {
+@usableFromInline package struct _KeyBytes: @unchecked Sendable {
   // @unchecked: the buffer is written once in `init` and only read afterwards; its owner (a
   // decode step) frees it in `deinit`.
-  package let buffer: UnsafeBufferPointer<UInt8>
+  @usableFromInline package let buffer: UnsafeBufferPointer<UInt8>
   /// One bit chosen by the key's length and first byte: keys with different signatures differ.
-  package let signature: UInt64
+  @usableFromInline package let signature: UInt64
 
   package init(_ key: [UInt8]) {
     let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(key.count, 1))
@@ -222,14 +234,15 @@ package struct _KeyBytes: @unchecked Sendable {
     UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate()
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func signature(length: Int, first: UInt8) -> UInt64 {
     1 << UInt64((length &* 7 &+ Int(first)) & 63)
   }
 
   /// The signature of the key entry `entry`; all bits when it has escapes or a long length.
-  @inline(__always)
-  package static func signature(of entry: _PackedEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  @inlinable @inline(__always)
+  package static func signature(of entry: _PackedEntry, bytes: UnsafeBufferPointer<UInt8>) -> UInt64
+  {
     let length = entry.storedLength
     guard !entry.hasFlag && length != _PackedEntry.longLength else { return ~0 }
     return signature(length: length, first: length == 0 ? 0 : bytes[entry.storedPayload])
@@ -238,7 +251,7 @@ package struct _KeyBytes: @unchecked Sendable {
 
 extension _Tape {
   /// Calls `body` with a view of this tape, valid during the call.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func withView<Result>(_ body: (_TapeView) throws -> Result) rethrows -> Result {
     try entries.withUnsafeBufferPointer { entries in
       try bytes.withUnsafeBufferPointer { bytes in

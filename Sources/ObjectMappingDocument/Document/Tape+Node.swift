@@ -8,7 +8,8 @@ extension _Tape {
   /// costs no call stack; a node nested deeper than `maximumDepth` (the JSON reader's default,
   /// 512) is an error at the path of the first container too deep, as from the JSON reader, so
   /// that mapping a hand-built `Node` never recurses deeper than mapping JSON text does.
-  package init(node: Node, maximumDepth: Int = JSONReadingOptions.strict.maximumDepth) throws(FormatError)
+  package init(node: Node, maximumDepth: Int = JSONReadingOptions.strict.maximumDepth)
+    throws(FormatError)
   {
     let (entries, bytes) = try _Tape.build(node, maximumDepth: maximumDepth)
     try self.init(unpacked: entries, bytes: bytes)

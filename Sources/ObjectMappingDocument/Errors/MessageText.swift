@@ -49,7 +49,7 @@ package enum MessageText {
     return result
   }
 
-  /// The line that counts what a run left out past its ``MappingErrorLimit``, or `nil` when
+  /// The line that counts what a run left out past its `MappingErrorLimit`, or `nil` when
   /// nothing was: `… and 999,000 more errors (beyond the error limit of a run; see
   /// MappingErrorLimit)`.
   package static func omittedLine(_ count: Int, of noun: String) -> String? {

@@ -10,11 +10,11 @@ package struct _FormURLDecoder {
   /// Deeper bracket nesting than this is an error.
   package static let maximumDepth = 512
 
-  private let input: UnsafeBufferPointer<UInt8>
+  private let input: [UInt8]
   private let root = _FormContainer(isArray: false)
   private var scratch: [UInt8] = []
 
-  private init(input: UnsafeBufferPointer<UInt8>) {
+  private init(input: [UInt8]) {
     self.input = input
   }
 
@@ -23,7 +23,7 @@ package struct _FormURLDecoder {
   /// - Throws: ``FormatError`` `.syntax` for malformed percent-encoding, malformed brackets
   ///   and conflicting or sparse names; `.invalidUTF8` when decoded bytes are not UTF-8;
   ///   `.depthLimitExceeded` beyond ``maximumDepth`` levels of brackets.
-  package static func decode(_ input: UnsafeBufferPointer<UInt8>) throws(FormatError) -> Node {
+  package static func decode(_ input: [UInt8]) throws(FormatError) -> Node {
     var decoder = _FormURLDecoder(input: input)
     try decoder.run()
     return decoder.root.node
@@ -108,8 +108,7 @@ package struct _FormURLDecoder {
   // MARK: Names
 
   /// Splits a decoded name into its base and bracket segments.
-  private func parseName(_ name: [UInt8], range: Range<Int>) throws(FormatError) -> [_FormSegment]
-  {
+  private func parseName(_ name: [UInt8], range: Range<Int>) throws(FormatError) -> [_FormSegment] {
     let text = String(decoding: name, as: UTF8.self)
     func malformed(_ detail: String, at decodedIndex: Int) -> FormatError {
       FormatError(

@@ -28,7 +28,9 @@ package struct _FormURLEncoder {
   /// - Throws: ``FormatError`` `.notRepresentable` when the top level is not an object or a
   ///   key would read back differently (see ``Node/formURLEncodedString(options:)``), and
   ///   `.nonFiniteNumber` for NaN or infinite doubles, with the value's path.
-  package static func encode(_ node: Node, options: FormEncodingOptions) throws(FormatError) -> [UInt8] {
+  package static func encode(_ node: Node, options: FormEncodingOptions) throws(FormatError)
+    -> [UInt8]
+  {
     guard case .object(let members) = node else {
       throw FormatError(
         .notRepresentable(
@@ -117,7 +119,7 @@ package struct _FormURLEncoder {
         beginPair()
         var text: [UInt8] = []
         _appendShortestText(of: number, to: &text)
-        text.withUnsafeBufferPointer { _appendPercentEncoded($0, to: &output) }
+        _appendPercentEncoded(text, to: &output)
       case .decimal(let text), .string(let text):
         beginPair()
         _appendPercentEncoded(text, to: &output)
@@ -213,42 +215,8 @@ private func _appendDecimal<Integer: BinaryInteger>(_ value: Integer, to bytes: 
   bytes.append(contentsOf: String(value).utf8)
 }
 
-/// Appends `text` percent-encoded for form data.
-private func _appendPercentEncoded(_ text: String, to bytes: inout [UInt8]) {
-  let done: Void? = text.utf8.withContiguousStorageIfAvailable {
-    _appendPercentEncoded($0, to: &bytes)
-  }
-  if done == nil { _appendPercentEncoded(Array(text.utf8), to: &bytes) }
-}
-
-/// Appends UTF-8 bytes percent-encoded for form data: ASCII letters, digits and `*-._` as is,
-/// space as `+`, every other byte as `%XX` (uppercase hex). Clean runs are copied whole.
-private func _appendPercentEncoded(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-  var runStart = 0
-  for (index, byte) in utf8.enumerated() where !_isFormUnreserved(byte) {
-    if runStart < index {
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-    }
-    if byte == UInt8(ascii: " ") {
-      bytes.append(UInt8(ascii: "+"))
-    } else {
-      bytes.append(UInt8(ascii: "%"))
-      bytes.append(_upperHexDigit(byte >> 4))
-      bytes.append(_upperHexDigit(byte & 0x0F))
-    }
-    runStart = index + 1
-  }
-  if runStart < utf8.count {
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-  }
-}
-
-private func _appendPercentEncoded(_ utf8: [UInt8], to bytes: inout [UInt8]) {
-  utf8.withUnsafeBufferPointer { _appendPercentEncoded($0, to: &bytes) }
-}
-
 @inline(__always)
-private func _isFormUnreserved(_ byte: UInt8) -> Bool {
+package func _isFormUnreserved(_ byte: UInt8) -> Bool {
   switch byte {
   case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"),
@@ -260,6 +228,6 @@ private func _isFormUnreserved(_ byte: UInt8) -> Bool {
 }
 
 @inline(__always)
-private func _upperHexDigit(_ nibble: UInt8) -> UInt8 {
+package func _upperHexDigit(_ nibble: UInt8) -> UInt8 {
   nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
 }

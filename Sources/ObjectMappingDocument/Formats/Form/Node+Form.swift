@@ -34,10 +34,7 @@ extension Node {
   ///   conflicting shapes (`a=1&a[b]=2`) and skipped indexes; `.invalidUTF8` when decoded
   ///   bytes are not UTF-8; `.depthLimitExceeded` beyond 512 levels.
   public init(formURLEncoded text: String) throws {
-    var text = text
-    self = try text.withUTF8 { buffer throws(FormatError) in
-      try _FormURLDecoder.decode(buffer)
-    }
+    self = try _FormURLDecoder.decode(_utf8Array(text))
   }
 
   /// Reads `application/x-www-form-urlencoded` bytes into an object node; see
@@ -50,9 +47,7 @@ extension Node {
   /// - Parameter data: The form bytes.
   /// - Throws: ``FormatError`` as ``init(formURLEncoded:)-(String)`` does.
   public init(formURLEncoded data: Data) throws {
-    self = try data.withUnsafeBytes { raw throws(FormatError) in
-      try _FormURLDecoder.decode(raw.bindMemory(to: UInt8.self))
-    }
+    self = try _FormURLDecoder.decode([UInt8](data))
   }
 
   /// Writes an object node as `application/x-www-form-urlencoded` text.

@@ -21,7 +21,7 @@ extension Node {
   ///   otherwise ``decimal(_:)`` with its exact text.
   /// - `Date` / `NSDate` (property lists) → an ISO 8601 UTC string, with milliseconds when
   ///   non-zero (`"2011-07-07T04:35:28Z"`, `"2011-07-07T04:35:28.123Z"`), for dates in the
-  ///   years 0000 through 9999 (see ``DateFormat``); any other date is an error.
+  ///   years 0000 through 9999 (see `DateFormat`); any other date is an error.
   /// - `Data` / `NSData` (property lists) → a base64 string.
   ///
   /// The tree is walked with an explicit stack, and arrays and dictionaries may nest at most

@@ -65,15 +65,3 @@ extension Node {
     self = tape.node(at: 0)
   }
 }
-
-extension _Tape {
-  /// Scans a JSON text into a tape whose ``bytes`` are the input itself.
-  ///
-  /// - Throws: `FormatError` with path `""` for invalid JSON (see ``_JSONScanner``).
-  package init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(FormatError) {
-    let index = try bytes.withUnsafeBufferPointer { buffer throws(FormatError) in
-      try _JSONScanner.scan(buffer, options: options)
-    }
-    self.init(entries: index.entries, bytes: bytes, longLengths: index.longLengths)
-  }
-}

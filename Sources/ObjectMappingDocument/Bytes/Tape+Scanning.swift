@@ -1,0 +1,89 @@
+import struct Foundation.Data
+
+/// Scanning a payload in place, for the mapping layer: the bytes of a `Data` or of a native
+/// `String` are borrowed for the call, never copied, and the view handed to `body` is valid only
+/// during it (``_TapeView``'s invariant). Callers name no pointer.
+extension _Tape {
+  /// Scans the JSON text in `data` in place and calls `body` with a view of its tape.
+  ///
+  /// - Throws: `FormatError` for invalid JSON; `body` is not called then.
+  package static func scan<Result>(
+    jsonData data: Data, options: JSONReadingOptions, _ body: (_TapeView) -> Result
+  ) throws(FormatError) -> Result {
+    try data.withUnsafeBytes { raw in
+      scanInPlace(raw.bindMemory(to: UInt8.self), options: options, body)
+    }.get()
+  }
+
+  /// ``scan(jsonData:options:_:)`` for a string: a native string's UTF-8 is read in place, a
+  /// bridged one is made native first.
+  package static func scan<Result>(
+    jsonString string: String, options: JSONReadingOptions, _ body: (_TapeView) -> Result
+  ) throws(FormatError) -> Result {
+    var string = string
+    return try string.withUTF8 { scanInPlace($0, options: options, body) }.get()
+  }
+
+  /// Scans the top-level array in `data` one element at a time (see
+  /// ``_JSONScanner/scanArrayElements(_:options:_:)``): `body` gets each element's position, a
+  /// view of its entries, and the byte offset where it ends, and returns `false` to stop.
+  ///
+  /// - Returns: `.notAnArray` when the document is not an array (nothing was reported).
+  /// - Throws: `FormatError` for invalid JSON, possibly after some elements were reported.
+  package static func scanElements(
+    jsonData data: Data, options: JSONReadingOptions,
+    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
+  ) throws(FormatError) -> _JSONScanner.ElementScan {
+    try data.withUnsafeBytes { raw in
+      scanElementsInPlace(raw.bindMemory(to: UInt8.self), options: options, body)
+    }.get()
+  }
+
+  /// ``scanElements(jsonData:options:_:)`` for a string.
+  package static func scanElements(
+    jsonString string: String, options: JSONReadingOptions,
+    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
+  ) throws(FormatError) -> _JSONScanner.ElementScan {
+    var string = string
+    return try string.withUTF8 { scanElementsInPlace($0, options: options, body) }.get()
+  }
+
+  private static func scanInPlace<Result>(
+    _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    _ body: (_TapeView) -> Result
+  ) -> Swift.Result<Result, FormatError> {
+    let index: (entries: [_PackedEntry], longLengths: [_LongLength])
+    do throws(FormatError) {
+      index = try _JSONScanner.scan(bytes, options: options)
+    } catch {
+      return .failure(error)
+    }
+    return .success(
+      index.entries.withUnsafeBufferPointer { entries in
+        index.longLengths.withUnsafeBufferPointer { longLengths in
+          body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+        }
+      })
+  }
+
+  private static func scanElementsInPlace(
+    _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
+  ) -> Swift.Result<_JSONScanner.ElementScan, FormatError> {
+    Swift.Result { () throws(FormatError) in
+      try _JSONScanner.scanArrayElements(bytes, options: options) { offset, element, end in
+        body(offset, element, end, bytes.count)
+      }
+    }
+  }
+}
+
+extension _TapeView {
+  /// A view of no entries and no bytes: a placeholder until a real view is set.
+  @inlinable
+  package static var empty: _TapeView {
+    _TapeView(
+      entries: UnsafeBufferPointer(start: nil, count: 0),
+      bytes: UnsafeBufferPointer(start: nil, count: 0))
+  }
+}
