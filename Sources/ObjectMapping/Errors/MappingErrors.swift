@@ -1,13 +1,13 @@
 /// Every problem of one run, together with the results that could still be produced.
 ///
 /// The throwing mapping APIs throw this when anything failed: ``errors`` lists each problem
-/// with its path, in payload order, and ``partialResult`` holds what mapped (for a collection,
-/// the valid elements in payload order).
+/// with its path, in payload order, and ``partialResult(as:)`` gives what mapped (for a
+/// collection, the valid elements in payload order).
 ///
 /// ```swift
 /// do {
 ///   let articles = try articleMapping.mapCollection(data)
-/// } catch let failure as MappingErrors {
+/// } catch let failure {                // typed throws: a MappingErrors
 ///   print(failure)                      // one line per problem
 ///   let valid = failure.partialResult(as: [Article].self)
 /// }

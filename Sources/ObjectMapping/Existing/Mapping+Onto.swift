@@ -94,7 +94,7 @@ struct _ExistingOutcome<Object> {
 
 extension MappingProtocol where Object: AnyObject {
   /// Maps a payload onto an existing class instance, in place; see
-  /// ``map(_:onto:with:)-(MappingInputConvertible,_,_)``.
+  /// `map(_:onto:with:)`.
   ///
   /// ```swift
   /// try profileMapping.map(json, onto: profile)   // profile is a class: updated in place

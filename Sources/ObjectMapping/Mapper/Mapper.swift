@@ -23,7 +23,7 @@ import Foundation
 public struct Mapper: Sendable {
   /// The routes and named mappings.
   public let provider: MappingProvider
-  /// The formats ``map(_:contentType:)`` reads.
+  /// The formats ``map(_:contentType:with:)`` reads.
   public let formats: FormatRegistry
   /// Whether results carry a trace (``MappingResult/trace``).
   public let isTracing: Bool
@@ -32,7 +32,7 @@ public struct Mapper: Sendable {
   ///
   /// - Parameters:
   ///   - provider: The routes.
-  ///   - formats: The formats ``map(_:contentType:)`` reads; ``FormatRegistry/standard`` by
+  ///   - formats: The formats ``map(_:contentType:with:)`` reads; ``FormatRegistry/standard`` by
   ///     default.
   ///   - trace: Whether to record a trace of the run in ``MappingResult/trace``: each route
   ///     matched, each required key missing, and what the mappings report (dynamic cases chosen
@@ -55,7 +55,7 @@ public struct Mapper: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a ``Node``, or any
+  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, or any
   ///     ``MappingInput``.
   ///   - options: Settings for this call, reaching every route's mapping and its children
   ///     unless they set their own.
@@ -119,7 +119,7 @@ public struct Mapper: Sendable {
   /// Maps a payload onto an existing object (RestKit's target object): a single object
   /// reached by a route whose model type is the target's is mapped onto it — only the keys
   /// present are written, transactionally (see
-  /// ``MappingProtocol/map(_:onto:with:)-(MappingInputConvertible,_,_)``). A target that no
+  /// `map(_:onto:with:)`). A target that no
   /// single-object route can take (a collection payload, another type) is ignored, with a
   /// ``MappingDiagnostic/Kind/targetIgnored(reason:)`` diagnostic.
   ///

@@ -76,18 +76,7 @@ public struct Route: Sendable {
     decodeOnto = { index, run, target in
       guard var typed = target as? M.Object else { return .wrongType }
       guard let patch = plan.collectExisting(typed, at: index, run: &run) else { return .failed }
-      var updated = typed
-      patch.apply(to: &updated)
-      if let replaced = _replacement(of: target, by: updated) {
-        // The mapping made a new object instead of updating the target (a dynamic case of
-        // another type): the caller's target would silently keep its old data.
-        run.fail(
-          .typeMismatch(
-            expected: "a payload that updates the target \(type(of: target)) in place",
-            found: "one that maps to a new \(replaced)"))
-        return .failed
-      }
-      typed = updated
+      patch.apply(to: &typed)
       return .mapped(typed)
     }
     self.sendable = sendable
@@ -167,14 +156,4 @@ extension _TargetOutcome {
     if case .wrongType = self { return true }
     return false
   }
-}
-
-/// The type name of `updated` when it is not `target` updated in place: another instance, for
-/// a class target, or a value of another type; `nil` when it is the target.
-private func _replacement(of target: Any, by updated: Any) -> String? {
-  if type(of: target) is AnyClass {
-    let same = type(of: updated) is AnyClass && (target as AnyObject) === (updated as AnyObject)
-    return same ? nil : "\(type(of: updated)) instance"
-  }
-  return type(of: updated) == type(of: target) ? nil : "\(type(of: updated))"
 }

@@ -8,7 +8,7 @@ import Foundation
 extension MappingProtocol {
   /// Maps a payload that is one object.
   ///
-  /// JSON is scanned once into a flat index that the mapping reads lazily; no ``Node`` tree is
+  /// JSON is scanned once into a flat index that the mapping reads lazily; no `Node` tree is
   /// built.
   ///
   /// ```swift
@@ -18,7 +18,7 @@ extension MappingProtocol {
   /// ```
   ///
   /// - Parameters:
-  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a ``Node``, or any
+  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, or any
   ///     ``MappingInput``.
   ///   - options: Settings for this call, reaching every child mapping unless it sets its own
   ///     (see ``MappingOptions``).
@@ -38,7 +38,7 @@ extension MappingProtocol {
   ///   - foundation: The parsed payload.
   ///   - options: Settings for this call.
   /// - Returns: The mapped object.
-  /// - Throws: ``MappingErrors`` as ``map(_:with:)-(MappingInputConvertible,_)`` does.
+  /// - Throws: ``MappingErrors`` as `map(_:with:)` does.
   @_disfavoredOverload
   public func map(_ foundation: Any, with options: MappingOptions = .none) throws(MappingErrors)
     -> Object
@@ -75,7 +75,7 @@ extension MappingProtocol {
   ///   - data: UTF-8 JSON.
   ///   - reading: Reader options (depth limit, lenient dialect, duplicate keys rejected).
   /// - Returns: The mapped object.
-  /// - Throws: ``MappingErrors`` as ``map(_:with:)-(MappingInputConvertible,_)`` does.
+  /// - Throws: ``MappingErrors`` as `map(_:with:)` does.
   public func map(_ data: Data, options reading: JSONReadingOptions) throws(MappingErrors)
     -> Object
   {
@@ -88,7 +88,7 @@ extension MappingProtocol {
   ///   - json: JSON text.
   ///   - reading: Reader options.
   /// - Returns: The mapped object.
-  /// - Throws: ``MappingErrors`` as ``map(_:with:)-(MappingInputConvertible,_)`` does.
+  /// - Throws: ``MappingErrors`` as `map(_:with:)` does.
   public func map(_ json: String, options reading: JSONReadingOptions) throws(MappingErrors)
     -> Object
   {
@@ -108,7 +108,7 @@ extension MappingProtocol {
   /// ```
   ///
   /// - Parameters:
-  ///   - input: The payload (see ``map(_:with:)-(MappingInputConvertible,_)``).
+  ///   - input: The payload (see `map(_:with:)`).
   ///   - options: Settings for this call, reaching every element and child mapping.
   /// - Returns: The mapped objects in payload order.
   /// - Throws: ``MappingErrors`` with every failing element's errors; the valid elements are in
@@ -126,7 +126,7 @@ extension MappingProtocol {
   ///   - foundation: The parsed payload.
   ///   - options: Settings for this call.
   /// - Returns: The mapped objects in payload order.
-  /// - Throws: ``MappingErrors`` as ``mapCollection(_:with:)-(MappingInputConvertible,_)`` does.
+  /// - Throws: ``MappingErrors`` as `mapCollection(_:with:)` does.
   @_disfavoredOverload
   public func mapCollection(_ foundation: Any, with options: MappingOptions = .none)
     throws(MappingErrors) -> [Object]
@@ -141,7 +141,7 @@ extension MappingProtocol {
   ///   - data: UTF-8 JSON.
   ///   - reading: Reader options.
   /// - Returns: The mapped objects in payload order.
-  /// - Throws: ``MappingErrors`` as ``mapCollection(_:with:)-(MappingInputConvertible,_)`` does.
+  /// - Throws: ``MappingErrors`` as `mapCollection(_:with:)` does.
   public func mapCollection(_ data: Data, options reading: JSONReadingOptions)
     throws(MappingErrors) -> [Object]
   {
@@ -155,7 +155,7 @@ extension MappingProtocol {
   ///   - json: JSON text.
   ///   - reading: Reader options.
   /// - Returns: The mapped objects in payload order.
-  /// - Throws: ``MappingErrors`` as ``mapCollection(_:with:)-(MappingInputConvertible,_)`` does.
+  /// - Throws: ``MappingErrors`` as `mapCollection(_:with:)` does.
   public func mapCollection(_ json: String, options reading: JSONReadingOptions)
     throws(MappingErrors) -> [Object]
   {
@@ -173,7 +173,7 @@ extension MappingProtocol {
   /// ```
   ///
   /// - Parameters:
-  ///   - input: The payload (see ``map(_:with:)-(MappingInputConvertible,_)``).
+  ///   - input: The payload (see `map(_:with:)`).
   ///   - collectionOptions: How failing elements are handled.
   ///   - options: Settings for this call, reaching every element and child mapping.
   /// - Returns: The valid elements with the errors and diagnostics of the others.

@@ -1,13 +1,13 @@
 import Foundation
 
-/// A payload to map: JSON bytes or text, a ``Node``, a value parsed by Foundation, or bytes in
+/// A payload to map: JSON bytes or text, a `Node`, a value parsed by Foundation, or bytes in
 /// the format their `Content-Type` names.
 ///
-/// Every decoding verb takes an input: ``MappingProtocol/map(_:with:)-(MappingInputConvertible,_)``,
-/// ``MappingProtocol/mapCollection(_:with:)-(MappingInputConvertible,_)``,
-/// ``MappingProtocol/map(_:onto:with:)-(MappingInputConvertible,_,_)``,
-/// ``MappingProtocol/report(_:with:)-(MappingInputConvertible,_)`` and ``Mapper/map(_:with:)-(MappingInputConvertible,_)``.
-/// `Data`, `[UInt8]`, `String` and ``Node`` are inputs as they are (strict JSON for the first
+/// Every decoding verb takes an input: `map(_:with:)`,
+/// `mapCollection(_:with:)`,
+/// `map(_:onto:with:)`,
+/// `report(_:with:)` and `map(_:with:)`.
+/// `Data`, `[UInt8]`, `String` and `Node` are inputs as they are (strict JSON for the first
 /// three); the static members spell the rest:
 ///
 /// ```swift
@@ -18,7 +18,7 @@ import Foundation
 /// ```
 ///
 /// JSON is scanned in place into a flat index that the mapping reads lazily, whichever way it
-/// arrives (bytes, text, or a `Content-Type` that names JSON): no ``Node`` tree is built.
+/// arrives (bytes, text, or a `Content-Type` that names JSON): no `Node` tree is built.
 public struct MappingInput {
   enum Source {
     case data(Data, JSONReadingOptions)
@@ -49,7 +49,7 @@ extension MappingInputConvertible where Self == MappingInput {
     MappingInput(source: .data(data, reading))
   }
 
-  /// UTF-8 JSON bytes in an array; see ``json(_:reading:)-(Data,_)``.
+  /// UTF-8 JSON bytes in an array; see `json(_:reading:)`.
   ///
   /// - Parameters:
   ///   - bytes: The payload.
@@ -120,7 +120,7 @@ extension MappingInputConvertible where Self == MappingInput {
   }
 }
 
-/// A value that can be mapped as it is: `Data`, `[UInt8]` and `String` (strict JSON), ``Node``,
+/// A value that can be mapped as it is: `Data`, `[UInt8]` and `String` (strict JSON), `Node`,
 /// and ``MappingInput`` itself.
 ///
 /// Conform a type of your own (a byte buffer of a networking library, say) to hand it to every

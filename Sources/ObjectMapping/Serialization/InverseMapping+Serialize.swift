@@ -4,7 +4,7 @@ extension InverseMapping {
   /// Serializes one object.
   ///
   /// JSON is written straight into a byte buffer (no intermediate `Node` or `Any`); other
-  /// formats, and JSON with sorted keys, go through a ``Node``.
+  /// formats, and JSON with sorted keys, go through a `Node`.
   ///
   /// ```swift
   /// let json = try articleMapping.inverted().serialize(article, as: .json)
@@ -63,7 +63,7 @@ extension InverseMapping {
     return try format.encode(nodeCollection(objects, merging: extra, with: options))
   }
 
-  /// The object as a ``Node`` (under the root key, if any).
+  /// The object as a `Node` (under the root key, if any).
   ///
   /// - Parameters:
   ///   - object: The object to write.
@@ -78,7 +78,7 @@ extension InverseMapping {
     return try _merged(writer.nodes.result, extra)
   }
 
-  /// The objects as an array ``Node`` (under the root key, if any).
+  /// The objects as an array `Node` (under the root key, if any).
   ///
   /// - Parameters:
   ///   - objects: The objects to write, in order.

@@ -47,7 +47,7 @@ extension MappingProtocol {
     try _plan.inverse.serializeCollection(objects, as: format, merging: extra, with: options)
   }
 
-  /// The object as a ``Node``; see ``InverseMapping/node(_:merging:with:)``.
+  /// The object as a `Node`; see ``InverseMapping/node(_:merging:with:)``.
   ///
   /// - Parameters:
   ///   - object: The object to write.

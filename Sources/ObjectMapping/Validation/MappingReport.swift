@@ -109,7 +109,7 @@ extension MappingProtocol {
   }
 
   /// Maps a payload onto an existing instance (transactionally, as
-  /// ``map(_:onto:with:)-(MappingInputConvertible,_,_)``) and reports everything the run found.
+  /// `map(_:onto:with:)`) and reports everything the run found.
   ///
   /// ```swift
   /// let report = articleMapping.report(#"{"title": ""}"#, onto: &article)
@@ -158,7 +158,7 @@ extension MappingProtocol {
 
 extension MappingProtocol where Object: AnyObject {
   /// Maps a payload onto an existing class instance, in place, and reports everything the run
-  /// found; see ``report(_:onto:with:)-(MappingInputConvertible,_,_)``.
+  /// found; see `report(_:onto:with:)`.
   ///
   /// - Parameters:
   ///   - input: The payload (see ``MappingInput``).

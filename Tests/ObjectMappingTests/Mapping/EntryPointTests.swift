@@ -232,6 +232,23 @@ struct EntryPointSpellingTests {
       try mapping.mapCollection(#"[{"id": 1, "name": "Ann",},]"#, options: .lenient) == [
         expected
       ])
+    // The input spellings read at the call site (static members on the protocol, SE-0299).
+    let lenient = #"{"id": 1, "name": "Ann",}"#
+    #expect(try mapping.map(.json(lenient, reading: .lenient)) == expected)
+    #expect(try mapping.map(.json(Data(lenient.utf8), reading: .lenient)) == expected)
+    #expect(try mapping.map(.json(Array(lenient.utf8), reading: .lenient)) == expected)
+    #expect(try mapping.map(.node(["id": 1, "name": "Ann"])) == expected)
+    #expect(try mapping.map(.foundation(["id": 1, "name": "Ann"])) == expected)
+    #expect(
+      try mapping.map(
+        .payload(Data("id=1&name=Ann".utf8), contentType: "application/x-www-form-urlencoded"))
+        == expected)
+    #expect(
+      try mapping.map(#"{"id": 1, "name": "Ann"}"#, with: MappingOptions(coercion: .strict))
+        == expected)
+    #expect(try mapping.mapCollection(.json(lenient, reading: .lenient)) == [expected])
+    #expect(mapping.report(.json(lenient, reading: .lenient)).object == expected)
+    #expect(try Mapper(EntryPoints.provider).map(.json(lenient, reading: .lenient)).count == 1)
     var item = Item()
     try mapping.map(#"{"id": 1, "name": "Ann"}"#, onto: &item)
     #expect(item == expected)
