@@ -7,7 +7,7 @@ extension Node: Hashable {
   ///
   /// Objects are unordered, as in JSON (RFC 8259): two objects are equal when they have the same
   /// members, whatever their order, so `{"t":true,"one":1}` read from JSON equals the same
-  /// dictionary read through ``init(foundation:)``. Members that share a key must come in the
+  /// dictionary read through `Node(foundation:)`. Members that share a key must come in the
   /// same relative order (the first one is the one lookups find): `{"a":1,"a":2}` and
   /// `{"a":2,"a":1}` differ. Equality never reorders anything: a node keeps its members in
   /// payload order, and writers output them in that order.
