@@ -1,0 +1,118 @@
+/// One case of a dynamic mapping: a mapping of some model type and how its objects become
+/// `Base` values (and back, for serialization).
+public struct DynamicCase<Base>: Sendable {
+  let name: String
+  let decode: @Sendable (Int, inout _MappingRun) -> Base?
+  /// Collects the writes that map the object at the index onto an existing `Base`, which must
+  /// hold this case's model type (else a type mismatch naming both types is recorded); `nil`
+  /// with the errors in the run when it fails.
+  let collectExisting: @Sendable (Base, Int, inout _MappingRun) -> _Patch<Base>?
+  /// The serializing side, writing `discriminator` back when there is one.
+  let makeEncoder: @Sendable (_Discriminator?) -> _CaseEncoder<Base>
+
+  /// A case for a subclass of `Base` or a type conforming to a protocol `Base`.
+  ///
+  /// - Parameter mapping: The mapping of the case's model type.
+  public init<Child>(_ mapping: some MappingProtocol<Child>) {
+    self.init(
+      mapping, name: "\(Child.self)",
+      embed: { child in child as? Base },
+      extract: { value, exact in
+        if exact { return type(of: value as Any) == Child.self ? value as? Child : nil }
+        return value as? Child
+      })
+  }
+
+  /// A case for an enum `Base` whose case `embed` holds the mapped value
+  /// (`DynamicCase(circleMapping, case: Shape.circle)`).
+  ///
+  /// Serialization finds the case by the type of the associated value, so use
+  /// ``init(_:embed:extract:)`` when two cases hold values of the same type.
+  public init<Child>(
+    _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
+  ) {
+    self.init(
+      mapping, name: "\(Child.self)", embed: { embed($0) },
+      extract: { value, _ in
+        Mirror(reflecting: value).children.first.flatMap { $0.value as? Child }
+      })
+  }
+
+  /// A case with explicit conversions both ways, for enums whose cases share a payload type.
+  public init<Child>(
+    _ mapping: some MappingProtocol<Child>, embed: @escaping @Sendable (Child) -> Base,
+    extract: @escaping @Sendable (Base) -> Child?
+  ) {
+    self.init(
+      mapping, name: "\(Child.self)", embed: { embed($0) }, extract: { value, _ in extract(value) })
+  }
+
+  private init<Child>(
+    _ mapping: some MappingProtocol<Child>, name: String,
+    embed: @escaping @Sendable (Child) -> Base?,
+    extract: @escaping @Sendable (Base, Bool) -> Child?
+  ) {
+    let plan = mapping._plan
+    self.name = name
+    decode = { index, run in
+      // The child is made in this frame (no `decodeNew` returning an optional in between):
+      // recursion through a dynamic mapping repeats it per level of nesting.
+      var value: Base?
+      var made = false
+      plan.decodeNew(at: index, run: &run) { child in
+        made = true
+        value = embed(child)
+      }
+      if made, value == nil { _recordNotABase(Child.self, Base.self, run: &run) }
+      return value
+    }
+    collectExisting = { existing, index, run in
+      guard let child = extract(existing, false) else {
+        run.fail(
+          .typeMismatch(
+            expected: "a payload for the existing \(type(of: existing as Any))",
+            found: "a \(name)"))
+        return nil
+      }
+      guard let childPatch = plan.collectExisting(child, at: index, run: &run) else { return nil }
+      var patch = _Patch<Base>()
+      // A class child is the existing instance itself: applying the writes updates it in
+      // place, and embedding it again gives back the same reference. A value child (a struct
+      // behind a protocol, an enum case's payload) is updated, then embedded again. The
+      // preview changes no existing class instance (see `_PendingChild.preview`).
+      patch.append(
+        { base in
+          var updated = child
+          childPatch.apply(to: &updated)
+          if let embedded = embed(updated) { base = embedded }
+        },
+        preview: { base in
+          guard !(Child.self is AnyClass) else { return }
+          var updated = child
+          childPatch.applyPreview(to: &updated)
+          if let embedded = embed(updated) { base = embedded }
+        })
+      return patch
+    }
+    makeEncoder = { discriminator in
+      var inverse = plan.inverse
+      if let discriminator {
+        inverse = inverse.adding(path: discriminator.path, label: "discriminator") { _ in
+          discriminator.value
+        }
+      }
+      let inversePlan = inverse.plan
+      return _CaseEncoder { value, exact, writer, run in
+        guard let child = extract(value, exact) else { return false }
+        inversePlan.encode(child, to: &writer, run: &run)
+        return true
+      }
+    }
+  }
+}
+
+/// A case's child that is not a `Base` (a definition mistake).
+@inline(never)
+private func _recordNotABase(_ child: Any.Type, _ base: Any.Type, run: inout _MappingRun) {
+  run.fail(.invalidDefinition(message: "a \(child) is not a \(base)"))
+}
