@@ -53,9 +53,18 @@ if [[ ! -f "$GRAPHS/ObjectMapping.symbols.json" ]]; then
   build_symbol_graph
 fi
 
+# The build also writes the graphs of the ObjectMappingDocument target. Its public symbols are
+# already in ObjectMapping's graph (`@_exported import`, so users see `Node` as part of
+# ObjectMapping); given both, DocC files them under the document module and ``Node`` links from
+# the ObjectMapping catalog stop resolving. Convert ObjectMapping's graphs alone.
+MODULE_GRAPHS="$SCRATCH/objectmapping-symbol-graphs"
+rm -rf "$MODULE_GRAPHS"
+mkdir -p "$MODULE_GRAPHS"
+cp "$GRAPHS"/ObjectMapping.symbols.json "$GRAPHS"/ObjectMapping@*.symbols.json "$MODULE_GRAPHS"/
+
 echo "== docc convert =="
 "$DOCC" convert "$ROOT/Sources/ObjectMapping/ObjectMapping.docc" \
-  --additional-symbol-graph-dir "$GRAPHS" \
+  --additional-symbol-graph-dir "$MODULE_GRAPHS" \
   --fallback-display-name ObjectMapping \
   --fallback-bundle-identifier org.swift-object-mapping.ObjectMapping \
   --output-path "$OUTPUT" \
