@@ -63,7 +63,9 @@ extension MappingProtocol {
 
   /// The writes that map the payload onto `existing`, with the run's problems: nothing is
   /// written until the whole payload mapped.
-  func _collectExisting(view: _TapeView, onto existing: Object) -> _ExistingOutcome<Object> {
+  func _collectExisting(
+    view: _TapeView, onto existing: Object, with settings: MappingOptions = .none
+  ) -> _ExistingOutcome<Object> {
     do {
       try _plan.checkDefinition()
     } catch {
@@ -71,7 +73,7 @@ extension MappingProtocol {
         patch: nil, errors: CappedList(error.errors, limit: .max),
         diagnostics: CappedList(limit: 0))
     }
-    var run = _MappingRun(tape: view)
+    var run = _MappingRun(tape: view, root: _plan, options: settings)
     let patch = _plan.collectExisting(existing, at: 0, run: &run)
     return _ExistingOutcome(
       patch: run.errors.isEmpty ? patch : nil, errors: run.errors, diagnostics: run.diagnostics)

@@ -159,7 +159,7 @@ extension _MappingPlan {
     }
     guard rules[position].source.resolve(in: run.tape, from: index) != nil else { return nil }
     var scratch = make()
-    var quiet = _MappingRun(tape: run.tape, errorLimit: 0)
+    var quiet = run.scratch(errorLimit: 0)
     var hint = _MemberHint(object: index)
     withUnsafeMutablePointer(to: &scratch) { pointer in
       ruleSteps[position].decode(
@@ -194,6 +194,7 @@ extension _MappingPlan {
     var patch = _Patch<Object>()
     var hint = _MemberHint(object: index)
     var object = existing
+    let inherited = hasSettings ? run.enterSettings(of: self) : nil
     withUnsafeMutablePointer(to: &object) { pointer in
       withUnsafeMutablePointer(to: &patch) { patchPointer in
         for step in steps {
@@ -204,6 +205,7 @@ extension _MappingPlan {
       }
     }
     if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }
+    if let inherited { run.context = inherited }
     return run.errors.count == before ? patch : nil
   }
 

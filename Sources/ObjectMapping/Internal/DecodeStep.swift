@@ -26,6 +26,10 @@ class _DecodeStep: @unchecked Sendable {
   /// Whether this step's source is present (and not `null`) in the object at `objectIndex`:
   /// how a property written by several rules (composition) knows that one of them applied.
   func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool { true }
+
+  /// Whether the rule applies in this run at all (a grouped rule outside the run's groups does
+  /// not, see ``_GroupedStep``).
+  func applies(in run: borrowing _MappingRun) -> Bool { true }
 }
 
 /// The step of a rule whose definition cannot be run (a key path that could trap, see

@@ -105,6 +105,17 @@ struct _MappingRun {
   /// The path depth at which ``SourcePath/index`` reads as absent although the path ends in an
   /// index: the child of an empty-source to-one relationship sits at its parent's path.
   var indexHiddenAtDepth = -1
+  /// The settings in effect for the mapping being run: the call's options over the root
+  /// mapping's own settings, changed where a child mapping sets its own (see
+  /// ``enterSettings(of:)``).
+  var context: _ValueContext = .default
+  /// The call's root mapping: its own settings yield to the call's options wherever it recurs.
+  var rootPlan: ObjectIdentifier?
+  /// The contexts derived for child mappings in this run, by (inherited context, child plan):
+  /// derived once, reused for every object, and kept alive for the values that hold them
+  /// unretained.
+  private var derivedContexts:
+    [(inherited: _ValueContext, plan: ObjectIdentifier, derived: _ValueContext)] = []
 
   /// The position of the object being mapped in its collection (``SourcePath/index``): the
   /// last path component when it is an index; `nil` for anything else.
@@ -140,6 +151,56 @@ struct _MappingRun {
     self.tape = tape
     errors = CappedList(limit: errorLimit)
     diagnostics = CappedList(limit: errorLimit)
+  }
+
+  /// A run of `plan` as the root mapping of a call with `options`: the call's options over the
+  /// mapping's own settings.
+  init<Object>(
+    tape: _TapeView, root plan: _MappingPlan<Object>, options: MappingOptions,
+    errorLimit: Int = MappingErrorLimit.current
+  ) {
+    self.init(tape: tape, errorLimit: errorLimit)
+    startCall(root: plan, options: options)
+  }
+
+  /// Makes `plan` the root mapping of the call and sets the context from the call's `options`
+  /// over the mapping's own settings (a mapper calls it per route).
+  mutating func startCall<Object>(root plan: _MappingPlan<Object>, options: MappingOptions) {
+    rootPlan = ObjectIdentifier(plan)
+    context = _ValueContext.default.applying(options.overriding(plan.settings))
+  }
+
+  /// ``startCall(root:options:)`` for a mapping of any kind (a mapper's route).
+  mutating func startCall(root mapping: some MappingProtocol, options: MappingOptions) {
+    startCall(root: mapping._plan, options: options)
+  }
+
+  /// A run for a side computation of this one (an identity read, a special source's scratch
+  /// run): the same document, settings and root, its own problems.
+  func scratch(tape: _TapeView? = nil, errorLimit: Int) -> _MappingRun {
+    var run = _MappingRun(tape: tape ?? self.tape, errorLimit: errorLimit)
+    run.context = context
+    run.rootPlan = rootPlan
+    run.derivedContexts = derivedContexts
+    return run
+  }
+
+  /// Applies the explicit settings of `plan`, a child mapping about to map an object, over the
+  /// inherited context, and returns the context to restore afterwards; `nil` (nothing to
+  /// restore) when the plan changes nothing or is the call's root mapping, whose settings the
+  /// call's options already decided.
+  @inline(never)
+  mutating func enterSettings<Object>(of plan: _MappingPlan<Object>) -> _ValueContext? {
+    let id = ObjectIdentifier(plan)
+    guard id != rootPlan, !context.isUnchanged(by: plan.settings) else { return nil }
+    let inherited = context
+    if let known = derivedContexts.first(where: { $0.inherited === inherited && $0.plan == id }) {
+      context = known.derived
+    } else {
+      context = inherited.applying(plan.settings)
+      derivedContexts.append((inherited, id, context))
+    }
+    return inherited
   }
 
   /// Records a diagnostic at the current path plus `extra` (built only when it is kept).

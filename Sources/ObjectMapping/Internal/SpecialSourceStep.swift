@@ -110,7 +110,7 @@ final class _SpecialSourceStep: _DecodeStep, @unchecked Sendable {
       let tape = try? _Tape(node: .integer(Int64(position)))
     else { return body(-1, &run) }
     tape.withView { view in
-      var scratch = _MappingRun(tape: view, errorLimit: run.errors.limit)
+      var scratch = run.scratch(tape: view, errorLimit: run.errors.limit)
       scratch.path = run.path
       body(0, &scratch)
       run.errors += scratch.errors

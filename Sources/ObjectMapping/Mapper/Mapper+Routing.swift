@@ -8,8 +8,6 @@ extension Mapper {
   /// Applies every route to the scanned payload with the call's `options`, mapping onto
   /// `target` when a route can take it.
   func _map(view tape: _TapeView, target: Any? = nil, options: MappingOptions) -> MappingResult {
-    // The routes' mappings take the call's options once the engine threads them through the
-    // run (h22a).
     var run = _MappingRun(tape: tape)
     var target = target
     if isTracing { run.trace = [] }
@@ -27,6 +25,8 @@ extension Mapper {
       let crossed = _resolve(route.keys[...], at: 0, path: [], tape: tape, into: &reached)
       guard !reached.isEmpty else { continue }
       anyFound = true
+      // Each route's mapping is a root of the call: the call's options over its own settings.
+      run.startCall(root: route.mapping, options: options)
       var objects: [Any] = []
       var isCollection = crossed
       var singleFailed = false

@@ -45,7 +45,6 @@ public struct Attribute<Object, Value>: MappingRule {
   let expected: String
   var presence: _Presence = .inferred
   var attributeDateFormats: [DateFormat]?
-  var context: _ValueContext?
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
   var validators: [_Validator<Value>] = []
@@ -138,13 +137,6 @@ public struct Attribute<Object, Value>: MappingRule {
 
   var propertyKeyPath: AnyKeyPath & Sendable { property }
 
-  func bound(to mappingContext: _ValueContext) -> Self {
-    var copy = self
-    copy.context =
-      attributeDateFormats.map { mappingContext.with(dateFormats: $0) } ?? mappingContext
-    return copy
-  }
-
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
     if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
     guard let special = _SpecialSource(source) else {
@@ -171,13 +163,16 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
   let rule: Attribute<Object, Value>
   let source: _CompiledSource
-  let context: _ValueContext
+  /// For a rule with its own date formats: its contexts per coercion mode; `nil`: values read
+  /// with the run's context (``_MappingRun/context``).
+  let ownFormats: _OwnFormats?
   /// What `null` becomes (`Value.nullValue`), computed once; `nil` when `null` is not a value.
   let nullReplacement: UnsafeMutablePointer<Value>?
   /// An absent value is an error (required, or inferred and not optional, with no default).
   let absenceIsError: Bool
-  /// Whether values go through validators (the rule's or the model's) before being set.
-  let validates: Bool
+  /// Whether values go through validators (the rule's or the model's) before being set, when
+  /// the run's context validates.
+  let hasValidators: Bool
   /// The byte offset of the property when it is stored inline in `Object` (a stored property
   /// of a struct): values are then written in place instead of through the key path.
   let inlineOffset: Int?
@@ -185,7 +180,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
     source = _CompiledSource(rule.source, mayRepeat: mayRepeat)
-    context = rule.context ?? .default
+    ownFormats = rule.attributeDateFormats.map(_OwnFormats.init)
     let nullValue = rule.nullValue()
     nullReplacement = nullValue.map { value in
       let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
@@ -195,9 +190,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     absenceIsError =
       rule.defaultValue == nil
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
-    validates =
-      context.validates
-      && (!rule.validators.isEmpty || Object.self is any KeyValueValidating.Type)
+    hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
     inlineOffset = MemoryLayout<Object>.offset(of: rule.property)
   }
 
@@ -234,6 +227,14 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     }
   }
 
+  /// The context values are read with: the run's, or the rule's own date formats with the
+  /// run's coercion.
+  @inline(__always)
+  private func valueContext(_ run: borrowing _MappingRun) -> _ValueContext {
+    guard let ownFormats else { return run.context }
+    return run.context.coercion == .strict ? ownFormats.strict : ownFormats.lenient
+  }
+
   deinit {
     nullReplacement?.deinitialize(count: 1)
     nullReplacement?.deallocate()
@@ -253,6 +254,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
       }
       return
     }
+    let validates = hasValidators && run.context.validates
     if run.tape[index].kind == .null {
       if let nullReplacement {
         if validates {
@@ -267,7 +269,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
       }
       return
     }
-    let payload = PayloadValue(tape: run.tape, index: index, context: context)
+    let payload = PayloadValue(tape: run.tape, index: index, context: valueContext(run))
     do {
       let value = try rule.read(payload)
       if validates {
@@ -297,7 +299,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
         return
       }
     } else {
-      let payload = PayloadValue(tape: run.tape, index: index, context: context)
+      let payload = PayloadValue(tape: run.tape, index: index, context: valueContext(run))
       do {
         value = try rule.read(payload)
       } catch {
@@ -307,7 +309,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     }
     let existing = object.assumingMemoryBound(to: Object.self).pointee
     var accepted = value
-    if validates {
+    if hasValidators && run.context.validates {
       guard let checked = validated(value, object: existing, run: &run) else { return }
       accepted = checked
     }
@@ -558,3 +560,14 @@ extension PayloadValue {
 
 /// The compiled side of the rule (internal: not part of the public conformance list).
 extension Attribute: _DecodingRule {}
+
+/// The contexts of a rule with its own date formats (``Attribute/dateFormats(_:)``), one per
+/// coercion mode, built once with the rule's step.
+final class _OwnFormats: Sendable {
+  let lenient: _ValueContext
+  let strict: _ValueContext
+
+  init(_ dateFormats: [DateFormat]) {
+    (lenient, strict) = _ValueContext.formatsContexts(dateFormats)
+  }
+}

@@ -78,10 +78,6 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   var definitionProblem: String? { inner.definitionProblem }
   var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
 
-  func bound(to context: _ValueContext) -> Self {
-    _LiftedRule(inner: inner.bound(to: context))
-  }
-
   func decodeStep(mayRepeat: Bool) -> _DecodeStep {
     _UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat))
   }
@@ -190,7 +186,9 @@ final class _AlternativesStep: _DecodeStep, @unchecked Sendable {
       step.decode(into: object, objectIndex: objectIndex, hint: &hint, run: &run)
       applied = true
     }
-    if !applied, let last = alternatives.last {
+    // None present: the last alternative that applies in this run decides (a default, or
+    // the missing-key error).
+    if !applied, let last = alternatives.last(where: { $0.applies(in: run) }) {
       last.decode(into: object, objectIndex: objectIndex, hint: &hint, run: &run)
     }
   }

@@ -3,13 +3,15 @@ extension MappingProtocol {
     try tape.withView { view in _map(view: view) }.get()
   }
 
-  func _map(view: _TapeView) -> Result<Object, MappingErrors> {
+  func _map(view: _TapeView, with settings: MappingOptions = .none) -> Result<
+    Object, MappingErrors
+  > {
     do {
       try _plan.checkDefinition()
     } catch {
       return .failure(error)
     }
-    var run = _MappingRun(tape: view)
+    var run = _MappingRun(tape: view, root: _plan, options: settings)
     guard let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false),
       run.errors.isEmpty
     else {
@@ -29,13 +31,15 @@ extension MappingProtocol {
   /// Maps every element of a collection payload, keeping the valid ones with the errors and
   /// diagnostics of the run; fails only when the payload is not a collection at all (or the
   /// definition is broken).
-  func _collect(view tape: _TapeView) -> Result<_Collected<Object>, MappingErrors> {
+  func _collect(view tape: _TapeView, with settings: MappingOptions = .none) -> Result<
+    _Collected<Object>, MappingErrors
+  > {
     do {
       try _plan.checkDefinition()
     } catch {
       return .failure(error)
     }
-    var run = _MappingRun(tape: tape)
+    var run = _MappingRun(tape: tape, root: _plan, options: settings)
     let root = tape[0]
     var objects: [Object] = []
     if root.kind == .object, let keyRule = _plan.keyRule {
@@ -70,11 +74,14 @@ extension MappingProtocol {
   /// a whole index, 0.8 GB without), and what the index holds stays in the processor's caches.
   /// Anything else, and a mapping that reads ``SourcePath/payload`` (found on first use), reads
   /// a whole index.
-  func _collect(json bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) -> Result<
-    _Collected<Object>, MappingErrors
-  > {
-    if let streamed = _collectElements(json: bytes, options: options) { return streamed }
-    switch _Tape.scanning(bytes, options: options, { _collect(view: $0) }) {
+  func _collect(
+    json bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    with settings: MappingOptions = .none
+  ) -> Result<_Collected<Object>, MappingErrors> {
+    if let streamed = _collectElements(json: bytes, options: options, with: settings) {
+      return streamed
+    }
+    switch _Tape.scanning(bytes, options: options, { _collect(view: $0, with: settings) }) {
     case .success(let collected): return collected
     case .failure(let error): return .failure(MappingErrors([error]))
     }
@@ -82,16 +89,18 @@ extension MappingProtocol {
 
   /// The elements of a top-level array mapped as they are scanned; `nil` when the payload (or
   /// the mapping) needs the whole index.
-  private func _collectElements(json bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions)
-    -> Result<_Collected<Object>, MappingErrors>?
-  {
+  private func _collectElements(
+    json bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    with settings: MappingOptions
+  ) -> Result<_Collected<Object>, MappingErrors>? {
     // A broken definition is reported after the payload is read, as by the other entry points.
     guard (try? _plan.checkDefinition()) != nil else { return nil }
     let plan = _plan
     var objects: [Object] = []
     // The run reads each element's entries in turn (set before each element is mapped).
     var run = _MappingRun(
-      tape: _TapeView(entries: UnsafeBufferPointer(start: nil, count: 0), bytes: bytes))
+      tape: _TapeView(entries: UnsafeBufferPointer(start: nil, count: 0), bytes: bytes),
+      root: plan, options: settings)
     run.readsElementsAlone = true
     let outcome: _JSONScanner.ElementScan
     do {

@@ -194,8 +194,7 @@ extension MappingProtocol {
 extension MappingProtocol {
   /// Maps the one object of a scanned payload with the call's `options`.
   func decodeObject(view: _TapeView, options: MappingOptions) -> Result<Object, MappingErrors> {
-    // The engine takes the call's options once it threads them through the run (h22a).
-    _map(view: view)
+    _map(view: view, with: options)
   }
 
   /// Maps every element of a collection payload with the call's `options`: a top-level JSON
@@ -203,14 +202,15 @@ extension MappingProtocol {
   func collectObjects(_ input: MappingInput, options: MappingOptions) -> Result<
     _Collected<Object>, MappingErrors
   > {
-    // The engine takes the call's options once it threads them through the run (h22a).
     let collected: Result<_Collected<Object>, MappingErrors>
     do throws(MappingErrors) {
       collected = try input.read(
-        json: { bytes, reading in _collect(json: bytes, options: reading) },
+        json: { bytes, reading in _collect(json: bytes, options: reading, with: options) },
         node: { document in
           do throws(MappingErrors) {
-            return try _Tape.checked(node: document).withView { _collect(view: $0) }
+            return try _Tape.checked(node: document).withView {
+              _collect(view: $0, with: options)
+            }
           } catch {
             return .failure(error)
           }
@@ -225,7 +225,6 @@ extension MappingProtocol {
   func collectExisting(view: _TapeView, onto existing: Object, options: MappingOptions)
     -> _ExistingOutcome<Object>
   {
-    // The engine takes the call's options once it threads them through the run (h22a).
-    _collectExisting(view: view, onto: existing)
+    _collectExisting(view: view, onto: existing, with: options)
   }
 }

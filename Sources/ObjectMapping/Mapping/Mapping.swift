@@ -25,14 +25,16 @@
 public struct Mapping<Object>: MappingProtocol {
   let make: @Sendable () -> Object
   let rules: [any MappingRule<Object>]
-  var coercionMode: Coercion = .lenient
+  /// `nil` unless set: mapping then uses the parent's (or the call's) mode, else lenient.
+  var coercionMode: Coercion?
   var formats: [DateFormat] = DateFormat.defaultFormats
   /// `nil` unless set: serialization then uses the parent's (or the call's) policy.
   var nullPolicy: NullPolicy?
   /// Whether ``dateFormats(_:)`` was called: only then do they override the parent's when
   /// serializing.
   var dateFormatsAreExplicit = false
-  var validationEnabled = true
+  /// `nil` unless set: mapping then uses the parent's (or the call's) setting, else on.
+  var validationEnabled: Bool?
   var identity: _Identity<Object>?
   /// Why the identity's key path must not be used (it could trap), or `nil`.
   var identityProblem: String?
@@ -59,25 +61,39 @@ public struct Mapping<Object>: MappingProtocol {
     rebuildPlan()
   }
 
-  /// The rules with ``Include``s expanded, restricted to the active groups.
-  var activeRules: [any MappingRule<Object>] {
+  /// The rules with ``Include``s expanded.
+  var expandedRules: [any MappingRule<Object>] {
     rules.flatMap { rule -> [any MappingRule<Object>] in
       (rule as? Include<Object>)?.rules ?? [rule]
-    }.filter { rule in
+    }
+  }
+
+  /// The rules with ``Include``s expanded, restricted to the mapping's own groups: what it
+  /// serializes (mapping selects the groups per run, see ``_ValueContext/groups``).
+  var activeRules: [any MappingRule<Object>] {
+    expandedRules.filter { rule in
       guard let activeGroups, let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty
       else { return true }
       return names.contains(where: activeGroups.contains)
     }
   }
 
+  /// The settings this mapping sets itself, for mapping: they apply to its objects over what
+  /// its parent (or the call) passes down.
+  var decodeSettings: MappingOptions {
+    MappingOptions(
+      coercion: coercionMode, groups: activeGroups,
+      dateFormats: dateFormatsAreExplicit ? formats : nil, validation: validationEnabled)
+  }
+
   private mutating func rebuildPlan() {
-    let context = _ValueContext(
-      coercion: coercionMode, dateFormats: formats, validates: validationEnabled)
-    let rules = activeRules
-    let compiled = rules.compactMap { ($0 as? any _DecodingRule<Object>)?.bound(to: context) }
+    // Every rule is compiled for mapping: the groups that apply are chosen per run, so that a
+    // call's groups reach child mappings. Serialization still uses the mapping's own groups.
+    let rules = expandedRules
+    let compiled = rules.compactMap { $0 as? any _DecodingRule<Object> }
     let keyRule = rules.lazy.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule }.first
     var inverse = InverseMapping(
-      encodings: rules.compactMap { ($0 as? any _EncodableRule<Object>)?.encoding },
+      encodings: activeRules.compactMap { ($0 as? any _EncodableRule<Object>)?.encoding },
       nulls: nullPolicy, dateFormat: dateFormatsAreExplicit ? formats.first : nil)
     inverse.keyEncoder = keyRule?.encode
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
@@ -103,11 +119,17 @@ public struct Mapping<Object>: MappingProtocol {
       }
     }
     let knownKeys =
-      rejectsUnknownKeys ? compiled.flatMap { $0.readSources.compactMap(\.utf8Keys.first) } : nil
+      rejectsUnknownKeys
+      ? compiled.flatMap { rule in
+        let groups = (rule as? any _GroupedRule)?.groupNames ?? []
+        return rule.readSources.compactMap(\.utf8Keys.first).map {
+          _KnownKey(bytes: $0, groups: groups)
+        }
+      } : nil
     plan = MappingPlan(
       _MappingPlan(
-        make: make, rules: compiled, context: context, inverse: inverse, keyRule: keyRule,
-        identity: identity, problems: problems, knownKeys: knownKeys))
+        make: make, rules: compiled, settings: decodeSettings, inverse: inverse,
+        keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys))
   }
 
   /// Two rules of this block (not of included mappings) writing one property, unless their
@@ -341,7 +363,11 @@ extension MappingProtocol {
 final class _MappingPlan<Object>: Sendable {
   let make: (@Sendable () -> Object)?
   let rules: [any _DecodingRule<Object>]
-  let context: _ValueContext
+  /// The settings the mapping sets itself (coercion, date formats, validation, groups), applied
+  /// over the inherited ones while it maps an object (``_MappingRun/enterSettings(of:)``).
+  let settings: MappingOptions
+  /// Whether ``settings`` sets anything mapping reads: only then does a run look at them.
+  let hasSettings: Bool
   /// The rules compiled for decoding, in order: a plain array of classes, so running them per
   /// object needs no existential or generic metadata lookups.
   let steps: [_DecodeStep]
@@ -366,18 +392,22 @@ final class _MappingPlan<Object>: Sendable {
   /// The steps of `rules`, one per rule in rule order (``steps`` groups the alternatives).
   let ruleSteps: [_DecodeStep]
   /// With ``Mapping/rejectingUnknownKeys()``: the first keys the rules read.
-  let knownKeys: [[UInt8]]?
+  let knownKeys: [_KnownKey]?
   /// How objects are told apart when mapping onto existing instances.
   let identity: _Identity<Object>?
 
   init(
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
-    context: _ValueContext, inverse: InverseMapping<Object>, keyRule: _KeyRule<Object>? = nil,
-    identity: _Identity<Object>? = nil, problems: [String] = [], knownKeys: [[UInt8]]? = nil
+    settings: MappingOptions = .none, inverse: InverseMapping<Object>,
+    keyRule: _KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
+    problems: [String] = [], knownKeys: [_KnownKey]? = nil
   ) {
     self.make = make
     self.rules = rules
-    self.context = context
+    self.settings = settings
+    hasSettings =
+      settings.coercion != nil || settings.dateFormats != nil || settings.validation != nil
+      || settings.groups != nil
     (steps, ruleSteps) = _MappingPlan.compile(rules)
     unretainedSteps = steps.map { Unmanaged.passUnretained($0) }
     self.knownKeys = knownKeys
@@ -395,7 +425,8 @@ final class _MappingPlan<Object>: Sendable {
   ) {
     make = nil
     rules = []
-    context = .default
+    settings = .none
+    hasSettings = false
     steps = []
     unretainedSteps = []
     ruleSteps = []
@@ -412,7 +443,8 @@ final class _MappingPlan<Object>: Sendable {
   init(placeholder: Void) {
     make = nil
     rules = []
-    context = .default
+    settings = .none
+    hasSettings = false
     steps = []
     ruleSteps = []
     knownKeys = nil
@@ -453,7 +485,10 @@ final class _MappingPlan<Object>: Sendable {
         let source = rules[position].source
         let firstKey = source.isSpecial ? nil : source.utf8Keys.first
         let mayRepeat = firstKey.map { !earlierKeys.insert($0).inserted } ?? false
-        let step = rules[position].decodeStep(mayRepeat: mayRepeat)
+        var step = rules[position].decodeStep(mayRepeat: mayRepeat)
+        if let groups = (rules[position] as? any _GroupedRule)?.groupNames, !groups.isEmpty {
+          step = _GroupedStep(step, groups: groups)
+        }
         ruleSteps[position] = step
         return step
       }
@@ -551,13 +586,26 @@ final class _MappingPlan<Object>: Sendable {
     let object = UnsafeMutableRawPointer(model)
     let before = run.errors.count
     var hint = _MemberHint(object: index)
+    let inherited = hasSettings ? run.enterSettings(of: self) : nil
     for step in unretainedSteps {
       step._withUnsafeGuaranteedRef {
         $0.decode(into: object, objectIndex: index, hint: &hint, run: &run)
       }
     }
     if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }
+    if let inherited { run.context = inherited }
     return run.errors.count == before
+  }
+}
+
+extension _MappingPlan {
+  /// The coercion this mapping's objects are mapped with in `run`: its own when it sets one
+  /// (unless it is the call's root, where the call's options decided), else the inherited one.
+  func coercion(in run: borrowing _MappingRun) -> Coercion {
+    guard ObjectIdentifier(self) != run.rootPlan, let own = settings.coercion else {
+      return run.context.coercion
+    }
+    return own
   }
 }
 
@@ -577,10 +625,18 @@ extension _MappingPlan {
     var cursor = index + 1
     for _ in 0..<Int(run.tape[index].length) {
       let known = knownKeys.contains { key in
-        key.withUnsafeBufferPointer { run.tape.stringEquals(at: cursor, $0) }
+        run.context.includes(groups: key.groups)
+          && key.bytes.withUnsafeBufferPointer { run.tape.stringEquals(at: cursor, $0) }
       }
       if !known { run.fail(.unknownKey, at: [.key(run.tape.string(at: cursor))]) }
       cursor = run.tape.next(after: cursor + 1)
     }
   }
+}
+
+/// A first key that a rule of a mapping reads, for ``Mapping/rejectingUnknownKeys()``: known
+/// only in runs where the rule's groups apply.
+struct _KnownKey: Sendable {
+  let bytes: [UInt8]
+  let groups: [String]
 }

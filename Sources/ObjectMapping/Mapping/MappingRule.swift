@@ -90,8 +90,6 @@ protocol _DecodingRule<Object>: Sendable {
   /// Another mistake in the rule's definition (a setting its kind cannot honour), or `nil`;
   /// reported by `validate()` and on first use, while the rule still runs.
   var definitionProblem: String? { get }
-  /// The rule with the mapping's value settings applied (coercion, date formats).
-  func bound(to context: _ValueContext) -> Self
 }
 
 /// How a rule treats an absent value.

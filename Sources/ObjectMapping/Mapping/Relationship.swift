@@ -39,13 +39,11 @@ public struct Relationship<Object>: MappingRule {
   let acceptsAbsence: Bool
   let encode: _RelationshipEncoder<Object>
   var presence: _Presence = .inferred
-  var coercionMode: Coercion = .lenient
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
   var collectionPolicy: CollectionPolicy = .replace
   var childFailure: ChildFailurePolicy = .failParent
   var validators: [_Validator<Any>] = []
-  var validatesValues = true
   /// Reads and writes the property without knowing its type (for validation).
   let accessor: _AnyAccessor<Object>
 
@@ -156,13 +154,6 @@ public struct Relationship<Object>: MappingRule {
     return copy
   }
 
-  func bound(to context: _ValueContext) -> Self {
-    var copy = self
-    copy.coercionMode = context.coercion
-    copy.validatesValues = context.validates
-    return copy
-  }
-
   var readSources: [SourcePath] {
     if source == .root, let flatChild { return flatChild.sources() }
     return source.isSpecial ? [] : [source]
@@ -193,8 +184,9 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
   let source: _CompiledSource
   /// An absent value is an error.
   let absenceIsError: Bool
-  /// Whether the value set goes through validators (the rule's or the model's).
-  let validates: Bool
+  /// Whether the value set goes through validators (the rule's or the model's), when the run's
+  /// context validates.
+  let hasValidators: Bool
   /// Validation or ``ChildFailurePolicy/dropChild``: the out-of-line path.
   let needsChecks: Bool
   /// The rule's body.
@@ -205,10 +197,8 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     source = _CompiledSource(rule.source, mayRepeat: mayRepeat)
     absenceIsError =
       rule.presence == .required || (rule.presence == .inferred && !rule.acceptsAbsence)
-    validates =
-      rule.validatesValues
-      && (!rule.validators.isEmpty || Object.self is any KeyValueValidating.Type)
-    needsChecks = validates || rule.childFailure == .dropChild
+    hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
+    needsChecks = hasValidators || rule.childFailure == .dropChild
     body = rule.body
   }
 
@@ -265,6 +255,7 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     if source.first == nil { run.indexHiddenAtDepth = run.path.count }
     let model = object.assumingMemoryBound(to: Object.self)
     let errorsBefore = run.errors.count
+    let validates = hasValidators && run.context.validates
     let previous = validates ? rule.accessor.get(model.pointee) : nil
     body(&model.pointee, index, &run)
     if run.errors.count > errorsBefore {
@@ -314,7 +305,7 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     }
     let set = rule.accessor.set
     let patch = patch.assumingMemoryBound(to: _Patch<Object>.self)
-    guard validates else {
+    guard hasValidators && run.context.validates else {
       patch.pointee.append(pending.write, preview: { set(&$0, pending.preview()) })
       return
     }
@@ -503,7 +494,7 @@ extension Relationship {
           return _ExistingWrite(setting: empty) { $0[keyPath: property] = empty }
         }
         let plan = mapping()._plan
-        guard entry.kind == .array || (entry.kind == .object && plan.context.coercion == .lenient)
+        guard entry.kind == .array || (entry.kind == .object && plan.coercion(in: run) == .lenient)
         else {
           run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
           return nil
@@ -676,7 +667,7 @@ private func _toManyNull<Collection: RelationshipCollection>(
 private func _toManyLoneObject<Collection: RelationshipCollection>(
   at index: Int, plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
 ) -> Collection? {
-  guard plan.context.coercion == .lenient else {
+  guard plan.coercion(in: run) == .lenient else {
     _recordNotAnArray(at: index, run: &run)
     return nil
   }

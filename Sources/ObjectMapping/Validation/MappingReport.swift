@@ -143,13 +143,12 @@ extension MappingProtocol {
   }
 
   private func _report(view: _TapeView, options: MappingOptions) -> MappingReport<Object> {
-    // The engine takes the call's options once it threads them through the run (h22a).
     do {
       try _plan.checkDefinition()
     } catch {
       return MappingReport(failure: error)
     }
-    var run = _MappingRun(tape: view)
+    var run = _MappingRun(tape: view, root: _plan, options: options)
     let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
     return MappingReport(
       object: run.errors.isEmpty ? object : nil, errors: run.errors, diagnostics: run.diagnostics)

@@ -1,21 +1,64 @@
-/// The settings a value conversion reads: fixed when a mapping is built.
+/// The settings in effect while one mapping of a run maps its objects: how values convert, which
+/// date formats are read, whether validators run and which groups' rules apply.
+///
+/// A run starts with the call's options over the root mapping's own settings (``MappingOptions``)
+/// and changes its context only where a child mapping sets something explicitly
+/// (``_MappingRun/enterSettings(of:)``), so a mapping without settings of its own costs nothing
+/// per object. A context is immutable; `PayloadValue` holds it unretained, which is safe because
+/// the run keeps every context it uses alive until it ends.
 final class _ValueContext: Sendable {
   let coercion: Coercion
   let dateFormats: [DateFormat]
   /// Whether validators run (``Mapping/validation(_:)``).
   let validates: Bool
+  /// The groups whose rules apply; `nil`: every rule applies (``Mapping/groups(_:)``).
+  let groups: Set<String>?
 
-  init(coercion: Coercion, dateFormats: [DateFormat], validates: Bool = true) {
+  init(
+    coercion: Coercion, dateFormats: [DateFormat], validates: Bool = true,
+    groups: Set<String>? = nil
+  ) {
     self.coercion = coercion
     self.dateFormats = dateFormats
     self.validates = validates
+    self.groups = groups
   }
 
   static let `default` = _ValueContext(coercion: .lenient, dateFormats: DateFormat.defaultFormats)
 
-  func with(coercion: Coercion? = nil, dateFormats: [DateFormat]? = nil) -> _ValueContext {
-    _ValueContext(
-      coercion: coercion ?? self.coercion, dateFormats: dateFormats ?? self.dateFormats,
-      validates: validates)
+  /// A context for each coercion mode, reading `dateFormats`: how a rule with its own date
+  /// formats (``Attribute/dateFormats(_:)``) keeps the run's coercion without building a context
+  /// per value.
+  static func formatsContexts(_ dateFormats: [DateFormat]) -> (
+    lenient: _ValueContext, strict: _ValueContext
+  ) {
+    (
+      _ValueContext(coercion: .lenient, dateFormats: dateFormats),
+      _ValueContext(coercion: .strict, dateFormats: dateFormats)
+    )
+  }
+
+  /// Whether `settings` changes nothing this context decides.
+  func isUnchanged(by settings: MappingOptions) -> Bool {
+    (settings.coercion.map { $0 == coercion } ?? true)
+      && (settings.dateFormats.map { $0 == dateFormats } ?? true)
+      && (settings.validation.map { $0 == validates } ?? true)
+      && (settings.groups.map { $0 == groups } ?? true)
+  }
+
+  /// This context with `settings` applied over it (a field `settings` leaves `nil` is kept);
+  /// `self` when nothing changes.
+  func applying(_ settings: MappingOptions) -> _ValueContext {
+    if isUnchanged(by: settings) { return self }
+    return _ValueContext(
+      coercion: settings.coercion ?? coercion, dateFormats: settings.dateFormats ?? dateFormats,
+      validates: settings.validation ?? validates, groups: settings.groups ?? groups)
+  }
+
+  /// Whether a rule tagged with `names` applies in this context: a rule without groups always
+  /// does; a grouped rule when no groups are selected or one of its groups is.
+  func includes(groups names: [String]) -> Bool {
+    guard let groups, !names.isEmpty else { return true }
+    return names.contains(where: groups.contains)
   }
 }

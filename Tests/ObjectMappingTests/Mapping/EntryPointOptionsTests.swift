@@ -88,12 +88,162 @@ struct EntryPointOptionsTests {
   @Test(
     "Strict coercion for one call reaches the child mapping", arguments: OptionsFlow.Verb.allCases)
   func strictReachesChildren(verb: OptionsFlow.Verb) {
-    // The verbs hand the options to the engine; the engine threads them through the run
-    // (h22a's part of issue 22). Remove `withKnownIssue` when that lands: Swift Testing then
-    // reports the known issue as missing.
-    withKnownIssue("the engine does not take per-call options yet") {
-      #expect(verb.errors(with: MappingOptions(coercion: .strict)) == OptionsFlow.strictErrors)
+    #expect(verb.errors(with: MappingOptions(coercion: .strict)) == OptionsFlow.strictErrors)
+  }
+
+  @Test("A root mapping's own strict coercion reaches its children", arguments: [false, true])
+  func rootDefaultReachesChildren(onto: Bool) throws {
+    let strictParent = OptionsFlow.parent.coercion(.strict)
+    let errors: [String]
+    if onto {
+      var parent = OptionsFlow.Parent()
+      errors = strictParent.report(OptionsFlow.payload, onto: &parent).errors.map(\.description)
+    } else {
+      errors = strictParent.report(OptionsFlow.payload).errors.map(\.description)
     }
+    #expect(errors == OptionsFlow.strictErrors)
+    // The call's options beat the root mapping's own setting.
+    #expect(
+      try strictParent.map(OptionsFlow.payload, with: MappingOptions(coercion: .lenient))
+        == OptionsFlow.Parent(id: 1, child: OptionsFlow.Child(id: 2)))
+  }
+
+  @Test("A child's explicit setting beats the call's options")
+  func childSettingBeatsTheCall() {
+    let parent = Mapping(OptionsFlow.Parent.init) {
+      Attribute("id", \.id)
+      Relationship("child", \.child, OptionsFlow.child.coercion(.lenient))
+    }
+    let report = parent.report(OptionsFlow.payload, with: MappingOptions(coercion: .strict))
+    #expect(report.errors.map(\.description) == [#"/id: expected an integer, found "1""#])
+  }
+}
+
+/// Groups, date formats and validation given to one call reach child mappings, dynamic cases
+/// and mapper routes, and each concurrent call keeps its own.
+@Suite("Entry points: every option flows to children")
+struct OptionsFlowToChildrenTests {
+  struct Profile: Equatable, Sendable {
+    var name = ""
+    var biography = ""
+    var joined: Date?
+  }
+
+  struct Account: Equatable, Sendable {
+    var id = 0
+    var profile = Profile()
+  }
+
+  static let profile = Mapping(Profile.init) {
+    Attribute("name", \.name).validate("names are not empty") { !$0.isEmpty }
+    Attribute("bio", \.biography).groups("detail")
+    Attribute("joined", \.joined)
+  }
+
+  static let account = Mapping(Account.init) {
+    Attribute("id", \.id).groups("list", "detail")
+    Relationship("profile", \.profile, profile)
+  }
+
+  static let payload =
+    #"{"id": 7, "profile": {"name": "", "bio": "Swift", "joined": "24/11/2026"}}"#
+  static let dayFirst = [DateFormat.pattern("dd/MM/yyyy")]
+
+  static func joined() throws -> Date {
+    try #require(
+      DateComponents(
+        calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"),
+        year: 2026, month: 11, day: 24
+      ).date)
+  }
+
+  @Test("Groups for one call select the rules of the root and the child")
+  func groupsReachChildren() {
+    let options = MappingOptions(groups: ["list"], dateFormats: Self.dayFirst, validation: false)
+    let report = Self.account.report(Self.payload, with: options)
+    #expect(report.errors.isEmpty)
+    // `bio` is in the "detail" group only: not mapped in a "list" call.
+    #expect(report.object?.profile.biography == "")
+    #expect(report.object?.id == 7)
+    let detail = Self.account.report(
+      Self.payload,
+      with: MappingOptions(groups: ["detail"], dateFormats: Self.dayFirst, validation: false))
+    #expect(detail.object?.profile.biography == "Swift")
+  }
+
+  @Test("Date formats for one call reach the child")
+  func dateFormatsReachChildren() throws {
+    let withoutFormats = Self.account.report(Self.payload, with: MappingOptions(validation: false))
+    #expect(
+      withoutFormats.errors.map(\.description).first?.hasPrefix("/profile/joined: ") == true)
+    let account = try Self.account.map(
+      Self.payload, with: MappingOptions(dateFormats: Self.dayFirst, validation: false))
+    #expect(account.profile.joined == (try Self.joined()))
+  }
+
+  @Test("Validation off for one call skips the child's validators")
+  func validationOffReachesChildren() throws {
+    // The child's validator rejects the empty name: the name keeps its value and a
+    // diagnostic says why.
+    let validated = Self.account.report(
+      Self.payload, with: MappingOptions(dateFormats: Self.dayFirst))
+    #expect(validated.errors.isEmpty)
+    #expect(
+      validated.diagnostics.map(\.description) == [
+        "/profile/name: value rejected: names are not empty"
+      ])
+    let unvalidated = Self.account.report(
+      Self.payload, with: MappingOptions(dateFormats: Self.dayFirst, validation: false))
+    #expect(unvalidated.errors.isEmpty)
+    #expect(unvalidated.diagnostics.isEmpty)
+  }
+
+  @Test("Options reach through a dynamic mapping's cases and a mapper's routes")
+  func optionsReachDynamicCasesAndRoutes() throws {
+    let dynamic = DynamicMapping<Any> {
+      Match("kind", equals: "account", DynamicCase(Self.account))
+    }
+    let payload =
+      #"{"kind": "account", "id": "7", "profile": {"name": "A", "bio": "S", "joined": "24/11/2026"}}"#
+    let strict = MappingOptions(coercion: .strict, dateFormats: Self.dayFirst)
+    let errors = dynamic.report(payload, with: strict).errors.map(\.description)
+    #expect(errors == [#"/id: expected an integer, found "7""#])
+    let lenient = try dynamic.map(payload, with: MappingOptions(dateFormats: Self.dayFirst))
+    #expect((lenient as? Account)?.profile.joined == (try Self.joined()))
+
+    let mapper = Mapper(MappingProvider { Route("accounts", Self.account) })
+    let routed = try mapper.map(
+      #"{"accounts": [{"id": "7", "profile": {"name": "A", "bio": "S", "joined": "24/11/2026"}}]}"#,
+      with: strict)
+    #expect(
+      routed.errors.map(\.description) == [#"/accounts/0/id: expected an integer, found "7""#])
+    let routedLenient = try mapper.map(
+      #"{"accounts": [{"id": "7", "profile": {"name": "A", "bio": "S", "joined": "24/11/2026"}}]}"#,
+      with: MappingOptions(dateFormats: Self.dayFirst))
+    let accounts = routedLenient.asCollection().compactMap { $0 as? Account }
+    #expect(accounts.first?.profile.joined == (try Self.joined()))
+  }
+
+  @Test("Concurrent calls with different options each get their own result")
+  func concurrentCallsKeepTheirOptions() async throws {
+    let mapping = OptionsFlow.parent
+    let outcomes = await withTaskGroup(of: (Bool, Bool).self) { group in
+      for call in 0..<64 {
+        let strict = call.isMultiple(of: 2)
+        group.addTask {
+          let report = mapping.report(
+            OptionsFlow.payload, with: MappingOptions(coercion: strict ? .strict : .lenient))
+          return (
+            strict, report.errors.map(\.description) == (strict ? OptionsFlow.strictErrors : [])
+          )
+        }
+      }
+      var all: [(Bool, Bool)] = []
+      for await outcome in group { all.append(outcome) }
+      return all
+    }
+    #expect(outcomes.count == 64)
+    #expect(outcomes.allSatisfy { $0.1 })
   }
 
   @Test("The expected errors are what strict mappings report")
