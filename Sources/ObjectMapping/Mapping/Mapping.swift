@@ -92,9 +92,18 @@ public struct Mapping<Object>: MappingProtocol {
     let rules = expandedRules
     let compiled = rules.compactMap { $0 as? any _DecodingRule<Object> }
     let keyRule = rules.lazy.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule }.first
+    // Every rule is compiled for serializing too: grouped rules write only in runs whose
+    // groups (the call's, the mapping's own or inherited) include theirs.
     var inverse = InverseMapping(
-      encodings: activeRules.compactMap { ($0 as? any _EncodableRule<Object>)?.encoding },
-      nulls: nullPolicy, dateFormat: dateFormatsAreExplicit ? formats.first : nil)
+      encodings: rules.compactMap { rule -> _RuleEncoding<Object>? in
+        guard let encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
+        guard let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty else {
+          return encoding
+        }
+        return encoding.grouped(names)
+      },
+      nulls: nullPolicy, dateFormat: dateFormatsAreExplicit ? formats.first : nil,
+      groups: activeGroups)
     inverse.keyEncoder = keyRule?.encode
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
     var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)

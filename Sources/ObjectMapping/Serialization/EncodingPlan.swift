@@ -12,6 +12,9 @@ struct _EncodingRun {
   /// The nil policy of the object being written, which its child mappings inherit unless
   /// they set their own.
   var nulls: NullPolicy = .omit
+  /// The groups whose rules are written for the object being written (`nil`: every rule),
+  /// which its child mappings inherit unless they set their own.
+  var groups: Set<String>?
   /// How many objects deep the writing is: 0 while no object (the root) is being written.
   var depth = 0
 
@@ -70,6 +73,14 @@ struct _EncodingRule<Object>: Sendable {
     self.step = step
   }
 
+  /// The same rule, written only when the run's groups include one of `names`
+  /// (``Attribute/groups(_:)``).
+  func grouped(_ names: [String]) -> Self {
+    _EncodingRule(
+      path: path, property: property, label: label, nulls: nulls,
+      step: _GroupedEncodeStep(step, groups: names))
+  }
+
   /// A rule whose value is written by a closure taking the model (for the rarer rule kinds:
   /// compound sources, computed members, lifted rules).
   init(
@@ -96,6 +107,15 @@ enum _RuleEncoding<Object>: Sendable {
   /// Several outputs: a compound source's parts, an empty-source relationship's flat fields.
   case rules([_EncodingRule<Object>])
   case omitted(InverseOmission)
+
+  /// The same encoding, written only in runs whose groups include one of `names`.
+  func grouped(_ names: [String]) -> Self {
+    switch self {
+    case .rule(let rule): return .rule(rule.grouped(names))
+    case .rules(let rules): return .rules(rules.map { $0.grouped(names) })
+    case .omitted: return self
+    }
+  }
 }
 
 /// A rule that has a serializing side (every rule kind of the library).
@@ -123,11 +143,17 @@ private struct _OutputTree {
     guard let first = path.first else { return "it has no output key" }
     let index = keys.firstIndex { $0 == first }
     if path.count == 1 {
-      guard index == nil else {
+      // Two rules in disjoint groups may write one key: a run writes at most one of them.
+      guard index == nil || Self.areExclusive(items[index ?? 0], rule.step) else {
         return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
       }
       keys.append(first)
-      items.append(.rule(rule.step, rule.nulls))
+      if index != nil, let later = rule.step as? _GroupedEncodeStep {
+        // Written only when groups are selected: with none, the earlier rule writes the key.
+        items.append(.rule(later.requiringSelection(), rule.nulls))
+      } else {
+        items.append(.rule(rule.step, rule.nulls))
+      }
       return nil
     }
     guard let index else {
@@ -143,6 +169,14 @@ private struct _OutputTree {
     if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
     items[index] = .branch(branch)
     return nil
+  }
+
+  /// Whether `item` and `step` are rules of disjoint groups.
+  private static func areExclusive(_ item: Item, _ step: _EncodeStep) -> Bool {
+    guard case .rule(let earlier as _GroupedEncodeStep, _) = item,
+      let later = step as? _GroupedEncodeStep
+    else { return false }
+    return Set(earlier.groups).isDisjoint(with: later.groups)
   }
 
   /// Appends this level's members, depth first: a branch is followed by its own members.
@@ -204,6 +238,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// format).
   let nulls: NullPolicy?
   let dateFormat: DateFormat?
+  /// The mapping's own groups (``Mapping/groups(_:)``); `nil`: inherited
+  /// (``_EncodingRun/groups``).
+  let groups: Set<String>?
   let isClass: Bool
   let typeName: String
   let dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
@@ -223,16 +260,14 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   private init(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
+    groups: Set<String>?,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?, problems: inout [InverseOmission]
   ) {
     var tree = _OutputTree()
-    var placed: [_EncodeStep] = []
     for rule in rules {
       if let problem = tree.insert(rule, at: rule.path[...]) {
         problems.append(InverseOmission(rule: rule.label, reason: problem))
-      } else {
-        placed.append(rule.step)
       }
     }
     var flat: [_OutputMember] = []
@@ -252,12 +287,14 @@ final class _InversePlan<Object>: @unchecked Sendable {
     members = .allocate(capacity: max(flat.count, 1))
     _ = members.initialize(from: flat)
     self.keys = keys
-    steps = placed
+    // The members' steps (some made by the tree, see `_OutputTree.insert`), kept alive here.
+    steps = flat.compactMap { $0.step?.takeUnretainedValue() }
     self.dispatch = dispatch
     self.keyEncoder = keyEncoder
     isPlain = dispatch == nil && keyEncoder == nil
     self.nulls = nulls
     self.dateFormat = dateFormat
+    self.groups = groups
     isClass = Object.self is AnyClass
     typeName = "\(Object.self)"
     memberCount = flat.count
@@ -271,12 +308,13 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// Builds the plan, returning also the rules that could not be placed in the output tree.
   static func build(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
+    groups: Set<String>? = nil,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?
   ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
     var problems: [InverseOmission] = []
     let plan = _InversePlan(
-      rules: rules, nulls: nulls, dateFormat: dateFormat, dispatch: dispatch,
+      rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups, dispatch: dispatch,
       keyEncoder: keyEncoder, problems: &problems)
     return (plan, problems)
   }
@@ -360,6 +398,13 @@ final class _InversePlan<Object>: @unchecked Sendable {
     let format = (isRoot ? run.options.dateFormats?.first : nil) ?? dateFormat
     let outerFormat = format == nil ? nil : writer.dateFormat
     if let format { writer.dateFormat = format }
+    // Groups change only where set (the call's, at the root, or the mapping's own): no set is
+    // copied per object otherwise.
+    var outerGroups: Set<String>??
+    if let groups = (isRoot ? run.options.groups : nil) ?? groups {
+      outerGroups = run.groups
+      run.groups = groups
+    }
     run.nulls = nulls
     run.depth += 1
     writer.beginObject()
@@ -371,6 +416,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
     writer.endObject()
     run.depth -= 1
     run.nulls = outerNulls
+    if let outerGroups { run.groups = outerGroups }
     if let outerFormat { writer.dateFormat = outerFormat }
     if isClass { run.visiting.removeLast() }
   }
@@ -462,5 +508,38 @@ final class _InversePlan<Object>: @unchecked Sendable {
       }
     }
     return wroteAny
+  }
+}
+
+/// The serializing step of a rule tagged with groups: writes nothing (its key is taken back)
+/// unless the run's groups include one of its own.
+final class _GroupedEncodeStep: _EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _EncodeStep).
+  let inner: _EncodeStep
+  let groups: [String]
+  /// Writes only when the run selects groups: the rule shares its key with an earlier rule of
+  /// disjoint groups, which alone writes it when no groups are selected.
+  let requiresSelection: Bool
+
+  init(_ inner: _EncodeStep, groups: [String], requiresSelection: Bool = false) {
+    self.inner = inner
+    self.groups = groups
+    self.requiresSelection = requiresSelection
+  }
+
+  /// The same step, writing only when the run selects groups.
+  func requiringSelection() -> _GroupedEncodeStep {
+    _GroupedEncodeStep(inner, groups: groups, requiresSelection: true)
+  }
+
+  override func write(
+    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool {
+    guard let active = run.groups else {
+      return requiresSelection ? false : inner.write(object, to: &writer, run: &run, nulls: nulls)
+    }
+    guard groups.contains(where: active.contains) else { return false }
+    return inner.write(object, to: &writer, run: &run, nulls: nulls)
   }
 }

@@ -36,6 +36,8 @@ public struct InverseMapping<Object>: Sendable {
   var decimalOutput: DecimalOutput = .number
   /// The mapping's own date format for writing; `nil`: inherited from the parent or the call.
   var dateFormat: DateFormat?
+  /// The mapping's own groups; `nil`: inherited from the parent or the call.
+  var groups: Set<String>?
   private(set) var plan: _InversePlan<Object>
   private var placementProblems: [InverseOmission]
   /// For dynamic mappings: writes an object with the case its runtime type selects.
@@ -45,7 +47,10 @@ public struct InverseMapping<Object>: Sendable {
     didSet { self = rebuilt() }
   }
 
-  init(encodings: [_RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?) {
+  init(
+    encodings: [_RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
+    groups: Set<String>? = nil
+  ) {
     var rules: [_EncodingRule<Object>] = []
     var leftOut: [InverseOmission] = []
     for encoding in encodings {
@@ -59,8 +64,10 @@ public struct InverseMapping<Object>: Sendable {
     self.leftOut = leftOut
     self.nullPolicy = nulls
     self.dateFormat = dateFormat
+    self.groups = groups
     (plan, placementProblems) = _InversePlan.build(
-      rules: rules, nulls: nulls, dateFormat: dateFormat, dispatch: nil, keyEncoder: nil)
+      rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups, dispatch: nil,
+      keyEncoder: nil)
   }
 
   /// The inverse of a dynamic mapping: each object is written by the first case that serializes
@@ -96,8 +103,8 @@ public struct InverseMapping<Object>: Sendable {
   private func rebuilt() -> Self {
     var copy = self
     (copy.plan, copy.placementProblems) = _InversePlan.build(
-      rules: rules, nulls: nullPolicy, dateFormat: dateFormat, dispatch: dispatch,
-      keyEncoder: keyEncoder)
+      rules: rules, nulls: nullPolicy, dateFormat: dateFormat, groups: groups,
+      dispatch: dispatch, keyEncoder: keyEncoder)
     return copy
   }
 

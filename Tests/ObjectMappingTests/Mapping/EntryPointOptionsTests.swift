@@ -310,3 +310,91 @@ struct SerializeOptionsTests {
         == #"{"name":null,"note":{"text":null}}"#)
   }
 }
+
+/// Groups given to one serialize call, or set on a mapping, select the rules of every child
+/// mapping too.
+@Suite("Entry points: groups for one serialize call")
+struct SerializeGroupsTests {
+  struct Author: Equatable, Sendable {
+    var name = "Ann"
+    var email = "ann@example.com"
+  }
+
+  struct Post: Equatable, Sendable {
+    var id = 1
+    var body = "Hello"
+    var author = Author()
+  }
+
+  static let author = Mapping(Author.init) {
+    Attribute("name", \.name)
+    Attribute("email", \.email).groups("private")
+  }
+
+  static let post = Mapping(Post.init) {
+    Attribute("id", \.id)
+    Attribute("body", \.body).groups("detail", "private")
+    Relationship("author", \.author, author)
+  }
+
+  func json(_ mapping: Mapping<Post>, with options: MappingOptions = .none) throws -> String {
+    String(decoding: try mapping.serialize(Post(), with: options), as: UTF8.self)
+  }
+
+  @Test("Without groups every rule is written")
+  func everyRuleWithoutGroups() throws {
+    #expect(
+      try json(Self.post)
+        == #"{"id":1,"body":"Hello","author":{"name":"Ann","email":"ann@example.com"}}"#)
+  }
+
+  @Test("The call's groups reach the child mapping, through every serialize verb")
+  func callGroupsReachChildren() throws {
+    let list = MappingOptions(groups: ["list"])
+    #expect(try json(Self.post, with: list) == #"{"id":1,"author":{"name":"Ann"}}"#)
+    let detail = MappingOptions(groups: ["detail"])
+    #expect(
+      try json(Self.post, with: detail) == #"{"id":1,"body":"Hello","author":{"name":"Ann"}}"#)
+    #expect(try Self.post.node(Post(), with: list) == ["id": 1, "author": ["name": "Ann"]])
+    #expect(
+      try Self.post.inverted().node(Post(), with: MappingOptions(groups: ["private"]))
+        == [
+          "id": 1, "body": "Hello", "author": ["name": "Ann", "email": "ann@example.com"],
+        ])
+    let collection = try Self.post.serializeCollection([Post()], with: list)
+    #expect(String(decoding: collection, as: UTF8.self) == #"[{"id":1,"author":{"name":"Ann"}}]"#)
+  }
+
+  @Test("A mapping's own groups flow to its children; the call's beat them; a child's own win")
+  func mappingGroupsFlow() throws {
+    #expect(try json(Self.post.groups(["list"])) == #"{"id":1,"author":{"name":"Ann"}}"#)
+    #expect(
+      try json(Self.post.groups(["list"]), with: MappingOptions(groups: ["private"]))
+        == #"{"id":1,"body":"Hello","author":{"name":"Ann","email":"ann@example.com"}}"#)
+    let ownChild = Mapping(Post.init) {
+      Attribute("id", \.id)
+      Relationship("author", \.author, Self.author.groups(["private"]))
+    }
+    #expect(
+      try json(ownChild, with: MappingOptions(groups: ["list"]))
+        == #"{"id":1,"author":{"name":"Ann","email":"ann@example.com"}}"#)
+  }
+
+  @Test("Two rules in disjoint groups may write one key")
+  func disjointGroupsShareAKey() throws {
+    let mapping = Mapping(Author.init) {
+      Attribute("contact", \.name).groups("public")
+      Attribute("contact", \.email).groups("private")
+    }
+    #expect(mapping.inverted().omitted.isEmpty)
+    // With no groups selected, the first rule alone writes the key.
+    #expect(try mapping.node(Author()) == ["contact": "Ann"])
+    #expect(
+      String(decoding: try mapping.serialize(Author()), as: UTF8.self) == #"{"contact":"Ann"}"#)
+    #expect(
+      try mapping.node(Author(), with: MappingOptions(groups: ["public"])) == ["contact": "Ann"])
+    #expect(
+      try mapping.node(Author(), with: MappingOptions(groups: ["private"]))
+        == ["contact": "ann@example.com"])
+  }
+}
