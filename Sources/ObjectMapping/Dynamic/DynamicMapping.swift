@@ -296,7 +296,7 @@ struct _DynamicDispatch<Base>: Sendable {
     dynamicCase: DynamicCase<Base>, matcher: _Matcher?
   )? {
     if let chooser {
-      let payload = PayloadValue(tape: run.tape, index: index, context: .default)
+      let payload = PayloadValue(run: run, index: index, context: .default)
       return chooser(payload).map { ($0, nil) }
     }
     guard run.tape[index].kind == .object else { return nil }

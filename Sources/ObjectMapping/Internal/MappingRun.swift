@@ -147,10 +147,25 @@ struct _MappingRun {
     }
   }
 
+  /// The reading this run's `PayloadValue`s belong to: begun with the run, ended when the run
+  /// (every copy of it) is gone.
+  private var reading: _Reading
+  /// ``reading``'s token, copied into each `PayloadValue` the run makes.
+  private(set) var token: UInt64
+
   init(tape: _TapeView, errorLimit: Int = MappingErrorLimit.current) {
     self.tape = tape
     errors = CappedList(limit: errorLimit)
     diagnostics = CappedList(limit: errorLimit)
+    reading = _Reading()
+    token = reading.token
+  }
+
+  /// Moves the run to another document (the next element of a streamed array): the values made
+  /// for the previous one stop being valid.
+  mutating func read(_ tape: _TapeView) {
+    self.tape = tape
+    token = reading.renew()
   }
 
   /// A run of `plan` as the root mapping of a call with `options`: the call's options over the
@@ -179,6 +194,11 @@ struct _MappingRun {
   /// run): the same document, settings and root, its own problems.
   func scratch(tape: _TapeView? = nil, errorLimit: Int) -> _MappingRun {
     var run = _MappingRun(tape: tape ?? self.tape, errorLimit: errorLimit)
+    if tape == nil {
+      // The same document: the parent's values stay valid in the scratch run and after it.
+      run.reading = reading
+      run.token = token
+    }
     run.context = context
     run.rootPlan = rootPlan
     run.derivedContexts = derivedContexts
@@ -247,6 +267,27 @@ struct _MappingRun {
       guard errors.keepsNext else { return errors.countOmitted(1) }
       fail(.validationFailed(message: "\(error)"), at: extra)
     }
+  }
+}
+
+/// A reading of a run's document (``_ReadingScope``): begins when made, ends when the last run
+/// holding it is gone, so the `PayloadValue`s made in it cannot be used afterwards.
+final class _Reading {
+  private(set) var token: UInt64
+  private let previous: UInt64
+
+  init() {
+    (token, previous) = _ReadingScope.begin()
+  }
+
+  /// Ends this reading's values and begins new ones, in the same place of the nesting.
+  func renew() -> UInt64 {
+    token = _ReadingScope.renew()
+    return token
+  }
+
+  deinit {
+    _ReadingScope.end(restoring: previous)
   }
 }
 

@@ -269,7 +269,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
       }
       return
     }
-    let payload = PayloadValue(tape: run.tape, index: index, context: valueContext(run))
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     do {
       let value = try rule.read(payload)
       if validates {
@@ -299,7 +299,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
         return
       }
     } else {
-      let payload = PayloadValue(tape: run.tape, index: index, context: valueContext(run))
+      let payload = PayloadValue(run: run, index: index, context: valueContext(run))
       do {
         value = try rule.read(payload)
       } catch {
@@ -548,7 +548,7 @@ extension PayloadValue {
         continue
       }
       do {
-        values.append(try Wire(payload: PayloadValue(tape: tape, index: found, context: context)))
+        values.append(try Wire(payload: sibling(at: found)))
       } catch {
         failures.append((part.pathComponents, error))
       }

@@ -115,7 +115,7 @@ extension MappingProtocol {
           objects.reserveCapacity(Swift.min(estimate, cap))
           _adviseHugePages(for: &objects)
         }
-        run.tape = element
+        run.read(element)
         run.path.append(.index(offset))
         plan.decodeNew(at: 0, run: &run) { object in objects.append(consume object) }
         run.path.removeLast()

@@ -621,7 +621,8 @@ extension _MappingPlan {
 extension _MappingRun {
   /// How the value at `index` reads in an error message.
   func foundDescription(at index: Int) -> String {
-    PayloadValue(tape: tape, index: index, context: .default).rawDescription
+    let value = PayloadValue(run: self, index: index, context: .default)
+    return value.description(of: value.entry)
   }
 }
 

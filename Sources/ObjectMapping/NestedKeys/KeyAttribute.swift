@@ -80,7 +80,7 @@ extension KeyAttribute: _KeyRuleProvider {
     return _KeyRule(
       name: name, keyPathProblem: nil,
       decode: { object, keyIndex, run in
-        let payload = PayloadValue(tape: run.tape, index: keyIndex, context: .default)
+        let payload = PayloadValue(run: run, index: keyIndex, context: .default)
         do {
           object[keyPath: property] = try Value(payload: payload)
         } catch {
@@ -88,7 +88,7 @@ extension KeyAttribute: _KeyRuleProvider {
         }
       },
       collect: { keyIndex, run in
-        let payload = PayloadValue(tape: run.tape, index: keyIndex, context: .default)
+        let payload = PayloadValue(run: run, index: keyIndex, context: .default)
         do {
           let key = try Value(payload: payload)
           return { object in object[keyPath: property] = key }

@@ -1,7 +1,7 @@
 extension Optional: MappableValue where Wrapped: MappableValue {
   /// `nil` for `null`, otherwise the wrapped type's conversion.
   public init(payload: PayloadValue) throws {
-    self = payload.isNull ? nil : try Wrapped(payload: payload)
+    self = payload.entry.kind == .null ? nil : try Wrapped(payload: payload)
   }
   /// `null` for `nil`, otherwise the wrapped value's node.
   public func payloadNode() throws -> Node {
@@ -57,7 +57,7 @@ extension PayloadValue {
     for offset in 0..<Int(entry.length) {
       do {
         result.append(
-          try Element(payload: PayloadValue(tape: tape, index: cursor, context: context)))
+          try Element(payload: sibling(at: cursor)))
       } catch let nested as _NestedConversionFailures {
         for inner in nested.failures {
           failures.append(([.index(offset)] + inner.path, inner.failure))
@@ -139,7 +139,7 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
     var cursor = payload.index + 1
     for _ in 0..<Int(entry.length) {
       let key = tape.string(at: cursor)
-      let value = PayloadValue(tape: tape, index: cursor + 1, context: payload.context)
+      let value = payload.sibling(at: cursor + 1)
       defer { cursor = tape.next(after: cursor + 1) }
       // A repeated key: the first member wins.
       guard result.index(forKey: key) == nil else { continue }

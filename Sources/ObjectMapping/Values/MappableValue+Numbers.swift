@@ -225,7 +225,7 @@ extension Float: MappableValue {
     let text: String
     switch entry.kind {
     case .integer, .number: text = payload.tape.numberText(at: payload.index)
-    case .string where payload.coercion == .lenient:
+    case .string where payload.context.coercion == .lenient:
       text = payload.tape.string(at: payload.index)
       guard _CanonicalNumber(text: text) != nil else { throw payload.invalid(expected: "a number") }
     default: throw payload.mismatch(expected: "a number")

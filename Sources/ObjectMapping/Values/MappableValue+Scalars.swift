@@ -8,10 +8,11 @@ extension String: MappableValue {
     let tape = payload.tape
     switch entry.kind {
     case .string: self = tape.string(at: payload.index)
-    case .integer where payload.coercion == .lenient, .number where payload.coercion == .lenient:
+    case .integer where payload.context.coercion == .lenient,
+      .number where payload.context.coercion == .lenient:
       self = tape.numberText(at: payload.index)
-    case .true where payload.coercion == .lenient: self = "true"
-    case .false where payload.coercion == .lenient: self = "false"
+    case .true where payload.context.coercion == .lenient: self = "true"
+    case .false where payload.context.coercion == .lenient: self = "false"
     default: throw payload.mismatch(expected: "a string")
     }
   }
@@ -34,13 +35,13 @@ extension Bool: MappableValue {
     switch entry.kind {
     case .true: self = true
     case .false: self = false
-    case .integer where payload.coercion == .lenient:
+    case .integer where payload.context.coercion == .lenient:
       switch entry.payload {
       case 0: self = false
       case 1: self = true
       default: throw payload.invalid(expected: "a boolean", reason: "only 0 and 1 are booleans")
       }
-    case .string where payload.coercion == .lenient:
+    case .string where payload.context.coercion == .lenient:
       let word = payload.tape.string(at: payload.index).lowercased()
       if Bool.trueWords.contains(word) {
         self = true
@@ -76,7 +77,7 @@ extension Decimal: MappableValue {
       self = Decimal(entry.payload)
       return
     case .number: text = tape.numberText(at: payload.index)
-    case .string where payload.coercion == .lenient: text = tape.string(at: payload.index)
+    case .string where payload.context.coercion == .lenient: text = tape.string(at: payload.index)
     default: throw payload.mismatch(expected: "a decimal number")
     }
     guard let canonical = _CanonicalNumber(text: text) else {
@@ -158,7 +159,7 @@ extension Data: MappableValue {
 
 extension Node: MappableValue {
   /// Takes the payload value as it is (the whole subtree).
-  public init(payload: PayloadValue) { self = payload.node }
+  public init(payload: PayloadValue) { self = payload.tape.node(at: payload.index) }
   /// The node itself.
   public func payloadNode() -> Node { self }
   /// `"any value"`.

@@ -4,24 +4,49 @@
 /// when asked for. The typed accessors apply the mapping's ``Coercion``; ask for another
 /// mappable type with ``decode(_:)`` to reuse a built-in conversion.
 ///
-/// A `PayloadValue` is only valid during the `init(payload:)` call that received it: it reads the
-/// mapping run's document without keeping it alive, so do not store it, or the values from its
-/// ``elements`` and ``members``, or use them after that call returns.
-public struct PayloadValue: @unchecked Sendable {
-  // @unchecked: a payload value reads the mapping run's tape through unsafe buffers and refers
-  // to the rule's settings without retaining them, so that handing one to `init(payload:)`
-  // costs no reference counting. Everything it points to is immutable while the mapping runs
-  // (the tape is only read; settings are `let`s), so reading it from any task is race-free,
-  // and both outlive the `init(payload:)` call, the only place it may be used (see above).
+/// A `PayloadValue` is valid only during the mapping call that made it, on its thread: it reads
+/// the run's document without copying it. Use it (and the values from its ``elements``,
+/// ``members`` and subscript) inside `init(payload:)`, and store what you read from it, not the
+/// value itself. Every member checks this first: a value used after its mapping call returned,
+/// on another thread, or (in a streamed `mapCollection`) after its element was mapped stops the
+/// program with the message "a PayloadValue was used after the mapping call that made it
+/// returned" instead of reading freed or foreign memory. It is not `Sendable`.
+public struct PayloadValue {
+  // Reads the mapping run's tape through unsafe buffers and refers to the run's settings
+  // without retaining them, so that handing one to `init(payload:)` costs no reference
+  // counting. Both stay alive while the run's reading (`token`, see `_ReadingScope`) is
+  // current on this thread, which every public member checks before reading them.
   let tape: _TapeView
   let index: Int
   unowned(unsafe) let context: _ValueContext
+  /// The reading (mapping run, or streamed element) this value belongs to.
+  let token: UInt64
 
   @inline(__always)
-  init(tape: _TapeView, index: Int, context: _ValueContext) {
+  init(tape: _TapeView, index: Int, context: _ValueContext, token: UInt64) {
     self.tape = tape
     self.index = index
     self.context = context
+    self.token = token
+  }
+
+  /// A value of `run`'s document, read with the run's settings.
+  @inline(__always)
+  init(run: borrowing _MappingRun, index: Int, context: _ValueContext? = nil) {
+    self.init(tape: run.tape, index: index, context: context ?? run.context, token: run.token)
+  }
+
+  /// Another value of the same reading.
+  @inline(__always)
+  func sibling(at index: Int) -> PayloadValue {
+    PayloadValue(tape: tape, index: index, context: context, token: token)
+  }
+
+  /// Stops the program when this value is used outside the reading that made it (see the type's
+  /// documentation): reading its document then could read freed memory.
+  @inline(__always)
+  func checkLifetime() {
+    guard _fastPath(_ReadingScope.isCurrent(token)) else { _useAfterReading() }
   }
 
   /// The JSON type of a payload value.
@@ -46,6 +71,7 @@ public struct PayloadValue: @unchecked Sendable {
 
   /// The JSON type of this value.
   public var kind: Kind {
+    checkLifetime()
     switch entry.kind {
     case .null: return .null
     case .true, .false: return .bool
@@ -57,13 +83,22 @@ public struct PayloadValue: @unchecked Sendable {
   }
 
   /// Whether this value is `null`.
-  public var isNull: Bool { entry.kind == .null }
+  public var isNull: Bool {
+    checkLifetime()
+    return entry.kind == .null
+  }
 
   /// The coercion mode of the mapping that reads this value.
-  public var coercion: Coercion { context.coercion }
+  public var coercion: Coercion {
+    checkLifetime()
+    return context.coercion
+  }
 
   /// The value as a document node (the whole subtree).
-  public var node: Node { tape.node(at: index) }
+  public var node: Node {
+    checkLifetime()
+    return tape.node(at: index)
+  }
 
   /// Reads this value as another mappable type, with that type's conversion rules.
   ///
@@ -71,18 +106,20 @@ public struct PayloadValue: @unchecked Sendable {
   /// - Returns: The converted value.
   /// - Throws: ``ConversionFailure`` when the value does not convert.
   public func decode<T: MappableValue>(_ type: T.Type) throws -> T {
-    try T(payload: self)
+    checkLifetime()
+    return try T(payload: self)
   }
 
   /// The elements of an array value, in order; `nil` for any other kind.
   public var elements: [PayloadValue]? {
+    checkLifetime()
     let entry = self.entry
     guard entry.kind == .array else { return nil }
     var result: [PayloadValue] = []
     result.reserveCapacity(Int(entry.length))
     var cursor = index + 1
     for _ in 0..<entry.length {
-      result.append(PayloadValue(tape: tape, index: cursor, context: context))
+      result.append(sibling(at: cursor))
       cursor = tape.next(after: cursor)
     }
     return result
@@ -90,6 +127,7 @@ public struct PayloadValue: @unchecked Sendable {
 
   /// The members of an object value, in payload order; `nil` for any other kind.
   public var members: [(key: String, value: PayloadValue)]? {
+    checkLifetime()
     let entry = self.entry
     guard entry.kind == .object else { return nil }
     var result: [(key: String, value: PayloadValue)] = []
@@ -97,7 +135,7 @@ public struct PayloadValue: @unchecked Sendable {
     var cursor = index + 1
     for _ in 0..<entry.length {
       let key = tape.string(at: cursor)
-      let value = PayloadValue(tape: tape, index: cursor + 1, context: context)
+      let value = sibling(at: cursor + 1)
       result.append((key, value))
       cursor = tape.next(after: cursor + 1)
     }
@@ -107,11 +145,10 @@ public struct PayloadValue: @unchecked Sendable {
   /// The value of the first member named `key` of an object value; `nil` when absent or when
   /// this is not an object.
   public subscript(key: String) -> PayloadValue? {
+    checkLifetime()
     var key = key
     return key.withUTF8 { bytes in
-      tape.member(of: index, named: bytes).map {
-        PayloadValue(tape: tape, index: $0, context: context)
-      }
+      tape.member(of: index, named: bytes).map { sibling(at: $0) }
     }
   }
 
@@ -119,6 +156,12 @@ public struct PayloadValue: @unchecked Sendable {
   /// shortened past 60 characters, with `…`), booleans as written, containers by kind
   /// (`an object`).
   public var rawDescription: String {
+    checkLifetime()
+    return description(of: entry)
+  }
+
+  /// ``rawDescription`` of `entry` (this value's), unchecked.
+  func description(of entry: _TapeEntry) -> String {
     switch entry.kind {
     case .null: return "null"
     case .true: return "true"
@@ -143,6 +186,15 @@ public struct PayloadValue: @unchecked Sendable {
   public func invalid(expected: String, reason: String? = nil) -> ConversionFailure {
     .invalidValue(expected: expected, raw: rawDescription, reason: reason)
   }
+}
+
+/// The stop of ``PayloadValue/checkLifetime()``, out of line.
+@inline(never)
+private func _useAfterReading() -> Never {
+  preconditionFailure(
+    "a PayloadValue was used after the mapping call that made it returned (or on another "
+      + "thread, or after its element of a streamed collection was mapped); store what you "
+      + "read from it in init(payload:), not the value itself")
 }
 
 /// `"text"` quoted for an error message: escaped and, past 158 bytes, shortened to both ends
