@@ -198,7 +198,8 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   /// The same mapping with key-value validation on (the default) or off: with `false`, neither
-  /// the rules' `.validate { }` closures nor the model's ``KeyValueValidating`` hook run.
+  /// the rules' `.validate { }` closures nor the model's ``KeyValueValidating`` hook run. The
+  /// setting reaches child mappings that do not set their own (see ``MappingOptions``).
   public func validation(_ enabled: Bool) -> Self {
     var copy = self
     copy.validationEnabled = enabled
@@ -271,7 +272,8 @@ public struct Mapping<Object>: MappingProtocol {
 
   /// The same mapping restricted to groups (CSMapper groups): the rules without groups plus
   /// those tagged (``Attribute/groups(_:)``) with one of `names`, both when mapping and when
-  /// serializing.
+  /// serializing. The groups reach its child mappings unless they set their own; a call's
+  /// ``MappingOptions/groups`` beat them.
   ///
   /// ```swift
   /// let userMapping = Mapping(User.init) {
@@ -310,7 +312,8 @@ public struct Mapping<Object>: MappingProtocol {
     return copy
   }
 
-  /// The same mapping with another coercion mode (default ``Coercion/lenient``).
+  /// The same mapping with another coercion mode (default ``Coercion/lenient``). The mode
+  /// reaches child mappings that do not set their own (see ``MappingOptions``).
   public func coercion(_ mode: Coercion) -> Self {
     var copy = self
     copy.coercionMode = mode
@@ -319,7 +322,8 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   /// The same mapping reading `Date` attributes with these formats, tried in order (default
-  /// ``DateFormat/defaultFormats``). Serialization writes the first.
+  /// ``DateFormat/defaultFormats``). Serialization writes the first. The formats reach child
+  /// mappings that do not set their own (see ``MappingOptions``).
   public func dateFormats(_ formats: [DateFormat]) -> Self {
     var copy = self
     copy.formats = formats

@@ -11,10 +11,20 @@
 /// let body = try articleMapping.serialize(article, as: .json, with: MappingOptions(nulls: .include))
 /// ```
 ///
-/// Precedence, most specific first: a rule's own setting (`Attribute(...).nulls(.include)`),
-/// then a child mapping's explicit setting, then the setting inherited from the parent mapping,
-/// where the root mapping's settings are the call's options when given, else the root mapping's
-/// own. A `nil` field means "not set here": the next level decides.
+/// Precedence, most specific first: a rule's own setting (`Attribute(...).nulls(.include)`,
+/// `.dateFormats(...)`), then a child mapping's explicit setting, then the setting inherited from
+/// the parent mapping, where the root mapping's settings are the call's options when given, else
+/// the root mapping's own. The call's options beat the root mapping's own settings wherever that
+/// mapping recurs (a comment mapping nested in itself). A `nil` field means "not set here": the
+/// next level decides.
+///
+/// Groups select rules when mapping and when serializing: a rule without groups always applies,
+/// a rule tagged ``Attribute/groups(_:)`` applies when one of its groups is selected (or none
+/// is). Two rules in disjoint groups may write the same output key; with no groups selected, the
+/// first one writes it.
+///
+/// A mapping compiles once; options change only what its run reads, so one mapping serves calls
+/// with different options from many tasks at once.
 public struct MappingOptions: Sendable {
   /// How leniently scalar values convert (`"12"` into an `Int`); `nil`: not set.
   public var coercion: Coercion?
