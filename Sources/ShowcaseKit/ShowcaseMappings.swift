@@ -35,9 +35,15 @@ public enum ShowcaseMappings {
   /// Polymorphic attachments: the `type` member picks the case, and serialization writes it
   /// back.
   public static let attachment = DynamicMapping<Attachment> {
-    Match("type", equals: "photo", photo, case: Attachment.photo)
-    Match("type", equals: "link", link, case: Attachment.link)
-    Match("type", equals: "poll", poll, case: Attachment.poll)
+    Match("type", equals: "photo", photo, case: Attachment.photo) {
+      if case .photo(let photo) = $0 { photo } else { nil }
+    }
+    Match("type", equals: "link", link, case: Attachment.link) {
+      if case .link(let link) = $0 { link } else { nil }
+    }
+    Match("type", equals: "poll", poll, case: Attachment.poll) {
+      if case .poll(let poll) = $0 { poll } else { nil }
+    }
   }
 
   /// A post, with its date in a custom format and its tags in one comma-separated string.

@@ -23,13 +23,44 @@ public struct DynamicCase<Base>: Sendable {
       })
   }
 
-  /// A case for an enum `Base` whose case `embed` holds the mapped value
-  /// (`DynamicCase(circleMapping, case: Shape.circle)`).
+  /// A case for an enum `Base`: `embed` wraps the mapped value in the enum case, `extract`
+  /// unwraps it for serialization.
   ///
-  /// Serialization finds the case by the type of the associated value, so use
-  /// ``init(_:embed:extract:)`` when two cases hold values of the same type.
+  /// ```swift
+  /// DynamicCase(circleMapping, case: Shape.circle) { if case .circle(let c) = $0 { c } else { nil } }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - mapping: The mapping of the associated value's type.
+  ///   - embed: The enum case (`Shape.circle`).
+  ///   - extract: The associated value when the enum value is this case, else `nil`.
+  public init<Child>(
+    _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base,
+    extract: @escaping @Sendable (Base) -> Child?
+  ) {
+    self.init(mapping, embed: embed, extract: extract)
+  }
+
+  /// A case for an enum `Base` whose case `embed` holds the mapped value, found again for
+  /// serialization by reflection.
+  ///
+  /// Deprecated: serialization finds the case by reflecting on the enum value (`Mirror`), which
+  /// cannot tell two cases that carry the same type and is the last use of reflection in the
+  /// library. Pass `extract:` (``init(_:case:extract:)``).
+  @available(
+    *, deprecated,
+    message:
+      "add extract: { if case .circle(let value) = $0 { value } else { nil } }, so serialization needs no reflection"
+  )
   public init<Child>(
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
+  ) {
+    self.init(reflecting: mapping, case: embed)
+  }
+
+  /// The deprecated ``init(_:case:)``: the case's value is found by reflection.
+  init<Child>(
+    reflecting mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
   ) {
     self.init(
       mapping, name: "\(Child.self)", embed: { embed($0) },

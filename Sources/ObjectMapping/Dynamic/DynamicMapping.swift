@@ -17,7 +17,8 @@
 ///   ``declinesAsErrors()`` makes every decline an error.
 /// - **Polymorphism**: a case's model type can be a subclass of `Base` (class hierarchies), a
 ///   type conforming to a protocol `Base` (`any Shape`), or the payload of an enum case
-///   (`Match("kind", equals: "circle", circleMapping, case: Shape.circle)`).
+///   (`Match("kind", equals: "circle", circleMapping, case: Shape.circle) { … }`, whose
+///   closure unwraps the case for serialization).
 /// - **Inverse**: serialization picks the case by the value's runtime type (or enum case) and
 ///   writes the discriminator back (`"type": "Boy"`), so polymorphic POST bodies work.
 ///
@@ -142,14 +143,38 @@ public struct Match<Base>: Sendable {
     dynamicCase = DynamicCase(mapping)
   }
 
-  /// Selects `mapping` for an enum case: `Match("kind", equals: "circle", circleMapping,
-  /// case: Shape.circle)`.
+  /// Selects `mapping` for an enum case: `embed` wraps the mapped value in the case, `extract`
+  /// unwraps it for serialization.
+  ///
+  /// ```swift
+  /// Match("kind", equals: "circle", circleMapping, case: Shape.circle) {
+  ///   if case .circle(let circle) = $0 { circle } else { nil }
+  /// }
+  /// ```
+  public init<Child>(
+    _ keyPath: some SourcePathConvertible, equals value: Node,
+    _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base,
+    extract: @escaping @Sendable (Base) -> Child?
+  ) {
+    matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
+    dynamicCase = DynamicCase(mapping, embed: embed, extract: extract)
+  }
+
+  /// Selects `mapping` for an enum case, found again for serialization by reflection.
+  ///
+  /// Deprecated: pass `extract:` (``init(_:equals:_:case:extract:)``); see
+  /// ``DynamicCase/init(_:case:)``.
+  @available(
+    *, deprecated,
+    message:
+      "add extract: { if case .circle(let value) = $0 { value } else { nil } }, so serialization needs no reflection"
+  )
   public init<Child>(
     _ keyPath: some SourcePathConvertible, equals value: Node,
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
   ) {
     matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
-    dynamicCase = DynamicCase(mapping, case: embed)
+    dynamicCase = DynamicCase(reflecting: mapping, case: embed)
   }
 
   /// Selects a case with explicit conversions both ways.

@@ -170,8 +170,12 @@ enum Shapes {
     Attribute("height", \.height)
   }
   static let shape = DynamicMapping<Shape> {
-    Match("kind", equals: "circle", circleMapping, case: Shape.circle)
-    Match("kind", equals: "rect", rectMapping, case: Shape.rect)
+    Match("kind", equals: "circle", circleMapping, case: Shape.circle) {
+      if case .circle(let circle) = $0 { circle } else { nil }
+    }
+    Match("kind", equals: "rect", rectMapping, case: Shape.rect) {
+      if case .rect(let rect) = $0 { rect } else { nil }
+    }
   }
   static let anyShape = DynamicMapping<any ShapeProtocol> {
     Match("kind", equals: "circle", circleMapping)
