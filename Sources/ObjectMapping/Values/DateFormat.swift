@@ -149,7 +149,7 @@ extension Date: MappableValue {
 enum _Civil {
   /// Seconds since 1970 from 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z (excluded): the
   /// dates every ``DateFormat`` reads and writes, so that whole-second arithmetic fits `Int`.
-  static let supportedSeconds: Range<Double> = -62_167_219_200..<253_402_300_800
+  static let supportedSeconds = _CivilTime.supportedSeconds
 
   /// Why a date outside ``supportedSeconds`` is an error.
   static let rangeReason = "outside the years 0000 through 9999"
@@ -196,15 +196,7 @@ enum _Civil {
 
   /// The date for a day count from 1970-01-01.
   static func civilDate(days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    _CivilTime.civilDate(days: days)
   }
 
   static let monthNames = [
@@ -239,19 +231,8 @@ enum _Civil {
     return outcome(seconds: Double(seconds) + fraction)
   }
 
-  /// The UTC fields of a date, with the fraction of its second in whole `unitsPerSecond`.
-  struct Fields {
-    var year: Int
-    var month: Int
-    var day: Int
-    var hour: Int
-    var minute: Int
-    var second: Int
-    /// The fraction of the second in microseconds, rounded to `unitsPerSecond`.
-    var fraction: Int
-    /// Days since 1970-01-01.
-    var days: Int
-  }
+  /// The UTC fields of a date.
+  typealias Fields = _CivilTime.Fields
 
   /// Splits a date into UTC fields, rounding the fraction of its second to whole
   /// `unitsPerSecond` (a power of ten up to a million).
@@ -259,38 +240,15 @@ enum _Civil {
   /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` when the date, rounded, is
   ///   outside ``supportedSeconds`` (NaN and infinite intervals included).
   static func fields(of date: Date, unitsPerSecond: Int = 1_000_000) throws -> Fields {
-    let interval = date.timeIntervalSince1970
-    guard supportedSeconds.contains(interval) else { throw outOfRange(date) }
-    let whole = interval.rounded(.down)
-    // In range, so both conversions are exact and cannot trap.
-    var seconds = Int(whole)
-    var fraction = Int(((interval - whole) * Double(unitsPerSecond)).rounded())
-    if fraction >= unitsPerSecond {
-      fraction -= unitsPerSecond
-      seconds += 1
-    }
-    guard Double(seconds) < supportedSeconds.upperBound else { throw outOfRange(date) }
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secondOfDay = seconds - days * 86_400
-    let (year, month, day) = civilDate(days: days)
-    return Fields(
-      year: year, month: month, day: day, hour: secondOfDay / 3600,
-      minute: secondOfDay / 60 % 60, second: secondOfDay % 60,
-      fraction: fraction * (1_000_000 / unitsPerSecond), days: days)
-  }
-
-  /// `.123`, `.123456`, or empty for a whole second, from microseconds.
-  static func fractionText(micros: Int) -> String {
-    guard micros > 0 else { return "" }
-    if micros % 1000 == 0 { return "." + pad(micros / 1000, 3) }
-    return "." + pad(micros, 6)
+    guard
+      let fields = _CivilTime.fields(
+        interval: date.timeIntervalSince1970, unitsPerSecond: unitsPerSecond)
+    else { throw outOfRange(date) }
+    return fields
   }
 
   static func pad(_ value: Int, _ width: Int) -> String {
-    let text = String(abs(value))
-    let padded =
-      text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    return value < 0 ? "-" + padded : padded
+    _CivilTime.pad(value, width)
   }
 }
 
@@ -351,10 +309,7 @@ enum _ISO8601 {
   /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` for a date outside the years
   ///   0000 through 9999.
   static func format(_ date: Date, unitsPerSecond: Int = 1_000_000) throws -> String {
-    let f = try _Civil.fields(of: date, unitsPerSecond: unitsPerSecond)
-    return _Civil.pad(f.year, 4) + "-" + _Civil.pad(f.month, 2) + "-" + _Civil.pad(f.day, 2) + "T"
-      + _Civil.pad(f.hour, 2) + ":" + _Civil.pad(f.minute, 2) + ":" + _Civil.pad(f.second, 2)
-      + _Civil.fractionText(micros: f.fraction) + "Z"
+    _CivilTime.iso8601(try _Civil.fields(of: date, unitsPerSecond: unitsPerSecond))
   }
 }
 

@@ -440,43 +440,11 @@ private func _pointer(of stack: [_FoundationFrame]) -> String {
 /// `2011-07-07T04:35:28Z`, with `.SSS` milliseconds (rounded) when they are not zero (UTC): the
 /// mapping layer's default date format, written here without it (the bridge knows no mappings).
 private func _iso8601(_ date: Date, stack: [_FoundationFrame]) throws(FormatError) -> String {
-  // 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z (excluded), as every date format.
-  let supported: Range<Double> = -62_167_219_200..<253_402_300_800
   let interval = date.timeIntervalSince1970
-  var seconds = 0
-  var millis = 0
-  if supported.contains(interval) {
-    let whole = interval.rounded(.down)
-    // In range, so both conversions are exact and cannot trap.
-    seconds = Int(whole)
-    millis = Int(((interval - whole) * 1000).rounded())
-    if millis >= 1000 {
-      millis -= 1000
-      seconds += 1
-    }
-  }
-  guard supported.contains(interval), Double(seconds) < supported.upperBound else {
+  guard let fields = _CivilTime.fields(interval: interval, unitsPerSecond: 1000) else {
     throw _notRepresentable(
       "Date(timeIntervalSince1970: \(interval)): outside the years 0000 through 9999",
       stack: stack)
   }
-  let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-  let secondOfDay = seconds - days * 86_400
-  // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-  let z = days + 719_468
-  let era = (z >= 0 ? z : z - 146_096) / 146_097
-  let dayOfEra = z - era * 146_097
-  let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-  let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-  let shiftedMonth = (5 * dayOfYear + 2) / 153
-  let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-  let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-  let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-  func pad(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
-    return String(repeating: "0", count: max(0, width - text.count)) + text
-  }
-  return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2)
-    + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-    + (millis > 0 ? "." + pad(millis, 3) : "") + "Z"
+  return _CivilTime.iso8601(fields)
 }
