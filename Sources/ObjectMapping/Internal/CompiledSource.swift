@@ -1,6 +1,9 @@
 /// A ``SourcePath`` compiled for lookups: its keys' UTF-8 bytes allocated once.
 struct _CompiledSource: @unchecked Sendable {
-  // @unchecked: the key buffers are written once and freed by the owning step's `deinit`.
+  // @unchecked: the key views read immutable bytes that `storage`, held here, keeps alive.
+
+  /// Owns the bytes the key views read (see ``_KeyBytes``).
+  private let storage: _KeyStorage
 
   /// The path's first key; `nil` for a special source (the object itself).
   let first: _KeyBytes?
@@ -12,14 +15,9 @@ struct _CompiledSource: @unchecked Sendable {
   let pathComponents: [_PathComponent]
 
   init(_ source: SourcePath, mayRepeat: Bool) {
-    if source.isSpecial {
-      first = nil
-      rest = []
-    } else {
-      let keys = source.utf8Keys.map(_KeyBytes.init)
-      first = keys.first
-      rest = Array(keys.dropFirst())
-    }
+    storage = _KeyStorage(source.isSpecial ? [] : source.utf8Keys)
+    first = storage.keys.first
+    rest = Array(storage.keys.dropFirst())
     self.mayRepeat = mayRepeat
     pathComponents = source.pathComponents
   }
@@ -38,11 +36,5 @@ struct _CompiledSource: @unchecked Sendable {
       current = found
     }
     return current
-  }
-
-  /// Frees the key buffers.
-  func deallocate() {
-    first?.deallocate()
-    for key in rest { key.deallocate() }
   }
 }

@@ -238,7 +238,6 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
   deinit {
     nullReplacement?.deinitialize(count: 1)
     nullReplacement?.deallocate()
-    source.deallocate()
   }
 
   override func decode(

@@ -202,8 +202,6 @@ final class _RelationshipStep<Object>: _DecodeStep, @unchecked Sendable {
     body = rule.body
   }
 
-  deinit { source.deallocate() }
-
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
     return source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil

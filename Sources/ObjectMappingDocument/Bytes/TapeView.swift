@@ -214,24 +214,21 @@
   }
 }
 
-/// The UTF-8 bytes of one key of a rule, allocated once when the mapping is built and compared
-/// byte for byte against payload keys.
+/// The UTF-8 bytes of one key of a rule, compared byte for byte against payload keys: a view
+/// into a ``_KeyStorage``, which owns the bytes.
+///
+/// Invariant: a key view is used only while the storage that made it is alive; every holder
+/// keeps that storage in a stored property next to its views (`_CompiledSource`), so the bytes
+/// live exactly as long as the views. The view itself owns nothing and frees nothing.
 @usableFromInline package struct _KeyBytes: @unchecked Sendable {
-  // @unchecked: the buffer is written once in `init` and only read afterwards; its owner (a
-  // decode step) frees it in `deinit`.
+  // @unchecked: a view of immutable bytes (written once by `_KeyStorage.init`).
   @usableFromInline package let buffer: UnsafeBufferPointer<UInt8>
   /// One bit chosen by the key's length and first byte: keys with different signatures differ.
   @usableFromInline package let signature: UInt64
 
-  package init(_ key: [UInt8]) {
-    let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(key.count, 1))
-    _ = storage.initialize(from: key)
-    buffer = UnsafeBufferPointer(rebasing: storage[0..<key.count])
-    signature = _KeyBytes.signature(length: key.count, first: key.first ?? 0)
-  }
-
-  package func deallocate() {
-    UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate()
+  init(_ buffer: UnsafeBufferPointer<UInt8>) {
+    self.buffer = buffer
+    signature = _KeyBytes.signature(length: buffer.count, first: buffer.first ?? 0)
   }
 
   @inlinable @inline(__always)
@@ -246,6 +243,34 @@
     let length = entry.storedLength
     guard !entry.hasFlag && length != _PackedEntry.longLength else { return ~0 }
     return signature(length: length, first: length == 0 ? 0 : bytes[entry.storedPayload])
+  }
+}
+
+/// The bytes of a path's keys, in one allocation made when a mapping is built and freed with
+/// the storage: what the ``_KeyBytes`` views of a compiled source read.
+package final class _KeyStorage: @unchecked Sendable {
+  // @unchecked: the bytes are written once in `init` and only read afterwards.
+  private let storage: UnsafeMutableBufferPointer<UInt8>
+  /// One view per key, in order, valid while this storage is alive.
+  package let keys: [_KeyBytes]
+
+  package init(_ keys: [[UInt8]]) {
+    let total = keys.reduce(0) { $0 + $1.count }
+    storage = .allocate(capacity: max(total, 1))
+    var views: [_KeyBytes] = []
+    views.reserveCapacity(keys.count)
+    var offset = 0
+    for key in keys {
+      let slice = UnsafeMutableBufferPointer(rebasing: storage[offset..<offset + key.count])
+      _ = slice.initialize(from: key)
+      views.append(_KeyBytes(UnsafeBufferPointer(slice)))
+      offset += key.count
+    }
+    self.keys = views
+  }
+
+  deinit {
+    storage.deallocate()
   }
 }
 
