@@ -75,43 +75,39 @@ extension MappingProtocol {
   /// Anything else, and a mapping that reads ``SourcePath/payload`` (found on first use), reads
   /// a whole index.
   func _collect(
-    json bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
-    with settings: MappingOptions = .none
+    json text: _JSONText, options: JSONReadingOptions, with settings: MappingOptions = .none
   ) -> Result<_Collected<Object>, MappingErrors> {
-    if let streamed = _collectElements(json: bytes, options: options, with: settings) {
+    if let streamed = _collectElements(json: text, options: options, with: settings) {
       return streamed
     }
-    switch _Tape.scanning(bytes, options: options, { _collect(view: $0, with: settings) }) {
-    case .success(let collected): return collected
-    case .failure(let error): return .failure(MappingErrors([error]))
+    do throws(FormatError) {
+      return try text.scan(options: options) { _collect(view: $0, with: settings) }
+    } catch {
+      return .failure(MappingErrors([MappingError(error)]))
     }
   }
 
   /// The elements of a top-level array mapped as they are scanned; `nil` when the payload (or
   /// the mapping) needs the whole index.
   private func _collectElements(
-    json bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
-    with settings: MappingOptions
+    json text: _JSONText, options: JSONReadingOptions, with settings: MappingOptions
   ) -> Result<_Collected<Object>, MappingErrors>? {
     // A broken definition is reported after the payload is read, as by the other entry points.
     guard (try? _plan.checkDefinition()) != nil else { return nil }
     let plan = _plan
     var objects: [Object] = []
     // The run reads each element's entries in turn (set before each element is mapped).
-    var run = _MappingRun(
-      tape: _TapeView(entries: UnsafeBufferPointer(start: nil, count: 0), bytes: bytes),
-      root: plan, options: settings)
+    var run = _MappingRun(tape: .empty, root: plan, options: settings)
     run.readsElementsAlone = true
     let outcome: _JSONScanner.ElementScan
-    do {
-      outcome = try _JSONScanner.scanArrayElements(bytes, options: options) {
-        offset, element, end in
+    do throws(FormatError) {
+      outcome = try text.scanElements(options: options) { offset, element, end, total in
         if offset == 0 {
           // One element's size tells how many there are, roughly: enough room for them is
           // reserved (address space: pages never written are never resident), capped so that
           // a small first element cannot reserve more than four times the payload.
-          let estimate = bytes.count / Swift.max(end, 1) * 5 / 4 + 16
-          let cap = Swift.max(16, bytes.count * 4 / Swift.max(MemoryLayout<Object>.stride, 1))
+          let estimate = total / Swift.max(end, 1) * 5 / 4 + 16
+          let cap = Swift.max(16, total * 4 / Swift.max(MemoryLayout<Object>.stride, 1))
           objects.reserveCapacity(Swift.min(estimate, cap))
           _adviseHugePages(for: &objects)
         }

@@ -172,16 +172,16 @@ extension MappingInput {
   ///   unsupported content type, a malformed form body, a Foundation value that is not a
   ///   payload); syntax errors of JSON are left to `json`, which scans it.
   func read<Result>(
-    json: (UnsafeBufferPointer<UInt8>, JSONReadingOptions) -> Result,
+    json: (_JSONText, JSONReadingOptions) -> Result,
     node: (Node) -> Result
   ) throws(MappingErrors) -> Result {
     switch source {
     case .data(let data, let reading):
-      return _Tape.withBytes(of: data) { json($0, reading) }
+      return json(.data(data), reading)
     case .bytes(let bytes, let reading):
-      return bytes.withUnsafeBufferPointer { json($0, reading) }
+      return json(.bytes(bytes), reading)
     case .text(let text, let reading):
-      return _Tape.withBytes(of: text) { json($0, reading) }
+      return json(.string(text), reading)
     case .node(let document):
       return node(document)
     case .foundation(let value):
@@ -191,7 +191,7 @@ extension MappingInput {
         throw MappingErrors([MappingError(.unsupportedContentType(contentType))])
       }
       if case .json(_, let reading) = format.kind {
-        return _Tape.withBytes(of: data) { json($0, reading) }
+        return json(.data(data), reading)
       }
       do {
         return node(try format.read(data))
@@ -208,7 +208,13 @@ extension MappingInput {
   ///   column, an unsupported content type, a non-finite double in a node).
   func withView<Result>(_ body: (_TapeView) -> Result) throws(MappingErrors) -> Result {
     try read(
-      json: { bytes, reading in _Tape.scanning(bytes, options: reading, body) },
+      json: { text, reading -> Swift.Result<Result, MappingError> in
+        do throws(FormatError) {
+          return .success(try text.scan(options: reading, body))
+        } catch {
+          return .failure(MappingError(error))
+        }
+      },
       node: { document -> Swift.Result<Result, MappingError> in
         do throws(FormatError) {
           return .success(try _Tape(node: document).withView(body))
@@ -221,41 +227,6 @@ extension MappingInput {
 }
 
 extension _Tape {
-  /// Calls `body` with the bytes of `data`, in place.
-  static func withBytes<Result>(of data: Data, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
-    -> Result
-  {
-    data.withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) }
-  }
-
-  /// Calls `body` with the UTF-8 of `string`, in place for a native string (a bridged string is
-  /// made native first).
-  static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
-    -> Result
-  {
-    var string = string
-    return string.withUTF8 { body($0) }
-  }
-
-  /// Scans `bytes` and calls `body` with a view of the tape.
-  static func scanning<Result>(
-    _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
-    _ body: (_TapeView) -> Result
-  ) -> Swift.Result<Result, MappingError> {
-    let index: (entries: [_PackedEntry], longLengths: [_LongLength])
-    do throws(FormatError) {
-      index = try _JSONScanner.scan(bytes, options: options)
-    } catch {
-      return .failure(MappingError(error))
-    }
-    return .success(
-      index.entries.withUnsafeBufferPointer { entries in
-        index.longLengths.withUnsafeBufferPointer { longLengths in
-          body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
-        }
-      })
-  }
-
   /// A tape of JSON bytes, with a failure reported as ``MappingErrors``.
   static func checked(json: [UInt8], options: JSONReadingOptions) throws(MappingErrors) -> _Tape {
     do {

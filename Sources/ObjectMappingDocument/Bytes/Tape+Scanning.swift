@@ -48,7 +48,7 @@ extension _Tape {
     return try string.withUTF8 { scanElementsInPlace($0, options: options, body) }.get()
   }
 
-  private static func scanInPlace<Result>(
+  fileprivate static func scanInPlace<Result>(
     _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
     _ body: (_TapeView) -> Result
   ) -> Swift.Result<Result, FormatError> {
@@ -66,7 +66,7 @@ extension _Tape {
       })
   }
 
-  private static func scanElementsInPlace(
+  fileprivate static func scanElementsInPlace(
     _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
     _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
   ) -> Swift.Result<_JSONScanner.ElementScan, FormatError> {
@@ -74,6 +74,44 @@ extension _Tape {
       try _JSONScanner.scanArrayElements(bytes, options: options) { offset, element, end in
         body(offset, element, end, bytes.count)
       }
+    }
+  }
+}
+
+/// JSON text to scan in place: the bytes of a `Data`, a byte array or a string, borrowed for
+/// the scan and never copied (a bridged string is made native first). How the mapping layer
+/// hands its inputs to the scanner without naming a pointer.
+package enum _JSONText {
+  case data(Data)
+  case bytes([UInt8])
+  case string(String)
+
+  /// Scans the text and calls `body` with a view of its tape, valid during the call.
+  ///
+  /// - Throws: `FormatError` for invalid JSON; `body` is not called then.
+  package func scan<Result>(options: JSONReadingOptions, _ body: (_TapeView) -> Result)
+    throws(FormatError) -> Result
+  {
+    try withBytes { _Tape.scanInPlace($0, options: options, body) }.get()
+  }
+
+  /// Scans a top-level array one element at a time (see
+  /// ``_Tape/scanElements(jsonData:options:_:)``).
+  package func scanElements(
+    options: JSONReadingOptions,
+    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
+  ) throws(FormatError) -> _JSONScanner.ElementScan {
+    try withBytes { _Tape.scanElementsInPlace($0, options: options, body) }.get()
+  }
+
+  private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    switch self {
+    case .data(let data):
+      return data.withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) }
+    case .bytes(let bytes):
+      return bytes.withUnsafeBufferPointer(body)
+    case .string(var string):
+      return string.withUTF8(body)
     }
   }
 }
