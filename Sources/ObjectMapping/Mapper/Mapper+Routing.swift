@@ -133,7 +133,7 @@ private func _resolve(
   }
   switch entry.kind {
   case .object:
-    let found = key.withUnsafeBufferPointer { tape.member(of: index, named: $0) }
+    let found = tape.member(of: index, named: key)
     guard let found else { return false }
     let name = String(decoding: key, as: UTF8.self)
     return _resolve(

@@ -640,7 +640,7 @@ extension _MappingPlan {
     for _ in 0..<Int(run.tape[index].length) {
       let known = knownKeys.contains { key in
         run.context.includes(groups: key.groups)
-          && key.bytes.withUnsafeBufferPointer { run.tape.stringEquals(at: cursor, $0) }
+          && run.tape.stringEquals(at: cursor, key.bytes)
       }
       if !known { run.fail(.unknownKey, at: [.key(run.tape.string(at: cursor))]) }
       cursor = run.tape.next(after: cursor + 1)

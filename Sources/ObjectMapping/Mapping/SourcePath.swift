@@ -160,7 +160,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     guard case .keys = storage else { return index }
     var current = index
     for key in utf8Keys {
-      let found = key.withUnsafeBufferPointer { tape.member(of: current, named: $0) }
+      let found = tape.member(of: current, named: key)
       guard let found else { return nil }
       current = found
     }

@@ -188,9 +188,9 @@ public struct PayloadEncoder {
     switch target {
     case .json:
       if json.isPretty {
-        key.escaped.withUnsafeBufferPointer { json.key(escapedUTF8: $0) }
+        json.key(escapedUTF8: key.escaped)
       } else {
-        key.framed.withUnsafeBufferPointer { json.key(framed: $0) }
+        json.key(framed: key.framed)
       }
     case .node: nodes.key(key.text)
     }

@@ -181,6 +181,16 @@ package struct _JSONWriter {
     endKey()
   }
 
+  /// ``key(escapedUTF8:)`` for bytes held in an array.
+  package mutating func key(escapedUTF8 bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { key(escapedUTF8: $0) }
+  }
+
+  /// ``key(framed:)`` for bytes held in an array.
+  package mutating func key(framed bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { key(framed: $0) }
+  }
+
   /// Writes a key already framed as `"key":` (quoted, escaped, with the colon), as
   /// `_OutputKey` (mapping layer) prepares once per plan; compact output only.
   package mutating func key(framed: UnsafeBufferPointer<UInt8>) {

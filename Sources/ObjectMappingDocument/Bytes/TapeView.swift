@@ -126,6 +126,18 @@
     return memcmp(base + packed.storedPayload, keyBase, key.count) == 0
   }
 
+  /// ``member(of:named:)`` for a key held in an array.
+  @inlinable
+  package func member(of object: Int, named key: [UInt8]) -> Int? {
+    key.withUnsafeBufferPointer { member(of: object, named: $0) }
+  }
+
+  /// ``stringEquals(at:_:)`` for a key held in an array.
+  @inlinable
+  package func stringEquals(at index: Int, _ key: [UInt8]) -> Bool {
+    key.withUnsafeBufferPointer { stringEquals(at: index, $0) }
+  }
+
   /// The value index of the first member of the object at `object` whose key is `key`; `nil`
   /// when absent or when `object` is not an object.
   @inlinable
