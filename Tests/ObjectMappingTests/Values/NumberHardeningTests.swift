@@ -316,7 +316,11 @@ import Testing
     _ = try seconds(1_000)
     let small = try seconds(500_000)
     let large = try seconds(1_000_000)
-    // Twice the digits take about twice the time; quadratic would be four times.
-    #expect(large < small * 3 + 0.05, "500k digits: \(small) s, 1M digits: \(large) s")
+    // Twice the digits take about twice the time; quadratic would be four times. Under a
+    // sanitizer (CI's second and third test runs) the conversions above are still checked, but
+    // wall time is not a measure.
+    if ProcessInfo.processInfo.environment["OBJECT_MAPPING_SANITIZER"] == nil {
+      #expect(large < small * 3 + 0.05, "500k digits: \(small) s, 1M digits: \(large) s")
+    }
   }
 }
