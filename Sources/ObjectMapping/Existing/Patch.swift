@@ -3,34 +3,74 @@
 /// objects transactional: a failure anywhere leaves the existing instance — and the existing
 /// children it would have merged into — exactly as it was.
 struct _Patch<Object> {
-  var writes: [(inout Object) -> Void] = []
+  /// The writes, allocated by the first one: an empty patch (every new model's, which never
+  /// records anything) is a null reference, made without generic metadata.
+  private var storage: _PatchStorage<Object>?
+
+  init() {
+    storage = nil
+  }
+
+  /// The writes, in order.
+  var writes: [(inout Object) -> Void] { storage?.writes ?? [] }
   /// The same writes as they preview (see ``applyPreview(to:)``): a relationship's preview
   /// write sets its preview value, so applying them changes no existing class instance.
-  var previewWrites: [(inout Object) -> Void] = []
+  var previewWrites: [(inout Object) -> Void] { storage?.previewWrites ?? [] }
+  /// Whether no write was recorded.
+  var isEmpty: Bool { storage?.writes.isEmpty ?? true }
+
+  /// The storage, unique to this patch, for appending.
+  private mutating func uniqueStorage() -> _PatchStorage<Object> {
+    if let storage, isKnownUniquelyReferenced(&self.storage) { return storage }
+    let copy = _PatchStorage<Object>(copying: storage)
+    storage = copy
+    return copy
+  }
 
   /// Appends a write that previews as itself (an attribute's).
   mutating func append(_ write: @escaping (inout Object) -> Void) {
-    writes.append(write)
-    previewWrites.append(write)
+    let storage = uniqueStorage()
+    storage.writes.append(write)
+    storage.previewWrites.append(write)
   }
 
   /// Appends a write with the write that previews it.
   mutating func append(
     _ write: @escaping (inout Object) -> Void, preview: @escaping (inout Object) -> Void
   ) {
-    writes.append(write)
-    previewWrites.append(preview)
+    let storage = uniqueStorage()
+    storage.writes.append(write)
+    storage.previewWrites.append(preview)
+  }
+
+  /// Appends the write that sets the property `writer` writes to `value`.
+  @inline(never)
+  mutating func recordSet<Value>(_ value: Value, with writer: _PropertyWriter<Object, Value>) {
+    append { writer.write(value, into: &$0) }
   }
 
   func apply(to object: inout Object) {
-    for write in writes { write(&object) }
+    guard let storage else { return }
+    for write in storage.writes { write(&object) }
   }
 
   /// Applies the writes to `object` without changing any existing class instance they would
   /// merge into: how a relationship validator sees a value-type child before the mapping is
   /// applied.
   func applyPreview(to object: inout Object) {
-    for write in previewWrites { write(&object) }
+    guard let storage else { return }
+    for write in storage.previewWrites { write(&object) }
+  }
+}
+
+/// The writes of a ``_Patch``, shared by copies of it until one appends (copy on write).
+final class _PatchStorage<Object> {
+  var writes: [(inout Object) -> Void]
+  var previewWrites: [(inout Object) -> Void]
+
+  init(copying other: _PatchStorage<Object>?) {
+    writes = other?.writes ?? []
+    previewWrites = other?.previewWrites ?? []
   }
 }
 
@@ -159,12 +199,11 @@ extension _MappingPlan {
     }
     guard rules[position].source.resolve(in: run.tape, from: index) != nil else { return nil }
     var scratch = make()
+    var unused = _Patch<Object>()
     var quiet = run.scratch(errorLimit: 0)
+    quiet.ontoExisting = false
     var hint = _MemberHint(object: index)
-    withUnsafeMutablePointer(to: &scratch) { pointer in
-      ruleSteps[position].decode(
-        into: UnsafeMutableRawPointer(pointer), objectIndex: index, hint: &hint, run: &quiet)
-    }
+    ruleSteps[position].decode(&scratch, &unused, objectIndex: index, hint: &hint, run: &quiet)
     guard quiet.errors.isEmpty else { return nil }
     return identity.value(scratch)
   }
@@ -184,29 +223,18 @@ extension _MappingPlan {
   }
 
   /// ``collectExisting(_:at:run:)`` for the rules of a plain mapping (or the keyed value of a
-  /// nested-key one).
+  /// nested-key one): the same steps as for a new model, on a target that records the writes.
   func collectFields(_ existing: Object, at index: Int, run: inout _MappingRun) -> _Patch<Object>? {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
       return nil
     }
-    let before = run.errors.count
-    var patch = _Patch<Object>()
-    var hint = _MemberHint(object: index)
     var object = existing
-    let inherited = hasSettings ? run.enterSettings(of: self) : nil
-    withUnsafeMutablePointer(to: &object) { pointer in
-      withUnsafeMutablePointer(to: &patch) { patchPointer in
-        for step in steps {
-          step.decodeExisting(
-            from: UnsafeRawPointer(pointer), objectIndex: index, hint: &hint, run: &run,
-            patch: UnsafeMutableRawPointer(patchPointer))
-        }
-      }
+    var patch = _Patch<Object>()
+    guard runSteps(on: &object, patch: &patch, ontoExisting: true, at: index, run: &run) else {
+      return nil
     }
-    if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }
-    if let inherited { run.context = inherited }
-    return run.errors.count == before ? patch : nil
+    return patch
   }
 
   /// Maps the children at `index` (an array, or one object under lenient coercion) onto the
@@ -317,8 +345,10 @@ extension _PendingChild {
 extension _Patch {
   /// Appends `other`'s writes after these.
   mutating func append(contentsOf other: _Patch<Object>) {
-    writes.append(contentsOf: other.writes)
-    previewWrites.append(contentsOf: other.previewWrites)
+    guard let source = other.storage else { return }
+    let storage = uniqueStorage()
+    storage.writes.append(contentsOf: source.writes)
+    storage.previewWrites.append(contentsOf: source.previewWrites)
   }
 }
 

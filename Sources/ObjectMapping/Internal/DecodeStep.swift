@@ -1,26 +1,21 @@
 /// One rule of a mapping plan compiled for decoding (see ``_MappingPlan/steps``).
 ///
-/// The base class is not generic, so a plan runs its steps as a plain array of class
-/// references: no existential opening and no generic metadata lookups per object. Each
-/// subclass is generic over the model (and value) type and reads its type parameters from its
-/// own class metadata.
-class _DecodeStep: @unchecked Sendable {
+/// There is one decode engine: a step reads its value from the payload and writes it in place
+/// into a new model, or, when the run maps onto an existing instance
+/// (``_MappingRun/ontoExisting``), records the write in the object's patch, applied only when
+/// the whole object mapped (see ``_Patch``). Steps are classes generic over the model, so a
+/// plan runs them as a plain array with no existential opening per object.
+class _DecodeStep<Object>: @unchecked Sendable {
   // @unchecked: steps are immutable after init; subclasses hold only `let` properties.
 
-  /// Reads this step's value from the object at `objectIndex` and writes it into the model at
-  /// `object` (a pointer to the plan's `Object`), recording problems in `run`. `hint` carries
-  /// where the previous key lookup in this object stopped.
+  /// Reads this step's value from the object at `objectIndex` and writes it into `object`, or
+  /// onto an existing instance (``_MappingRun/ontoExisting``) appends the write to `patch`
+  /// (`object` is then the instance as it is, for merges and validators). Problems go to `run`.
+  /// `hint` carries where the previous key lookup in this object stopped. Onto an existing
+  /// instance an absent value is never an error and sets no default.
   func decode(
-    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
-  ) {}
-
-  /// Like `decode`, for mapping onto an existing instance: reads the existing model at `object`
-  /// (for merge decisions) and appends its writes to the `_Patch<Object>` at `patch` instead of
-  /// writing. An absent value is never an error here.
-  func decodeExisting(
-    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
-    run: inout _MappingRun, patch: UnsafeMutableRawPointer
   ) {}
 
   /// Whether this step's source is present (and not `null`) in the object at `objectIndex`:
@@ -35,7 +30,7 @@ class _DecodeStep: @unchecked Sendable {
 /// The step of a rule whose definition cannot be run (a key path that could trap, see
 /// ``_KeyPathCheck``): records an `invalidDefinition` error for every object instead of touching
 /// the model.
-final class _InvalidRuleStep: _DecodeStep, @unchecked Sendable {
+final class _InvalidRuleStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
   let message: String
 
@@ -44,15 +39,8 @@ final class _InvalidRuleStep: _DecodeStep, @unchecked Sendable {
   }
 
   override func decode(
-    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
-  ) {
-    run.fail(.invalidDefinition(message: message))
-  }
-
-  override func decodeExisting(
-    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
-    run: inout _MappingRun, patch: UnsafeMutableRawPointer
   ) {
     run.fail(.invalidDefinition(message: message))
   }

@@ -3,31 +3,22 @@
 ///
 /// Groups are chosen per run (``_ValueContext/groups``), so that a call's groups reach every
 /// child mapping; only grouped rules pay for the check.
-final class _GroupedStep: _DecodeStep, @unchecked Sendable {
+final class _GroupedStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
-  let inner: _DecodeStep
+  let inner: _DecodeStep<Object>
   let groups: [String]
 
-  init(_ inner: _DecodeStep, groups: [String]) {
+  init(_ inner: _DecodeStep<Object>, groups: [String]) {
     self.inner = inner
     self.groups = groups
   }
 
   override func decode(
-    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     guard run.context.includes(groups: groups) else { return }
-    inner.decode(into: object, objectIndex: objectIndex, hint: &hint, run: &run)
-  }
-
-  override func decodeExisting(
-    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
-    run: inout _MappingRun, patch: UnsafeMutableRawPointer
-  ) {
-    guard run.context.includes(groups: groups) else { return }
-    inner.decodeExisting(
-      from: object, objectIndex: objectIndex, hint: &hint, run: &run, patch: patch)
+    inner.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
   }
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {

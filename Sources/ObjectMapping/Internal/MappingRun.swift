@@ -99,6 +99,10 @@ struct _MappingRun {
   /// Whether the to-many relationship being mapped drops failed children
   /// (``ChildFailurePolicy/dropChild``) instead of failing its parent.
   var dropsFailedChildren = false
+  /// Whether the object being mapped is an existing instance: steps then record their writes in
+  /// the object's patch instead of writing, and absent values leave properties as they are.
+  /// Set per object by ``_MappingPlan/runSteps(on:patch:ontoExisting:at:run:)``.
+  var ontoExisting = false
   /// The tape index of the parent object's representation (``SourcePath/parent``) while a
   /// relationship's child is mapped; `-1` at the top level.
   var parentIndex = -1
@@ -201,6 +205,7 @@ struct _MappingRun {
     }
     run.context = context
     run.rootPlan = rootPlan
+    run.ontoExisting = ontoExisting
     run.derivedContexts = derivedContexts
     return run
   }

@@ -28,12 +28,12 @@ enum _SpecialSource {
 /// The step of a rule reading a special source: it finds the value the source names and runs
 /// the rule's own step (compiled with ``SourcePath/root``) on it, or on nothing (`-1`) when the
 /// source is absent. Only mappings that use special sources pay for it.
-final class _SpecialSourceStep: _DecodeStep, @unchecked Sendable {
+final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
-  let inner: _DecodeStep
+  let inner: _DecodeStep<Object>
   let special: _SpecialSource
 
-  init(_ inner: _DecodeStep, reading special: _SpecialSource) {
+  init(_ inner: _DecodeStep<Object>, reading special: _SpecialSource) {
     self.inner = inner
     self.special = special
   }
@@ -65,35 +65,18 @@ final class _SpecialSourceStep: _DecodeStep, @unchecked Sendable {
   }
 
   override func decode(
-    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     if case .index = special {
       return withIndexTape(run: &run) { index, run in
         var innerHint = _MemberHint(object: max(index, 0))
-        inner.decode(into: object, objectIndex: index, hint: &innerHint, run: &run)
+        inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
       }
     }
-    let index = target(objectIndex: objectIndex, run: &run)
+    let index = self.target(objectIndex: objectIndex, run: &run)
     var innerHint = _MemberHint(object: max(index, 0))
-    inner.decode(into: object, objectIndex: index, hint: &innerHint, run: &run)
-  }
-
-  override func decodeExisting(
-    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
-    run: inout _MappingRun, patch: UnsafeMutableRawPointer
-  ) {
-    if case .index = special {
-      return withIndexTape(run: &run) { index, run in
-        var innerHint = _MemberHint(object: max(index, 0))
-        inner.decodeExisting(
-          from: object, objectIndex: index, hint: &innerHint, run: &run, patch: patch)
-      }
-    }
-    let index = target(objectIndex: objectIndex, run: &run)
-    var innerHint = _MemberHint(object: max(index, 0))
-    inner.decodeExisting(
-      from: object, objectIndex: index, hint: &innerHint, run: &run, patch: patch)
+    inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
   }
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {

@@ -137,7 +137,7 @@ public struct Attribute<Object, Value>: MappingRule {
 
   var propertyKeyPath: AnyKeyPath & Sendable { property }
 
-  func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+  func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
     if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
     guard let special = _SpecialSource(source) else {
       return _AttributeStep(self, mayRepeat: mayRepeat)
@@ -159,7 +159,7 @@ public struct Attribute<Object, Value>: MappingRule {
 }
 
 /// An ``Attribute`` compiled for decoding.
-final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
+final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
   let rule: Attribute<Object, Value>
   let source: _CompiledSource
@@ -167,36 +167,32 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
   /// with the run's context (``_MappingRun/context``).
   let ownFormats: _OwnFormats?
   /// What `null` becomes (`Value.nullValue`), computed once; `nil` when `null` is not a value.
-  let nullReplacement: UnsafeMutablePointer<Value>?
+  /// Boxed in a class, so testing it needs no `Optional<Value>` metadata per object.
+  let nullReplacement: _Boxed<Value>?
   /// An absent value is an error (required, or inferred and not optional, with no default).
   let absenceIsError: Bool
   /// Whether values go through validators (the rule's or the model's) before being set, when
   /// the run's context validates.
   let hasValidators: Bool
-  /// The byte offset of the property when it is stored inline in `Object` (a stored property
-  /// of a struct): values are then written in place instead of through the key path.
-  let inlineOffset: Int?
+  /// Writes the property (in place for a stored property of a struct).
+  let writer: _PropertyWriter<Object, Value>
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
     source = _CompiledSource(rule.source, mayRepeat: mayRepeat)
     ownFormats = rule.attributeDateFormats.map(_OwnFormats.init)
     let nullValue = rule.nullValue()
-    nullReplacement = nullValue.map { value in
-      let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-      pointer.initialize(to: value)
-      return pointer
-    }
+    nullReplacement = nullValue.map(_Boxed.init)
     absenceIsError =
       rule.defaultValue == nil
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
     hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
-    inlineOffset = MemoryLayout<Object>.offset(of: rule.property)
+    writer = _PropertyWriter(rule.property)
   }
 
   /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
-  /// was rejected or failed. Only called when ``validates``; kept out of line so that the
-  /// decode path of attributes without validation touches no validation or optional metadata.
+  /// was rejected or failed. Only called when validating; kept out of line so that the decode
+  /// path of attributes without validation touches no validation or optional metadata.
   @inline(never)
   private func validated(_ value: Value, object: Object, run: inout _MappingRun) -> Value? {
     let outcome = _validate(
@@ -206,24 +202,36 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     return nil
   }
 
-  /// Validates `value`, then writes it unless it was rejected or failed.
-  @inline(never)
-  private func assignValidated(
-    _ value: Value, to object: UnsafeMutablePointer<Object>, run: inout _MappingRun
+  /// Sets `value` (in place for a new model, recorded onto an existing instance).
+  @inline(__always)
+  private func set(
+    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>,
+    run: borrowing _MappingRun
   ) {
-    if let accepted = validated(value, object: object.pointee, run: &run) {
-      assign(accepted, to: object)
+    if run.ontoExisting {
+      patch.recordSet(value, with: writer)
+    } else {
+      writer.write(value, into: &object)
     }
   }
 
-  /// Writes `value` into the property of the model at `object`.
+  /// Sets `value`, after validation when the run validates this rule.
   @inline(__always)
-  private func assign(_ value: Value, to object: UnsafeMutablePointer<Object>) {
-    if let inlineOffset {
-      (UnsafeMutableRawPointer(object) + inlineOffset).assumingMemoryBound(to: Value.self)
-        .pointee = value
-    } else {
-      object.pointee[keyPath: rule.property] = value
+  private func set(
+    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
+    run: inout _MappingRun
+  ) {
+    guard validates else { return set(value, in: &object, &patch, run: run) }
+    setValidated(value, in: &object, &patch, run: &run)
+  }
+
+  /// Validates `value`, then sets it unless it was rejected or failed.
+  @inline(never)
+  private func setValidated(
+    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+  ) {
+    if let accepted = validated(value, object: object, run: &run) {
+      set(accepted, in: &object, &patch, run: run)
     }
   }
 
@@ -235,19 +243,15 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     return run.context.coercion == .strict ? ownFormats.strict : ownFormats.lenient
   }
 
-  deinit {
-    nullReplacement?.deinitialize(count: 1)
-    nullReplacement?.deallocate()
-  }
-
   override func decode(
-    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
-    let object = object.assumingMemoryBound(to: Object.self)
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      // Onto an existing instance, an absent value leaves the property as it is.
+      guard !run.ontoExisting else { return }
       if let defaultValue = rule.defaultValue {
-        assign(defaultValue(), to: object)
+        set(defaultValue(), in: &object, &patch, run: run)
       } else if absenceIsError {
         run.fail(.missingRequiredKey, at: source.pathComponents)
       }
@@ -256,13 +260,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     let validates = hasValidators && run.context.validates
     if run.tape[index].kind == .null {
       if let nullReplacement {
-        if validates {
-          assignValidated(nullReplacement.pointee, to: object, run: &run)
-        } else {
-          assign(nullReplacement.pointee, to: object)
-        }
+        set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
       } else if let defaultValue = rule.defaultValue {
-        assign(defaultValue(), to: object)
+        set(defaultValue(), in: &object, &patch, run: run)
       } else {
         run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
       }
@@ -271,49 +271,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep, @unchecked Sendable {
     let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     do {
       let value = try rule.read(payload)
-      if validates {
-        assignValidated(value, to: object, run: &run)
-      } else {
-        assign(value, to: object)
-      }
+      set(value, in: &object, &patch, validates: validates, run: &run)
     } catch {
       run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
-    }
-  }
-
-  override func decodeExisting(
-    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
-    run: inout _MappingRun, patch: UnsafeMutableRawPointer
-  ) {
-    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else { return }
-    let property = rule.property
-    let value: Value
-    if run.tape[index].kind == .null {
-      if let nullReplacement {
-        value = nullReplacement.pointee
-      } else if let defaultValue = rule.defaultValue {
-        value = defaultValue()
-      } else {
-        run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
-        return
-      }
-    } else {
-      let payload = PayloadValue(run: run, index: index, context: valueContext(run))
-      do {
-        value = try rule.read(payload)
-      } catch {
-        run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
-        return
-      }
-    }
-    let existing = object.assumingMemoryBound(to: Object.self).pointee
-    var accepted = value
-    if hasValidators && run.context.validates {
-      guard let checked = validated(value, object: existing, run: &run) else { return }
-      accepted = checked
-    }
-    patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append {
-      $0[keyPath: property] = accepted
     }
   }
 
@@ -562,6 +522,18 @@ extension Attribute: _DecodingRule {}
 
 /// The contexts of a rule with its own date formats (``Attribute/dateFormats(_:)``), one per
 /// coercion mode, built once with the rule's step.
+/// A value held by reference: a rule's constant (what `null` becomes), tested for presence
+/// without generic optional metadata.
+final class _Boxed<Value>: @unchecked Sendable {
+  // @unchecked: immutable; only rules whose values are read concurrently hold one, and they
+  // only read it.
+  let value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+}
+
 final class _OwnFormats: Sendable {
   let lenient: _ValueContext
   let strict: _ValueContext

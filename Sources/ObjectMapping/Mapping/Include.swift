@@ -78,7 +78,7 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   var definitionProblem: String? { inner.definitionProblem }
   var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
 
-  func decodeStep(mayRepeat: Bool) -> _DecodeStep {
+  func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
     _UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat))
   }
 
@@ -115,42 +115,27 @@ private func _notABase(_ object: Any.Type, _ base: Any.Type) -> MappingError.Kin
 }
 
 /// The step of a superclass's rule, run on a subclass instance.
-final class _UpcastStep<Object, Base>: _DecodeStep, @unchecked Sendable {
+final class _UpcastStep<Object, Base>: _DecodeStep<Object>, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
-  let inner: _DecodeStep
+  let inner: _DecodeStep<Base>
 
-  init(_ inner: _DecodeStep) {
+  init(_ inner: _DecodeStep<Base>) {
     self.inner = inner
   }
 
   override func decode(
-    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
-    guard var base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
-    else { return run.fail(_notABase(Object.self, Base.self)) }
-    withUnsafeMutablePointer(to: &base) { pointer in
-      inner.decode(
-        into: UnsafeMutableRawPointer(pointer), objectIndex: objectIndex, hint: &hint, run: &run)
+    guard var base = _upcast(object, to: Base.self) else {
+      return run.fail(_notABase(Object.self, Base.self))
     }
-  }
-
-  override func decodeExisting(
-    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
-    run: inout _MappingRun, patch: UnsafeMutableRawPointer
-  ) {
-    guard var base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
-    else { return run.fail(_notABase(Object.self, Base.self)) }
+    // The same instance seen as its superclass: a new model is written through it in place;
+    // onto an existing instance, the superclass's writes are recorded and lifted.
     var basePatch = _Patch<Base>()
-    withUnsafeMutablePointer(to: &base) { pointer in
-      withUnsafeMutablePointer(to: &basePatch) { patchPointer in
-        inner.decodeExisting(
-          from: UnsafeRawPointer(pointer), objectIndex: objectIndex, hint: &hint, run: &run,
-          patch: UnsafeMutableRawPointer(patchPointer))
-      }
-    }
-    guard !basePatch.writes.isEmpty else { return }
-    patch.assumingMemoryBound(to: _Patch<Object>.self).pointee.append(
+    inner.decode(&base, &basePatch, objectIndex: objectIndex, hint: &hint, run: &run)
+    guard run.ontoExisting, !basePatch.isEmpty else { return }
+    patch.append(
       { object in
         guard var base = _upcast(object, to: Base.self) else { return }
         basePatch.apply(to: &base)
@@ -169,37 +154,27 @@ final class _UpcastStep<Object, Base>: _DecodeStep, @unchecked Sendable {
 /// The steps of the rules that write one property (composition): the present ones run in
 /// order, so the last present one wins; when none is present, the last rule's absence rule
 /// (default or requirement) applies.
-final class _AlternativesStep: _DecodeStep, @unchecked Sendable {
+final class _AlternativesStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
-  let alternatives: [_DecodeStep]
+  let alternatives: [_DecodeStep<Object>]
 
-  init(_ alternatives: [_DecodeStep]) {
+  init(_ alternatives: [_DecodeStep<Object>]) {
     self.alternatives = alternatives
   }
 
   override func decode(
-    into object: UnsafeMutableRawPointer, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     var applied = false
     for step in alternatives where step.sourceIsPresent(objectIndex: objectIndex, run: &run) {
-      step.decode(into: object, objectIndex: objectIndex, hint: &hint, run: &run)
+      step.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
       applied = true
     }
     // None present: the last alternative that applies in this run decides (a default, or
-    // the missing-key error).
-    if !applied, let last = alternatives.last(where: { $0.applies(in: run) }) {
-      last.decode(into: object, objectIndex: objectIndex, hint: &hint, run: &run)
-    }
-  }
-
-  override func decodeExisting(
-    from object: UnsafeRawPointer, objectIndex: Int, hint: inout _MemberHint,
-    run: inout _MappingRun, patch: UnsafeMutableRawPointer
-  ) {
-    for step in alternatives {
-      step.decodeExisting(
-        from: object, objectIndex: objectIndex, hint: &hint, run: &run, patch: patch)
+    // the missing-key error; nothing onto an existing instance).
+    if !applied, !run.ontoExisting, let last = alternatives.last(where: { $0.applies(in: run) }) {
+      last.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
     }
   }
 

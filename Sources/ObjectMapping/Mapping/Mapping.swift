@@ -383,10 +383,9 @@ final class _MappingPlan<Object>: Sendable {
   let hasSettings: Bool
   /// The rules compiled for decoding, in order: a plain array of classes, so running them per
   /// object needs no existential or generic metadata lookups.
-  let steps: [_DecodeStep]
-  /// The same steps, unretained: the loop over them reads these so that calling a step costs no
-  /// retain and release (``steps`` keeps them alive).
-  private let unretainedSteps: [Unmanaged<_DecodeStep>]
+  let steps: [_DecodeStep<Object>]
+  /// The same steps, unretained, for the loop that runs them (``steps`` keeps them alive).
+  private let unretainedSteps: _UnretainedSteps<Object>
   /// Whether every rule reads a special source (``SourcePath/root``), so the mapped value need
   /// not be an object.
   let readsOnlySpecialSources: Bool
@@ -403,7 +402,7 @@ final class _MappingPlan<Object>: Sendable {
   /// Mistakes in the definition, reported when the mapping is used.
   let problems: [String]
   /// The steps of `rules`, one per rule in rule order (``steps`` groups the alternatives).
-  let ruleSteps: [_DecodeStep]
+  let ruleSteps: [_DecodeStep<Object>]
   /// With ``Mapping/rejectingUnknownKeys()``: the first keys the rules read.
   let knownKeys: [_KnownKey]?
   /// How objects are told apart when mapping onto existing instances.
@@ -422,7 +421,7 @@ final class _MappingPlan<Object>: Sendable {
       settings.coercion != nil || settings.dateFormats != nil || settings.validation != nil
       || settings.groups != nil
     (steps, ruleSteps) = _MappingPlan.compile(rules)
-    unretainedSteps = steps.map { Unmanaged.passUnretained($0) }
+    unretainedSteps = _UnretainedSteps(steps)
     self.knownKeys = knownKeys
     readsOnlySpecialSources = rules.allSatisfy { $0.source.isSpecial }
     self.inverse = inverse
@@ -441,7 +440,7 @@ final class _MappingPlan<Object>: Sendable {
     settings = .none
     hasSettings = false
     steps = []
-    unretainedSteps = []
+    unretainedSteps = _UnretainedSteps([])
     ruleSteps = []
     knownKeys = nil
     readsOnlySpecialSources = true
@@ -461,7 +460,7 @@ final class _MappingPlan<Object>: Sendable {
     steps = []
     ruleSteps = []
     knownKeys = nil
-    unretainedSteps = []
+    unretainedSteps = _UnretainedSteps([])
     readsOnlySpecialSources = true
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
     dynamic = nil
@@ -483,18 +482,18 @@ final class _MappingPlan<Object>: Sendable {
   /// member. Also returns one step per rule, in rule order.
   private static func compile(
     _ rules: [any _DecodingRule<Object>]
-  ) -> (steps: [_DecodeStep], ruleSteps: [_DecodeStep]) {
+  ) -> (steps: [_DecodeStep<Object>], ruleSteps: [_DecodeStep<Object>]) {
     var positions: [AnyKeyPath: [Int]] = [:]
     for (offset, rule) in rules.enumerated() {
       positions[rule.propertyKeyPath, default: []].append(offset)
     }
     var earlierKeys: Set<[UInt8]> = []
-    var ruleSteps: [_DecodeStep?] = Array(repeating: nil, count: rules.count)
-    var steps: [_DecodeStep] = []
+    var ruleSteps: [_DecodeStep<Object>?] = Array(repeating: nil, count: rules.count)
+    var steps: [_DecodeStep<Object>] = []
     for (offset, rule) in rules.enumerated() {
       let group = positions[rule.propertyKeyPath] ?? [offset]
       guard group.first == offset else { continue }
-      let compiled = group.map { position -> _DecodeStep in
+      let compiled = group.map { position -> _DecodeStep<Object> in
         let source = rules[position].source
         let firstKey = source.isSpecial ? nil : source.utf8Keys.first
         let mayRepeat = firstKey.map { !earlierKeys.insert($0).inserted } ?? false
@@ -586,25 +585,28 @@ final class _MappingPlan<Object>: Sendable {
 
   /// Runs the steps on the value at `index` (checked with `acceptsValue`), writing into `object`;
   /// `false` when it failed.
+  @inline(__always)
   func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
-    // The pointer comes from passing `object` inout, not from `withUnsafeMutablePointer`: no
-    // closure frames in a path that recursion repeats per level of nesting.
-    runSteps(on: &object, at: index, run: &run)
+    var unused = _Patch<Object>()
+    return runSteps(on: &object, patch: &unused, ontoExisting: false, at: index, run: &run)
   }
 
-  /// Runs the steps on the model at `object` (valid for the call); `false` when it failed.
-  private func runSteps(
-    on model: UnsafeMutablePointer<Object>, at index: Int, run: inout _MappingRun
+  /// Runs the steps for the object at `index`: the one loop of the engine, for new models
+  /// (written in place) and existing instances (`ontoExisting`: `object` is read, the writes go
+  /// to `patch`) alike; `false` when it failed.
+  func runSteps(
+    on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
+    run: inout _MappingRun
   ) -> Bool {
-    let object = UnsafeMutableRawPointer(model)
     let before = run.errors.count
     var hint = _MemberHint(object: index)
     let inherited = hasSettings ? run.enterSettings(of: self) : nil
-    for step in unretainedSteps {
-      step._withUnsafeGuaranteedRef {
-        $0.decode(into: object, objectIndex: index, hint: &hint, run: &run)
-      }
+    let outerMode = run.ontoExisting
+    run.ontoExisting = ontoExisting
+    unretainedSteps.forEach { step in
+      step.decode(&object, &patch, objectIndex: index, hint: &hint, run: &run)
     }
+    run.ontoExisting = outerMode
     if knownKeys != nil { reportUnknownKeys(at: index, run: &run) }
     if let inherited { run.context = inherited }
     return run.errors.count == before

@@ -77,7 +77,7 @@ protocol _DecodingRule<Object>: Sendable {
   /// The rule compiled for decoding: reads this rule's value from an object and writes it into
   /// the model, recording problems in the run. `mayRepeat` says an earlier rule of the mapping
   /// reads the same first key.
-  func decodeStep(mayRepeat: Bool) -> _DecodeStep
+  func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object>
   /// The property the rule writes, for definition checks.
   var propertyKeyPath: AnyKeyPath & Sendable { get }
   /// The payload source, for definition checks and messages.

@@ -1,0 +1,52 @@
+/// Writes one property of the model being mapped.
+///
+/// A key path written in generic code goes through `WritableKeyPath`'s runtime projection,
+/// which looks up generic metadata on every call. When the key path names a stored property of
+/// a struct (or a chain of them), the value is written at its byte offset instead, computed
+/// once by `MemoryLayout.offset(of:)`; class properties and computed properties keep the key
+/// path. This type and ``_PropertyReader`` are the only places in the mapping layer that touch
+/// a model through a pointer.
+struct _PropertyWriter<Object, Value>: @unchecked Sendable {
+  // @unchecked: a key path and an offset, both immutable; the key path is `Sendable` where the
+  // rule that made it required one.
+  let keyPath: WritableKeyPath<Object, Value>
+  /// The byte offset of the stored property inside `Object`, or `nil`.
+  private let offset: Int?
+
+  init(_ keyPath: WritableKeyPath<Object, Value>) {
+    self.keyPath = keyPath
+    let offset = MemoryLayout<Object>.offset(of: keyPath)
+    // `offset(of:)` gives an offset only for storage inline in `Object`, which therefore holds
+    // the whole value.
+    assert(
+      offset.map { $0 >= 0 && $0 + MemoryLayout<Value>.size <= MemoryLayout<Object>.size } ?? true)
+    self.offset = offset
+  }
+
+  /// Sets the property of `object` to `value`.
+  @inline(__always)
+  func write(_ value: Value, into object: inout Object) {
+    guard let offset else {
+      object[keyPath: keyPath] = value
+      return
+    }
+    // `&object` lends the model's address for the call (no closure: recursive relationship
+    // steps repeat this frame per level of nesting).
+    Self.store(value, at: offset, in: &object)
+  }
+
+  /// Stores `value` at `offset` in the model at `base`. In bounds and correctly typed:
+  /// `offset(of:)` returned the offset of a stored `Value` inside `Object` (checked in `init`),
+  /// and `base` is the address of an `Object` exclusively accessed for the call.
+  @inline(__always)
+  private static func store(_ value: Value, at offset: Int, in base: UnsafeMutablePointer<Object>)
+  {
+    (UnsafeMutableRawPointer(base) + offset).assumingMemoryBound(to: Value.self).pointee = value
+  }
+
+  /// The property's value in `object`.
+  @inline(__always)
+  func value(in object: Object) -> Value {
+    object[keyPath: keyPath]
+  }
+}
