@@ -14,7 +14,8 @@ class _DecodeStep<Object>: @unchecked Sendable {
   /// `hint` carries where the previous key lookup in this object stopped. Onto an existing
   /// instance an absent value is never an error and sets no default.
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
     run: inout _MappingRun
   ) {}
 
@@ -39,7 +40,8 @@ final class _InvalidRuleStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   }
 
   override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     run.fail(.invalidDefinition(message: message))

@@ -14,7 +14,8 @@ final class _GroupedStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   }
 
   override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     guard run.context.includes(groups: groups) else { return }

@@ -65,7 +65,8 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
   }
 
   override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     if case .index = special {

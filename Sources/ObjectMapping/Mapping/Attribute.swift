@@ -244,7 +244,8 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   }
 
   override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {

@@ -124,7 +124,8 @@ final class _UpcastStep<Object, Base>: _DecodeStep<Object>, @unchecked Sendable 
   }
 
   override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     guard var base = _upcast(object, to: Base.self) else {
@@ -163,7 +164,8 @@ final class _AlternativesStep<Object>: _DecodeStep<Object>, @unchecked Sendable 
   }
 
   override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     var applied = false

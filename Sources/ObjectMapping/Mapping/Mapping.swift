@@ -603,7 +603,7 @@ final class _MappingPlan<Object>: Sendable {
     let inherited = hasSettings ? run.enterSettings(of: self) : nil
     let outerMode = run.ontoExisting
     run.ontoExisting = ontoExisting
-    unretainedSteps.forEach { step in
+    unretainedSteps.callEach { step in
       step.decode(&object, &patch, objectIndex: index, hint: &hint, run: &run)
     }
     run.ontoExisting = outerMode

@@ -220,7 +220,8 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   }
 
   override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, hint: inout _MemberHint,
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
@@ -255,7 +256,8 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   /// existing instance.
   @inline(never)
   private func decodeChecked(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, index: Int, run: inout _MappingRun
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, index: Int,
+    run: inout _MappingRun
   ) {
     let depth = run.path.count
     run.path.push(source.pathComponents)

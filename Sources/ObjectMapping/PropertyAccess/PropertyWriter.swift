@@ -39,8 +39,7 @@ struct _PropertyWriter<Object, Value>: @unchecked Sendable {
   /// `offset(of:)` returned the offset of a stored `Value` inside `Object` (checked in `init`),
   /// and `base` is the address of an `Object` exclusively accessed for the call.
   @inline(__always)
-  private static func store(_ value: Value, at offset: Int, in base: UnsafeMutablePointer<Object>)
-  {
+  private static func store(_ value: Value, at offset: Int, in base: UnsafeMutablePointer<Object>) {
     (UnsafeMutableRawPointer(base) + offset).assumingMemoryBound(to: Value.self).pointee = value
   }
 

@@ -16,7 +16,7 @@ struct _UnretainedSteps<Object>: @unchecked Sendable {
 
   /// Calls `body` with each step, in order.
   @inline(__always)
-  func forEach(_ body: (_DecodeStep<Object>) -> Void) {
+  func callEach(_ body: (_DecodeStep<Object>) -> Void) {
     for step in steps {
       step._withUnsafeGuaranteedRef { step in
         // Every element was made from a `_DecodeStep<Object>` in `init`.
