@@ -224,14 +224,14 @@ final class _UpcastEncodeStep<Object, Base>: _EncodeStep, @unchecked Sendable {
   }
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    guard let base = _upcast(object.assumingMemoryBound(to: Object.self).pointee, to: Base.self)
+    guard let base = _upcast(object.load(Object.self), to: Base.self)
     else {
       run.record(MappingError(_notABase(Object.self, Base.self)), at: [])
       return false
     }
-    return withUnsafePointer(to: base) { inner.write($0, to: &writer, run: &run, nulls: nulls) }
+    return _withBorrowed(base) { inner.write($0.erased, to: &writer, run: &run, nulls: nulls) }
   }
 }

@@ -3,42 +3,48 @@
 /// A key path read in generic code goes through `KeyPath`'s runtime projection, which looks up
 /// generic metadata on every call (about a fifth of the time of serializing twitter.json). When
 /// the key path names a stored property of a struct (or a chain of them), the value is read at
-/// its byte offset instead, computed once; class properties and computed properties keep the key
-/// path.
+/// its byte offset instead, computed once by `MemoryLayout.offset(of:)`; class properties and
+/// computed properties keep the key path.
 struct _PropertyReader<Root, Value>: @unchecked Sendable {
+  // @unchecked: a key path and an offset, both immutable.
   private let keyPath: KeyPath<Root, Value>
   private let offset: Int?
 
   init(_ keyPath: KeyPath<Root, Value>) {
     self.keyPath = keyPath
-    offset = MemoryLayout<Root>.offset(of: keyPath)
+    let offset = MemoryLayout<Root>.offset(of: keyPath)
+    // `offset(of:)` gives an offset only for storage inline in `Root`.
+    assert(
+      offset.map { $0 >= 0 && $0 + MemoryLayout<Value>.size <= MemoryLayout<Root>.size } ?? true)
+    self.offset = offset
   }
 
-  /// Calls `body` with a pointer to the property's value in the `Root` at `root`: the value in
-  /// place for a stored property, a copy otherwise.
+  /// Calls `body` with the property's value in the lent `root`: in place for a stored
+  /// property, a copy otherwise.
   @inline(__always)
   func withValue<Result>(
-    at root: UnsafeRawPointer, _ body: (UnsafePointer<Value>) throws -> Result
+    in root: _BorrowedModel, _ body: (_BorrowedModel) throws -> Result
   ) rethrows -> Result {
     guard let offset else {
-      return try withUnsafePointer(
-        to: root.assumingMemoryBound(to: Root.self).pointee[keyPath: keyPath], body)
+      return try _withBorrowed(root.typed(Root.self).value[keyPath: keyPath]) {
+        try body($0.erased)
+      }
     }
-    return try body((root + offset).assumingMemoryBound(to: Value.self))
+    return try body(root.advanced(by: offset))
   }
 
-  /// A copy of the property's value in the `Root` at `root`.
+  /// A copy of the property's value in the lent `root`.
   @inline(__always)
-  func value(at root: UnsafeRawPointer) -> Value {
-    root.assumingMemoryBound(to: Root.self).pointee[keyPath: keyPath]
+  func value(in root: _BorrowedModel) -> Value {
+    root.typed(Root.self).value[keyPath: keyPath]
   }
 
-  /// The property's value in place in the `Root` at `root` when it is a stored property of a
-  /// struct (or a chain of them), `nil` otherwise: read without a closure, for the recursive
+  /// The property's value in place in the lent `root` when it is a stored property of a struct
+  /// (or a chain of them), `nil` otherwise: read without a closure, for the recursive
   /// relationship steps, whose frames repeat per level of nesting.
   @inline(__always)
-  func storedValue(at root: UnsafeRawPointer) -> UnsafePointer<Value>? {
+  func storedValue(in root: _BorrowedModel) -> _BorrowedModel? {
     guard let offset else { return nil }
-    return (root + offset).assumingMemoryBound(to: Value.self)
+    return root.advanced(by: offset)
   }
 }

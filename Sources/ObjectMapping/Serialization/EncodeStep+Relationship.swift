@@ -1,5 +1,5 @@
 /// The serializing steps of ``Relationship``: each reads the child (or children) in place and
-/// writes it with the child mapping's inverse plan, through a pointer (no copy of the child).
+/// writes it with the child mapping's inverse plan, lent in place (no copy of the child).
 
 /// What every relationship step holds: how to read the property in place, the child mapping
 /// (resolved when first written, for recursion) and the relationship's source, appended to the
@@ -26,7 +26,7 @@ extension _RelationshipEncodeStep {
   /// Writes the child at `child` with `plan`, the relationship's source on the path.
   @inline(__always)
   func writeChild<Child>(
-    _ child: UnsafeRawPointer, plan: _InversePlan<Child>, to writer: inout _PayloadWriter,
+    _ child: _BorrowedModel, plan: _InversePlan<Child>, to writer: inout _PayloadWriter,
     run: inout _EncodingRun
   ) {
     let depth = run.path.count
@@ -38,10 +38,10 @@ extension _RelationshipEncodeStep {
   /// ``writeChild(_:plan:to:run:)`` for a child passed inout (a copy).
   @inline(__always)
   func writeChild<Child>(
-    copy child: UnsafeMutablePointer<Child>, plan: _InversePlan<Child>,
+    copy child: inout Child, plan: _InversePlan<Child>,
     to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
-    writeChild(UnsafeRawPointer(child), plan: plan, to: &writer, run: &run)
+    _withBorrowed(copy: &child) { writeChild($0, plan: plan, to: &writer, run: &run) }
   }
 }
 
@@ -62,10 +62,10 @@ final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   // @unchecked: immutable after init (see _EncodeStep).
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    guard let child = reader.storedValue(at: object) else {
+    guard let child = reader.storedValue(in: object) else {
       return writeCopy(object, to: &writer, run: &run)
     }
     writeChild(child, plan: _childInversePlan(mapping), to: &writer, run: &run)
@@ -75,9 +75,9 @@ final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   /// ``write(_:to:run:nulls:)`` for a class or computed property: through a copy.
   @inline(never)
   private func writeCopy(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) -> Bool {
-    var child = reader.value(at: object)
+    var child = reader.value(in: object)
     writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
     return true
   }
@@ -90,15 +90,17 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   // @unchecked: immutable after init (see _EncodeStep).
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    guard let optional = reader.storedValue(at: object) else {
+    guard let optional = reader.storedValue(in: object) else {
       return writeCopy(object, to: &writer, run: &run, nulls: nulls)
     }
     // The child is unwrapped as a typed value (no assumption about where an `Optional` keeps
     // its payload) and written from this frame.
-    guard var child = optional.pointee else { return writer.nullIfIncluded(nulls) }
+    guard var child = optional.typed(Child?.self).value else {
+      return writer.nullIfIncluded(nulls)
+    }
     writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
     return true
   }
@@ -106,10 +108,10 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   /// ``write(_:to:run:nulls:)`` for a class or computed property: through a copy.
   @inline(never)
   private func writeCopy(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    guard var child = reader.value(at: object) else { return writer.nullIfIncluded(nulls) }
+    guard var child = reader.value(in: object) else { return writer.nullIfIncluded(nulls) }
     // The pointer comes from passing `child` inout: no closure frames in the recursion.
     writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
     return true
@@ -121,14 +123,14 @@ final class _ToManyEncodeStep<
   Object, Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
 >: _RelationshipEncodeStep<Object, Collection, M>, @unchecked Sendable {
   // @unchecked: immutable after init (see _EncodeStep).
-  /// The distance between elements in an array's storage.
-  let stride = MemoryLayout<Collection.Element>.stride
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    let elements = reader.withValue(at: object) { $0.pointee.serializedElements }
+    let elements = reader.withValue(in: object) {
+      $0.typed(Collection.self).value.serializedElements
+    }
     guard let elements else { return writer.nullIfIncluded(nulls) }
     let plan = _childInversePlan(mapping)
     let depth = run.path.count
@@ -145,15 +147,7 @@ final class _ToManyEncodeStep<
     run.path.push(components)
     writer.beginArray()
     // The children are written in place, from the array's storage.
-    elements.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      let start = UnsafeRawPointer(base)
-      for offset in 0..<buffer.count {
-        run.path.append(.index(offset))
-        plan.encode(at: start + offset * stride, to: &writer, run: &run)
-        run.path.removeLast()
-      }
-    }
+    elements.encodeEachBorrowed(with: plan, to: &writer, run: &run)
     writer.endArray()
     run.path.truncate(to: depth)
     return true
@@ -185,10 +179,10 @@ final class _DictionaryEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   // @unchecked: immutable after init (see _EncodeStep).
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    let children = reader.withValue(at: object) { $0.pointee }
+    let children = reader.withValue(in: object) { $0.load([String: Child].self) }
     let plan = _childInversePlan(mapping)
     let depth = run.path.count
     run.path.push(components)

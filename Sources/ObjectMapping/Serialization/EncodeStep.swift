@@ -4,7 +4,7 @@
 /// The base class is not generic, so a plan runs its members' steps as plain class references,
 /// unretained: no closure context, enum payload or model is copied per value. Each subclass is
 /// generic over the model (and value) type and reads its type parameters from its own class
-/// metadata. The model is passed as a raw pointer to the subclass's `Object`.
+/// metadata. The model is lent (``_BorrowedModel``) as the subclass's `Object`.
 class _EncodeStep: @unchecked Sendable {
   // @unchecked: steps are immutable after init; subclasses hold only `let` properties.
 
@@ -12,7 +12,7 @@ class _EncodeStep: @unchecked Sendable {
   /// written (a `nil` left out under `nulls`, or a failure recorded in `run`), so the plan takes
   /// the key back.
   func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool { false }
 }
@@ -32,10 +32,10 @@ final class _ClosureEncodeStep<Object>: _EncodeStep, @unchecked Sendable {
   }
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    body(object.assumingMemoryBound(to: Object.self).pointee, &writer, &run, nulls)
+    body(object.load(Object.self), &writer, &run, nulls)
   }
 }
 
@@ -63,14 +63,14 @@ final class _AttributeEncodeStep<Object, Value>: _EncodeStep, @unchecked Sendabl
   }
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     // The date format is swapped only for an attribute that names one: copying the writer's
     // format in and out for every value costs a retain and a release each.
     if hasOutputFormat { return writeWithOwnFormat(object, to: &writer, run: &run, nulls: nulls) }
     do {
-      return try reader.withValue(at: object) {
+      return try reader.withValue(in: object) {
         try valueWriter.write($0, to: &writer, nulls: nulls)
       }
     } catch {
@@ -81,14 +81,14 @@ final class _AttributeEncodeStep<Object, Value>: _EncodeStep, @unchecked Sendabl
 
   @inline(never)
   private func writeWithOwnFormat(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     let outerFormat = writer.dateFormat
     if let outputFormat { writer.dateFormat = outputFormat }
     defer { writer.dateFormat = outerFormat }
     do {
-      return try reader.withValue(at: object) {
+      return try reader.withValue(in: object) {
         try valueWriter.write($0, to: &writer, nulls: nulls)
       }
     } catch {
@@ -106,8 +106,8 @@ final class _AttributeEncodeStep<Object, Value>: _EncodeStep, @unchecked Sendabl
 class _ValueWriter<Value>: @unchecked Sendable {
   // @unchecked: immutable after init; subclasses hold only `let` properties.
 
-  /// Writes the value at `value`; returns `false` when it is `nil` and `nulls` leaves it out.
-  func write(_ value: UnsafePointer<Value>, to writer: inout _PayloadWriter, nulls: NullPolicy)
+  /// Writes the lent `value` (a `Value`); returns `false` when it is `nil` and `nulls` leaves it out.
+  func write(_ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy)
     throws -> Bool
   { false }
 }
@@ -154,9 +154,9 @@ private final class _MappableValueWriter<Value: MappableValue>: _ValueWriter<Val
   @unchecked Sendable
 {
   override func write(
-    _ value: UnsafePointer<Value>, to writer: inout _PayloadWriter, nulls: NullPolicy
+    _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
-    try value.pointee.encode(to: &writer)
+    try value.typed(Value.self).value.encode(to: &writer)
     return true
   }
 }
@@ -166,9 +166,11 @@ private final class _OptionalMappableValueWriter<Wrapped: MappableValue>: _Value
   @unchecked Sendable
 {
   override func write(
-    _ value: UnsafePointer<Wrapped?>, to writer: inout _PayloadWriter, nulls: NullPolicy
+    _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
-    guard let wrapped = value.pointee else { return writer.nullIfIncluded(nulls) }
+    guard let wrapped = value.typed(Wrapped?.self).value else {
+      return writer.nullIfIncluded(nulls)
+    }
     try wrapped.encode(to: &writer)
     return true
   }
@@ -195,9 +197,9 @@ private final class _ClosureValueWriter<Value>: _ValueWriter<Value>, @unchecked 
   }
 
   override func write(
-    _ value: UnsafePointer<Value>, to writer: inout _PayloadWriter, nulls: NullPolicy
+    _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
-    try body(value.pointee, &writer, nulls)
+    try body(value.load(Value.self), &writer, nulls)
   }
 }
 
@@ -229,42 +231,41 @@ private final class _BuiltInWriter<Value>: _ValueWriter<Value>, @unchecked Senda
   }
 
   override func write(
-    _ value: UnsafePointer<Value>, to writer: inout _PayloadWriter, nulls: NullPolicy
+    _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
-    let raw = UnsafeRawPointer(value)
     switch kind {
     case .string:
-      writer.string(raw.assumingMemoryBound(to: String.self).pointee)
+      writer.string(value.load(String.self))
     case .optionalString:
-      guard let text = raw.assumingMemoryBound(to: String?.self).pointee else {
+      guard let text = value.load(String?.self) else {
         return writer.nullIfIncluded(nulls)
       }
       writer.string(text)
     case .int:
-      writer.int64(Int64(raw.assumingMemoryBound(to: Int.self).pointee))
+      writer.int64(Int64(value.load(Int.self)))
     case .optionalInt:
-      guard let number = raw.assumingMemoryBound(to: Int?.self).pointee else {
+      guard let number = value.load(Int?.self) else {
         return writer.nullIfIncluded(nulls)
       }
       writer.int64(Int64(number))
     case .int64:
-      writer.int64(raw.assumingMemoryBound(to: Int64.self).pointee)
+      writer.int64(value.load(Int64.self))
     case .optionalInt64:
-      guard let number = raw.assumingMemoryBound(to: Int64?.self).pointee else {
+      guard let number = value.load(Int64?.self) else {
         return writer.nullIfIncluded(nulls)
       }
       writer.int64(number)
     case .bool:
-      writer.bool(raw.assumingMemoryBound(to: Bool.self).pointee)
+      writer.bool(value.load(Bool.self))
     case .optionalBool:
-      guard let flag = raw.assumingMemoryBound(to: Bool?.self).pointee else {
+      guard let flag = value.load(Bool?.self) else {
         return writer.nullIfIncluded(nulls)
       }
       writer.bool(flag)
     case .double:
-      try writer.double(raw.assumingMemoryBound(to: Double.self).pointee)
+      try writer.double(value.load(Double.self))
     case .optionalDouble:
-      guard let number = raw.assumingMemoryBound(to: Double?.self).pointee else {
+      guard let number = value.load(Double?.self) else {
         return writer.nullIfIncluded(nulls)
       }
       try writer.double(number)
@@ -288,7 +289,7 @@ final class _InvalidRuleEncodeStep: _EncodeStep, @unchecked Sendable {
   }
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     run.errors.append(

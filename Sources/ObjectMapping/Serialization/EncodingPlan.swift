@@ -97,7 +97,7 @@ struct _EncodingRule<Object>: Sendable {
   func write(
     _ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun, nulls: NullPolicy
   ) -> Bool {
-    withUnsafePointer(to: object) { step.write($0, to: &writer, run: &run, nulls: nulls) }
+    _withBorrowed(object) { step.write($0.erased, to: &writer, run: &run, nulls: nulls) }
   }
 }
 
@@ -188,7 +188,7 @@ private struct _OutputTree {
       case .rule(let step, let nulls):
         members.append(
           _OutputMember(
-            step: Unmanaged.passUnretained(step), nulls: nulls, key: allKeys.count - 1,
+            step: _Unretained(step), nulls: nulls, key: allKeys.count - 1,
             end: position + 1))
       case .branch(let branch):
         members.append(_OutputMember(step: nil, nulls: nil, key: allKeys.count - 1, end: 0))
@@ -203,7 +203,7 @@ private struct _OutputTree {
 /// whose members follow it (up to ``end``).
 struct _OutputMember {
   /// The step writing the value (kept alive by the plan); `nil` for a nested object.
-  var step: Unmanaged<_EncodeStep>?
+  var step: _Unretained<_EncodeStep>?
   /// The rule's own nil policy.
   var nulls: NullPolicy?
   /// The index of the key in the plan's keys.
@@ -230,10 +230,10 @@ public struct InverseOmission: Sendable, Equatable, CustomStringConvertible {
 /// immutable, shared by every serialization.
 ///
 /// The members are a flat array of plain values (a nested object is followed by its members)
-/// holding unretained steps, run on the model through a raw pointer: writing a member costs no
-/// retain, release or generic copy of the model.
+/// holding unretained steps, run on the model lent in place: writing a member costs no retain,
+/// release or generic copy of the model.
 final class _InversePlan<Object>: @unchecked Sendable {
-  // @unchecked: the buffers are written once in init and freed in deinit.
+  // @unchecked: every stored property is immutable after init.
   /// The mapping's own settings; `nil`: inherited (``_EncodingRun/nulls``, the writer's date
   /// format).
   let nulls: NullPolicy?
@@ -252,11 +252,11 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private let steps: [_EncodeStep]
   /// The output keys, for writers building a ``Node``.
   private let keys: [_OutputKey]
-  private let members: UnsafeMutableBufferPointer<_OutputMember>
-  /// The number of members (the buffer has one slot, unused, when there are none).
+  private let members: _FixedBuffer<_OutputMember>
+  /// The number of members.
   private let memberCount: Int
   /// Every key's compact `"key":` bytes, one after the other.
-  private let keyBytes: UnsafeMutableBufferPointer<UInt8>
+  private let keyBytes: _FixedBuffer<UInt8>
 
   private init(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
@@ -273,22 +273,19 @@ final class _InversePlan<Object>: @unchecked Sendable {
     var flat: [_OutputMember] = []
     var keys: [_OutputKey] = []
     tree.flatten(into: &flat, keys: &keys)
-    let byteCount = keys.reduce(0) { $0 + $1.framed.count }
-    keyBytes = .allocate(capacity: max(byteCount, 1))
-    var offset = 0
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(keys.reduce(0) { $0 + $1.framed.count })
     for index in flat.indices {
       let framed = keys[flat[index].key].framed
-      _ = UnsafeMutableBufferPointer(rebasing: keyBytes[offset..<offset + framed.count])
-        .initialize(from: framed)
-      flat[index].framedStart = offset
+      flat[index].framedStart = bytes.count
       flat[index].framedCount = framed.count
-      offset += framed.count
+      bytes += framed
     }
-    members = .allocate(capacity: max(flat.count, 1))
-    _ = members.initialize(from: flat)
+    keyBytes = _FixedBuffer(bytes)
+    members = _FixedBuffer(flat)
     self.keys = keys
     // The members' steps (some made by the tree, see `_OutputTree.insert`), kept alive here.
-    steps = flat.compactMap { $0.step?.takeUnretainedValue() }
+    steps = flat.compactMap { $0.step?.target }
     self.dispatch = dispatch
     self.keyEncoder = keyEncoder
     isPlain = dispatch == nil && keyEncoder == nil
@@ -298,11 +295,6 @@ final class _InversePlan<Object>: @unchecked Sendable {
     isClass = Object.self is AnyClass
     typeName = "\(Object.self)"
     memberCount = flat.count
-  }
-
-  deinit {
-    members.deallocate()
-    keyBytes.deallocate()
   }
 
   /// Builds the plan, returning also the rules that could not be placed in the output tree.
@@ -322,12 +314,11 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// Writes `object` as a JSON object. A cycle in a class graph is recorded as an error and
   /// nothing is written for the repeated object.
   func encode(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
-    withUnsafePointer(to: object) { encode(at: UnsafeRawPointer($0), to: &writer, run: &run) }
+    _withBorrowed(object) { encode(at: $0.erased, to: &writer, run: &run) }
   }
 
   /// ``encode(_:to:run:)`` for the `Object` at `object`.
-  func encode(at object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun)
-  {
+  func encode(at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
     guard isPlain else { return encodeSpecial(at: object, to: &writer, run: &run) }
     encodeBody(at: object, to: &writer, run: &run)
   }
@@ -336,9 +327,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// out of line so that the common path of ``encode(at:to:run:)`` touches no optional closure.
   @inline(never)
   private func encodeSpecial(
-    at pointer: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    at pointer: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
-    let object = pointer.assumingMemoryBound(to: Object.self).pointee
+    let object = pointer.load(Object.self)
     if let dispatch { return dispatch(object, &writer, &run) }
     encodeKeyedCollection([object], to: &writer, run: &run)
   }
@@ -377,15 +368,15 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   /// Writes `object`'s members as one JSON object (without a nested-key wrapper).
   func encodeBody(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
-    withUnsafePointer(to: object) { encodeBody(at: UnsafeRawPointer($0), to: &writer, run: &run) }
+    _withBorrowed(object) { encodeBody(at: $0.erased, to: &writer, run: &run) }
   }
 
   /// ``encodeBody(_:to:run:)`` for the `Object` at `object`.
   func encodeBody(
-    at object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
     if let dispatch {
-      return dispatch(object.assumingMemoryBound(to: Object.self).pointee, &writer, &run)
+      return dispatch(object.load(Object.self), &writer, &run)
     }
     if isClass {
       guard enter(object, run: &run) else { return writer.null() }
@@ -424,8 +415,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// Notes that the class instance at `object` is being written; `false` (with a cycle error)
   /// when it already is, further out.
   @inline(never)
-  private func enter(_ object: UnsafeRawPointer, run: inout _EncodingRun) -> Bool {
-    let id = ObjectIdentifier(object.assumingMemoryBound(to: Object.self).pointee as AnyObject)
+  private func enter(_ object: _BorrowedModel, run: inout _EncodingRun) -> Bool {
+    let id = ObjectIdentifier(object.load(Object.self) as AnyObject)
     guard !run.visiting.contains(id) else {
       run.errors.append(MappingError(path: _jsonPointer(run.path), .cycle(type: typeName)))
       return false
@@ -438,7 +429,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// into a compact JSON writer; returns whether any was written. A member that writes nothing
   /// (a `nil` left out, a failure, an empty nested object) has its key taken back.
   private func writeCompact(
-    _ object: UnsafeRawPointer, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
+    _ object: _BorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
     writer: inout _PayloadWriter,
     run: inout _EncodingRun
   ) -> Bool {
@@ -447,13 +438,13 @@ final class _InversePlan<Object>: @unchecked Sendable {
     while index < end {
       let member = members[index]
       let mark = writer.json.checkpoint()
-      writer.json.key(
-        framed: UnsafeBufferPointer(
-          rebasing: keyBytes[member.framedStart..<member.framedStart + member.framedCount]))
+      keyBytes.withSlice(from: member.framedStart, count: member.framedCount) {
+        writer.json.key(framed: $0)
+      }
       let wrote: Bool
       if let step = member.step {
         let nulls = member.nulls ?? objectNulls
-        wrote = step._withUnsafeGuaranteedRef {
+        wrote = step.call {
           $0.write(object, to: &writer, run: &run, nulls: nulls)
         }
         index += 1
@@ -476,7 +467,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   /// ``writeCompact(_:from:to:nulls:writer:run:)`` for any writer (pretty JSON, nodes).
   private func write(
-    _ object: UnsafeRawPointer, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
+    _ object: _BorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
     writer: inout _PayloadWriter,
     run: inout _EncodingRun
   ) -> Bool {
@@ -489,7 +480,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
       let wrote: Bool
       if let step = member.step {
         let nulls = member.nulls ?? objectNulls
-        wrote = step._withUnsafeGuaranteedRef {
+        wrote = step.call {
           $0.write(object, to: &writer, run: &run, nulls: nulls)
         }
         index += 1
@@ -533,7 +524,7 @@ final class _GroupedEncodeStep: _EncodeStep, @unchecked Sendable {
   }
 
   override func write(
-    _ object: UnsafeRawPointer, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     guard let active = run.groups else {

@@ -173,8 +173,8 @@ public struct InverseMapping<Object>: Sendable {
     ) { [valueWriter = _ValueWriter<Value>.mappable] object, writer, run, nulls in
       do {
         let computed = try value(object)
-        return try withUnsafePointer(to: computed) {
-          try valueWriter.write($0, to: &writer, nulls: nulls)
+        return try _withBorrowed(computed) {
+          try valueWriter.write($0.erased, to: &writer, nulls: nulls)
         }
       } catch {
         run.record(error, at: path.map(_PathComponent.key))

@@ -18,7 +18,11 @@ public struct PayloadValue {
   // current on this thread, which every public member checks before reading them.
   let tape: _TapeView
   let index: Int
-  unowned(unsafe) let context: _ValueContext
+  private let unretainedContext: _Unretained<_ValueContext>
+  /// The settings the value is read with (the run's, not retained: see above).
+  var context: _ValueContext {
+    @inline(__always) get { unretainedContext.target }
+  }
   /// The reading (mapping run, or streamed element) this value belongs to.
   let token: UInt64
 
@@ -26,7 +30,7 @@ public struct PayloadValue {
   init(tape: _TapeView, index: Int, context: _ValueContext, token: UInt64) {
     self.tape = tape
     self.index = index
-    self.context = context
+    unretainedContext = _Unretained(context)
     self.token = token
   }
 

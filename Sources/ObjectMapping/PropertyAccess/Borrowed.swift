@@ -1,0 +1,151 @@
+/// A value lent by address for the length of one call: how the encode steps read a model, its
+/// properties and its children in place, with no copy, retain or release per value.
+///
+/// Made only here (``_withBorrowed(_:_:)``, ``_PropertyReader``, ``_BorrowedModel/typed(_:)``),
+/// from a value the lender keeps alive and unchanged for the call it lends it to. Never stored:
+/// a borrowed value is a parameter or a local of the call it was lent to.
+struct _Borrowed<Value> {
+  private let pointer: UnsafePointer<Value>
+
+  fileprivate init(_ pointer: UnsafePointer<Value>) {
+    self.pointer = pointer
+  }
+
+  /// The value, in place (an addressor: reading a member copies only that member).
+  var value: Value {
+    unsafeAddress { pointer }
+  }
+
+  /// The value with its type erased, for the encode steps' common signature.
+  @inline(__always)
+  var erased: _BorrowedModel { _BorrowedModel(UnsafeRawPointer(pointer)) }
+}
+
+/// A lent model whose type the callee knows: an encode step is only ever given a model of its
+/// own plan's `Object` type (the plan that compiled it lends it; see ``_InversePlan``).
+struct _BorrowedModel {
+  private let raw: UnsafeRawPointer
+
+  fileprivate init(_ raw: UnsafeRawPointer) {
+    self.raw = raw
+  }
+
+  /// The model as the `Object` it is.
+  @inline(__always)
+  func typed<Object>(_ type: Object.Type) -> _Borrowed<Object> {
+    _Borrowed(raw.assumingMemoryBound(to: Object.self))
+  }
+
+  /// The stored property `offset` bytes into the model: only for an offset
+  /// `MemoryLayout.offset(of:)` reported for the model's type (``_PropertyReader``).
+  @inline(__always)
+  func advanced(by offset: Int) -> _BorrowedModel {
+    _BorrowedModel(raw + offset)
+  }
+
+  /// A copy of the model.
+  @inline(__always)
+  func load<Object>(_ type: Object.Type) -> Object {
+    raw.assumingMemoryBound(to: Object.self).pointee
+  }
+}
+
+/// Lends `value` to `body`.
+@inline(__always)
+func _withBorrowed<Value, Result>(
+  _ value: Value, _ body: (_Borrowed<Value>) throws -> Result
+) rethrows -> Result {
+  try withUnsafePointer(to: value) { try body(_Borrowed($0)) }
+}
+
+/// Lends `value` (a local copy the caller owns) to `body`, without a closure frame when
+/// inlined: the recursive relationship steps repeat this per level of nesting.
+@inline(__always)
+func _withBorrowed<Value, Result>(
+  copy value: inout Value, _ body: (_BorrowedModel) throws -> Result
+) rethrows -> Result {
+  try _lendAddress(of: &value, body)
+}
+
+@inline(__always)
+private func _lendAddress<Value, Result>(
+  of value: UnsafeMutablePointer<Value>, _ body: (_BorrowedModel) throws -> Result
+) rethrows -> Result {
+  try body(_BorrowedModel(UnsafeRawPointer(value)))
+}
+
+extension Array {
+  /// Writes each element with `plan`, lent in place from the array's own storage, with its
+  /// index on the run's path. (The loop lives here, not behind a closure taking each element:
+  /// a closure per element cost about 1% of serializing citm_catalog.)
+  @inline(__always)
+  func encodeEachBorrowed(
+    with plan: _InversePlan<Element>, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    let stride = MemoryLayout<Element>.stride
+    withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let start = UnsafeRawPointer(base)
+      for offset in 0..<buffer.count {
+        run.path.append(.index(offset))
+        plan.encode(at: _BorrowedModel(start + offset * stride), to: &writer, run: &run)
+        run.path.removeLast()
+      }
+    }
+  }
+}
+
+/// A class instance referenced without retaining it, by a holder its owner outlives: the
+/// members of an inverse plan (the plan holds their steps), and a `PayloadValue`'s settings
+/// (the run holds them while its reading is current, which every public member of the value
+/// checks first). Calling through it costs no retain/release.
+struct _Unretained<Target: AnyObject> {
+  private let reference: Unmanaged<Target>
+
+  init(_ target: Target) {
+    reference = .passUnretained(target)
+  }
+
+  /// The instance (retained by the caller from here on).
+  var target: Target { reference.takeUnretainedValue() }
+
+  /// Calls `body` with the instance, which its owner keeps alive.
+  @inline(__always)
+  func call<Result>(_ body: (Target) throws -> Result) rethrows -> Result {
+    try reference._withUnsafeGuaranteedRef(body)
+  }
+}
+
+/// A fixed array owned by a class, read without bounds checks or retains in release builds
+/// (bounds are asserted in debug builds): an inverse plan's members and key bytes.
+final class _FixedBuffer<Element>: @unchecked Sendable {
+  // @unchecked: written once in init, read-only afterwards, freed in deinit.
+  private let storage: UnsafeMutableBufferPointer<Element>
+  let count: Int
+
+  init(_ elements: [Element]) {
+    storage = .allocate(capacity: Swift.max(elements.count, 1))
+    _ = storage.initialize(from: elements)
+    count = elements.count
+  }
+
+  deinit {
+    storage.baseAddress?.deinitialize(count: count)
+    storage.deallocate()
+  }
+
+  @inline(__always)
+  subscript(index: Int) -> Element {
+    assert(index >= 0 && index < count)
+    return storage[index]
+  }
+
+  /// Lends the elements in `start..<start + length` to `body`.
+  @inline(__always)
+  func withSlice<Result>(
+    from start: Int, count length: Int, _ body: (UnsafeBufferPointer<Element>) -> Result
+  ) -> Result {
+    assert(start >= 0 && length >= 0 && start + length <= count)
+    return body(UnsafeBufferPointer(rebasing: storage[start..<start + length]))
+  }
+}
