@@ -41,32 +41,18 @@ public struct DynamicCase<Base>: Sendable {
     self.init(mapping, embed: embed, extract: extract)
   }
 
-  /// A case for an enum `Base` whose case `embed` holds the mapped value, found again for
-  /// serialization by reflection.
-  ///
-  /// Deprecated: serialization finds the case by reflecting on the enum value (`Mirror`), which
-  /// cannot tell two cases that carry the same type and is the last use of reflection in the
-  /// library. Pass `extract:` (``init(_:case:extract:)``).
+  /// Removed: this spelling found the case again for serialization by reflecting on the enum
+  /// value (`Mirror`), which cannot tell two cases that carry the same type. Pass `extract:`
+  /// (``init(_:case:extract:)``).
   @available(
-    *, deprecated,
+    *, unavailable,
     message:
       "add extract: { if case .circle(let value) = $0 { value } else { nil } }, so serialization needs no reflection"
   )
   public init<Child>(
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
   ) {
-    self.init(reflecting: mapping, case: embed)
-  }
-
-  /// The deprecated ``init(_:case:)``: the case's value is found by reflection.
-  init<Child>(
-    reflecting mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
-  ) {
-    self.init(
-      mapping, name: "\(Child.self)", embed: { embed($0) },
-      extract: { value, _ in
-        Mirror(reflecting: value).children.first.flatMap { $0.value as? Child }
-      })
+    self.init(mapping, embed: embed, extract: { _ in nil })
   }
 
   /// A case with explicit conversions both ways, for enums whose cases share a payload type.

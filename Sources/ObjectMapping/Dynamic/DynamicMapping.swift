@@ -160,12 +160,10 @@ public struct Match<Base>: Sendable {
     dynamicCase = DynamicCase(mapping, embed: embed, extract: extract)
   }
 
-  /// Selects `mapping` for an enum case, found again for serialization by reflection.
-  ///
-  /// Deprecated: pass `extract:` (``init(_:equals:_:case:extract:)``); see
+  /// Removed: pass `extract:` (``init(_:equals:_:case:extract:)``); see
   /// ``DynamicCase/init(_:case:)``.
   @available(
-    *, deprecated,
+    *, unavailable,
     message:
       "add extract: { if case .circle(let value) = $0 { value } else { nil } }, so serialization needs no reflection"
   )
@@ -174,7 +172,7 @@ public struct Match<Base>: Sendable {
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
   ) {
     matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
-    dynamicCase = DynamicCase(reflecting: mapping, case: embed)
+    dynamicCase = DynamicCase(mapping, embed: embed, extract: { _ in nil })
   }
 
   /// Selects a case with explicit conversions both ways.
