@@ -332,22 +332,31 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   }
 }
 
-/// A to-one relationship into a non-optional property: `null` is an error.
-final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipStep<Object>,
+/// What every relationship kind's step holds: the property's writer and the child mapping
+/// (resolved when first used, for recursion).
+class _PropertyRelationshipStep<Object, Property, M: MappingProtocol>: _RelationshipStep<Object>,
   @unchecked Sendable
 {
   // @unchecked: immutable after init (see _DecodeStep).
-  let writer: _PropertyWriter<Object, Child>
+  let writer: _PropertyWriter<Object, Property>
   let mapping: @Sendable () -> M
 
   init(
     _ rule: Relationship<Object>, source: _CompiledSource,
-    property: WritableKeyPath<Object, Child>, mapping: @escaping @Sendable () -> M
+    property: WritableKeyPath<Object, Property>, mapping: @escaping @Sendable () -> M
   ) {
     writer = _PropertyWriter(property)
     self.mapping = mapping
     super.init(rule, source: source)
   }
+}
+
+/// A to-one relationship into a non-optional property: `null` is an error.
+final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>:
+  _PropertyRelationshipStep<Object, Child, M>,
+  @unchecked Sendable
+{
+  // @unchecked: immutable after init (see _DecodeStep).
 
   override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
@@ -374,20 +383,9 @@ final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipS
 
 /// A to-one relationship into an optional property: `null` clears it.
 final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
-  _RelationshipStep<Object>, @unchecked Sendable
+  _PropertyRelationshipStep<Object, Child?, M>, @unchecked Sendable
 {
   // @unchecked: immutable after init (see _DecodeStep).
-  let writer: _PropertyWriter<Object, Child?>
-  let mapping: @Sendable () -> M
-
-  init(
-    _ rule: Relationship<Object>, source: _CompiledSource,
-    property: WritableKeyPath<Object, Child?>, mapping: @escaping @Sendable () -> M
-  ) {
-    writer = _PropertyWriter(property)
-    self.mapping = mapping
-    super.init(rule, source: source)
-  }
 
   override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     guard run.tape[index].kind != .null else {
@@ -423,19 +421,8 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
 /// A to-many relationship into an array, a set, or an optional of either.
 final class _ToManyStep<
   Object, Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
->: _RelationshipStep<Object>, @unchecked Sendable {
+>: _PropertyRelationshipStep<Object, Collection, M>, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
-  let writer: _PropertyWriter<Object, Collection>
-  let mapping: @Sendable () -> M
-
-  init(
-    _ rule: Relationship<Object>, source: _CompiledSource,
-    property: WritableKeyPath<Object, Collection>, mapping: @escaping @Sendable () -> M
-  ) {
-    writer = _PropertyWriter(property)
-    self.mapping = mapping
-    super.init(rule, source: source)
-  }
 
   override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     let entry = run.tape[index]
@@ -502,20 +489,9 @@ final class _ToManyStep<
 /// A dictionary of objects keyed by the payload's keys; replaced as a whole, also onto an
 /// existing instance.
 final class _DictionaryStep<Object, Child, M: MappingProtocol<Child>>:
-  _RelationshipStep<Object>, @unchecked Sendable
+  _PropertyRelationshipStep<Object, [String: Child], M>, @unchecked Sendable
 {
   // @unchecked: immutable after init (see _DecodeStep).
-  let writer: _PropertyWriter<Object, [String: Child]>
-  let mapping: @Sendable () -> M
-
-  init(
-    _ rule: Relationship<Object>, source: _CompiledSource,
-    property: WritableKeyPath<Object, [String: Child]>, mapping: @escaping @Sendable () -> M
-  ) {
-    writer = _PropertyWriter(property)
-    self.mapping = mapping
-    super.init(rule, source: source)
-  }
 
   override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     if let children = _decodeDictionary(at: index, plan: mapping()._plan, run: &run) {
