@@ -136,6 +136,53 @@ public struct InverseMapping<Object>: Sendable {
     return copy.rebuilt()
   }
 
+  /// The inverse writing only the members at `keyPaths` (dotted output key paths): an allow-list
+  /// for request bodies that send a small part of the model (a PATCH of a few fields).
+  ///
+  /// ```swift
+  /// let patch = issueMapping.inverted().keeping("title", "state", "labels")
+  /// try patch.serialize(issue, as: .json)   // {"title":…,"state":…,"labels":[…]}
+  /// ```
+  ///
+  /// A key path keeps the member it names and, for a nested object, everything under it
+  /// (`"user"` keeps `user.name` and `user.email`). A key path that no rule writes is listed in
+  /// ``omitted`` (a misspelt allow-list would otherwise drop a field silently).
+  public func keeping(_ keyPaths: String...) -> Self {
+    keeping(keyPaths)
+  }
+
+  /// The variadic `keeping(_:)` with the key paths in an array.
+  public func keeping(_ keyPaths: [String]) -> Self {
+    let kept = keyPaths.map { SourcePath($0).keys }
+    var copy = self
+    copy.rules.removeAll { rule in
+      !kept.contains { rule.path.starts(with: $0) }
+    }
+    for (text, path) in zip(keyPaths, kept)
+    where !rules.contains(where: { $0.path.starts(with: path) }) {
+      copy.leftOut.append(
+        InverseOmission(rule: "keeping(\"\(text)\")", reason: "no rule writes \"\(text)\""))
+    }
+    return copy.rebuilt()
+  }
+
+  /// The inverse writing only the rules that read `properties` (an allow-list by property).
+  ///
+  /// ```swift
+  /// issueMapping.inverted().keeping(\Issue.title, \Issue.state)
+  /// ```
+  ///
+  /// A property no rule reads is listed in ``omitted``.
+  public func keeping(_ properties: PartialKeyPath<Object> & Sendable...) -> Self {
+    var copy = self
+    copy.rules.removeAll { rule in !properties.contains { $0 == rule.property } }
+    for property in properties where !rules.contains(where: { $0.property == property }) {
+      copy.leftOut.append(
+        InverseOmission(rule: "keeping(\(property))", reason: "no rule reads this property"))
+    }
+    return copy.rebuilt()
+  }
+
   /// The inverse writing what was written at `keyPath` at `newKeyPath` instead (both dotted).
   public func renaming(_ keyPath: String, to newKeyPath: String) -> Self {
     let path = SourcePath(keyPath).keys

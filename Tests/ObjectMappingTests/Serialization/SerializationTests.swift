@@ -202,6 +202,52 @@ struct InverseMappingTests {
     #expect(custom.keyPaths == ["id", "headline", "publication_date", "author", "kind", "summary"])
   }
 
+  @Test func keepingWritesOnlyTheAllowListedMembers() throws {
+    let byKey = articleMapping.inverted().keeping("title", "author")
+    #expect(
+      text(try byKey.serialize(sampleArticle)) == #"{"title":"Hello","author":{"name":"Ann"}}"#)
+    #expect(byKey.keyPaths == ["title", "author"])
+    #expect(byKey.omitted.isEmpty)
+
+    let byProperty = articleMapping.inverted().keeping(\Article.id, \Article.tags)
+    #expect(
+      text(try byProperty.serialize(sampleArticle)) == #"{"id":7,"meta":{"tags":["a","b"]}}"#)
+  }
+
+  @Test func keepingANestedObjectKeepsEverythingUnderIt() throws {
+    struct Profile: Equatable {
+      var name = ""
+      var email = ""
+      var id = 0
+    }
+    let mapping = Mapping(Profile.init) {
+      Attribute("id", \.id)
+      Attribute("user.name", \.name)
+      Attribute("user.email", \.email)
+    }
+    let profile = Profile(name: "Ann", email: "a@example.com", id: 3)
+    #expect(
+      text(try mapping.inverted().keeping("user").serialize(profile))
+        == #"{"user":{"name":"Ann","email":"a@example.com"}}"#)
+    #expect(
+      text(try mapping.inverted().keeping("user.email", "id").serialize(profile))
+        == #"{"id":3,"user":{"email":"a@example.com"}}"#)
+  }
+
+  @Test func keepingSomethingNoRuleWritesIsReported() throws {
+    let inverse = articleMapping.inverted().keeping("title", "titel")
+    #expect(inverse.omitted.map(\.description) == [#"keeping("titel"): no rule writes "titel""#])
+    #expect(text(try inverse.serialize(sampleArticle)) == #"{"title":"Hello"}"#)
+    struct Note {
+      var text = ""
+      var internalID = 0
+    }
+    let mapping = Mapping(Note.init) { Attribute("text", \.text) }
+    let byProperty = mapping.inverted().keeping(\Note.text, \Note.internalID)
+    #expect(byProperty.omitted.map(\.reason) == ["no rule reads this property"])
+    #expect(text(try byProperty.serialize(Note(text: "hi", internalID: 9))) == #"{"text":"hi"}"#)
+  }
+
   @Test func customizedInverseAppliesWhereTheMappingIsAChild() throws {
     let privateAuthor = Mapping(Author.init) {
       Attribute("name", \.name)
