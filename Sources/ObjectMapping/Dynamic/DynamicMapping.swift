@@ -22,8 +22,10 @@
 /// - **Inverse**: serialization picks the case by the value's runtime type (or enum case) and
 ///   writes the discriminator back (`"type": "Boy"`), so polymorphic POST bodies work.
 ///
-/// A closure can choose the mapping instead of matchers, see
-/// ``init(choosing:serializingWith:)``. Dynamic mappings are immutable and `Sendable`; matchers
+/// After the matchers, a fallback can take the objects none selected: a default case
+/// (`Match.otherwise(_:)`) or a closure
+/// (``Match/otherwise(choosing:serializingWith:)``). A closure can also choose the mapping instead
+/// of matchers, see ``init(choosing:serializingWith:)``. Dynamic mappings are immutable and `Sendable`; matchers
 /// hold no state.
 public struct DynamicMapping<Base>: MappingProtocol {
   /// The compiled plan (opaque).
@@ -32,6 +34,8 @@ public struct DynamicMapping<Base>: MappingProtocol {
   private let cases: [DynamicCase<Base>]
   private let matchers: [_Matcher?]
   private let chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
+  private let fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
+  private let tables: [DynamicCase<Base>]
   private let declineIsError: Bool
   private let closureHasInverse: Bool
 
@@ -39,9 +43,22 @@ public struct DynamicMapping<Base>: MappingProtocol {
   ///
   /// - Parameter matches: ``Match`` values, with `if`, `else` and `for` allowed.
   public init(@DynamicMappingBuilder<Base> _ matches: () -> [Match<Base>]) {
-    let matches = matches()
+    var cases: [DynamicCase<Base>] = []
+    var matchers: [_Matcher?] = []
+    var fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
+    var tables: [DynamicCase<Base>] = []
+    for match in matches() {
+      if let dynamicCase = match.dynamicCase {
+        cases.append(dynamicCase)
+        matchers.append(match.matcher)
+      } else if let closure = match.fallback {
+        // The first closure fallback decides; cases after it are only reached by serialization.
+        if fallback == nil { fallback = closure.choose }
+        tables += closure.table
+      }
+    }
     self.init(
-      cases: matches.map(\.dynamicCase), matchers: matches.map(\.matcher), chooser: nil,
+      cases: cases, matchers: matchers, chooser: nil, fallback: fallback, tables: tables,
       declineIsError: false, closureHasInverse: true)
   }
 
@@ -69,31 +86,36 @@ public struct DynamicMapping<Base>: MappingProtocol {
     serializingWith table: [DynamicCase<Base>]? = nil
   ) {
     self.init(
-      cases: table ?? [], matchers: [], chooser: choose, declineIsError: false,
-      closureHasInverse: table != nil)
+      cases: table ?? [], matchers: [], chooser: choose, fallback: nil, tables: [],
+      declineIsError: false, closureHasInverse: table != nil)
   }
 
   private init(
     cases: [DynamicCase<Base>], matchers: [_Matcher?],
-    chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?, declineIsError: Bool,
-    closureHasInverse: Bool
+    chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?,
+    fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?, tables: [DynamicCase<Base>],
+    declineIsError: Bool, closureHasInverse: Bool
   ) {
     self.cases = cases
     self.matchers = matchers
     self.chooser = chooser
+    self.fallback = fallback
+    self.tables = tables
     self.declineIsError = declineIsError
     self.closureHasInverse = closureHasInverse
     let dispatch = _DynamicDispatch(
-      cases: cases, matchers: matchers, chooser: chooser, declineIsError: declineIsError)
+      cases: cases, matchers: matchers, chooser: chooser, fallback: fallback,
+      declineIsError: declineIsError)
     let inverse: InverseMapping<Base>
     if closureHasInverse {
-      let encoders = zip(cases, matchers + Array(repeating: nil, count: cases.count)).map {
-        dynamicCase, matcher in
-        dynamicCase.makeEncoder(
-          matcher.flatMap {
-            $0.path.isSpecial ? nil : _Discriminator(path: $0.path.keys, value: $0.value)
-          })
-      }
+      let encoders =
+        zip(cases, matchers + Array(repeating: nil, count: cases.count)).map {
+          dynamicCase, matcher in
+          dynamicCase.makeEncoder(
+            matcher.flatMap {
+              $0.path.isSpecial ? nil : _Discriminator(path: $0.path.keys, value: $0.value)
+            })
+        } + tables.map { $0.makeEncoder(nil) }
       inverse = InverseMapping(dispatchingTo: encoders, typeName: "\(Base.self)")
     } else {
       inverse = InverseMapping(
@@ -102,7 +124,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
           reason: "its case is chosen by a closure and no serializing table was given"))
     }
     let problems =
-      cases.isEmpty && chooser == nil
+      cases.isEmpty && chooser == nil && fallback == nil
       ? ["DynamicMapping<\(Base.self)> has no matchers, so it maps nothing"] : []
     plan = MappingPlan(_MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems))
   }
@@ -119,15 +141,20 @@ public struct DynamicMapping<Base>: MappingProtocol {
   /// instead of skipping it with a diagnostic.
   public func declinesAsErrors() -> Self {
     DynamicMapping(
-      cases: cases, matchers: matchers, chooser: chooser, declineIsError: true,
-      closureHasInverse: closureHasInverse)
+      cases: cases, matchers: matchers, chooser: chooser, fallback: fallback, tables: tables,
+      declineIsError: true, closureHasInverse: closureHasInverse)
   }
 }
 
 /// A matcher and the case it selects: `Match("type", equals: "Boy", boyMapping)`.
 public struct Match<Base>: Sendable {
-  var matcher: _Matcher
-  let dynamicCase: DynamicCase<Base>
+  /// The discriminator test; `nil` for a fallback (`otherwise(_:)`).
+  var matcher: _Matcher?
+  /// The case selected; `nil` for a closure fallback.
+  let dynamicCase: DynamicCase<Base>?
+  /// A closure fallback's chooser and the cases it serializes with.
+  var fallback:
+    (choose: @Sendable (PayloadValue) -> DynamicCase<Base>?, table: [DynamicCase<Base>])?
 
   /// Selects `mapping` when the value at `keyPath` equals `value` (type-strictly).
   ///
@@ -187,8 +214,58 @@ public struct Match<Base>: Sendable {
   /// `"true"` matches `true`.
   public func converting() -> Self {
     var copy = self
-    copy.matcher.converting = true
+    copy.matcher?.converting = true
     return copy
+  }
+
+  private init(
+    matcher: _Matcher?, dynamicCase: DynamicCase<Base>?,
+    fallback: (choose: @Sendable (PayloadValue) -> DynamicCase<Base>?, table: [DynamicCase<Base>])?
+  ) {
+    self.matcher = matcher
+    self.dynamicCase = dynamicCase
+    self.fallback = fallback
+  }
+
+  /// The mapping for objects no earlier matcher selected (a default case), placed last.
+  ///
+  /// ```swift
+  /// DynamicMapping<Person> {
+  ///   Match("type", equals: "Boy", boyMapping)
+  ///   Match("type", equals: "Girl", girlMapping)
+  ///   Match.otherwise(personMapping)   // any other "type", or none
+  /// }
+  /// ```
+  ///
+  /// Serializing writes no discriminator for it. Matchers after a fallback are never reached
+  /// when mapping (they still serialize their types).
+  public static func otherwise<Child>(_ mapping: some MappingProtocol<Child>) -> Match<Base> {
+    Match(matcher: nil, dynamicCase: DynamicCase(mapping), fallback: nil)
+  }
+
+  /// A fallback case given as a ``DynamicCase`` (an enum case with `embed`/`extract`).
+  public static func otherwise(_ dynamicCase: DynamicCase<Base>) -> Match<Base> {
+    Match(matcher: nil, dynamicCase: dynamicCase, fallback: nil)
+  }
+
+  /// A closure that chooses the case for objects no earlier matcher selected; `nil` declines
+  /// the object.
+  ///
+  /// ```swift
+  /// Match.otherwise(
+  ///   choosing: { value in (try? value["legacy_kind"]?.decode(String.self)) == "b" ? boyCase : nil },
+  ///   serializingWith: [boyCase])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - choose: Picks the case for one object; called from any task.
+  ///   - table: The cases it can choose, for serialization by runtime type (after the
+  ///     matchers' cases; no discriminator is written for them).
+  public static func otherwise(
+    choosing choose: @escaping @Sendable (PayloadValue) -> DynamicCase<Base>?,
+    serializingWith table: [DynamicCase<Base>] = []
+  ) -> Match<Base> {
+    Match(matcher: nil, dynamicCase: nil, fallback: (choose, table))
   }
 }
 
@@ -260,6 +337,8 @@ struct _DynamicDispatch<Base>: Sendable {
   let cases: [DynamicCase<Base>]
   let matchers: [_Matcher?]
   let chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
+  /// A closure tried after the matchers (``Match/otherwise(choosing:serializingWith:)``).
+  let fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
   let declineIsError: Bool
 
   /// Maps the object at `index` with the chosen case; `nil` with an error, or with a diagnostic
@@ -327,7 +406,8 @@ struct _DynamicDispatch<Base>: Sendable {
       guard let matcher else { return (dynamicCase, nil) }
       if matcher.matches(run, objectIndex: index) { return (dynamicCase, matcher) }
     }
-    return nil
+    guard let fallback else { return nil }
+    return fallback(PayloadValue(run: run, index: index, context: .default)).map { ($0, nil) }
   }
 
   private func declineReason(at index: Int, run: _MappingRun) -> String {
@@ -335,6 +415,7 @@ struct _DynamicDispatch<Base>: Sendable {
       return "expected an object, found \(run.foundDescription(at: index))"
     }
     if chooser != nil { return "the closure chose no mapping" }
+    let closure = fallback == nil ? "" : "; the fallback closure chose no mapping"
     let paths = matchers.compactMap { $0?.path }
     var seen: [SourcePath] = []
     for path in paths where !seen.contains(path) { seen.append(path) }
@@ -344,7 +425,7 @@ struct _DynamicDispatch<Base>: Sendable {
       }
       return "\(path) is \(run.tape.node(at: valueIndex))"
     }
-    return found.joined(separator: ", ")
+    return found.joined(separator: ", ") + closure
   }
 }
 

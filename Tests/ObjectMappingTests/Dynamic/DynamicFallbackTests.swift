@@ -1,0 +1,71 @@
+import Foundation
+import ObjectMapping
+import Testing
+
+/// A case for objects no matcher selected: a default mapping or a closure, tried after the
+/// matchers (issue 17).
+@Suite("Dynamic mappings: a fallback after the matchers")
+struct DynamicFallbackTests {
+  static let personMapping: Mapping<Person> = Mapping(Person.init) {
+    Attribute("name", \.name)
+  }
+
+  static let withDefault = DynamicMapping<Person> {
+    Match("type", equals: "Boy", People.boyMapping)
+    Match("type", equals: "Girl", People.girlMapping)
+    Match.otherwise(personMapping)
+  }
+
+  @Test func objectsNoMatcherSelectsTakeTheDefaultCase() throws {
+    let people = try Self.withDefault.mapCollection(
+      #"[{"name":"Ann","type":"Girl"},{"name":"Sam","type":"Robot"},{"name":"Kim"}]"#)
+    #expect(
+      people.map { "\(type(of: $0)):\($0.name)" } == ["Girl:Ann", "Person:Sam", "Person:Kim"])
+  }
+
+  @Test func matchersStillWinAndTheDefaultWritesNoDiscriminator() throws {
+    let boy = try #require(try Self.withDefault.map(#"{"name":"Bo","type":"Boy"}"#) as? Boy)
+    #expect(boy.name == "Bo")
+    let person = Person()
+    person.name = "Sam"
+    #expect(
+      String(decoding: try Self.withDefault.serialize(person), as: UTF8.self) == #"{"name":"Sam"}"#)
+    #expect(
+      String(decoding: try Self.withDefault.serialize(boy), as: UTF8.self)
+        == #"{"name":"Bo","friends":[],"type":"Boy"}"#)
+  }
+
+  static let withClosure = DynamicMapping<Person> {
+    Match("type", equals: "Boy", People.boyMapping)
+    Match.otherwise(
+      choosing: { value in
+        (try? value["legacy_kind"]?.decode(String.self)) == "g"
+          ? DynamicCase(People.girlMapping) : nil
+      },
+      serializingWith: [DynamicCase(People.girlMapping)])
+  }
+
+  @Test func aClosureFallbackChoosesOrDeclines() throws {
+    let result = try Self.withClosure.mapCollection(
+      #"[{"name":"Bo","type":"Boy"},{"name":"Jo","legacy_kind":"g"},{"name":"X"}]"#)
+    #expect(result.map { "\(type(of: $0)):\($0.name)" } == ["Boy:Bo", "Girl:Jo"])
+    let single = #"{"name":"X","type":"Alien"}"#
+    #expect(throws: MappingErrors.self) { try Self.withClosure.map(single) }
+    do {
+      _ = try Self.withClosure.map(single)
+    } catch {
+      #expect(error.description.contains("the fallback closure chose no mapping"))
+    }
+    let girl = Girl()
+    girl.name = "Jo"
+    #expect(
+      String(decoding: try Self.withClosure.serialize(girl), as: UTF8.self)
+        == #"{"name":"Jo","friends":[]}"#)
+  }
+
+  @Test func aMappingWithOnlyAFallbackIsValid() throws {
+    let onlyDefault = DynamicMapping<Person> { Match.otherwise(Self.personMapping) }
+    try onlyDefault.validate()
+    #expect(try onlyDefault.map(#"{"name":"Lee"}"#).name == "Lee")
+  }
+}
