@@ -105,8 +105,12 @@ enum Mappings {
   }
 
   static let attachment = DynamicMapping<Attachment> {
-    Match("type", equals: "photo", photo, case: Attachment.photo)
-    Match("type", equals: "note", note, case: Attachment.note)
+    Match("type", equals: "photo", photo, case: Attachment.photo) {
+      if case .photo(let value) = $0 { value } else { nil }
+    }
+    Match("type", equals: "note", note, case: Attachment.note) {
+      if case .note(let value) = $0 { value } else { nil }
+    }
   }
 
   static let profile = Mapping(Profile.init) {

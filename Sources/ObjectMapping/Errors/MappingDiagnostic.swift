@@ -14,6 +14,10 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
     case skippedElement(reason: String)
     /// The target object passed to the mapper was not used.
     case targetIgnored(reason: String)
+    /// A value no case of an enum has was read as the attribute's fallback
+    /// (`Attribute.unknownValues(as:)`, `unknownValuesAsNil()`): `raw` is the payload's value,
+    /// `fallback` what was set.
+    case unknownValue(raw: String, fallback: String)
   }
 
   /// Where it was noticed (a JSON Pointer; empty for the whole payload).
@@ -37,6 +41,8 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
     case .skippedElement(let reason): text = "element skipped: \(MessageText.message(reason))"
     case .targetIgnored(let reason):
       text = "target object ignored: \(MessageText.message(reason))"
+    case .unknownValue(let raw, let fallback):
+      text = "unknown value \(MessageText.message(raw)) read as \(MessageText.message(fallback))"
     }
     return path.isEmpty ? text : "\(MessageText.pointer(path)): \(text)"
   }

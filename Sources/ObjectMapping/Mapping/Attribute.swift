@@ -38,7 +38,7 @@ public struct Attribute<Object, Value>: MappingRule {
   /// Where the value is read in the payload.
   public internal(set) var source: SourcePath
   let property: WritableKeyPath<Object, Value> & Sendable
-  let read: @Sendable (PayloadValue) throws -> Value
+  var read: @Sendable (PayloadValue) throws -> Value
   let nullValue: @Sendable () -> Value?
   let defaultValue: (@Sendable () -> Value)?
   let serialize: _ValueWriter<Value>?
@@ -273,6 +273,11 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     do {
       let value = try rule.read(payload)
       set(value, in: &object, &patch, validates: validates, run: &run)
+    } catch let substituted as _Substituted<Value> {
+      set(substituted.value, in: &object, &patch, validates: validates, run: &run)
+      run.note(
+        .unknownValue(raw: substituted.raw, fallback: substituted.fallback),
+        at: source.pathComponents)
     } catch {
       run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
     }
@@ -523,6 +528,74 @@ extension Attribute: _DecodingRule {}
 
 /// The contexts of a rule with its own date formats (``Attribute/dateFormats(_:)``), one per
 /// coercion mode, built once with the rule's step.
+/// Thrown by an attribute's read that substituted its fallback for an unknown enum value
+/// (``Attribute/unknownValues(as:)``): the step sets `value` and notes the substitution.
+struct _Substituted<Value>: Error, @unchecked Sendable {
+  // @unchecked: thrown and caught within one mapping run, on one thread.
+  let value: Value
+  let raw: String
+  let fallback: String
+}
+
+extension Attribute
+where Value: RawRepresentable & Sendable & SendableMetatype, Value.RawValue: MappableValue {
+  /// The same rule, reading a raw value that no case of the enum has as `fallback` (with a
+  /// ``MappingDiagnostic/Kind/unknownValue(raw:fallback:)`` diagnostic) instead of failing:
+  /// forward compatibility with APIs that add values.
+  ///
+  /// ```swift
+  /// enum StateReason: String { case completed, notPlanned = "not_planned", reopened, unknown }
+  /// Attribute("state_reason", \.stateReason).unknownValues(as: .unknown)
+  /// // "duplicate" -> .unknown, diagnostic "/state_reason: unknown value "duplicate" read as unknown"
+  /// ```
+  ///
+  /// Serializing writes the fallback's own raw value (the unknown one is not kept).
+  public func unknownValues(as fallback: Value) -> Self {
+    var copy = self
+    let original = read
+    copy.read = { payload in
+      do {
+        return try original(payload)
+      } catch {
+        guard let raw = try? Value.RawValue(payload: payload), Value(rawValue: raw) == nil else {
+          throw error
+        }
+        throw _Substituted(
+          value: fallback, raw: payload.rawDescription, fallback: "\(fallback.rawValue)")
+      }
+    }
+    return copy
+  }
+}
+
+extension Attribute {
+  /// The same rule for an optional enum property, reading a raw value that no case has as
+  /// `nil` (with a ``MappingDiagnostic/Kind/unknownValue(raw:fallback:)`` diagnostic) instead of
+  /// failing.
+  ///
+  /// ```swift
+  /// Attribute("state_reason", \.stateReason).unknownValuesAsNil()   // StateReason?
+  /// ```
+  public func unknownValuesAsNil<Wrapped>() -> Self
+  where
+    Value == Wrapped?, Wrapped: RawRepresentable & SendableMetatype,
+    Wrapped.RawValue: MappableValue
+  {
+    var copy = self
+    let original = read
+    copy.read = { payload in
+      do {
+        return try original(payload)
+      } catch {
+        guard let raw = try? Wrapped.RawValue(payload: payload), Wrapped(rawValue: raw) == nil
+        else { throw error }
+        throw _Substituted<Wrapped?>(value: nil, raw: payload.rawDescription, fallback: "nil")
+      }
+    }
+    return copy
+  }
+}
+
 /// A value held by reference: a rule's constant (what `null` becomes), tested for presence
 /// without generic optional metadata.
 final class _Boxed<Value>: @unchecked Sendable {

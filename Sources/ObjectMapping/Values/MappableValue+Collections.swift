@@ -169,12 +169,36 @@ extension MappableValue where Self: RawRepresentable, RawValue: MappableValue {
   public init(payload: PayloadValue) throws {
     let raw = try RawValue(payload: payload)
     guard let value = Self(rawValue: raw) else {
-      throw payload.invalid(expected: "a \(Self.self)", reason: "no case has this raw value")
+      throw payload.invalid(
+        expected: _withArticle("\(Self.self)"), reason: _unknownRawValueReason(Self.self))
     }
     self = value
   }
   /// The raw value's node.
   public func payloadNode() throws -> Node { try rawValue.payloadNode() }
-  /// `"a <TypeName>"`.
-  public static var expectedDescription: String { "a \(Self.self)" }
+  /// `"a <TypeName>"` (or `"an <TypeName>"`).
+  public static var expectedDescription: String { _withArticle("\(Self.self)") }
+}
+
+/// `name` with its indefinite article: "an IssueState", "a Status".
+func _withArticle(_ name: String) -> String {
+  guard let first = name.first else { return "a value" }
+  return ("AEIOUaeiou".contains(first) ? "an " : "a ") + name
+}
+
+/// Why a raw value maps to no case of `type`: the accepted raw values, when the enum lists its
+/// cases (`CaseIterable`).
+func _unknownRawValueReason<T: RawRepresentable>(_ type: T.Type) -> String {
+  guard let iterable = T.self as? any CaseIterable.Type else { return "no case has this raw value" }
+  let accepted = _allCases(of: iterable).compactMap { ($0 as? T).map(\.rawValue) }.map {
+    raw -> String in
+    if let text = raw as? String { return _quotedForMessage(text) }
+    return "\(raw)"
+  }
+  guard !accepted.isEmpty else { return "no case has this raw value" }
+  return "no case has this raw value; expected one of " + accepted.joined(separator: ", ")
+}
+
+private func _allCases<C: CaseIterable>(of type: C.Type) -> [Any] {
+  C.allCases.map { $0 as Any }
 }

@@ -229,8 +229,9 @@ where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
       forward: { raw in
         guard let value = Output(rawValue: raw) else {
           throw ConversionFailure.invalidValue(
-            expected: "a \(Output.self)", raw: (raw as? String).map(_quotedForMessage) ?? "\(raw)",
-            reason: "no case has this raw value")
+            expected: _withArticle("\(Output.self)"),
+            raw: (raw as? String).map(_quotedForMessage) ?? "\(raw)",
+            reason: _unknownRawValueReason(Output.self))
         }
         return value
       },
