@@ -596,6 +596,29 @@ extension Attribute {
   }
 }
 
+extension Attribute {
+  /// The same rule for an optional property, reading an empty string (`""`) as `nil` instead of
+  /// converting it (RestKit read `""` as `nil` for dates, URLs and numbers).
+  ///
+  /// ```swift
+  /// Attribute("closed_at", \.closedAt).emptyStringAsNil()   // Date?: "" -> nil
+  /// Attribute("homepage", \.homepage).emptyStringAsNil()    // URL?:  "" -> nil
+  /// ```
+  ///
+  /// Without it, `""` is converted like any other string: an error for a `Date`, `URL` or
+  /// number, the empty string for a `String?`. Serializing writes `nil` as the null policy says
+  /// (not as `""`).
+  public func emptyStringAsNil<Wrapped>() -> Self where Value == Wrapped? {
+    var copy = self
+    let original = read
+    copy.read = { payload in
+      if payload.kind == .string, try payload.decode(String.self).isEmpty { return nil }
+      return try original(payload)
+    }
+    return copy
+  }
+}
+
 /// A value held by reference: a rule's constant (what `null` becomes), tested for presence
 /// without generic optional metadata.
 final class _Boxed<Value>: @unchecked Sendable {
