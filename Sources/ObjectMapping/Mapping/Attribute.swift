@@ -273,12 +273,25 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     do {
       let value = try rule.read(payload)
       set(value, in: &object, &patch, validates: validates, run: &run)
-    } catch let substituted as _Substituted<Value> {
+    } catch {
+      readFailed(error, payload: payload, in: &object, &patch, validates: validates, run: &run)
+    }
+  }
+
+  /// A read that threw: a substituted fallback (``Attribute/unknownValues(as:)``) is set with a
+  /// diagnostic, anything else recorded as an error. Out of line: the cast's generic metadata
+  /// would otherwise be looked up on every call of `decode`.
+  @inline(never)
+  private func readFailed(
+    _ error: any Error, payload: PayloadValue, in object: inout Object,
+    _ patch: inout _Patch<Object>, validates: Bool, run: inout _MappingRun
+  ) {
+    if let substituted = error as? _Substituted<Value> {
       set(substituted.value, in: &object, &patch, validates: validates, run: &run)
       run.note(
         .unknownValue(raw: substituted.raw, fallback: substituted.fallback),
         at: source.pathComponents)
-    } catch {
+    } else {
       run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
     }
   }

@@ -160,8 +160,9 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     guard case .keys = storage else { return index }
     var current = index
     for key in utf8Keys {
-      let found = tape.member(of: current, named: key)
-      guard let found else { return nil }
+      guard let found = tape.child(of: current, named: key, index: _arrayIndex(key)) else {
+        return nil
+      }
       current = found
     }
     return current

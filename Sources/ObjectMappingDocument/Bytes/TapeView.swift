@@ -138,6 +138,28 @@
     key.withUnsafeBufferPointer { stringEquals(at: index, $0) }
   }
 
+  /// The value index of element `position` (from 0) of the array at `array`; `nil` when
+  /// `array` is not an array or is shorter.
+  @inlinable
+  package func element(of array: Int, at position: Int) -> Int? {
+    guard self[array].kind == .array, position >= 0, position < count(at: array) else {
+      return nil
+    }
+    var cursor = array + 1
+    for _ in 0..<position { cursor = next(after: cursor) }
+    return cursor
+  }
+
+  /// The value a path step reaches from `current`: the member named `key`, or, when `current`
+  /// is an array and the key is an index (`index`, from `"0"` in `"nested.0.value"`), that
+  /// element.
+  @inlinable
+  package func child(of current: Int, named key: [UInt8], index: Int?) -> Int? {
+    if let found = member(of: current, named: key) { return found }
+    guard let index else { return nil }
+    return element(of: current, at: index)
+  }
+
   /// The value index of the first member of the object at `object` whose key is `key`; `nil`
   /// when absent or when `object` is not an object.
   @inlinable
