@@ -462,8 +462,16 @@ final class _ToManyStep<
     let entry = run.tape[index]
     if entry.kind == .null {
       guard let empty = Collection.emptyForNull else {
-        run.fail(.typeMismatch(expected: "an array", found: "null"))
-        return nil
+        // A policy that combines with the existing children has nothing to add: the
+        // collection keeps its elements (RestKit's union).
+        let current = writer.value(in: object)
+        switch rule.collectionPolicy {
+        case .union, .append, .prepend:
+          return _ExistingWrite(setting: current) { _ in }
+        case .replace, .clearThenAppend:
+          run.fail(.typeMismatch(expected: "an array", found: "null"))
+          return nil
+        }
       }
       return _ExistingWrite(setting: empty) { writer.write(empty, into: &$0) }
     }

@@ -145,6 +145,24 @@ struct OntoExistingTests {
     #expect(cleared.comments[2] !== old && old.text == "a")
   }
 
+  @Test func nullAddsNothingUnderACombiningPolicyAndIsAnErrorOtherwise() throws {
+    for policy in [CollectionPolicy.union, .append, .prepend] {
+      let post = try existingPost()
+      let before = post.comments
+      try postMapping(policy).map(#"{"title": "t2", "comments": null}"#, onto: post)
+      #expect(post.title == "t2")
+      #expect(post.comments.count == before.count)
+      #expect(zip(post.comments, before).allSatisfy { $0 === $1 })
+    }
+    for policy in [CollectionPolicy.replace, .clearThenAppend] {
+      let post = try existingPost()
+      #expect(throws: MappingErrors.self) {
+        try postMapping(policy).map(#"{"title": "t2", "comments": null}"#, onto: post)
+      }
+      #expect(post.title != "t2")
+    }
+  }
+
   @Test func theSameIdTwiceInOnePayloadIsOneObjectWithTheLaterValues() throws {
     let post = try existingPost()
     try postMapping().map(
