@@ -564,20 +564,12 @@ where Value: RawRepresentable & Sendable & SendableMetatype, Value.RawValue: Map
   ///
   /// Serializing writes the fallback's own raw value (the unknown one is not kept).
   public func unknownValues(as fallback: Value) -> Self {
-    var copy = self
-    let original = read
-    copy.read = { payload in
-      do {
-        return try original(payload)
-      } catch {
-        guard let raw = try? Value.RawValue(payload: payload), Value(rawValue: raw) == nil else {
-          throw error
-        }
-        throw _Substituted(
-          value: fallback, raw: payload.rawDescription, fallback: "\(fallback.rawValue)")
-      }
-    }
-    return copy
+    substituting(
+      { fallback }, named: "\(fallback.rawValue)",
+      whenUnknown: { payload in
+        guard let raw = try? Value.RawValue(payload: payload) else { return false }
+        return Value(rawValue: raw) == nil
+      })
   }
 }
 
@@ -594,15 +586,28 @@ extension Attribute {
     Value == Wrapped?, Wrapped: RawRepresentable & SendableMetatype,
     Wrapped.RawValue: MappableValue
   {
+    substituting(
+      { nil }, named: "nil",
+      whenUnknown: { payload in
+        guard let raw = try? Wrapped.RawValue(payload: payload) else { return false }
+        return Wrapped(rawValue: raw) == nil
+      })
+  }
+
+  /// The same rule, setting `fallback()` (with a diagnostic naming it `name`) when its read
+  /// fails on a value `isUnknown` recognises as an enum value no case has.
+  fileprivate func substituting(
+    _ fallback: @escaping @Sendable () -> Value, named name: String,
+    whenUnknown isUnknown: @escaping @Sendable (PayloadValue) -> Bool
+  ) -> Self {
     var copy = self
     let original = read
     copy.read = { payload in
       do {
         return try original(payload)
       } catch {
-        guard let raw = try? Wrapped.RawValue(payload: payload), Wrapped(rawValue: raw) == nil
-        else { throw error }
-        throw _Substituted<Wrapped?>(value: nil, raw: payload.rawDescription, fallback: "nil")
+        guard isUnknown(payload) else { throw error }
+        throw _Substituted(value: fallback(), raw: payload.rawDescription, fallback: name)
       }
     }
     return copy
