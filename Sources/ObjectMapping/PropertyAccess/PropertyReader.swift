@@ -12,11 +12,7 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
 
   init(_ keyPath: KeyPath<Root, Value>) {
     self.keyPath = keyPath
-    let offset = MemoryLayout<Root>.offset(of: keyPath)
-    // `offset(of:)` gives an offset only for storage inline in `Root`.
-    assert(
-      offset.map { $0 >= 0 && $0 + MemoryLayout<Value>.size <= MemoryLayout<Root>.size } ?? true)
-    self.offset = offset
+    offset = _storedOffset(of: keyPath)
   }
 
   /// Calls `body` with the property's value in the lent `root`: in place for a stored

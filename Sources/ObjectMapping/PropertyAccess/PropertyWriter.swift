@@ -15,12 +15,7 @@ struct _PropertyWriter<Object, Value>: @unchecked Sendable {
 
   init(_ keyPath: WritableKeyPath<Object, Value>) {
     self.keyPath = keyPath
-    let offset = MemoryLayout<Object>.offset(of: keyPath)
-    // `offset(of:)` gives an offset only for storage inline in `Object`, which therefore holds
-    // the whole value.
-    assert(
-      offset.map { $0 >= 0 && $0 + MemoryLayout<Value>.size <= MemoryLayout<Object>.size } ?? true)
-    self.offset = offset
+    offset = _storedOffset(of: keyPath)
   }
 
   /// Sets the property of `object` to `value`.
@@ -48,4 +43,16 @@ struct _PropertyWriter<Object, Value>: @unchecked Sendable {
   func value(in object: Object) -> Value {
     object[keyPath: keyPath]
   }
+}
+
+/// The byte offset of the stored property `keyPath` names inside `Root` (a stored property of
+/// a struct, or a chain of them), or `nil` (class and computed properties): the one place both
+/// ``_PropertyReader`` and ``_PropertyWriter`` get their offset from.
+func _storedOffset<Root, Value>(of keyPath: KeyPath<Root, Value>) -> Int? {
+  let offset = MemoryLayout<Root>.offset(of: keyPath)
+  // `offset(of:)` gives an offset only for storage inline in `Root`, which therefore holds the
+  // whole value.
+  assert(
+    offset.map { $0 >= 0 && $0 + MemoryLayout<Value>.size <= MemoryLayout<Root>.size } ?? true)
+  return offset
 }

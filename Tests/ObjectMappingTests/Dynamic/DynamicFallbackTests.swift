@@ -68,4 +68,27 @@ struct DynamicFallbackTests {
     try onlyDefault.validate()
     #expect(try onlyDefault.map(#"{"name":"Lee"}"#).name == "Lee")
   }
+
+  @Test func anEnumFallbackCaseMapsAndSerializesWithoutADiscriminator() throws {
+    let shape = DynamicMapping<Shape> {
+      Match("kind", equals: "rect", Shapes.rectMapping, case: Shape.rect) {
+        if case .rect(let rect) = $0 { rect } else { nil }
+      }
+      Match.otherwise(
+        DynamicCase(Shapes.circleMapping, case: Shape.circle) {
+          if case .circle(let circle) = $0 { circle } else { nil }
+        })
+    }
+    let circle = try shape.map(#"{"radius": 2}"#)
+    guard case .circle(let value) = circle else {
+      Issue.record("expected a circle, got \(circle)")
+      return
+    }
+    #expect(value.radius == 2)
+    #expect(String(decoding: try shape.serialize(circle), as: UTF8.self) == #"{"radius":2}"#)
+    let rect = try shape.map(#"{"kind": "rect", "width": 1, "height": 3}"#)
+    #expect(
+      String(decoding: try shape.serialize(rect), as: UTF8.self)
+        == #"{"width":1,"height":3,"kind":"rect"}"#)
+  }
 }
