@@ -57,3 +57,120 @@ func _arrayIndex(_ key: [UInt8]) -> Int? {
   guard key.count == 1 || key[0] != 0x30 else { return nil }
   return key.reduce(0) { $0 * 10 + Int($1 - 0x30) }
 }
+
+// MARK: Key paths across arrays
+
+/// Property types a key path across an array fans out into (RestKit's `friends.name` over
+/// `[{"name": "A"}, {"name": "B"}]` giving `["A", "B"]`): arrays, sets and optionals of them.
+protocol _FanOutTarget {}
+extension Array: _FanOutTarget {}
+extension Set: _FanOutTarget {}
+extension Optional: _FanOutTarget where Wrapped: _FanOutTarget {}
+
+/// The values a key path reaches across an array: one per element, `null` where an element
+/// lacks the rest of the path, and the payload path of each slot for errors.
+struct _FannedOut {
+  /// An array ``Node`` with a value per element.
+  var values: Node
+  /// For each slot, the path of the value in the payload, relative to the object the key path
+  /// starts from (`friends/2/name`).
+  var slotPaths: [[_PathComponent]]
+}
+
+extension _CompiledSource {
+  /// When the walk of this path from the object at `objectIndex` meets an array where it needs
+  /// a member (`friends` in `friends.name`), the values the rest of the path reaches in each
+  /// element; `nil` when the path is absent for another reason. An element that is itself an
+  /// array where a member is needed fans out again (an array of arrays).
+  func fanOut(in tape: _TapeView, from objectIndex: Int) -> _FannedOut? {
+    guard let first, !rest.isEmpty,
+      var current = tape.member(of: objectIndex, named: first.buffer)
+    else { return nil }
+    var prefix: [_PathComponent] = [pathComponents[0]]
+    for offset in rest.indices {
+      if let found = tape.member(of: current, named: rest[offset].buffer) {
+        current = found
+      } else if let index = restIndexes[offset], let found = tape.element(of: current, at: index) {
+        current = found
+      } else if tape[current].kind == .array {
+        return fanned(in: tape, array: current, restFrom: offset, prefix: prefix)
+      } else {
+        return nil
+      }
+      prefix.append(pathComponents[offset + 1])
+    }
+    return nil
+  }
+
+  /// The values `rest[offset...]` reaches in each element of the array at `array`.
+  private func fanned(
+    in tape: _TapeView, array: Int, restFrom offset: Int, prefix: [_PathComponent]
+  ) -> _FannedOut {
+    var values: [Node] = []
+    var slotPaths: [[_PathComponent]] = []
+    let count = Int(tape[array].length)
+    values.reserveCapacity(count)
+    var element = array + 1
+    for position in 0..<count {
+      var current: Int? = element
+      var path = prefix + [.index(position)]
+      var slot: Node?
+      for step in offset..<rest.count {
+        guard let at = current else { break }
+        if let found = tape.member(of: at, named: rest[step].buffer) {
+          current = found
+        } else if let index = restIndexes[step], let found = tape.element(of: at, at: index) {
+          current = found
+        } else if tape[at].kind == .array {
+          slot = fanned(in: tape, array: at, restFrom: step, prefix: path).values
+          break
+        } else {
+          current = nil
+        }
+        path.append(pathComponents[step + 1])
+      }
+      values.append(slot ?? current.map { tape.node(at: $0) } ?? .null)
+      slotPaths.append(path)
+      element = tape.next(after: element)
+    }
+    return _FannedOut(values: .array(values), slotPaths: slotPaths)
+  }
+}
+
+extension _MappingRun {
+  /// Runs `body` on the tape of `fanned.values` (index 0 is the array), with the errors it
+  /// records moved from the path the rule names (`/friends/name/2`) to the payload's
+  /// (`/friends/2/name`); `source` is the rule's path.
+  mutating func withFannedOut(
+    _ fanned: _FannedOut, source: [_PathComponent], _ body: (inout _MappingRun) -> Void
+  ) {
+    let tape: _Tape
+    do {
+      tape = try _Tape(node: fanned.values, maximumDepth: .max)
+    } catch {
+      return fail(.notRepresentable(reason: "\(error)"), at: source)
+    }
+    let before = errors.count
+    let outerPath = path
+    tape.withView { view in
+      let outerTape = self.tape
+      let outerParent = parentIndex
+      self.tape = view
+      // The fanned values have no parent object on this tape.
+      parentIndex = -1
+      body(&self)
+      self.tape = outerTape
+      parentIndex = outerParent
+    }
+    guard errors.count > before else { return }
+    let named = _jsonPointer(outerPath + source)
+    let slots = fanned.slotPaths.map { _jsonPointer(outerPath + $0) }
+    errors.update(since: before) { error in
+      guard error.path.hasPrefix(named + "/") else { return }
+      let tail = error.path.dropFirst(named.count + 1)
+      let digits = tail.prefix { $0 != "/" }
+      guard let slot = Int(digits), slot < slots.count else { return }
+      error.path = slots[slot] + tail.dropFirst(digits.count)
+    }
+  }
+}

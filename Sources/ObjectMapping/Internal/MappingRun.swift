@@ -61,6 +61,15 @@ struct CappedList<Element> {
     return kept[first...]
   }
 
+  /// Changes, with `body`, every kept element appended since the count was `count`.
+  mutating func update(since count: Int, _ body: (inout Element) -> Void) {
+    var position = positions.count
+    while position > 0, positions[position - 1] >= count {
+      position -= 1
+      body(&kept[position])
+    }
+  }
+
   /// Forgets every element appended since the count was `count`.
   mutating func remove(since count: Int) {
     guard count < self.count else { return }

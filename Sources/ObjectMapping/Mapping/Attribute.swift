@@ -176,6 +176,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   let hasValidators: Bool
   /// Writes the property (in place for a stored property of a struct).
   let writer: _PropertyWriter<Object, Value>
+  /// The property is a collection and the path has more than one key: a path that crosses an
+  /// array fans out (``_CompiledSource/fanOut(in:from:)``).
+  let fansOut: Bool
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
@@ -188,6 +191,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
     hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
     writer = _PropertyWriter(rule.property)
+    fansOut = !source.rest.isEmpty && Value.self is any _FanOutTarget.Type
   }
 
   /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
@@ -249,6 +253,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     run: inout _MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      if fansOut, decodeFannedOut(&object, &patch, objectIndex: objectIndex, run: &run) { return }
       // Onto an existing instance, an absent value leaves the property as it is.
       guard !run.ontoExisting else { return }
       if let defaultValue = rule.defaultValue {
@@ -258,6 +263,29 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       }
       return
     }
+    decodePresent(&object, &patch, at: index, run: &run)
+  }
+
+  /// A collection property whose path crosses an array (`friends.name`): maps the values the
+  /// rest of the path reaches in each element; `false` when the path is absent for another
+  /// reason.
+  @inline(never)
+  private func decodeFannedOut(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    run: inout _MappingRun
+  ) -> Bool {
+    guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
+    run.withFannedOut(fanned, source: source.pathComponents) { run in
+      decodePresent(&object, &patch, at: 0, run: &run)
+    }
+    return true
+  }
+
+  /// Maps the value present at `index`.
+  @inline(__always)
+  private func decodePresent(
+    _ object: inout Object, _ patch: inout _Patch<Object>, at index: Int, run: inout _MappingRun
+  ) {
     let validates = hasValidators && run.context.validates
     if run.tape[index].kind == .null {
       if let nullReplacement {

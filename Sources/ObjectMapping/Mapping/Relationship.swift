@@ -97,8 +97,9 @@ public struct Relationship<Object>: MappingRule {
     case .toOne:
       return "Relationship \"\(source)\" is to-one, so .policy(.\(collectionPolicy)) has no "
         + "collection to combine; collection policies apply to array and set relationships"
-    case .dictionary:
-      return "Relationship \"\(source)\" maps a dictionary, which is replaced as a whole, so "
+    case .dictionary, .nested:
+      let what = shape == .dictionary ? "a dictionary" : "nested arrays"
+      return "Relationship \"\(source)\" maps \(what), which is replaced as a whole, so "
         + ".policy(.\(collectionPolicy)) would be ignored; collection policies apply to array "
         + "and set relationships"
     }
@@ -177,7 +178,7 @@ public struct Relationship<Object>: MappingRule {
 /// A ``Relationship`` compiled for decoding: what every kind of relationship shares (finding
 /// the value, the error path, validation, dropped children). Each kind is a subclass that maps
 /// the value itself (``_ToOneStep``, ``_OptionalToOneStep``, ``_ToManyStep``,
-/// ``_DictionaryStep``), into a new model or onto an existing instance's current value.
+/// ``_ShapeStep`` for dictionaries and nested arrays), into a new model or onto an existing instance's current value.
 ///
 /// Recursive models run `decode` once per level of nesting, so its common path (a new model, no
 /// validation, failed children fail the parent) keeps a small frame: everything else is out of
@@ -193,6 +194,9 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   let hasValidators: Bool
   /// Validation or ``ChildFailurePolicy/dropChild``: the out-of-line path.
   let needsChecks: Bool
+  /// A to-many relationship whose path has more than one key: a path that crosses an array
+  /// fans out (``_CompiledSource/fanOut(in:from:)``).
+  let fansOut: Bool
 
   init(_ rule: Relationship<Object>, source: _CompiledSource) {
     self.rule = rule
@@ -201,6 +205,7 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
       rule.presence == .required || (rule.presence == .inferred && !rule.acceptsAbsence)
     hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
     needsChecks = hasValidators || rule.childFailure == .dropChild
+    fansOut = rule.shape == .toMany && !source.rest.isEmpty
   }
 
   /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
@@ -225,10 +230,36 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     run: inout _MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      if fansOut, decodeFannedOut(&object, &patch, objectIndex: objectIndex, run: &run) { return }
       // Onto an existing instance, an absent value leaves the property as it is.
       if absenceIsError, !run.ontoExisting { recordAbsence(run: &run) }
       return
     }
+    decodePresent(&object, &patch, objectIndex: objectIndex, index: index, run: &run)
+  }
+
+  /// A to-many relationship whose path crosses an array (`friends.address`): maps the objects
+  /// the rest of the path reaches in each element; `false` when the path is absent for another
+  /// reason.
+  @inline(never)
+  private func decodeFannedOut(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    run: inout _MappingRun
+  ) -> Bool {
+    guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
+    run.withFannedOut(fanned, source: source.pathComponents) { run in
+      // The children's parent object is on the payload's tape, not on this one.
+      decodePresent(&object, &patch, objectIndex: -1, index: 0, run: &run)
+    }
+    return true
+  }
+
+  /// Maps the value present at `index`.
+  @inline(__always)
+  private func decodePresent(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, index: Int,
+    run: inout _MappingRun
+  ) {
     guard !run.ontoExisting, !needsChecks else {
       return decodeChecked(&object, &patch, objectIndex: objectIndex, index: index, run: &run)
     }
@@ -494,30 +525,6 @@ final class _ToManyStep<
   }
 }
 
-/// A dictionary of objects keyed by the payload's keys; replaced as a whole, also onto an
-/// existing instance.
-final class _DictionaryStep<Object, Child, M: MappingProtocol<Child>>:
-  _PropertyRelationshipStep<Object, [String: Child], M>, @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
-
-  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
-    if let children = _decodeDictionary(at: index, plan: mapping()._plan, run: &run) {
-      writer.write(children, into: &object)
-    }
-  }
-
-  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
-  {
-    guard let children = _decodeDictionary(at: index, plan: mapping()._plan, run: &run) else {
-      return nil
-    }
-    let writer = writer
-    return _ExistingWrite(setting: children) { writer.write(children, into: &$0) }
-  }
-}
-
 /// Reads and writes one property of a model as `Any`.
 struct _AnyAccessor<Object>: Sendable {
   let get: @Sendable (Object) -> Any
@@ -536,10 +543,12 @@ enum _RelationshipShape: Sendable {
   case toOne
   case toMany
   case dictionary
+  /// Collections nested in collections (`[[Child]]`), replaced as a whole.
+  case nested
 }
 
 extension Relationship {
-  private init<Value>(
+  init<Value>(
     source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable, acceptsAbsence: Bool,
     encode: _RelationshipEncoder<Object>,
     step: @escaping @Sendable (Relationship<Object>, _CompiledSource) -> _RelationshipStep<Object>
@@ -630,18 +639,24 @@ extension Relationship {
     _ property: WritableKeyPath<Object, [String: Child]> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
+  }
+
+  /// A dictionary of objects whose mapping is resolved when first used (recursion).
+  public init<Child, M: MappingProtocol<Child>>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [String: Child]> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
     self.init(
-      source: source.sourcePath, property: property, acceptsAbsence: false,
-      encode: _RelationshipEncoder {
-        _DictionaryEncodeStep(property, mapping: { mapping }, components: $0)
-      },
-      step: { _DictionaryStep($0, source: $1, property: property, mapping: { mapping }) })
-    shape = .dictionary
+      shaped: source.sourcePath, property: property, acceptsAbsence: false, kind: .dictionary,
+      shape: .keyedObjects, mapping: mapping)
   }
 }
 
 /// The objects of a `[String: Child]` relationship at `index`; `nil` when one failed.
-private func _decodeDictionary<Child>(
+func _decodeDictionary<Child>(
   at index: Int, plan: _MappingPlan<Child>, run: inout _MappingRun
 ) -> [String: Child]? {
   let entry = run.tape[index]

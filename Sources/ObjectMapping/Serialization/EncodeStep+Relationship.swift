@@ -171,31 +171,3 @@ final class _ToManyEncodeStep<
     run.path.truncate(to: depth)
   }
 }
-
-/// A dictionary of objects, written with its keys sorted.
-final class _DictionaryEncodeStep<Object, Child, M: MappingProtocol<Child>>:
-  _RelationshipEncodeStep<Object, [String: Child], M>, @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _EncodeStep).
-
-  override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
-    nulls: NullPolicy
-  ) -> Bool {
-    let children = reader.withValue(in: object) { $0.load([String: Child].self) }
-    let plan = _childInversePlan(mapping)
-    let depth = run.path.count
-    run.path.push(components)
-    defer { run.path.truncate(to: depth) }
-    writer.beginObject()
-    for key in children.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
-      guard let child = children[key] else { continue }
-      writer.key(key)
-      run.path.append(.key(key))
-      plan.encodeBody(child, to: &writer, run: &run)
-      run.path.removeLast()
-    }
-    writer.endObject()
-    return true
-  }
-}

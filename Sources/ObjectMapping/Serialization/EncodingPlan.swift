@@ -179,9 +179,20 @@ private struct _OutputTree {
     return Set(earlier.groups).isDisjoint(with: later.groups)
   }
 
-  /// Appends this level's members, depth first: a branch is followed by its own members.
+  /// The array index of each key when every key of this level is one (`"0"`, `"1"` from
+  /// `"nested.0.value"` and `"nested.1"`): the level is written as an array. `nil` otherwise.
+  var arrayIndexes: [Int]? {
+    let indexes = keys.compactMap { _arrayIndex(Array($0.utf8)) }
+    return !keys.isEmpty && indexes.count == keys.count ? indexes : nil
+  }
+
+  /// Appends this level's members, depth first: a branch is followed by its own members. The
+  /// members of an array level come in index order.
   func flatten(into members: inout [_OutputMember], keys allKeys: inout [_OutputKey]) {
-    for (key, item) in zip(keys, items) {
+    var order = Array(zip(keys, items).enumerated())
+    let indexes = arrayIndexes
+    if let indexes { order.sort { indexes[$0.offset] < indexes[$1.offset] } }
+    for (offset, (key, item)) in order {
       let position = members.count
       allKeys.append(_OutputKey(key))
       switch item {
@@ -192,9 +203,11 @@ private struct _OutputTree {
             end: position + 1))
       case .branch(let branch):
         members.append(_OutputMember(step: nil, nulls: nil, key: allKeys.count - 1, end: 0))
+        members[position].isArray = branch.arrayIndexes != nil
         branch.flatten(into: &members, keys: &allKeys)
         members[position].end = members.count
       }
+      members[position].arrayIndex = indexes?[offset] ?? 0
     }
   }
 }
@@ -213,6 +226,10 @@ struct _OutputMember {
   var framedCount = 0
   /// The index after this member's subtree.
   var end: Int
+  /// A nested level whose keys are all array indexes, written as an array.
+  var isArray = false
+  /// In an array level: the member's position in the array.
+  var arrayIndex = 0
 }
 
 /// A rule the inverse left out, and why.
@@ -448,6 +465,11 @@ final class _InversePlan<Object>: @unchecked Sendable {
           $0.write(object, to: &writer, run: &run, nulls: nulls)
         }
         index += 1
+      } else if member.isArray {
+        wrote = writeElements(
+          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
+          run: &run)
+        index = member.end
       } else {
         writer.json.beginObject()
         wrote = writeCompact(
@@ -484,6 +506,11 @@ final class _InversePlan<Object>: @unchecked Sendable {
           $0.write(object, to: &writer, run: &run, nulls: nulls)
         }
         index += 1
+      } else if member.isArray {
+        wrote = writeElements(
+          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
+          run: &run)
+        index = member.end
       } else {
         writer.beginObject()
         wrote = write(
@@ -498,6 +525,55 @@ final class _InversePlan<Object>: @unchecked Sendable {
         writer.rollback(to: mark)
       }
     }
+    return wroteAny
+  }
+
+  /// Writes the members in `start..<end`, an array level (rules with index paths such as
+  /// `"nested.0.value"`), as an array: each at its index, `null` in the gaps and where a member
+  /// writes nothing, so that every value reads back from its index. Returns whether any member
+  /// was written (an array of nothing but gaps is taken back with its key).
+  private func writeElements(
+    _ object: _BorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
+    writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) -> Bool {
+    writer.beginArray()
+    var wroteAny = false
+    var position = 0
+    var index = start
+    while index < end {
+      let member = members[index]
+      while position < member.arrayIndex {
+        writer.null()
+        position += 1
+      }
+      let mark = writer.checkpoint()
+      let wrote: Bool
+      if let step = member.step {
+        let nulls = member.nulls ?? objectNulls
+        wrote = step.call { $0.write(object, to: &writer, run: &run, nulls: nulls) }
+        index += 1
+      } else if member.isArray {
+        wrote = writeElements(
+          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
+          run: &run)
+        index = member.end
+      } else {
+        writer.beginObject()
+        wrote = write(
+          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
+          run: &run)
+        writer.endObject()
+        index = member.end
+      }
+      if wrote {
+        wroteAny = true
+      } else {
+        writer.rollback(to: mark)
+        writer.null()
+      }
+      position += 1
+    }
+    writer.endArray()
     return wroteAny
   }
 }

@@ -63,4 +63,53 @@ struct ArrayIndexPathTests {
     }
     #expect(try mapping.map(Self.payload) == Holder(second: Value(value: "y")))
   }
+
+  // MARK: The inverse builds arrays
+
+  @Test func theInverseWritesIndexPathsAsArrays() throws {
+    let mapping = Mapping(Model.init) {
+      Attribute("nested.strings.0", \.firstString)
+      Attribute("nested.array.1.value", \.secondValue)
+      Attribute("nested.grid.1.1.0", \.deep)
+    }
+    let model = Model(firstString: "p", secondValue: "y", deep: 40)
+    let json = String(decoding: try mapping.serialize(model), as: UTF8.self)
+    #expect(
+      json
+        == #"{"nested":{"strings":["p"],"array":[null,{"value":"y"}],"grid":[null,[null,[40]]]}}"#)
+    // Every value reads back from its index.
+    #expect(try mapping.map(json) == model)
+    // The same through a Node (sorted keys, form bodies).
+    let node = try mapping.node(model)
+    #expect(node["nested"]?["grid"]?[1]?[1]?[0] == 40)
+  }
+
+  @Test func indexesAreWrittenInOrderWithNullForNilAndGaps() throws {
+    struct Pair: Equatable { var a: String?, c = "" }
+    let mapping = Mapping(Pair.init) {
+      Attribute("list.2", \.c)
+      Attribute("list.0", \.a)
+    }
+    #expect(
+      String(decoding: try mapping.serialize(Pair(a: nil, c: "z")), as: UTF8.self)
+        == #"{"list":[null,null,"z"]}"#)
+    #expect(
+      String(decoding: try mapping.serialize(Pair(a: "x", c: "z")), as: UTF8.self)
+        == #"{"list":["x",null,"z"]}"#)
+    #expect(try mapping.map(#"{"list":["x",null,"z"]}"#) == Pair(a: "x", c: "z"))
+    // Nothing written at all: the key is left out.
+    let optionalOnly = Mapping(Pair.init) { Attribute("list.1", \.a) }
+    #expect(String(decoding: try optionalOnly.serialize(Pair()), as: UTF8.self) == "{}")
+  }
+
+  @Test func aLevelMixingIndexesAndNamesStaysAnObject() throws {
+    struct Pair: Equatable { var a = "", b = "" }
+    let mapping = Mapping(Pair.init) {
+      Attribute("map.0", \.a)
+      Attribute("map.name", \.b)
+    }
+    let json = String(decoding: try mapping.serialize(Pair(a: "x", b: "y")), as: UTF8.self)
+    #expect(json == #"{"map":{"0":"x","name":"y"}}"#)
+    #expect(try mapping.map(json) == Pair(a: "x", b: "y"))
+  }
 }

@@ -80,8 +80,8 @@ import Testing
     }
   }
 
-  /// A dictionary relationship in a recursion (a dictionary relationship has no `lazy:` form
-  /// of its own): `{"name": "x", "folders": {"f": {"sub": {...}}}}`.
+  /// A dictionary relationship in a recursion, closed by a to-one `lazy:`:
+  /// `{"name": "x", "folders": {"f": {"sub": {...}}}}`.
   struct Folder: Sendable {
     var name = ""
     var folders: [String: Entry] = [:]

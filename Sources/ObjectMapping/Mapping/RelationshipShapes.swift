@@ -1,0 +1,332 @@
+/// Relationships whose children sit in nested containers: `[String: Child]?`,
+/// `[String: [Child]]` and `[[Child]]` (ObjectMapper's dictionary-of-arrays and array-of-arrays),
+/// and the top-level entry points that read and write the same shapes.
+///
+/// A shape is the containers around the children, described once as a ``_Shape`` that reads
+/// them from the scanned payload and writes them back: the same description serves the
+/// relationship step, its serializing step and the top-level calls, so the two directions
+/// cannot disagree. These shapes are rare and small next to plain to-one and to-many
+/// relationships, so they run through closures rather than specialized steps.
+
+/// How one level of containers is read and written around children of type `Child`.
+struct _Shape<Value, Child>: Sendable {
+  /// The value at `index`; `nil` (with errors in `run`, at their paths) when something in it
+  /// fails.
+  let decode: @Sendable (_ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun) -> Value?
+  /// Writes `value`; `false` when nothing was written (`nil` under an omitting null policy).
+  let encode:
+    @Sendable (
+      _ value: Value, _ plan: _InversePlan<Child>, _ writer: inout _PayloadWriter,
+      _ run: inout _EncodingRun, _ nulls: NullPolicy
+    ) -> Bool
+}
+
+extension _Shape where Value == Child {
+  /// One child object; `null` is an error.
+  static var object: Self {
+    _Shape(
+      decode: { index, plan, run in
+        guard run.tape[index].kind != .null else {
+          run.fail(.typeMismatch(expected: "an object", found: "null"))
+          return nil
+        }
+        return plan.decodeNew(at: index, run: &run, declineIsAcceptable: false)
+      },
+      encode: { child, plan, writer, run, _ in
+        plan.encode(child, to: &writer, run: &run)
+        return true
+      })
+  }
+}
+
+extension _Shape where Value == [String: Child] {
+  /// Objects keyed by the payload's keys: a nested-key child mapping (``KeyAttribute``) reads
+  /// each key into its child and writes each child's body under its key.
+  static var keyedObjects: Self {
+    _Shape(
+      decode: { index, plan, run in _decodeDictionary(at: index, plan: plan, run: &run) },
+      encode: { children, plan, writer, run, _ in
+        writer.beginObject()
+        for key in children.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
+          guard let child = children[key] else { continue }
+          writer.key(key)
+          run.path.append(.key(key))
+          plan.encodeBody(child, to: &writer, run: &run)
+          run.path.removeLast()
+        }
+        writer.endObject()
+        return true
+      })
+  }
+}
+
+extension _Shape {
+  /// An array of `element`s, each at its index on the error path.
+  static func array<Element>(of element: _Shape<Element, Child>) -> Self
+  where Value == [Element] {
+    _Shape(
+      decode: { index, plan, run in
+        let entry = run.tape[index]
+        guard entry.kind == .array else {
+          run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
+          return nil
+        }
+        let before = run.errors.count
+        var elements: [Element] = []
+        elements.reserveCapacity(Int(entry.length))
+        var cursor = index + 1
+        for offset in 0..<Int(entry.length) {
+          run.path.append(.index(offset))
+          if let value = element.decode(cursor, plan, &run) { elements.append(value) }
+          run.path.removeLast()
+          cursor = run.tape.next(after: cursor)
+        }
+        return run.errors.count == before ? elements : nil
+      },
+      encode: { elements, plan, writer, run, nulls in
+        writer.beginArray()
+        for (offset, value) in elements.enumerated() {
+          run.path.append(.index(offset))
+          _ = element.encode(value, plan, &writer, &run, nulls)
+          run.path.removeLast()
+        }
+        writer.endArray()
+        return true
+      })
+  }
+
+  /// An object of `element`s keyed by the payload's keys, each key on the error path
+  /// (`/tasks/t1/taskId`). A repeated key keeps its first member; the keys are written sorted.
+  static func dictionary<Element>(of element: _Shape<Element, Child>) -> Self
+  where Value == [String: Element] {
+    _Shape(
+      decode: { index, plan, run in
+        let entry = run.tape[index]
+        guard entry.kind == .object else {
+          run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+          return nil
+        }
+        let before = run.errors.count
+        var members: [String: Element] = [:]
+        members.reserveCapacity(Int(entry.length))
+        var seen: Set<String> = []
+        var cursor = index + 1
+        for _ in 0..<Int(entry.length) {
+          let key = run.tape.string(at: cursor)
+          if seen.insert(key).inserted {
+            run.path.append(.key(key))
+            if let value = element.decode(cursor + 1, plan, &run) { members[key] = value }
+            run.path.removeLast()
+          }
+          cursor = run.tape.next(after: cursor + 1)
+        }
+        return run.errors.count == before ? members : nil
+      },
+      encode: { members, plan, writer, run, nulls in
+        writer.beginObject()
+        for key in members.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
+          guard let value = members[key] else { continue }
+          writer.key(key)
+          run.path.append(.key(key))
+          _ = element.encode(value, plan, &writer, &run, nulls)
+          run.path.removeLast()
+        }
+        writer.endObject()
+        return true
+      })
+  }
+
+  /// `wrapped`, or `nil` for `null`; `nil` is written as the null policy says.
+  static func optional<Wrapped>(_ wrapped: _Shape<Wrapped, Child>) -> Self
+  where Value == Wrapped? {
+    _Shape(
+      decode: { index, plan, run in
+        guard run.tape[index].kind != .null else { return .some(nil) }
+        return wrapped.decode(index, plan, &run).map { .some($0) }
+      },
+      encode: { value, plan, writer, run, nulls in
+        guard let value else { return writer.nullIfIncluded(nulls) }
+        return wrapped.encode(value, plan, &writer, &run, nulls)
+      })
+  }
+}
+
+/// A relationship of a nested shape: the value is built whole, into a new model and onto an
+/// existing instance alike (where it replaces the property's value, as a dictionary does).
+final class _ShapeStep<Object, Value, M: MappingProtocol>:
+  _PropertyRelationshipStep<Object, Value, M>, @unchecked Sendable
+{
+  // @unchecked: immutable after init (see _DecodeStep).
+  let shape: _Shape<Value, M.Object>
+
+  init(
+    _ rule: Relationship<Object>, source: _CompiledSource,
+    property: WritableKeyPath<Object, Value>, mapping: @escaping @Sendable () -> M,
+    shape: _Shape<Value, M.Object>
+  ) {
+    self.shape = shape
+    super.init(rule, source: source, property: property, mapping: mapping)
+  }
+
+  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+    if let value = shape.decode(index, _childPlan(mapping), &run) {
+      writer.write(value, into: &object)
+    }
+  }
+
+  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+  {
+    guard let value = shape.decode(index, _childPlan(mapping), &run) else { return nil }
+    let writer = writer
+    return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+  }
+}
+
+/// Serializes a relationship of a nested shape.
+final class _ShapeEncodeStep<Object, Value, M: MappingProtocol>:
+  _RelationshipEncodeStep<Object, Value, M>, @unchecked Sendable
+{
+  // @unchecked: immutable after init (see _EncodeStep).
+  let shape: _Shape<Value, M.Object>
+
+  init(
+    _ property: WritableKeyPath<Object, Value>, mapping: @escaping @Sendable () -> M,
+    components: [_PathComponent], shape: _Shape<Value, M.Object>
+  ) {
+    self.shape = shape
+    super.init(property, mapping: mapping, components: components)
+  }
+
+  override func write(
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool {
+    let value = reader.value(in: object)
+    let depth = run.path.count
+    run.path.push(components)
+    defer { run.path.truncate(to: depth) }
+    return shape.encode(value, _childInversePlan(mapping), &writer, &run, nulls)
+  }
+}
+
+extension Relationship {
+  /// A relationship of a nested shape (the designated path of the shape initializers).
+  init<Value, M: MappingProtocol>(
+    shaped source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
+    acceptsAbsence: Bool, kind: _RelationshipShape, shape: _Shape<Value, M.Object>,
+    mapping: @escaping @Sendable () -> M
+  ) {
+    self.init(
+      source: source, property: property, acceptsAbsence: acceptsAbsence,
+      encode: _RelationshipEncoder {
+        _ShapeEncodeStep(property, mapping: mapping, components: $0, shape: shape)
+      },
+      step: {
+        _ShapeStep($0, source: $1, property: property, mapping: mapping, shape: shape)
+      })
+    self.shape = kind
+  }
+
+  /// An optional dictionary of objects keyed by the payload's keys: absent leaves it, `null`
+  /// clears it.
+  ///
+  /// ```swift
+  /// Relationship("teams", \.teams, teamMapping)   // teams: [String: Team]?
+  /// ```
+  public init<Child>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [String: Child]?> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
+  }
+
+  /// An optional dictionary of objects whose mapping is resolved when first used (recursion).
+  public init<Child, M: MappingProtocol<Child>>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [String: Child]?> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self.init(
+      shaped: source.sourcePath, property: property, acceptsAbsence: true, kind: .dictionary,
+      shape: .optional(.keyedObjects), mapping: mapping)
+  }
+
+  /// A dictionary of arrays of objects (`{"open": [{...}], "done": [{...}, {...}]}`); errors
+  /// inside keep the whole path (`/tasks/open/1/taskId`).
+  ///
+  /// ```swift
+  /// Relationship("tasks", \.tasksByState, taskMapping)   // [String: [Task]]
+  /// ```
+  public init<Child>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [String: [Child]]> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
+  }
+
+  /// A dictionary of arrays of objects whose mapping is resolved when first used (recursion).
+  public init<Child, M: MappingProtocol<Child>>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [String: [Child]]> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self.init(
+      shaped: source.sourcePath, property: property, acceptsAbsence: false, kind: .dictionary,
+      shape: .dictionary(of: .array(of: .object)), mapping: mapping)
+  }
+
+  /// An optional dictionary of arrays of objects: absent leaves it, `null` clears it.
+  public init<Child>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [String: [Child]]?> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    let resolved = _ResolvedMapping(mapping)
+    self.init(
+      shaped: source.sourcePath, property: property, acceptsAbsence: true, kind: .dictionary,
+      shape: .optional(.dictionary(of: .array(of: .object))), mapping: { resolved })
+  }
+
+  /// An array of arrays of objects (`[[{...}, {...}], [{...}]]`, a grid or pages of rows);
+  /// errors inside keep both indexes (`/rows/2/0/id`).
+  ///
+  /// ```swift
+  /// Relationship("rows", \.rows, cellMapping)   // [[Cell]]
+  /// ```
+  public init<Child>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [[Child]]> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    let resolved = _ResolvedMapping(mapping)
+    self.init(source, property, lazy: { resolved })
+  }
+
+  /// An array of arrays of objects whose mapping is resolved when first used (recursion).
+  public init<Child, M: MappingProtocol<Child>>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [[Child]]> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self.init(
+      shaped: source.sourcePath, property: property, acceptsAbsence: false, kind: .nested,
+      shape: .array(of: .array(of: .object)), mapping: mapping)
+  }
+
+  /// An optional array of arrays of objects: absent leaves it, `null` clears it.
+  public init<Child>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, [[Child]]?> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    let resolved = _ResolvedMapping(mapping)
+    self.init(
+      shaped: source.sourcePath, property: property, acceptsAbsence: true, kind: .nested,
+      shape: .optional(.array(of: .array(of: .object))), mapping: { resolved })
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import ObjectMapping
+import Testing
+
+/// RestKit's key paths across arrays: `friends.name` over `[{…}, {…}, {}]` reads
+/// `["A", "B", nil]` into a collection property (issue 17).
+@Suite("Key paths: across arrays")
+struct FanOutPathTests {
+  struct Person: Equatable, Sendable {
+    var friendNames: [String?] = []
+    var strictNames: [String] = []
+    var ages: Set<Int>?
+    var cities: [City] = []
+    var grid: [[Int?]] = []
+    var single: String?
+  }
+
+  struct City: Equatable, Sendable {
+    var name = ""
+  }
+
+  static let city = Mapping(City.init) { Attribute("name", \.name) }
+
+  static let payload = """
+    {"friends": [{"name": "A", "age": 30, "address": {"city": {"name": "Oslo"}}},
+                 {"name": "B", "age": 31, "address": {"city": {"name": "Rome"}}},
+                 {"age": 30}],
+     "rows": [{"cells": [{"v": 1}, {"v": 2}]}, {"cells": [{}, {"v": 4}]}]}
+    """
+
+  @Test func aPathThroughAnArrayFansOutWithNullForMissingElements() throws {
+    let mapping = Mapping(Person.init) {
+      Attribute("friends.name", \.friendNames).required()
+      Attribute("friends.age", \.ages)
+    }
+    let person = try mapping.map(Self.payload)
+    #expect(person.friendNames == ["A", "B", nil])
+    #expect(person.ages == [30, 31])
+  }
+
+  @Test func relationshipsFanOutToo() throws {
+    let mapping = Mapping(Person.init) {
+      Relationship("friends.address.city", \.cities, Self.city).onChildFailure(.dropChild)
+    }
+    let person = try mapping.map(Self.payload)
+    // The third friend has no address: its slot is null, which a child mapping cannot map.
+    #expect(person.cities.map(\.name) == ["Oslo", "Rome"])
+  }
+
+  @Test func nestedArraysFanOutIntoNestedCollections() throws {
+    let mapping = Mapping(Person.init) { Attribute("rows.cells.v", \.grid) }
+    #expect(try mapping.map(Self.payload).grid == [[1, 2], [nil, 4]])
+  }
+
+  @Test func errorsNameTheElementsPayloadPath() throws {
+    let mapping = Mapping(Person.init) { Attribute("friends.name", \.strictNames) }
+    do {
+      _ = try mapping.map(Self.payload)
+      Issue.record("expected an error for the friend without a name")
+    } catch {
+      #expect(error.errors.map(\.path) == ["/friends/2/name"])
+    }
+    let wrongType = #"{"friends": [{"name": "A"}, {"name": {"first": "B"}}]}"#
+    do {
+      _ = try mapping.map(wrongType)
+      Issue.record("expected a type mismatch")
+    } catch {
+      #expect(error.errors.map(\.path) == ["/friends/1/name"])
+    }
+  }
+
+  @Test func scalarPropertiesDoNotFanOut() throws {
+    let mapping = Mapping(Person.init) { Attribute("friends.name", \.single) }
+    #expect(try mapping.map(Self.payload).single == nil)
+    let required = Mapping(Person.init) { Attribute("friends.name", \.single).required() }
+    #expect(throws: MappingErrors.self) { try required.map(Self.payload) }
+  }
+
+  @Test func anAbsentOrEmptyArrayIsNotAFanOut() throws {
+    let mapping = Mapping(Person.init) { Attribute("friends.name", \.friendNames).required() }
+    #expect(try mapping.map(#"{"friends": []}"#).friendNames == [])
+    do {
+      _ = try mapping.map(#"{"enemies": []}"#)
+      Issue.record("expected a missing key")
+    } catch {
+      #expect(error.errors.map(\.path) == ["/friends/name"])
+    }
+  }
+
+  @Test func fanOutWorksOntoExistingInstances() throws {
+    let mapping = Mapping(Person.init) { Attribute("friends.name", \.friendNames) }
+    var person = Person(friendNames: ["old"])
+    try mapping.map(#"{"friends": [{"name": "Z"}]}"#, onto: &person)
+    #expect(person.friendNames == ["Z"])
+  }
+
+  @Test func anArrayIndexStillWinsOverAFanOut() throws {
+    let mapping = Mapping(Person.init) { Attribute("friends.1.name", \.friendNames) }
+    // `friends.1.name` reads one element's name: a string, not a collection of them (a
+    // one-element array under lenient coercion, an error under strict).
+    #expect(try mapping.map(Self.payload).friendNames == ["B"])
+    #expect(throws: MappingErrors.self) {
+      try mapping.map(Self.payload, with: MappingOptions(coercion: .strict))
+    }
+    let single = Mapping(Person.init) { Attribute("friends.1.name", \.single) }
+    #expect(try single.map(Self.payload).single == "B")
+  }
+}
