@@ -18,6 +18,10 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// (`Attribute.unknownValues(as:)`, `unknownValuesAsNil()`): `raw` is the payload's value,
     /// `fallback` what was set.
     case unknownValue(raw: String, fallback: String)
+    /// `null` for a property that cannot hold `nil` was not an error, as
+    /// ``NullIntoNonOptional`` asked: `kept` is `true` when the property kept its value, `false`
+    /// when it was set to its type's zero.
+    case nullIgnored(kept: Bool)
   }
 
   /// Where it was noticed (a JSON Pointer; empty for the whole payload).
@@ -43,6 +47,8 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
       text = "target object ignored: \(MessageText.message(reason))"
     case .unknownValue(let raw, let fallback):
       text = "unknown value \(MessageText.message(raw)) read as \(MessageText.message(fallback))"
+    case .nullIgnored(let kept):
+      text = kept ? "null ignored: the property kept its value" : "null read as zero"
     }
     return path.isEmpty ? text : "\(MessageText.pointer(path)): \(text)"
   }

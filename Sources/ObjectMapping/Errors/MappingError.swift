@@ -13,11 +13,28 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
   public var path: String
   /// What went wrong.
   public var kind: Kind
+  /// The error your code threw, when this one comes from it: a transform's or a custom
+  /// conversion's (``Kind/transformFailed(raw:message:)``), a validator's
+  /// (``Kind/validationFailed(message:)``). Match on it to handle your own errors:
+  ///
+  /// ```swift
+  /// if let mine = error.errors.first?.underlyingError as? PriceError { ... }
+  /// ```
+  ///
+  /// It takes no part in `==`, which compares ``path`` and ``kind``.
+  public var underlyingError: (any Error)?
 
   /// Creates an error at `path`.
-  public init(path: String = "", _ kind: Kind) {
+  public init(path: String = "", _ kind: Kind, underlyingError: (any Error)? = nil) {
     self.path = path
     self.kind = kind
+    self.underlyingError = underlyingError
+  }
+
+  /// Whether two errors have the same path and kind (their ``underlyingError``s are not
+  /// compared: errors are not `Equatable` in general).
+  public static func == (lhs: MappingError, rhs: MappingError) -> Bool {
+    lhs.path == rhs.path && lhs.kind == rhs.kind
   }
 
   /// The kinds of problem a payload, a mapping or a value can have.
@@ -37,6 +54,10 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
     case typeMismatch(expected: String, found: String)
     /// The value has the right shape but cannot be converted: `raw` is the value as written.
     case conversionFailed(expected: String, raw: String, reason: String?)
+    /// Your code (a transform's closure, a custom ``MappableValue`` conversion) threw an error
+    /// of its own for the value `raw`: `message` is the error's description, the error itself
+    /// is ``MappingError/underlyingError``.
+    case transformFailed(raw: String, message: String)
     /// A validator rejected the object: its message.
     case validationFailed(message: String)
     /// A dynamic mapping found no case for the value: `reason` says what it looked at.
@@ -47,6 +68,9 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
     case cycle(type: String)
     /// A key that the mapping does not know, while unknown keys are rejected.
     case unknownKey
+    /// The object has members, but the mapping reads none of them (RestKit's "unmappable
+    /// representation", usually the wrong mapping or key path): `keys` are the object's keys.
+    case unmappableRepresentation(keys: [String])
     /// A value cannot be serialized in the requested format: `reason` says why.
     case notRepresentable(reason: String)
     /// A mistake in a mapping's definition, reported to the developer.
@@ -92,6 +116,8 @@ extension MappingError.Kind: CustomStringConvertible {
       let text = "cannot convert \(MessageText.value(raw)) to \(MessageText.message(expected))"
       guard let reason else { return text }
       return text + ": " + MessageText.message(reason)
+    case .transformFailed(let raw, let message):
+      return "the transform failed on \(MessageText.value(raw)): \(MessageText.message(message))"
     case .validationFailed(let message):
       return "validation failed: \(MessageText.message(message))"
     case .declined(let reason):
@@ -103,6 +129,10 @@ extension MappingError.Kind: CustomStringConvertible {
       return "cycle: this \(MessageText.message(type)) refers back to an object being serialized"
     case .unknownKey:
       return "unknown key"
+    case .unmappableRepresentation(let keys):
+      let shown = keys.prefix(10).map { MessageText.quoted($0) }.joined(separator: ", ")
+      let more = keys.count > 10 ? " and \(keys.count - 10) more" : ""
+      return "unmappable representation: the mapping reads none of the keys \(shown)\(more)"
     case .notRepresentable(let reason):
       return "cannot serialize: \(MessageText.message(reason))"
     case .invalidDefinition(let message):

@@ -74,7 +74,8 @@ extension MappingProtocol {
         diagnostics: CappedList(limit: 0))
     }
     var run = _MappingRun(tape: view, root: _plan, options: settings)
-    let patch = _plan.collectExisting(existing, at: 0, run: &run)
+    var patch = _plan.collectExisting(existing, at: 0, run: &run)
+    if run.errors.isEmpty, _plan.mapsNothing(at: 0, run: &run) { patch = nil }
     return _ExistingOutcome(
       patch: run.errors.isEmpty ? patch : nil, errors: run.errors, diagnostics: run.diagnostics)
   }

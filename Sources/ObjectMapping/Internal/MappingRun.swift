@@ -276,12 +276,26 @@ struct _MappingRun {
     case let mappingErrors as MappingErrors:
       for inner in mappingErrors.errors { record(inner, at: extra) }
       errors.countOmitted(mappingErrors.omittedCount)
+    case let thrown as _ThrownByUser:
+      guard errors.keepsNext else { return errors.countOmitted(1) }
+      errors.append(
+        MappingError(path: _jsonPointer(path + extra), thrown.kind, underlyingError: thrown.error))
     default:
       // Past the limit the error is only counted: its description (user code) is not asked for.
       guard errors.keepsNext else { return errors.countOmitted(1) }
-      fail(.validationFailed(message: "\(error)"), at: extra)
+      errors.append(
+        MappingError(
+          path: _jsonPointer(path + extra), .validationFailed(message: "\(error)"),
+          underlyingError: error))
     }
   }
+}
+
+/// An error a transform's closure or a custom conversion threw, kept for
+/// ``MappingError/underlyingError``, with the kind of error it becomes.
+struct _ThrownByUser: Error {
+  let error: any Error
+  let kind: MappingError.Kind
 }
 
 /// A reading of a run's document (``_ReadingScope``): begins when made, ends when the last run

@@ -40,6 +40,9 @@ public struct Attribute<Object, Value>: MappingRule {
   let property: WritableKeyPath<Object, Value> & Sendable
   var read: @Sendable (PayloadValue) throws -> Value
   let nullValue: @Sendable () -> Value?
+  /// What `null` becomes under ``NullIntoNonOptional/zero`` (``MappableValue/zeroValue``);
+  /// `nil` for transforms and closures.
+  var zeroValue: (@Sendable () -> Value?)?
   let defaultValue: (@Sendable () -> Value)?
   let serialize: _ValueWriter<Value>?
   let expected: String
@@ -151,9 +154,16 @@ public struct Attribute<Object, Value>: MappingRule {
     switch error {
     case is ConversionFailure, is _NestedConversionFailures, is MappingError, is MappingErrors:
       return error
+    case is FormatError:
+      // A reader's error (JSON embedded in a string): the reason the value does not convert.
+      return _ThrownByUser(
+        error: error,
+        kind: .conversionFailed(
+          expected: expected, raw: payload.rawDescription, reason: "\(error)"))
     default:
-      return ConversionFailure.invalidValue(
-        expected: expected, raw: payload.rawDescription, reason: "\(error)")
+      return _ThrownByUser(
+        error: error,
+        kind: .transformFailed(raw: payload.rawDescription, message: "\(error)"))
     }
   }
 }
@@ -179,6 +189,11 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   /// The property is a collection and the path has more than one key: a path that crosses an
   /// array fans out (``_CompiledSource/fanOut(in:from:)``).
   let fansOut: Bool
+  /// `null` under ``NullIntoNonOptional/zero``: the type's zero, computed once.
+  let zeroReplacement: _Boxed<Value>?
+  /// `Value` is `Equatable`: onto an existing instance a mapped value equal to the property's
+  /// current one is not written.
+  let comparesUnchanged: Bool
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
@@ -192,6 +207,8 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
     writer = _PropertyWriter(rule.property)
     fansOut = !source.rest.isEmpty && Value.self is any _FanOutTarget.Type
+    zeroReplacement = rule.zeroValue?().map(_Boxed.init)
+    comparesUnchanged = Value.self is any Equatable.Type
   }
 
   /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
@@ -213,6 +230,8 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     run: borrowing _MappingRun
   ) {
     if run.ontoExisting {
+      // An unchanged value is not written: no setter, observer or validation runs (RestKit).
+      if comparesUnchanged, isUnchanged(value, in: object) { return }
       patch.recordSet(value, with: writer)
     } else {
       writer.write(value, into: &object)
@@ -234,6 +253,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   private func setValidated(
     _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
   ) {
+    if run.ontoExisting, comparesUnchanged, isUnchanged(value, in: object) { return }
     if let accepted = validated(value, object: object, run: &run) {
       set(accepted, in: &object, &patch, run: run)
     }
@@ -254,8 +274,14 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
       if fansOut, decodeFannedOut(&object, &patch, objectIndex: objectIndex, run: &run) { return }
-      // Onto an existing instance, an absent value leaves the property as it is.
-      guard !run.ontoExisting else { return }
+      // Onto an existing instance, an absent value leaves the property as it is, unless the
+      // run assigns defaults for missing keys.
+      guard !run.ontoExisting else {
+        if run.context.missingKeys.contains(.assignDefaults) {
+          assignMissing(&object, &patch, run: &run)
+        }
+        return
+      }
       if let defaultValue = rule.defaultValue {
         set(defaultValue(), in: &object, &patch, run: run)
       } else if absenceIsError {
@@ -264,6 +290,45 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       return
     }
     decodePresent(&object, &patch, at: index, run: &run)
+  }
+
+  /// Whether `value` equals the property's current value in `object`.
+  @inline(never)
+  private func isUnchanged(_ value: Value, in object: Object) -> Bool {
+    _areEqual(value, writer.value(in: object))
+  }
+
+  /// Onto an existing instance under ``MissingKeyPolicy/assignDefaults``: an absent key sets
+  /// the rule's default, or `nil` for an optional property.
+  @inline(never)
+  private func assignMissing(
+    _ object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+  ) {
+    if let defaultValue = rule.defaultValue {
+      set(defaultValue(), in: &object, &patch, run: run)
+    } else if let nullReplacement {
+      set(nullReplacement.value, in: &object, &patch, run: run)
+    }
+  }
+
+  /// `null` for a property that cannot hold `nil` and has no default: an error, or what the
+  /// run's ``NullIntoNonOptional`` asks for.
+  @inline(never)
+  private func nullIntoNonOptional(
+    _ object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
+    run: inout _MappingRun
+  ) {
+    switch run.context.nullIntoNonOptional {
+    case .keepCurrent:
+      run.note(.nullIgnored(kept: true), at: source.pathComponents)
+    case .zero where zeroReplacement != nil:
+      if let zeroReplacement {
+        set(zeroReplacement.value, in: &object, &patch, validates: validates, run: &run)
+        run.note(.nullIgnored(kept: false), at: source.pathComponents)
+      }
+    case .fail, .zero:
+      run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
+    }
   }
 
   /// A collection property whose path crosses an array (`friends.name`): maps the values the
@@ -293,7 +358,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       } else if let defaultValue = rule.defaultValue {
         set(defaultValue(), in: &object, &patch, run: run)
       } else {
-        run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
+        nullIntoNonOptional(&object, &patch, validates: validates, run: &run)
       }
       return
     }
@@ -326,7 +391,8 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
-    return source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil
+    if source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil { return true }
+    return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
   }
 }
 
@@ -344,6 +410,7 @@ extension Attribute where Value: MappableValue {
       source: source.sourcePath, property: property, read: { try Value(payload: $0) },
       nullValue: { Value.nullValue }, defaultValue: nil,
       serialize: .mappable, expected: Value.expectedDescription)
+    zeroValue = { Value.zeroValue }
   }
 
   /// Maps the value at `source` to `property`, using `default` when the value is absent or
@@ -683,5 +750,18 @@ final class _OwnFormats: Sendable {
 
   init(_ dateFormats: [DateFormat]) {
     (lenient, strict) = _ValueContext.formatsContexts(dateFormats)
+  }
+}
+
+/// Whether `first` and `second` are equal values of an `Equatable` type; `false` for any other.
+func _areEqual(_ first: Any, _ second: Any) -> Bool {
+  guard let first = first as? any Equatable else { return false }
+  return first._isEqual(to: second)
+}
+
+extension Equatable {
+  fileprivate func _isEqual(to other: Any) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
   }
 }

@@ -17,6 +17,7 @@ extension MappingProtocol {
     else {
       return .failure(MappingErrors(run.errors))
     }
+    if _plan.mapsNothing(at: 0, run: &run) { return .failure(MappingErrors(run.errors)) }
     return .success(object)
   }
 
@@ -162,4 +163,20 @@ struct _UncheckedSendableBox<Value>: @unchecked Sendable {
   /// The boxed value.
   let value: Value
   init(_ value: Value) { self.value = value }
+}
+
+extension _MappingPlan {
+  /// Whether the object at `index` has members but no rule of this plan reads any of them
+  /// (RestKit's "unmappable representation": `{"favorite_color": "blue"}` for a user mapping,
+  /// usually the wrong mapping or the wrong key path); records the error when it is. An empty
+  /// object, and dynamic and nested-key mappings, are never unmappable.
+  func mapsNothing(at index: Int, run: inout _MappingRun) -> Bool {
+    let entry = run.tape[index]
+    guard !allowsUnmappable, dynamic == nil, keyRule == nil, entry.kind == .object,
+      entry.length > 0,
+      !steps.contains(where: { $0.sourceIsPresent(objectIndex: index, run: &run) })
+    else { return false }
+    run.fail(.unmappableRepresentation(keys: run.tape.memberKeys(of: index)))
+    return true
+  }
 }

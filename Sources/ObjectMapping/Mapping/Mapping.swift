@@ -35,12 +35,18 @@ public struct Mapping<Object>: MappingProtocol {
   var dateFormatsAreExplicit = false
   /// `nil` unless set: mapping then uses the parent's (or the call's) setting, else on.
   var validationEnabled: Bool?
+  /// `nil` unless set: the parent's (or the call's) setting applies.
+  var missingKeyPolicy: MissingKeyPolicy?
+  /// `nil` unless set: the parent's (or the call's) setting applies.
+  var nullIntoNonOptionalPolicy: NullIntoNonOptional?
   var identity: _Identity<Object>?
   /// Why the identity's key path must not be used (it could trap), or `nil`.
   var identityProblem: String?
   var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
   var activeGroups: Set<String>?
   var rejectsUnknownKeys = false
+  /// ``allowingUnmappableRepresentation()`` was called.
+  var allowsUnmappable = false
   var isDeclaredRoundTrip = false
 
   /// The compiled plan (opaque).
@@ -83,7 +89,8 @@ public struct Mapping<Object>: MappingProtocol {
   var decodeSettings: MappingOptions {
     MappingOptions(
       coercion: coercionMode, groups: activeGroups,
-      dateFormats: dateFormatsAreExplicit ? formats : nil, validation: validationEnabled)
+      dateFormats: dateFormatsAreExplicit ? formats : nil, validation: validationEnabled,
+      missingKeys: missingKeyPolicy, nullIntoNonOptional: nullIntoNonOptionalPolicy)
   }
 
   private mutating func rebuildPlan() {
@@ -138,7 +145,8 @@ public struct Mapping<Object>: MappingProtocol {
     plan = MappingPlan(
       _MappingPlan(
         make: make, rules: compiled, settings: decodeSettings, inverse: inverse,
-        keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys))
+        keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys,
+        allowsUnmappable: allowsUnmappable))
   }
 
   /// Two rules of this block (not of included mappings) writing one property, unless their
@@ -312,6 +320,41 @@ public struct Mapping<Object>: MappingProtocol {
     return copy
   }
 
+  /// The same mapping accepting a top-level object none of whose keys it reads (by default an
+  /// ``MappingError/Kind/unmappableRepresentation(keys:)`` error, RestKit's behaviour: such a
+  /// payload is usually the wrong mapping or key path). Use it for mappings of objects whose
+  /// keys are all optional and may all be unknown.
+  public func allowingUnmappableRepresentation() -> Self {
+    var copy = self
+    copy.allowsUnmappable = true
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// The same mapping treating keys its payloads leave out as `policy` says when mapping onto
+  /// an existing instance (default: they leave their properties alone). The setting reaches
+  /// child mappings that do not set their own (see ``MappingOptions``).
+  ///
+  /// ```swift
+  /// let full = userMapping.missingKeys([.assignDefaults, .assignNilToRelationships])
+  /// ```
+  public func missingKeys(_ policy: MissingKeyPolicy) -> Self {
+    var copy = self
+    copy.missingKeyPolicy = policy
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// The same mapping treating `null` for a property that cannot hold `nil` as `policy` says
+  /// (default ``NullIntoNonOptional/fail``). The setting reaches child mappings that do not set
+  /// their own (see ``MappingOptions``).
+  public func nullIntoNonOptional(_ policy: NullIntoNonOptional) -> Self {
+    var copy = self
+    copy.nullIntoNonOptionalPolicy = policy
+    copy.rebuildPlan()
+    return copy
+  }
+
   /// The same mapping with another coercion mode (default ``Coercion/lenient``). The mode
   /// reaches child mappings that do not set their own (see ``MappingOptions``).
   public func coercion(_ mode: Coercion) -> Self {
@@ -407,19 +450,24 @@ final class _MappingPlan<Object>: Sendable {
   let knownKeys: [_KnownKey]?
   /// How objects are told apart when mapping onto existing instances.
   let identity: _Identity<Object>?
+  /// With ``Mapping/allowingUnmappableRepresentation()``: a top-level object none of whose
+  /// keys the rules read is not an error.
+  let allowsUnmappable: Bool
 
   init(
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
     settings: MappingOptions = .none, inverse: InverseMapping<Object>,
     keyRule: _KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
-    problems: [String] = [], knownKeys: [_KnownKey]? = nil
+    problems: [String] = [], knownKeys: [_KnownKey]? = nil, allowsUnmappable: Bool = false
   ) {
+    self.allowsUnmappable = allowsUnmappable
     self.make = make
     self.rules = rules
     self.settings = settings
     hasSettings =
       settings.coercion != nil || settings.dateFormats != nil || settings.validation != nil
-      || settings.groups != nil
+      || settings.groups != nil || settings.missingKeys != nil
+      || settings.nullIntoNonOptional != nil
     (steps, ruleSteps) = _MappingPlan.compile(rules)
     unretainedSteps = _UnretainedSteps(steps)
     self.knownKeys = knownKeys
@@ -436,6 +484,7 @@ final class _MappingPlan<Object>: Sendable {
     dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>, problems: [String] = []
   ) {
     make = nil
+    allowsUnmappable = false
     rules = []
     settings = .none
     hasSettings = false
@@ -454,6 +503,7 @@ final class _MappingPlan<Object>: Sendable {
 
   init(placeholder: Void) {
     make = nil
+    allowsUnmappable = false
     rules = []
     settings = .none
     hasSettings = false

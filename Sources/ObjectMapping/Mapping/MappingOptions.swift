@@ -38,6 +38,11 @@ public struct MappingOptions: Sendable {
   public var dateFormats: [DateFormat]?
   /// Whether key-value validation runs; `nil`: not set.
   public var validation: Bool?
+  /// What mapping onto an existing instance does with keys the payload leaves out; `nil`: not
+  /// set (they leave their properties alone).
+  public var missingKeys: MissingKeyPolicy?
+  /// What `null` does to a property that cannot hold `nil`; `nil`: not set (an error).
+  public var nullIntoNonOptional: NullIntoNonOptional?
 
   /// Creates options; every parameter left out is not set, so the mappings' own settings apply.
   ///
@@ -47,15 +52,20 @@ public struct MappingOptions: Sendable {
   ///   - groups: The groups whose rules apply.
   ///   - dateFormats: The date formats to read (in order) and write (the first).
   ///   - validation: Whether key-value validation runs.
+  ///   - missingKeys: What mapping onto an existing instance does with absent keys.
+  ///   - nullIntoNonOptional: What `null` does to a property that cannot hold `nil`.
   public init(
     coercion: Coercion? = nil, nulls: NullPolicy? = nil, groups: Set<String>? = nil,
-    dateFormats: [DateFormat]? = nil, validation: Bool? = nil
+    dateFormats: [DateFormat]? = nil, validation: Bool? = nil,
+    missingKeys: MissingKeyPolicy? = nil, nullIntoNonOptional: NullIntoNonOptional? = nil
   ) {
     self.coercion = coercion
     self.nulls = nulls
     self.groups = groups
     self.dateFormats = dateFormats
     self.validation = validation
+    self.missingKeys = missingKeys
+    self.nullIntoNonOptional = nullIntoNonOptional
   }
 
   /// No option set: every mapping's own settings apply.
@@ -67,6 +77,59 @@ public struct MappingOptions: Sendable {
     MappingOptions(
       coercion: coercion ?? inherited.coercion, nulls: nulls ?? inherited.nulls,
       groups: groups ?? inherited.groups, dateFormats: dateFormats ?? inherited.dateFormats,
-      validation: validation ?? inherited.validation)
+      validation: validation ?? inherited.validation,
+      missingKeys: missingKeys ?? inherited.missingKeys,
+      nullIntoNonOptional: nullIntoNonOptional ?? inherited.nullIntoNonOptional)
   }
+}
+
+/// What mapping onto an existing instance (``Mapping/map(_:onto:with:)``) does with the keys a
+/// payload leaves out. By default nothing: an absent key leaves its property as it is, which is
+/// what a partial update (a PATCH response) needs. RestKit's
+/// `assignsDefaultValueForMissingAttributes` and `assignsNilForMissingRelationships` are these
+/// options, for payloads that are the whole truth about an object.
+///
+/// ```swift
+/// let full = userMapping.missingKeys([.assignDefaults, .assignNilToRelationships])
+/// try full.map(#"{"id": 1}"#, onto: &user)   // user.nickname == nil, user.avatar == nil
+/// ```
+///
+/// New objects are not affected: they start from `make()`, and an absent key gets its
+/// `default:` or stays as `make()` left it.
+public struct MissingKeyPolicy: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+
+  /// Creates a policy from its bits.
+  public init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+
+  /// An absent attribute gets its `default:`, or `nil` when its property is optional and it
+  /// has no default (RestKit's `assignsDefaultValueForMissingAttributes`). A non-optional
+  /// attribute without a default keeps its value: there is nothing to assign.
+  public static let assignDefaults = MissingKeyPolicy(rawValue: 1 << 0)
+  /// An absent relationship whose property is optional (`Child?`, `[Child]?`,
+  /// `[String: Child]?`) becomes `nil` (RestKit's `assignsNilForMissingRelationships`).
+  public static let assignNilToRelationships = MissingKeyPolicy(rawValue: 1 << 1)
+}
+
+/// What `null` does to a property that cannot hold `nil` (an `Int`, a `String`, a required
+/// to-one relationship) when the rule has no `default:`.
+///
+/// RestKit assigned the type's zero (`0`, `""`); here that loses the information that the
+/// server sent nothing, so it is an error unless a mapping or a call asks otherwise:
+///
+/// ```swift
+/// let tolerant = profileMapping.nullIntoNonOptional(.keepCurrent)
+/// ```
+public enum NullIntoNonOptional: Sendable, Hashable {
+  /// An error naming the path (`expected an integer, found null`): the default.
+  case fail
+  /// The property keeps its value (the value `make()` gave a new object, the current value of
+  /// an existing one), with a ``MappingDiagnostic/Kind/nullIgnored`` diagnostic.
+  case keepCurrent
+  /// The type's zero (``MappableValue/zeroValue``: `0`, `false`, `""`, an empty collection),
+  /// with a ``MappingDiagnostic/Kind/nullIgnored`` diagnostic; an error for a type without one
+  /// (a `Date`, a relationship).
+  case zero
 }

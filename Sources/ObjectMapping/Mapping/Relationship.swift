@@ -45,6 +45,8 @@ public struct Relationship<Object>: MappingRule {
   var validators: [_Validator<Any>] = []
   /// Reads and writes the property without knowing its type (for validation).
   let accessor: _AnyAccessor<Object>
+  /// Sets the property to `nil`, when it is optional (``MissingKeyPolicy/assignNilToRelationships``).
+  let clear: (@Sendable (inout Object) -> Void)?
 
   /// The same relationship validating the value it is about to set: the child, the optional
   /// child, or the whole collection — `Value` is the property's type. Same outcomes as
@@ -221,7 +223,8 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
-    return source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil
+    if source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil { return true }
+    return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
   }
 
   override func decode(
@@ -231,8 +234,13 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
       if fansOut, decodeFannedOut(&object, &patch, objectIndex: objectIndex, run: &run) { return }
-      // Onto an existing instance, an absent value leaves the property as it is.
-      if absenceIsError, !run.ontoExisting { recordAbsence(run: &run) }
+      // Onto an existing instance, an absent value leaves the property as it is, unless the
+      // run assigns nil to missing relationships.
+      if run.ontoExisting {
+        if rule.clear != nil { clearMissing(&patch, run: run) }
+      } else if absenceIsError {
+        recordAbsence(run: &run)
+      }
       return
     }
     decodePresent(&object, &patch, objectIndex: objectIndex, index: index, run: &run)
@@ -276,6 +284,15 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     run.indexHiddenAtDepth = outerHidden
     run.dropsFailedChildren = outerDrops
     run.path.truncate(to: depth)
+  }
+
+  /// Onto an existing instance under ``MissingKeyPolicy/assignNilToRelationships``: an absent
+  /// optional relationship becomes `nil`.
+  @inline(never)
+  private func clearMissing(_ patch: inout _Patch<Object>, run: borrowing _MappingRun) {
+    guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
+    else { return }
+    patch.append({ clear(&$0) }, preview: { clear(&$0) })
   }
 
   @inline(never)
@@ -500,8 +517,12 @@ final class _ToManyStep<
         case .union, .append, .prepend:
           return _ExistingWrite(setting: current) { _ in }
         case .replace, .clearThenAppend:
-          run.fail(.typeMismatch(expected: "an array", found: "null"))
-          return nil
+          // An error, or what the run's NullIntoNonOptional asks for.
+          guard let value: Collection = _toManyNull(run: &run) else {
+            return run.context.nullIntoNonOptional == .keepCurrent
+              ? _ExistingWrite(setting: current) { _ in } : nil
+          }
+          return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
         }
       }
       return _ExistingWrite(setting: empty) { writer.write(empty, into: &$0) }
@@ -559,6 +580,11 @@ extension Relationship {
     self.encode = encode
     self.makeStep = step
     accessor = _AnyAccessor(property)
+    if let optional = _OptionalTraits<Value>.ofValue {
+      clear = { $0[keyPath: property] = optional.none() }
+    } else {
+      clear = nil
+    }
     keyPathProblem = _KeyPathCheck.problem(property, rule: "Relationship \"\(source)\"")
   }
 
@@ -697,10 +723,14 @@ func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _Mappin
   mapping()._plan
 }
 
-/// A to-one relationship's `null`, where an object is required.
+/// A to-one relationship's `null`, where an object is required: an error, or ignored with a
+/// diagnostic under ``NullIntoNonOptional/keepCurrent`` (a child has no zero).
 @inline(never)
 private func _recordNullObject(run: inout _MappingRun) {
-  run.fail(.typeMismatch(expected: "an object", found: "null"))
+  guard run.context.nullIntoNonOptional == .keepCurrent else {
+    return run.fail(.typeMismatch(expected: "an object", found: "null"))
+  }
+  run.note(.nullIgnored(kept: true))
 }
 
 /// What a to-many relationship sets for a value that is not a non-empty array: an empty
@@ -740,7 +770,15 @@ private func _toManyNull<Collection: RelationshipCollection>(
   run: inout _MappingRun
 ) -> Collection? {
   guard let empty = Collection.emptyForNull else {
-    run.fail(.typeMismatch(expected: "an array", found: "null"))
+    switch run.context.nullIntoNonOptional {
+    case .fail:
+      run.fail(.typeMismatch(expected: "an array", found: "null"))
+    case .keepCurrent:
+      run.note(.nullIgnored(kept: true))
+    case .zero:
+      run.note(.nullIgnored(kept: false))
+      return Collection.make(from: [])
+    }
     return nil
   }
   return empty

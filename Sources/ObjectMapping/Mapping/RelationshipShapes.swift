@@ -12,7 +12,8 @@
 struct _Shape<Value, Child>: Sendable {
   /// The value at `index`; `nil` (with errors in `run`, at their paths) when something in it
   /// fails.
-  let decode: @Sendable (_ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun) -> Value?
+  let decode:
+    @Sendable (_ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun) -> Value?
   /// Writes `value`; `false` when nothing was written (`nil` under an omitting null policy).
   let encode:
     @Sendable (

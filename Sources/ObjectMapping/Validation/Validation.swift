@@ -111,8 +111,13 @@ extension _MappingRun {
     case .fail(let error):
       // Past the limit the error is only counted: its description (user code) is not asked for.
       guard errors.keepsNext else { return errors.countOmitted(1) }
-      let message = (error as? _ValidationFailure)?.message ?? "\(error)"
-      fail(.validationFailed(message: message), at: extra)
+      if let failure = error as? _ValidationFailure {
+        return fail(.validationFailed(message: failure.message), at: extra)
+      }
+      errors.append(
+        MappingError(
+          path: _jsonPointer(path + extra), .validationFailed(message: "\(error)"),
+          underlyingError: error))
     }
   }
 }

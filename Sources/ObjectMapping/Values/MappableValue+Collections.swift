@@ -124,6 +124,8 @@ extension Set: MappableValue where Element: MappableValue {
 }
 
 extension Dictionary: MappableValue where Key == String, Value: MappableValue {
+  /// Empty.
+  public static var zeroValue: [String: Value]? { [:] }
   /// Each member's value converted; every failing member is reported with its key. When the
   /// payload names a key twice, the first member wins and the later ones are not read (as
   /// everywhere in the library; see ``JSONReadingOptions/rejectsDuplicateKeys``).

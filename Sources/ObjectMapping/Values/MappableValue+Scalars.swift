@@ -23,6 +23,8 @@ extension String: MappableValue {
 }
 
 extension Bool: MappableValue {
+  /// `false`.
+  public static var zeroValue: Bool? { false }
   /// The words lenient coercion reads as `true` (compared case-insensitively).
   public static let trueWords: Set<String> = ["true", "yes", "t", "y", "on", "1"]
   /// The words lenient coercion reads as `false` (compared case-insensitively).

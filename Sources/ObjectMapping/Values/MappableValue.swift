@@ -75,6 +75,11 @@ public protocol MappableValue: SendableMetatype {
   /// The value `null` stands for, for types that accept it (`Optional`'s `nil`, ``Node/null``);
   /// `nil` for every other type, which makes a `null` payload an error.
   static var nullValue: Self? { get }
+
+  /// The value `null` becomes under ``NullIntoNonOptional/zero`` (`0`, `false`, `""`, an empty
+  /// collection); `nil` for types without an obvious zero (a `Date`, a `URL`), for which `null`
+  /// stays an error.
+  static var zeroValue: Self? { get }
 }
 
 extension MappableValue {
@@ -82,6 +87,8 @@ extension MappableValue {
   public static var expectedDescription: String { "a value of type \(Self.self)" }
   /// `nil`: only types such as `Optional` accept `null`.
   public static var nullValue: Self? { nil }
+  /// `nil`: no zero unless the type has one.
+  public static var zeroValue: Self? { nil }
   /// Converts each element with ``init(payload:)``.
   public static func decodeElements(of payload: PayloadValue) throws -> [Self] {
     try payload.convertedElements(as: Self.self)
@@ -96,6 +103,21 @@ extension MappableValue {
   func _writePayload(to writer: inout PayloadEncoder) throws {
     try encode(to: &writer)
   }
+}
+
+extension MappableValue where Self: AdditiveArithmetic {
+  /// `0`.
+  public static var zeroValue: Self? { .zero }
+}
+
+extension MappableValue where Self: RangeReplaceableCollection {
+  /// Empty (`""`, `[]`, empty `Data`).
+  public static var zeroValue: Self? { Self() }
+}
+
+extension MappableValue where Self: SetAlgebra {
+  /// Empty.
+  public static var zeroValue: Self? { Self() }
 }
 
 /// Why a payload value could not be converted, or a value could not be serialized.

@@ -13,15 +13,22 @@ final class _ValueContext: Sendable {
   let validates: Bool
   /// The groups whose rules apply; `nil`: every rule applies (``Mapping/groups(_:)``).
   let groups: Set<String>?
+  /// What absent keys do onto existing instances (``MissingKeyPolicy``).
+  let missingKeys: MissingKeyPolicy
+  /// What `null` does to a property that cannot hold `nil`.
+  let nullIntoNonOptional: NullIntoNonOptional
 
   init(
     coercion: Coercion, dateFormats: [DateFormat], validates: Bool = true,
-    groups: Set<String>? = nil
+    groups: Set<String>? = nil, missingKeys: MissingKeyPolicy = [],
+    nullIntoNonOptional: NullIntoNonOptional = .fail
   ) {
     self.coercion = coercion
     self.dateFormats = dateFormats
     self.validates = validates
     self.groups = groups
+    self.missingKeys = missingKeys
+    self.nullIntoNonOptional = nullIntoNonOptional
   }
 
   static let `default` = _ValueContext(coercion: .lenient, dateFormats: DateFormat.defaultFormats)
@@ -44,6 +51,8 @@ final class _ValueContext: Sendable {
       && (settings.dateFormats.map { $0 == dateFormats } ?? true)
       && (settings.validation.map { $0 == validates } ?? true)
       && (settings.groups.map { $0 == groups } ?? true)
+      && (settings.missingKeys.map { $0 == missingKeys } ?? true)
+      && (settings.nullIntoNonOptional.map { $0 == nullIntoNonOptional } ?? true)
   }
 
   /// This context with `settings` applied over it (a field `settings` leaves `nil` is kept);
@@ -52,7 +61,9 @@ final class _ValueContext: Sendable {
     if isUnchanged(by: settings) { return self }
     return _ValueContext(
       coercion: settings.coercion ?? coercion, dateFormats: settings.dateFormats ?? dateFormats,
-      validates: settings.validation ?? validates, groups: settings.groups ?? groups)
+      validates: settings.validation ?? validates, groups: settings.groups ?? groups,
+      missingKeys: settings.missingKeys ?? missingKeys,
+      nullIntoNonOptional: settings.nullIntoNonOptional ?? nullIntoNonOptional)
   }
 
   /// Whether a rule tagged with `names` applies in this context: a rule without groups always

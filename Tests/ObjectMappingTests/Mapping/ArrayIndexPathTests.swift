@@ -49,6 +49,7 @@ struct ArrayIndexPathTests {
     let odd = Mapping(Model.init) {
       Attribute("nested.strings.01", \.missing)  // a leading zero is a key, not an index
       Attribute("nested.strings.-1", \.deep)
+      Attribute("map.0", \.objectKey)
     }
     let model = try odd.map(Self.payload)
     #expect(model.missing == nil)

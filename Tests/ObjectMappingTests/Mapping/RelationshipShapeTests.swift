@@ -61,7 +61,9 @@ struct RelationshipShapeTests {
       Issue.record("expected errors")
     } catch {
       #expect(
-        Set(error.errors.map(\.path)) == ["/tasks/t1/0/taskId", "/grid/1/1/title", "/pinned/p/taskId"])
+        Set(error.errors.map(\.path)) == [
+          "/tasks/t1/0/taskId", "/grid/1/1/title", "/pinned/p/taskId",
+        ])
     }
   }
 
@@ -145,7 +147,8 @@ struct RelationshipShapeTests {
     let byKey = try Self.task.mapDictionaryOfArrays(
       #"{"a": [{"taskId": 1, "title": "a"}], "b": []}"#)
     #expect(byKey.mapValues { $0.map(\.taskId) } == ["a": [1], "b": []])
-    #expect(try Self.task.mapDictionaryOfArrays(Self.task.serializeDictionaryOfArrays(byKey)) == byKey)
+    #expect(
+      try Self.task.mapDictionaryOfArrays(Self.task.serializeDictionaryOfArrays(byKey)) == byKey)
 
     let rows = try Self.task.mapArrayOfArrays(#"[[{"taskId": 1, "title": "a"}], []]"#)
     #expect(rows.map { $0.map(\.taskId) } == [[1], []])
@@ -158,7 +161,8 @@ struct RelationshipShapeTests {
     #expect(throws: MappingErrors.self) { try Self.task.mapDictionary("[]") }
     #expect(throws: MappingErrors.self) { try Self.task.mapArrayOfArrays(#"[{"taskId": 1}]"#) }
     do {
-      _ = try Self.task.mapArrayOfArrays(#"[[], [{"taskId": 1, "title": "a"}, {"taskId": "two", "title": "b"}]]"#)
+      _ = try Self.task.mapArrayOfArrays(
+        #"[[], [{"taskId": 1, "title": "a"}, {"taskId": "two", "title": "b"}]]"#)
       Issue.record("expected errors")
     } catch {
       #expect(error.errors.map(\.path) == ["/1/1/taskId"])

@@ -120,6 +120,7 @@ import Testing
 
   /// A mapping that accepts any object, so that only the reader can fail.
   static let anyObject = Mapping(Child.init) { Attribute("v", \.value).optional() }
+    .allowingUnmappableRepresentation()
 
   /// The rendered error of mapping `json` with duplicate keys rejected.
   static func rejection(_ json: String) -> String {
