@@ -138,15 +138,19 @@ extension _CompiledSource {
 }
 
 extension _MappingRun {
-  /// Runs `body` on the tape of `fanned.values` (index 0 is the array), with the errors it
-  /// records moved from the path the rule names (`/friends/name/2`) to the payload's
-  /// (`/friends/2/name`); `source` is the rule's path.
+  /// Runs `body` on a tape holding `fanned.values` under the keys of `source` (the rule's path;
+  /// index 0 is the object that holds them), with the errors it records moved from the path the
+  /// rule names (`/friends/name/2`) to the payload's (`/friends/2/name`).
   mutating func withFannedOut(
     _ fanned: _FannedOut, source: [_PathComponent], _ body: (inout _MappingRun) -> Void
   ) {
+    // The values under the rule's own keys (`{"friends": {"name": [...]}}`), so the rule
+    // reads them from the synthetic object at index 0 as it reads any payload.
+    var wrapped = fanned.values
+    for case .key(let key) in source.reversed() { wrapped = .object([Node.Member(key, wrapped)]) }
     let tape: _Tape
     do {
-      tape = try _Tape(node: fanned.values, maximumDepth: .max)
+      tape = try _Tape(node: wrapped, maximumDepth: .max)
     } catch {
       return fail(.notRepresentable(reason: "\(error)"), at: source)
     }
@@ -156,7 +160,7 @@ extension _MappingRun {
       let outerTape = self.tape
       let outerParent = parentIndex
       self.tape = view
-      // The fanned values have no parent object on this tape.
+      // The fanned values' parent is the synthetic object, not a payload object.
       parentIndex = -1
       body(&self)
       self.tape = outerTape

@@ -289,7 +289,24 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       }
       return
     }
-    decodePresent(&object, &patch, at: index, run: &run)
+    let validates = hasValidators && run.context.validates
+    if run.tape[index].kind == .null {
+      if let nullReplacement {
+        set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
+      } else if let defaultValue = rule.defaultValue {
+        set(defaultValue(), in: &object, &patch, run: run)
+      } else {
+        nullIntoNonOptional(&object, &patch, validates: validates, run: &run)
+      }
+      return
+    }
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
+    do {
+      let value = try rule.read(payload)
+      set(value, in: &object, &patch, validates: validates, run: &run)
+    } catch {
+      readFailed(error, payload: payload, in: &object, &patch, validates: validates, run: &run)
+    }
   }
 
   /// Whether `value` equals the property's current value in `object`.
@@ -341,34 +358,10 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   ) -> Bool {
     guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
     run.withFannedOut(fanned, source: source.pathComponents) { run in
-      decodePresent(&object, &patch, at: 0, run: &run)
+      var hint = _MemberHint(object: 0)
+      decode(&object, &patch, objectIndex: 0, hint: &hint, run: &run)
     }
     return true
-  }
-
-  /// Maps the value present at `index`.
-  @inline(__always)
-  private func decodePresent(
-    _ object: inout Object, _ patch: inout _Patch<Object>, at index: Int, run: inout _MappingRun
-  ) {
-    let validates = hasValidators && run.context.validates
-    if run.tape[index].kind == .null {
-      if let nullReplacement {
-        set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
-      } else if let defaultValue = rule.defaultValue {
-        set(defaultValue(), in: &object, &patch, run: run)
-      } else {
-        nullIntoNonOptional(&object, &patch, validates: validates, run: &run)
-      }
-      return
-    }
-    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
-    do {
-      let value = try rule.read(payload)
-      set(value, in: &object, &patch, validates: validates, run: &run)
-    } catch {
-      readFailed(error, payload: payload, in: &object, &patch, validates: validates, run: &run)
-    }
   }
 
   /// A read that threw: a substituted fallback (``Attribute/unknownValues(as:)``) is set with a

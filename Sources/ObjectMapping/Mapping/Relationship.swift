@@ -243,31 +243,6 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
       }
       return
     }
-    decodePresent(&object, &patch, objectIndex: objectIndex, index: index, run: &run)
-  }
-
-  /// A to-many relationship whose path crosses an array (`friends.address`): maps the objects
-  /// the rest of the path reaches in each element; `false` when the path is absent for another
-  /// reason.
-  @inline(never)
-  private func decodeFannedOut(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
-    run: inout _MappingRun
-  ) -> Bool {
-    guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
-    run.withFannedOut(fanned, source: source.pathComponents) { run in
-      // The children's parent object is on the payload's tape, not on this one.
-      decodePresent(&object, &patch, objectIndex: -1, index: 0, run: &run)
-    }
-    return true
-  }
-
-  /// Maps the value present at `index`.
-  @inline(__always)
-  private func decodePresent(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, index: Int,
-    run: inout _MappingRun
-  ) {
     guard !run.ontoExisting, !needsChecks else {
       return decodeChecked(&object, &patch, objectIndex: objectIndex, index: index, run: &run)
     }
@@ -284,6 +259,22 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     run.indexHiddenAtDepth = outerHidden
     run.dropsFailedChildren = outerDrops
     run.path.truncate(to: depth)
+  }
+
+  /// A to-many relationship whose path crosses an array (`friends.address`): maps the objects
+  /// the rest of the path reaches in each element; `false` when the path is absent for another
+  /// reason.
+  @inline(never)
+  private func decodeFannedOut(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    run: inout _MappingRun
+  ) -> Bool {
+    guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
+    run.withFannedOut(fanned, source: source.pathComponents) { run in
+      var hint = _MemberHint(object: 0)
+      decode(&object, &patch, objectIndex: 0, hint: &hint, run: &run)
+    }
+    return true
   }
 
   /// Onto an existing instance under ``MissingKeyPolicy/assignNilToRelationships``: an absent
