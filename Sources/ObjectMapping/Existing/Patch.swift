@@ -156,6 +156,12 @@ public enum CollectionPolicy: Sendable, Equatable {
   case union
   /// The collection is emptied, then the mapped children, all fresh, are added.
   case clearThenAppend
+  /// For to-one and `[String: T]` relationships: the payload is mapped onto the existing child
+  /// (or onto the existing entry with the same key) in place, without an identity; keys absent
+  /// from the payload keep their values, entries with new keys are added (ObjectMapper's
+  /// behaviour, RestKit's without a primary key). A child that does not exist yet is mapped
+  /// fresh.
+  case merge
 }
 
 /// What happens when a child of a relationship fails to map.
@@ -291,7 +297,7 @@ extension _MappingPlan {
     }
     guard run.errors.count == before else { return nil }
     switch policy {
-    case .replace, .clearThenAppend:
+    case .replace, .clearThenAppend, .merge:
       return mapped
     case .append:
       return existing.map { .fresh($0) } + mapped

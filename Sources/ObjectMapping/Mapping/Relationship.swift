@@ -93,6 +93,19 @@ public struct Relationship<Object>: MappingRule {
   /// ``CollectionPolicy/replace`` on a to-one or dictionary relationship).
   var definitionProblem: String? {
     guard collectionPolicy != .replace else { return nil }
+    if collectionPolicy == .merge {
+      switch shape {
+      case .toOne, .dictionary: return nil
+      case .toMany:
+        return "Relationship \"\(source)\" is to-many, so .policy(.merge) cannot tell which "
+          + "existing child an element is; give the child mapping an identity "
+          + "(identified(by:)), which merges array and set children"
+      case .nested:
+        return "Relationship \"\(source)\" maps nested collections, which are replaced as a "
+          + "whole, so .policy(.merge) would be ignored; it applies to to-one and [String: T] "
+          + "relationships"
+      }
+    }
     switch shape {
     case .toMany:
       return nil
@@ -100,7 +113,7 @@ public struct Relationship<Object>: MappingRule {
       return "Relationship \"\(source)\" is to-one, so .policy(.\(collectionPolicy)) has no "
         + "collection to combine; collection policies apply to array and set relationships"
     case .dictionary, .nested:
-      let what = shape == .dictionary ? "a dictionary" : "nested arrays"
+      let what = shape == .dictionary ? "a dictionary" : "nested collections"
       return "Relationship \"\(source)\" maps \(what), which is replaced as a whole, so "
         + ".policy(.\(collectionPolicy)) would be ignored; collection policies apply to array "
         + "and set relationships"
@@ -412,7 +425,12 @@ final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>:
       return nil
     }
     let current = writer.value(in: object)
-    guard let child = mapping()._plan.mergeOne(current, at: index, run: &run) else { return nil }
+    let plan = mapping()._plan
+    let merged =
+      rule.collectionPolicy == .merge
+      ? plan.pendingMerge(current, at: index, run: &run)
+      : plan.mergeOne(current, at: index, run: &run)
+    guard let child = merged else { return nil }
     let writer = writer
     return _ExistingWrite(
       write: { writer.write(child.materialize(), into: &$0) }, preview: { child.preview },
@@ -446,7 +464,10 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
     let plan = mapping()._plan
     let pending: _PendingChild<Child>?
     if let current = writer.value(in: object) {
-      pending = plan.mergeOne(current, at: index, run: &run)
+      pending =
+        rule.collectionPolicy == .merge
+        ? plan.pendingMerge(current, at: index, run: &run)
+        : plan.mergeOne(current, at: index, run: &run)
     } else {
       pending = plan.decodeNew(at: index, run: &run).map { .fresh($0) }
     }
@@ -507,7 +528,7 @@ final class _ToManyStep<
         switch rule.collectionPolicy {
         case .union, .append, .prepend:
           return _ExistingWrite(setting: current) { _ in }
-        case .replace, .clearThenAppend:
+        case .replace, .clearThenAppend, .merge:
           // An error, or what the run's NullIntoNonOptional asks for.
           guard let value: Collection = _toManyNull(run: &run) else {
             return run.context.nullIntoNonOptional == .keepCurrent

@@ -20,6 +20,34 @@ struct _Shape<Value, Child>: Sendable {
       _ value: Value, _ plan: _InversePlan<Child>, _ writer: inout _PayloadWriter,
       _ run: inout _EncodingRun, _ nulls: NullPolicy
     ) -> Bool
+  /// Onto an existing value under ``CollectionPolicy/merge``: the value at `index` mapped onto
+  /// `current` (entries merged by key); `nil` for shapes that are replaced as a whole.
+  var merge: Merge?
+
+  typealias Merge = @Sendable (
+    _ current: Value, _ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun
+  ) -> _PendingValue<Value>?
+
+  init(
+    decode: @escaping @Sendable (Int, _MappingPlan<Child>, inout _MappingRun) -> Value?,
+    encode:
+      @escaping @Sendable (
+        Value, _InversePlan<Child>, inout _PayloadWriter, inout _EncodingRun, NullPolicy
+      ) -> Bool,
+    merge: Merge? = nil
+  ) {
+    self.decode = decode
+    self.encode = encode
+    self.merge = merge
+  }
+}
+
+/// A value built onto an existing one, computed before anything changes (see
+/// ``_PendingChild``).
+struct _PendingValue<Value> {
+  let materialize: () -> Value
+  let preview: () -> Value
+  let commitMerges: () -> Void
 }
 
 extension _Shape where Value == Child {
@@ -57,6 +85,9 @@ extension _Shape where Value == [String: Child] {
         }
         writer.endObject()
         return true
+      },
+      merge: { current, index, plan, run in
+        _mergeDictionary(current, at: index, plan: plan, run: &run)
       })
   }
 }
@@ -140,7 +171,17 @@ extension _Shape {
   /// `wrapped`, or `nil` for `null`; `nil` is written as the null policy says.
   static func optional<Wrapped>(_ wrapped: _Shape<Wrapped, Child>) -> Self
   where Value == Wrapped? {
-    _Shape(
+    var merge: Merge?
+    if let inner = wrapped.merge {
+      merge = { current, index, plan, run in
+        guard let current, run.tape[index].kind != .null else { return nil }
+        guard let pending = inner(current, index, plan, &run) else { return nil }
+        return _PendingValue(
+          materialize: { .some(pending.materialize()) }, preview: { .some(pending.preview()) },
+          commitMerges: pending.commitMerges)
+      }
+    }
+    return _Shape(
       decode: { index, plan, run in
         guard run.tape[index].kind != .null else { return .some(nil) }
         return wrapped.decode(index, plan, &run).map { .some($0) }
@@ -148,7 +189,8 @@ extension _Shape {
       encode: { value, plan, writer, run, nulls in
         guard let value else { return writer.nullIfIncluded(nulls) }
         return wrapped.encode(value, plan, &writer, &run, nulls)
-      })
+      },
+      merge: merge)
   }
 }
 
@@ -178,8 +220,18 @@ final class _ShapeStep<Object, Value, M: MappingProtocol>:
   override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
     -> _ExistingWrite<Object>?
   {
-    guard let value = shape.decode(index, _childPlan(mapping), &run) else { return nil }
     let writer = writer
+    if rule.collectionPolicy == .merge, let merge = shape.merge {
+      let errorsBefore = run.errors.count
+      if let pending = merge(writer.value(in: object), index, _childPlan(mapping), &run) {
+        return _ExistingWrite(
+          write: { writer.write(pending.materialize(), into: &$0) }, preview: pending.preview,
+          commitMerges: pending.commitMerges)
+      }
+      // Nothing to merge into (a nil dictionary, null): mapped as a new value below.
+      guard run.errors.count == errorsBefore else { return nil }
+    }
+    guard let value = shape.decode(index, _childPlan(mapping), &run) else { return nil }
     return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
   }
 }
@@ -330,4 +382,48 @@ extension Relationship {
       shaped: source.sourcePath, property: property, acceptsAbsence: true, kind: .nested,
       shape: .optional(.array(of: .array(of: .object))), mapping: { resolved })
   }
+}
+
+/// The object at `index` merged into `current` by key (``CollectionPolicy/merge``): a member
+/// whose key `current` has is mapped onto that entry in place, a new key is mapped fresh, and
+/// entries the payload does not name are kept. `nil` when a member failed.
+private func _mergeDictionary<Child>(
+  _ current: [String: Child], at index: Int, plan: _MappingPlan<Child>, run: inout _MappingRun
+) -> _PendingValue<[String: Child]>? {
+  let entry = run.tape[index]
+  guard entry.kind == .object else {
+    run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+    return nil
+  }
+  let before = run.errors.count
+  var pending: [String: _PendingChild<Child>] = [:]
+  var cursor = index + 1
+  for _ in 0..<Int(entry.length) {
+    let key = run.tape.string(at: cursor)
+    if pending[key] == nil, let keyRule = plan.keyRule {
+      // A nested-key child reads its key: mapped fresh, as keyed children always are.
+      if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
+        pending[key] = .fresh(child)
+      }
+    } else if pending[key] == nil {
+      run.path.append(.key(key))
+      let child =
+        if let existing = current[key] {
+          plan.pendingMerge(existing, at: cursor + 1, run: &run)
+        } else {
+          plan.decodeNew(at: cursor + 1, run: &run, declineIsAcceptable: false).map {
+            _PendingChild.fresh($0)
+          }
+        }
+      if let child { pending[key] = child }
+      run.path.removeLast()
+    }
+    cursor = run.tape.next(after: cursor + 1)
+  }
+  guard run.errors.count == before else { return nil }
+  let merged = pending
+  return _PendingValue(
+    materialize: { current.merging(merged.mapValues { $0.materialize() }) { $1 } },
+    preview: { current.merging(merged.mapValues(\.preview)) { $1 } },
+    commitMerges: { for child in merged.values { child.commitMerges() } })
 }

@@ -190,3 +190,92 @@ private final class LockedCounter: @unchecked Sendable {
   var value: Int { lock.withLock { count } }
   func increment() { lock.withLock { count += 1 } }
 }
+
+/// `.policy(.merge)`: a to-one child or `[String: T]` entries updated in place without an
+/// identity (ObjectMapper's default; issue 17).
+@Suite("Onto existing: merging children in place")
+struct MergeInPlaceTests {
+  final class Settings: @unchecked Sendable {
+    // @unchecked: used from one task.
+    var theme = "light"
+    var fontSize = 12
+  }
+
+  struct Profile: Sendable {
+    var name = ""
+    var settings = Settings()
+    var backup: Settings?
+    var byDevice: [String: Settings] = [:]
+  }
+
+  static let settings = Mapping(Settings.init) {
+    Attribute("theme", \.theme).optional()
+    Attribute("fontSize", \.fontSize).optional()
+  }
+
+  static func profile(_ policy: CollectionPolicy) -> Mapping<Profile> {
+    Mapping(Profile.init) {
+      Attribute("name", \.name).optional()
+      Relationship("settings", \.settings, Self.settings).policy(policy)
+      Relationship("backup", \.backup, Self.settings).policy(policy)
+      Relationship("byDevice", \.byDevice, Self.settings).policy(policy)
+    }
+  }
+
+  @Test func aToOneChildIsMergedInPlaceWithoutAnIdentity() throws {
+    var profile = Profile()
+    let original = profile.settings
+    original.fontSize = 20
+    try Self.profile(.merge).map(#"{"settings": {"theme": "dark"}}"#, onto: &profile)
+    #expect(profile.settings === original)  // the same instance
+    #expect(profile.settings.theme == "dark")
+    #expect(profile.settings.fontSize == 20)  // absent: kept
+    // By default the child is replaced by a fresh one.
+    try Self.profile(.replace).map(#"{"settings": {"theme": "blue"}}"#, onto: &profile)
+    #expect(profile.settings !== original)
+    #expect(profile.settings.fontSize == 12)
+  }
+
+  @Test func anOptionalChildIsMergedOrCreated() throws {
+    var profile = Profile()
+    try Self.profile(.merge).map(#"{"backup": {"fontSize": 9}}"#, onto: &profile)
+    let created = try #require(profile.backup)
+    #expect(created.fontSize == 9 && created.theme == "light")
+    try Self.profile(.merge).map(#"{"backup": {"theme": "dark"}}"#, onto: &profile)
+    #expect(profile.backup === created && created.fontSize == 9 && created.theme == "dark")
+    try Self.profile(.merge).map(#"{"backup": null}"#, onto: &profile)
+    #expect(profile.backup == nil)
+  }
+
+  @Test func dictionaryEntriesMergeByKey() throws {
+    let phone = Settings()
+    phone.fontSize = 30
+    let tablet = Settings()
+    var profile = Profile(byDevice: ["phone": phone, "tablet": tablet])
+    try Self.profile(.merge).map(
+      #"{"byDevice": {"phone": {"theme": "dark"}, "watch": {"fontSize": 8}}}"#, onto: &profile)
+    #expect(profile.byDevice["phone"] === phone)
+    #expect(phone.theme == "dark" && phone.fontSize == 30)
+    #expect(profile.byDevice["tablet"] === tablet)  // not named: kept
+    #expect(profile.byDevice["watch"]?.fontSize == 8)  // new key: added
+  }
+
+  @Test func aFailedMergeChangesNothing() throws {
+    let phone = Settings()
+    var profile = Profile(byDevice: ["phone": phone])
+    #expect(throws: MappingErrors.self) {
+      try Self.profile(.merge).map(
+        #"{"settings": {"theme": "dark"}, "byDevice": {"phone": {"fontSize": "big"}}}"#,
+        onto: &profile)
+    }
+    #expect(profile.settings.theme == "light" && phone.fontSize == 12)
+  }
+
+  @Test func mergeOnArraysIsADefinitionProblem() throws {
+    struct Holder: Sendable { var all: [Settings] = [] }
+    let mapping = Mapping(Holder.init) {
+      Relationship("all", \.all, Self.settings).policy(.merge)
+    }
+    #expect(throws: MappingErrors.self) { try mapping.validate() }
+  }
+}
