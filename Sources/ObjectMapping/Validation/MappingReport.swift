@@ -13,6 +13,13 @@ import Foundation
 public struct MappingReport<Object> {
   /// The mapped object; `nil` when the payload had errors.
   public let object: Object?
+  /// The object built from what was present, also when the payload had errors (AppCoreKit's
+  /// report of a form half filled in): every value that mapped is set, every failing or
+  /// missing one is left as `make()` made it. `nil` only when no object could be made at all
+  /// (the payload is not an object, a dynamic mapping declined it). Equal to ``object`` when
+  /// the payload mapped; for `report(_:onto:)`, the instance as it would have been updated is
+  /// not computed, and this is ``object``.
+  public let partialObject: Object?
   /// Every error, with its path: missing required keys, conversion and validation failures
   /// (at most the run's ``MappingErrorLimit``).
   public let errors: [MappingError]
@@ -26,6 +33,12 @@ public struct MappingReport<Object> {
 
   /// Whether the payload mapped without an error.
   public var succeeded: Bool { errors.isEmpty && omittedErrorCount == 0 }
+
+  /// The paths of the required values that were missing (`["/title", "/author/email"]`), in the
+  /// order found: AppCoreKit's list of what a form still needs.
+  public var missingKeys: [String] {
+    errors.filter { $0.kind == .missingRequiredKey }.map(\.path)
+  }
 
   /// Errors then diagnostics, one line each, in the order found; a line counts each that were
   /// left out past the limit (`… and 5 more errors (beyond the error limit of a run; see
@@ -41,10 +54,11 @@ public struct MappingReport<Object> {
   }
 
   init(
-    object: Object?, errors: CappedList<MappingError>,
+    object: Object?, partialObject: Object? = nil, errors: CappedList<MappingError>,
     diagnostics: CappedList<MappingDiagnostic>
   ) {
     self.object = object
+    self.partialObject = partialObject ?? object
     self.errors = errors.kept
     self.diagnostics = diagnostics.kept
     omittedErrorCount = errors.omittedCount
@@ -54,6 +68,7 @@ public struct MappingReport<Object> {
   /// The report of a payload or definition that could not be mapped at all.
   init(failure: MappingErrors) {
     object = nil
+    partialObject = nil
     errors = failure.errors
     diagnostics = []
     omittedErrorCount = failure.omittedCount
@@ -84,6 +99,35 @@ extension MappingProtocol {
     } catch {
       return MappingReport(failure: error)
     }
+  }
+
+  /// Reports a value parsed by `JSONSerialization`; the same as
+  /// `report(.foundation(value), with: options)`.
+  ///
+  /// - Parameters:
+  ///   - foundation: The parsed payload.
+  ///   - options: Settings for this call.
+  /// - Returns: The object (when it mapped), every error and every diagnostic.
+  @_disfavoredOverload
+  public func report(_ foundation: Any, with options: MappingOptions = .none)
+    -> MappingReport<Object>
+  {
+    report(MappingInput.foundation(foundation), with: options)
+  }
+
+  /// Maps a value parsed by `JSONSerialization` onto an existing instance and reports; the same
+  /// as `report(.foundation(value), onto: &existing, with: options)`.
+  ///
+  /// - Parameters:
+  ///   - foundation: The parsed payload.
+  ///   - existing: The instance to update; left as it was when anything failed.
+  ///   - options: Settings for this call.
+  /// - Returns: The report, as ``report(_:onto:with:)`` returns it.
+  @_disfavoredOverload
+  public func report(
+    _ foundation: Any, onto existing: inout Object, with options: MappingOptions = .none
+  ) -> MappingReport<Object> {
+    report(MappingInput.foundation(foundation), onto: &existing, with: options)
   }
 
   /// Reports a JSON payload read with `reading`; the same as
@@ -149,9 +193,23 @@ extension MappingProtocol {
       return MappingReport(failure: error)
     }
     var run = _MappingRun(tape: view, root: _plan, options: options)
-    let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
+    guard _plan.isPlain, let make = _plan.make else {
+      let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
+      return MappingReport(
+        object: run.errors.isEmpty ? object : nil, errors: run.errors,
+        diagnostics: run.diagnostics)
+    }
+    // Built in place, kept whatever failed: the partial object of what was present.
+    var partial: Object?
+    if _plan.acceptsValue(at: 0, run: &run) {
+      var object = make()
+      _ = _plan.decode(into: &object, at: 0, run: &run)
+      partial = object
+    }
+    if run.errors.isEmpty { _ = _plan.mapsNothing(at: 0, run: &run) }
     return MappingReport(
-      object: run.errors.isEmpty ? object : nil, errors: run.errors, diagnostics: run.diagnostics)
+      object: run.errors.isEmpty ? partial : nil, partialObject: partial, errors: run.errors,
+      diagnostics: run.diagnostics)
   }
 }
 
