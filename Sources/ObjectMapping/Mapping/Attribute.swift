@@ -419,7 +419,59 @@ extension Attribute where Value: MappableValue {
   }
 }
 
+extension Attribute
+where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
+  /// Maps a raw-value enum (`enum State: String { ... }`) without a ``MappableValue``
+  /// conformance: the raw value is read and written with its own conversion, an unknown one is
+  /// an error listing the accepted values (for a `CaseIterable` enum).
+  ///
+  /// ```swift
+  /// enum IssueState: String, CaseIterable { case open, closed }
+  /// Attribute("state", \.state)   // no `extension IssueState: MappableValue {}` needed
+  /// ```
+  ///
+  /// An enum that conforms to ``MappableValue`` uses its own conversion instead. Collections of
+  /// enums (`[IssueState]`, `Set<IssueState>`) and dictionaries of them still need the empty
+  /// conformance, which the compiler asks for by name.
+  @_disfavoredOverload
+  public init(
+    _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) {
+    self.init(
+      source: source.sourcePath, property: property,
+      read: { try _rawCase(Value.self, payload: $0) }, nullValue: { nil }, defaultValue: nil,
+      serialize: .rawValue, expected: _withArticle("\(Value.self)"))
+  }
+
+  /// ``init(_:_:)`` with a default for an absent or `null` value.
+  @_disfavoredOverload
+  public init(
+    _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
+    default defaultValue: Value
+  ) where Value: Sendable {
+    self.init(
+      source: source.sourcePath, property: property,
+      read: { try _rawCase(Value.self, payload: $0) }, nullValue: { nil },
+      defaultValue: { defaultValue }, serialize: .rawValue,
+      expected: _withArticle("\(Value.self)"))
+  }
+}
+
 extension Attribute {
+  /// Maps an optional raw-value enum without a ``MappableValue`` conformance: `null` and
+  /// absence are `nil`.
+  @_disfavoredOverload
+  public init<Wrapped: RawRepresentable & SendableMetatype>(
+    _ source: some SourcePathConvertible,
+    _ property: WritableKeyPath<Object, Wrapped?> & Sendable
+  ) where Value == Wrapped?, Wrapped.RawValue: MappableValue {
+    self.init(
+      source: source.sourcePath, property: property,
+      read: { try _rawCase(Wrapped.self, payload: $0) }, nullValue: { .some(nil) },
+      defaultValue: nil, serialize: .optionalRawValue(Wrapped.self),
+      expected: _withArticle("\(Wrapped.self)"))
+  }
+
   /// Maps the value at `source` through a two-way transform from the payload type `Wire`.
   ///
   /// When `Value` is itself optional (a `ValueTransform<String, Reason?>`), the property is

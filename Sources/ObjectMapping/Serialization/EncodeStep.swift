@@ -149,6 +149,32 @@ extension _ValueWriter {
   }
 }
 
+extension _ValueWriter
+where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
+  /// A raw-value enum without a ``MappableValue`` conformance: its raw value's writing.
+  static var rawValue: _ValueWriter<Value> {
+    _ClosureValueWriter { value, writer, _ in
+      try value.rawValue._writePayload(to: &writer)
+      return true
+    }
+  }
+}
+
+extension _ValueWriter {
+  /// An optional raw-value enum without a ``MappableValue`` conformance: `nil` is left to the
+  /// null policy.
+  static func optionalRawValue<Wrapped: RawRepresentable & SendableMetatype>(
+    _: Wrapped.Type
+  ) -> _ValueWriter<Value>
+  where Value == Wrapped?, Wrapped.RawValue: MappableValue {
+    _ClosureValueWriter { value, writer, nulls in
+      guard let value else { return writer.nullIfIncluded(nulls) }
+      try value.rawValue._writePayload(to: &writer)
+      return true
+    }
+  }
+}
+
 /// A ``MappableValue``'s own writing, for any type but `Optional`.
 private final class _MappableValueWriter<Value: MappableValue>: _ValueWriter<Value>,
   @unchecked Sendable

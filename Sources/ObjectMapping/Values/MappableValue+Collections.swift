@@ -169,17 +169,23 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
 extension MappableValue where Self: RawRepresentable, RawValue: MappableValue {
   /// Reads the raw value, then the case; an unknown raw value is an error naming it.
   public init(payload: PayloadValue) throws {
-    let raw = try RawValue(payload: payload)
-    guard let value = Self(rawValue: raw) else {
-      throw payload.invalid(
-        expected: _withArticle("\(Self.self)"), reason: _unknownRawValueReason(Self.self))
-    }
-    self = value
+    self = try _rawCase(Self.self, payload: payload)
   }
   /// The raw value's node.
   public func payloadNode() throws -> Node { try rawValue.payloadNode() }
   /// `"a <TypeName>"` (or `"an <TypeName>"`).
   public static var expectedDescription: String { _withArticle("\(Self.self)") }
+}
+
+/// The case of `type` whose raw value the payload holds; an unknown raw value is an error
+/// naming it and, for a `CaseIterable` enum, the accepted ones.
+func _rawCase<E: RawRepresentable>(_ type: E.Type, payload: PayloadValue) throws -> E
+where E.RawValue: MappableValue {
+  let raw = try E.RawValue(payload: payload)
+  guard let value = E(rawValue: raw) else {
+    throw payload.invalid(expected: _withArticle("\(E.self)"), reason: _unknownRawValueReason(E.self))
+  }
+  return value
 }
 
 /// `name` with its indefinite article: "an IssueState", "a Status".
