@@ -36,6 +36,11 @@ extension Mapper {
         if tape[value.index].kind == .array {
           isCollection = true
           _mapElements(of: value.index, route: route, run: &run, into: &objects)
+        } else if let decodeMembers = route.decodeMembers, tape[value.index].kind == .object {
+          // A nested-key mapping at a route maps the object's members as a collection
+          // (`{"users": {"blake": {...}, "rachit": {...}}}`), one object per key.
+          isCollection = true
+          objects += decodeMembers(value.index, &run)
         } else if crossed {
           _mapElement(at: value.index, route: route, run: &run, into: &objects)
         } else if let current = target,

@@ -26,6 +26,9 @@ public struct Route: Sendable {
   let keys: [[UInt8]]
   let mapping: any MappingProtocol
   let decode: @Sendable (_ index: Int, _ run: inout _MappingRun) -> Any?
+  /// For a nested-key mapping (``KeyAttribute``): maps every member of the object at `index`
+  /// as one element of a collection (RestKit's `forceCollectionMapping`); `nil` otherwise.
+  let decodeMembers: (@Sendable (_ index: Int, _ run: inout _MappingRun) -> [Any])?
   /// Maps the value at `index` onto `target` when the target is of this route's model type:
   /// `.mapped` with the updated target, `.failed` (errors in the run, target unchanged), or
   /// `.wrongType` when the target is of another type.
@@ -73,6 +76,13 @@ public struct Route: Sendable {
     self.mapping = mapping
     let plan = mapping._plan
     decode = { index, run in plan.decodeNew(at: index, run: &run) }
+    if let keyRule = plan.keyRule {
+      decodeMembers = { index, run in
+        plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
+      }
+    } else {
+      decodeMembers = nil
+    }
     decodeOnto = { index, run, target in
       guard var typed = target as? M.Object else { return .wrongType }
       guard let patch = plan.collectExisting(typed, at: index, run: &run) else { return .failed }
