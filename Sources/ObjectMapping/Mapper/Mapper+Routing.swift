@@ -33,6 +33,25 @@ extension Mapper {
       for value in reached {
         run.path = value.path
         run.traceEvent(.routeMatched(keyPath: keyPath))
+        if let current = target, mapsSingleElementArraysOntoTarget, !crossed, reached.count == 1,
+          tape[value.index].kind == .array, tape[value.index].length == 1,
+          tape[value.index + 1].kind == .object
+        {
+          // The one element of a single-element array is offered to the target (opt-in); a
+          // target of another type leaves the array a collection.
+          run.path.append(.index(0))
+          let outcome = route.decodeOnto(value.index + 1, &run, current)
+          if !outcome.isWrongType {
+            target = nil
+            if case .mapped(let updated) = outcome {
+              objects.append(updated)
+            } else {
+              singleFailed = true
+            }
+            continue
+          }
+          run.path = value.path
+        }
         if tape[value.index].kind == .array {
           isCollection = true
           _mapElements(of: value.index, route: route, run: &run, into: &objects)

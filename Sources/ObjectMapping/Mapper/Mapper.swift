@@ -27,6 +27,9 @@ public struct Mapper: Sendable {
   public let formats: FormatRegistry
   /// Whether results carry a trace (``MappingResult/trace``).
   public let isTracing: Bool
+  /// Whether a target object takes the one element of a single-element array a route reaches
+  /// (RestKit's behaviour; off by default, when a target is never taken from a collection).
+  public let mapsSingleElementArraysOntoTarget: Bool
 
   /// Creates a mapper.
   ///
@@ -37,12 +40,17 @@ public struct Mapper: Sendable {
   ///   - trace: Whether to record a trace of the run in ``MappingResult/trace``: each route
   ///     matched, each required key missing, and what the mappings report (dynamic cases chosen
   ///     or declined, rejected values), each with its path. Off by default, and free when off.
+  ///   - mapsSingleElementArraysOntoTarget: Whether ``map(_:target:with:)`` maps the one element
+  ///     of a single-element array onto the target (`[{"id": 7, …}]` for a PUT of one object,
+  ///     RestKit's behaviour). Off by default: a target is taken only by a single object.
   public init(
-    _ provider: MappingProvider, formats: FormatRegistry = .standard, trace: Bool = false
+    _ provider: MappingProvider, formats: FormatRegistry = .standard, trace: Bool = false,
+    mapsSingleElementArraysOntoTarget: Bool = false
   ) {
     self.provider = provider
     self.formats = formats
     self.isTracing = trace
+    self.mapsSingleElementArraysOntoTarget = mapsSingleElementArraysOntoTarget
   }
 
   /// Maps a payload: every route whose key path is found maps its value.

@@ -37,3 +37,42 @@ struct MapperKeyedRouteTests {
     #expect(failing.errors.map(\.path) == ["/users/blake/email"])
   }
 }
+
+/// RestKit mapped the one element of a single-element array onto the target object; here an
+/// opt-in of the mapper (issue 17).
+@Suite("Mapper: single-element arrays onto a target")
+struct MapperSingleElementTargetTests {
+  final class Article: @unchecked Sendable {
+    // @unchecked: used from one task.
+    var id = 0
+    var title = ""
+  }
+
+  static let article = Mapping(Article.init) {
+    Attribute("id", \.id)
+    Attribute("title", \.title).optional()
+  }
+
+  @Test func theOneElementUpdatesTheTargetWhenAsked() throws {
+    let provider = MappingProvider { Route("articles", Self.article) }
+    let target = Article()
+    target.title = "kept"
+    let mapper = Mapper(provider, mapsSingleElementArraysOntoTarget: true)
+    let result = try mapper.map(#"{"articles": [{"id": 7}]}"#, target: target)
+    #expect(target.id == 7 && target.title == "kept")
+    #expect(result.first(Article.self) === target)
+    #expect(result.diagnostics.isEmpty)
+  }
+
+  @Test func byDefaultOrWithSeveralElementsTheTargetIsIgnored() throws {
+    let provider = MappingProvider { Route("articles", Self.article) }
+    let target = Article()
+    let result = try Mapper(provider).map(#"{"articles": [{"id": 7}]}"#, target: target)
+    #expect(target.id == 0)
+    #expect(result.all(Article.self).map(\.id) == [7])
+    #expect(result.diagnostics.map(\.description).first?.contains("target object ignored") == true)
+    let two = try Mapper(provider, mapsSingleElementArraysOntoTarget: true).map(
+      #"{"articles": [{"id": 1}, {"id": 2}]}"#, target: target)
+    #expect(target.id == 0 && two.all(Article.self).count == 2)
+  }
+}
