@@ -38,6 +38,8 @@ public struct DynamicMapping<Base>: MappingProtocol {
   private let tables: [DynamicCase<Base>]
   private let declineIsError: Bool
   private let closureHasInverse: Bool
+  /// Mistakes in the order of the matchers (a fallback before matchers it would hide).
+  private let orderProblems: [String]
 
   /// A dynamic mapping whose cases are chosen by matchers, tried in order.
   ///
@@ -47,7 +49,8 @@ public struct DynamicMapping<Base>: MappingProtocol {
     var matchers: [_Matcher?] = []
     var fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
     var tables: [DynamicCase<Base>] = []
-    for match in matches() {
+    let all = matches()
+    for match in all {
       if let dynamicCase = match.dynamicCase {
         cases.append(dynamicCase)
         matchers.append(match.matcher)
@@ -58,8 +61,36 @@ public struct DynamicMapping<Base>: MappingProtocol {
       }
     }
     self.init(
-      cases: cases, matchers: matchers, chooser: nil, fallback: fallback, tables: tables,
-      declineIsError: false, closureHasInverse: true)
+      cases: cases, matchers: matchers, orderProblems: Self.orderProblems(of: all), chooser: nil,
+      fallback: fallback, tables: tables, declineIsError: false, closureHasInverse: true)
+  }
+
+  /// What is misleading in the order of `matches`: a fallback (`Match.otherwise`) anywhere but
+  /// last hides the matchers after it (a default case) or reads as if tried before them (a
+  /// closure, always tried after every matcher); a second fallback is never reached;
+  /// `.converting()` on a fallback has no value to convert.
+  private static func orderProblems(of matches: [Match<Base>]) -> [String] {
+    var problems: [String] = []
+    let fallbacks = matches.indices.filter { matches[$0].matcher == nil }
+    if let first = fallbacks.first, first < matches.count - 1,
+      matches[(first + 1)...].contains(where: { $0.matcher != nil })
+    {
+      problems.append(
+        "DynamicMapping<\(Base.self)>: Match.otherwise is number \(first + 1) of \(matches.count), "
+          + "before matchers it would hide (a default case) or that are tried before it anyway "
+          + "(a closure); put Match.otherwise last")
+    }
+    if fallbacks.count > 1 {
+      problems.append(
+        "DynamicMapping<\(Base.self)> has \(fallbacks.count) Match.otherwise fallbacks; only the "
+          + "first is ever tried when mapping, so keep one")
+    }
+    if matches.contains(where: \.convertingIgnored) {
+      problems.append(
+        "DynamicMapping<\(Base.self)>: .converting() on Match.otherwise has no discriminator to "
+          + "convert; remove it")
+    }
+    return problems
   }
 
   /// A dynamic mapping whose case a closure chooses from the representation (RestKit's block
@@ -91,7 +122,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
   }
 
   private init(
-    cases: [DynamicCase<Base>], matchers: [_Matcher?],
+    cases: [DynamicCase<Base>], matchers: [_Matcher?], orderProblems: [String] = [],
     chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?,
     fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?, tables: [DynamicCase<Base>],
     declineIsError: Bool, closureHasInverse: Bool
@@ -103,6 +134,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
     self.tables = tables
     self.declineIsError = declineIsError
     self.closureHasInverse = closureHasInverse
+    self.orderProblems = orderProblems
     let dispatch = _DynamicDispatch(
       cases: cases, matchers: matchers, chooser: chooser, fallback: fallback,
       declineIsError: declineIsError)
@@ -124,8 +156,9 @@ public struct DynamicMapping<Base>: MappingProtocol {
           reason: "its case is chosen by a closure and no serializing table was given"))
     }
     let problems =
-      cases.isEmpty && chooser == nil && fallback == nil
-      ? ["DynamicMapping<\(Base.self)> has no matchers, so it maps nothing"] : []
+      (cases.isEmpty && chooser == nil && fallback == nil
+        ? ["DynamicMapping<\(Base.self)> has no matchers, so it maps nothing"] : [])
+      + orderProblems
     plan = MappingPlan(_MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems))
   }
 
@@ -141,8 +174,9 @@ public struct DynamicMapping<Base>: MappingProtocol {
   /// instead of skipping it with a diagnostic.
   public func declinesAsErrors() -> Self {
     DynamicMapping(
-      cases: cases, matchers: matchers, chooser: chooser, fallback: fallback, tables: tables,
-      declineIsError: true, closureHasInverse: closureHasInverse)
+      cases: cases, matchers: matchers, orderProblems: orderProblems, chooser: chooser,
+      fallback: fallback, tables: tables, declineIsError: true,
+      closureHasInverse: closureHasInverse)
   }
 }
 
@@ -152,6 +186,9 @@ public struct Match<Base>: Sendable {
   var matcher: _Matcher?
   /// The case selected; `nil` for a closure fallback.
   let dynamicCase: DynamicCase<Base>?
+  /// `.converting()` was called on a fallback, which has no discriminator (a definition
+  /// problem).
+  var convertingIgnored = false
   /// A closure fallback's chooser and the cases it serializes with.
   var fallback:
     (choose: @Sendable (PayloadValue) -> DynamicCase<Base>?, table: [DynamicCase<Base>])?
@@ -214,6 +251,7 @@ public struct Match<Base>: Sendable {
   /// `"true"` matches `true`.
   public func converting() -> Self {
     var copy = self
+    if copy.matcher == nil { copy.convertingIgnored = true }
     copy.matcher?.converting = true
     return copy
   }
@@ -237,8 +275,9 @@ public struct Match<Base>: Sendable {
   /// }
   /// ```
   ///
-  /// Serializing writes no discriminator for it. Matchers after a fallback are never reached
-  /// when mapping (they still serialize their types).
+  /// Serializing writes no discriminator for it. A fallback goes last: one placed before
+  /// matchers, a second fallback, or `.converting()` on a fallback is a definition problem,
+  /// reported by `validate()` and on first use.
   public static func otherwise<Child>(_ mapping: some MappingProtocol<Child>) -> Match<Base> {
     Match(matcher: nil, dynamicCase: DynamicCase(mapping), fallback: nil)
   }

@@ -91,4 +91,31 @@ struct DynamicFallbackTests {
       String(decoding: try shape.serialize(rect), as: UTF8.self)
         == #"{"width":1,"height":3,"kind":"rect"}"#)
   }
+
+  @Test func aMisplacedOrRepeatedFallbackIsADefinitionProblem() throws {
+    let first = DynamicMapping<Person> {
+      Match.otherwise(Self.personMapping)
+      Match("type", equals: "Boy", People.boyMapping)
+    }
+    let problems = #expect(throws: MappingErrors.self) { try first.validate() }
+    #expect(problems?.description.contains("put Match.otherwise last") == true)
+    // The same problem on first use, so the hidden matcher cannot silently do nothing.
+    #expect(throws: MappingErrors.self) { try first.map(#"{"name":"Bo","type":"Boy"}"#) }
+
+    let twice = DynamicMapping<Person> {
+      Match("type", equals: "Boy", People.boyMapping)
+      Match.otherwise(Self.personMapping)
+      Match.otherwise(People.girlMapping)
+    }
+    #expect(throws: MappingErrors.self) { try twice.validate() }
+
+    let converting = DynamicMapping<Person> {
+      Match("type", equals: "Boy", People.boyMapping)
+      Match.otherwise(Self.personMapping).converting()
+    }
+    let conversion = #expect(throws: MappingErrors.self) { try converting.validate() }
+    #expect(conversion?.description.contains(".converting() on Match.otherwise") == true)
+    // Last and alone: fine.
+    try Self.withDefault.validate()
+  }
 }
