@@ -443,7 +443,7 @@ where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue 
       serialize: .rawValue, expected: _withArticle("\(Value.self)"))
   }
 
-  /// ``init(_:_:)`` with a default for an absent or `null` value.
+  /// `init(_:_:)` with a default for an absent or `null` value.
   @_disfavoredOverload
   public init(
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,

@@ -16,7 +16,7 @@ extension MappingProtocol {
   /// With a nested-key mapping (``KeyAttribute``), each key is also read into its object.
   ///
   /// - Parameters:
-  ///   - input: The payload (see ``map(_:with:)``).
+  ///   - input: The payload (see `map(_:with:)`).
   ///   - options: Settings for this call, reaching every object and child mapping.
   /// - Returns: The objects by key. A repeated key keeps its first member.
   /// - Throws: ``MappingErrors`` with every failing object's errors at their paths
@@ -34,7 +34,7 @@ extension MappingProtocol {
   ///   - foundation: The parsed payload.
   ///   - options: Settings for this call.
   /// - Returns: The objects by key.
-  /// - Throws: ``MappingErrors`` as ``mapDictionary(_:with:)`` does.
+  /// - Throws: ``MappingErrors`` as `mapDictionary(_:with:)` does.
   @_disfavoredOverload
   public func mapDictionary(_ foundation: Any, with options: MappingOptions = .none)
     throws(MappingErrors) -> [String: Object]
@@ -46,7 +46,7 @@ extension MappingProtocol {
   /// (`{"open": [{...}], "done": [{...}, {...}]}`).
   ///
   /// - Parameters:
-  ///   - input: The payload (see ``map(_:with:)``).
+  ///   - input: The payload (see `map(_:with:)`).
   ///   - options: Settings for this call.
   /// - Returns: The arrays of objects by key.
   /// - Throws: ``MappingErrors`` with every error at its path (`/done/1/title`).
@@ -56,13 +56,13 @@ extension MappingProtocol {
     try mapShaped(input.mappingInput, .dictionary(of: .array(of: .object)), options: options)
   }
 
-  /// ``mapDictionaryOfArrays(_:with:)`` for a value parsed by `JSONSerialization`.
+  /// `mapDictionaryOfArrays(_:with:)` for a value parsed by `JSONSerialization`.
   ///
   /// - Parameters:
   ///   - foundation: The parsed payload.
   ///   - options: Settings for this call.
   /// - Returns: The arrays of objects by key.
-  /// - Throws: ``MappingErrors`` as ``mapDictionaryOfArrays(_:with:)`` does.
+  /// - Throws: ``MappingErrors`` as `mapDictionaryOfArrays(_:with:)` does.
   @_disfavoredOverload
   public func mapDictionaryOfArrays(_ foundation: Any, with options: MappingOptions = .none)
     throws(MappingErrors) -> [String: [Object]]
@@ -73,7 +73,7 @@ extension MappingProtocol {
   /// Maps a payload that is an array of arrays of objects (`[[{...}, {...}], [{...}]]`).
   ///
   /// - Parameters:
-  ///   - input: The payload (see ``map(_:with:)``).
+  ///   - input: The payload (see `map(_:with:)`).
   ///   - options: Settings for this call.
   /// - Returns: The arrays of objects, in payload order.
   /// - Throws: ``MappingErrors`` with every error at its path (`/2/0/id`).
@@ -83,13 +83,13 @@ extension MappingProtocol {
     try mapShaped(input.mappingInput, .array(of: .array(of: .object)), options: options)
   }
 
-  /// ``mapArrayOfArrays(_:with:)`` for a value parsed by `JSONSerialization`.
+  /// `mapArrayOfArrays(_:with:)` for a value parsed by `JSONSerialization`.
   ///
   /// - Parameters:
   ///   - foundation: The parsed payload.
   ///   - options: Settings for this call.
   /// - Returns: The arrays of objects, in payload order.
-  /// - Throws: ``MappingErrors`` as ``mapArrayOfArrays(_:with:)`` does.
+  /// - Throws: ``MappingErrors`` as `mapArrayOfArrays(_:with:)` does.
   @_disfavoredOverload
   public func mapArrayOfArrays(_ foundation: Any, with options: MappingOptions = .none)
     throws(MappingErrors) -> [[Object]]
@@ -98,7 +98,7 @@ extension MappingProtocol {
   }
 
   /// Serializes objects by key as one object, keys sorted: the inverse of
-  /// ``mapDictionary(_:with:)``.
+  /// `mapDictionary(_:with:)`.
   ///
   /// - Parameters:
   ///   - objects: The objects by key.
@@ -113,7 +113,7 @@ extension MappingProtocol {
     try _plan.inverse.serializeShaped(objects, .keyedObjects, as: format, options: options)
   }
 
-  /// Serializes arrays of objects by key: the inverse of ``mapDictionaryOfArrays(_:with:)``.
+  /// Serializes arrays of objects by key: the inverse of `mapDictionaryOfArrays(_:with:)`.
   ///
   /// - Parameters:
   ///   - objects: The arrays of objects by key.
@@ -130,7 +130,7 @@ extension MappingProtocol {
   }
 
   /// Serializes arrays of objects as an array of arrays: the inverse of
-  /// ``mapArrayOfArrays(_:with:)``.
+  /// `mapArrayOfArrays(_:with:)`.
   ///
   /// - Parameters:
   ///   - objects: The arrays of objects.

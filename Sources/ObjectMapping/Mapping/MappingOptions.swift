@@ -83,7 +83,7 @@ public struct MappingOptions: Sendable {
   }
 }
 
-/// What mapping onto an existing instance (``Mapping/map(_:onto:with:)``) does with the keys a
+/// What mapping onto an existing instance (`map(_:onto:with:)`) does with the keys a
 /// payload leaves out. By default nothing: an absent key leaves its property as it is, which is
 /// what a partial update (a PATCH response) needs. RestKit's
 /// `assignsDefaultValueForMissingAttributes` and `assignsNilForMissingRelationships` are these
@@ -126,10 +126,10 @@ public enum NullIntoNonOptional: Sendable, Hashable {
   /// An error naming the path (`expected an integer, found null`): the default.
   case fail
   /// The property keeps its value (the value `make()` gave a new object, the current value of
-  /// an existing one), with a ``MappingDiagnostic/Kind/nullIgnored`` diagnostic.
+  /// an existing one), with a ``MappingDiagnostic/Kind/nullIgnored(kept:)`` diagnostic.
   case keepCurrent
   /// The type's zero (``MappableValue/zeroValue``: `0`, `false`, `""`, an empty collection),
-  /// with a ``MappingDiagnostic/Kind/nullIgnored`` diagnostic; an error for a type without one
+  /// with a ``MappingDiagnostic/Kind/nullIgnored(kept:)`` diagnostic; an error for a type without one
   /// (a `Date`, a relationship).
   case zero
 }

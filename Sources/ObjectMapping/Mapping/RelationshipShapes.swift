@@ -24,9 +24,10 @@ struct _Shape<Value, Child>: Sendable {
   /// `current` (entries merged by key); `nil` for shapes that are replaced as a whole.
   var merge: Merge?
 
-  typealias Merge = @Sendable (
-    _ current: Value, _ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun
-  ) -> _PendingValue<Value>?
+  typealias Merge =
+    @Sendable (
+      _ current: Value, _ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun
+    ) -> _PendingValue<Value>?
 
   init(
     decode: @escaping @Sendable (Int, _MappingPlan<Child>, inout _MappingRun) -> Value?,

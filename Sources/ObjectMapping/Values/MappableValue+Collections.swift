@@ -183,7 +183,8 @@ func _rawCase<E: RawRepresentable>(_ type: E.Type, payload: PayloadValue) throws
 where E.RawValue: MappableValue {
   let raw = try E.RawValue(payload: payload)
   guard let value = E(rawValue: raw) else {
-    throw payload.invalid(expected: _withArticle("\(E.self)"), reason: _unknownRawValueReason(E.self))
+    throw payload.invalid(
+      expected: _withArticle("\(E.self)"), reason: _unknownRawValueReason(E.self))
   }
   return value
 }

@@ -31,7 +31,8 @@ struct PartialReportTests {
   }
 
   @Test func theReportKeepsWhatWasPresentAndListsWhatIsMissing() {
-    let report = Self.mapping.report(#"{"email": "a@b.c", "age": "old", "address": {"city": "Oslo"}}"#)
+    let report = Self.mapping.report(
+      #"{"email": "a@b.c", "age": "old", "address": {"city": "Oslo"}}"#)
     #expect(report.object == nil)
     #expect(report.partialObject == Signup(email: "a@b.c"))
     #expect(report.missingKeys == ["/name", "/address/zip"])
@@ -47,7 +48,9 @@ struct PartialReportTests {
   }
 
   @Test func everyInputTypeReports() throws {
-    let foundation: Any = ["email": "e", "name": "n", "age": 1, "address": ["city": "c", "zip": "z"]]
+    let foundation: Any = [
+      "email": "e", "name": "n", "age": 1, "address": ["city": "c", "zip": "z"],
+    ]
     #expect(Self.mapping.report(foundation).object?.age == 1)
     var existing = Signup(email: "old")
     let onto = Self.mapping.report(["name": "new"] as [String: Any], onto: &existing)
