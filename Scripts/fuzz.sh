@@ -31,11 +31,11 @@ ROOT="$PWD"
 
 # target        release-runs  debug-runs  JSONTestSuite-seeds
 TARGET_TABLE="
-JSONReaderFuzz   750000        36000       yes
-FormReaderFuzz   300000        30000       no
-MapperFuzz       15000         1500        yes
+JSONReaderFuzz   450000        36000       yes
+FormReaderFuzz   180000        30000       no
+MapperFuzz       12000         1500        yes
 NodeFuzz         25000         1800        no
-ModelFuzz        100000        15000       yes
+ModelFuzz        70000         15000       yes
 "
 
 all_targets() { awk 'NF { print $1 }' <<<"$TARGET_TABLE"; }
