@@ -73,6 +73,9 @@ public struct Attribute<Object, Value>: MappingRule {
     return copy
   }
   var groupNames: [String] = []
+  /// For a rule declared without a key (`Attribute(\.createdAt)`): the property's name, which
+  /// the mapping's ``KeyConvention`` turns into the key.
+  var derivedKey: _DerivedKey?
   /// For a compound source: writes part `i` of the value (the transform run in reverse).
   var compoundWriter: (@Sendable (Value, Int, inout _PayloadWriter) throws -> Void)?
 
@@ -809,4 +812,9 @@ extension Equatable {
     guard let other = other as? Self else { return false }
     return self == other
   }
+}
+
+extension Attribute {
+  /// A rule without a key whose property name cannot be read (``KeyConvention``).
+  var definitionProblem: String? { derivedKey?.problem }
 }

@@ -24,7 +24,7 @@
 /// mapping is built; mapping never re-plans per object and a mapping holds no mutable state.
 public struct Mapping<Object>: MappingProtocol {
   let make: @Sendable () -> Object
-  let rules: [any MappingRule<Object>]
+  var rules: [any MappingRule<Object>]
   /// `nil` unless set: mapping then uses the parent's (or the call's) mode, else lenient.
   var coercionMode: Coercion?
   var formats: [DateFormat] = DateFormat.defaultFormats
@@ -65,6 +65,51 @@ public struct Mapping<Object>: MappingProtocol {
     self.rules = rules()
     plan = MappingPlan(_MappingPlan(placeholder: ()))
     rebuildPlan()
+  }
+
+  /// Creates a mapping whose rules declared without a key (`Attribute(\.createdAt)`) take it
+  /// from their property's name through `keys`.
+  ///
+  /// ```swift
+  /// let issueMapping = Mapping(Issue.init, keys: .snakeCase) {
+  ///   Attribute(\.createdAt)        // "created_at"
+  ///   Attribute("number", \.id)     // an explicit key wins
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - make: Creates a fresh instance of the model.
+  ///   - keys: The convention that makes keys from property names.
+  ///   - rules: The rules.
+  public init(
+    _ make: @escaping @Sendable () -> Object, keys: KeyConvention,
+    @MappingBuilder<Object> rules: () -> [any MappingRule<Object>]
+  ) {
+    self.make = make
+    self.rules = Self.applying(keys, to: rules())
+    plan = MappingPlan(_MappingPlan(placeholder: ()))
+    rebuildPlan()
+  }
+
+  /// The same mapping with the keys of its keyless rules made by `convention` (see
+  /// ``KeyConvention``); rules with a spelled key keep it.
+  public func keys(_ convention: KeyConvention) -> Self {
+    var copy = self
+    copy.rules = Self.applying(convention, to: rules)
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// `rules` with the keys of keyless rules made by `convention`.
+  private static func applying(
+    _ convention: KeyConvention, to rules: [any MappingRule<Object>]
+  ) -> [any MappingRule<Object>] {
+    rules.map { rule in
+      guard let deriving = rule as? any _KeyDerivingRule,
+        let converted = deriving.applyingKeyConvention(convention) as? any MappingRule<Object>
+      else { return rule }
+      return converted
+    }
   }
 
   /// The rules with ``Include``s expanded.

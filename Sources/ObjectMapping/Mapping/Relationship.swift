@@ -88,10 +88,13 @@ public struct Relationship<Object>: MappingRule {
 
   /// What the relationship maps: one child, a collection, or a dictionary of children.
   var shape: _RelationshipShape = .toMany
+  /// For a relationship declared without a key: the property's name (``KeyConvention``).
+  var derivedKey: _DerivedKey?
 
   /// A collection policy the relationship's shape cannot honour (any but
   /// ``CollectionPolicy/replace`` on a to-one or dictionary relationship).
   var definitionProblem: String? {
+    if let problem = derivedKey?.problem { return problem }
     guard collectionPolicy != .replace else { return nil }
     if collectionPolicy == .merge {
       switch shape {
@@ -246,13 +249,8 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     run: inout _MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
-      if fansOut, decodeFannedOut(&object, &patch, objectIndex: objectIndex, run: &run) { return }
-      // Onto an existing instance, an absent value leaves the property as it is, unless the
-      // run assigns nil to missing relationships.
-      if run.ontoExisting {
-        if rule.clear != nil { clearMissing(&patch, run: run) }
-      } else if absenceIsError {
-        recordAbsence(run: &run)
+      if fansOut || run.ontoExisting || absenceIsError {
+        decodeAbsent(&object, &patch, objectIndex: objectIndex, run: &run)
       }
       return
     }
@@ -290,18 +288,23 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     return true
   }
 
-  /// Onto an existing instance under ``MissingKeyPolicy/assignNilToRelationships``: an absent
-  /// optional relationship becomes `nil`.
+  /// The value is absent: a path across an array fans out; onto an existing instance the
+  /// property is left as it is (or set to `nil` under
+  /// ``MissingKeyPolicy/assignNilToRelationships``); a required value is an error. Out of line,
+  /// so that the frame of `decode`, which recursion repeats per level, stays small.
   @inline(never)
-  private func clearMissing(_ patch: inout _Patch<Object>, run: borrowing _MappingRun) {
-    guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
-    else { return }
-    patch.append({ clear(&$0) }, preview: { clear(&$0) })
-  }
-
-  @inline(never)
-  private func recordAbsence(run: inout _MappingRun) {
-    run.fail(.missingRequiredKey, at: source.pathComponents)
+  private func decodeAbsent(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    run: inout _MappingRun
+  ) {
+    if fansOut, decodeFannedOut(&object, &patch, objectIndex: objectIndex, run: &run) { return }
+    if run.ontoExisting {
+      guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
+      else { return }
+      patch.append({ clear(&$0) }, preview: { clear(&$0) })
+    } else if absenceIsError {
+      run.fail(.missingRequiredKey, at: source.pathComponents)
+    }
   }
 
   /// ``decode(_:objectIndex:hint:run:)`` with validation or dropped children, or onto an

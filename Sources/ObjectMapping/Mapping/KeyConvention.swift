@@ -1,0 +1,248 @@
+/// How a rule declared without a key (`Attribute(\.createdAt)`) names its payload key: from the
+/// property's name, through a convention the mapping declares.
+///
+/// ```swift
+/// let issueMapping = Mapping(Issue.init, keys: .snakeCase) {
+///   Attribute(\.createdAt)              // "created_at"
+///   Attribute(\.htmlURL)                // "html_url"
+///   Attribute("number", \.id)           // an explicit key always wins
+///   Relationship(\.user, userMapping)   // "user"
+/// }
+/// ```
+///
+/// The key is derived once, when the mapping is built: mapping and serializing cost nothing
+/// more than with spelled keys. The property's name is read from the key path's description
+/// (`\Issue.createdAt`), which Swift provides on Linux and on current Apple OSes for stored
+/// properties. A key path whose name cannot be read (a computed property, stripped reflection
+/// metadata, optional chaining, a subscript) is a definition problem naming the rule, reported
+/// by `validate()` and on first use, telling you to spell the key: never a wrong key. A nested
+/// key path (`\.address.city`) names nested keys (`address.city`), each component converted.
+public struct KeyConvention: Sendable {
+  /// Makes the key for one property name (one component of a nested key path).
+  let transform: @Sendable (String) -> String
+
+  /// A convention that makes keys with `transform` (`{ "x_" + $0 }`).
+  public static func custom(_ transform: @escaping @Sendable (String) -> String) -> KeyConvention {
+    KeyConvention(transform: transform)
+  }
+
+  /// The property name as it is (`createdAt`): ObjectMapper's automatic same-name mapping. Rules
+  /// without a key use it when the mapping declares no convention.
+  public static let identity = KeyConvention { $0 }
+
+  /// `created_at` from `createdAt`, `html_url` from `htmlURL`, `user_id` from `userID` (the words
+  /// `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` would read back).
+  public static let snakeCase = KeyConvention { _separatedWords($0, by: "_") }
+
+  /// `created-at` from `createdAt`.
+  public static let kebabCase = KeyConvention { _separatedWords($0, by: "-") }
+
+  /// `CreatedAt` from `createdAt`.
+  public static let pascalCase = KeyConvention { name in
+    guard let first = name.first else { return name }
+    return first.uppercased() + name.dropFirst()
+  }
+
+  /// This convention's keys with `prefix` in front (TinyMappingModel's `im:name` for `name`).
+  ///
+  /// ```swift
+  /// Mapping(Track.init, keys: .identity.prefixed("im:")) { Attribute(\.name) }   // "im:name"
+  /// ```
+  public func prefixed(_ prefix: String) -> KeyConvention {
+    let inner = transform
+    return KeyConvention { prefix + inner($0) }
+  }
+
+  /// The key for `propertyName`.
+  public func key(for propertyName: String) -> String {
+    transform(propertyName)
+  }
+}
+
+/// `name`'s words joined by `separator`, lowercased: a word starts at an uppercase letter that
+/// follows a lowercase letter or a digit, and at the last uppercase letter of a run followed by a
+/// lowercase one (`htmlURLString` -> `html_url_string`).
+func _separatedWords(_ name: String, by separator: Character) -> String {
+  let characters = Array(name)
+  var result = ""
+  result.reserveCapacity(characters.count + 4)
+  for (offset, character) in characters.enumerated() {
+    if character.isUppercase, offset > 0 {
+      let previous = characters[offset - 1]
+      let next = offset + 1 < characters.count ? characters[offset + 1] : nil
+      let startsWord =
+        previous.isLowercase || previous.isNumber
+        || (previous.isUppercase && (next?.isLowercase ?? false))
+      if startsWord, previous != separator { result.append(separator) }
+    }
+    result += character.lowercased()
+  }
+  return result
+}
+
+/// The name a rule without a key derives its key from.
+enum _DerivedKey: Sendable, Equatable {
+  /// The property path's names (`["address", "city"]`).
+  case names([String])
+  /// The key path does not tell its property's name: the rule and the key path, for the
+  /// definition problem.
+  case unknown(rule: String, keyPath: String)
+
+  /// The names of the stored properties `keyPath` goes through, read from its description
+  /// (`\Issue.createdAt`); `.unknown` when they cannot be read.
+  init<Root>(_ keyPath: AnyKeyPath, root: Root.Type, rule: String) {
+    let described = String(describing: keyPath)
+    let prefix = "\\" + String(describing: Root.self) + "."
+    guard described.hasPrefix(prefix) else {
+      self = .unknown(rule: rule, keyPath: described)
+      return
+    }
+    let names = described.dropFirst(prefix.count).split(
+      separator: ".", omittingEmptySubsequences: false)
+    let isIdentifier: (Substring) -> Bool = { name in
+      guard let first = name.first, first.isLetter || first == "_" else { return false }
+      return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+    guard !names.isEmpty, names.allSatisfy(isIdentifier) else {
+      self = .unknown(rule: rule, keyPath: described)
+      return
+    }
+    self = .names(names.map(String.init))
+  }
+
+  /// The source for `convention`; `nil` when the name is unknown.
+  func source(with convention: KeyConvention) -> SourcePath? {
+    guard case .names(let names) = self else { return nil }
+    return SourcePath(keys: names.map(convention.key(for:)))
+  }
+
+  /// The definition problem of an unknown name.
+  var problem: String? {
+    guard case .unknown(let rule, let keyPath) = self else { return nil }
+    return "\(rule) has no key, and the property name cannot be read from the key path "
+      + "\(keyPath) (a computed property, optional chaining, a subscript, or reflection "
+      + "metadata stripped from the build); spell the key: \(rule)(\"key\", …)"
+  }
+}
+
+/// A rule that may take its key from its property's name (``KeyConvention``).
+protocol _KeyDerivingRule {
+  /// The same rule with its key made by `convention`, when it was declared without one.
+  func applyingKeyConvention(_ convention: KeyConvention) -> Self
+}
+
+extension Attribute: _KeyDerivingRule {
+  func applyingKeyConvention(_ convention: KeyConvention) -> Self {
+    guard let derivedKey, let source = derivedKey.source(with: convention) else { return self }
+    var copy = self
+    copy.source = source
+    return copy
+  }
+}
+
+extension Relationship: _KeyDerivingRule {
+  func applyingKeyConvention(_ convention: KeyConvention) -> Self {
+    guard let derivedKey, let source = derivedKey.source(with: convention) else { return self }
+    var copy = self
+    copy.source = source
+    return copy
+  }
+}
+
+extension Attribute where Value: MappableValue {
+  /// Maps the value at the key the mapping's ``KeyConvention`` makes from the property's name
+  /// (the name itself when the mapping declares none).
+  ///
+  /// ```swift
+  /// Mapping(Issue.init, keys: .snakeCase) { Attribute(\.createdAt) }   // "created_at"
+  /// ```
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable) {
+    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    self.init(derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property)
+    derivedKey = derived
+  }
+
+  /// ``init(_:)`` with a default for an absent or `null` value.
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable, default defaultValue: Value)
+  where Value: Sendable {
+    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    self.init(
+      derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property, default: defaultValue)
+    derivedKey = derived
+  }
+}
+
+extension Attribute {
+  /// Maps the value at the key the mapping's ``KeyConvention`` makes from the property's name,
+  /// through a two-way transform.
+  public init<Wire: MappableValue>(
+    _ property: WritableKeyPath<Object, Value> & Sendable, _ transform: ValueTransform<Wire, Value>
+  ) {
+    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    self.init(derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property, transform)
+    derivedKey = derived
+  }
+}
+
+extension Relationship {
+  /// Sets the key a keyless initializer derived.
+  private func derivingKey(from property: AnyKeyPath) -> Self {
+    var copy = self
+    let derived = _DerivedKey(property, root: Object.self, rule: "Relationship")
+    copy.derivedKey = derived
+    if let source = derived.source(with: .identity) { copy.source = source }
+    return copy
+  }
+
+  /// A to-one relationship at the key the mapping's ``KeyConvention`` makes from the property's
+  /// name.
+  ///
+  /// ```swift
+  /// Mapping(Issue.init, keys: .snakeCase) { Relationship(\.closedBy, userMapping) }   // "closed_by"
+  /// ```
+  public init<Child>(
+    _ property: WritableKeyPath<Object, Child> & Sendable, _ mapping: some MappingProtocol<Child>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
+
+  /// An optional to-one relationship at the key the convention makes.
+  public init<Child>(
+    _ property: WritableKeyPath<Object, Child?> & Sendable, _ mapping: some MappingProtocol<Child>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
+
+  /// A to-many relationship at the key the convention makes.
+  public init<Collection: RelationshipCollection>(
+    _ property: WritableKeyPath<Object, Collection> & Sendable,
+    _ mapping: some MappingProtocol<Collection.Element>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
+
+  /// A dictionary of objects at the key the convention makes.
+  public init<Child>(
+    _ property: WritableKeyPath<Object, [String: Child]> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
+
+  /// A recursive relationship (its mapping resolved when first used) at the key the convention
+  /// makes: to-one, optional, or to-many.
+  public init<Child, M: MappingProtocol<Child>>(
+    _ property: WritableKeyPath<Object, Child?> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self = Relationship("?", property, lazy: mapping).derivingKey(from: property)
+  }
+
+  /// A recursive to-many relationship at the key the convention makes.
+  public init<Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>>(
+    _ property: WritableKeyPath<Object, Collection> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self = Relationship("?", property, lazy: mapping).derivingKey(from: property)
+  }
+}
