@@ -460,6 +460,62 @@ where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue 
   }
 }
 
+extension Attribute where Value: Codable & SendableMetatype {
+  /// Maps a `Codable` value without a mapping or a ``MappableValue`` conformance: read with
+  /// ``FastJSONDecoder``'s reader straight from the payload, written with
+  /// ``FastJSONEncoder``'s (`JSONDecoder`/`JSONEncoder` defaults, or the coders given).
+  ///
+  /// ```swift
+  /// struct Reactions: Codable { var plusOne: Int; var heart: Int }
+  /// Attribute("reactions", \.reactions)          // Reactions, Reactions?, [Reactions]
+  /// ```
+  ///
+  /// A failure inside the value is an error whose path continues the rule's
+  /// (`/reactions/heart`). A type that is also a ``MappableValue`` uses that conversion.
+  ///
+  /// - Parameters:
+  ///   - source: Where the value is read.
+  ///   - property: The property to write.
+  ///   - decoder: The decoding strategies (dates, keys, data).
+  ///   - encoder: The encoding strategies.
+  @_disfavoredOverload
+  public init(
+    _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
+    decoder: FastJSONDecoder = FastJSONDecoder(), encoder: FastJSONEncoder = FastJSONEncoder()
+  ) {
+    let optional = _OptionalTraits<Value>.ofValue
+    let settings = _SendableCoders(decoder: decoder)
+    self.init(
+      source: source.sourcePath, property: property,
+      read: { try _decodeCodable(Value.self, from: $0, with: settings.decoder) },
+      nullValue: { optional?.none() }, defaultValue: nil, serialize: .codable(encoder),
+      expected: _withArticle("\(Value.self)"))
+  }
+}
+
+extension Attribute
+where Value: Codable & RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
+  /// A `Codable` raw-value enum: read and written by its raw value, as
+  /// ``init(_:_:)-raw`` does (the more specific of the two).
+  @_disfavoredOverload
+  public init(
+    _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) {
+    self.init(
+      source: source.sourcePath, property: property,
+      read: { try _rawCase(Value.self, payload: $0) }, nullValue: { nil }, defaultValue: nil,
+      serialize: .rawValue, expected: _withArticle("\(Value.self)"))
+  }
+}
+
+/// The coders a `Codable` attribute uses, shared by its closures: immutable once made.
+struct _SendableCoders: @unchecked Sendable {
+  // @unchecked: the strategies may hold closures that are not marked Sendable; the value is
+  // never mutated after the rule is made, and `JSONDecoder` shares the same settings the same
+  // way.
+  let decoder: FastJSONDecoder
+}
+
 extension Attribute {
   /// Maps an optional raw-value enum without a ``MappableValue`` conformance: `null` and
   /// absence are `nil`.

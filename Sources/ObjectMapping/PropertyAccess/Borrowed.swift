@@ -149,3 +149,12 @@ final class _FixedBuffer<Element>: @unchecked Sendable {
     return body(UnsafeBufferPointer(rebasing: storage[start..<start + length]))
   }
 }
+
+/// `value` as `Target` when the two are the same type (checked by their metadata), without the
+/// runtime's dynamic cast; `nil` otherwise. Safe: the bits are reinterpreted only as the type
+/// they already are. For generic code that has just matched a type (`T.self == [Double].self`).
+@inline(__always)
+func _sameType<Value, Target>(_ value: Value, as target: Target.Type) -> Target? {
+  guard Value.self == Target.self else { return nil }
+  return unsafeBitCast(value, to: Target.self)
+}

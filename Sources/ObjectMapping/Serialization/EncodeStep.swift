@@ -175,6 +175,24 @@ extension _ValueWriter {
   }
 }
 
+extension _ValueWriter where Value: Encodable & SendableMetatype {
+  /// A `Codable` value without a ``MappableValue`` conformance: written with `encoder`'s
+  /// strategies; `nil` (of an optional) is left to the null policy.
+  static func codable(_ encoder: FastJSONEncoder) -> _ValueWriter<Value> {
+    let settings = encoder.settings
+    let isNone = _OptionalTraits<Value>.ofValue?.isNone
+    return _ClosureValueWriter { value, writer, nulls in
+      if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
+      do {
+        try writer.node(try settings.node(of: value))
+      } catch {
+        throw _encodingMappingError(error)
+      }
+      return true
+    }
+  }
+}
+
 /// A ``MappableValue``'s own writing, for any type but `Optional`.
 private final class _MappableValueWriter<Value: MappableValue>: _ValueWriter<Value>,
   @unchecked Sendable

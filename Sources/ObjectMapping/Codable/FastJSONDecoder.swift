@@ -1,0 +1,507 @@
+import Foundation
+
+/// A `Decodable` decoder on ObjectMapping's JSON reader: the drop-in for `JSONDecoder` when the
+/// models are `Codable` and the payload is JSON.
+///
+/// ```swift
+/// var decoder = FastJSONDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// let search = try decoder.decode(TwitterSearch.self, from: data)
+/// ```
+///
+/// The payload is scanned once into the flat index the mappings read; containers read it in
+/// place (no `Any`, no dictionaries of members, no `NSNumber`). It takes `JSONDecoder`'s own
+/// strategy types (keys, dates, data, non-conforming floats) and `userInfo`, so moving a
+/// configured `JSONDecoder` over is a matter of copying its settings.
+///
+/// Values convert strictly, as `JSONDecoder` converts them: a number for an `Int` (a number
+/// with a fraction or out of range is an error), a string for a `String`. Errors are
+/// ``MappingErrors`` with a JSON Pointer path (`/statuses/3/user/id`) and, for syntax, the line
+/// and column; the `DecodingError` a model's own `init(from:)` sees inside is kept as the
+/// error's ``MappingError/underlyingError``. As with every `Decoder`, decoding stops at the first
+/// error a model does not catch.
+public struct FastJSONDecoder {
+  /// How keys of the payload are matched with coding keys (`JSONDecoder`'s type).
+  public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
+  /// How dates are read (`JSONDecoder`'s type; default `.deferredToDate`).
+  public var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate
+  /// How `Data` is read (default `.base64`).
+  public var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64
+  /// Whether strings stand for infinities and NaN (default `.throw`).
+  public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy =
+    .throw
+  /// Values the models' `init(from:)` can read from `decoder.userInfo`.
+  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  /// The JSON reader's options (depth, duplicate keys, …).
+  public var reading: JSONReadingOptions = .strict
+
+  /// Creates a decoder with `JSONDecoder`'s defaults.
+  public init() {}
+
+  /// Decodes a value of `type` from UTF-8 JSON.
+  ///
+  /// - Parameters:
+  ///   - type: The type to decode.
+  ///   - data: The JSON bytes.
+  /// - Returns: The value.
+  /// - Throws: ``MappingErrors``: a syntax error with its line and column, or the first
+  ///   decoding error with its JSON Pointer path.
+  public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(MappingErrors) -> T {
+    try decode(type, text: .data(data))
+  }
+
+  /// Decodes a value of `type` from JSON text.
+  public func decode<T: Decodable>(_ type: T.Type, from json: String) throws(MappingErrors) -> T {
+    try decode(type, text: .string(json))
+  }
+
+  /// Decodes a value of `type` from UTF-8 JSON bytes.
+  public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(MappingErrors)
+    -> T
+  {
+    try decode(type, text: .bytes(bytes))
+  }
+
+  private func decode<T: Decodable>(_ type: T.Type, text: _JSONText) throws(MappingErrors) -> T {
+    let outcome: Result<T, MappingErrors>
+    do throws(FormatError) {
+      outcome = try text.scan(options: reading) { view in
+        let state = _CodableReading(tape: view, settings: self)
+        do {
+          return .success(try state.decode(T.self, at: 0, parent: [], key: nil))
+        } catch let errors as MappingErrors {
+          // A mapped model's (MappedCodable) errors, each at its path.
+          return .failure(errors)
+        } catch {
+          return .failure(MappingErrors([_mappingError(error)]))
+        }
+      }
+    } catch {
+      throw MappingErrors([MappingError(error)])
+    }
+    return try outcome.get()
+  }
+}
+
+// MARK: The document being decoded
+
+/// One decoding call: the scanned document (valid while the reading is current), the settings,
+/// and the strict context values are read with.
+final class _CodableReading {
+  let tape: _TapeView
+  let settings: FastJSONDecoder
+  let userInfo: [CodingUserInfoKey: Any]
+  /// A key strategy other than `.useDefaultKeys` is set.
+  let convertsKeys: Bool
+  /// Keeps the reading current (``PayloadValue`` lifetime checks) while the models decode.
+  private let reading = _Reading()
+  private let context = _ValueContext(coercion: .strict, dateFormats: [.iso8601])
+
+  init(tape: _TapeView, settings: FastJSONDecoder) {
+    self.tape = tape
+    self.settings = settings
+    userInfo = settings.userInfo.mapValues { $0 as Any }
+    if case .useDefaultKeys = settings.keyDecodingStrategy {
+      convertsKeys = false
+    } else {
+      convertsKeys = true
+    }
+  }
+
+  /// Stops the program when a decoder or container escaped its `decode` call and is used after
+  /// it returned (its document is gone), as ``PayloadValue`` does.
+  @inline(__always)
+  func checkLifetime() {
+    PayloadValue(tape: tape, index: 0, context: context, token: reading.token).checkLifetime()
+  }
+
+  func payload(at index: Int) -> PayloadValue {
+    PayloadValue(tape: tape, index: index, context: context, token: reading.token)
+  }
+
+  /// A value at `index` of a `MappableValue` type, read strictly. The path is built only for
+  /// an error.
+  @inline(__always)
+  func scalar<T: MappableValue>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    checkLifetime()
+    if tape[index].kind == .null {
+      throw DecodingError.valueNotFound(
+        T.self, DecodingError.Context(codingPath: path(), debugDescription: "found null"))
+    }
+    do {
+      return try T(payload: payload(at: index))
+    } catch {
+      throw DecodingError.typeMismatch(
+        T.self,
+        DecodingError.Context(
+          codingPath: path(), debugDescription: "\(error)", underlyingError: error))
+    }
+  }
+
+  /// A `Double` or `Float`, with the non-conforming float strategy.
+  func floatingPoint<T: BinaryFloatingPoint & MappableValue & LosslessStringConvertible>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    checkLifetime()
+    if tape[index].kind == .string,
+      case .convertFromString(let positive, let negative, let nan) =
+        settings.nonConformingFloatDecodingStrategy
+    {
+      let text = tape.string(at: index)
+      if text == positive { return .infinity }
+      if text == negative { return -.infinity }
+      if text == nan { return .nan }
+    }
+    return try scalar(T.self, at: index, path: path())
+  }
+
+  /// A value of any `Decodable` type at `index`: the types `JSONDecoder` reads specially
+  /// (dates, data, URLs, decimals) with their strategies, everything else through its
+  /// `init(from:)`.
+  func decode<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+  ) throws -> T {
+    checkLifetime()
+    // Scalars and arrays are read straight from the document: no decoder, no existential
+    // container per value (the common types first; the comparisons are of metadata pointers).
+    if let value = try fastScalar(T.self, at: index, parent: parent, key: key) { return value }
+    if let array = T.self as? any _TapeDecodableArray.Type {
+      return try _cast(
+        try array.decodeElements(self, at: index, parent: parent, key: key), path: [])
+    }
+    if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
+      return try decodeSpecial(type, at: index, path: _path(parent, key))
+    }
+    if convertsKeys, T.self is any _StringKeyedDictionary.Type {
+      return try T(
+        from: _TapeDecoder(self, index: index, parent: parent, key: key, convertsKeys: false))
+    }
+    return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+  }
+
+  /// The value at `index` when `T` is one of the common scalars (`String`, `Int`, `Double`,
+  /// `Bool`, `Int64`), read straight from the document; `nil` for any other type.
+  @inline(__always)
+  func fastScalar<T>(
+    _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+  ) throws -> T? {
+    if T.self == String.self {
+      return _sameType(try scalar(String.self, at: index, path: _path(parent, key)), as: T.self)
+    }
+    if T.self == Int.self {
+      return _sameType(try scalar(Int.self, at: index, path: _path(parent, key)), as: T.self)
+    }
+    if T.self == Double.self {
+      return _sameType(
+        try floatingPoint(Double.self, at: index, path: _path(parent, key)), as: T.self)
+    }
+    if T.self == Bool.self {
+      return _sameType(try scalar(Bool.self, at: index, path: _path(parent, key)), as: T.self)
+    }
+    if T.self == Int64.self {
+      return _sameType(try scalar(Int64.self, at: index, path: _path(parent, key)), as: T.self)
+    }
+    return nil
+  }
+
+  /// A date, data, URL or decimal, which `JSONDecoder` reads with its strategies.
+  private func decodeSpecial<T: Decodable>(_ type: T.Type, at index: Int, path: [any CodingKey])
+    throws -> T
+  {
+    if T.self == Date.self { return try _cast(try decodeDate(at: index, path: path), path: path) }
+    if T.self == Data.self { return try _cast(try decodeData(at: index, path: path), path: path) }
+    return try decodeMappable(type, at: index, path: path)
+  }
+
+  private func decodeMappable<T>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+    guard let mappable = type as? any MappableValue.Type else {
+      return try decodeOpened(type, at: index, path: path)
+    }
+    return try _cast(try _openScalar(mappable, reading: self, at: index, path: path), path: path)
+  }
+
+  private func decodeOpened<T>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+    throw DecodingError.typeMismatch(
+      T.self, DecodingError.Context(codingPath: path, debugDescription: "not decodable"))
+  }
+
+  private func decodeDate(at index: Int, path: [any CodingKey]) throws -> Date {
+    let decoder = _TapeDecoder(self, index: index, parent: path, key: nil)
+    switch settings.dateDecodingStrategy {
+    case .deferredToDate:
+      return try Date(from: decoder)
+    case .secondsSince1970:
+      return Date(timeIntervalSince1970: try scalar(Double.self, at: index, path: path))
+    case .millisecondsSince1970:
+      return Date(timeIntervalSince1970: try scalar(Double.self, at: index, path: path) / 1000)
+    case .iso8601:
+      let text = try scalar(String.self, at: index, path: path)
+      guard case .date(let date) = DateFormat.iso8601.parse(text: text) else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: path, debugDescription: "Expected date string to be ISO8601-formatted."))
+      }
+      return date
+    case .custom(let closure):
+      return try closure(decoder)
+    @unknown default:
+      // `.formatted(DateFormatter)` where Foundation has it: use `.custom` with the formatter.
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: path,
+          debugDescription: "this date decoding strategy is not supported; use .custom"))
+    }
+  }
+
+  private func decodeData(at index: Int, path: [any CodingKey]) throws -> Data {
+    let decoder = _TapeDecoder(self, index: index, parent: path, key: nil)
+    switch settings.dataDecodingStrategy {
+    case .deferredToData:
+      return try Data(from: decoder)
+    case .base64:
+      let text = try scalar(String.self, at: index, path: path)
+      guard let data = Data(base64Encoded: text) else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: path, debugDescription: "Encountered Data is not valid Base64."))
+      }
+      return data
+    case .custom(let closure):
+      return try closure(decoder)
+    @unknown default:
+      return try Data(from: decoder)
+    }
+  }
+
+  // MARK: Keys
+
+  /// The member of the object at `object` whose key matches `key` under the key strategy.
+  @inline(__always)
+  func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?) -> Int? {
+    if let keys { return keys.index[key.stringValue] }
+    var name = key.stringValue
+    return name.withUTF8 { tape.member(of: object, named: $0) }
+  }
+
+  /// The object's keys as the key strategy converts them; `nil` for `.useDefaultKeys`.
+  func convertedKeys(of object: Int, path: [any CodingKey]) -> _ConvertedKeys? {
+    switch settings.keyDecodingStrategy {
+    case .useDefaultKeys:
+      return nil
+    case .convertFromSnakeCase:
+      return _ConvertedKeys(tape: tape, object: object) { _convertFromSnakeCase($0) }
+    case .custom(let closure):
+      return _ConvertedKeys(tape: tape, object: object) { name in
+        closure(path + [_AnyCodingKey(stringValue: name)]).stringValue
+      }
+    @unknown default:
+      return nil
+    }
+  }
+}
+
+/// `value` as `T` (the type the caller just matched); a type mismatch otherwise.
+private func _cast<T>(_ value: Any, path: [any CodingKey]) throws -> T {
+  guard let typed = value as? T else {
+    throw DecodingError.typeMismatch(
+      T.self, DecodingError.Context(codingPath: path, debugDescription: "found \(type(of: value))"))
+  }
+  return typed
+}
+
+/// Opens `type` to read a scalar of it.
+private func _openScalar<T: MappableValue>(
+  _ type: T.Type, reading: _CodableReading, at index: Int, path: [any CodingKey]
+) throws -> Any {
+  try reading.scalar(T.self, at: index, path: path)
+}
+
+/// `[Element]`, read element by element from the document without an unkeyed container.
+protocol _TapeDecodableArray {
+  static func decodeElements(
+    _ reading: _CodableReading, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+  ) throws -> Any
+}
+
+extension Array: _TapeDecodableArray where Element: Decodable {
+  static func decodeElements(
+    _ reading: _CodableReading, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+  ) throws -> Any {
+    guard reading.tape[index].kind == .array else {
+      // Not an array: the decoder reports it as `Array.init(from:)` would.
+      return try [Element](from: _TapeDecoder(reading, index: index, parent: parent, key: key))
+    }
+    let count = reading.tape.count(at: index)
+    var elements: [Element] = []
+    elements.reserveCapacity(count)
+    var cursor = index + 1
+    let path = _path(parent, key)
+    if Element.self == Double.self || Element.self == Int.self || Element.self == String.self {
+      // Scalars: an element's path is built only when it fails.
+      for offset in 0..<count {
+        guard
+          let element = try reading.fastScalar(
+            Element.self, at: cursor, parent: path, key: _IndexKey(offset))
+        else { break }
+        elements.append(element)
+        cursor = reading.tape.next(after: cursor)
+      }
+      return elements
+    }
+    for offset in 0..<count {
+      elements.append(
+        try reading.decode(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
+      cursor = reading.tape.next(after: cursor)
+    }
+    return elements
+  }
+}
+
+/// `[String: V]`: its keys are data, left as they are by the key strategy.
+protocol _StringKeyedDictionary {}
+extension Dictionary: _StringKeyedDictionary where Key == String {}
+
+/// An object's members by converted key (the first member of a repeated key wins).
+struct _ConvertedKeys {
+  var index: [String: Int] = [:]
+  var names: [String] = []
+
+  init(tape: _TapeView, object: Int, convert: (String) -> String) {
+    var cursor = object + 1
+    for _ in 0..<tape.count(at: object) {
+      let name = convert(tape.string(at: cursor))
+      if index[name] == nil {
+        index[name] = cursor + 1
+        names.append(name)
+      }
+      cursor = tape.next(after: cursor + 1)
+    }
+  }
+}
+
+/// `JSONDecoder`'s `convertFromSnakeCase`: `created_at` -> `createdAt`; leading and trailing
+/// underscores are kept, a key without underscores is unchanged.
+func _convertFromSnakeCase(_ key: String) -> String {
+  guard !key.isEmpty, key.contains("_") else { return key }
+  guard let firstNonUnderscore = key.firstIndex(where: { $0 != "_" }) else { return key }
+  var lastNonUnderscore = key.index(before: key.endIndex)
+  while lastNonUnderscore > firstNonUnderscore, key[lastNonUnderscore] == "_" {
+    key.formIndex(before: &lastNonUnderscore)
+  }
+  let range = firstNonUnderscore...lastNonUnderscore
+  let components = key[range].split(separator: "_")
+  let joined =
+    String(components[0]) + components.dropFirst().map { $0.capitalized }.joined()
+  return String(key[..<range.lowerBound]) + joined
+    + String(key[key.index(after: range.upperBound)...])
+}
+
+/// A coding key made from a string or an index (paths, `superDecoder`, custom key strategies);
+/// an index's text is made only when asked for.
+struct _AnyCodingKey: CodingKey {
+  private let name: String?
+  let intValue: Int?
+
+  var stringValue: String { name ?? "\(intValue ?? 0)" }
+
+  init(stringValue: String) {
+    name = stringValue
+    intValue = nil
+  }
+
+  init(intValue: Int) {
+    name = nil
+    self.intValue = intValue
+  }
+
+  static let `super` = _AnyCodingKey(stringValue: "super")
+}
+
+/// An array element's coding key: its index, small enough to be stored in an existential
+/// without an allocation.
+struct _IndexKey: CodingKey {
+  let index: Int
+  init(_ index: Int) { self.index = index }
+  init?(intValue: Int) { index = intValue }
+  init?(stringValue: String) { nil }
+  var intValue: Int? { index }
+  var stringValue: String { "\(index)" }
+}
+
+/// `parent` and `key`, the coding path of a value.
+func _path(_ parent: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey] {
+  guard let key else { return parent }
+  return parent + [key]
+}
+
+/// The ``MappingError`` for an error thrown while decoding: its path from the coding path, its
+/// kind from the `DecodingError`, the error itself kept.
+func _mappingError(_ error: any Error) -> MappingError {
+  guard let decoding = error as? DecodingError else {
+    return MappingError(.validationFailed(message: "\(error)"), underlyingError: error)
+  }
+  func pointer(_ path: [any CodingKey]) -> String {
+    _jsonPointer(path.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
+  }
+  switch decoding {
+  case .keyNotFound(let key, let context):
+    return MappingError(
+      path: pointer(context.codingPath + [key]), .missingRequiredKey, underlyingError: error)
+  case .valueNotFound(let type, let context):
+    return MappingError(
+      path: pointer(context.codingPath),
+      .typeMismatch(expected: _describe(type), found: "null"), underlyingError: error)
+  case .typeMismatch(let type, let context):
+    if let failure = context.underlyingError as? ConversionFailure {
+      var converted = MappingError(path: pointer(context.codingPath), .missingRequiredKey)
+      switch failure {
+      case .typeMismatch(let expected, let found):
+        converted.kind = .typeMismatch(expected: expected, found: found)
+      case .invalidValue(let expected, let raw, let reason):
+        converted.kind = .conversionFailed(expected: expected, raw: raw, reason: reason)
+      case .notRepresentable(let value, let reason):
+        converted.kind = .notRepresentable(reason: "\(value): \(reason)")
+      }
+      converted.underlyingError = error
+      return converted
+    }
+    return MappingError(
+      path: pointer(context.codingPath),
+      .typeMismatch(expected: _describe(type), found: context.debugDescription),
+      underlyingError: error)
+  case .dataCorrupted(let context):
+    return MappingError(
+      path: pointer(context.codingPath),
+      .conversionFailed(expected: "a valid value", raw: "", reason: context.debugDescription),
+      underlyingError: error)
+  @unknown default:
+    return MappingError(.validationFailed(message: "\(error)"), underlyingError: error)
+  }
+}
+
+/// `"a String"`, `"an Int"`: a type for an error message.
+private func _describe(_ type: Any.Type) -> String {
+  if let mappable = type as? any MappableValue.Type { return mappable.expectedDescription }
+  return _withArticle("\(type)")
+}
+
+// MARK: Codable values inside mappings
+
+/// A `Decodable` value read from a mapping's payload value with ``FastJSONDecoder``'s reader:
+/// failures inside it are a `MappingError` whose path continues the rule's
+/// (`/meta/tags/2`).
+func _decodeCodable<T: Decodable>(
+  _ type: T.Type, from payload: PayloadValue, with decoder: FastJSONDecoder
+) throws -> T {
+  payload.checkLifetime()
+  let reading = _CodableReading(tape: payload.tape, settings: decoder)
+  do {
+    return try reading.decode(T.self, at: payload.index, parent: [], key: nil)
+  } catch let errors as MappingErrors {
+    throw errors
+  } catch {
+    throw _mappingError(error)
+  }
+}
