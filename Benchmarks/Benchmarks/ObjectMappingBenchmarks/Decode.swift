@@ -34,6 +34,30 @@ private func registerDecode<Model: Decodable & Equatable>(
   } setup: {
     try corpus.data()
   }
+
+  // The same Codable models through ObjectMapping's Codable decoder (issue 20).
+  Benchmark("Decode.\(corpus.name).FastJSONDecoder") { benchmark, data in
+    let decoder = FastJSONDecoder()
+    for _ in benchmark.scaledIterations {
+      blackHole(try decoder.decode(Model.self, from: data))
+    }
+  } setup: {
+    try fastDecodeCorpus(corpus, Model.self)
+  }
+}
+
+/// The corpus bytes, after checking that FastJSONDecoder and JSONDecoder make equal models.
+private func fastDecodeCorpus<Model: Decodable & Equatable>(_ corpus: Corpus, _: Model.Type)
+  throws -> Data
+{
+  let data = try corpus.data()
+  let fast = try FastJSONDecoder().decode(Model.self, from: data)
+  guard try fast == JSONDecoder().decode(Model.self, from: data) else {
+    FileHandle.standardError.write(
+      Data("error: Decode.\(corpus.name): FastJSONDecoder and JSONDecoder models differ\n".utf8))
+    exit(1)
+  }
+  return data
 }
 
 /// The corpus bytes, after checking that both decoders make equal models from them.

@@ -42,6 +42,30 @@ private func registerEncode<Model: Codable & Equatable>(
   } setup: {
     try mapping.map(corpus.data())
   }
+
+  // The same Codable models through ObjectMapping's Codable encoder (issue 20).
+  Benchmark("Encode.\(corpus.name).FastJSONEncoder") { benchmark, model in
+    let encoder = FastJSONEncoder()
+    for _ in benchmark.scaledIterations {
+      blackHole(try encoder.encode(model))
+    }
+  } setup: {
+    try fastEncodeModel(corpus, mapping)
+  }
+}
+
+/// The corpus model, after checking that FastJSONEncoder's output reads back equal.
+private func fastEncodeModel<Model: Codable & Equatable>(
+  _ corpus: Corpus, _ mapping: Mapping<Model>
+) throws -> Model {
+  let model = try mapping.map(corpus.data())
+  let data = try FastJSONEncoder().encode(model)
+  guard try JSONDecoder().decode(Model.self, from: data) == model else {
+    FileHandle.standardError.write(
+      Data("error: Encode.\(corpus.name): FastJSONEncoder output reads back differently\n".utf8))
+    exit(1)
+  }
+  return model
 }
 
 /// The model decoded from the corpus, after checking that both encoders' output reads back as

@@ -13,18 +13,32 @@ struct _NodeEncodingSettings: @unchecked Sendable {
 
   /// `value` as a node.
   func node(of value: some Encodable) throws -> Node {
-    try _NodeEncoder.box(value, settings: self, path: [])
+    try _NodeEncoder.box(value, settings: self, parent: [], key: nil)
   }
 }
 
 /// A container's storage while it is being filled: a class, so nested containers and
-/// `superEncoder`s handed out write into their parent.
+/// `superEncoder`s handed out write into their parent. Values encoded whole are kept as finished
+/// nodes; only nested containers get boxes of their own.
 final class _NodeBox {
+  /// A member or element: finished, or a nested container still being filled.
+  enum Slot {
+    case node(Node)
+    case box(_NodeBox)
+
+    var node: Node {
+      switch self {
+      case .node(let node): return node
+      case .box(let box): return box.node
+      }
+    }
+  }
+
   enum Content {
     case empty
     case value(Node)
-    case object([String], [String: _NodeBox])
-    case array([_NodeBox])
+    case object([String], [String: Slot])
+    case array([Slot])
   }
 
   var content: Content = .empty
@@ -41,30 +55,41 @@ final class _NodeBox {
     }
   }
 
-  /// The member box for `key`, made when first asked for.
-  func member(_ key: String) -> _NodeBox {
-    if case .object(var keys, var members) = content {
-      if let box = members[key] { return box }
-      let box = _NodeBox()
-      keys.append(key)
-      members[key] = box
-      content = .object(keys, members)
-      return box
+  /// Sets the member `key` (a later value for the same key replaces the earlier one).
+  func setMember(_ key: String, _ slot: Slot) {
+    guard case .object(var keys, var members) = content else {
+      content = .object([key], [key: slot])
+      return
     }
+    // Released from `content` first, so that the collections are changed in place.
+    content = .empty
+    if members.updateValue(slot, forKey: key) == nil { keys.append(key) }
+    content = .object(keys, members)
+  }
+
+  /// A nested container's box for the member `key`.
+  func memberBox(_ key: String) -> _NodeBox {
+    if case .object(_, let members) = content, case .box(let box)? = members[key] { return box }
     let box = _NodeBox()
-    content = .object([key], [key: box])
+    setMember(key, .box(box))
     return box
   }
 
-  /// A new element box at the end.
-  func appendElement() -> _NodeBox {
-    let box = _NodeBox()
-    if case .array(var elements) = content {
-      elements.append(box)
-      content = .array(elements)
-    } else {
-      content = .array([box])
+  /// Appends an element.
+  func append(_ slot: Slot) {
+    guard case .array(var elements) = content else {
+      content = .array([slot])
+      return
     }
+    content = .empty
+    elements.append(slot)
+    content = .array(elements)
+  }
+
+  /// A nested container's box, appended as an element.
+  func appendBox() -> _NodeBox {
+    let box = _NodeBox()
+    append(.box(box))
     return box
   }
 
@@ -97,13 +122,14 @@ final class _NodeEncoder: Encoder {
   }
 
   /// `value` encoded as a node: scalars and the types `JSONEncoder` writes specially directly,
-  /// anything else through its `encode(to:)`.
+  /// anything else through its `encode(to:)`. The coding path is built only when needed.
   static func box(
-    _ value: some Encodable, settings: _NodeEncodingSettings, path: [any CodingKey]
+    _ value: some Encodable, settings: _NodeEncodingSettings, parent: [any CodingKey],
+    key: (any CodingKey)?
   ) throws -> Node {
-    if let node = try settings.special(value, path: path) { return node }
+    if let node = try settings.special(value, path: _path(parent, key)) { return node }
     let box = _NodeBox()
-    try value.encode(to: _NodeEncoder(settings: settings, box: box, path: path))
+    try value.encode(to: _NodeEncoder(settings: settings, box: box, path: _path(parent, key)))
     return box.node
   }
 
@@ -121,31 +147,52 @@ final class _NodeEncoder: Encoder {
     _SingleNodeContainer(encoder: self)
   }
 
-  /// Encodes `value` into `target` at `path`.
-  func encode(_ value: some Encodable, into target: _NodeBox, path: [any CodingKey]) throws {
-    target.content = .value(try Self.box(value, settings: settings, path: path))
+  /// `value` as a node, at `key` below this encoder's path.
+  func node(of value: some Encodable, key: (any CodingKey)?) throws -> Node {
+    try Self.box(value, settings: settings, parent: codingPath, key: key)
   }
 }
 
 extension _NodeEncodingSettings {
-  /// The node of a scalar, a date, data, a URL or a decimal; `nil` for other types.
-  func special(_ value: some Encodable, path: [any CodingKey]) throws -> Node? {
-    switch value {
-    case let value as String: return .string(value)
-    case let value as Bool: return .bool(value)
-    case let value as Int: return .integer(Int64(value))
-    case let value as Int64: return .integer(value)
-    case let value as Double: return try float(value, path: path)
-    case let value as Float: return try float(Double(value), path: path)
-    case let value as Date: return try date(value, path: path)
-    case let value as Data: return try data(value, path: path)
-    case let value as URL: return .string(value.absoluteString)
-    case let value as Decimal: return .decimal("\(value)")
-    case let value as any FixedWidthInteger:
-      if let exact = Int64(exactly: value) { return .integer(exact) }
-      return .decimal("\(value)")
-    default: return nil
+  /// The node of a scalar, a date, data, a URL or a decimal; `nil` for other types. The types
+  /// are told apart by their metadata (no dynamic cast per value).
+  @inline(__always)
+  func special<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws
+    -> Node?
+  {
+    if let value = _sameType(value, as: String.self) { return .string(value) }
+    if let value = _sameType(value, as: Int.self) { return .integer(Int64(value)) }
+    if let value = _sameType(value, as: Double.self) { return try float(value, path: path()) }
+    if let value = _sameType(value, as: Bool.self) { return .bool(value) }
+    if let value = _sameType(value, as: Int64.self) { return .integer(value) }
+    return try specialRare(value, path: path())
+  }
+
+  /// ``special(_:path:)`` for the less common types.
+  private func specialRare<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey])
+    throws -> Node?
+  {
+    if let value = _sameType(value, as: Float.self) {
+      return try float(Double(value), path: path())
     }
+    if let value = _sameType(value, as: Date.self) { return try date(value, path: path()) }
+    if let value = _sameType(value, as: Data.self) { return try data(value, path: path()) }
+    if let value = _sameType(value, as: URL.self) { return .string(value.absoluteString) }
+    if let value = _sameType(value, as: Decimal.self) { return .decimal("\(value)") }
+    if let value = _sameType(value, as: Int8.self) { return .integer(Int64(value)) }
+    if let value = _sameType(value, as: Int16.self) { return .integer(Int64(value)) }
+    if let value = _sameType(value, as: Int32.self) { return .integer(Int64(value)) }
+    if let value = _sameType(value, as: UInt8.self) { return .integer(Int64(value)) }
+    if let value = _sameType(value, as: UInt16.self) { return .integer(Int64(value)) }
+    if let value = _sameType(value, as: UInt32.self) { return .integer(Int64(value)) }
+    if let value = _sameType(value, as: UInt.self) { return Self.unsigned(UInt64(value)) }
+    if let value = _sameType(value, as: UInt64.self) { return Self.unsigned(value) }
+    return nil
+  }
+
+  private static func unsigned(_ value: UInt64) -> Node {
+    if let exact = Int64(exactly: value) { return .integer(exact) }
+    return .decimal("\(value)")
   }
 
   func float(_ value: Double, path: [any CodingKey]) throws -> Node {
@@ -246,14 +293,16 @@ struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let box: _NodeBox
   var codingPath: [any CodingKey] { encoder.codingPath }
 
-  private func member(_ key: Key) -> _NodeBox {
-    box.member(encoder.settings.outputKey(key, path: codingPath))
+  private func outputKey(_ key: Key) -> String {
+    encoder.settings.outputKey(key, path: codingPath)
   }
 
-  mutating func encodeNil(forKey key: Key) throws { member(key).content = .value(.null) }
+  private func member(_ key: Key) -> _NodeBox { box.memberBox(outputKey(key)) }
+
+  mutating func encodeNil(forKey key: Key) throws { box.setMember(outputKey(key), .node(.null)) }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try encoder.encode(value, into: member(key), path: codingPath + [key])
+    box.setMember(outputKey(key), .node(try encoder.node(of: value, key: key)))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -270,7 +319,8 @@ struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   mutating func superEncoder() -> any Encoder {
     _NodeEncoder(
-      settings: encoder.settings, box: box.member("super"), path: codingPath + [_AnyCodingKey.super]
+      settings: encoder.settings, box: box.memberBox("super"),
+      path: codingPath + [_AnyCodingKey.super]
     )
   }
 
@@ -285,30 +335,29 @@ struct _UnkeyedNodeContainer: UnkeyedEncodingContainer {
   var codingPath: [any CodingKey] { encoder.codingPath }
   var count: Int { box.elementCount }
 
-  mutating func encodeNil() throws { box.appendElement().content = .value(.null) }
+  mutating func encodeNil() throws { box.append(.node(.null)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    let path = codingPath + [_IndexKey(count)]
-    try encoder.encode(value, into: box.appendElement(), path: path)
+    box.append(.node(try encoder.node(of: value, key: _IndexKey(count))))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
     let path = codingPath + [_IndexKey(count)]
-    return _NodeEncoder(settings: encoder.settings, box: box.appendElement(), path: path)
+    return _NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
       .container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let path = codingPath + [_IndexKey(count)]
-    return _NodeEncoder(settings: encoder.settings, box: box.appendElement(), path: path)
+    return _NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
       .unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
     let path = codingPath + [_IndexKey(count)]
-    return _NodeEncoder(settings: encoder.settings, box: box.appendElement(), path: path)
+    return _NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
   }
 }
 
@@ -319,7 +368,7 @@ struct _SingleNodeContainer: SingleValueEncodingContainer {
   mutating func encodeNil() throws { encoder.box.content = .value(.null) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try encoder.encode(value, into: encoder.box, path: codingPath)
+    encoder.box.content = .value(try encoder.node(of: value, key: nil))
   }
 }
 

@@ -496,7 +496,7 @@ extension Attribute where Value: Codable & SendableMetatype {
 extension Attribute
 where Value: Codable & RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
   /// A `Codable` raw-value enum: read and written by its raw value, as
-  /// ``init(_:_:)-raw`` does (the more specific of the two).
+  /// the raw-value initializer does (the more specific of the two).
   @_disfavoredOverload
   public init(
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable

@@ -289,4 +289,42 @@ struct FastJSONDecoderTests {
       try fast.decode(Keys.self, from: json)
         == (try foundation.decode(Keys.self, from: Data(json.utf8))))
   }
+
+  @Test(.enabled(if: TestData.isAvailable))
+  func theEncoderWritesTheCorporaAsJSONEncoderDoes() throws {
+    func check<T: Codable>(_ type: T.Type, corpus: String) throws {
+      let value = try JSONDecoder().decode(
+        T.self, from: TestData.data("json-benchmark/\(corpus).json"))
+      let ours = try Node(jsonData: FastJSONEncoder().encode(value))
+      let foundation = try Node(jsonData: JSONEncoder().encode(value))
+      #expect(ours == foundation)
+    }
+    try check(Canada.self, corpus: "canada")
+    try check(Catalog.self, corpus: "citm_catalog")
+  }
+
+  @Test func theEncoderHandlesEveryContainerKind() throws {
+    struct Custom: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: Key.self)
+        try keyed.encode(UInt64.max, forKey: Key(stringValue: "big"))
+        try keyed.encode(Decimal(string: "12.50"), forKey: Key(stringValue: "price"))
+        try keyed.encodeNil(forKey: Key(stringValue: "none"))
+        var nested = keyed.nestedUnkeyedContainer(forKey: Key(stringValue: "list"))
+        try nested.encode(1)
+        var inner = nested.nestedContainer(keyedBy: Key.self)
+        try inner.encode("x", forKey: Key(stringValue: "k"))
+        let base = keyed.superEncoder()
+        var single = base.singleValueContainer()
+        try single.encode(URL(string: "https://a.b")!)
+      }
+    }
+    var encoder = FastJSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let json = String(decoding: try encoder.encode(Custom()), as: UTF8.self)
+    #expect(
+      json
+        == #"{"big":18446744073709551615,"list":[1,{"k":"x"}],"none":null,"price":12.5,"super":"https://a.b"}"#
+    )
+  }
 }
