@@ -178,3 +178,22 @@ extension _MappingRun {
     }
   }
 }
+
+extension _DecodeStep {
+  /// A step whose path `source` crosses an array (`friends.name` into a collection property or
+  /// a to-many relationship): runs the step again on a document holding the values the rest of
+  /// the path reaches in each element, under the rule's own keys; `false` when the path is
+  /// absent for another reason.
+  @inline(never)
+  func decodeFannedOut(
+    from source: _CompiledSource, _ object: inout Object, _ patch: inout _Patch<Object>,
+    objectIndex: Int, run: inout _MappingRun
+  ) -> Bool {
+    guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
+    run.withFannedOut(fanned, source: source.pathComponents) { run in
+      var hint = _MemberHint(object: 0)
+      decode(&object, &patch, objectIndex: 0, hint: &hint, run: &run)
+    }
+    return true
+  }
+}

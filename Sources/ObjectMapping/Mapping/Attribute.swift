@@ -276,7 +276,11 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     run: inout _MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
-      if fansOut, decodeFannedOut(&object, &patch, objectIndex: objectIndex, run: &run) { return }
+      if fansOut,
+        decodeFannedOut(from: source, &object, &patch, objectIndex: objectIndex, run: &run)
+      {
+        return
+      }
       // Onto an existing instance, an absent value leaves the property as it is, unless the
       // run assigns defaults for missing keys.
       guard !run.ontoExisting else {
@@ -349,22 +353,6 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     case .fail, .zero:
       run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
     }
-  }
-
-  /// A collection property whose path crosses an array (`friends.name`): maps the values the
-  /// rest of the path reaches in each element; `false` when the path is absent for another
-  /// reason.
-  @inline(never)
-  private func decodeFannedOut(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
-    run: inout _MappingRun
-  ) -> Bool {
-    guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
-    run.withFannedOut(fanned, source: source.pathComponents) { run in
-      var hint = _MemberHint(object: 0)
-      decode(&object, &patch, objectIndex: 0, hint: &hint, run: &run)
-    }
-    return true
   }
 
   /// A read that threw: a substituted fallback (``Attribute/unknownValues(as:)``) is set with a
@@ -440,8 +428,13 @@ where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue 
   public init(
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable
   ) {
+    self.init(rawValueAt: source.sourcePath, property)
+  }
+
+  /// A raw-value enum read and written by its raw value.
+  init(rawValueAt source: SourcePath, _ property: WritableKeyPath<Object, Value> & Sendable) {
     self.init(
-      source: source.sourcePath, property: property,
+      source: source, property: property,
       read: { try _rawCase(Value.self, payload: $0) }, nullValue: { nil }, defaultValue: nil,
       serialize: .rawValue, expected: _withArticle("\(Value.self)"))
   }
@@ -501,10 +494,7 @@ where Value: Codable & RawRepresentable & SendableMetatype, Value.RawValue: Mapp
   public init(
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable
   ) {
-    self.init(
-      source: source.sourcePath, property: property,
-      read: { try _rawCase(Value.self, payload: $0) }, nullValue: { nil }, defaultValue: nil,
-      serialize: .rawValue, expected: _withArticle("\(Value.self)"))
+    self.init(rawValueAt: source.sourcePath, property)
   }
 }
 

@@ -272,22 +272,6 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     run.path.truncate(to: depth)
   }
 
-  /// A to-many relationship whose path crosses an array (`friends.address`): maps the objects
-  /// the rest of the path reaches in each element; `false` when the path is absent for another
-  /// reason.
-  @inline(never)
-  private func decodeFannedOut(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
-    run: inout _MappingRun
-  ) -> Bool {
-    guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
-    run.withFannedOut(fanned, source: source.pathComponents) { run in
-      var hint = _MemberHint(object: 0)
-      decode(&object, &patch, objectIndex: 0, hint: &hint, run: &run)
-    }
-    return true
-  }
-
   /// The value is absent: a path across an array fans out; onto an existing instance the
   /// property is left as it is (or set to `nil` under
   /// ``MissingKeyPolicy/assignNilToRelationships``); a required value is an error. Out of line,
@@ -297,7 +281,11 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
     run: inout _MappingRun
   ) {
-    if fansOut, decodeFannedOut(&object, &patch, objectIndex: objectIndex, run: &run) { return }
+    if fansOut,
+      decodeFannedOut(from: source, &object, &patch, objectIndex: objectIndex, run: &run)
+    {
+      return
+    }
     if run.ontoExisting {
       guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
       else { return }

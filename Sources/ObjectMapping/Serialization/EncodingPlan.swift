@@ -499,33 +499,38 @@ final class _InversePlan<Object>: @unchecked Sendable {
       let member = members[index]
       let mark = writer.checkpoint()
       writer.key(keys[member.key])
-      let wrote: Bool
-      if let step = member.step {
-        let nulls = member.nulls ?? objectNulls
-        wrote = step.call {
-          $0.write(object, to: &writer, run: &run, nulls: nulls)
-        }
-        index += 1
-      } else if member.isArray {
-        wrote = writeElements(
-          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
-          run: &run)
-        index = member.end
-      } else {
-        writer.beginObject()
-        wrote = write(
-          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
-          run: &run)
-        writer.endObject()
-        index = member.end
-      }
-      if wrote {
+      if writeValue(object, at: &index, nulls: objectNulls, writer: &writer, run: &run) {
         wroteAny = true
       } else {
         writer.rollback(to: mark)
       }
     }
     return wroteAny
+  }
+
+  /// Writes the value of the member at `index` (a rule's value, a nested array level or a
+  /// nested object, without its key) with any writer, and moves `index` past the member's
+  /// subtree; returns whether anything was written.
+  private func writeValue(
+    _ object: _BorrowedModel, at index: inout Int, nulls objectNulls: NullPolicy,
+    writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) -> Bool {
+    let member = members[index]
+    if let step = member.step {
+      let nulls = member.nulls ?? objectNulls
+      index += 1
+      return step.call { $0.write(object, to: &writer, run: &run, nulls: nulls) }
+    }
+    defer { index = member.end }
+    if member.isArray {
+      return writeElements(
+        object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer, run: &run)
+    }
+    writer.beginObject()
+    let wrote = write(
+      object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer, run: &run)
+    writer.endObject()
+    return wrote
   }
 
   /// Writes the members in `start..<end`, an array level (rules with index paths such as
@@ -547,25 +552,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
         position += 1
       }
       let mark = writer.checkpoint()
-      let wrote: Bool
-      if let step = member.step {
-        let nulls = member.nulls ?? objectNulls
-        wrote = step.call { $0.write(object, to: &writer, run: &run, nulls: nulls) }
-        index += 1
-      } else if member.isArray {
-        wrote = writeElements(
-          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
-          run: &run)
-        index = member.end
-      } else {
-        writer.beginObject()
-        wrote = write(
-          object, from: index + 1, to: member.end, nulls: objectNulls, writer: &writer,
-          run: &run)
-        writer.endObject()
-        index = member.end
-      }
-      if wrote {
+      if writeValue(object, at: &index, nulls: objectNulls, writer: &writer, run: &run) {
         wroteAny = true
       } else {
         writer.rollback(to: mark)
