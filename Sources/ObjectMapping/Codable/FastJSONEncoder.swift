@@ -39,6 +39,14 @@ public struct FastJSONEncoder {
   /// - Returns: The JSON bytes.
   /// - Throws: ``MappingErrors`` with the path of the value that cannot be written.
   public func encode<T: Encodable>(_ value: T) throws(MappingErrors) -> Data {
+    // Written straight into the writer unless keys must be sorted (which needs every member
+    // first) or the value uses the coders in a way a stream cannot follow.
+    if !outputFormatting.contains(.sortedKeys) {
+      var writer = _JSONWriter(pretty: outputFormatting.contains(.prettyPrinted), capacity: 4096)
+      if settings.stream(value, into: &writer) {
+        return writer.withBytes { Data($0) }
+      }
+    }
     let node = try node(of: value)
     var options: JSONWritingOptions = []
     if outputFormatting.contains(.sortedKeys) { options.insert(.sortedKeys) }

@@ -183,6 +183,7 @@ extension _ValueWriter where Value: Encodable & SendableMetatype {
     let isNone = _OptionalTraits<Value>.ofValue?.isNone
     return _ClosureValueWriter { value, writer, nulls in
       if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
+      if writer.target == .json, settings.stream(value, into: &writer.json) { return true }
       do {
         try writer.node(try settings.node(of: value))
       } catch {

@@ -161,6 +161,52 @@ package struct _JSONWriter {
     endKey()
   }
 
+  /// ``key(_:)``, returning a 64-bit hash of the key's UTF-8 bytes: equal keys have equal
+  /// hashes, and distinct keys almost never do (how the Codable encoder finds a key written twice
+  /// into one object without keeping the keys).
+  package mutating func hashedKey(_ key: String) -> UInt64 {
+    beginKey()
+    append(UInt8(ascii: "\""))
+    var hash = key.utf8.withContiguousStorageIfAvailable { bytes in
+      appendEscaped(bytes)
+      return Self.hash(bytes)
+    }
+    if hash == nil {
+      var copy = key
+      copy.makeContiguousUTF8()
+      hash = copy.utf8.withContiguousStorageIfAvailable { bytes in
+        appendEscaped(bytes)
+        return Self.hash(bytes)
+      }
+    }
+    append(UInt8(ascii: "\""))
+    endKey()
+    return hash ?? 0
+  }
+
+  /// A 64-bit hash of `bytes`, 8 bytes at a time (multiply-xorshift mixing).
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+    var index = 0
+    let count = bytes.count
+    if let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      while index + 8 <= count {
+        hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* multiplier
+        hash ^= hash >> 29
+        index += 8
+      }
+    }
+    var tail: UInt64 = 0
+    while index < count {
+      tail = tail << 8 | UInt64(bytes[index])
+      index += 1
+    }
+    hash = (hash ^ tail) &* multiplier
+    return hash ^ (hash >> 32)
+  }
+
   /// Writes an object member's key given as raw (unescaped) UTF-8 bytes, and the colon.
   package mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
     beginKey()
