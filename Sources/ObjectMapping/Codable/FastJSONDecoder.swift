@@ -95,6 +95,9 @@ final class _CodableReading {
   let convertsKeys: Bool
   /// Keeps the reading current (``PayloadValue`` lifetime checks) while the models decode.
   private let reading = _Reading()
+  /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
+  /// by one decoding call on one thread, and no access outlives a lookup.)
+  @exclusivity(unchecked) private var hints: [_ObjectHint] = []
   private let context = _ValueContext(coercion: .strict, dateFormats: [.iso8601])
 
   init(tape: _TapeView, settings: FastJSONDecoder) {
@@ -126,9 +129,34 @@ final class _CodableReading {
     _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> T {
     checkLifetime()
-    if tape[index].kind == .null {
+    let entry = tape[index]
+    // The common cases straight from the tape (the type tests fold away where `T` is known).
+    switch entry.kind {
+    case .string:
+      if T.self == String.self, let value = _sameType(tape.string(at: index), as: T.self) {
+        return value
+      }
+    case .integer:
+      if T.self == Int.self, let value = _sameType(Int(entry.payload), as: T.self) { return value }
+      if T.self == Int64.self, let value = _sameType(entry.payload, as: T.self) { return value }
+      if T.self == Double.self, let value = _sameType(Double(entry.payload), as: T.self) {
+        return value
+      }
+    case .number:
+      if T.self == Double.self, let double = tape.doubleValue(at: index), double.isFinite,
+        let value = _sameType(double, as: T.self)
+      {
+        return value
+      }
+    case .true, .false:
+      if T.self == Bool.self, let value = _sameType(entry.kind == .true, as: T.self) {
+        return value
+      }
+    case .null:
       throw DecodingError.valueNotFound(
         T.self, DecodingError.Context(codingPath: path(), debugDescription: "found null"))
+    default:
+      break
     }
     do {
       return try T(payload: payload(at: index))
@@ -167,7 +195,9 @@ final class _CodableReading {
     // Scalars and arrays are read straight from the document: no decoder, no existential
     // container per value (the common types first; the comparisons are of metadata pointers).
     if let value = try fastScalar(T.self, at: index, parent: parent, key: key) { return value }
-    if let array = T.self as? any _TapeDecodableArray.Type {
+    if let value = try fastArray(T.self, at: index, parent: parent, key: key) { return value }
+    // (The conformance check is a lookup of its own: only for arrays.)
+    if tape[index].kind == .array, let array = T.self as? any _TapeDecodableArray.Type {
       return try _cast(
         try array.decodeElements(self, at: index, parent: parent, key: key), path: [])
     }
@@ -204,6 +234,72 @@ final class _CodableReading {
       return _sameType(try scalar(Int64.self, at: index, path: _path(parent, key)), as: T.self)
     }
     return nil
+  }
+
+  /// The value at `index` when `T` is an array of the common scalars (`[Double]` up to three
+  /// levels deep, as coordinates are; `[Int]`, `[Int64]`, `[String]`, `[Bool]`), read by
+  /// specialized loops whose paths are built only for an error; `nil` for any other type.
+  @inline(__always)
+  func fastArray<T>(
+    _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+  ) throws -> T? {
+    let path = _ArrayPath(parent: parent, key: key)
+    if T.self == [Double].self { return _sameType(try doubles(at: index, path: path), as: T.self) }
+    if T.self == [[Double]].self {
+      return _sameType(
+        try elements(at: index, path: path) { try doubles(at: $0, path: $1) }, as: T.self)
+    }
+    if T.self == [[[Double]]].self {
+      return _sameType(
+        try elements(at: index, path: path) { cursor, path in
+          try elements(at: cursor, path: path) { try doubles(at: $0, path: $1) }
+        }, as: T.self)
+    }
+    if T.self == [Int].self {
+      return _sameType(
+        try elements(at: index, path: path) { try scalar(Int.self, at: $0, path: $1.path) },
+        as: T.self)
+    }
+    if T.self == [String].self {
+      return _sameType(
+        try elements(at: index, path: path) { try scalar(String.self, at: $0, path: $1.path) },
+        as: T.self)
+    }
+    if T.self == [Int64].self {
+      return _sameType(
+        try elements(at: index, path: path) { try scalar(Int64.self, at: $0, path: $1.path) },
+        as: T.self)
+    }
+    if T.self == [Bool].self {
+      return _sameType(
+        try elements(at: index, path: path) { try scalar(Bool.self, at: $0, path: $1.path) },
+        as: T.self)
+    }
+    return nil
+  }
+
+  private func doubles(at index: Int, path: _ArrayPath) throws -> [Double] {
+    try elements(at: index, path: path) { try floatingPoint(Double.self, at: $0, path: $1.path) }
+  }
+
+  /// The elements of the array at `index`, each read by `element` from its tape index and its
+  /// path. Anything but an array is reported as `[E](from:)` reports it.
+  @inline(__always)
+  private func elements<E: Decodable>(
+    at index: Int, path: _ArrayPath, _ element: (Int, _ArrayPath) throws -> E
+  ) throws -> [E] {
+    guard tape[index].kind == .array else {
+      return try [E](from: _TapeDecoder(self, index: index, parent: path.path, key: nil))
+    }
+    let count = tape.count(at: index)
+    var result: [E] = []
+    result.reserveCapacity(count)
+    var cursor = index + 1
+    for offset in 0..<count {
+      result.append(try element(cursor, path.appending(offset)))
+      cursor = tape.next(after: cursor)
+    }
+    return result
   }
 
   /// A date, data, URL or decimal, which `JSONDecoder` reads with its strategies.
@@ -278,11 +374,28 @@ final class _CodableReading {
   // MARK: Keys
 
   /// The member of the object at `object` whose key matches `key` under the key strategy.
+  ///
+  /// Lookups in one object start where the previous one stopped (``_MemberHint``), so a model
+  /// whose properties come in the payload's order finds each member at the first comparison
+  /// instead of scanning the object; `depth` (the container's coding path length) picks the
+  /// object's hint slot. The result is still the first member with that key.
   @inline(__always)
-  func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?) -> Int? {
+  func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?, depth: Int) -> Int? {
     if let keys { return keys.index[key.stringValue] }
     var name = key.stringValue
-    return name.withUTF8 { tape.member(of: object, named: $0) }
+    return name.withUTF8 { bytes in
+      let key = _KeyBytes(bytes)
+      if depth >= hints.count {
+        hints.append(
+          contentsOf: repeatElement(_ObjectHint(object: -1), count: depth + 1 - hints.count))
+      }
+      if hints[depth].object != object { hints[depth] = _ObjectHint(object: object) }
+      // A key looked up before in this object (a `decodeNil` then a `decode`, say) may lie
+      // before the hint: the lookup then scans from the start, to find the first member.
+      let mayRepeat = hints[depth].found & key.signature != 0
+      hints[depth].found |= key.signature
+      return tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat)
+    }
   }
 
   /// The object's keys as the key strategy converts them; `nil` for `.useDefaultKeys`.
@@ -299,6 +412,19 @@ final class _CodableReading {
     @unknown default:
       return nil
     }
+  }
+}
+
+/// The member-lookup state of one object.
+struct _ObjectHint {
+  var object: Int
+  var hint: _MemberHint
+  /// The signatures of the keys looked up so far.
+  var found: UInt64 = 0
+
+  init(object: Int) {
+    self.object = object
+    hint = _MemberHint(object: max(object, 0))
   }
 }
 
@@ -428,6 +554,38 @@ struct _IndexKey: CodingKey {
   init?(stringValue: String) { nil }
   var intValue: Int? { index }
   var stringValue: String { "\(index)" }
+}
+
+/// The coding path of an element of nested arrays (at most three levels below `key`), kept as
+/// indexes and built only when an error needs it.
+struct _ArrayPath {
+  let parent: [any CodingKey]
+  let key: (any CodingKey)?
+  private var indexes: (Int, Int, Int) = (0, 0, 0)
+  private var depth = 0
+
+  init(parent: [any CodingKey], key: (any CodingKey)?) {
+    self.parent = parent
+    self.key = key
+  }
+
+  /// The path one level down, at element `index`.
+  func appending(_ index: Int) -> _ArrayPath {
+    var path = self
+    switch depth {
+    case 0: path.indexes.0 = index
+    case 1: path.indexes.1 = index
+    default: path.indexes.2 = index
+    }
+    path.depth = Swift.min(depth + 1, 3)
+    return path
+  }
+
+  /// The coding path.
+  var path: [any CodingKey] {
+    let all = [indexes.0, indexes.1, indexes.2].prefix(depth).map { _IndexKey($0) as any CodingKey }
+    return _path(parent, key) + all
+  }
 }
 
 /// `parent` and `key`, the coding path of a value.

@@ -102,13 +102,14 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func contains(_ key: Key) -> Bool {
-    reading.member(of: object, key: key, keys: keys) != nil
+    reading.member(of: object, key: key, keys: keys, depth: codingPath.count) != nil
   }
 
   @inline(__always)
   private func valueIndex(_ key: Key) throws -> Int {
     reading.checkLifetime()
-    guard let index = reading.member(of: object, key: key, keys: keys) else {
+    guard let index = reading.member(of: object, key: key, keys: keys, depth: codingPath.count)
+    else {
       throw DecodingError.keyNotFound(
         key,
         DecodingError.Context(
@@ -172,7 +173,7 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   @inline(__always)
   private func presentIndex(_ key: Key) -> Int? {
     reading.checkLifetime()
-    guard let index = reading.member(of: object, key: key, keys: keys),
+    guard let index = reading.member(of: object, key: key, keys: keys, depth: codingPath.count),
       reading.tape[index].kind != .null
     else { return nil }
     return index

@@ -260,7 +260,8 @@
   /// One bit chosen by the key's length and first byte: keys with different signatures differ.
   @usableFromInline package let signature: UInt64
 
-  init(_ buffer: UnsafeBufferPointer<UInt8>) {
+  /// A view of `buffer`, which must stay valid while the view is used.
+  package init(_ buffer: UnsafeBufferPointer<UInt8>) {
     self.buffer = buffer
     signature = _KeyBytes.signature(length: buffer.count, first: buffer.first ?? 0)
   }

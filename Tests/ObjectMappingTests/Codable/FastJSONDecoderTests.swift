@@ -328,3 +328,44 @@ struct FastJSONDecoderTests {
     )
   }
 }
+
+/// The decoder's shortcuts (member lookups that resume where the last one stopped, specialized
+/// loops for scalar arrays) give `JSONDecoder`'s values and precise paths (issue 20).
+@Suite("FastJSONDecoder shortcuts")
+struct FastJSONDecoderShortcutTests {
+  struct Shuffled: Codable, Equatable {
+    var a: Int
+    var b: String?
+    var c: Bool
+    var d: Double?
+    var e: [[[Double]]]
+    var f: [Int64]
+    var g: [String]
+    var h: [Bool]
+  }
+
+  @Test func membersInAnyOrderAndAbsentOptionalsDecodeAsJSONDecoderDecodesThem() throws {
+    let payloads = [
+      #"{"h":[true],"g":["x"],"f":[9007199254740993],"e":[[[1.5,2]]],"c":true,"a":1}"#,
+      #"{"a":1,"b":null,"c":false,"d":2.5,"e":[],"f":[],"g":[],"h":[]}"#,
+      #"{"e":[[[0.1],[]],[]],"d":1e2,"c":true,"b":"b","a":-4,"f":[1],"g":["é"],"h":[false]}"#,
+    ]
+    for json in payloads {
+      let ours = try FastJSONDecoder().decode(Shuffled.self, from: json)
+      #expect(ours == (try JSONDecoder().decode(Shuffled.self, from: Data(json.utf8))))
+    }
+  }
+
+  @Test func aFailingElementOfNestedArraysNamesItsPath() throws {
+    let json = #"{"a":1,"c":true,"e":[[[1]],[[2],[3,"x"]]],"f":[],"g":[],"h":[]}"#
+    let error = #expect(throws: MappingErrors.self) {
+      try FastJSONDecoder().decode(Shuffled.self, from: json)
+    }
+    #expect(error?.errors.first?.path == "/e/1/1/1")
+    let notArray = #"{"a":1,"c":true,"e":[{"x":1}],"f":[],"g":[],"h":[]}"#
+    let second = #expect(throws: MappingErrors.self) {
+      try FastJSONDecoder().decode(Shuffled.self, from: notArray)
+    }
+    #expect(second?.errors.first?.path == "/e/0")
+  }
+}
