@@ -73,7 +73,7 @@ public struct FastJSONDecoder {
           // A mapped model's (MappedCodable) errors, each at its path.
           return .failure(errors)
         } catch {
-          return .failure(MappingErrors([_mappingError(error)]))
+          return .failure(MappingErrors([state.mappingError(error, root: 0)]))
         }
       }
     } catch {
@@ -398,6 +398,42 @@ final class _CodableReading {
     }
   }
 
+  /// `error` as a ``MappingError`` whose path names the payload's members as they are written
+  /// there, from the value at `root`.
+  func mappingError(_ error: any Error, root: Int) -> MappingError {
+    guard convertsKeys else { return _mappingError(error) }
+    return _mappingError(error) { self.payloadPath($0, from: root) }
+  }
+
+  /// The payload path that `codingPath` reaches from the value at `root`: each member's name
+  /// as the payload spells it (before the key strategy converted it). Past a member that is
+  /// not there (a missing key), the coding keys are used as they are.
+  func payloadPath(_ codingPath: [any CodingKey], from root: Int) -> [_PathComponent] {
+    var current: Int? = root
+    var components: [_PathComponent] = []
+    for key in codingPath {
+      guard let at = current else {
+        components.append(key.intValue.map { .index($0) } ?? .key(key.stringValue))
+        continue
+      }
+      if let position = key.intValue, tape[at].kind == .array {
+        components.append(.index(position))
+        current = tape.element(of: at, at: position)
+        continue
+      }
+      guard tape[at].kind == .object,
+        let value = convertedKeys(of: at, path: [])?.index[key.stringValue]
+      else {
+        components.append(.key(key.stringValue))
+        current = nil
+        continue
+      }
+      components.append(.key(tape.string(at: value - 1)))
+      current = value
+    }
+    return components
+  }
+
   /// The object's keys as the key strategy converts them; `nil` for `.useDefaultKeys`.
   func convertedKeys(of object: Int, path: [any CodingKey]) -> _ConvertedKeys? {
     switch settings.keyDecodingStrategy {
@@ -596,12 +632,19 @@ func _path(_ parent: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey
 
 /// The ``MappingError`` for an error thrown while decoding: its path from the coding path, its
 /// kind from the `DecodingError`, the error itself kept.
-func _mappingError(_ error: any Error) -> MappingError {
+///
+/// `payloadPath` turns a coding path into the payload's path when a key strategy renamed the
+/// members (the model's `openIssues` is the payload's `open_issues`).
+func _mappingError(
+  _ error: any Error, payloadPath: (([any CodingKey]) -> [_PathComponent])? = nil
+) -> MappingError {
   guard let decoding = error as? DecodingError else {
     return MappingError(.validationFailed(message: "\(error)"), underlyingError: error)
   }
   func pointer(_ path: [any CodingKey]) -> String {
-    _jsonPointer(path.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
+    if let payloadPath { return _jsonPointer(payloadPath(path)) }
+    return _jsonPointer(
+      path.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
   }
   switch decoding {
   case .keyNotFound(let key, let context):
@@ -660,6 +703,6 @@ func _decodeCodable<T: Decodable>(
   } catch let errors as MappingErrors {
     throw errors
   } catch {
-    throw _mappingError(error)
+    throw reading.mappingError(error, root: payload.index)
   }
 }

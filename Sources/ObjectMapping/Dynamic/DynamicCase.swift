@@ -64,6 +64,18 @@ public struct DynamicCase<Base>: Sendable {
       mapping, name: "\(Child.self)", embed: { embed($0) }, extract: { value, _ in extract(value) })
   }
 
+  /// A case made of its parts (``CodableMapping``'s single case).
+  init(
+    name: String, decode: @escaping @Sendable (Int, inout _MappingRun) -> Base?,
+    collectExisting: @escaping @Sendable (Base, Int, inout _MappingRun) -> _Patch<Base>?,
+    makeEncoder: @escaping @Sendable (_Discriminator?) -> _CaseEncoder<Base>
+  ) {
+    self.name = name
+    self.decode = decode
+    self.collectExisting = collectExisting
+    self.makeEncoder = makeEncoder
+  }
+
   private init<Child>(
     _ mapping: some MappingProtocol<Child>, name: String,
     embed: @escaping @Sendable (Child) -> Base?,
