@@ -95,6 +95,8 @@ final class _CodableReading {
   let convertsKeys: Bool
   /// Keeps the reading current (``PayloadValue`` lifetime checks) while the models decode.
   private let reading = _Reading()
+  /// `reading`'s token, read once.
+  private let token: UInt64
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one decoding call on one thread, and no access outlives a lookup.)
   @exclusivity(unchecked) private var hints: [_ObjectHint] = []
@@ -103,6 +105,7 @@ final class _CodableReading {
   init(tape: _TapeView, settings: FastJSONDecoder) {
     self.tape = tape
     self.settings = settings
+    token = reading.token
     userInfo = settings.userInfo.mapValues { $0 as Any }
     if case .useDefaultKeys = settings.keyDecodingStrategy {
       convertsKeys = false
@@ -115,7 +118,7 @@ final class _CodableReading {
   /// it returned (its document is gone), as ``PayloadValue`` does.
   @inline(__always)
   func checkLifetime() {
-    PayloadValue(tape: tape, index: 0, context: context, token: reading.token).checkLifetime()
+    guard _fastPath(_ReadingScope.isCurrent(token)) else { _decoderUsedAfterReading() }
   }
 
   func payload(at index: Int) -> PayloadValue {
@@ -194,12 +197,21 @@ final class _CodableReading {
     checkLifetime()
     // Scalars and arrays are read straight from the document: no decoder, no existential
     // container per value (the common types first; the comparisons are of metadata pointers).
-    if let value = try fastScalar(T.self, at: index, parent: parent, key: key) { return value }
-    if let value = try fastArray(T.self, at: index, parent: parent, key: key) { return value }
-    // (The conformance check is a lookup of its own: only for arrays.)
-    if tape[index].kind == .array, let array = T.self as? any _TapeDecodableArray.Type {
-      return try _cast(
-        try array.decodeElements(self, at: index, parent: parent, key: key), path: [])
+    // The type tests are skipped for the kinds they cannot match: an object (most nested
+    // values) goes straight to its `init(from:)`. A scalar type given an array or an object
+    // still gets its own error below, from its `init(from:)`.
+    switch tape[index].kind {
+    case .object:
+      break
+    case .array:
+      if let value = try fastArray(T.self, at: index, parent: parent, key: key) { return value }
+      // (The conformance check is a lookup of its own.)
+      if let array = T.self as? any _TapeDecodableArray.Type {
+        return try _cast(
+          try array.decodeElements(self, at: index, parent: parent, key: key), path: [])
+      }
+    default:
+      if let value = try fastScalar(T.self, at: index, parent: parent, key: key) { return value }
     }
     if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
       return try decodeSpecial(type, at: index, path: _path(parent, key))
@@ -449,6 +461,14 @@ final class _CodableReading {
       return nil
     }
   }
+}
+
+/// The stop of `_CodableReading.checkLifetime()`, out of line.
+@inline(never)
+private func _decoderUsedAfterReading() -> Never {
+  preconditionFailure(
+    "a Decoder or decoding container of FastJSONDecoder was used after the decode call that made "
+      + "it returned (or on another thread); decode what you need inside init(from:)")
 }
 
 /// The member-lookup state of one object.
