@@ -200,18 +200,23 @@ final class _CodableReading {
     // The type tests are skipped for the kinds they cannot match: an object (most nested
     // values) goes straight to its `init(from:)`. A scalar type given an array or an object
     // still gets its own error below, from its `init(from:)`.
+    // Nothing here makes an `Optional<T>`: in this unspecialized function its metadata would
+    // be looked up on every call.
     switch tape[index].kind {
     case .object:
       break
     case .array:
-      if let value = try fastArray(T.self, at: index, parent: parent, key: key) { return value }
+      if Self.isFastArray(T.self) {
+        return try fastArray(T.self, at: index, parent: parent, key: key)
+      }
       // (The conformance check is a lookup of its own.)
       if let array = T.self as? any _TapeDecodableArray.Type {
-        return try _cast(
-          try array.decodeElements(self, at: index, parent: parent, key: key), path: [])
+        return try Self.decodeArray(array, as: T.self, self, at: index, parent: parent, key: key)
       }
     default:
-      if let value = try fastScalar(T.self, at: index, parent: parent, key: key) { return value }
+      if Self.isFastScalar(T.self) {
+        return try fastScalar(T.self, at: index, parent: parent, key: key)
+      }
     }
     if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
       return try decodeSpecial(type, at: index, path: _path(parent, key))
@@ -223,71 +228,90 @@ final class _CodableReading {
     return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
   }
 
+  /// Whether ``fastScalar(_:at:parent:key:)`` reads `T`.
+  @inline(__always)
+  static func isFastScalar<T>(_ type: T.Type) -> Bool {
+    T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
+      || T.self == Int64.self
+  }
+
   /// The value at `index` when `T` is one of the common scalars (`String`, `Int`, `Double`,
-  /// `Bool`, `Int64`), read straight from the document; `nil` for any other type.
+  /// `Bool`, `Int64`; see ``isFastScalar(_:)``), read straight from the document.
   @inline(__always)
   func fastScalar<T>(
     _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
-  ) throws -> T? {
+  ) throws -> T {
     if T.self == String.self {
-      return _sameType(try scalar(String.self, at: index, path: _path(parent, key)), as: T.self)
+      return _identityCast(try scalar(String.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Int.self {
-      return _sameType(try scalar(Int.self, at: index, path: _path(parent, key)), as: T.self)
+      return _identityCast(try scalar(Int.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Double.self {
-      return _sameType(
-        try floatingPoint(Double.self, at: index, path: _path(parent, key)), as: T.self)
+      return _identityCast(
+        try floatingPoint(Double.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Bool.self {
-      return _sameType(try scalar(Bool.self, at: index, path: _path(parent, key)), as: T.self)
+      return _identityCast(try scalar(Bool.self, at: index, path: _path(parent, key)), to: T.self)
     }
-    if T.self == Int64.self {
-      return _sameType(try scalar(Int64.self, at: index, path: _path(parent, key)), as: T.self)
-    }
-    return nil
+    return _identityCast(try scalar(Int64.self, at: index, path: _path(parent, key)), to: T.self)
+  }
+
+  /// Whether ``fastArray(_:at:parent:key:)`` reads `T`.
+  @inline(__always)
+  static func isFastArray<T>(_ type: T.Type) -> Bool {
+    T.self == [Double].self || T.self == [[Double]].self || T.self == [[[Double]]].self
+      || T.self == [Int].self || T.self == [String].self || T.self == [Int64].self
+      || T.self == [Bool].self
   }
 
   /// The value at `index` when `T` is an array of the common scalars (`[Double]` up to three
-  /// levels deep, as coordinates are; `[Int]`, `[Int64]`, `[String]`, `[Bool]`), read by
-  /// specialized loops whose paths are built only for an error; `nil` for any other type.
+  /// levels deep, as coordinates are; `[Int]`, `[Int64]`, `[String]`, `[Bool]`; see
+  /// ``isFastArray(_:)``), read by specialized loops whose paths are built only for an error.
   @inline(__always)
   func fastArray<T>(
     _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
-  ) throws -> T? {
+  ) throws -> T {
     let path = _ArrayPath(parent: parent, key: key)
-    if T.self == [Double].self { return _sameType(try doubles(at: index, path: path), as: T.self) }
+    if T.self == [Double].self {
+      return _identityCast(try doubles(at: index, path: path), to: T.self)
+    }
     if T.self == [[Double]].self {
-      return _sameType(
-        try elements(at: index, path: path) { try doubles(at: $0, path: $1) }, as: T.self)
+      return _identityCast(
+        try elements(at: index, path: path) { try doubles(at: $0, path: $1) }, to: T.self)
     }
     if T.self == [[[Double]]].self {
-      return _sameType(
+      return _identityCast(
         try elements(at: index, path: path) { cursor, path in
           try elements(at: cursor, path: path) { try doubles(at: $0, path: $1) }
-        }, as: T.self)
+        }, to: T.self)
     }
     if T.self == [Int].self {
-      return _sameType(
+      return _identityCast(
         try elements(at: index, path: path) { try scalar(Int.self, at: $0, path: $1.path) },
-        as: T.self)
+        to: T.self)
     }
     if T.self == [String].self {
-      return _sameType(
+      return _identityCast(
         try elements(at: index, path: path) { try scalar(String.self, at: $0, path: $1.path) },
-        as: T.self)
+        to: T.self)
     }
     if T.self == [Int64].self {
-      return _sameType(
+      return _identityCast(
         try elements(at: index, path: path) { try scalar(Int64.self, at: $0, path: $1.path) },
-        as: T.self)
+        to: T.self)
     }
-    if T.self == [Bool].self {
-      return _sameType(
-        try elements(at: index, path: path) { try scalar(Bool.self, at: $0, path: $1.path) },
-        as: T.self)
-    }
-    return nil
+    return _identityCast(
+      try elements(at: index, path: path) { try scalar(Bool.self, at: $0, path: $1.path) },
+      to: T.self)
+  }
+
+  /// `[Element]` (the opened `array`) read element by element, as `T` (the same type).
+  static func decodeArray<A: _TapeDecodableArray, T>(
+    _ array: A.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
+    parent: [any CodingKey], key: (any CodingKey)?
+  ) throws -> T {
+    _identityCast(try A.decodeElements(reading, at: index, parent: parent, key: key), to: T.self)
   }
 
   private func doubles(at index: Int, path: _ArrayPath) throws -> [Double] {
@@ -318,8 +342,12 @@ final class _CodableReading {
   private func decodeSpecial<T: Decodable>(_ type: T.Type, at index: Int, path: [any CodingKey])
     throws -> T
   {
-    if T.self == Date.self { return try _cast(try decodeDate(at: index, path: path), path: path) }
-    if T.self == Data.self { return try _cast(try decodeData(at: index, path: path), path: path) }
+    if T.self == Date.self {
+      return _identityCast(try decodeDate(at: index, path: path), to: T.self)
+    }
+    if T.self == Data.self {
+      return _identityCast(try decodeData(at: index, path: path), to: T.self)
+    }
     return try decodeMappable(type, at: index, path: path)
   }
 
@@ -504,13 +532,13 @@ private func _openScalar<T: MappableValue>(
 protocol _TapeDecodableArray {
   static func decodeElements(
     _ reading: _CodableReading, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
-  ) throws -> Any
+  ) throws -> Self
 }
 
 extension Array: _TapeDecodableArray where Element: Decodable {
   static func decodeElements(
     _ reading: _CodableReading, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
-  ) throws -> Any {
+  ) throws -> Self {
     guard reading.tape[index].kind == .array else {
       // Not an array: the decoder reports it as `Array.init(from:)` would.
       return try [Element](from: _TapeDecoder(reading, index: index, parent: parent, key: key))
@@ -520,14 +548,11 @@ extension Array: _TapeDecodableArray where Element: Decodable {
     elements.reserveCapacity(count)
     var cursor = index + 1
     let path = _path(parent, key)
-    if Element.self == Double.self || Element.self == Int.self || Element.self == String.self {
+    if _CodableReading.isFastScalar(Element.self) {
       // Scalars: an element's path is built only when it fails.
       for offset in 0..<count {
-        guard
-          let element = try reading.fastScalar(
-            Element.self, at: cursor, parent: path, key: _IndexKey(offset))
-        else { break }
-        elements.append(element)
+        elements.append(
+          try reading.fastScalar(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
         cursor = reading.tape.next(after: cursor)
       }
       return elements

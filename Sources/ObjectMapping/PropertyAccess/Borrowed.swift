@@ -158,3 +158,12 @@ func _sameType<Value, Target>(_ value: Value, as target: Target.Type) -> Target?
   guard Value.self == Target.self else { return nil }
   return unsafeBitCast(value, to: Target.self)
 }
+
+/// `value` as `Target`, which the caller has just matched as the same type (stops the program
+/// otherwise: a bug in the caller, never input). Unlike ``_sameType(_:as:)`` it returns no
+/// `Optional<Target>`, whose metadata unspecialized generic code would look up on every call.
+@inline(__always)
+func _identityCast<Value, Target>(_ value: Value, to target: Target.Type) -> Target {
+  precondition(Value.self == Target.self, "_identityCast between different types")
+  return unsafeBitCast(value, to: Target.self)
+}
