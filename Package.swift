@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "ObjectMapping", targets: ["ObjectMapping"]),
     .library(name: "ObjectMappingTesting", targets: ["ObjectMappingTesting"]),
+    .library(name: "ObjectMappingClient", targets: ["ObjectMappingClient"]),
     .executable(name: "showcase", targets: ["showcase"]),
   ],
   targets: [
@@ -16,6 +17,12 @@ let package = Package(
     .target(
       name: "ObjectMapping",
       dependencies: ["ObjectMappingDocument"]
+    ),
+    // The object manager: a router and an async HTTP client (URLSession; FoundationNetworking
+    // on Linux) that loads, sends and maps objects.
+    .target(
+      name: "ObjectMappingClient",
+      dependencies: ["ObjectMapping"]
     ),
     .target(
       name: "ObjectMappingTesting",
@@ -33,6 +40,10 @@ let package = Package(
     .executableTarget(
       name: "showcase",
       dependencies: ["ObjectMapping", "ShowcaseKit"]
+    ),
+    .testTarget(
+      name: "ObjectMappingClientTests",
+      dependencies: ["ObjectMapping", "ObjectMappingClient", "ObjectMappingTestSupport"]
     ),
     .testTarget(
       name: "ObjectMappingTests",

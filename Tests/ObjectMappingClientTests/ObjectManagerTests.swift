@@ -1,0 +1,324 @@
+import Foundation
+import ObjectMapping
+import ObjectMappingClient
+import ObjectMappingTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The object manager against a real HTTP/1.1 server on 127.0.0.1 that each test starts and
+/// stops: every verb, bodies byte for byte, responses mapped back onto the sent object, error
+/// statuses and their messages, and every way a request can fail (issue 18).
+@Suite("ObjectManager")
+struct ObjectManagerTests {
+  struct Article: Equatable, Sendable {
+    var id = 0
+    var title = ""
+    var tags: [String] = []
+    var updatedAt: String?
+  }
+
+  final class Note: @unchecked Sendable {
+    // @unchecked: each test uses its own instance on one task.
+    var id = 0
+    var text = ""
+  }
+
+  static let articleMapping = Mapping(Article.init) {
+    Attribute("id", \.id)
+    Attribute("title", \.title)
+    Attribute("tags", \.tags, default: [])
+    Attribute("updated_at", \.updatedAt)
+  }
+
+  static let noteMapping = Mapping(Note.init) {
+    Attribute("id", \.id)
+    Attribute("text", \.text)
+  }
+
+  static var router: Router {
+    var router = Router()
+    router.add(Article.self, "/articles/:id") { ["id": "\($0.id)"] }
+    router.add(Article.self, .post, "/articles")
+    router.add(Note.self, "/notes/:id") { ["id": "\($0.id)"] }
+    return router
+  }
+
+  /// A server answering with `handler`, and a manager pointed at it.
+  static func serve(
+    session: URLSession = .shared, headers: [String: String] = [:],
+    _ handler: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Response
+  ) throws -> (LoopbackServer, ObjectManager) {
+    let server = try LoopbackServer(handler: handler)
+    let provider = MappingProvider { Route("articles", articleMapping) }
+    let manager = ObjectManager(
+      baseURL: server.baseURL, router: router, session: session, headers: headers,
+      provider: provider)
+    return (server, manager)
+  }
+
+  // MARK: Verbs
+
+  @Test func getLoadsAnObjectAndACollection() async throws {
+    let (server, manager) = try Self.serve { request in
+      switch request.path {
+      case "/articles/1": .json(#"{"id": 1, "title": "One", "tags": ["a"]}"#)
+      default: .json(#"[{"id": 1, "title": "One"}, {"id": 2, "title": "Two"}]"#)
+      }
+    }
+    defer { server.stop() }
+    let one = try await manager.get("/articles/1", mapping: Self.articleMapping)
+    #expect(one == Article(id: 1, title: "One", tags: ["a"]))
+    let all = try await manager.getCollection(
+      "/articles", query: ["page": "2", "q": "a b&c"], mapping: Self.articleMapping)
+    #expect(all.map(\.id) == [1, 2])
+    #expect(server.requests.last?.target == "/articles?page=2&q=a%20b%26c")
+    #expect(server.requests.allSatisfy { $0.method == "GET" })
+  }
+
+  @Test func postSendsTheInverseAndMapsTheResponseOntoTheObject() async throws {
+    let (server, manager) = try Self.serve(headers: ["Authorization": "Bearer t"]) { request in
+      .json(#"{"id": 42, "updated_at": "2026-11-24"}"#, status: 201)
+    }
+    defer { server.stop() }
+    let draft = Article(title: "Hello \"world\"", tags: ["x"])
+    let created = try await manager.post(
+      draft, mapping: Self.articleMapping, headers: ["X-Custom": "1"])
+    #expect(
+      created == Article(id: 42, title: "Hello \"world\"", tags: ["x"], updatedAt: "2026-11-24"))
+    let request = try #require(server.requests.last)
+    #expect(request.method == "POST" && request.path == "/articles")
+    #expect(request.bodyText == #"{"id":0,"title":"Hello \"world\"","tags":["x"]}"#)
+    #expect(request.headers["content-type"] == "application/json")
+    #expect(request.headers["authorization"] == "Bearer t")
+    #expect(request.headers["x-custom"] == "1")
+  }
+
+  @Test func putPatchAndDeleteUseTheObjectsRouteAndFormat() async throws {
+    let (server, manager) = try Self.serve { request in
+      request.method == "DELETE"
+        ? LoopbackServer.Response(status: 204) : .json(#"{"title": "Saved"}"#)
+    }
+    defer { server.stop() }
+    let article = Article(id: 7, title: "a&b = c", tags: [])
+    let put = try await manager.put(article, mapping: Self.articleMapping, format: .formURLEncoded)
+    #expect(put.title == "Saved" && put.id == 7)
+    #expect(server.requests.last?.method == "PUT" && server.requests.last?.path == "/articles/7")
+    #expect(server.requests.last?.bodyText == "id=7&title=a%26b+%3D+c")
+    #expect(
+      server.requests.last?.headers["content-type"] == "application/x-www-form-urlencoded")
+    _ = try await manager.patch(article, mapping: Self.articleMapping)
+    #expect(server.requests.last?.method == "PATCH")
+    try await manager.delete(article)
+    #expect(server.requests.last?.method == "DELETE" && server.requests.last?.path == "/articles/7")
+    #expect(server.requests.last?.body.isEmpty == true)
+  }
+
+  @Test func queryItemsComeFromAnObjectThroughItsMapping() async throws {
+    struct Filter: Sendable {
+      var state = "open"
+      var labels = ["bug", "ui"]
+    }
+    let filterMapping = Mapping(Filter.init) {
+      Attribute("state", \.state)
+      Attribute("labels", \.labels)
+    }
+    let (server, manager) = try Self.serve { _ in .json("[]") }
+    defer { server.stop() }
+    let query = try Query(Filter(), mapping: filterMapping)
+    _ = try await manager.getCollection("/articles", query: query, mapping: Self.articleMapping)
+    #expect(
+      server.requests.last?.target == "/articles?state=open&labels%5B%5D=bug&labels%5B%5D=ui")
+  }
+
+  @Test func aProviderMapsTheResponseByKeyPath() async throws {
+    let (server, manager) = try Self.serve { _ in
+      .json(#"{"articles": [{"id": 3, "title": "T"}]}"#)
+    }
+    defer { server.stop() }
+    let result = try await manager.get("/feed")
+    #expect(result.all(Article.self).map(\.id) == [3])
+  }
+
+  // MARK: Transactions
+
+  @Test func aFailedResponseLeavesTheSentObjectUnchanged() async throws {
+    let (server, manager) = try Self.serve { request in
+      request.method == "PUT"
+        ? .json(#"{"message": "Validation Failed"}"#, status: 422)
+        : .json(#"{"id": 6, "text": {"nested": true}}"#)
+    }
+    defer { server.stop() }
+    let note = Note()
+    note.id = 5
+    note.text = "before"
+    await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.put(note, mapping: Self.noteMapping)
+    }
+    #expect(note.text == "before")
+    // A response that does not map (text is an object) changes nothing either, not even the
+    // members that did map (id).
+    await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.reload(note, mapping: Self.noteMapping)
+    }
+    #expect(note.text == "before" && note.id == 5)
+  }
+
+  @Test func aSuccessfulResponseUpdatesAClassInstanceInPlace() async throws {
+    let (server, manager) = try Self.serve { _ in .json(#"{"text": "after"}"#) }
+    defer { server.stop() }
+    let note = Note()
+    note.id = 9
+    let returned = try await manager.patch(note, mapping: Self.noteMapping)
+    #expect(returned === note && note.text == "after")
+    #expect(server.requests.last?.path == "/notes/9")
+  }
+
+  // MARK: Error statuses
+
+  @Test func errorBodiesBecomeMessagesInEveryCommonShape() async throws {
+    let (server, manager) = try Self.serve { request in
+      switch request.path {
+      case "/github":
+        .json(
+          #"{"message": "Validation Failed", "errors": [{"resource": "Issue", "field": "title", "code": "missing_field"}, {"message": "body is too long"}]}"#,
+          status: 422)
+      case "/problem":
+        .json(
+          #"{"type": "about:blank", "title": "Not Found", "detail": "No article 9", "status": 404}"#,
+          status: 404, contentType: "application/problem+json")
+      case "/restkit":
+        .json(#"{"errors": ["first", "second"]}"#, status: 500)
+      case "/single":
+        .json(#"{"error": "nope"}"#, status: 400)
+      default:
+        LoopbackServer.Response(
+          status: 503, headers: ["Content-Type": "text/plain"], body: Array("down".utf8))
+      }
+    }
+    defer { server.stop() }
+    func failure(_ path: String) async -> HTTPFailure? {
+      do {
+        _ = try await manager.get(path, mapping: Self.articleMapping)
+      } catch {
+        if case .status(let failure) = error { return failure }
+      }
+      return nil
+    }
+    let github = await failure("/github")
+    #expect(github?.statusCode == 422)
+    #expect(
+      github?.messages.map(\.message)
+        == ["Validation Failed", "Issue.title missing_field", "body is too long"])
+    #expect(github?.messages[1].representation["code"] == .string("missing_field"))
+    let problem = await failure("/problem")
+    #expect(problem?.messages.map(\.message) == ["Not Found", "No article 9"])
+    #expect(problem?.contentType == "application/problem+json")
+    #expect(await failure("/restkit")?.messages.map(\.message) == ["first", "second"])
+    #expect(await failure("/single")?.description == "status 400: nope")
+    let down = await failure("/down")
+    #expect(down?.messages.isEmpty == true && down?.body == Data("down".utf8))
+  }
+
+  // MARK: Failures
+
+  @Test func eachKindOfBadResponseIsItsOwnError() async throws {
+    let (server, manager) = try Self.serve { request in
+      switch request.path {
+      case "/empty": LoopbackServer.Response(status: 200)
+      case "/text":
+        LoopbackServer.Response(
+          status: 200, headers: ["Content-Type": "text/html"], body: Array("<p>".utf8))
+      case "/malformed": .json("{\"id\": 1,\n \"title\": }")
+      default:
+        LoopbackServer.Response(
+          status: 200, headers: ["Content-Type": "application/json"],
+          body: Array(#"{"id": 1, "title": "long enough"}"#.utf8), truncatedTo: 8)
+      }
+    }
+    defer { server.stop() }
+    func error(_ path: String) async -> ObjectManagerError? {
+      do {
+        _ = try await manager.get(path, mapping: Self.articleMapping)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    guard case .emptyBody(200)? = await error("/empty") else {
+      Issue.record("empty body")
+      return
+    }
+    guard case .unsupportedContentType("text/html", 200)? = await error("/text") else {
+      Issue.record("content type")
+      return
+    }
+    guard case .mapping(let errors, 200)? = await error("/malformed") else {
+      Issue.record("malformed")
+      return
+    }
+    #expect("\(errors)".contains("line 2"))
+    guard case .transport? = await error("/truncated") else {
+      Issue.record("truncated")
+      return
+    }
+  }
+
+  @Test func aRefusedConnectionIsATransportError() async throws {
+    let server = try LoopbackServer { _ in .json("{}") }
+    let url = server.baseURL
+    server.stop()
+    let manager = ObjectManager(baseURL: url)
+    do {
+      _ = try await manager.get("/x", mapping: Self.articleMapping)
+      Issue.record("expected an error")
+    } catch {
+      guard case .transport = error else {
+        Issue.record("expected transport, got \(error)")
+        return
+      }
+    }
+  }
+
+  @Test func aSlowServerTimesOut() async throws {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 1
+    let session = URLSession(configuration: configuration)
+    let (server, manager) = try Self.serve(session: session) { _ in
+      LoopbackServer.Response(status: 200, body: Array("{}".utf8), delay: 5)
+    }
+    defer { server.stop() }
+    let started = Date()
+    defer { #expect(Date().timeIntervalSince(started) > 0.5) }
+    do {
+      _ = try await manager.get("/slow", mapping: Self.articleMapping)
+      Issue.record("expected a timeout")
+    } catch {
+      guard case .timedOut = error else {
+        Issue.record("expected timedOut, got \(error)")
+        return
+      }
+    }
+  }
+
+  @Test func cancellingTheTaskCancelsTheRequest() async throws {
+    let (server, manager) = try Self.serve { _ in
+      LoopbackServer.Response(status: 200, body: Array("{}".utf8), delay: 5)
+    }
+    defer { server.stop() }
+    let started = Date()
+    let task = Task { () async throws(ObjectManagerError) -> Article in
+      try await manager.get("/slow", mapping: Self.articleMapping)
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    task.cancel()
+    let outcome = await task.result
+    guard case .failure(let error) = outcome, case ObjectManagerError.cancelled = error else {
+      Issue.record("expected cancelled, got \(outcome)")
+      return
+    }
+    #expect(Date().timeIntervalSince(started) < 4)
+  }
+}
