@@ -318,7 +318,7 @@ public final class ObjectManager: Sendable {
           if !text.isEmpty { messages.append(ErrorMessage(message: text, representation: value)) }
         }
       case .array(let elements):
-        elements.forEach { add($0) }
+        for element in elements { add(element) }
       default:
         break
       }
