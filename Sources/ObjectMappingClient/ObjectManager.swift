@@ -74,7 +74,9 @@ public final class ObjectManager: Sendable {
     _ path: String, query: Query = [:], mapping: M, headers: [String: String] = [:]
   ) async throws(ObjectManagerError) -> M.Object {
     let response = try await send(.get, path, query: query, headers: headers)
-    return try response.map { input throws(MappingErrors) in try mapping.map(input) }
+    return try response.map { input, options throws(MappingErrors) in
+      try mapping.map(input, with: options)
+    }
   }
 
   /// The array at `path`, each element mapped with `mapping`.
@@ -82,7 +84,9 @@ public final class ObjectManager: Sendable {
     _ path: String, query: Query = [:], mapping: M, headers: [String: String] = [:]
   ) async throws(ObjectManagerError) -> [M.Object] {
     let response = try await send(.get, path, query: query, headers: headers)
-    return try response.map { input throws(MappingErrors) in try mapping.mapCollection(input) }
+    return try response.map { input, options throws(MappingErrors) in
+      try mapping.mapCollection(input, with: options)
+    }
   }
 
   /// The response at `path`, mapped through ``provider``'s routes.
@@ -92,7 +96,9 @@ public final class ObjectManager: Sendable {
     guard let provider else { throw .noRoute("GET \(path): the manager has no mapping provider") }
     let response = try await send(.get, path, query: query, headers: headers)
     let mapper = Mapper(provider)
-    return try response.map { input throws(MappingErrors) in try mapper.map(input) }
+    return try response.map { input, options throws(MappingErrors) in
+      try mapper.map(input, with: options)
+    }
   }
 
   /// `object` loaded again from its route: the response is mapped onto a copy of it.
@@ -170,7 +176,9 @@ public final class ObjectManager: Sendable {
     let response = try await send(method, resolved, body: body, headers: headers)
     guard !response.body.isEmpty else { return object }
     var updated = object
-    try response.map { input throws(MappingErrors) in try mapping.map(input, onto: &updated) }
+    try response.map { input, options throws(MappingErrors) in
+      try mapping.map(input, onto: &updated, with: options)
+    }
     return updated
   }
 
@@ -186,6 +194,10 @@ public final class ObjectManager: Sendable {
     public var body: Data
     /// The URL that answered.
     public var url: URL?
+    /// The URL requested.
+    public var requestURL: URL?
+    /// The request's method.
+    public var method: HTTPMethod
     let formats: FormatRegistry
 
     /// The response's `Content-Type`, if any.
@@ -193,8 +205,33 @@ public final class ObjectManager: Sendable {
       headers.first { $0.key.lowercased() == "content-type" }?.value
     }
 
-    /// `body` mapped by `map`, with the format its `Content-Type` names (JSON when it has none).
-    func map<Result>(_ map: (MappingInput) throws(MappingErrors) -> Result)
+    /// What mappings read through ``SourcePath/metadata`` while this response is mapped:
+    ///
+    /// ```json
+    /// {"request": {"url": "https://…/articles?page=2", "method": "GET"},
+    ///  "response": {"url": "…", "status": 200, "headers": {"content-type": "…", "etag": "…"}}}
+    /// ```
+    ///
+    /// Header names are lowercased.
+    public var metadata: Node {
+      var headerMembers: [Node.Member] = []
+      for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+        headerMembers.append(Node.Member(name.lowercased(), .string(value)))
+      }
+      return [
+        "request": [
+          "url": .string(requestURL?.absoluteString ?? ""), "method": .string(method.rawValue),
+        ],
+        "response": [
+          "url": .string(url?.absoluteString ?? ""), "status": .integer(Int64(statusCode)),
+          "headers": .object(headerMembers),
+        ],
+      ]
+    }
+
+    /// `body` mapped by `map`, with the format its `Content-Type` names (JSON when it has none)
+    /// and the response's ``metadata``.
+    func map<Result>(_ map: (MappingInput, MappingOptions) throws(MappingErrors) -> Result)
       throws(ObjectManagerError) -> Result
     {
       guard !body.isEmpty else { throw .emptyBody(status: statusCode) }
@@ -203,7 +240,9 @@ public final class ObjectManager: Sendable {
         throw .unsupportedContentType(type, status: statusCode)
       }
       do {
-        return try map(MappingInput.payload(body, contentType: type, formats: formats))
+        return try map(
+          MappingInput.payload(body, contentType: type, formats: formats),
+          MappingOptions(metadata: metadata))
       } catch {
         throw .mapping(error, status: statusCode)
       }
@@ -259,7 +298,8 @@ public final class ObjectManager: Sendable {
       fields["\(name)"] = "\(value)"
     }
     let response = Response(
-      statusCode: http.statusCode, headers: fields, body: data, url: http.url, formats: formats)
+      statusCode: http.statusCode, headers: fields, body: data, url: http.url,
+      requestURL: request.url, method: method, formats: formats)
     guard (200..<300).contains(http.statusCode) else {
       throw .status(
         HTTPFailure(

@@ -322,3 +322,36 @@ struct ObjectManagerTests {
     #expect(Date().timeIntervalSince(started) < 4)
   }
 }
+
+/// The request and response facts reach mappings as `SourcePath.metadata` (issue 18).
+@Suite("ObjectManager metadata")
+struct ObjectManagerMetadataTests {
+  struct Listing: Sendable {
+    var names: [String] = []
+    var status = 0
+    var method = ""
+    var etag = ""
+    var url = ""
+  }
+
+  @Test func mappingsReadTheRequestAndResponse() async throws {
+    let mapping = Mapping(Listing.init) {
+      Attribute("names", \.names)
+      Attribute(SourcePath.metadata.appending("response.status"), \.status)
+      Attribute(SourcePath.metadata.appending("request.method"), \.method)
+      Attribute(SourcePath.metadata.appending("response.headers.etag"), \.etag)
+      Attribute(SourcePath.metadata.appending("request.url"), \.url)
+    }
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(
+        status: 200, headers: ["Content-Type": "application/json", "ETag": "v7"],
+        body: Array(#"{"names": ["a"]}"#.utf8))
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL)
+    let listing = try await manager.get("/list", query: ["page": "2"], mapping: mapping)
+    #expect(listing.names == ["a"] && listing.status == 200 && listing.method == "GET")
+    #expect(listing.etag == "v7")
+    #expect(listing.url.hasSuffix("/list?page=2"))
+  }
+}

@@ -122,6 +122,8 @@ struct _MappingRun {
   /// mapping's own settings, changed where a child mapping sets its own (see
   /// ``enterSettings(of:)``).
   var context: _ValueContext = .default
+  /// The call's metadata (``MappingOptions/metadata``), read by ``SourcePath/metadata``.
+  var metadata: Node?
   /// The call's root mapping: its own settings yield to the call's options wherever it recurs.
   var rootPlan: ObjectIdentifier?
   /// The contexts derived for child mappings in this run, by (inherited context, child plan):
@@ -196,6 +198,7 @@ struct _MappingRun {
   mutating func startCall<Object>(root plan: _MappingPlan<Object>, options: MappingOptions) {
     rootPlan = ObjectIdentifier(plan)
     context = _ValueContext.default.applying(options.overriding(plan.settings))
+    metadata = options.metadata
   }
 
   /// ``startCall(root:options:)`` for a mapping of any kind (a mapper's route).
@@ -216,6 +219,7 @@ struct _MappingRun {
     run.rootPlan = rootPlan
     run.ontoExisting = ontoExisting
     run.derivedContexts = derivedContexts
+    run.metadata = metadata
     return run
   }
 

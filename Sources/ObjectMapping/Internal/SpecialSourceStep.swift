@@ -4,6 +4,8 @@ enum _SpecialSource {
   case parent(keys: [String])
   /// The whole payload, then `keys` inside it.
   case payload(keys: [String])
+  /// The call's metadata, then `keys` inside it.
+  case metadata(keys: [String])
   /// The object's position in its collection.
   case index
   /// Several paths of the object read together: present when one of them is.
@@ -19,6 +21,7 @@ enum _SpecialSource {
     case .keys, .root: return nil
     case .parent(let keys): self = .parent(keys: keys)
     case .payload(let keys): self = .payload(keys: keys)
+    case .metadata(let keys): self = .metadata(keys: keys)
     case .index: self = .index
     case .compound(let parts): self = .compound(parts)
     }
@@ -50,7 +53,7 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
         return -1
       }
       return SourcePath(keys: keys).resolveAllowingEmpty(in: run.tape, from: 0)
-    case .index:
+    case .index, .metadata:
       return -1
     case .compound(let parts), .flatChild(let parts):
       for part in parts {
@@ -75,6 +78,12 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
         inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
       }
     }
+    if case .metadata(let keys) = special {
+      return withMetadataTape(keys: keys, run: &run) { index, run in
+        var innerHint = _MemberHint(object: max(index, 0))
+        inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+      }
+    }
     let index = self.target(objectIndex: objectIndex, run: &run)
     var innerHint = _MemberHint(object: max(index, 0))
     inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
@@ -82,7 +91,38 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     if case .index = special { return run.collectionIndex != nil }
+    if case .metadata(let keys) = special { return Self.metadataValue(keys, run: run) != nil }
     return target(objectIndex: objectIndex, run: &run) >= 0
+  }
+
+  /// The metadata value `keys` reach, or `nil`.
+  private static func metadataValue(_ keys: [String], run: _MappingRun) -> Node? {
+    var value = run.metadata
+    for key in keys {
+      guard let current = value else { return nil }
+      if case .array = current, let position = Int(key) {
+        value = current[position]
+      } else {
+        value = current[key]
+      }
+    }
+    return value
+  }
+
+  /// Runs `body` in a run over a tape holding the metadata value `keys` reach (index `0`), or
+  /// with `-1` in the current run when there is none.
+  private func withMetadataTape(
+    keys: [String], run: inout _MappingRun, _ body: (Int, inout _MappingRun) -> Void
+  ) {
+    guard let value = Self.metadataValue(keys, run: run), let tape = try? _Tape(node: value)
+    else { return body(-1, &run) }
+    tape.withView { view in
+      var scratch = run.scratch(tape: view, errorLimit: run.errors.limit)
+      scratch.path = run.path
+      body(0, &scratch)
+      run.errors += scratch.errors
+      run.diagnostics += scratch.diagnostics
+    }
   }
 
   /// Runs `body` in a run over a one-value tape holding the collection index (index `0`), or

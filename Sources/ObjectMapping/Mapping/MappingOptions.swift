@@ -43,6 +43,10 @@ public struct MappingOptions: Sendable {
   public var missingKeys: MissingKeyPolicy?
   /// What `null` does to a property that cannot hold `nil`; `nil`: not set (an error).
   public var nullIntoNonOptional: NullIntoNonOptional?
+  /// Facts about the call that mappings read through ``SourcePath/metadata`` (RestKit's
+  /// `@metadata`): the object manager puts the request's URL, method, status and headers here;
+  /// any caller can pass its own. Not inherited from mappings (it belongs to the call).
+  public var metadata: Node?
 
   /// Creates options; every parameter left out is not set, so the mappings' own settings apply.
   ///
@@ -54,11 +58,14 @@ public struct MappingOptions: Sendable {
   ///   - validation: Whether key-value validation runs.
   ///   - missingKeys: What mapping onto an existing instance does with absent keys.
   ///   - nullIntoNonOptional: What `null` does to a property that cannot hold `nil`.
+  ///   - metadata: What ``SourcePath/metadata`` reads during this call.
   public init(
     coercion: Coercion? = nil, nulls: NullPolicy? = nil, groups: Set<String>? = nil,
     dateFormats: [DateFormat]? = nil, validation: Bool? = nil,
-    missingKeys: MissingKeyPolicy? = nil, nullIntoNonOptional: NullIntoNonOptional? = nil
+    missingKeys: MissingKeyPolicy? = nil, nullIntoNonOptional: NullIntoNonOptional? = nil,
+    metadata: Node? = nil
   ) {
+    self.metadata = metadata
     self.coercion = coercion
     self.nulls = nulls
     self.groups = groups

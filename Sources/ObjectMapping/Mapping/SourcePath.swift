@@ -16,6 +16,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     case root
     case parent([String])
     case payload([String])
+    case metadata([String])
     case index
     case compound([SourcePath])
   }
@@ -87,6 +88,12 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// ```
   public static let payload = SourcePath(storage: .payload([]))
 
+  /// The call's metadata (``MappingOptions/metadata``; RestKit's `@metadata`), then keys inside
+  /// it with ``appending(_:)``: the object manager's requests carry the URL, method, status and
+  /// headers (`SourcePath.metadata.appending("response.status")`). Read-only: the inverse
+  /// writes nothing for it. Absent when the call has no metadata.
+  public static let metadata = SourcePath(storage: .metadata([]))
+
   /// This path followed by the dotted keys of `path`: for ``parent`` and ``payload``, a key
   /// path inside that representation (RestKit's `@parent.name`, `@root.meta`).
   public func appending(_ path: String) -> SourcePath {
@@ -95,6 +102,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     case .keys(let keys): return SourcePath(keys: keys + more)
     case .parent(let keys): return SourcePath(storage: .parent(keys + more))
     case .payload(let keys): return SourcePath(storage: .payload(keys + more))
+    case .metadata(let keys): return SourcePath(storage: .metadata(keys + more))
     case .root: return SourcePath(keys: more)
     case .index, .compound: return self
     }
@@ -103,7 +111,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// For ``parent`` and ``payload``, the path inside that representation.
   var relativeKeys: [String] {
     switch storage {
-    case .parent(let keys), .payload(let keys): return keys
+    case .parent(let keys), .payload(let keys), .metadata(let keys): return keys
     default: return []
     }
   }
@@ -143,6 +151,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     case .root: return "@root"
     case .parent(let keys): return (["@parent"] + keys).joined(separator: ".")
     case .payload(let keys): return (["@payload"] + keys).joined(separator: ".")
+    case .metadata(let keys): return (["@metadata"] + keys).joined(separator: ".")
     case .index: return "@index"
     case .compound(let parts): return parts.map(\.description).joined(separator: "+")
     case .keys(let keys):
@@ -215,6 +224,8 @@ extension SourcePathConvertible where Self == SourcePath {
   public static var parent: SourcePath { SourcePath.parent }
   /// The whole payload.
   public static var payload: SourcePath { SourcePath.payload }
+  /// The call's metadata (``MappingOptions/metadata``).
+  public static var metadata: SourcePath { SourcePath.metadata }
   /// The object's position in its collection.
   public static var index: SourcePath { SourcePath.index }
 }
