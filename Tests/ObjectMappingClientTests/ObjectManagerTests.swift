@@ -355,3 +355,51 @@ struct ObjectManagerMetadataTests {
     #expect(listing.url.hasSuffix("/list?page=2"))
   }
 }
+
+/// An identity map across loads: the same record loaded twice is one instance, updated;
+/// records the server dropped are reported, and removed on request (issue 18).
+@Suite("ObjectManager identity")
+struct ObjectManagerIdentityTests {
+  final class Note: @unchecked Sendable {
+    // @unchecked: used by one test task.
+    var id = 0
+    var text = ""
+  }
+
+  static let mapping = Mapping(Note.init) {
+    Attribute("id", \.id)
+    Attribute("text", \.text)
+  }
+
+  final class Payload: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    let lock = NSLock()
+    var text = #"[{"id": 1, "text": "one"}, {"id": 2, "text": "two"}]"#
+    var current: String { lock.withLock { text } }
+  }
+
+  @Test func loadingAgainUpdatesTheSameInstancesAndReportsOrphans() async throws {
+    let payload = Payload()
+    let server = try LoopbackServer { _ in .json(payload.current) }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL)
+    let store = InMemoryObjectStore()
+    let first = try await manager.getCollection(
+      "/notes", mapping: Self.mapping, store: store, identity: { "\($0.id)" })
+    #expect(first.objects.map(\.text) == ["one", "two"] && first.orphans.isEmpty)
+    payload.lock.withLock {
+      payload.text = #"[{"id": 2, "text": "two, edited"}, {"id": 3, "text": "three"}]"#
+    }
+    let second = try await manager.getCollection(
+      "/notes", mapping: Self.mapping, store: store, identity: { "\($0.id)" })
+    #expect(second.objects[0] === first.objects[1])
+    #expect(first.objects[1].text == "two, edited")
+    #expect(second.orphans.map(\.id) == [1])
+    #expect(store.ids(of: Note.self) == ["1", "2", "3"])
+    let third = try await manager.getCollection(
+      "/notes", mapping: Self.mapping, store: store, identity: { "\($0.id)" }, orphans: .remove)
+    #expect(third.orphans.map(\.id) == [1])
+    #expect(store.ids(of: Note.self) == ["2", "3"])
+    #expect(store.object(of: Note.self, id: "3") === second.objects[1])
+  }
+}
