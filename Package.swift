@@ -35,7 +35,7 @@ let package = Package(
     // The showcase's models, mappings and payloads, shared by the executable and the tests.
     .target(
       name: "ShowcaseKit",
-      dependencies: ["ObjectMapping"]
+      dependencies: ["ObjectMapping", "ObjectMappingClient", "ObjectMappingTestSupport"]
     ),
     .executableTarget(
       name: "showcase",
@@ -43,7 +43,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ObjectMappingClientTests",
-      dependencies: ["ObjectMapping", "ObjectMappingClient", "ObjectMappingTestSupport"]
+      dependencies: [
+        "ObjectMapping", "ObjectMappingClient", "ObjectMappingTestSupport", "ShowcaseKit",
+      ]
     ),
     .testTarget(
       name: "ObjectMappingTests",

@@ -2,6 +2,7 @@ import Foundation
 import ObjectMapping
 import ObjectMappingClient
 import ObjectMappingTestSupport
+import ShowcaseKit
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -401,5 +402,24 @@ struct ObjectManagerIdentityTests {
     #expect(third.orphans.map(\.id) == [1])
     #expect(store.ids(of: Note.self) == ["2", "3"])
     #expect(store.object(of: Note.self, id: "3") === second.objects[1])
+  }
+}
+
+/// The showcase's object manager section runs a whole session against its loopback server.
+@Suite("ObjectManager showcase")
+struct ObjectManagerShowcaseTests {
+  @Test func theSessionListsCreatesUpdatesFailsAndDeletes() async {
+    let section = await ObjectManagerShowcase.section()
+    #expect(
+      section.lines == [
+        "GET /notes -> 2 notes: Map the timeline, Serialize a form body",
+        #"POST /notes with body {"id":0,"title":"Write the guide","done":false}"#,
+        #"  -> created #3 "Write the guide""#,
+        "PUT /notes/3 -> done: true",
+        "POST /notes with an empty title -> status 422:",
+        "  Validation Failed",
+        "  Note.title missing_field",
+        "DELETE /notes/3 -> 2 notes left",
+      ])
   }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import ObjectMapping
+import ObjectMappingClient
+import ObjectMappingTestSupport
+
+/// The object manager section of `swift run showcase`: a short session against a small notes API
+/// that the showcase serves itself on 127.0.0.1 (list, create, update, a 422, delete).
+public enum ObjectManagerShowcase {
+  /// A note of the demo API.
+  public struct Note: Sendable, Equatable {
+    public var id = 0
+    public var title = ""
+    public var done = false
+
+    public init(id: Int = 0, title: String = "", done: Bool = false) {
+      self.id = id
+      self.title = title
+      self.done = done
+    }
+  }
+
+  /// The note's mapping: reads responses, writes request bodies.
+  public static let noteMapping = Mapping({ Note() }) {
+    Attribute("id", \.id)
+    Attribute("title", \.title)
+    Attribute("done", \.done, default: false)
+  }
+
+  /// The routes of the demo API.
+  public static var router: Router {
+    var router = Router()
+    router.add(Note.self, "/notes/:id") { ["id": "\($0.id)"] }
+    router.add(Note.self, .post, "/notes")
+    return router
+  }
+
+  /// Runs the session and describes each step.
+  public static func section() async -> Showcase.Section {
+    let title = "6. The object manager against a loopback server"
+    let api = NotesAPI()
+    let server: LoopbackServer
+    do {
+      server = try LoopbackServer { api.answer($0) }
+    } catch {
+      return Showcase.Section(title: title, lines: ["cannot start the loopback server: \(error)"])
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL, router: router)
+    var lines: [String] = []
+    do {
+      let notes = try await manager.getCollection("/notes", mapping: noteMapping)
+      lines.append(
+        "GET /notes -> \(notes.count) notes: \(notes.map(\.title).joined(separator: ", "))")
+      let created = try await manager.post(Note(title: "Write the guide"), mapping: noteMapping)
+      lines.append("POST /notes with body \(server.requests.last?.bodyText ?? "")")
+      lines.append("  -> created #\(created.id) \"\(created.title)\"")
+      var done = created
+      done.done = true
+      let updated = try await manager.put(done, mapping: noteMapping)
+      lines.append("PUT /notes/\(updated.id) -> done: \(updated.done)")
+      do {
+        _ = try await manager.post(Note(title: ""), mapping: noteMapping)
+      } catch {
+        if case ObjectManagerError.status(let failure) = error {
+          lines.append("POST /notes with an empty title -> status \(failure.statusCode):")
+          lines += failure.messages.map { "  \($0.message)" }
+        } else {
+          lines.append("POST /notes with an empty title -> \(error)")
+        }
+      }
+      try await manager.delete(updated)
+      let remaining = try await manager.getCollection("/notes", mapping: noteMapping)
+      lines.append("DELETE /notes/\(updated.id) -> \(remaining.count) notes left")
+    } catch {
+      lines.append("the session failed: \(error)")
+    }
+    return Showcase.Section(title: title, lines: lines)
+  }
+}
+
+/// The demo API's state: notes in memory, GitHub-style 422s for an empty title.
+private final class NotesAPI: @unchecked Sendable {
+  // @unchecked: `notes` and `nextID` are only touched under `lock`.
+  private let lock = NSLock()
+  private var notes: [ObjectManagerShowcase.Note] = [
+    .init(id: 1, title: "Map the timeline"),
+    .init(id: 2, title: "Serialize a form body", done: true),
+  ]
+  private var nextID = 3
+
+  func answer(_ request: LoopbackServer.Request) -> LoopbackServer.Response {
+    lock.withLock {
+      let mapping = ObjectManagerShowcase.noteMapping
+      let id = Int(request.path.split(separator: "/").last ?? "") ?? 0
+      switch (request.method, request.path) {
+      case ("GET", "/notes"):
+        return .json(Self.json(try? mapping.serializeCollection(notes)))
+      case ("POST", "/notes"):
+        guard var note = try? mapping.map(Data(request.body)), !note.title.isEmpty else {
+          return .json(
+            #"{"message": "Validation Failed", "errors": [{"resource": "Note", "field": "title", "code": "missing_field"}]}"#,
+            status: 422)
+        }
+        note.id = nextID
+        nextID += 1
+        notes.append(note)
+        return .json(Self.json(try? mapping.serialize(note)), status: 201)
+      case ("PUT", _):
+        guard let index = notes.firstIndex(where: { $0.id == id }),
+          let note = try? mapping.map(Data(request.body))
+        else { return .json(#"{"error": "no such note"}"#, status: 404) }
+        notes[index] = note
+        return .json(Self.json(try? mapping.serialize(note)))
+      case ("DELETE", _):
+        notes.removeAll { $0.id == id }
+        return LoopbackServer.Response(status: 204)
+      default:
+        return .json(#"{"error": "not found"}"#, status: 404)
+      }
+    }
+  }
+
+  private static func json(_ data: Data?) -> String {
+    data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+}
