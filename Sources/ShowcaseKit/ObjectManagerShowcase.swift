@@ -19,8 +19,11 @@ public enum ObjectManagerShowcase {
     }
   }
 
+  /// A fresh note for the mapping to fill.
+  @Sendable static func empty() -> Note { Note() }
+
   /// The note's mapping: reads responses, writes request bodies.
-  public static let noteMapping = Mapping({ Note() }) {
+  public static let noteMapping = Mapping(Note.empty) {
     Attribute("id", \.id)
     Attribute("title", \.title)
     Attribute("done", \.done, default: false)
