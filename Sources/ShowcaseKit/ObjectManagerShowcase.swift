@@ -23,7 +23,7 @@ public enum ObjectManagerShowcase {
   @Sendable static func empty() -> Note { Note() }
 
   /// The note's mapping: reads responses, writes request bodies.
-  public static let noteMapping = Mapping(Note.empty) {
+  public static let noteMapping = Mapping(empty) {
     Attribute("id", \.id)
     Attribute("title", \.title)
     Attribute("done", \.done, default: false)
