@@ -277,7 +277,7 @@ public final class ObjectManager: Sendable {
     let data: Data
     let urlResponse: URLResponse
     do {
-      (data, urlResponse) = try await session.data(for: request)
+      (data, urlResponse) = try await Self.load(request, with: session)
     } catch let error as URLError {
       switch error.code {
       case .cancelled: throw .cancelled
@@ -309,6 +309,31 @@ public final class ObjectManager: Sendable {
           body: data, contentType: response.contentType, headers: fields))
     }
     return response
+  }
+
+  /// The data task for `request`, cancelled when the calling task is: `URLSession`'s own
+  /// `data(for:)` does not stop a transfer on cancellation on every platform
+  /// (FoundationNetworking lets it run to its end).
+  private static func load(_ request: URLRequest, with session: URLSession) async throws -> (
+    Data, URLResponse
+  ) {
+    let handle = _DataTaskHandle()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let task = session.dataTask(with: request) { data, response, error in
+          if let error {
+            continuation.resume(throwing: error)
+          } else if let response {
+            continuation.resume(returning: (data ?? Data(), response))
+          } else {
+            continuation.resume(throwing: URLError(.badServerResponse))
+          }
+        }
+        handle.start(task)
+      }
+    } onCancel: {
+      handle.cancel()
+    }
   }
 
   private func url(_ path: String, query: Query) -> URL {
@@ -406,5 +431,32 @@ public struct Query: Sendable, ExpressibleByDictionaryLiteral, Equatable {
       if scalar.isASCII, allowed.contains(scalar) { return String(scalar) }
       return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
     }.joined()
+  }
+}
+
+/// A data task and whether its request was cancelled, for a cancellation that may come before
+/// the task exists.
+private final class _DataTaskHandle: @unchecked Sendable {
+  // @unchecked: `task` and `cancelled` are only touched under `lock`.
+  private let lock = NSLock()
+  private var task: URLSessionDataTask?
+  private var cancelled = false
+
+  /// Resumes `task`, or cancels it when the request was cancelled already.
+  func start(_ task: URLSessionDataTask) {
+    let cancelNow = lock.withLock {
+      self.task = task
+      return cancelled
+    }
+    task.resume()
+    if cancelNow { task.cancel() }
+  }
+
+  func cancel() {
+    let task = lock.withLock {
+      cancelled = true
+      return self.task
+    }
+    task?.cancel()
   }
 }

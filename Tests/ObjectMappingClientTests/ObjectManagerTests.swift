@@ -305,8 +305,10 @@ struct ObjectManagerTests {
   }
 
   @Test func cancellingTheTaskCancelsTheRequest() async throws {
+    // The server would answer after a minute: a result well before that is the cancellation's
+    // (the bound is loose because the whole suite shares two cores).
     let (server, manager) = try Self.serve { _ in
-      LoopbackServer.Response(status: 200, body: Array("{}".utf8), delay: 5)
+      LoopbackServer.Response(status: 200, body: Array("{}".utf8), delay: 60)
     }
     defer { server.stop() }
     let started = Date()
@@ -320,7 +322,7 @@ struct ObjectManagerTests {
       Issue.record("expected cancelled, got \(outcome)")
       return
     }
-    #expect(Date().timeIntervalSince(started) < 4)
+    #expect(Date().timeIntervalSince(started) < 40)
   }
 }
 
