@@ -425,3 +425,34 @@ struct ObjectManagerShowcaseTests {
       ])
   }
 }
+
+/// The test server's echo response reports what it received (issue 18).
+@Suite("LoopbackServer")
+struct LoopbackServerTests {
+  struct Echo: Sendable {
+    var method = ""
+    var target = ""
+    var contentType = ""
+    var custom = ""
+    var body = ""
+  }
+
+  @Test func anEchoReportsTheRequest() async throws {
+    let mapping = Mapping(Echo.init) {
+      Attribute("method", \.method)
+      Attribute("target", \.target)
+      Attribute("contentType", \.contentType)
+      Attribute("custom", \.custom)
+      Attribute("body", \.body)
+    }
+    let server = try LoopbackServer { .echo($0) }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL, headers: ["X-Custom": "yes"])
+    let response = try await manager.send(
+      .post, "/echo", query: ["a": "1"], body: (Data("hello".utf8), "text/plain"))
+    let echo = try mapping.map(response.body)
+    #expect(echo.method == "POST" && echo.target == "/echo?a=1")
+    #expect(echo.contentType == "text/plain" && echo.custom == "yes" && echo.body == "hello")
+    #expect(server.requests.count == 1)
+  }
+}
