@@ -425,12 +425,7 @@ public struct Query: Sendable, ExpressibleByDictionaryLiteral, Equatable {
   public var isEmpty: Bool { encoded.isEmpty }
 
   private static func escape(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return text.unicodeScalars.map { scalar in
-      if scalar.isASCII, allowed.contains(scalar) { return String(scalar) }
-      return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
-    }.joined()
+    _percentEscape(text, keeping: "-._~")
   }
 }
 

@@ -122,14 +122,19 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
   /// `value` escaped for one path segment: unreserved characters and `!$&'()*+,;=:@` stay.
   static func escapeSegment(_ value: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~!$&'()*+,;=:@")
-    // `alphanumerics` has non-ASCII letters: escape everything outside ASCII too.
-    return value.unicodeScalars.map { scalar in
-      if scalar.isASCII, allowed.contains(scalar) { return String(scalar) }
-      return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
-    }.joined()
+    _percentEscape(value, keeping: "-._~!$&'()*+,;=:@")
   }
+}
+
+/// `text` with every byte percent-escaped but ASCII letters, digits and `kept` (non-ASCII
+/// letters too: they are escaped byte by byte as UTF-8).
+func _percentEscape(_ text: String, keeping kept: String) -> String {
+  var allowed = CharacterSet.alphanumerics
+  allowed.insert(charactersIn: kept)
+  return text.unicodeScalars.map { scalar in
+    if scalar.isASCII, allowed.contains(scalar) { return String(scalar) }
+    return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
+  }.joined()
 }
 
 /// Where objects live on the server (RestKit's `RKObjectRouter`): a path per model type and

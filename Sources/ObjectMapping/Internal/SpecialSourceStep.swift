@@ -114,15 +114,7 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
   private func withMetadataTape(
     keys: [String], run: inout _MappingRun, _ body: (Int, inout _MappingRun) -> Void
   ) {
-    guard let value = Self.metadataValue(keys, run: run), let tape = try? _Tape(node: value)
-    else { return body(-1, &run) }
-    tape.withView { view in
-      var scratch = run.scratch(tape: view, errorLimit: run.errors.limit)
-      scratch.path = run.path
-      body(0, &scratch)
-      run.errors += scratch.errors
-      run.diagnostics += scratch.diagnostics
-    }
+    withScratchTape(holding: Self.metadataValue(keys, run: run), run: &run, body)
   }
 
   /// Runs `body` in a run over a one-value tape holding the collection index (index `0`), or
@@ -130,9 +122,15 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
   private func withIndexTape(
     run: inout _MappingRun, _ body: (Int, inout _MappingRun) -> Void
   ) {
-    guard let position = run.collectionIndex,
-      let tape = try? _Tape(node: .integer(Int64(position)))
-    else { return body(-1, &run) }
+    withScratchTape(holding: run.collectionIndex.map { .integer(Int64($0)) }, run: &run, body)
+  }
+
+  /// Runs `body` in a scratch run over a tape holding `value` (index `0`), its problems added
+  /// to `run`'s; with `-1` in `run` itself when there is no value.
+  private func withScratchTape(
+    holding value: Node?, run: inout _MappingRun, _ body: (Int, inout _MappingRun) -> Void
+  ) {
+    guard let value, let tape = try? _Tape(node: value) else { return body(-1, &run) }
     tape.withView { view in
       var scratch = run.scratch(tape: view, errorLimit: run.errors.limit)
       scratch.path = run.path
