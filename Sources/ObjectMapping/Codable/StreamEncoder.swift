@@ -175,6 +175,34 @@ final class _StreamEncoder: Encoder {
     return index
   }
 
+  /// Opens a container nested in object `parent` at `key`; 0 (never open) when `parent` is
+  /// closed.
+  func openNested(in parent: Int, key: some CodingKey, pathCount: Int, isObject: Bool) -> Int {
+    do {
+      try self.key(key, in: parent, pathCount: pathCount)
+      return open(isObject: isObject, pathKey: key)
+    } catch {
+      return 0
+    }
+  }
+
+  /// Opens a container nested in array `parent` as its next element; 0 when `parent` is closed.
+  func openNestedElement(in parent: Int, isObject: Bool) -> Int {
+    do {
+      let index = try element(in: parent)
+      return open(isObject: isObject, pathKey: _IndexKey(index))
+    } catch {
+      return 0
+    }
+  }
+
+  /// An encoder for a super value: its contents come later than a stream can place them, so
+  /// the value is encoded again through the `Node` encoder.
+  func superEncoder(path: [any CodingKey]) -> any Encoder {
+    abandon()
+    return _NodeEncoder(settings: settings, box: _NodeBox(), path: path)
+  }
+
   /// The number of elements written to array `id`.
   func count(of id: Int) -> Int {
     frames.last { $0.id == id }?.count ?? 0
@@ -396,36 +424,22 @@ struct _StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    let id: Int
-    do {
-      try self.key(key)
-      id = stream.open(isObject: true, pathKey: key)
-    } catch {
-      id = 0
-    }
+    let id = stream.openNested(in: self.id, key: key, pathCount: pathCount, isObject: true)
     return KeyedEncodingContainer(
       _StreamKeyedContainer<NestedKey>(stream: stream, id: id, pathCount: pathCount + 1))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    let id: Int
-    do {
-      try self.key(key)
-      id = stream.open(isObject: false, pathKey: key)
-    } catch {
-      id = 0
-    }
+    let id = stream.openNested(in: self.id, key: key, pathCount: pathCount, isObject: false)
     return _StreamUnkeyedContainer(stream: stream, id: id, pathCount: pathCount + 1)
   }
 
   mutating func superEncoder() -> any Encoder {
-    stream.abandon()
-    return _NodeEncoder(settings: stream.settings, box: _NodeBox(), path: codingPath)
+    stream.superEncoder(path: codingPath)
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    stream.abandon()
-    return _NodeEncoder(settings: stream.settings, box: _NodeBox(), path: codingPath)
+    stream.superEncoder(path: codingPath)
   }
 }
 
@@ -469,31 +483,18 @@ struct _StreamUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    let id: Int
-    do {
-      let index = try stream.element(in: self.id)
-      id = stream.open(isObject: true, pathKey: _IndexKey(index))
-    } catch {
-      id = 0
-    }
+    let id = stream.openNestedElement(in: self.id, isObject: true)
     return KeyedEncodingContainer(
       _StreamKeyedContainer<NestedKey>(stream: stream, id: id, pathCount: pathCount + 1))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let id: Int
-    do {
-      let index = try stream.element(in: self.id)
-      id = stream.open(isObject: false, pathKey: _IndexKey(index))
-    } catch {
-      id = 0
-    }
+    let id = stream.openNestedElement(in: self.id, isObject: false)
     return _StreamUnkeyedContainer(stream: stream, id: id, pathCount: pathCount + 1)
   }
 
   mutating func superEncoder() -> any Encoder {
-    stream.abandon()
-    return _NodeEncoder(settings: stream.settings, box: _NodeBox(), path: codingPath)
+    stream.superEncoder(path: codingPath)
   }
 }
 
