@@ -19,7 +19,8 @@ import ObjectMapping
 /// ends delays early and waits for the threads, so `swift test` never waits on it. Reads time out
 /// after five seconds, so a client that never sends cannot hold a thread.
 public final class LoopbackServer: @unchecked Sendable {
-  // @unchecked: the mutable state (`stopping`, `active`, `requests`) is only touched under
+  // @unchecked: the mutable state (`stopping`, `active`, `received`, `abandoned`) is only
+  // touched under
   // `lock`; the socket and the handler are set once in `init`.
 
   /// A request as the server read it.
@@ -95,6 +96,7 @@ public final class LoopbackServer: @unchecked Sendable {
   private var stopping = false
   private var active = 0
   private var received: [Request] = []
+  private var abandoned = 0
   private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
   /// Starts a server answering with `handler`.
@@ -146,6 +148,20 @@ public final class LoopbackServer: @unchecked Sendable {
     lock.withLock { received }
   }
 
+  /// How many delayed responses were never sent because the client closed the connection
+  /// first (a cancelled request, a client timeout).
+  public var abandonedRequests: Int {
+    lock.withLock { abandoned }
+  }
+
+  /// Whether the client closed `connection` (it is readable and has no more bytes).
+  private static func peerClosed(_ connection: Int32) -> Bool {
+    var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+    guard poll(&descriptor, 1, 0) > 0 else { return false }
+    var byte: UInt8 = 0
+    return recv(connection, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) <= 0
+  }
+
   /// Stops accepting, ends delayed responses early and waits (up to five seconds) for the
   /// connections being served. Safe to call more than once.
   public func stop() {
@@ -190,6 +206,10 @@ public final class LoopbackServer: @unchecked Sendable {
     while waited < response.delay, !isStopping {
       usleep(5_000)
       waited += 0.005
+      if Self.peerClosed(connection) {
+        lock.withLock { abandoned += 1 }
+        return
+      }
     }
     guard !isStopping || response.delay == 0 else { return }
     write(response, to: connection)
