@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "ObjectMapping", targets: ["ObjectMapping"]),
     .library(name: "ObjectMappingTesting", targets: ["ObjectMappingTesting"]),
     .library(name: "ObjectMappingClient", targets: ["ObjectMappingClient"]),
+    .library(name: "ObjectMappingDefinitions", targets: ["ObjectMappingDefinitions"]),
     .executable(name: "showcase", targets: ["showcase"]),
   ],
   targets: [
@@ -22,6 +23,12 @@ let package = Package(
     // on Linux) that loads, sends and maps objects.
     .target(
       name: "ObjectMappingClient",
+      dependencies: ["ObjectMapping"]
+    ),
+    // Declarative definition files (AppCoreKit `.mappings`, CSMapper plist/JSON) loaded at run
+    // time into ordinary mappings, bound to Swift types through property tables.
+    .target(
+      name: "ObjectMappingDefinitions",
       dependencies: ["ObjectMapping"]
     ),
     .target(
@@ -46,6 +53,10 @@ let package = Package(
       dependencies: [
         "ObjectMapping", "ObjectMappingClient", "ObjectMappingTestSupport", "ShowcaseKit",
       ]
+    ),
+    .testTarget(
+      name: "ObjectMappingDefinitionsTests",
+      dependencies: ["ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingTesting"]
     ),
     .testTarget(
       name: "ObjectMappingTests",

@@ -199,6 +199,11 @@ extension Attribute: _GroupedRule {
   /// Attribute("biography", \.biography).groups("detail")
   /// ```
   public func groups(_ names: String...) -> Self {
+    groups(names)
+  }
+
+  /// The same rule, tagged with the group names of an array (names read from a file).
+  public func groups(_ names: [String]) -> Self {
     var copy = self
     copy.groupNames += names
     return copy
@@ -208,6 +213,11 @@ extension Attribute: _GroupedRule {
 extension Relationship: _GroupedRule {
   /// The same rule, tagged with group names; see ``Attribute/groups(_:)``.
   public func groups(_ names: String...) -> Self {
+    groups(names)
+  }
+
+  /// The same rule, tagged with the group names of an array.
+  public func groups(_ names: [String]) -> Self {
     var copy = self
     copy.groupNames += names
     return copy

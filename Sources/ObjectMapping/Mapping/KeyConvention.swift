@@ -246,3 +246,16 @@ extension Relationship {
     self = Relationship("?", property, lazy: mapping).derivingKey(from: property)
   }
 }
+
+extension KeyConvention {
+  /// The property name `keyPath` describes itself with (`\Issue.createdAt` → `"createdAt"`,
+  /// `\User.address.city` → `"address.city"`); `nil` when it cannot be read (a computed
+  /// property, a subscript, optional chaining, stripped reflection metadata). For the property
+  /// tables of definition files.
+  package static func propertyName<Root>(of keyPath: AnyKeyPath, in root: Root.Type) -> String? {
+    guard case .names(let names) = _DerivedKey(keyPath, root: root, rule: "Property") else {
+      return nil
+    }
+    return names.joined(separator: ".")
+  }
+}

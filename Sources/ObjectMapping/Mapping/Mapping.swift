@@ -44,6 +44,8 @@ public struct Mapping<Object>: MappingProtocol {
   var identityProblem: String?
   var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
   var activeGroups: Set<String>?
+  /// `nil` unless set: the parent's (or the call's) matching applies, else any-of.
+  var groupMatchingMode: GroupMatching?
   var rejectsUnknownKeys = false
   /// ``allowingUnmappableRepresentation()`` was called.
   var allowsUnmappable = false
@@ -125,7 +127,7 @@ public struct Mapping<Object>: MappingProtocol {
     expandedRules.filter { rule in
       guard let activeGroups, let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty
       else { return true }
-      return names.contains(where: activeGroups.contains)
+      return (groupMatchingMode ?? .anyOf).includes(names, selected: activeGroups)
     }
   }
 
@@ -135,7 +137,8 @@ public struct Mapping<Object>: MappingProtocol {
     MappingOptions(
       coercion: coercionMode, groups: activeGroups,
       dateFormats: dateFormatsAreExplicit ? formats : nil, validation: validationEnabled,
-      missingKeys: missingKeyPolicy, nullIntoNonOptional: nullIntoNonOptionalPolicy)
+      missingKeys: missingKeyPolicy, nullIntoNonOptional: nullIntoNonOptionalPolicy,
+      groupMatching: groupMatchingMode)
   }
 
   private mutating func rebuildPlan() {
@@ -155,7 +158,7 @@ public struct Mapping<Object>: MappingProtocol {
         return encoding.grouped(names)
       },
       nulls: nullPolicy, dateFormat: dateFormatsAreExplicit ? formats.first : nil,
-      groups: activeGroups)
+      groups: activeGroups, groupMatching: groupMatchingMode)
     inverse.keyEncoder = keyRule?.encode
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
     var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)
@@ -344,6 +347,30 @@ public struct Mapping<Object>: MappingProtocol {
     return copy
   }
 
+  /// The same mapping restricted to `names`, chosen by `matching`: `.allOf` applies a grouped
+  /// rule only when every requested group is one of its groups (CSMapper's semantics), see
+  /// ``GroupMatching``.
+  ///
+  /// ```swift
+  /// let both = personMapping.groups(["list", "detail"], matching: .allOf)
+  /// ```
+  public func groups(_ names: Set<String>, matching: GroupMatching) -> Self {
+    var copy = self
+    copy.activeGroups = names
+    copy.groupMatchingMode = matching
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// The same mapping choosing grouped rules by `matching`, for the groups a call selects
+  /// (``MappingOptions/groups``) as well as its own; its child mappings inherit it.
+  public func groupMatching(_ matching: GroupMatching) -> Self {
+    var copy = self
+    copy.groupMatchingMode = matching
+    copy.rebuildPlan()
+    return copy
+  }
+
   /// The same mapping reporting every payload key that no rule reads as an error
   /// (``MappingError/Kind/unknownKey``) at its path (`/email: unknown key`); unknown keys are
   /// ignored by default. Each mapping checks the objects it maps itself, so set it on the child
@@ -512,7 +539,7 @@ final class _MappingPlan<Object>: Sendable {
     hasSettings =
       settings.coercion != nil || settings.dateFormats != nil || settings.validation != nil
       || settings.groups != nil || settings.missingKeys != nil
-      || settings.nullIntoNonOptional != nil
+      || settings.nullIntoNonOptional != nil || settings.groupMatching != nil
     (steps, ruleSteps) = _MappingPlan.compile(rules)
     unretainedSteps = _UnretainedSteps(steps)
     self.knownKeys = knownKeys

@@ -33,6 +33,9 @@ public struct MappingOptions: Sendable {
   public var nulls: NullPolicy?
   /// The groups whose rules apply (a rule without groups always applies); `nil`: not set.
   public var groups: Set<String>?
+  /// How ``groups`` select grouped rules: any of them (the default) or all of them (CSMapper);
+  /// `nil`: not set.
+  public var groupMatching: GroupMatching?
   /// The date formats tried in order when reading, the first one used when writing; `nil`: not
   /// set.
   public var dateFormats: [DateFormat]?
@@ -59,13 +62,15 @@ public struct MappingOptions: Sendable {
   ///   - missingKeys: What mapping onto an existing instance does with absent keys.
   ///   - nullIntoNonOptional: What `null` does to a property that cannot hold `nil`.
   ///   - metadata: What ``SourcePath/metadata`` reads during this call.
+  ///   - groupMatching: How `groups` select grouped rules (``GroupMatching``).
   public init(
     coercion: Coercion? = nil, nulls: NullPolicy? = nil, groups: Set<String>? = nil,
     dateFormats: [DateFormat]? = nil, validation: Bool? = nil,
     missingKeys: MissingKeyPolicy? = nil, nullIntoNonOptional: NullIntoNonOptional? = nil,
-    metadata: Node? = nil
+    metadata: Node? = nil, groupMatching: GroupMatching? = nil
   ) {
     self.metadata = metadata
+    self.groupMatching = groupMatching
     self.coercion = coercion
     self.nulls = nulls
     self.groups = groups
@@ -86,7 +91,38 @@ public struct MappingOptions: Sendable {
       groups: groups ?? inherited.groups, dateFormats: dateFormats ?? inherited.dateFormats,
       validation: validation ?? inherited.validation,
       missingKeys: missingKeys ?? inherited.missingKeys,
-      nullIntoNonOptional: nullIntoNonOptional ?? inherited.nullIntoNonOptional)
+      nullIntoNonOptional: nullIntoNonOptional ?? inherited.nullIntoNonOptional,
+      groupMatching: groupMatching ?? inherited.groupMatching)
+  }
+}
+
+/// How the groups a call or a mapping selects (``MappingOptions/groups``,
+/// ``Mapping/groups(_:matching:)``) choose among rules tagged with groups
+/// (``Attribute/groups(_:)``). A rule without groups always applies; with no groups selected,
+/// every rule applies.
+///
+/// With rules `name` in `["list"]`, `age` in `["detail", "list"]`, `address` in `["detail"]`
+/// and `height` in none (CSMapper's example):
+///
+/// | selected | `.anyOf` | `.allOf` |
+/// |---|---|---|
+/// | `["list"]` | name, age, height | name, age, height |
+/// | `["list", "detail"]` | name, age, address, height | age, height |
+public enum GroupMatching: Sendable, Hashable {
+  /// A grouped rule applies when one of its groups is selected (marshmallow's `only`). The
+  /// default.
+  case anyOf
+  /// A grouped rule applies when every selected group is one of its groups: CSMapper's
+  /// `mapAttributesWithDictionary:groups:`.
+  case allOf
+
+  /// Whether a rule tagged with `names` applies when `selected` are selected.
+  func includes(_ names: [String], selected: Set<String>) -> Bool {
+    if names.isEmpty { return true }
+    switch self {
+    case .anyOf: return names.contains(where: selected.contains)
+    case .allOf: return selected.allSatisfy(names.contains)
+    }
   }
 }
 

@@ -15,6 +15,8 @@ struct _EncodingRun {
   /// The groups whose rules are written for the object being written (`nil`: every rule),
   /// which its child mappings inherit unless they set their own.
   var groups: Set<String>?
+  /// How `groups` select grouped rules, inherited like them.
+  var groupMatching: GroupMatching = .anyOf
   /// How many objects deep the writing is: 0 while no object (the root) is being written.
   var depth = 0
 
@@ -258,6 +260,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// The mapping's own groups (``Mapping/groups(_:)``); `nil`: inherited
   /// (``_EncodingRun/groups``).
   let groups: Set<String>?
+  /// The mapping's own group matching; `nil`: inherited.
+  let groupMatching: GroupMatching?
   let isClass: Bool
   let typeName: String
   let dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
@@ -277,10 +281,11 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   private init(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
-    groups: Set<String>?,
+    groups: Set<String>?, groupMatching: GroupMatching?,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?, problems: inout [InverseOmission]
   ) {
+    self.groupMatching = groupMatching
     var tree = _OutputTree()
     for rule in rules {
       if let problem = tree.insert(rule, at: rule.path[...]) {
@@ -317,13 +322,14 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// Builds the plan, returning also the rules that could not be placed in the output tree.
   static func build(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
-    groups: Set<String>? = nil,
+    groups: Set<String>? = nil, groupMatching: GroupMatching? = nil,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?
   ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
     var problems: [InverseOmission] = []
     let plan = _InversePlan(
-      rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups, dispatch: dispatch,
+      rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups,
+      groupMatching: groupMatching, dispatch: dispatch,
       keyEncoder: keyEncoder, problems: &problems)
     return (plan, problems)
   }
@@ -413,6 +419,10 @@ final class _InversePlan<Object>: @unchecked Sendable {
       outerGroups = run.groups
       run.groups = groups
     }
+    let outerMatching = run.groupMatching
+    if let matching = (isRoot ? run.options.groupMatching : nil) ?? groupMatching {
+      run.groupMatching = matching
+    }
     run.nulls = nulls
     run.depth += 1
     writer.beginObject()
@@ -425,6 +435,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
     run.depth -= 1
     run.nulls = outerNulls
     if let outerGroups { run.groups = outerGroups }
+    run.groupMatching = outerMatching
     if let outerFormat { writer.dateFormat = outerFormat }
     if isClass { run.visiting.removeLast() }
   }
@@ -593,7 +604,7 @@ final class _GroupedEncodeStep: _EncodeStep, @unchecked Sendable {
     guard let active = run.groups else {
       return requiresSelection ? false : inner.write(object, to: &writer, run: &run, nulls: nulls)
     }
-    guard groups.contains(where: active.contains) else { return false }
+    guard run.groupMatching.includes(groups, selected: active) else { return false }
     return inner.write(object, to: &writer, run: &run, nulls: nulls)
   }
 }

@@ -38,6 +38,8 @@ public struct InverseMapping<Object>: Sendable {
   var dateFormat: DateFormat?
   /// The mapping's own groups; `nil`: inherited from the parent or the call.
   var groups: Set<String>?
+  /// The mapping's own group matching; `nil`: inherited.
+  var groupMatching: GroupMatching?
   private(set) var plan: _InversePlan<Object>
   private var placementProblems: [InverseOmission]
   /// For dynamic mappings: writes an object with the case its runtime type selects.
@@ -49,8 +51,9 @@ public struct InverseMapping<Object>: Sendable {
 
   init(
     encodings: [_RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
-    groups: Set<String>? = nil
+    groups: Set<String>? = nil, groupMatching: GroupMatching? = nil
   ) {
+    self.groupMatching = groupMatching
     var rules: [_EncodingRule<Object>] = []
     var leftOut: [InverseOmission] = []
     for encoding in encodings {
@@ -66,7 +69,8 @@ public struct InverseMapping<Object>: Sendable {
     self.dateFormat = dateFormat
     self.groups = groups
     (plan, placementProblems) = _InversePlan.build(
-      rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups, dispatch: nil,
+      rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups,
+      groupMatching: groupMatching, dispatch: nil,
       keyEncoder: nil)
   }
 
@@ -104,6 +108,7 @@ public struct InverseMapping<Object>: Sendable {
     var copy = self
     (copy.plan, copy.placementProblems) = _InversePlan.build(
       rules: rules, nulls: nullPolicy, dateFormat: dateFormat, groups: groups,
+      groupMatching: groupMatching,
       dispatch: dispatch, keyEncoder: keyEncoder)
     return copy
   }

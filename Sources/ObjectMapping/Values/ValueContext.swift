@@ -13,6 +13,8 @@ final class _ValueContext: Sendable {
   let validates: Bool
   /// The groups whose rules apply; `nil`: every rule applies (``Mapping/groups(_:)``).
   let groups: Set<String>?
+  /// How `groups` select grouped rules.
+  let groupMatching: GroupMatching
   /// What absent keys do onto existing instances (``MissingKeyPolicy``).
   let missingKeys: MissingKeyPolicy
   /// What `null` does to a property that cannot hold `nil`.
@@ -21,8 +23,9 @@ final class _ValueContext: Sendable {
   init(
     coercion: Coercion, dateFormats: [DateFormat], validates: Bool = true,
     groups: Set<String>? = nil, missingKeys: MissingKeyPolicy = [],
-    nullIntoNonOptional: NullIntoNonOptional = .fail
+    nullIntoNonOptional: NullIntoNonOptional = .fail, groupMatching: GroupMatching = .anyOf
   ) {
+    self.groupMatching = groupMatching
     self.coercion = coercion
     self.dateFormats = dateFormats
     self.validates = validates
@@ -53,6 +56,7 @@ final class _ValueContext: Sendable {
       && (settings.groups.map { $0 == groups } ?? true)
       && (settings.missingKeys.map { $0 == missingKeys } ?? true)
       && (settings.nullIntoNonOptional.map { $0 == nullIntoNonOptional } ?? true)
+      && (settings.groupMatching.map { $0 == groupMatching } ?? true)
   }
 
   /// This context with `settings` applied over it (a field `settings` leaves `nil` is kept);
@@ -63,13 +67,14 @@ final class _ValueContext: Sendable {
       coercion: settings.coercion ?? coercion, dateFormats: settings.dateFormats ?? dateFormats,
       validates: settings.validation ?? validates, groups: settings.groups ?? groups,
       missingKeys: settings.missingKeys ?? missingKeys,
-      nullIntoNonOptional: settings.nullIntoNonOptional ?? nullIntoNonOptional)
+      nullIntoNonOptional: settings.nullIntoNonOptional ?? nullIntoNonOptional,
+      groupMatching: settings.groupMatching ?? groupMatching)
   }
 
   /// Whether a rule tagged with `names` applies in this context: a rule without groups always
-  /// does; a grouped rule when no groups are selected or one of its groups is.
+  /// does; a grouped rule when no groups are selected, or by ``GroupMatching``.
   func includes(groups names: [String]) -> Bool {
     guard let groups, !names.isEmpty else { return true }
-    return names.contains(where: groups.contains)
+    return groupMatching.includes(names, selected: groups)
   }
 }

@@ -1,0 +1,351 @@
+import Foundation
+import ObjectMapping
+
+/// The transforms definition files name: AppCoreKit's `@transformClass`/`@transformSelector`
+/// and CSMapper's `mapper` become names in this registry, which the app fills.
+///
+/// ```swift
+/// var transforms = TransformRegistry.standard
+/// // "coordinates": {"@keyPath": "coordinates", "@transformClass": "MyTransformers",
+/// //                 "@transformSelector": "coordinate2DFromFloatArray:error:"}
+/// transforms.register(
+///   "coordinate2DFromFloatArray:error:",
+///   ValueTransform<[Double], Coordinate>(
+///     forward: { pair in
+///       guard pair.count == 2 else {
+///         throw ConversionFailure.invalidValue(expected: "[latitude, longitude]", raw: "\(pair)", reason: nil)
+///       }
+///       return Coordinate(latitude: pair[0], longitude: pair[1])
+///     },
+///     reverse: { [$0.latitude, $0.longitude] }))
+/// ```
+///
+/// A file's transform is looked up as `Class.selector` first (`MyTransformers.coordinate2DFromFloatArray:error:`),
+/// then as the selector alone, so one registration serves both spellings. A transform's output
+/// type must be the property's type (or the property's `Optional` of it): anything else is a
+/// ``DefinitionError/Kind/typeMismatch`` when the file is loaded. Two-way transforms keep the
+/// loaded mapping two-way; a `decodeOnly` one is left out of the inverse, which says so.
+///
+/// Built in (``standard``):
+///
+/// | name | converts | user data |
+/// |---|---|---|
+/// | `date` | `String` ⇄ `Date` by a pattern (`"dd/MM/yyyy"`), ISO 8601 without one | the pattern, or `{"format": …}` |
+/// | `iso8601` | `String` ⇄ `Date` | |
+/// | `epochSeconds`, `epochMilliseconds` | `Double` ⇄ `Date` | |
+/// | `url` | `String` ⇄ `URL` | |
+/// | `numericString` | `String` ⇄ `Double` | |
+/// | `integerString` | `String` ⇄ `Int` | |
+/// | `boolWords` | `String` ⇄ `Bool` | `{"true": "yes", "false": "no"}` |
+/// | `separated` | `String` ⇄ `[String]` | the separator (`","` when left out) |
+/// | `CSJoinMapper`, `join` | several values ⇄ `String`, joined by `":"` | the separator |
+/// | `CSAPIBoolMapper`, `bool` | `on`/`off`, `1`/`0`, `true`/`false`, `yes`/`no` (any case), numbers, booleans ⇄ `Bool` | |
+public struct TransformRegistry: Sendable {
+  var factories: [String: _TransformFactory] = [:]
+
+  /// An empty registry.
+  public init() {}
+
+  /// The names the registry knows, sorted.
+  public var names: [String] { factories.keys.sorted() }
+
+  /// Registers a two-way transform under `name`.
+  public mutating func register<Wire: MappableValue & Sendable, Value>(
+    _ name: String, _ transform: ValueTransform<Wire, Value>
+  ) {
+    factories[name] = _TransformFactory(takesUserData: false) { _ in
+      _SingleTransform(name: name, transform: transform)
+    }
+  }
+
+  /// Registers a transform made from the user data the file passes (AppCoreKit's
+  /// `@transformUserData`): a parameterised transform such as
+  /// `{"longitude": "long", "latitude": "lat"}`. Throw to reject user data; the error is
+  /// reported at the user data's place in the file.
+  public mutating func register<Wire: MappableValue & Sendable, Value>(
+    _ name: String,
+    userData make: @escaping @Sendable (Node) throws -> ValueTransform<Wire, Value>
+  ) {
+    factories[name] = _TransformFactory(takesUserData: true) { userData in
+      _SingleTransform(name: name, transform: try make(userData))
+    }
+  }
+
+  /// Registers a one-way conversion: rules using it map, and the inverse leaves them out and
+  /// says so.
+  public mutating func register<Wire: MappableValue & Sendable, Value>(
+    _ name: String, decodeOnly convert: @escaping @Sendable (Wire) throws -> Value
+  ) {
+    factories[name] = _TransformFactory(takesUserData: false) { _ in
+      _SingleTransform(name: name, transform: nil, decodeOnly: convert)
+    }
+  }
+
+  /// Registers a multi-value transform (CSMapper's multi-value mappers): it receives the values
+  /// of a property's keys, in order, and its reverse splits the property's value back.
+  public mutating func register<Wire: MappableValue & Sendable, Value>(
+    _ name: String, values transform: ValueTransform<[Wire], Value>
+  ) {
+    factories[name] = _TransformFactory(takesUserData: false) { _ in
+      _MultiTransform(name: name, transform: transform)
+    }
+  }
+
+  /// Registers a multi-value transform made from the file's user data.
+  public mutating func register<Wire: MappableValue & Sendable, Value>(
+    _ name: String, values make: @escaping @Sendable (Node) throws -> ValueTransform<[Wire], Value>
+  ) {
+    factories[name] = _TransformFactory(takesUserData: true) { userData in
+      _MultiTransform(name: name, transform: try make(userData))
+    }
+  }
+
+  /// The registry with the built-in transforms (see the table above).
+  public static var standard: TransformRegistry {
+    var registry = TransformRegistry()
+    registry.register("date", userData: _dateTransform)
+    registry.register("iso8601", ValueTransform<String, Date>.iso8601)
+    registry.register("epochSeconds", ValueTransform<Double, Date>.epochSeconds)
+    registry.register("epochMilliseconds", ValueTransform<Double, Date>.epochMilliseconds)
+    registry.register(
+      "url",
+      ValueTransform<String, URL>(
+        forward: { text in
+          guard let url = URL(string: text) else {
+            throw ConversionFailure.invalidValue(expected: "a URL", raw: "\"\(text)\"", reason: nil)
+          }
+          return url
+        },
+        reverse: { $0.absoluteString }))
+    registry.register("numericString", ValueTransform<String, Double>.numericString)
+    registry.register("integerString", ValueTransform<String, Int>.numericString)
+    registry.register("boolWords", userData: _boolWordsTransform)
+    registry.register("separated", userData: _separatedTransform)
+    registry.register("CSJoinMapper", values: _joinTransform)
+    registry.register("join", values: _joinTransform)
+    registry.register("CSAPIBoolMapper", _apiBool)
+    registry.register("bool", _apiBool)
+    return registry
+  }
+
+  /// The transform a file names, made with its user data.
+  func resolve(
+    className: String?, selector: String, userData: DefinitionValue?,
+    location: DefinitionLocation
+  ) throws(DefinitionError) -> _ResolvedTransform {
+    let qualified = className.map { "\($0).\(selector)" }
+    guard let (name, factory) = [qualified, selector].lazy.compactMap({ name in
+      name.flatMap { key in self.factories[key].map { (key, $0) } }
+    }).first
+    else {
+      let spelled = qualified ?? selector
+      throw DefinitionError(
+        .unknownTransform, at: location,
+        "no transform named \"\(spelled)\" is registered; register it with "
+          + "TransformRegistry.register(\"\(selector)\", …) (registered: "
+          + "\(names.joined(separator: ", ")))")
+    }
+    if userData != nil, !factory.takesUserData {
+      throw DefinitionError(
+        .invalidValue, at: userData?.location ?? location,
+        "the transform \"\(name)\" takes no user data; register it with "
+          + "register(_:userData:) to receive it")
+    }
+    do {
+      let box = try factory.make(userData?.node ?? .null)
+      return _ResolvedTransform(name: name, location: location, box: box)
+    } catch {
+      throw DefinitionError(
+        .invalidValue, at: userData?.location ?? location,
+        "the transform \"\(name)\" rejects its user data: \(error)")
+    }
+  }
+}
+
+/// A registered transform, not yet given its user data.
+struct _TransformFactory: Sendable {
+  let takesUserData: Bool
+  let make: @Sendable (Node) throws -> any _AnyTransform
+}
+
+/// A transform a file named, ready to make rules.
+struct _ResolvedTransform: Sendable {
+  let name: String
+  let location: DefinitionLocation
+  let box: any _AnyTransform
+}
+
+/// A transform of some payload type into some property type, which makes the attribute rule
+/// once the property's type is known, checking that the types meet.
+protocol _AnyTransform: Sendable {
+  func attribute<Object, Value: Sendable>(
+    _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) throws(DefinitionError) -> Attribute<Object, Value>
+}
+
+/// `transform` seen as producing `Value`: itself when `Value` is its output, a wrapper when
+/// `Value` is its output's `Optional`, else `nil`.
+private func _adapted<Wire, Output, Value>(
+  _ transform: ValueTransform<Wire, Output>, to: Value.Type
+) -> ValueTransform<Wire, Value>? {
+  if let same = transform as? ValueTransform<Wire, Value> { return same }
+  guard ObjectIdentifier(Value.self) == ObjectIdentifier(Output?.self) else { return nil }
+  return ValueTransform<Wire, Value>(
+    forward: { wire in
+      guard let value = try transform.forward(wire) as? Value else {
+        throw ConversionFailure.notRepresentable("\(wire)", reason: "the transform's result")
+      }
+      return value
+    },
+    reverse: { value in
+      guard let output = value as? Output else {
+        throw ConversionFailure.notRepresentable("nil", reason: "the transform needs a value")
+      }
+      return try transform.reverse(output)
+    })
+}
+
+private func _mismatch(
+  _ request: _RuleRequest, transform: String, produces output: String, property: String
+) -> DefinitionError {
+  request.error(
+    .typeMismatch,
+    "the transform \"\(transform)\" produces \(_article(output)), but \"\(request.propertyName)\" "
+      + "of \(request.ownerName) is \(_article(property))",
+    at: request.transform?.location)
+}
+
+/// A one-value transform.
+struct _SingleTransform<Wire: MappableValue & Sendable, Output>: _AnyTransform {
+  let name: String
+  let transform: ValueTransform<Wire, Output>?
+  var decodeOnly: (@Sendable (Wire) throws -> Output)?
+
+  func attribute<Object, Value: Sendable>(
+    _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) throws(DefinitionError) -> Attribute<Object, Value> {
+    let twoWay =
+      transform
+      ?? decodeOnly.map { convert in
+        ValueTransform<Wire, Output>(
+          forward: convert,
+          reverse: { _ in
+            throw ConversionFailure.notRepresentable("value", reason: "the transform is one-way")
+          })
+      }
+    guard let twoWay, let adapted = _adapted(twoWay, to: Value.self) else {
+      throw _mismatch(
+        request, transform: name, produces: "\(Output.self)", property: "\(Value.self)")
+    }
+    if let compound = request.compoundSources {
+      throw request.error(
+        .invalidValue,
+        "\"\(request.propertyName)\" reads \(compound.count) keys, but the transform \"\(name)\" "
+          + "takes one value; register a multi-value transform (register(_:values:))")
+    }
+    var rule: Attribute<Object, Value>
+    if let written = request.defaultValue {
+      let wire = try _convertDefault(written, to: Wire.self, request)
+      let value: Value
+      do {
+        value = try adapted.forward(wire)
+      } catch {
+        throw request.error(
+          .typeMismatch,
+          "the default for \"\(request.propertyName)\" does not convert through \"\(name)\": "
+            + "\(error)", at: written.location)
+      }
+      rule = Attribute(request.source, property, adapted, default: value)
+    } else {
+      rule = Attribute(request.source, property, adapted)
+    }
+    return transform == nil ? rule.decodeOnly() : rule
+  }
+}
+
+/// A multi-value transform.
+struct _MultiTransform<Wire: MappableValue & Sendable, Output>: _AnyTransform {
+  let name: String
+  let transform: ValueTransform<[Wire], Output>
+
+  func attribute<Object, Value: Sendable>(
+    _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) throws(DefinitionError) -> Attribute<Object, Value> {
+    guard let adapted = _adapted(transform, to: Value.self) else {
+      throw _mismatch(
+        request, transform: name, produces: "\(Output.self)", property: "\(Value.self)")
+    }
+    if let written = request.defaultValue {
+      throw request.error(
+        .invalidValue,
+        "a multi-value transform (\"\(name)\") cannot take a default; make the property "
+          + "optional instead", at: written.location)
+    }
+    let sources = request.compoundSources ?? [request.source.description]
+    return Attribute(sources: sources, property, adapted)
+  }
+}
+
+// MARK: Built-in transforms
+
+@Sendable private func _dateTransform(_ userData: Node) throws -> ValueTransform<String, Date> {
+  let format: String?
+  switch userData {
+  case .null: format = nil
+  case .string(let text): format = text
+  default:
+    guard let text = userData["format"]?.stringValue else {
+      throw ConversionFailure.invalidValue(
+        expected: "a date pattern or {\"format\": …}", raw: userData.kindDescription, reason: nil)
+    }
+    format = text
+  }
+  return format.map { ValueTransform.date(format: $0) } ?? .iso8601
+}
+
+@Sendable private func _boolWordsTransform(_ userData: Node) throws -> ValueTransform<String, Bool>
+{
+  guard let trueWord = userData["true"]?.stringValue, let falseWord = userData["false"]?.stringValue
+  else {
+    throw ConversionFailure.invalidValue(
+      expected: "{\"true\": …, \"false\": …}", raw: userData.kindDescription, reason: nil)
+  }
+  return .boolWords(true: trueWord, false: falseWord)
+}
+
+@Sendable private func _separatedTransform(_ userData: Node) throws -> ValueTransform<
+  String, [String]
+> {
+  let separator = userData.stringValue ?? ","
+  guard separator.count == 1, let character = separator.first else {
+    throw ConversionFailure.invalidValue(
+      expected: "a one-character separator", raw: "\"\(separator)\"", reason: nil)
+  }
+  return .separated(by: character)
+}
+
+@Sendable private func _joinTransform(_ userData: Node) throws -> ValueTransform<[String], String> {
+  .joined(userData.stringValue ?? ":")
+}
+
+/// CSMapper's `CSAPIBoolMapper`: the many ways APIs write a boolean.
+private let _apiBool = ValueTransform<Node, Bool>(
+  forward: { node in
+    switch node {
+    case .bool(let value): return value
+    case .integer(let value): return value != 0
+    case .double(let value): return value != 0
+    case .decimal(let text): return (Double(text) ?? 0) != 0
+    case .string(let text):
+      switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+      case "on", "1", "true", "yes", "y", "t": return true
+      case "off", "0", "false", "no", "n", "f", "": return false
+      default:
+        throw ConversionFailure.invalidValue(
+          expected: "a boolean word", raw: "\"\(text)\"", reason: nil)
+      }
+    default:
+      throw ConversionFailure.typeMismatch(expected: "a boolean", found: node.kindDescription)
+    }
+  },
+  reverse: { .bool($0) })

@@ -1,0 +1,76 @@
+/// A mistake in a definition file, with where it was written.
+///
+/// Loading reports every mistake in a set of files together (``DefinitionErrors``), each with
+/// its `file:line:column`:
+///
+/// ```
+/// Tweets.mappings:12:7: unknown property "imageURL" of TweetModel (known: identifier, imageUrl, message, name, user)
+/// ```
+public struct DefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What kind of mistake it is.
+  public enum Kind: String, Sendable, Hashable {
+    /// The file is not well-formed JSON or property list XML.
+    case syntax
+    /// A file could not be read: missing, unreadable, or not UTF-8.
+    case missingFile
+    /// An `@import` that leads back to a file importing it.
+    case importCycle
+    /// A keyword (`@keyPth`, a CSMapper key) the format does not have.
+    case unknownKeyword
+    /// A property the type's ``PropertyTable`` does not list.
+    case unknownProperty
+    /// A property the table lists as read-only.
+    case readOnlyProperty
+    /// A `@class`, `type` or `__parent__` naming no registered type or file.
+    case unknownClass
+    /// An `@mappings`, `@inherits` or `__parent__` naming no context.
+    case unknownContext
+    /// A transform or mapper name the ``TransformRegistry`` does not have.
+    case unknownTransform
+    /// A value of the wrong type: a default the property cannot hold, a transform producing
+    /// another type, a class that is not the property's element type.
+    case typeMismatch
+    /// A keyword's value has the wrong shape (`"@optional": "maybe"`).
+    case invalidValue
+    /// The mapping built from the definition has a problem of its own (two rules writing one
+    /// property, a one-way rule in a round-trip mapping).
+    case invalidMapping
+  }
+
+  /// What kind of mistake it is.
+  public var kind: Kind
+  /// Where it was written; `nil` only for a file that could not be read at all and was named by
+  /// no `@import`.
+  public var location: DefinitionLocation?
+  /// The mistake in words aimed at the developer.
+  public var message: String
+
+  /// Creates an error.
+  public init(_ kind: Kind, at location: DefinitionLocation?, _ message: String) {
+    self.kind = kind
+    self.location = location
+    self.message = message
+  }
+
+  /// `file:line:column: message`.
+  public var description: String {
+    guard let location else { return message }
+    return "\(location): \(message)"
+  }
+}
+
+/// Every mistake found in a set of definition files, in file order.
+public struct DefinitionErrors: Error, Sendable, CustomStringConvertible {
+  /// The mistakes, at least one.
+  public var errors: [DefinitionError]
+
+  /// Creates the error from its mistakes.
+  public init(_ errors: [DefinitionError]) {
+    self.errors = errors
+  }
+
+  /// One mistake per line.
+  public var description: String {
+    errors.map(\.description).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,306 @@
+/// Reads XML property lists (CSMapper's per-class `.plist` files) into definition values,
+/// keeping where every key and value was written.
+///
+/// Supported: `<dict>`, `<array>`, `<key>`, `<string>`, `<integer>`, `<real>`, `<true/>`,
+/// `<false/>`, `<date>` and `<data>` (both read as strings), the XML declaration, a DOCTYPE,
+/// comments, CDATA and the five predefined entities plus numeric character references.
+/// Binary property lists are not read (convert them with `plutil -convert xml1`).
+///
+/// One leniency, for the files in CSMapper's own documentation: a `<plist>` whose children are
+/// `<key>`/value pairs, without the `<dict>` around them, is read as that dictionary.
+struct PropertyListReader {
+  /// An XML element: its name, where its start tag begins, its child elements and its text.
+  private struct Element {
+    var name: String
+    var location: DefinitionLocation
+    var children: [Element] = []
+    var text = ""
+  }
+
+  static let maximumDepth = 256
+
+  private let scalars: [Unicode.Scalar]
+  private let file: String
+  private var offset = 0
+  private var line = 1
+  private var column = 1
+
+  private init(_ text: String, file: String) {
+    scalars = Array(text.unicodeScalars)
+    self.file = file
+  }
+
+  /// Reads a whole property list.
+  static func read(_ text: String, file: String) throws(DefinitionError) -> DefinitionValue {
+    var reader = PropertyListReader(text, file: file)
+    let root = try reader.readDocument()
+    guard root.name == "plist" else {
+      throw DefinitionError(
+        .syntax, at: root.location, "the root element is <\(root.name)>, not <plist>")
+    }
+    if root.children.count == 1, root.children[0].name != "key" {
+      return try value(of: root.children[0])
+    }
+    if root.children.first?.name == "key" {
+      // CSMapper's documentation leaves out the <dict> around the members.
+      return DefinitionValue(kind: .object(try members(of: root)), location: root.location)
+    }
+    throw DefinitionError(
+      .syntax, at: root.location, "<plist> must hold exactly one value, found \(root.children.count)")
+  }
+
+  // MARK: Property list semantics
+
+  private static func value(of element: Element) throws(DefinitionError) -> DefinitionValue {
+    let location = element.location
+    switch element.name {
+    case "dict":
+      return DefinitionValue(kind: .object(try members(of: element)), location: location)
+    case "array":
+      var values: [DefinitionValue] = []
+      for child in element.children { values.append(try value(of: child)) }
+      return DefinitionValue(kind: .array(values), location: location)
+    case "string", "date", "data":
+      try expectNoChildren(element)
+      return DefinitionValue(kind: .string(element.text), location: location)
+    case "integer", "real":
+      try expectNoChildren(element)
+      let text = element.text.trimmingWhitespace
+      guard Double(text) != nil else {
+        throw DefinitionError(.syntax, at: location, "<\(element.name)> holds \"\(text)\", not a number")
+      }
+      return DefinitionValue(kind: .number(text), location: location)
+    case "true", "false":
+      try expectNoChildren(element)
+      return DefinitionValue(kind: .bool(element.name == "true"), location: location)
+    default:
+      throw DefinitionError(.syntax, at: location, "<\(element.name)> is not a property list element")
+    }
+  }
+
+  private static func expectNoChildren(_ element: Element) throws(DefinitionError) {
+    if let child = element.children.first {
+      throw DefinitionError(
+        .syntax, at: child.location, "<\(child.name)> cannot be inside <\(element.name)>")
+    }
+  }
+
+  private static func members(of element: Element) throws(DefinitionError) -> [DefinitionValue
+    .Member]
+  {
+    var members: [DefinitionValue.Member] = []
+    var index = 0
+    let children = element.children
+    while index < children.count {
+      let key = children[index]
+      guard key.name == "key" else {
+        throw DefinitionError(
+          .syntax, at: key.location, "expected <key> in <\(element.name)>, found <\(key.name)>")
+      }
+      try expectNoChildren(key)
+      guard index + 1 < children.count else {
+        throw DefinitionError(.syntax, at: key.location, "<key>\(key.text)</key> has no value")
+      }
+      let value = try value(of: children[index + 1])
+      members.append(
+        DefinitionValue.Member(key: key.text, keyLocation: key.location, value: value))
+      index += 2
+    }
+    return members
+  }
+
+  // MARK: XML
+
+  private var location: DefinitionLocation {
+    DefinitionLocation(file: file, line: line, column: column)
+  }
+
+  private func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError
+  {
+    DefinitionError(.syntax, at: location ?? self.location, message)
+  }
+
+  private var current: Unicode.Scalar? { offset < scalars.count ? scalars[offset] : nil }
+
+  private func starts(with prefix: String) -> Bool {
+    var index = offset
+    for scalar in prefix.unicodeScalars {
+      guard index < scalars.count, scalars[index] == scalar else { return false }
+      index += 1
+    }
+    return true
+  }
+
+  private mutating func advance(_ count: Int = 1) {
+    for _ in 0..<count {
+      guard let scalar = current else { return }
+      offset += 1
+      if scalar == "\n" {
+        line += 1
+        column = 1
+      } else {
+        column += 1
+      }
+    }
+  }
+
+  /// Skips until just after `terminator`; an error naming `what` when the file ends first.
+  private mutating func skip(past terminator: String, what: String) throws(DefinitionError) {
+    let start = location
+    while current != nil {
+      if starts(with: terminator) {
+        advance(terminator.unicodeScalars.count)
+        return
+      }
+      advance()
+    }
+    throw error("\(what) is not closed", at: start)
+  }
+
+  private mutating func skipMisc() throws(DefinitionError) {
+    while let scalar = current {
+      if scalar.properties.isWhitespace {
+        advance()
+      } else if starts(with: "<?") {
+        try skip(past: "?>", what: "a processing instruction")
+      } else if starts(with: "<!--") {
+        try skip(past: "-->", what: "a comment")
+      } else if starts(with: "<!DOCTYPE") {
+        try skip(past: ">", what: "the DOCTYPE")
+      } else {
+        return
+      }
+    }
+  }
+
+  private mutating func readDocument() throws(DefinitionError) -> Element {
+    try skipMisc()
+    guard current == "<" else {
+      throw error(current == nil ? "the file is empty" : "expected an element, found text")
+    }
+    let root = try readElement(depth: 0)
+    try skipMisc()
+    if current != nil { throw error("unexpected content after the root element") }
+    return root
+  }
+
+  private mutating func readName() -> String {
+    var name = ""
+    while let scalar = current,
+      scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-"
+        || scalar == "_" || scalar == ":" || scalar == "."
+    {
+      name.unicodeScalars.append(scalar)
+      advance()
+    }
+    return name
+  }
+
+  /// Reads an element whose `<` is the current character.
+  private mutating func readElement(depth: Int) throws(DefinitionError) -> Element {
+    guard depth < Self.maximumDepth else {
+      throw error("nesting deeper than \(Self.maximumDepth) levels")
+    }
+    let start = location
+    advance()  // <
+    let name = readName()
+    guard !name.isEmpty else { throw error("expected an element name after \"<\"", at: start) }
+    var element = Element(name: name, location: start)
+    // Attributes are read past, not kept (<plist version="1.0">).
+    while let scalar = current, scalar != ">", scalar != "/" {
+      if scalar == "\"" || scalar == "'" {
+        advance()
+        while let inner = current, inner != scalar { advance() }
+        guard current != nil else { throw error("an attribute value is not closed") }
+      }
+      advance()
+    }
+    if starts(with: "/>") {
+      advance(2)
+      return element
+    }
+    guard current == ">" else { throw error("the tag <\(name)> is not closed", at: start) }
+    advance()
+    while true {
+      guard let scalar = current else {
+        throw error("<\(name)> is not closed: expected </\(name)> before the end of file", at: start)
+      }
+      if starts(with: "</") {
+        let closing = location
+        advance(2)
+        let closingName = readName()
+        while let space = current, space.properties.isWhitespace { advance() }
+        guard current == ">" else { throw error("the closing tag </\(closingName)> is not closed") }
+        advance()
+        guard closingName == name else {
+          throw error(
+            "</\(closingName)> closes <\(name)> (opened at line \(start.line), column \(start.column))",
+            at: closing)
+        }
+        return element
+      } else if starts(with: "<!--") {
+        try skip(past: "-->", what: "a comment")
+      } else if starts(with: "<![CDATA[") {
+        advance(9)
+        let cdata = location
+        while current != nil, !starts(with: "]]>") {
+          if let inner = current { element.text.unicodeScalars.append(inner) }
+          advance()
+        }
+        guard current != nil else { throw error("a CDATA section is not closed", at: cdata) }
+        advance(3)
+      } else if scalar == "<" {
+        element.children.append(try readElement(depth: depth + 1))
+      } else if scalar == "&" {
+        element.text.unicodeScalars.append(try readEntity())
+      } else {
+        element.text.unicodeScalars.append(scalar)
+        advance()
+      }
+    }
+  }
+
+  private mutating func readEntity() throws(DefinitionError) -> Unicode.Scalar {
+    let start = location
+    advance()  // &
+    var name = ""
+    while let scalar = current, scalar != ";" {
+      guard name.unicodeScalars.count < 10 else { break }
+      name.unicodeScalars.append(scalar)
+      advance()
+    }
+    guard current == ";" else { throw error("an entity is not closed with \";\"", at: start) }
+    advance()
+    switch name {
+    case "amp": return "&"
+    case "lt": return "<"
+    case "gt": return ">"
+    case "quot": return "\""
+    case "apos": return "'"
+    default:
+      var digits = Substring(name)
+      var radix = 10
+      guard digits.first == "#" else { throw error("unknown entity &\(name);", at: start) }
+      digits = digits.dropFirst()
+      if digits.first == "x" {
+        radix = 16
+        digits = digits.dropFirst()
+      }
+      guard let value = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(value) else {
+        throw error("invalid character reference &\(name);", at: start)
+      }
+      return scalar
+    }
+  }
+}
+
+extension String {
+  /// The string without leading and trailing whitespace.
+  var trimmingWhitespace: String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+      let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+    else { return "" }
+    return String(scalars[first...last])
+  }
+}

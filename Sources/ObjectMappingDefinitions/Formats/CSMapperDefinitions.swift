@@ -1,0 +1,197 @@
+import ObjectMapping
+
+/// Reads CSMapper class files (XML property lists or JSON, one per class, named after it) into
+/// object definitions.
+///
+/// Per property: `key` (a key path, or an array of `{"key": …}` for a multi-value mapper),
+/// `default`, `type` (a forced conversion such as `NSString`, or a class with its own file),
+/// `mapper`, `groups`; at the top, `__parent__` (a file name or an ordered array of them).
+/// A property given as a plain string is read as its `key` (a shorthand CSMapper lacks).
+struct _CSMapperReader {
+  let files: [DefinitionFile]
+  private(set) var errors: [DefinitionError] = []
+  private(set) var specs: [String: _ObjectSpec] = [:]
+  private(set) var names: [String] = []
+
+  init(files: [DefinitionFile]) {
+    self.files = files
+  }
+
+  mutating func read() {
+    var seen: [String: DefinitionLocation] = [:]
+    for file in files {
+      let root: DefinitionValue
+      do {
+        let text = try file.text(requestedAt: nil)
+        root =
+          file.pathExtension == "plist"
+          ? try PropertyListReader.read(text, file: file.name)
+          : try DefinitionJSONReader.read(text, file: file.name)
+      } catch {
+        errors.append(error)
+        continue
+      }
+      let name = file.baseName
+      if let first = seen[name] {
+        errors.append(
+          DefinitionError(
+            .invalidValue, at: root.location,
+            "a second file for the class \(name) (the first is \(first.file))"))
+        continue
+      }
+      seen[name] = root.location
+      guard let members = root.members else {
+        errors.append(
+          DefinitionError(
+            .syntax, at: root.location,
+            "a CSMapper file is a dictionary of properties, not \(root.kindDescription)"))
+        continue
+      }
+      names.append(name)
+      specs[name] = readClass(name: name, members: members, location: root.location)
+    }
+  }
+
+  private mutating func readClass(
+    name: String, members: [DefinitionValue.Member], location: DefinitionLocation
+  ) -> _ObjectSpec {
+    var spec = _ObjectSpec(name: name, location: location, format: .csMapper)
+    spec.className = (name, location)
+    for member in members {
+      if member.key == "__parent__" {
+        let values: [DefinitionValue]
+        if case .array(let elements) = member.value.kind { values = elements } else { values = [member.value] }
+        for value in values {
+          guard let parent = value.string else {
+            errors.append(
+              DefinitionError(
+                .invalidValue, at: value.location,
+                "__parent__ takes a class name or an array of them, not \(value.kindDescription)"))
+            continue
+          }
+          spec.parents.append((parent, value.location))
+        }
+        continue
+      }
+      if let property = readProperty(member) { spec.properties.append(property) }
+    }
+    return spec
+  }
+
+  private mutating func readProperty(_ member: DefinitionValue.Member) -> _PropertySpec? {
+    // CSMapper never reports an absent value: the property keeps what it has.
+    var property = _PropertySpec(
+      name: member.key, location: member.keyLocation, source: SourcePath(member.key),
+      presence: .optional)
+    if let key = member.value.string {
+      property.source = _sourcePath(key)
+      return property
+    }
+    guard let attributes = member.value.members else {
+      errors.append(
+        DefinitionError(
+          .invalidValue, at: member.value.location,
+          "\"\(member.key)\" takes a dictionary (key, default, type, mapper, groups), not "
+            + member.value.kindDescription))
+      return nil
+    }
+    var mapper: (String, DefinitionLocation)?
+    var mapperData: DefinitionValue?
+    for attribute in attributes {
+      let value = attribute.value
+      switch attribute.key {
+      case "key":
+        if let text = value.string {
+          property.source = _sourcePath(text)
+        } else if case .array(let elements) = value.kind {
+          var keys: [String] = []
+          for element in elements {
+            if let text = element.string ?? element.members?.first(where: { $0.key == "key" })?
+              .value.string
+            {
+              keys.append(text)
+            } else {
+              errors.append(
+                DefinitionError(
+                  .invalidValue, at: element.location,
+                  "each entry of a multi-value key is {\"key\": …} or a key path"))
+            }
+          }
+          property.compoundSources = keys
+        } else {
+          errors.append(
+            DefinitionError(
+              .invalidValue, at: value.location,
+              "key takes a key path or an array of {\"key\": …}, not \(value.kindDescription)"))
+        }
+      case "default":
+        property.defaultValue = value
+      case "type":
+        guard let text = value.string else {
+          errors.append(DefinitionError(.invalidValue, at: value.location, "type takes a type name"))
+          continue
+        }
+        property.forcedType = (text, value.location)
+      case "mapper":
+        guard let text = value.string else {
+          errors.append(DefinitionError(.invalidValue, at: value.location, "mapper takes a name"))
+          continue
+        }
+        mapper = (text, value.location)
+      case "mapperData":
+        mapperData = value
+      case "groups":
+        let values: [DefinitionValue]
+        if case .array(let elements) = value.kind { values = elements } else { values = [value] }
+        for group in values {
+          guard let text = group.string else {
+            errors.append(
+              DefinitionError(.invalidValue, at: group.location, "groups takes group names"))
+            continue
+          }
+          property.groups.append(text)
+        }
+      default:
+        errors.append(
+          DefinitionError(
+            .unknownKeyword, at: attribute.keyLocation,
+            "unknown CSMapper key \"\(attribute.key)\" (known: key, default, type, mapper, "
+              + "mapperData, groups)"))
+      }
+    }
+    if let (name, location) = mapper {
+      property.transform = (nil, name, mapperData, location)
+    } else if let mapperData {
+      errors.append(
+        DefinitionError(.invalidValue, at: mapperData.location, "mapperData needs a mapper"))
+    }
+    return property
+  }
+}
+
+/// The Foundation and Swift names CSMapper's `type` may force a value to, and the Swift types
+/// each one accepts.
+enum _ForcedType {
+  static func accepts(_ name: String, _ type: Any.Type) -> Bool? {
+    let swiftName = String(describing: type)
+    let numbers: Set<String> = [
+      "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+      "Double", "Float", "Bool", "Decimal",
+    ]
+    switch name {
+    case "NSString", "NSMutableString", "String": return swiftName == "String"
+    case "NSNumber", "NSDecimalNumber": return numbers.contains(swiftName)
+    case "NSDate", "Date": return swiftName == "Date"
+    case "NSURL", "URL": return swiftName == "URL"
+    case "NSData", "Data": return swiftName == "Data"
+    case "NSUUID", "UUID": return swiftName == "UUID"
+    case "NSArray", "NSMutableArray", "Array":
+      return swiftName.hasPrefix("Array<") || swiftName.hasPrefix("Set<")
+    case "NSDictionary", "NSMutableDictionary", "Dictionary":
+      return swiftName.hasPrefix("Dictionary<")
+    default:
+      if numbers.contains(name) { return swiftName == name }
+      return nil
+    }
+  }
+}

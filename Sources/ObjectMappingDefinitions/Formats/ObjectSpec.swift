@@ -1,0 +1,57 @@
+import ObjectMapping
+
+/// One object definition read from a file, before it is bound to a type: an AppCoreKit context
+/// (or an inline `@mappings`), or a CSMapper class file.
+struct _ObjectSpec: Sendable {
+  enum Format: Sendable {
+    case appCoreKit
+    case csMapper
+  }
+
+  /// The context's name (`$TweetModel`), a generated name for an inline definition
+  /// (`$TweetModel.user`), or the class file's name (`Person`).
+  var name: String
+  var location: DefinitionLocation
+  var format: Format
+  /// The class the definition names (`@class`); for CSMapper, the file's name.
+  var className: (name: String, location: DefinitionLocation)?
+  var properties: [_PropertySpec] = []
+  /// CSMapper's `__parent__`, in order (later wins).
+  var parents: [(name: String, location: DefinitionLocation)] = []
+}
+
+/// One property of an object definition.
+struct _PropertySpec: Sendable {
+  var name: String
+  var location: DefinitionLocation
+  var source: SourcePath
+  var compoundSources: [String]?
+  var presence: _RuleRequest.Presence
+  var defaultValue: DefinitionValue?
+  var transform:
+    (className: String?, selector: String, userData: DefinitionValue?, location: DefinitionLocation)?
+  var child: _ChildReference?
+  var policy: (policy: CollectionPolicy, location: DefinitionLocation)?
+  var groups: [String] = []
+  /// CSMapper's `type`: a forced conversion (`NSString`) or a class (`ContactInfo`).
+  var forcedType: (name: String, location: DefinitionLocation)?
+}
+
+/// The source a file's key path names: `@self` is the object being mapped (``SourcePath/root``),
+/// `@parent` and `@root` as in the DSL, anything else a dotted key path.
+func _sourcePath(_ text: String) -> SourcePath {
+  switch text {
+  case "@self", "": return .root
+  case "@parent": return .parent
+  case "@root", "@payload": return .payload
+  case "@index": return .index
+  default:
+    for (prefix, base) in [
+      ("@parent.", SourcePath.parent), ("@root.", .payload), ("@payload.", .payload),
+      ("@metadata.", .metadata),
+    ] where text.hasPrefix(prefix) {
+      return base.appending(String(text.dropFirst(prefix.count)))
+    }
+    return SourcePath(text)
+  }
+}
