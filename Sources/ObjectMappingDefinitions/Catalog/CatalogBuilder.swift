@@ -52,13 +52,18 @@ final class _CatalogBuilder: _ChildResolver {
     guard !errors.isEmpty else { return }
     var seen: Set<DefinitionError> = []
     let unique = errors.filter { seen.insert($0).inserted }
+    // Grouped by file (in the order files first appear), then by line and column; errors
+    // without a place come last.
+    var fileRank: [String: Int] = [:]
+    for error in unique {
+      if let file = error.location?.file, fileRank[file] == nil { fileRank[file] = fileRank.count }
+    }
     let ordered = unique.enumerated().sorted { left, right in
-      let l = left.element.location
-      let r = right.element.location
-      if let l, let r, l.file == r.file {
-        return (l.line, l.column, left.offset) < (r.line, r.column, right.offset)
+      func rank(_ item: (offset: Int, element: DefinitionError)) -> (Int, Int, Int, Int) {
+        guard let location = item.element.location else { return (Int.max, 0, 0, item.offset) }
+        return (fileRank[location.file] ?? 0, location.line, location.column, item.offset)
       }
-      return left.offset < right.offset
+      return rank(left) < rank(right)
     }
     throw DefinitionErrors(ordered.map(\.element))
   }
