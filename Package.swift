@@ -42,7 +42,11 @@ let package = Package(
     // The showcase's models, mappings and payloads, shared by the executable and the tests.
     .target(
       name: "ShowcaseKit",
-      dependencies: ["ObjectMapping", "ObjectMappingClient", "ObjectMappingTestSupport"]
+      dependencies: [
+        "ObjectMapping", "ObjectMappingClient", "ObjectMappingDefinitions",
+        "ObjectMappingTestSupport",
+      ],
+      resources: [.copy("Resources/Timeline.mappings")]
     ),
     .executableTarget(
       name: "showcase",
@@ -61,7 +65,7 @@ let package = Package(
     .testTarget(
       name: "ObjectMappingTests",
       dependencies: [
-        "ObjectMapping", "ObjectMappingDocument", "ObjectMappingTesting",
+        "ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingDocument", "ObjectMappingTesting",
         "ObjectMappingTestSupport", "ShowcaseKit",
       ]
     ),

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingDefinitions
 import ShowcaseKit
 import Testing
 
@@ -243,5 +244,34 @@ struct ShowcaseCommandTests {
       #expect(outcome.status == 2, "\(arguments)")
       #expect(outcome.errorOutput.contains("usage: showcase"), "\(arguments)")
     }
+  }
+}
+
+@Suite("Showcase: the definition file section")
+struct DefinitionFileShowcaseTests {
+  /// The bundled `.mappings` resource loads, maps the timeline's posts as the DSL mapping does,
+  /// writes them back, and the broken definition's three mistakes are listed with their places.
+  @Test func section() throws {
+    let section = DefinitionFileShowcase.section()
+    #expect(
+      Array(section.lines.prefix(4)) == [
+        "contexts: $Member, $PostBase, $Post",
+        "#101 by @ann at 2024-03-07 08:15 UTC, 42 likes, tags: swift, json, release",
+        "#102 by @bob at 2024-03-07 08:47 UTC, 0 likes, tags: dates",
+        "#103 by @ann at 2024-03-07 09:05 UTC, 17 likes, no tags",
+      ])
+    #expect(section.lines[4].hasPrefix(#"written back: {"author":{"handle":"ann","id":1"#))
+    #expect(section.lines[4].contains(#""posted_at":"07/03/2024 08:15""#))
+    let errors = section.lines.drop { $0 != "a definition with mistakes:" }.dropFirst()
+    #expect(errors.map { $0.prefix(20) } == ["  Broken.mappings:5:", "  Broken.mappings:6:", "  Broken.mappings:7:"])
+    // The definition file maps the same posts as the DSL mapping (attachments aside).
+    let catalog = try DefinitionFileShowcase.catalog()
+    let fromFile = try catalog.mapping("$Post", as: ShowcaseKit.Post.self).mapCollection(
+      try Node(jsonString: ShowcasePayloads.timeline)["posts"] ?? [])
+    let fromDSL = try ShowcaseMappings.timeline.map(ShowcasePayloads.timeline).posts
+    #expect(fromFile.map(\.id) == fromDSL.map(\.id))
+    #expect(fromFile.map(\.postedAt) == fromDSL.map(\.postedAt))
+    #expect(fromFile.map(\.tags) == fromDSL.map(\.tags))
+    #expect(fromFile.map(\.likes) == fromDSL.map(\.likes))
   }
 }
