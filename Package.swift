@@ -55,7 +55,8 @@ let package = Package(
     .testTarget(
       name: "ObjectMappingClientTests",
       dependencies: [
-        "ObjectMapping", "ObjectMappingClient", "ObjectMappingTestSupport", "ShowcaseKit",
+        "ObjectMapping", "ObjectMappingClient", "ObjectMappingDefinitions",
+        "ObjectMappingTestSupport", "ShowcaseKit",
       ]
     ),
     .testTarget(
@@ -65,7 +66,8 @@ let package = Package(
     .testTarget(
       name: "ObjectMappingTests",
       dependencies: [
-        "ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingDocument", "ObjectMappingTesting",
+        "ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingDocument",
+        "ObjectMappingTesting",
         "ObjectMappingTestSupport", "ShowcaseKit",
       ]
     ),

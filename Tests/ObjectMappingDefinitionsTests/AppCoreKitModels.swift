@@ -77,8 +77,10 @@ enum Transforms {
         },
         reverse: { [$0.latitude, $0.longitude] }))
     // coordinate2DFromDictionary:userData:error: — the user data names the two keys.
-    registry.register("coordinate2DFromDictionary:userData:error:", userData: coordinateFromDictionary)
-    registry.register("CLLocationCoordinate2DFromFloatArray:error:", userData: coordinateFromDictionary)
+    registry.register(
+      "coordinate2DFromDictionary:userData:error:", userData: coordinateFromDictionary)
+    registry.register(
+      "CLLocationCoordinate2DFromFloatArray:error:", userData: coordinateFromDictionary)
     return registry
   }
 
@@ -96,7 +98,8 @@ enum Transforms {
         guard let longitude = number(node[longitudeKey]), let latitude = number(node[latitudeKey])
         else {
           throw ConversionFailure.invalidValue(
-            expected: "an object with \(longitudeKey) and \(latitudeKey)", raw: node.kindDescription,
+            expected: "an object with \(longitudeKey) and \(latitudeKey)",
+            raw: node.kindDescription,
             reason: nil)
         }
         return Coordinate(latitude: latitude, longitude: longitude)

@@ -20,9 +20,12 @@ struct AppCoreKitOrganizationTests {
                          "user": { "@keyPath": "user", "@object": { "@mappings": "$UserModel" } } }
       }
       """
-    let users = #"{ "$UserModel": { "@class": "UserModel", "name": "name", "imageUrl": "profile_image_url" } }"#
+    let users =
+      #"{ "$UserModel": { "@class": "UserModel", "name": "name", "imageUrl": "profile_image_url" } }"#
     let catalog = try DefinitionCatalog(
-      appCoreKitFiles: [.string(root, name: "Root.mappings"), .string(users, name: "Users.mappings")],
+      appCoreKitFiles: [
+        .string(root, name: "Root.mappings"), .string(users, name: "Users.mappings"),
+      ],
       types: Self.types)
     let tweet = try catalog.mapping("$TweetModel", as: TweetModel.self).map(Self.payload)
     #expect(tweet.user?.name == "Ann")
@@ -36,9 +39,11 @@ struct AppCoreKitOrganizationTests {
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("shared"), withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    try #"{ "@import": "shared/Users.mappings", "$TweetModel": { "@class": "TweetModel", "message": "text", "identifier": "id_str", "user": "user" } }"#
+    try
+      #"{ "@import": "shared/Users.mappings", "$TweetModel": { "@class": "TweetModel", "message": "text", "identifier": "id_str", "user": "user" } }"#
       .write(to: folder.appendingPathComponent("Root.mappings"), atomically: true, encoding: .utf8)
-    try #"{ "$UserModel": { "@class": "UserModel", "name": "name", "imageUrl": { "@keyPath": "profile_image_url", "@optional": 1 } } }"#
+    try
+      #"{ "$UserModel": { "@class": "UserModel", "name": "name", "imageUrl": { "@keyPath": "profile_image_url", "@optional": 1 } } }"#
       .write(
         to: folder.appendingPathComponent("shared/Users.mappings"), atomically: true,
         encoding: .utf8)
@@ -51,7 +56,8 @@ struct AppCoreKitOrganizationTests {
   }
 
   @Test func importCycleAndMissingFileAreReported() throws {
-    let first = #"{ "@import": "B.mappings", "$UserModel": { "@class": "UserModel", "name": "name", "imageUrl": "url" } }"#
+    let first =
+      #"{ "@import": "B.mappings", "$UserModel": { "@class": "UserModel", "name": "name", "imageUrl": "url" } }"#
     let second = """
       {
         "@import": ["A.mappings", "Missing.mappings"]
@@ -136,7 +142,8 @@ struct AppCoreKitOrganizationTests {
   }
 
   @Test func appSelectorsAndUnknownOnes() throws {
-    let text = #"{ "$TweetModel": { "@class": "TweetModel", "message": "text", "identifier": "id_str", "name": "user.name", "@tv": { "name": "text" }, "@watch": {} } }"#
+    let text =
+      #"{ "$TweetModel": { "@class": "TweetModel", "message": "text", "identifier": "id_str", "name": "user.name", "@tv": { "name": "text" }, "@watch": {} } }"#
     let error = #expect(throws: DefinitionErrors.self) {
       try DefinitionCatalog(
         appCoreKitFiles: [.string(text, name: "S.mappings")], types: Self.types,
@@ -145,8 +152,11 @@ struct AppCoreKitOrganizationTests {
     #expect(error?.errors.map(\.kind) == [.unknownKeyword])
     #expect(error?.errors.first?.message.contains("@watch") == true)
     let catalog = try DefinitionCatalog(
-      appCoreKitFiles: [.string(text.replacingOccurrences(of: #", "@watch": {}"#, with: ""), name: "S.mappings")],
+      appCoreKitFiles: [
+        .string(text.replacingOccurrences(of: #", "@watch": {}"#, with: ""), name: "S.mappings")
+      ],
       types: Self.types, conditions: DefinitionConditions(["tv": true]))
-    #expect(try catalog.mapping("$TweetModel", as: TweetModel.self).map(Self.payload).name == "hello")
+    #expect(
+      try catalog.mapping("$TweetModel", as: TweetModel.self).map(Self.payload).name == "hello")
   }
 }

@@ -233,12 +233,16 @@ struct AppCoreKitSeedTests {
        "user": {"name": "Twitter API", "profile_image_url": "http://a0.twimg.com/x.png"}}
       """#
     let tweet = try catalog.mapping("$TweetModel", as: TweetModel.self).map(payload)
-    #expect(tweet.user == UserModel(imageUrl: URL(string: "http://a0.twimg.com/x.png"), name: "Twitter API"))
+    #expect(
+      tweet.user
+        == UserModel(imageUrl: URL(string: "http://a0.twimg.com/x.png"), name: "Twitter API"))
     #expect(tweet.coordinates == Coordinate(latitude: 2.5, longitude: 1.5))
   }
 
   /// `@mappings` naming another context, with and without `@class` beside it.
-  @Test(arguments: [#""@mappings" : "$UserModel""#, #""@class" : "UserModel", "@mappings" : "$UserModel""#])
+  @Test(arguments: [
+    #""@mappings" : "$UserModel""#, #""@class" : "UserModel", "@mappings" : "$UserModel""#,
+  ])
   func objectPropertyByContext(object: String) throws {
     let catalog = try Self.catalog(
       """
@@ -317,7 +321,8 @@ struct AppCoreKitSeedTests {
       Self.timelineContexts.replacingOccurrences(of: "%@", with: keywords))
     let mapping: Mapping<TimelineModel> = try catalog.mapping("$TimelineModel")
     var existing = TimelineModel(tweets: [TweetModel(message: "old", identifier: "0")])
-    try mapping.map(#"[{"id_str": "1", "text": "one"}, {"id_str": "2", "text": "two"}]"#, onto: &existing)
+    try mapping.map(
+      #"[{"id_str": "1", "text": "one"}, {"id_str": "2", "text": "two"}]"#, onto: &existing)
     #expect(existing.tweets.map(\.identifier) == expected)
   }
 

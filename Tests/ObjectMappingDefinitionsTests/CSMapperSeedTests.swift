@@ -307,7 +307,8 @@ struct CSMapperSeedTests {
       """
     var transforms = TransformRegistry.standard
     transforms.register("APIDateMapper", ValueTransform<String, Date>.iso8601)
-    transforms.register("APIMetaStringMapper", values: ValueTransform<[String], String>.joined(" / "))
+    transforms.register(
+      "APIMetaStringMapper", values: ValueTransform<[String], String>.joined(" / "))
     let catalog = try DefinitionCatalog(
       csMapperFiles: [.string(plist, name: "Employee.plist")], types: [Employee.self],
       transforms: transforms)
@@ -380,7 +381,8 @@ struct CSMapperSeedTests {
     #expect(anyOf == Person(name: "Ann", age: 41, height: 170, address: "Main St"))
     // The mapping's own matching, for every call that selects groups; serialization too.
     let csMapping = mapping.groupMatching(.allOf)
-    #expect(try csMapping.map(Self.everything, with: MappingOptions(groups: ["list", "detail"])) == both)
+    #expect(
+      try csMapping.map(Self.everything, with: MappingOptions(groups: ["list", "detail"])) == both)
     let written = try csMapping.node(
       Person(name: "Ann", age: 41, height: 170, address: "Main St"),
       with: MappingOptions(groups: ["list", "detail"]))

@@ -21,7 +21,10 @@ struct DefinitionErrorTests {
   }
 
   @Test(arguments: [
-    ("{\n  \"$A\": { \"@class\": \"TweetModel\" \"name\": \"x\" }\n}", 2, 34, "expected \",\" or \"}\""),
+    (
+      "{\n  \"$A\": { \"@class\": \"TweetModel\" \"name\": \"x\" }\n}", 2, 34,
+      "expected \",\" or \"}\""
+    ),
     ("{\n  \"$A\": [1, 2,, 3]\n}", 2, 15, "expected a value"),
     ("{ \"$A\": \"unterminated }", 1, 9, "not closed"),
     ("{ /* never closed", 1, 3, "comment is not closed"),
@@ -32,7 +35,8 @@ struct DefinitionErrorTests {
     let errors = Self.errors(text)
     #expect(errors.count == 1)
     #expect(errors.first?.kind == .syntax)
-    #expect(errors.first?.location == DefinitionLocation(file: "E.mappings", line: line, column: column))
+    #expect(
+      errors.first?.location == DefinitionLocation(file: "E.mappings", line: line, column: column))
     #expect(errors.first?.message.contains(message) == true, "\(errors)")
   }
 
@@ -67,7 +71,9 @@ struct DefinitionErrorTests {
       }
       """
     let errors = Self.errors(text)
-    let summary = errors.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.kind)" }
+    let summary = errors.map {
+      "\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.kind)"
+    }
     #expect(
       summary == [
         "4:18 unknownKeyword",
@@ -82,7 +88,8 @@ struct DefinitionErrorTests {
       ], "\(errors)")
     #expect(errors[1].message.contains("unknown property \"imageURL\" of TweetModel"))
     #expect(errors[1].message.contains("imageUrl"))
-    #expect(errors[3].message.contains("the default for \"retweets\" of TweetModel cannot be an Int"))
+    #expect(
+      errors[3].message.contains("the default for \"retweets\" of TweetModel cannot be an Int"))
     #expect(errors[5].message.contains("the transform \"integerString\" produces an Int"))
     #expect(errors[7].message.contains("@class TweetModel"))
     #expect("\(errors[0])".hasPrefix("E.mappings:4:18: "))

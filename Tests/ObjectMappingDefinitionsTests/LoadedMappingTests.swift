@@ -48,7 +48,8 @@ struct LoadedMappingTests {
     let laws = RoundTripLaws(mapping)
     for tweet in tweets { try laws.checkValue(tweet) }
     try laws.checkPayload(
-      json: #"{"id_str": "9", "text": "t", "author_name": "Bo", "retweet_count": 1, "coordinates": [1.0, 2.0], "user": {"name": "Bo", "profile_image_url": "http://b"}}"#
+      json:
+        #"{"id_str": "9", "text": "t", "author_name": "Bo", "retweet_count": 1, "coordinates": [1.0, 2.0], "user": {"name": "Bo", "profile_image_url": "http://b"}}"#
     )
     // The serialized form is what the definition says, key for key.
     let written = try mapping.node(tweets[0])
@@ -98,7 +99,8 @@ struct LoadedMappingTests {
     }
     let mapped = try items.mapCollection(
       #"[{"kind": "user", "name": "Ann"}, {"kind": "tweet", "id_str": "5", "text": "hi"}]"#)
-    #expect(mapped == [.user(UserModel(name: "Ann")), .tweet(TweetModel(message: "hi", identifier: "5"))])
+    #expect(
+      mapped == [.user(UserModel(name: "Ann")), .tweet(TweetModel(message: "hi", identifier: "5"))])
   }
 
   @Test func manyTasksAtOnce() async throws {
@@ -116,7 +118,11 @@ struct LoadedMappingTests {
   /// wrong type, or a name no file defines, is an error.
   @Test func templatesOnRequest() throws {
     let catalog = try DefinitionCatalog(
-      appCoreKitFiles: [.string(#"{"$Named": {"name": "name", "imageUrl": {"@keyPath": "image", "@optional": 1}}}"#, name: "T.mappings")],
+      appCoreKitFiles: [
+        .string(
+          #"{"$Named": {"name": "name", "imageUrl": {"@keyPath": "image", "@optional": 1}}}"#,
+          name: "T.mappings")
+      ],
       types: [UserModel.self])
     let users = try catalog.mapping("$Named", as: UserModel.self)
     #expect(try users.map(#"{"name": "Ann"}"#) == UserModel(name: "Ann"))
@@ -167,7 +173,8 @@ struct LoadedMappingTests {
       for name in ["M.mappings", "M.plist"] {
         _ = try? DefinitionCatalog(
           appCoreKitFiles: [.string(mutated, name: name)], types: [UserModel.self])
-        _ = try? DefinitionCatalog(csMapperFiles: [.string(mutated, name: name)], types: [UserModel.self])
+        _ = try? DefinitionCatalog(
+          csMapperFiles: [.string(mutated, name: name)], types: [UserModel.self])
       }
     }
   }

@@ -208,8 +208,9 @@ extension Property {
 
   /// A property of any other type: a file maps it through a named transform.
   @_disfavoredOverload
-  public init<Value: Sendable>(_ name: String, _ property: WritableKeyPath<Object, Value> & Sendable)
-  {
+  public init<Value: Sendable>(
+    _ name: String, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) {
     self.init(
       name: name, keyPath: property, role: .transformedValue, valueType: _unwrapped(Value.self)
     ) { request, _ throws(DefinitionError) in

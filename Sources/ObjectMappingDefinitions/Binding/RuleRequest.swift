@@ -33,7 +33,9 @@ struct _RuleRequest: Sendable {
   var defaultToManyPolicy: CollectionPolicy?
   var groups: [String] = []
 
-  func error(_ kind: DefinitionError.Kind, _ message: String, at location: DefinitionLocation? = nil)
+  func error(
+    _ kind: DefinitionError.Kind, _ message: String, at location: DefinitionLocation? = nil
+  )
     -> DefinitionError
   {
     DefinitionError(kind, at: location ?? self.location, message)
@@ -171,7 +173,8 @@ func _valueRule<Object, Value: MappableValue & Sendable>(
 /// The rule of a raw-value enum property.
 func _rawValueRule<Object, Value: RawRepresentable & Sendable & SendableMetatype>(
   _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
-) throws(DefinitionError) -> any MappingRule<Object> where Value.RawValue: MappableValue & Sendable {
+) throws(DefinitionError) -> any MappingRule<Object>
+where Value.RawValue: MappableValue & Sendable {
   try request.rejectObjectKeywords(typeName: "\(Value.self)")
   if let transform = request.transform {
     return request.finishing(try transform.box.attribute(request, property))
@@ -223,7 +226,8 @@ private struct _DefaultHolder<Value: Sendable>: Sendable {
 func _convertDefault<Value: MappableValue & Sendable>(
   _ written: DefinitionValue, to type: Value.Type, _ request: _RuleRequest
 ) throws(DefinitionError) -> Value {
-  let holder = Mapping({ _DefaultHolder<Value>(value: nil) }) {
+  let make: @Sendable () -> _DefaultHolder<Value> = { _DefaultHolder(value: nil) }
+  let holder = Mapping(make) {
     Attribute("value", \_DefaultHolder<Value>.value)
   }
   do {

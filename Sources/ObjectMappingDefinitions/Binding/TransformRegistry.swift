@@ -134,9 +134,10 @@ public struct TransformRegistry: Sendable {
     location: DefinitionLocation
   ) throws(DefinitionError) -> _ResolvedTransform {
     let qualified = className.map { "\($0).\(selector)" }
-    guard let (name, factory) = [qualified, selector].lazy.compactMap({ name in
-      name.flatMap { key in self.factories[key].map { (key, $0) } }
-    }).first
+    guard
+      let (name, factory) = [qualified, selector].lazy.compactMap({ name in
+        name.flatMap { key in self.factories[key].map { (key, $0) } }
+      }).first
     else {
       let spelled = qualified ?? selector
       throw DefinitionError(

@@ -261,7 +261,8 @@ final class _CatalogBuilder: _ChildResolver {
       slots[key] = slot
       return .later { slot.mapping }
     }
-    let mapping = build(name, as: Child.self) ?? Mapping(Child.properties.make) { [any MappingRule<Child>]() }
+    let mapping =
+      build(name, as: Child.self) ?? Mapping(Child.properties.make) { [any MappingRule<Child>]() }
     return .ready(mapping)
   }
 }

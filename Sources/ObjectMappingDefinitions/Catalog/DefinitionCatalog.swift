@@ -158,7 +158,8 @@ final class _CatalogState: Sendable {
 
   /// A builder that starts from the mappings built already.
   func builder() -> _CatalogBuilder {
-    let builder = _CatalogBuilder(specs: specs, typesByName: types, transforms: transforms, format: format)
+    let builder = _CatalogBuilder(
+      specs: specs, typesByName: types, transforms: transforms, format: format)
     builder.built = built
     return builder
   }

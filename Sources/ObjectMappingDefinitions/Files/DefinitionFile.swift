@@ -80,7 +80,8 @@ public struct DefinitionFile: Sendable {
       do {
         data = try Data(contentsOf: url)
       } catch {
-        throw DefinitionError(.missingFile, at: location, "cannot read \(url.path): no such file or not readable")
+        throw DefinitionError(
+          .missingFile, at: location, "cannot read \(url.path): no such file or not readable")
       }
       guard let text = String(data: data, encoding: .utf8) else {
         throw DefinitionError(.missingFile, at: location, "\(url.path) is not UTF-8 text")

@@ -36,8 +36,7 @@ struct DefinitionJSONReader {
     DefinitionLocation(file: file, line: line, column: column)
   }
 
-  private func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError
-  {
+  private func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError {
     DefinitionError(.syntax, at: location ?? self.location, message)
   }
 
@@ -258,7 +257,9 @@ struct DefinitionJSONReader {
   private mutating func readNumber() throws(DefinitionError) -> String {
     let start = location
     var text = ""
-    func isDigit(_ scalar: Unicode.Scalar?) -> Bool { scalar.map { ("0"..."9").contains($0) } ?? false }
+    func isDigit(_ scalar: Unicode.Scalar?) -> Bool {
+      scalar.map { ("0"..."9").contains($0) } ?? false
+    }
     if current == "-" {
       text.append("-")
       advance()

@@ -46,7 +46,8 @@ struct PropertyListReader {
       return DefinitionValue(kind: .object(try members(of: root)), location: root.location)
     }
     throw DefinitionError(
-      .syntax, at: root.location, "<plist> must hold exactly one value, found \(root.children.count)")
+      .syntax, at: root.location,
+      "<plist> must hold exactly one value, found \(root.children.count)")
   }
 
   // MARK: Property list semantics
@@ -67,14 +68,16 @@ struct PropertyListReader {
       try expectNoChildren(element)
       let text = element.text.trimmingWhitespace
       guard Double(text) != nil else {
-        throw DefinitionError(.syntax, at: location, "<\(element.name)> holds \"\(text)\", not a number")
+        throw DefinitionError(
+          .syntax, at: location, "<\(element.name)> holds \"\(text)\", not a number")
       }
       return DefinitionValue(kind: .number(text), location: location)
     case "true", "false":
       try expectNoChildren(element)
       return DefinitionValue(kind: .bool(element.name == "true"), location: location)
     default:
-      throw DefinitionError(.syntax, at: location, "<\(element.name)> is not a property list element")
+      throw DefinitionError(
+        .syntax, at: location, "<\(element.name)> is not a property list element")
     }
   }
 
@@ -115,8 +118,7 @@ struct PropertyListReader {
     DefinitionLocation(file: file, line: line, column: column)
   }
 
-  private func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError
-  {
+  private func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError {
     DefinitionError(.syntax, at: location ?? self.location, message)
   }
 
@@ -223,7 +225,8 @@ struct PropertyListReader {
     advance()
     while true {
       guard let scalar = current else {
-        throw error("<\(name)> is not closed: expected </\(name)> before the end of file", at: start)
+        throw error(
+          "<\(name)> is not closed: expected </\(name)> before the end of file", at: start)
       }
       if starts(with: "</") {
         let closing = location

@@ -107,7 +107,8 @@ struct _AppCoreKitReader {
         errors.append(
           DefinitionError(
             .unknownKeyword, at: member.keyLocation,
-            "unknown top-level keyword \"\(member.key)\" (a .mappings file holds contexts and @import)"))
+            "unknown top-level keyword \"\(member.key)\" (a .mappings file holds contexts and @import)"
+          ))
         continue
       }
       if let earlier = entryIndex[member.key] {
@@ -142,13 +143,18 @@ struct _AppCoreKitReader {
     // Templates first, in order: each later one over the earlier.
     for member in members where member.key == "@inherits" {
       let names: [DefinitionValue]
-      if case .array(let elements) = member.value.kind { names = elements } else { names = [member.value] }
+      if case .array(let elements) = member.value.kind {
+        names = elements
+      } else {
+        names = [member.value]
+      }
       for nameValue in names {
         guard let templateName = nameValue.string else {
           errors.append(
             DefinitionError(
               .invalidValue, at: nameValue.location,
-              "@inherits takes a template name or an array of them, not \(nameValue.kindDescription)"))
+              "@inherits takes a template name or an array of them, not \(nameValue.kindDescription)"
+            ))
           continue
         }
         if visiting.contains(templateName) {
@@ -298,14 +304,16 @@ struct _AppCoreKitReader {
       switch attribute.key {
       case "@keyPath":
         guard let text = value.string else {
-          errors.append(DefinitionError(.invalidValue, at: value.location, "@keyPath takes a key path"))
+          errors.append(
+            DefinitionError(.invalidValue, at: value.location, "@keyPath takes a key path"))
           continue
         }
         property.source = _sourcePath(text)
       case "@optional":
         guard let flag = value.flag else {
           errors.append(
-            DefinitionError(.invalidValue, at: value.location, "@optional takes 1, 0, true or false"))
+            DefinitionError(
+              .invalidValue, at: value.location, "@optional takes 1, 0, true or false"))
           continue
         }
         property.presence = flag ? .optional : .required
@@ -315,7 +323,8 @@ struct _AppCoreKitReader {
         transformClass = value.string
         if transformClass == nil {
           errors.append(
-            DefinitionError(.invalidValue, at: value.location, "@transformClass takes a class name"))
+            DefinitionError(.invalidValue, at: value.location, "@transformClass takes a class name")
+          )
         }
       case "@transformSelector", "@transform":
         guard let text = value.string else {

@@ -60,7 +60,11 @@ struct _CSMapperReader {
     for member in members {
       if member.key == "__parent__" {
         let values: [DefinitionValue]
-        if case .array(let elements) = member.value.kind { values = elements } else { values = [member.value] }
+        if case .array(let elements) = member.value.kind {
+          values = elements
+        } else {
+          values = [member.value]
+        }
         for value in values {
           guard let parent = value.string else {
             errors.append(
@@ -106,7 +110,8 @@ struct _CSMapperReader {
         } else if case .array(let elements) = value.kind {
           var keys: [String] = []
           for element in elements {
-            if let text = element.string ?? element.members?.first(where: { $0.key == "key" })?
+            if let text = element.string
+              ?? element.members?.first(where: { $0.key == "key" })?
               .value.string
             {
               keys.append(text)
@@ -128,7 +133,8 @@ struct _CSMapperReader {
         property.defaultValue = value
       case "type":
         guard let text = value.string else {
-          errors.append(DefinitionError(.invalidValue, at: value.location, "type takes a type name"))
+          errors.append(
+            DefinitionError(.invalidValue, at: value.location, "type takes a type name"))
           continue
         }
         property.forcedType = (text, value.location)

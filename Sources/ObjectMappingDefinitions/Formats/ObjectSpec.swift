@@ -29,7 +29,9 @@ struct _PropertySpec: Sendable {
   var presence: _RuleRequest.Presence
   var defaultValue: DefinitionValue?
   var transform:
-    (className: String?, selector: String, userData: DefinitionValue?, location: DefinitionLocation)?
+    (
+      className: String?, selector: String, userData: DefinitionValue?, location: DefinitionLocation
+    )?
   var child: _ChildReference?
   var policy: (policy: CollectionPolicy, location: DefinitionLocation)?
   var groups: [String] = []

@@ -42,7 +42,8 @@ struct GroupMatchingTests {
       Self.payload, with: MappingOptions(groups: ["list", "detail"], groupMatching: .allOf))
     #expect(
       allOf == Person(name: nil, age: 41, address: nil, height: 170, friend: Friend(nick: "bo")))
-    let anyOf = try Self.personMapping.map(Self.payload, with: MappingOptions(groups: ["list", "detail"]))
+    let anyOf = try Self.personMapping.map(
+      Self.payload, with: MappingOptions(groups: ["list", "detail"]))
     #expect(anyOf.name == "Ann")
     #expect(anyOf.address == "Main St")
     #expect(anyOf.friend == Friend(nick: "bo", bio: "hi"))

@@ -263,7 +263,10 @@ struct DefinitionFileShowcaseTests {
     #expect(section.lines[4].hasPrefix(#"written back: {"author":{"handle":"ann","id":1"#))
     #expect(section.lines[4].contains(#""posted_at":"07/03/2024 08:15""#))
     let errors = section.lines.drop { $0 != "a definition with mistakes:" }.dropFirst()
-    #expect(errors.map { $0.prefix(20) } == ["  Broken.mappings:5:", "  Broken.mappings:6:", "  Broken.mappings:7:"])
+    #expect(
+      errors.map { $0.prefix(20) } == [
+        "  Broken.mappings:5:", "  Broken.mappings:6:", "  Broken.mappings:7:",
+      ])
     // The definition file maps the same posts as the DSL mapping (attachments aside).
     let catalog = try DefinitionFileShowcase.catalog()
     let fromFile = try catalog.mapping("$Post", as: ShowcaseKit.Post.self).mapCollection(
