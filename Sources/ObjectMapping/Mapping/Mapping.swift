@@ -355,11 +355,7 @@ public struct Mapping<Object>: MappingProtocol {
   /// let both = personMapping.groups(["list", "detail"], matching: .allOf)
   /// ```
   public func groups(_ names: Set<String>, matching: GroupMatching) -> Self {
-    var copy = self
-    copy.activeGroups = names
-    copy.groupMatchingMode = matching
-    copy.rebuildPlan()
-    return copy
+    groups(names).groupMatching(matching)
   }
 
   /// The same mapping choosing grouped rules by `matching`, for the groups a call selects

@@ -234,6 +234,30 @@ extension Property {
 // MARK: Relationships
 
 extension Property {
+  /// A relationship to `Element` objects: `ready` makes the rule with a built child mapping,
+  /// `later` with one resolved when first used (a cycle between definitions).
+  private init<Element: DefinableModel, Value>(
+    name: String?, relationship property: WritableKeyPath<Object, Value> & Sendable,
+    element: Element.Type, isToMany: Bool,
+    ready: @escaping @Sendable (SourcePath, Mapping<Element>) -> Relationship<Object>,
+    later:
+      @escaping @Sendable (SourcePath, @escaping @Sendable () -> Mapping<Element>) ->
+      Relationship<Object>
+  ) {
+    self.init(
+      name: name, keyPath: property, role: .object(element: Element.self),
+      valueType: Element.self
+    ) { request, resolver throws(DefinitionError) in
+      try request.rejectValueKeywords()
+      let rule: Relationship<Object>
+      switch try resolver.childMapping(for: request, Element.self) {
+      case .ready(let mapping): rule = ready(request.source, mapping)
+      case .later(let mapping): rule = later(request.source, mapping)
+      }
+      return try request.finishing(rule, isToMany: isToMany)
+    }
+  }
+
   /// A to-one relationship to another ``DefinableModel``.
   public init<Child: DefinableModel>(
     _ name: String, _ property: WritableKeyPath<Object, Child> & Sendable
@@ -250,17 +274,8 @@ extension Property {
     name: String?, toOne property: WritableKeyPath<Object, Child> & Sendable
   ) {
     self.init(
-      name: name, keyPath: property, role: .object(element: Child.self),
-      valueType: Child.self
-    ) { request, resolver throws(DefinitionError) in
-      try request.rejectValueKeywords()
-      var rule: Relationship<Object>
-      switch try resolver.childMapping(for: request, Child.self) {
-      case .ready(let mapping): rule = Relationship(request.source, property, mapping)
-      case .later(let mapping): rule = Relationship(request.source, property, lazy: mapping)
-      }
-      return try request.finishing(rule, isToMany: false)
-    }
+      name: name, relationship: property, element: Child.self, isToMany: false,
+      ready: { Relationship($0, property, $1) }, later: { Relationship($0, property, lazy: $1) })
   }
 
   /// An optional to-one relationship.
@@ -279,17 +294,8 @@ extension Property {
     name: String?, optionalToOne property: WritableKeyPath<Object, Child?> & Sendable
   ) {
     self.init(
-      name: name, keyPath: property, role: .object(element: Child.self),
-      valueType: Child.self
-    ) { request, resolver throws(DefinitionError) in
-      try request.rejectValueKeywords()
-      var rule: Relationship<Object>
-      switch try resolver.childMapping(for: request, Child.self) {
-      case .ready(let mapping): rule = Relationship(request.source, property, mapping)
-      case .later(let mapping): rule = Relationship(request.source, property, lazy: mapping)
-      }
-      return try request.finishing(rule, isToMany: false)
-    }
+      name: name, relationship: property, element: Child.self, isToMany: false,
+      ready: { Relationship($0, property, $1) }, later: { Relationship($0, property, lazy: $1) })
   }
 
   /// A to-many relationship: an array or a set of another ``DefinableModel``, or an optional
@@ -311,18 +317,8 @@ extension Property {
     name: String?, toMany property: WritableKeyPath<Object, Collection> & Sendable
   ) where Collection.Element: DefinableModel {
     self.init(
-      name: name, keyPath: property,
-      role: .object(element: Collection.Element.self),
-      valueType: Collection.Element.self
-    ) { request, resolver throws(DefinitionError) in
-      try request.rejectValueKeywords()
-      var rule: Relationship<Object>
-      switch try resolver.childMapping(for: request, Collection.Element.self) {
-      case .ready(let mapping): rule = Relationship(request.source, property, mapping)
-      case .later(let mapping): rule = Relationship(request.source, property, lazy: mapping)
-      }
-      return try request.finishing(rule, isToMany: true)
-    }
+      name: name, relationship: property, element: Collection.Element.self, isToMany: true,
+      ready: { Relationship($0, property, $1) }, later: { Relationship($0, property, lazy: $1) })
   }
 
   /// A dictionary of objects keyed by the payload's keys.
@@ -330,17 +326,8 @@ extension Property {
     _ name: String, _ property: WritableKeyPath<Object, [String: Child]> & Sendable
   ) {
     self.init(
-      name: name, keyPath: property, role: .object(element: Child.self),
-      valueType: Child.self
-    ) { request, resolver throws(DefinitionError) in
-      try request.rejectValueKeywords()
-      var rule: Relationship<Object>
-      switch try resolver.childMapping(for: request, Child.self) {
-      case .ready(let mapping): rule = Relationship(request.source, property, mapping)
-      case .later(let mapping): rule = Relationship(request.source, property, lazy: mapping)
-      }
-      return try request.finishing(rule, isToMany: false)
-    }
+      name: name, relationship: property, element: Child.self, isToMany: false,
+      ready: { Relationship($0, property, $1) }, later: { Relationship($0, property, lazy: $1) })
   }
 }
 

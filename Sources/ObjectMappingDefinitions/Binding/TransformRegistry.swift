@@ -206,14 +206,20 @@ private func _adapted<Wire, Output, Value>(
     })
 }
 
-private func _mismatch(
-  _ request: _RuleRequest, transform: String, produces output: String, property: String
-) -> DefinitionError {
-  request.error(
-    .typeMismatch,
-    "the transform \"\(transform)\" produces \(_article(output)), but \"\(request.propertyName)\" "
-      + "of \(request.ownerName) is \(_article(property))",
-    at: request.transform?.location)
+/// `transform` seen as producing `Value`, or the definition error saying it produces another
+/// type.
+private func _adapted<Wire, Output, Value>(
+  _ transform: ValueTransform<Wire, Output>?, to: Value.Type, transform name: String,
+  _ request: _RuleRequest
+) throws(DefinitionError) -> ValueTransform<Wire, Value> {
+  guard let transform, let adapted = _adapted(transform, to: Value.self) else {
+    throw request.error(
+      .typeMismatch,
+      "the transform \"\(name)\" produces \(_article("\(Output.self)")), but "
+        + "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(Value.self)"))",
+      at: request.transform?.location)
+  }
+  return adapted
 }
 
 /// A one-value transform.
@@ -234,10 +240,7 @@ struct _SingleTransform<Wire: MappableValue & Sendable, Output>: _AnyTransform {
             throw ConversionFailure.notRepresentable("value", reason: "the transform is one-way")
           })
       }
-    guard let twoWay, let adapted = _adapted(twoWay, to: Value.self) else {
-      throw _mismatch(
-        request, transform: name, produces: "\(Output.self)", property: "\(Value.self)")
-    }
+    let adapted = try _adapted(twoWay, to: Value.self, transform: name, request)
     if let compound = request.compoundSources {
       throw request.error(
         .invalidValue,
@@ -272,10 +275,7 @@ struct _MultiTransform<Wire: MappableValue & Sendable, Output>: _AnyTransform {
   func attribute<Object, Value: Sendable>(
     _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
   ) throws(DefinitionError) -> Attribute<Object, Value> {
-    guard let adapted = _adapted(transform, to: Value.self) else {
-      throw _mismatch(
-        request, transform: name, produces: "\(Output.self)", property: "\(Value.self)")
-    }
+    let adapted = try _adapted(transform, to: Value.self, transform: name, request)
     if let written = request.defaultValue {
       throw request.error(
         .invalidValue,

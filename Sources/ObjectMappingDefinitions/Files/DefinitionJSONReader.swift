@@ -9,15 +9,10 @@
 struct DefinitionJSONReader {
   static let maximumDepth = 256
 
-  private let scalars: [Unicode.Scalar]
-  private let file: String
-  private var offset = 0
-  private var line = 1
-  private var column = 1
+  private var cursor: _TextCursor
 
   init(_ text: String, file: String) {
-    scalars = Array(text.unicodeScalars)
-    self.file = file
+    cursor = _TextCursor(text, file: file)
   }
 
   /// Reads the whole text as one value.
@@ -26,21 +21,18 @@ struct DefinitionJSONReader {
     try reader.skipTrivia()
     let value = try reader.readValue(depth: 0)
     try reader.skipTrivia()
-    if reader.offset < reader.scalars.count {
+    if reader.current != nil {
       throw reader.error("unexpected \(reader.describeCurrent()) after the end of the document")
     }
     return value
   }
 
-  private var location: DefinitionLocation {
-    DefinitionLocation(file: file, line: line, column: column)
-  }
-
+  private var location: DefinitionLocation { cursor.location }
+  private var current: Unicode.Scalar? { cursor.current }
+  private mutating func advance() { cursor.advance() }
   private func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError {
-    DefinitionError(.syntax, at: location ?? self.location, message)
+    cursor.error(message, at: location)
   }
-
-  private var current: Unicode.Scalar? { offset < scalars.count ? scalars[offset] : nil }
 
   private func describeCurrent() -> String {
     guard let current else { return "end of file" }
@@ -48,17 +40,6 @@ struct DefinitionJSONReader {
       return "character U+\(String(current.value, radix: 16, uppercase: true))"
     }
     return "\"\(current)\""
-  }
-
-  private mutating func advance() {
-    guard let scalar = current else { return }
-    offset += 1
-    if scalar == "\n" {
-      line += 1
-      column = 1
-    } else {
-      column += 1
-    }
   }
 
   /// Skips whitespace and comments.
@@ -69,7 +50,7 @@ struct DefinitionJSONReader {
         advance()
       case "/":
         let start = location
-        let next = offset + 1 < scalars.count ? scalars[offset + 1] : nil
+        let next = cursor.peek(1)
         if next == "/" {
           while let inner = current, inner != "\n" { advance() }
         } else if next == "*" {
@@ -77,7 +58,7 @@ struct DefinitionJSONReader {
           advance()
           var closed = false
           while let inner = current {
-            if inner == "*", offset + 1 < scalars.count, scalars[offset + 1] == "/" {
+            if inner == "*", cursor.peek(1) == "/" {
               advance()
               advance()
               closed = true
@@ -222,7 +203,7 @@ struct DefinitionJSONReader {
     case "u":
       let high = try readHex()
       if (0xD800..<0xDC00).contains(high) {
-        guard current == "\\", offset + 1 < scalars.count, scalars[offset + 1] == "u" else {
+        guard current == "\\", cursor.peek(1) == "u" else {
           throw error("a lone high surrogate \\u\(String(high, radix: 16))")
         }
         advance()

@@ -49,6 +49,13 @@ struct DefinitionValue: Sendable {
     return nil
   }
 
+  /// The elements of an array, or the value itself: for keywords that take one name or an
+  /// array of them (`@import`, `@inherits`, `__parent__`, `groups`).
+  var oneOrMany: [DefinitionValue] {
+    if case .array(let elements) = kind { return elements }
+    return [self]
+  }
+
   /// The string of a string value; `nil` for other kinds.
   var string: String? {
     if case .string(let text) = kind { return text }

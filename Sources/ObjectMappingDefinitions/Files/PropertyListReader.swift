@@ -19,15 +19,10 @@ struct PropertyListReader {
 
   static let maximumDepth = 256
 
-  private let scalars: [Unicode.Scalar]
-  private let file: String
-  private var offset = 0
-  private var line = 1
-  private var column = 1
+  private var cursor: _TextCursor
 
   private init(_ text: String, file: String) {
-    scalars = Array(text.unicodeScalars)
-    self.file = file
+    cursor = _TextCursor(text, file: file)
   }
 
   /// Reads a whole property list.
@@ -114,36 +109,12 @@ struct PropertyListReader {
 
   // MARK: XML
 
-  private var location: DefinitionLocation {
-    DefinitionLocation(file: file, line: line, column: column)
-  }
-
+  private var location: DefinitionLocation { cursor.location }
+  private var current: Unicode.Scalar? { cursor.current }
+  private func starts(with prefix: String) -> Bool { cursor.starts(with: prefix) }
+  private mutating func advance(_ count: Int = 1) { cursor.advance(count) }
   private func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError {
-    DefinitionError(.syntax, at: location ?? self.location, message)
-  }
-
-  private var current: Unicode.Scalar? { offset < scalars.count ? scalars[offset] : nil }
-
-  private func starts(with prefix: String) -> Bool {
-    var index = offset
-    for scalar in prefix.unicodeScalars {
-      guard index < scalars.count, scalars[index] == scalar else { return false }
-      index += 1
-    }
-    return true
-  }
-
-  private mutating func advance(_ count: Int = 1) {
-    for _ in 0..<count {
-      guard let scalar = current else { return }
-      offset += 1
-      if scalar == "\n" {
-        line += 1
-        column = 1
-      } else {
-        column += 1
-      }
-    }
+    cursor.error(message, at: location)
   }
 
   /// Skips until just after `terminator`; an error naming `what` when the file ends first.

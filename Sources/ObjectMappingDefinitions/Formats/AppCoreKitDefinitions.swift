@@ -77,13 +77,7 @@ struct _AppCoreKitReader {
       return
     }
     for member in members where member.key == "@import" {
-      let paths: [DefinitionValue]
-      switch member.value.kind {
-      case .string: paths = [member.value]
-      case .array(let elements): paths = elements
-      default: paths = [member.value]
-      }
-      for path in paths {
+      for path in member.value.oneOrMany {
         guard let text = path.string else {
           errors.append(
             DefinitionError(
@@ -142,12 +136,7 @@ struct _AppCoreKitReader {
     var result: [DefinitionValue.Member] = []
     // Templates first, in order: each later one over the earlier.
     for member in members where member.key == "@inherits" {
-      let names: [DefinitionValue]
-      if case .array(let elements) = member.value.kind {
-        names = elements
-      } else {
-        names = [member.value]
-      }
+      let names = member.value.oneOrMany
       for nameValue in names {
         guard let templateName = nameValue.string else {
           errors.append(

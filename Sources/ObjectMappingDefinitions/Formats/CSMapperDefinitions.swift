@@ -59,12 +59,7 @@ struct _CSMapperReader {
     spec.className = (name, location)
     for member in members {
       if member.key == "__parent__" {
-        let values: [DefinitionValue]
-        if case .array(let elements) = member.value.kind {
-          values = elements
-        } else {
-          values = [member.value]
-        }
+        let values = member.value.oneOrMany
         for value in values {
           guard let parent = value.string else {
             errors.append(
@@ -147,8 +142,7 @@ struct _CSMapperReader {
       case "mapperData":
         mapperData = value
       case "groups":
-        let values: [DefinitionValue]
-        if case .array(let elements) = value.kind { values = elements } else { values = [value] }
+        let values = value.oneOrMany
         for group in values {
           guard let text = group.string else {
             errors.append(

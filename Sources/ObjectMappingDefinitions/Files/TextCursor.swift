@@ -1,0 +1,56 @@
+/// A position in the text of a definition file, moved one Unicode scalar at a time, that knows
+/// its line and column: what both definition readers (JSON and property list) read with.
+struct _TextCursor {
+  private let scalars: [Unicode.Scalar]
+  let file: String
+  private var offset = 0
+  private var line = 1
+  private var column = 1
+
+  init(_ text: String, file: String) {
+    scalars = Array(text.unicodeScalars)
+    self.file = file
+  }
+
+  /// Where the cursor is.
+  var location: DefinitionLocation {
+    DefinitionLocation(file: file, line: line, column: column)
+  }
+
+  /// The scalar at the cursor; `nil` at the end.
+  var current: Unicode.Scalar? { peek(0) }
+
+  /// The scalar `distance` past the cursor; `nil` past the end.
+  func peek(_ distance: Int) -> Unicode.Scalar? {
+    offset + distance < scalars.count ? scalars[offset + distance] : nil
+  }
+
+  /// Whether the text at the cursor starts with `prefix`.
+  func starts(with prefix: String) -> Bool {
+    var distance = 0
+    for scalar in prefix.unicodeScalars {
+      guard peek(distance) == scalar else { return false }
+      distance += 1
+    }
+    return true
+  }
+
+  /// Moves past `count` scalars (stopping at the end), counting lines.
+  mutating func advance(_ count: Int = 1) {
+    for _ in 0..<count {
+      guard let scalar = current else { return }
+      offset += 1
+      if scalar == "\n" {
+        line += 1
+        column = 1
+      } else {
+        column += 1
+      }
+    }
+  }
+
+  /// A syntax error at `location`, or at the cursor.
+  func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError {
+    DefinitionError(.syntax, at: location ?? self.location, message)
+  }
+}
