@@ -74,3 +74,15 @@ public struct DefinitionErrors: Error, Sendable, CustomStringConvertible {
     errors.map(\.description).joined(separator: "\n")
   }
 }
+
+extension [DefinitionError] {
+  /// The string `value` holds; otherwise records `message` as an `invalidValue` error at the
+  /// value and returns `nil`.
+  mutating func string(in value: DefinitionValue, _ message: @autoclosure () -> String)
+    -> String?
+  {
+    if let text = value.string { return text }
+    append(DefinitionError(.invalidValue, at: value.location, message()))
+    return nil
+  }
+}

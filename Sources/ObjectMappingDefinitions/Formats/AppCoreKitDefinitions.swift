@@ -78,13 +78,10 @@ struct _AppCoreKitReader {
     }
     for member in members where member.key == "@import" {
       for path in member.value.oneOrMany {
-        guard let text = path.string else {
-          errors.append(
-            DefinitionError(
-              .invalidValue, at: path.location,
-              "@import takes a file name or an array of them, not \(path.kindDescription)"))
-          continue
-        }
+        guard
+          let text = errors.string(
+            in: path, "@import takes a file name or an array of them, not \(path.kindDescription)")
+        else { continue }
         guard let imported = find(text, from: file) else {
           errors.append(
             DefinitionError(
@@ -138,14 +135,11 @@ struct _AppCoreKitReader {
     for member in members where member.key == "@inherits" {
       let names = member.value.oneOrMany
       for nameValue in names {
-        guard let templateName = nameValue.string else {
-          errors.append(
-            DefinitionError(
-              .invalidValue, at: nameValue.location,
-              "@inherits takes a template name or an array of them, not \(nameValue.kindDescription)"
-            ))
-          continue
-        }
+        guard
+          let templateName = errors.string(
+            in: nameValue,
+            "@inherits takes a template name or an array of them, not \(nameValue.kindDescription)")
+        else { continue }
         if visiting.contains(templateName) {
           errors.append(
             DefinitionError(
@@ -245,9 +239,7 @@ struct _AppCoreKitReader {
     for member in members {
       switch member.key {
       case "@class":
-        guard let className = member.value.string else {
-          errors.append(
-            DefinitionError(.invalidValue, at: member.value.location, "@class takes a class name"))
+        guard let className = errors.string(in: member.value, "@class takes a class name") else {
           continue
         }
         spec.className = (className, member.value.location)
@@ -292,11 +284,7 @@ struct _AppCoreKitReader {
       let value = attribute.value
       switch attribute.key {
       case "@keyPath":
-        guard let text = value.string else {
-          errors.append(
-            DefinitionError(.invalidValue, at: value.location, "@keyPath takes a key path"))
-          continue
-        }
+        guard let text = errors.string(in: value, "@keyPath takes a key path") else { continue }
         property.source = _sourcePath(text)
       case "@optional":
         guard let flag = value.flag else {
@@ -316,11 +304,7 @@ struct _AppCoreKitReader {
           )
         }
       case "@transformSelector", "@transform":
-        guard let text = value.string else {
-          errors.append(
-            DefinitionError(.invalidValue, at: value.location, "\(attribute.key) takes a name"))
-          continue
-        }
+        guard let text = errors.string(in: value, "\(attribute.key) takes a name") else { continue }
         selector = (text, value.location)
       case "@transformUserData":
         userData = value
@@ -382,9 +366,7 @@ struct _AppCoreKitReader {
     for member in members {
       switch member.key {
       case "@class":
-        guard let name = member.value.string else {
-          errors.append(
-            DefinitionError(.invalidValue, at: member.value.location, "@class takes a class name"))
+        guard let name = errors.string(in: member.value, "@class takes a class name") else {
           continue
         }
         reference.className = (name, member.value.location)

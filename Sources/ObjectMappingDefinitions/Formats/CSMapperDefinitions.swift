@@ -61,13 +61,11 @@ struct _CSMapperReader {
       if member.key == "__parent__" {
         let values = member.value.oneOrMany
         for value in values {
-          guard let parent = value.string else {
-            errors.append(
-              DefinitionError(
-                .invalidValue, at: value.location,
-                "__parent__ takes a class name or an array of them, not \(value.kindDescription)"))
-            continue
-          }
+          guard
+            let parent = errors.string(
+              in: value,
+              "__parent__ takes a class name or an array of them, not \(value.kindDescription)")
+          else { continue }
           spec.parents.append((parent, value.location))
         }
         continue
@@ -127,28 +125,17 @@ struct _CSMapperReader {
       case "default":
         property.defaultValue = value
       case "type":
-        guard let text = value.string else {
-          errors.append(
-            DefinitionError(.invalidValue, at: value.location, "type takes a type name"))
-          continue
-        }
+        guard let text = errors.string(in: value, "type takes a type name") else { continue }
         property.forcedType = (text, value.location)
       case "mapper":
-        guard let text = value.string else {
-          errors.append(DefinitionError(.invalidValue, at: value.location, "mapper takes a name"))
-          continue
-        }
+        guard let text = errors.string(in: value, "mapper takes a name") else { continue }
         mapper = (text, value.location)
       case "mapperData":
         mapperData = value
       case "groups":
         let values = value.oneOrMany
         for group in values {
-          guard let text = group.string else {
-            errors.append(
-              DefinitionError(.invalidValue, at: group.location, "groups takes group names"))
-            continue
-          }
+          guard let text = errors.string(in: group, "groups takes group names") else { continue }
           property.groups.append(text)
         }
       default:
