@@ -72,3 +72,28 @@ echo "== docc convert =="
   "${extra[@]}"
 
 echo "Documentation archive: ${OUTPUT#"$ROOT/"}"
+
+# The definition files library (ObjectMappingDefinitions) has its own catalog and archive; its
+# links to ObjectMapping's types are written as code, not ``links`` (one module per archive).
+DEFINITIONS_OUTPUT="$SCRATCH/ObjectMappingDefinitions.doccarchive"
+DEFINITIONS_GRAPHS="$SCRATCH/definitions-symbol-graphs"
+rm -rf "$DEFINITIONS_OUTPUT" "$DEFINITIONS_GRAPHS"
+mkdir -p "$DEFINITIONS_GRAPHS"
+echo "== symbol graph (swift build --target ObjectMappingDefinitions) =="
+swift build --target ObjectMappingDefinitions --scratch-path "$SCRATCH" \
+  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$GRAPHS"
+if [[ ! -f "$GRAPHS/ObjectMappingDefinitions.symbols.json" ]]; then
+  echo "build-docs: no ObjectMappingDefinitions symbol graph; touch its sources and run again" >&2
+  exit 1
+fi
+cp "$GRAPHS"/ObjectMappingDefinitions.symbols.json "$DEFINITIONS_GRAPHS"/
+cp "$GRAPHS"/ObjectMappingDefinitions@*.symbols.json "$DEFINITIONS_GRAPHS"/ 2>/dev/null || true
+echo "== docc convert (ObjectMappingDefinitions) =="
+"$DOCC" convert "$ROOT/Sources/ObjectMappingDefinitions/ObjectMappingDefinitions.docc" \
+  --additional-symbol-graph-dir "$DEFINITIONS_GRAPHS" \
+  --fallback-display-name ObjectMappingDefinitions \
+  --fallback-bundle-identifier org.swift-object-mapping.ObjectMappingDefinitions \
+  --output-path "$DEFINITIONS_OUTPUT" \
+  --warnings-as-errors \
+  "${extra[@]}"
+echo "Documentation archive: ${DEFINITIONS_OUTPUT#"$ROOT/"}"

@@ -114,6 +114,75 @@ struct LoadedMappingTests {
     #expect(counts == Array(repeating: 2, count: 16))
   }
 
+  /// A one-way transform maps, and the inverse leaves its rule out and says so, as a
+  /// `decodeOnly:` rule of the DSL does; two-way ones keep the mapping two-way.
+  @Test func oneWayTransformsAreLeftOutOfTheInverse() throws {
+    var transforms = TransformRegistry.standard
+    transforms.register("shout", decodeOnly: { (text: String) in text.uppercased() })
+    let catalog = try DefinitionCatalog(
+      appCoreKitFiles: [
+        .string(
+          #"{"$U": {"@class": "UserModel", "name": {"@keyPath": "name", "@transform": "shout"}, "imageUrl": {"@keyPath": "image", "@transformSelector": "url", "@optional": 1}}}"#,
+          name: "U.mappings")
+      ], types: [UserModel.self], transforms: transforms)
+    let users: Mapping<UserModel> = try catalog.mapping("$U")
+    let user = try users.map(#"{"name": "ann", "image": "http://a/b.png"}"#)
+    #expect(user == UserModel(imageUrl: URL(string: "http://a/b.png"), name: "ANN"))
+    let omitted = users.inverted().omitted
+    #expect(omitted.count == 1)
+    #expect(omitted.first?.rule.contains("name") == true)
+    #expect(try users.node(user) == ["image": "http://a/b.png"])
+  }
+
+  struct Reactions: Codable, Equatable, Sendable {
+    var plusOne = 0
+    var heart = 0
+  }
+
+  enum State: String, Sendable {
+    case open, closed
+  }
+
+  struct Issue: DefinableModel, Equatable, Sendable {
+    var title = ""
+    var state = State.open
+    var reactions = Reactions()
+    var labels: [String] = []
+
+    static let properties = PropertyTable(Issue.init) {
+      Property(\.title)
+      Property(\.state)  // a raw-value enum
+      Property(\.reactions)  // Codable, no MappableValue conformance
+      Property(\.labels)
+    }
+  }
+
+  /// Raw-value enums and `Codable` values need no conversion of their own; a failure inside a
+  /// `Codable` value has the payload's path.
+  @Test func enumsAndCodableValues() throws {
+    let catalog = try DefinitionCatalog(
+      csMapperFiles: [
+        .string(
+          #"{"title": "title", "state": {"key": "state", "default": "open"}, "reactions": "reactions", "labels": "labels"}"#,
+          name: "Issue.json")
+      ], types: [Issue.self])
+    let issues = try catalog.mapping(for: Issue.self)
+    let issue = try issues.map(
+      #"{"title": "Crash", "state": "closed", "reactions": {"plusOne": 2, "heart": 1}, "labels": ["bug"]}"#
+    )
+    #expect(
+      issue
+        == Issue(
+          title: "Crash", state: .closed, reactions: Reactions(plusOne: 2, heart: 1),
+          labels: ["bug"]))
+    #expect(try issues.map(#"{"title": "x"}"#).state == .open)
+    try RoundTripLaws(issues).checkValue(issue)
+    let error = #expect(throws: MappingErrors.self) {
+      try issues.map(#"{"reactions": {"plusOne": "many"}}"#)
+    }
+    #expect(error?.errors.first?.path == "/reactions/plusOne")
+  }
+
   /// A template (no `@class`) is built for the type asked for, on request; asking for the
   /// wrong type, or a name no file defines, is an error.
   @Test func templatesOnRequest() throws {

@@ -24,7 +24,7 @@ import ObjectMapping
 /// properties. Everything is checked when a definition is loaded: a name the table does not
 /// list, a read-only property, a default the property cannot hold, a transform producing
 /// another type or an object of another class is a ``DefinitionError`` with the file, line and
-/// column. A loaded definition compiles to an ordinary ``Mapping`` over these key paths, so it
+/// column. A loaded definition compiles to an ordinary `Mapping` over these key paths, so it
 /// maps and serializes at the speed of the same mapping written in the DSL.
 public protocol DefinableModel: SendableMetatype {
   /// The properties definition files may name, and how to make a fresh instance.
@@ -122,12 +122,12 @@ public enum PropertyTableBuilder<Object> {
 /// One property a definition file may name: its name, its key path, and what kind of rule a
 /// file can make of it.
 ///
-/// - A value (`String`, `Int`, `Date`, `URL`, any ``MappableValue``, a raw-value enum) becomes
-///   an ``Attribute``: direct, with a default, or through a named transform.
-/// - Any other `Sendable` type becomes an ``Attribute`` only through a named transform (a
+/// - A value (`String`, `Int`, `Date`, `URL`, any `MappableValue`, a raw-value enum) becomes
+///   an `Attribute`: direct, with a default, or through a named transform.
+/// - Any other `Sendable` type becomes an `Attribute` only through a named transform (a
 ///   `CLLocationCoordinate2D` read by `coordinate2DFromFloatArray:error:`).
 /// - A ``DefinableModel`` (to-one, optional, array, set or dictionary of it) becomes a
-///   ``Relationship`` whose mapping is another definition.
+///   `Relationship` whose mapping is another definition.
 /// - A read-only key path is listed so that a file naming it gets a precise error.
 public struct Property<Object>: Sendable {
   /// What a file can make of the property.
@@ -200,9 +200,65 @@ extension Property {
   public init<Value: RawRepresentable & Sendable & SendableMetatype>(
     _ name: String, _ property: WritableKeyPath<Object, Value> & Sendable
   ) where Value.RawValue: MappableValue & Sendable {
+    self.init(name: name, rawValue: property)
+  }
+
+  /// A raw-value enum property named as its key path names it.
+  @_disfavoredOverload
+  public init<Value: RawRepresentable & Sendable & SendableMetatype>(
+    _ property: WritableKeyPath<Object, Value> & Sendable
+  ) where Value.RawValue: MappableValue & Sendable {
+    self.init(name: nil, rawValue: property)
+  }
+
+  private init<Value: RawRepresentable & Sendable & SendableMetatype>(
+    name: String?, rawValue property: WritableKeyPath<Object, Value> & Sendable
+  ) where Value.RawValue: MappableValue & Sendable {
     self.init(name: name, keyPath: property, role: .value, valueType: Value.self) {
       request, _ throws(DefinitionError) in
       try _rawValueRule(request, property)
+    }
+  }
+
+  /// A `Codable` value property (`struct Reactions: Codable`), read and written by its own
+  /// `Codable` conformance on the library's reader and writer.
+  @_disfavoredOverload
+  public init<Value: Codable & Sendable & SendableMetatype>(
+    _ name: String, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) {
+    self.init(name: name, codable: property)
+  }
+
+  /// A `Codable` value property named as its key path names it.
+  @_disfavoredOverload
+  public init<Value: Codable & Sendable & SendableMetatype>(
+    _ property: WritableKeyPath<Object, Value> & Sendable
+  ) {
+    self.init(name: nil, codable: property)
+  }
+
+  /// A `Codable` raw-value enum: read by its raw value (the more specific of the two).
+  @_disfavoredOverload
+  public init<Value: Codable & RawRepresentable & Sendable & SendableMetatype>(
+    _ name: String, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) where Value.RawValue: MappableValue & Sendable {
+    self.init(name: name, rawValue: property)
+  }
+
+  /// A `Codable` raw-value enum named as its key path names it.
+  @_disfavoredOverload
+  public init<Value: Codable & RawRepresentable & Sendable & SendableMetatype>(
+    _ property: WritableKeyPath<Object, Value> & Sendable
+  ) where Value.RawValue: MappableValue & Sendable {
+    self.init(name: nil, rawValue: property)
+  }
+
+  private init<Value: Codable & Sendable & SendableMetatype>(
+    name: String?, codable property: WritableKeyPath<Object, Value> & Sendable
+  ) {
+    self.init(name: name, keyPath: property, role: .value, valueType: _unwrapped(Value.self)) {
+      request, _ throws(DefinitionError) in
+      try _codableRule(request, property)
     }
   }
 
@@ -210,6 +266,18 @@ extension Property {
   @_disfavoredOverload
   public init<Value: Sendable>(
     _ name: String, _ property: WritableKeyPath<Object, Value> & Sendable
+  ) {
+    self.init(name: name, transformed: property)
+  }
+
+  /// A property of any other type, named as its key path names it.
+  @_disfavoredOverload
+  public init<Value: Sendable>(_ property: WritableKeyPath<Object, Value> & Sendable) {
+    self.init(name: nil, transformed: property)
+  }
+
+  private init<Value: Sendable>(
+    name: String?, transformed property: WritableKeyPath<Object, Value> & Sendable
   ) {
     self.init(
       name: name, keyPath: property, role: .transformedValue, valueType: _unwrapped(Value.self)

@@ -154,7 +154,7 @@ func _article(_ name: String) -> String {
 
 // MARK: Value rules
 
-/// The rule of a ``MappableValue`` property.
+/// The rule of a `MappableValue` property.
 func _valueRule<Object, Value: MappableValue & Sendable>(
   _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
 ) throws(DefinitionError) -> any MappingRule<Object> {
@@ -188,6 +188,25 @@ where Value.RawValue: MappableValue & Sendable {
         at: defaultValue.location)
     }
     return request.finishing(Attribute(request.source, property, default: value))
+  }
+  return request.finishing(Attribute(request.source, property))
+}
+
+/// The rule of a `Codable` value property.
+func _codableRule<Object, Value: Codable & Sendable & SendableMetatype>(
+  _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+) throws(DefinitionError) -> any MappingRule<Object> {
+  try request.rejectObjectKeywords(typeName: "\(Value.self)")
+  if let transform = request.transform {
+    return request.finishing(try transform.box.attribute(request, property))
+  }
+  try _rejectCompound(request)
+  if let written = request.defaultValue {
+    throw request.error(
+      .invalidValue,
+      "\"\(request.propertyName)\" of \(request.ownerName) is a Codable \(Value.self), which "
+        + "cannot take a default; make it optional, or give it a default in the model",
+      at: written.location)
   }
   return request.finishing(Attribute(request.source, property))
 }

@@ -26,7 +26,7 @@ import ObjectMapping
 /// ``DefinitionError/Kind/typeMismatch`` when the file is loaded. Two-way transforms keep the
 /// loaded mapping two-way; a `decodeOnly` one is left out of the inverse, which says so.
 ///
-/// Built in (``standard``):
+/// Built in (``TransformRegistry/standard``):
 ///
 /// | name | converts | user data |
 /// |---|---|---|

@@ -18,7 +18,7 @@ import ObjectMapping
 /// definition to its type and builds its mapping; every mistake in the whole set is reported
 /// together in one ``DefinitionErrors``, each with its file, line and column. Every definition
 /// that names its class is built and checked when the catalog is made (a template without
-/// `@class` is built when a mapping asks for it). The result is an ordinary ``Mapping``: the
+/// `@class` is built when a mapping asks for it). The result is an ordinary `Mapping`: the
 /// same speed, errors and inverse as the same mapping written in the DSL, usable in a
 /// `MappingProvider`, in relationships of DSL mappings, in dynamic mappings and with the object
 /// manager. The catalog is immutable and `Sendable`.

@@ -39,7 +39,7 @@ struct _PropertySpec: Sendable {
   var forcedType: (name: String, location: DefinitionLocation)?
 }
 
-/// The source a file's key path names: `@self` is the object being mapped (``SourcePath/root``),
+/// The source a file's key path names: `@self` is the object being mapped (`SourcePath/root`),
 /// `@parent` and `@root` as in the DSL, anything else a dotted key path.
 func _sourcePath(_ text: String) -> SourcePath {
   switch text {
