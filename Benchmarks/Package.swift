@@ -21,6 +21,7 @@ let package = Package(
       name: "ObjectMappingBenchmarks",
       dependencies: [
         .product(name: "ObjectMapping", package: "swift-object-mapping"),
+        .product(name: "ObjectMappingDefinitions", package: "swift-object-mapping"),
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "Benchmarks/ObjectMappingBenchmarks",

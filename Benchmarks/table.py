@@ -159,7 +159,7 @@ def pairs(results):
     rows = {}
     for name, result in results.items():
         parts = name.split(".")
-        if len(parts) < 3 or parts[0] == SCALE:
+        if len(parts) < 3 or parts[0] in (SCALE, "DefinitionFile"):
             continue
         key, implementation = ".".join(parts[:-1]), parts[-1]
         row = rows.setdefault(key, {})

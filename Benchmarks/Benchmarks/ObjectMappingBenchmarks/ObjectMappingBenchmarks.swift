@@ -25,4 +25,5 @@ let benchmarks: @Sendable () -> Void = {
   registerWriteBenchmarks()
   registerDecodeBenchmarks()
   registerEncodeBenchmarks()
+  registerDefinitionFileBenchmarks()
 }

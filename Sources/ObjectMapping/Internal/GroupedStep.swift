@@ -1,4 +1,4 @@
-/// The step of a rule tagged with groups (``Attribute/groups(_:)``): runs the rule's step only
+/// The step of a rule tagged with groups (``Attribute/groups(_:)-(String...)``): runs the rule's step only
 /// in runs whose context selects one of its groups (or no groups at all).
 ///
 /// Groups are chosen per run (``_ValueContext/groups``), so that a call's groups reach every

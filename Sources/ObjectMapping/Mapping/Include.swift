@@ -185,7 +185,7 @@ final class _AlternativesStep<Object>: _DecodeStep<Object>, @unchecked Sendable 
   }
 }
 
-/// A rule that can carry group names (``Attribute/groups(_:)``).
+/// A rule that can carry group names (``Attribute/groups(_:)-(String...)``).
 protocol _GroupedRule {
   var groupNames: [String] { get }
 }
@@ -211,7 +211,7 @@ extension Attribute: _GroupedRule {
 }
 
 extension Relationship: _GroupedRule {
-  /// The same rule, tagged with group names; see ``Attribute/groups(_:)``.
+  /// The same rule, tagged with group names; see ``Attribute/groups(_:)-(String...)``.
   public func groups(_ names: String...) -> Self {
     groups(names)
   }

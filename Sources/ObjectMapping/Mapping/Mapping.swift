@@ -327,7 +327,7 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   /// The same mapping restricted to groups (CSMapper groups): the rules without groups plus
-  /// those tagged (``Attribute/groups(_:)``) with one of `names`, both when mapping and when
+  /// those tagged (``Attribute/groups(_:)-(String...)``) with one of `names`, both when mapping and when
   /// serializing. The groups reach its child mappings unless they set their own; a call's
   /// ``MappingOptions/groups`` beat them.
   ///

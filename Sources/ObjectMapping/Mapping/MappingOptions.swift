@@ -19,7 +19,7 @@
 /// next level decides.
 ///
 /// Groups select rules when mapping and when serializing: a rule without groups always applies,
-/// a rule tagged ``Attribute/groups(_:)`` applies when one of its groups is selected (or none
+/// a rule tagged ``Attribute/groups(_:)-(String...)`` applies when one of its groups is selected (or none
 /// is). Two rules in disjoint groups may write the same output key; with no groups selected, the
 /// first one writes it.
 ///
@@ -98,7 +98,7 @@ public struct MappingOptions: Sendable {
 
 /// How the groups a call or a mapping selects (``MappingOptions/groups``,
 /// ``Mapping/groups(_:matching:)``) choose among rules tagged with groups
-/// (``Attribute/groups(_:)``). A rule without groups always applies; with no groups selected,
+/// (``Attribute/groups(_:)-(String...)``). A rule without groups always applies; with no groups selected,
 /// every rule applies.
 ///
 /// With rules `name` in `["list"]`, `age` in `["detail", "list"]`, `address` in `["detail"]`

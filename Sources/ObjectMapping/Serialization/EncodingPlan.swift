@@ -76,7 +76,7 @@ struct _EncodingRule<Object>: Sendable {
   }
 
   /// The same rule, written only when the run's groups include one of `names`
-  /// (``Attribute/groups(_:)``).
+  /// (``Attribute/groups(_:)-(String...)``).
   func grouped(_ names: [String]) -> Self {
     _EncodingRule(
       path: path, property: property, label: label, nulls: nulls,
