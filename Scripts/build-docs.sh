@@ -62,14 +62,19 @@ rm -rf "$MODULE_GRAPHS"
 mkdir -p "$MODULE_GRAPHS"
 cp "$GRAPHS"/ObjectMapping.symbols.json "$GRAPHS"/ObjectMapping@*.symbols.json "$MODULE_GRAPHS"/
 
-echo "== docc convert =="
-"$DOCC" convert "$ROOT/Sources/ObjectMapping/ObjectMapping.docc" \
-  --additional-symbol-graph-dir "$MODULE_GRAPHS" \
-  --fallback-display-name ObjectMapping \
-  --fallback-bundle-identifier org.swift-object-mapping.ObjectMapping \
-  --output-path "$OUTPUT" \
-  --warnings-as-errors \
-  "${extra[@]}"
+# convert MODULE GRAPH_DIR OUTPUT: the catalog Sources/MODULE/MODULE.docc with the graphs.
+convert() {
+  echo "== docc convert ($1) =="
+  "$DOCC" convert "$ROOT/Sources/$1/$1.docc" \
+    --additional-symbol-graph-dir "$2" \
+    --fallback-display-name "$1" \
+    --fallback-bundle-identifier "org.swift-object-mapping.$1" \
+    --output-path "$3" \
+    --warnings-as-errors \
+    "${extra[@]}"
+}
+
+convert ObjectMapping "$MODULE_GRAPHS" "$OUTPUT"
 
 echo "Documentation archive: ${OUTPUT#"$ROOT/"}"
 
@@ -88,12 +93,5 @@ if [[ ! -f "$GRAPHS/ObjectMappingDefinitions.symbols.json" ]]; then
 fi
 cp "$GRAPHS"/ObjectMappingDefinitions.symbols.json "$DEFINITIONS_GRAPHS"/
 cp "$GRAPHS"/ObjectMappingDefinitions@*.symbols.json "$DEFINITIONS_GRAPHS"/ 2>/dev/null || true
-echo "== docc convert (ObjectMappingDefinitions) =="
-"$DOCC" convert "$ROOT/Sources/ObjectMappingDefinitions/ObjectMappingDefinitions.docc" \
-  --additional-symbol-graph-dir "$DEFINITIONS_GRAPHS" \
-  --fallback-display-name ObjectMappingDefinitions \
-  --fallback-bundle-identifier org.swift-object-mapping.ObjectMappingDefinitions \
-  --output-path "$DEFINITIONS_OUTPUT" \
-  --warnings-as-errors \
-  "${extra[@]}"
+convert ObjectMappingDefinitions "$DEFINITIONS_GRAPHS" "$DEFINITIONS_OUTPUT"
 echo "Documentation archive: ${DEFINITIONS_OUTPUT#"$ROOT/"}"

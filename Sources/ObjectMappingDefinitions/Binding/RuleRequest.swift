@@ -154,15 +154,24 @@ func _article(_ name: String) -> String {
 
 // MARK: Value rules
 
-/// The rule of a `MappableValue` property.
-func _valueRule<Object, Value: MappableValue & Sendable>(
+/// The checks every value rule makes, then the rule through the request's transform when it
+/// names one; `nil` when the property's own conversion applies.
+private func _transformRule<Object, Value: Sendable>(
   _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
-) throws(DefinitionError) -> any MappingRule<Object> {
+) throws(DefinitionError) -> (any MappingRule<Object>)? {
   try request.rejectObjectKeywords(typeName: "\(Value.self)")
   if let transform = request.transform {
     return request.finishing(try transform.box.attribute(request, property))
   }
   try _rejectCompound(request)
+  return nil
+}
+
+/// The rule of a `MappableValue` property.
+func _valueRule<Object, Value: MappableValue & Sendable>(
+  _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+) throws(DefinitionError) -> any MappingRule<Object> {
+  if let rule = try _transformRule(request, property) { return rule }
   if let defaultValue = request.defaultValue {
     let value = try _convertDefault(defaultValue, to: Value.self, request)
     return request.finishing(Attribute(request.source, property, default: value))
@@ -175,11 +184,7 @@ func _rawValueRule<Object, Value: RawRepresentable & Sendable & SendableMetatype
   _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
 ) throws(DefinitionError) -> any MappingRule<Object>
 where Value.RawValue: MappableValue & Sendable {
-  try request.rejectObjectKeywords(typeName: "\(Value.self)")
-  if let transform = request.transform {
-    return request.finishing(try transform.box.attribute(request, property))
-  }
-  try _rejectCompound(request)
+  if let rule = try _transformRule(request, property) { return rule }
   if let defaultValue = request.defaultValue {
     let raw = try _convertDefault(defaultValue, to: Value.RawValue.self, request)
     guard let value = Value(rawValue: raw) else {
@@ -196,11 +201,7 @@ where Value.RawValue: MappableValue & Sendable {
 func _codableRule<Object, Value: Codable & Sendable & SendableMetatype>(
   _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
 ) throws(DefinitionError) -> any MappingRule<Object> {
-  try request.rejectObjectKeywords(typeName: "\(Value.self)")
-  if let transform = request.transform {
-    return request.finishing(try transform.box.attribute(request, property))
-  }
-  try _rejectCompound(request)
+  if let rule = try _transformRule(request, property) { return rule }
   if let written = request.defaultValue {
     throw request.error(
       .invalidValue,
