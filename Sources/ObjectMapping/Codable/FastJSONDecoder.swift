@@ -132,6 +132,15 @@ final class _CodableReading {
     _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> T {
     checkLifetime()
+    return try readScalar(T.self, at: index, path: path())
+  }
+
+  /// ``scalar(_:at:path:)`` for a caller that checked the lifetime already (a container that
+  /// just looked the member up): one thread-local lookup per value instead of two.
+  @inline(__always)
+  func readScalar<T: MappableValue>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
     let entry = tape[index]
     // The common cases straight from the tape (the type tests fold away where `T` is known).
     switch entry.kind {
@@ -176,6 +185,14 @@ final class _CodableReading {
     _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> T {
     checkLifetime()
+    return try readFloatingPoint(T.self, at: index, path: path())
+  }
+
+  /// ``floatingPoint(_:at:path:)`` for a caller that checked the lifetime already.
+  @inline(__always)
+  func readFloatingPoint<T: BinaryFloatingPoint & MappableValue & LosslessStringConvertible>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
     if tape[index].kind == .string,
       case .convertFromString(let positive, let negative, let nan) =
         settings.nonConformingFloatDecodingStrategy
@@ -185,7 +202,7 @@ final class _CodableReading {
       if text == negative { return -.infinity }
       if text == nan { return .nan }
     }
-    return try scalar(T.self, at: index, path: path())
+    return try readScalar(T.self, at: index, path: path())
   }
 
   /// A value of any `Decodable` type at `index`: the types `JSONDecoder` reads specially
@@ -195,6 +212,13 @@ final class _CodableReading {
     _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
   ) throws -> T {
     checkLifetime()
+    return try readValue(T.self, at: index, parent: parent, key: key)
+  }
+
+  /// ``decode(_:at:parent:key:)`` for a caller that checked the lifetime already.
+  func readValue<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+  ) throws -> T {
     // Scalars and arrays are read straight from the document: no decoder, no existential
     // container per value (the common types first; the comparisons are of metadata pointers).
     // The type tests are skipped for the kinds they cannot match: an object (most nested
@@ -236,25 +260,26 @@ final class _CodableReading {
   }
 
   /// The value at `index` when `T` is one of the common scalars (`String`, `Int`, `Double`,
-  /// `Bool`, `Int64`; see ``isFastScalar(_:)``), read straight from the document.
+  /// `Bool`, `Int64`; see ``isFastScalar(_:)``), read straight from the document. The caller
+  /// has checked the lifetime.
   @inline(__always)
   func fastScalar<T>(
     _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
   ) throws -> T {
     if T.self == String.self {
-      return _identityCast(try scalar(String.self, at: index, path: _path(parent, key)), to: T.self)
+      return _identityCast(try readScalar(String.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Int.self {
-      return _identityCast(try scalar(Int.self, at: index, path: _path(parent, key)), to: T.self)
+      return _identityCast(try readScalar(Int.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Double.self {
       return _identityCast(
-        try floatingPoint(Double.self, at: index, path: _path(parent, key)), to: T.self)
+        try readFloatingPoint(Double.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Bool.self {
-      return _identityCast(try scalar(Bool.self, at: index, path: _path(parent, key)), to: T.self)
+      return _identityCast(try readScalar(Bool.self, at: index, path: _path(parent, key)), to: T.self)
     }
-    return _identityCast(try scalar(Int64.self, at: index, path: _path(parent, key)), to: T.self)
+    return _identityCast(try readScalar(Int64.self, at: index, path: _path(parent, key)), to: T.self)
   }
 
   /// Whether ``fastArray(_:at:parent:key:)`` reads `T`.
@@ -268,6 +293,7 @@ final class _CodableReading {
   /// The value at `index` when `T` is an array of the common scalars (`[Double]` up to three
   /// levels deep, as coordinates are; `[Int]`, `[Int64]`, `[String]`, `[Bool]`; see
   /// ``isFastArray(_:)``), read by specialized loops whose paths are built only for an error.
+  /// The caller has checked the lifetime; no code of the model's runs in these loops.
   @inline(__always)
   func fastArray<T>(
     _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
@@ -288,21 +314,21 @@ final class _CodableReading {
     }
     if T.self == [Int].self {
       return _identityCast(
-        try elements(at: index, path: path) { try scalar(Int.self, at: $0, path: $1.path) },
+        try elements(at: index, path: path) { try readScalar(Int.self, at: $0, path: $1.path) },
         to: T.self)
     }
     if T.self == [String].self {
       return _identityCast(
-        try elements(at: index, path: path) { try scalar(String.self, at: $0, path: $1.path) },
+        try elements(at: index, path: path) { try readScalar(String.self, at: $0, path: $1.path) },
         to: T.self)
     }
     if T.self == [Int64].self {
       return _identityCast(
-        try elements(at: index, path: path) { try scalar(Int64.self, at: $0, path: $1.path) },
+        try elements(at: index, path: path) { try readScalar(Int64.self, at: $0, path: $1.path) },
         to: T.self)
     }
     return _identityCast(
-      try elements(at: index, path: path) { try scalar(Bool.self, at: $0, path: $1.path) },
+      try elements(at: index, path: path) { try readScalar(Bool.self, at: $0, path: $1.path) },
       to: T.self)
   }
 
@@ -315,7 +341,7 @@ final class _CodableReading {
   }
 
   private func doubles(at index: Int, path: _ArrayPath) throws -> [Double] {
-    try elements(at: index, path: path) { try floatingPoint(Double.self, at: $0, path: $1.path) }
+    try elements(at: index, path: path) { try readFloatingPoint(Double.self, at: $0, path: $1.path) }
   }
 
   /// The elements of the array at `index`, each read by `element` from its tape index and its
@@ -558,8 +584,9 @@ extension Array: _TapeDecodableArray where Element: Decodable {
       return elements
     }
     for offset in 0..<count {
+      // The caller checked the lifetime; the elements' own code runs within this same call.
       elements.append(
-        try reading.decode(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
+        try reading.readValue(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
       cursor = reading.tape.next(after: cursor)
     }
     return elements

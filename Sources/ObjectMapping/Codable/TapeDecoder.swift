@@ -124,49 +124,49 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try reading.scalar(Bool.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(Bool.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try reading.scalar(String.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(String.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    try reading.floatingPoint(Double.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readFloatingPoint(Double.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-    try reading.floatingPoint(Float.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readFloatingPoint(Float.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    try reading.scalar(Int.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(Int.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-    try reading.scalar(Int8.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(Int8.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-    try reading.scalar(Int16.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(Int16.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-    try reading.scalar(Int32.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(Int32.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    try reading.scalar(Int64.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(Int64.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-    try reading.scalar(UInt.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(UInt.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-    try reading.scalar(UInt8.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(UInt8.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-    try reading.scalar(UInt16.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(UInt16.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-    try reading.scalar(UInt32.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(UInt32.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-    try reading.scalar(UInt64.self, at: try valueIndex(key), path: codingPath + [key])
+    try reading.readScalar(UInt64.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try reading.decode(T.self, at: try valueIndex(key), parent: codingPath, key: key)
+    try reading.readValue(T.self, at: try valueIndex(key), parent: codingPath, key: key)
   }
 
   /// `nil` when the key is absent or `null`, without building a coding path.
@@ -181,27 +181,27 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.scalar(Bool.self, at: index, path: codingPath + [key])
+    return try reading.readScalar(Bool.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.scalar(String.self, at: index, path: codingPath + [key])
+    return try reading.readScalar(String.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.floatingPoint(Double.self, at: index, path: codingPath + [key])
+    return try reading.readFloatingPoint(Double.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.scalar(Int.self, at: index, path: codingPath + [key])
+    return try reading.readScalar(Int.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.scalar(Int64.self, at: index, path: codingPath + [key])
+    return try reading.readScalar(Int64.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.decode(T.self, at: index, parent: codingPath, key: key)
+    return try reading.readValue(T.self, at: index, parent: codingPath, key: key)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -283,31 +283,31 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
 
   mutating func decode(_ type: Bool.Type) throws -> Bool {
     let (index, key) = try next(type)
-    return try reading.scalar(Bool.self, at: index, path: codingPath + [key])
+    return try reading.readScalar(Bool.self, at: index, path: codingPath + [key])
   }
   mutating func decode(_ type: String.Type) throws -> String {
     let (index, key) = try next(type)
-    return try reading.scalar(String.self, at: index, path: codingPath + [key])
+    return try reading.readScalar(String.self, at: index, path: codingPath + [key])
   }
   mutating func decode(_ type: Double.Type) throws -> Double {
     let (index, key) = try next(type)
-    return try reading.floatingPoint(Double.self, at: index, path: codingPath + [key])
+    return try reading.readFloatingPoint(Double.self, at: index, path: codingPath + [key])
   }
   mutating func decode(_ type: Float.Type) throws -> Float {
     let (index, key) = try next(type)
-    return try reading.floatingPoint(Float.self, at: index, path: codingPath + [key])
+    return try reading.readFloatingPoint(Float.self, at: index, path: codingPath + [key])
   }
   mutating func decode(_ type: Int.Type) throws -> Int {
     let (index, key) = try next(type)
-    return try reading.scalar(Int.self, at: index, path: codingPath + [key])
+    return try reading.readScalar(Int.self, at: index, path: codingPath + [key])
   }
   mutating func decode(_ type: Int64.Type) throws -> Int64 {
     let (index, key) = try next(type)
-    return try reading.scalar(Int64.self, at: index, path: codingPath + [key])
+    return try reading.readScalar(Int64.self, at: index, path: codingPath + [key])
   }
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let (index, key) = try next(type)
-    return try reading.decode(T.self, at: index, parent: codingPath, key: key)
+    return try reading.readValue(T.self, at: index, parent: codingPath, key: key)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
