@@ -267,19 +267,23 @@ final class _CodableReading {
     _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
   ) throws -> T {
     if T.self == String.self {
-      return _identityCast(try readScalar(String.self, at: index, path: _path(parent, key)), to: T.self)
+      return _identityCast(
+        try readScalar(String.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Int.self {
-      return _identityCast(try readScalar(Int.self, at: index, path: _path(parent, key)), to: T.self)
+      return _identityCast(
+        try readScalar(Int.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Double.self {
       return _identityCast(
         try readFloatingPoint(Double.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Bool.self {
-      return _identityCast(try readScalar(Bool.self, at: index, path: _path(parent, key)), to: T.self)
+      return _identityCast(
+        try readScalar(Bool.self, at: index, path: _path(parent, key)), to: T.self)
     }
-    return _identityCast(try readScalar(Int64.self, at: index, path: _path(parent, key)), to: T.self)
+    return _identityCast(
+      try readScalar(Int64.self, at: index, path: _path(parent, key)), to: T.self)
   }
 
   /// Whether ``fastArray(_:at:parent:key:)`` reads `T`.
@@ -341,7 +345,9 @@ final class _CodableReading {
   }
 
   private func doubles(at index: Int, path: _ArrayPath) throws -> [Double] {
-    try elements(at: index, path: path) { try readFloatingPoint(Double.self, at: $0, path: $1.path) }
+    try elements(at: index, path: path) {
+      try readFloatingPoint(Double.self, at: $0, path: $1.path)
+    }
   }
 
   /// The elements of the array at `index`, each read by `element` from its tape index and its
