@@ -100,7 +100,7 @@ package func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
 /// eight bytes of the text shifted so that the byte at `index` comes first (the bytes shifted
 /// in are zero, which is not a digit); texts shorter than eight bytes go byte by byte.
 @inline(__always)
-private func _skipDigits(_ base: UnsafePointer<UInt8>, _ index: inout Int, _ end: Int) {
+package func _skipDigits(_ base: UnsafePointer<UInt8>, _ index: inout Int, _ end: Int) {
   while end - index >= 8 {
     let count = _leadingDigits(
       UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
@@ -124,12 +124,26 @@ private func _skipDigits(_ base: UnsafePointer<UInt8>, _ index: inout Int, _ end
 /// to every byte carries only out of a byte of 0xFA or more, not a digit, and only into the
 /// bytes after it, so the first non-digit is always found.
 @inline(__always)
-private func _leadingDigits(_ word: UInt64) -> Int {
+package func _leadingDigits(_ word: UInt64) -> Int {
   let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
   let threes: UInt64 = 0x3030_3030_3030_3030
   let notDigits =
     ((word & highNibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) ^ threes)
   return notDigits.trailingZeroBitCount &>> 3
+}
+
+/// The value of the eight ASCII digits of `word`, the first (most significant) one in the lowest
+/// byte; every byte must be a digit (`_leadingDigits(word) == 8`).
+///
+/// Three multiply-add steps combine neighbouring lanes: digit pairs into 16-bit lanes (at most
+/// 99), those into 32-bit lanes (at most 9,999), and those into the value (at most 99,999,999).
+/// No lane overflows into the next one the step keeps.
+@inline(__always)
+package func _eightDigitsValue(_ word: UInt64) -> UInt64 {
+  var value = word & 0x0F0F_0F0F_0F0F_0F0F
+  value = (value &* 10 &+ value &>> 8) & 0x00FF_00FF_00FF_00FF
+  value = (value &* 100 &+ value &>> 16) & 0x0000_FFFF_0000_FFFF
+  return (value &* 10_000 &+ value &>> 32) & 0xFFFF_FFFF
 }
 
 /// `.decimal("1e")`: how a ``Node/decimal(_:)`` reads in an error message (text quoted and

@@ -651,10 +651,12 @@ package struct _JSONScanner {
           | (flag ? 16 : 0) | UInt64(kind.rawValue) << 1 | 1))
   }
 
+  /// The index of the first byte at or after `start` that is not an ASCII digit, or `end`;
+  /// eight bytes at a time (``_skipDigits(_:_:_:)`` reads only inside `base[..<end]`).
   @inline(__always)
   private func skipDigits(from start: Int) -> Int {
     var index = start
-    while index < end && base[index] &- _zero < 10 { index += 1 }
+    _skipDigits(base, &index, end)
     return index
   }
 

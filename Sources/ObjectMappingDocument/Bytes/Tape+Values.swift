@@ -184,6 +184,41 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   if index < end && base[index] == UInt8(ascii: ".") {
     index += 1
     let fractionStart = index
+    // Leading zeros (`0.000123`) byte by byte, since they are not significant digits; then
+    // eight digits at a time while eight bytes remain; then the rest byte by byte.
+    while significand == 0 && index < end {
+      let digit = base[index] &- UInt8(ascii: "0")
+      guard digit <= 9 else { break }
+      significand = UInt64(digit)
+      digitCount &+= significand == 0 ? 0 : 1
+      index += 1
+    }
+    while significand != 0 && end - index >= 8 {
+      let word = UInt64(
+        littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      guard _leadingDigits(word) == 8 else { break }
+      significand = significand &* 100_000_000 &+ _eightDigitsValue(word)
+      digitCount &+= 8
+      index += 8
+    }
+    // Fewer than eight digits left: the word at `index`, or the text's last eight bytes
+    // shifted so that the byte at `index` comes first (zeros shifted in are not digits); its
+    // `n` leading digits, moved to the top of the word, read as an `n`-digit number.
+    if significand != 0 && index < end && end >= 8 {
+      let word =
+        end - index >= 8
+        ? UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        : UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
+          &>> UInt64((8 - (end - index)) * 8)
+      let count = _leadingDigits(word)
+      if count > 0 && count < 8 {
+        significand =
+          significand &* _integerPowersOfTen[count]
+          &+ _eightDigitsValue(word &<< UInt64((8 - count) * 8))
+        digitCount &+= count
+        index += count
+      }
+    }
     while index < end {
       let digit = base[index] &- UInt8(ascii: "0")
       guard digit <= 9 else { break }
@@ -232,6 +267,11 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   }
   return _strtod(text)
 }
+
+/// 10⁰ … 10⁸, for the significand of a partial word of digits.
+private let _integerPowersOfTen: [UInt64] = [
+  1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+]
 
 private let _powersOfTen: [Double] = [
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,

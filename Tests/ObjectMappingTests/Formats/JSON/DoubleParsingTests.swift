@@ -64,6 +64,30 @@ import Testing
       expectSame(text)
     }
   }
+
+  /// Fractions are read eight digits at a time, then a partial word: every fraction length from 1
+  /// to 26 digits, after integer parts of several lengths and after leading zeros (which are not
+  /// significant digits), with and without an exponent after them.
+  @Test func fractionsOfEveryLengthAndLeadingZeros() {
+    var generator = SplitMix64(seed: 0x5EED_F00D_0000_0008)
+    for integer in ["0", "7", "65", "-65", "123456789", "-0"] {
+      for leadingZeros in [0, 1, 3, 7, 8, 9, 17] where integer.hasSuffix("0") || leadingZeros < 2 {
+        for length in 1...26 {
+          for _ in 0..<6 {
+            var fraction = String(repeating: "0", count: leadingZeros)
+            for _ in 0..<length { fraction += String(generator.next() % 10) }
+            var text = integer + "." + fraction
+            if generator.next() % 4 == 0 { text += "e" + String(Int(generator.next() % 40) - 20) }
+            expectSame(text)
+          }
+        }
+      }
+    }
+    // A fraction that ends exactly on a word boundary, and text shorter than a word.
+    for text in ["1.12345678", "1.1234567", "0.5", "-1.25", "12.34567890123456"] {
+      expectSame(text)
+    }
+  }
 }
 
 /// A small deterministic random number generator (SplitMix64).
