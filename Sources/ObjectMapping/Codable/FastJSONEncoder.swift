@@ -44,7 +44,7 @@ public struct FastJSONEncoder {
     if !outputFormatting.contains(.sortedKeys) {
       var writer = _JSONWriter(pretty: outputFormatting.contains(.prettyPrinted), capacity: 4096)
       if settings.stream(value, into: &writer) {
-        return writer.withBytes { Data($0) }
+        return writer.takeData()
       }
     }
     let node = try node(of: value)

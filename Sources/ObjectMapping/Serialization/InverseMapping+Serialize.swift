@@ -26,12 +26,12 @@ extension InverseMapping {
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> Data {
     if extra == nil, case .json(let writing, _) = format.kind, !writing.contains(.sortedKeys) {
-      let writer = try _write(
+      var writer = try _write(
         to: .json, pretty: writing.contains(.prettyPrinted), options: options
       ) {
         plan.encode(object, to: &$0, run: &$1)
       }
-      return writer.json.withBytes { Data($0) }
+      return writer.json.takeData()
     }
     return try format.encode(node(object, merging: extra, with: options))
   }
@@ -52,13 +52,13 @@ extension InverseMapping {
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> Data {
     if extra == nil, case .json(let writing, _) = format.kind, !writing.contains(.sortedKeys) {
-      let writer = try _write(
+      var writer = try _write(
         to: .json, pretty: writing.contains(.prettyPrinted),
         capacity: 256 * objects.underestimatedCount, options: options
       ) { writer, run in
         _writeArray(objects, to: &writer, run: &run)
       }
-      return writer.json.withBytes { Data($0) }
+      return writer.json.takeData()
     }
     return try format.encode(nodeCollection(objects, merging: extra, with: options))
   }

@@ -1,3 +1,5 @@
+import struct Foundation.Data
+
 /// A streaming JSON writer that appends UTF-8 straight into a byte buffer.
 ///
 /// The writer knows nothing of ``Node`` or of mappings: callers drive it with events
@@ -33,16 +35,17 @@
 ///   are an error; ``numberText(_:)`` writes literal number text (exact decimals) unchanged.
 ///
 /// Invariant (what makes the pointer copies safe): ``storage`` always holds at least ``count``
-/// bytes, and every copy into it first grows it to fit (`count + added <= storage.count`,
-/// asserted in debug builds); sources are borrowed buffers read within their call.
+/// bytes, and every copy into it first makes it unique and grows it to fit
+/// (`count + added <= storage.capacity`, asserted in debug builds); sources are borrowed buffers
+/// read within their call.
 ///
 /// The caller is responsible for producing a well-formed event sequence (one top-level value, a
 /// key before every object member, balanced begin/end); debug builds assert it.
 package struct _JSONWriter {
-  /// The output: the first ``count`` bytes are written, the rest is zeroed room to grow into.
+  /// The output: the first ``count`` bytes are written, the rest is room to grow into.
   /// Appends copy into this room through a pointer (one uniqueness check, no `Array` append
   /// machinery per key or string); taking a checkpoint back only resets ``count``.
-  private var storage: [UInt8]
+  private var storage: _ByteBuffer
   /// The number of bytes written.
   package private(set) var count = 0
   /// Whether output is pretty-printed (see the type's documentation for the layout).
@@ -66,27 +69,38 @@ package struct _JSONWriter {
   ///   - capacity: The number of bytes to reserve up front.
   package init(pretty: Bool = false, capacity: Int = 1024) {
     self.isPretty = pretty
-    // Up to 1 MB is zeroed now; a larger capacity (an estimate for a collection) is only
-    // reserved, and zeroed as the output reaches it.
-    storage = [UInt8](repeating: 0, count: Swift.min(capacity, 1 << 20))
-    if capacity > storage.count { storage.reserveCapacity(capacity) }
+    // Memory is only reserved: pages are touched as the output reaches them.
+    storage = _ByteBuffer(capacity: capacity)
   }
 
   /// The UTF-8 bytes written so far (a copy).
-  package var bytes: [UInt8] { Array(storage[0..<count]) }
+  package var bytes: [UInt8] { withBytes { Array($0) } }
 
   /// Calls `body` with the bytes written so far, in place.
   package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
     -> Result
   {
-    try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+    try withExtendedLifetime(storage) {
+      try body(UnsafeBufferPointer(start: storage.base, count: count))
+    }
   }
 
-  /// The bytes written, taking the writer's buffer (no copy); the writer is empty afterwards.
+  /// The bytes written (a copy); the writer is empty afterwards.
   package mutating func takeBytes() -> [UInt8] {
-    var taken: [UInt8] = []
-    swap(&taken, &storage)
-    taken.removeLast(taken.count - count)
+    let taken = bytes
+    count = 0
+    return taken
+  }
+
+  /// The bytes written as `Data`, taking the writer's block when it is not shared (no copy
+  /// for large outputs); the writer is empty afterwards.
+  package mutating func takeData() -> Data {
+    let taken: Data
+    if isKnownUniquelyReferenced(&storage) {
+      taken = storage.takeData(count: count)
+    } else {
+      taken = withBytes { Data($0) }
+    }
     count = 0
     return taken
   }
@@ -96,9 +110,9 @@ package struct _JSONWriter {
   /// Appends one byte.
   @inline(__always)
   private mutating func append(_ byte: UInt8) {
-    if count == storage.count { grow(toFit: 1) }
-    assert(count < storage.count, "the writer's room holds the byte")
-    storage.withUnsafeMutableBufferPointer { $0[count] = byte }
+    if count == storage.capacity || !isKnownUniquelyReferenced(&storage) { makeRoom(for: 1) }
+    assert(count < storage.capacity, "the writer's room holds the byte")
+    storage.base[count] = byte
     count &+= 1
   }
 
@@ -107,21 +121,22 @@ package struct _JSONWriter {
   private mutating func append(contentsOf source: UnsafeBufferPointer<UInt8>) {
     guard let from = source.baseAddress else { return }
     let added = source.count
-    if storage.count &- count < added { grow(toFit: added) }
-    assert(count + added <= storage.count, "the writer's room holds the bytes")
-    storage.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      (base + count).update(from: from, count: added)
+    if storage.capacity &- count < added || !isKnownUniquelyReferenced(&storage) {
+      makeRoom(for: added)
     }
+    assert(count + added <= storage.capacity, "the writer's room holds the bytes")
+    (storage.base + count).update(from: from, count: added)
     count &+= added
   }
 
-  /// Makes room for `added` more bytes: doubles the zeroed room (adding at most 16 MB at a
-  /// time), reallocating only past the reserved capacity.
+  /// Makes the storage unique (a copied writer copies its bytes before its first write) and
+  /// large enough for `added` more bytes.
   @inline(never)
-  private mutating func grow(toFit added: Int) {
-    let size = Swift.max(storage.count + Swift.min(storage.count, 1 << 24), count + added, 64)
-    storage.append(contentsOf: repeatElement(0, count: size - storage.count))
+  private mutating func makeRoom(for added: Int) {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(count: count) }
+    if storage.capacity &- count < added {
+      storage.grow(toAtLeast: count + added, keeping: count)
+    }
   }
 
   // MARK: Containers

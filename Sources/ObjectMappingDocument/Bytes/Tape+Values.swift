@@ -213,7 +213,7 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
       let count = _leadingDigits(word)
       if count > 0 && count < 8 {
         significand =
-          significand &* _integerPowersOfTen[count]
+          significand &* _integerPowerOfTen(count)
           &+ _eightDigitsValue(word &<< UInt64((8 - count) * 8))
         digitCount &+= count
         index += count
@@ -268,10 +268,21 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   return _strtod(text)
 }
 
-/// 10⁰ … 10⁸, for the significand of a partial word of digits.
-private let _integerPowersOfTen: [UInt64] = [
-  1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
-]
+/// 10^`exponent` for `exponent` in 0...7, for the significand of a partial word of digits (a
+/// switch, which compiles to a constant table, not a global array behind a lazy initializer).
+@inline(__always)
+private func _integerPowerOfTen(_ exponent: Int) -> UInt64 {
+  switch exponent {
+  case 0: 1
+  case 1: 10
+  case 2: 100
+  case 3: 1_000
+  case 4: 10_000
+  case 5: 100_000
+  case 6: 1_000_000
+  default: 10_000_000
+  }
+}
 
 private let _powersOfTen: [Double] = [
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,

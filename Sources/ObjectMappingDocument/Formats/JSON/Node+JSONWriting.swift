@@ -21,7 +21,9 @@ extension Node {
   ///   `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a JSON number, for
   ///   example `/n: cannot serialize: .decimal("1,\"admin\":true") is not a JSON number`.
   public func jsonData(options: JSONWritingOptions = []) throws -> Data {
-    Data(try jsonBytes(options: options))
+    var writer = _JSONWriter(pretty: options.contains(.prettyPrinted))
+    try _writeJSON(to: &writer, sortedKeys: options.contains(.sortedKeys), nonFinite: .error)
+    return writer.takeData()
   }
 
   /// The node as JSON text in UTF-8 bytes; see ``jsonData(options:)``.

@@ -260,8 +260,47 @@ import Testing
     #expect(writer.count == 0)
   }
 
-  @Test func writerWithALargeReservedCapacityWritesPastTheZeroedPart() {
-    // Above 1 MB the capacity is reserved, not zeroed up front.
+  /// The writer's bytes live in a shared block: a copied writer must copy them before writing,
+  /// so neither copy sees the other's output (value semantics), also across growth.
+  @Test func copiedWritersDoNotShareTheirOutput() {
+    var first = _JSONWriter(capacity: 16)
+    first.beginArray()
+    first.int64(1)
+    var second = first
+    first.int64(2)
+    second.string("two")
+    for number in 0..<2_000 { second.int64(Int64(number)) }
+    first.endArray()
+    second.endArray()
+    #expect(first.bytes == Array("[1,2]".utf8))
+    let numbers = (0..<2_000).map(String.init).joined(separator: ",")
+    #expect(second.bytes == Array("[1,\"two\",\(numbers)]".utf8))
+    // Taking the output of one copy leaves the other intact.
+    var third = second
+    let taken = third.takeData()
+    #expect(Array(taken) == second.bytes)
+    #expect(third.count == 0)
+    #expect(third.bytes.isEmpty)
+    #expect(second.bytes == Array(taken))
+  }
+
+  /// A large output is handed to `Data` without a copy, a small one is copied; both read back
+  /// the bytes written, and the writer is empty afterwards.
+  @Test func takeDataGivesTheBytesWrittenAndEmptiesTheWriter() {
+    for size in [0, 10, 4_000, 5_000, 70_000, 1_500_000] {
+      var writer = _JSONWriter(capacity: 0)
+      let text = String(repeating: "é1", count: size / 3)
+      writer.string(text)
+      let expected = Array(("\"" + text + "\"").utf8)
+      let data = writer.takeData()
+      #expect(Array(data) == expected, "size \(size)")
+      #expect(writer.count == 0)
+      #expect(writer.takeData().isEmpty)
+    }
+  }
+
+  @Test func writerWithALargeReservedCapacity() {
+    // A capacity reserved up front is written into without growing.
     var writer = _JSONWriter(capacity: 3 << 20)
     let text = String(repeating: "ab", count: 800_000)
     writer.beginArray()
