@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Runs the benchmark suite and prints one markdown table comparing ObjectMapping with Foundation.
+# Runs the benchmark suite and prints the markdown tables of table.py: ObjectMapping against
+# Foundation, then (when their rows ran) the peers and the targets, then the scaling series.
 #
 #   Benchmarks/run.sh                        # whole suite (SKIP_MILLION=1: without the 1M-article run);
 #                                            # the scaling series runs twice (default and warm allocator)
 #   Benchmarks/run.sh --filter 'Parse.*'     # extra arguments go to `swift package benchmark`
 #   BENCHMARK_RESULTS=run.jmh.json Benchmarks/run.sh   # also keep the raw results
 #   python3 Benchmarks/table.py --peak-memory run.jmh.json  # peak resident memory per benchmark
+#   OBJECT_MAPPING_PEERS=~/peers Benchmarks/run.sh           # also run the peer libraries
 #
-# The tool's own output goes to stderr; stdout carries only the table (see
+# Peers (opt-in): with OBJECT_MAPPING_PEERS naming a folder that holds checkouts of
+# https://github.com/swift-extras/swift-extras-json and
+# https://github.com/tristanhimmelman/ObjectMapper (as `swift-extras-json/` and `ObjectMapper/`),
+# Benchmarks/Package.swift adds both as path dependencies and Peers.swift registers their rows
+# (`XJSONDecoder`, `XJSONEncoder`, `ExtrasJSON`, `ObjectMapper`). This script passes the
+# environment through to `swift package` unchanged; without the variable there is no peer.
+#
+# The tool's own output goes to stderr; stdout carries only the tables (see
 # Documentation/Performance.md). Corpus: $OBJECT_MAPPING_DATA, else ../shared/data beside the
 # repository.
 set -euo pipefail

@@ -1,25 +1,42 @@
 #!/usr/bin/env python3
-"""Turns a package-benchmark JMH export into the comparison table of Performance.md.
+"""Turns a package-benchmark JMH export into the tables of Performance.md.
 
-Usage: python3 Benchmarks/table.py [--peak-memory] [--p90 <folder>] <results.jmh.json>
+Usage: python3 Benchmarks/table.py [--peak-memory] [--p90 <folder>] [--warm <results.jmh.json>]
+       [--warm-p90 <folder>] <results.jmh.json>
 
-Benchmarks are named `<Area>.<corpus>.<implementation>`; `ObjectMapping` is ours, any other
-implementation (`JSONSerialization`, `JSONDecoder`, ...) is the Foundation side of the same
-`<Area>.<corpus>` row. MB/s is the size of the corpus file (10^6 bytes) divided by the median
-wall-clock time (for `Encode`, the corpus file is the size of the JSON being written; for
-`Form.articles_<N>`, the size of our form body for N generated articles, rebuilt here); the ratio is
-Foundation's median time divided by ours (above 1 means faster). Rows are grouped by area: Decode,
-Encode, Form, Parse, Write.
-With --peak-memory it prints the median peak resident memory of each side instead.
+Benchmarks are named `<Area>.<corpus>.<implementation>`; `ObjectMapping` is ours. Four tables are
+printed: the comparison always, each of the others only when the results hold rows for it.
 
-`Scale.articles_<N>.ObjectMapping` benchmarks (the scaling series, ours only) get their own table
-after the comparison: the median time to map the N-article payload, the time per article, the
-payload size (rebuilt here exactly as `ArticlePayload` in ArticlesModel.swift writes it) and the
-median peak resident memory of the process. `--p90 <folder>` adds scaling rows from a
-`metricP90AbsoluteThresholds` export (the 1M-article run, which the JMH export cannot hold); those
-rows show p90 values and are marked so. `--warm <results.jmh.json>` (and `--warm-p90 <folder>`)
-print the scaling table a second time from a run with glibc keeping freed memory
-(`GLIBC_TUNABLES=glibc.malloc.trim_threshold=...`, see run.sh).
+1. The comparison (ours against Foundation). The Foundation side of an `<Area>.<corpus>` row is
+   the Foundation implementation only: `JSONDecoder`, `JSONEncoder`, `JSONSerialization` or, for
+   `Form.*`, `URLComponents`; other implementations of the same row (`FastJSONDecoder`,
+   `FastJSONEncoder`, the peers) are left to the peers table. MB/s is the size of the corpus file
+   (10^6 bytes) divided by the median wall-clock time (for `Encode`, the corpus file is the size of
+   the JSON being written; for `Form.articles_<N>`, the size of our form body for N generated
+   articles, rebuilt here); the ratio is Foundation's median time divided by ours (above 1 means
+   faster). Rows are grouped by area: Decode, Encode, Form, Parse, Write. `Limit.*`, `Scale.*` and
+   `DefinitionFile.*` rows are not pairs and are left out of it.
+   With --peak-memory only this table is printed, with the median peak resident memory of each
+   side instead.
+2. Peers: for each `Decode`, `Encode` and `Parse` row, one line per implementation present
+   (`ObjectMapping`, `FastJSONDecoder`/`FastJSONEncoder`, `JSONDecoder`, `JSONEncoder`,
+   `JSONSerialization`, and the opt-in peers of Peers.swift: `XJSONDecoder`, `XJSONEncoder`,
+   `ExtrasJSON`, `ObjectMapper`), with its median time, MB/s, and "ours is N× faster": that
+   implementation's median time divided by `ObjectMapping`'s.
+3. Targets, computed from whichever of their inputs the results hold: decode to models ≥ 6×
+   JSONDecoder and XJSONDecoder; encode ≥ 10× JSONEncoder and XJSONEncoder; parse to `Node` ≥ 3×
+   ExtrasJSON; `Limit.<corpus>.UTF8String` (one UTF-8 validation of the corpus into a `String`)
+   as a share of our decode time ≥ 35% for twitter and citm_catalog; canada decode ≥ 300 MB/s;
+   and the Codable coders: FastJSONDecoder ≥ 3× JSONDecoder and ahead of XJSONDecoder,
+   FastJSONEncoder ≥ 3× JSONEncoder and ahead of XJSONEncoder.
+4. Scaling: `Scale.articles_<N>.ObjectMapping` benchmarks (the scaling series, ours only): the
+   median time to map the N-article payload, the time per article, the payload size (rebuilt here
+   exactly as `ArticlePayload` in ArticlesModel.swift writes it) and the median peak resident
+   memory of the process. `--p90 <folder>` adds scaling rows from a `metricP90AbsoluteThresholds`
+   export (the 1M-article run, which the JMH export cannot hold); those rows show p90 values and
+   are marked so. `--warm <results.jmh.json>` (and `--warm-p90 <folder>`) print the scaling table a
+   second time from a run with glibc keeping freed memory
+   (`GLIBC_TUNABLES=glibc.malloc.trim_threshold=...`, see run.sh).
 """
 
 import json
@@ -28,7 +45,26 @@ import sys
 
 OURS = "ObjectMapping"
 SCALE = "Scale"
+LIMIT = "Limit"
 PREFIX = "package.benchmark."
+
+# The Foundation side of the comparison table (`URLComponents`: the `Form.*` row, Encode.swift).
+FOUNDATION = ("JSONDecoder", "JSONEncoder", "JSONSerialization", "URLComponents")
+
+# The peers table: its areas, and its implementations in the order of its lines.
+PEER_AREAS = ("Decode", "Encode", "Parse")
+IMPLEMENTATIONS = (
+    OURS,
+    "FastJSONDecoder",
+    "FastJSONEncoder",
+    "JSONDecoder",
+    "JSONEncoder",
+    "JSONSerialization",
+    "XJSONDecoder",
+    "XJSONEncoder",
+    "ExtrasJSON",
+    "ObjectMapper",
+)
 
 
 def data_directory():
@@ -154,17 +190,34 @@ def rate_text(size, us):
     return "–" if size is None or us <= 0 else f"{size / us:,.0f}"  # bytes/µs == MB/s
 
 
+def split_name(name):
+    """Returns (area, key, implementation) of `<Area>.<corpus>.<implementation>`, else None."""
+    parts = name.split(".")
+    if len(parts) < 3:
+        return None
+    return parts[0], ".".join(parts[:-1]), parts[-1]
+
+
+def area_order(key):
+    return (key.split(".")[0], key)
+
+
 def pairs(results):
-    """Yields (key, ours, foundation) for each `<Area>.<corpus>` with both sides, in order."""
+    """Yields (key, ours, foundation) for each `<Area>.<corpus>` with both sides, in order.
+
+    The Foundation side is the Foundation implementation only (FOUNDATION); other
+    implementations of the same row (FastJSONDecoder, the peers) are not part of the pair."""
     rows = {}
     for name, result in results.items():
-        parts = name.split(".")
-        if len(parts) < 3 or parts[0] in (SCALE, "DefinitionFile"):
+        parsed = split_name(name)
+        if parsed is None or parsed[0] in (SCALE, LIMIT, "DefinitionFile"):
             continue
-        key, implementation = ".".join(parts[:-1]), parts[-1]
-        row = rows.setdefault(key, {})
-        row["ours" if implementation == OURS else "foundation"] = result
-    for key in sorted(rows, key=lambda k: (k.split(".")[0], k)):
+        _, key, implementation = parsed
+        if implementation == OURS:
+            rows.setdefault(key, {})["ours"] = result
+        elif implementation in FOUNDATION:
+            rows.setdefault(key, {})["foundation"] = result
+    for key in sorted(rows, key=area_order):
         row = rows[key]
         ours, foundation = row.get("ours"), row.get("foundation")
         if ours is None or foundation is None:
@@ -188,6 +241,112 @@ def print_comparison(results):
             f"| {ratio:.2f}× | {count_text(ours['mallocs'])} "
             f"| {count_text(foundation['mallocs'])} |"
         )
+
+
+def implementations(results):
+    """Returns {key: {implementation: result}} for the rows of the peers table."""
+    rows = {}
+    for name, result in results.items():
+        parsed = split_name(name)
+        if parsed is None or parsed[0] not in PEER_AREAS or parsed[2] not in IMPLEMENTATIONS:
+            continue
+        _, key, implementation = parsed
+        rows.setdefault(key, {})[implementation] = result
+    return rows
+
+
+def print_peers(results):
+    rows = implementations(results)
+    if not rows:
+        return
+    print()
+    print("Peers (ours is N× faster: the implementation's p50 / ObjectMapping's p50):")
+    print()
+    print("| benchmark | implementation | p50 | MB/s | ours is N× faster |")
+    print("|---|---|---:|---:|---:|")
+    for key in sorted(rows, key=area_order):
+        row = rows[key]
+        size = payload_size(key.split(".")[1])
+        ours = row.get(OURS)
+        for implementation in IMPLEMENTATIONS:
+            result = row.get(implementation)
+            if result is None:
+                continue
+            if implementation == OURS or ours is None or ours["wall_us"] <= 0:
+                ratio = "–"
+            else:
+                ratio = f"{result['wall_us'] / ours['wall_us']:.2f}×"
+            print(
+                f"| {key} | {implementation} | {time_text(result['wall_us'])} "
+                f"| {rate_text(size, result['wall_us'])} | {ratio} |"
+            )
+
+
+# (target, area, faster implementation, slower implementation, required ratio, required text):
+# the faster one's median time must be at most the slower one's / the required ratio.
+RATIO_TARGETS = (
+    ("decode to models vs JSONDecoder", "Decode", OURS, "JSONDecoder", 6, "≥ 6×"),
+    ("decode to models vs XJSONDecoder", "Decode", OURS, "XJSONDecoder", 6, "≥ 6×"),
+    ("encode models vs JSONEncoder", "Encode", OURS, "JSONEncoder", 10, "≥ 10×"),
+    ("encode models vs XJSONEncoder", "Encode", OURS, "XJSONEncoder", 10, "≥ 10×"),
+    ("parse to Node vs ExtrasJSON", "Parse", OURS, "ExtrasJSON", 3, "≥ 3×"),
+    ("FastJSONDecoder vs JSONDecoder", "Decode", "FastJSONDecoder", "JSONDecoder", 3, "≥ 3×"),
+    ("FastJSONDecoder vs XJSONDecoder", "Decode", "FastJSONDecoder", "XJSONDecoder", None, "> 1×"),
+    ("FastJSONEncoder vs JSONEncoder", "Encode", "FastJSONEncoder", "JSONEncoder", 3, "≥ 3×"),
+    ("FastJSONEncoder vs XJSONEncoder", "Encode", "FastJSONEncoder", "XJSONEncoder", None, "> 1×"),
+)
+# The corpora of the UTF-8 share target (`Limit.<c>.UTF8String` p50 / `Decode.<c>.ObjectMapping`
+# p50), its required share, and the canada decode rate.
+UTF8_SHARE_CORPORA = ("twitter", "citm_catalog")
+UTF8_SHARE = 0.35
+CANADA_RATE = 300
+
+
+def target_rows(results):
+    """Yields (target, corpus, required, measured, met) for each target whose inputs exist."""
+    corpora = sorted({parsed[1].split(".")[1] for parsed in map(split_name, results) if parsed})
+
+    def wall(area, corpus, implementation):
+        result = results.get(f"{area}.{corpus}.{implementation}")
+        return result["wall_us"] if result and result["wall_us"] > 0 else None
+
+    for target, area, fast, slow, required, required_text in RATIO_TARGETS:
+        for corpus in corpora:
+            fast_us, slow_us = wall(area, corpus, fast), wall(area, corpus, slow)
+            if fast_us is None or slow_us is None:
+                continue
+            ratio = slow_us / fast_us
+            met = ratio > 1 if required is None else ratio >= required
+            yield target, corpus, required_text, f"{ratio:.2f}×", met
+    for corpus in UTF8_SHARE_CORPORA:
+        limit_us, decode_us = wall(LIMIT, corpus, "UTF8String"), wall("Decode", corpus, OURS)
+        if limit_us is None or decode_us is None:
+            continue
+        share = limit_us / decode_us
+        yield (
+            "decode time vs one UTF-8 pass (UTF8String / decode)",
+            corpus,
+            f"≥ {UTF8_SHARE:.0%}",
+            f"{share:.0%}",
+            share >= UTF8_SHARE,
+        )
+    decode_us, size = wall("Decode", "canada", OURS), corpus_size("canada")
+    if decode_us is not None and size is not None:
+        rate = size / decode_us
+        yield "decode MB/s", "canada", f"≥ {CANADA_RATE}", f"{rate:,.0f}", rate >= CANADA_RATE
+
+
+def print_targets(results):
+    rows = list(target_rows(results))
+    if not rows:
+        return
+    print()
+    print("Targets:")
+    print()
+    print("| target | corpus | required | measured | met |")
+    print("|---|---|---:|---:|---|")
+    for target, corpus, required, measured, met in rows:
+        print(f"| {target} | {corpus} | {required} | {measured} | {'yes' if met else 'no'} |")
 
 
 def print_peak_memory(results):
@@ -288,6 +447,8 @@ def main():
         print_peak_memory(results)
         return
     print_comparison(results)
+    print_peers(results)
+    print_targets(results)
     print_scaling(results)
     if warm_json:
         warm = load(warm_json)

@@ -3,6 +3,8 @@ import Benchmark
 // Entry point of the benchmark target: the BenchmarkPlugin generates a `main` that calls this
 // closure to register every benchmark. Each area registers its benchmarks from its own file
 // (`Parse.swift`, `Write.swift`, `Decode.swift`, `Encode.swift`); a new area adds a file and one line here.
+// `Peers.swift` adds the `Limit.*` rows and, when the package is built with `OBJECT_MAPPING_PEERS`
+// (see Package.swift), the rows of other Swift JSON libraries (swift-extras-json, ObjectMapper).
 //
 // Naming: `<Area>.<corpus>.<implementation>`, e.g. `Parse.twitter.ObjectMapping` and
 // `Parse.twitter.JSONSerialization`, so ours and Foundation's run side by side in one run and
@@ -26,4 +28,5 @@ let benchmarks: @Sendable () -> Void = {
   registerDecodeBenchmarks()
   registerEncodeBenchmarks()
   registerDefinitionFileBenchmarks()
+  registerPeerBenchmarks()
 }
