@@ -52,6 +52,43 @@ import Testing
     #expect(thread.byUser == ["ann": Comment(text: "hi"), "bob": Comment(text: "yo")])
   }
 
+  /// The to-many step takes a path of its own for `[]`, for arrays of children and for every
+  /// other value: each kind of collection (array, optional array, set) gets the elements in
+  /// order (a set without duplicates), `[]` is an empty collection (not `nil`), and `null` is
+  /// `nil` for an optional array and an error for a required one.
+  @Test func toManyCollectionsOfEverySizeAndEmptyArrays() throws {
+    for count in [0, 1, 2, 17] {
+      let objects = (0..<count).map { #"{"text": "c\#($0)"}"# }
+      let elements = objects.joined(separator: ",")
+      let twice = (objects + objects).joined(separator: ",")
+      let json = """
+        {"lead": {"text": "l", "replies": []}, "comments": [\(elements)],
+         "optional_comments": [\(elements)], "unique": [\(twice)]}
+        """
+      let thread = try Self.threadMapping.map(json)
+      let expected = (0..<count).map { Comment(text: "c\($0)") }
+      #expect(thread.lead.replies.isEmpty)
+      #expect(thread.comments == expected)
+      #expect(thread.optionalComments == expected)
+      #expect(thread.unique == Set(expected))
+    }
+    let nulls = try Self.threadMapping.map(
+      #"{"lead": {"text": "l"}, "comments": [], "optional_comments": null}"#)
+    #expect(nulls.optionalComments == nil)
+    #expect(nulls.lead.replies.isEmpty)
+    // `null` for a non-optional array is an error, also under `.optional()` (absence only).
+    #expect(
+      errorLines {
+        try Self.threadMapping.map(#"{"lead": {"text": "l", "replies": null}, "comments": []}"#)
+      } == ["/lead/replies: expected an array, found null"])
+    #expect(throws: MappingErrors.self) {
+      try Self.threadMapping.map(#"{"lead": {"text": "l"}, "comments": null}"#)
+    }
+    #expect(throws: MappingErrors.self) {
+      try Self.threadMapping.map(#"{"lead": {"text": "l"}, "comments": 3}"#)
+    }
+  }
+
   @Test func requiredRelationshipsAndChildErrorsCarryPaths() {
     let json = """
       {"comments": [{"text": "ok"}, {"replies": [{"text": [1]}]}, "nope"]}
