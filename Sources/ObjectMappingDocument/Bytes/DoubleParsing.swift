@@ -102,19 +102,30 @@ package func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
 @inline(__always)
 package func _skipDigits(_ base: UnsafePointer<UInt8>, _ index: inout Int, _ end: Int) {
   while end - index >= 8 {
-    let count = _leadingDigits(
-      UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+    let count = _leadingDigits(_word(base, at: index, end: end))
     index += count
     if count < 8 { return }
   }
-  let remaining = end - index
-  guard remaining > 0 else { return }
+  guard index < end else { return }
   if end >= 8 {
-    let last = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
-    index += _leadingDigits(last >> UInt64((8 - remaining) * 8))
+    index += _leadingDigits(_word(base, at: index, end: end))
   } else {
     while index < end && base[index] &- UInt8(ascii: "0") <= 9 { index += 1 }
   }
+}
+
+/// The eight bytes from `index` as a little-endian word, read only inside `base[..<end]`
+/// (which must hold at least eight bytes): the word at `index` while eight bytes remain, else
+/// the last eight bytes shifted so that the byte at `index` comes first, with zeros (not digits)
+/// shifted in after the text.
+@inline(__always)
+package func _word(_ base: UnsafePointer<UInt8>, at index: Int, end: Int) -> UInt64 {
+  assert(end >= 8 && index < end, "a word read stays inside the text")
+  if end - index >= 8 {
+    return UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+  }
+  let last = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
+  return last &>> UInt64((8 - (end - index)) * 8)
 }
 
 /// How many of the eight bytes of `word`, lowest first, are ASCII digits before the first one

@@ -194,22 +194,16 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
       index += 1
     }
     while significand != 0 && end - index >= 8 {
-      let word = UInt64(
-        littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      let word = _word(base, at: index, end: end)
       guard _leadingDigits(word) == 8 else { break }
       significand = significand &* 100_000_000 &+ _eightDigitsValue(word)
       digitCount &+= 8
       index += 8
     }
-    // Fewer than eight digits left: the word at `index`, or the text's last eight bytes
-    // shifted so that the byte at `index` comes first (zeros shifted in are not digits); its
-    // `n` leading digits, moved to the top of the word, read as an `n`-digit number.
+    // Fewer than eight digits left: their `n`, moved to the top of the word, read as an
+    // `n`-digit number.
     if significand != 0 && index < end && end >= 8 {
-      let word =
-        end - index >= 8
-        ? UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-        : UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
-          &>> UInt64((8 - (end - index)) * 8)
+      let word = _word(base, at: index, end: end)
       let count = _leadingDigits(word)
       if count > 0 && count < 8 {
         significand =
