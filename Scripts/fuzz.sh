@@ -195,9 +195,38 @@ case "$command" in
     seed="$(commit_seed)"
     echo "== fuzzing ($config) with seed $seed (from $(git -C "$ROOT" rev-parse --short HEAD \
       2>/dev/null || echo 'no commit'); FUZZ_SEED overrides)"
+    # Each libFuzzer run uses one core: FUZZ_JOBS of them (default: the cores, at most 4) run
+    # side by side, each writing its report to a file printed in table order once all are done.
+    # Every run is a separate process with its own seed, count and corpus, so running them
+    # together changes nothing in what they execute.
+    jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+    if [[ "$jobs" -gt 4 ]]; then jobs=4; fi
+    if [[ "$jobs" -lt 1 ]]; then jobs=1; fi
     failed=()
+    running=0
     for target in "${targets[@]}"; do
-      run_ci_target "$config" "$target" "$seed" || failed+=("$target")
+      if [[ $running -ge $jobs ]]; then
+        wait -n || true
+        running=$((running - 1))
+      fi
+      (
+        summary_lines=()
+        status=0
+        run_ci_target "$config" "$target" "$seed" || status=$?
+        printf '%s\n' "${summary_lines[@]}" >"$artifacts/$config-$target.summary"
+        echo "$status" >"$artifacts/$config-$target.status"
+      ) >"$artifacts/$config-$target.report" 2>&1 &
+      running=$((running + 1))
+    done
+    wait
+    for target in "${targets[@]}"; do
+      cat "$artifacts/$config-$target.report"
+      if [[ "$(cat "$artifacts/$config-$target.status" 2>/dev/null || echo 1)" != 0 ]]; then
+        failed+=("$target")
+      fi
+      while IFS= read -r line; do
+        if [[ -n "$line" ]]; then summary_lines+=("$line"); fi
+      done <"$artifacts/$config-$target.summary"
     done
     if [[ ${#summary_lines[@]} -ne 0 ]]; then
       echo "== fuzzing ($config), seed $seed: target, executions, coverage (edges, features)," \

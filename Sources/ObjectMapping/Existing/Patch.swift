@@ -195,6 +195,9 @@ extension _MappingPlan {
   /// rule alone; `nil` when the mapping has no identity or the payload has no id (a missing id
   /// never matches).
   func payloadIdentity(at index: Int, run: inout _MappingRun) -> AnyHashable? {
+    if hasKeyVariants, run.keyConvention != nil {
+      return keyed(in: run).payloadIdentity(at: index, run: &run)
+    }
     guard let identity, let make else { return nil }
     guard let position = rules.firstIndex(where: { $0.propertyKeyPath == identity.property })
     else {

@@ -126,6 +126,9 @@ struct _MappingRun {
   var metadata: Node?
   /// The call's root mapping: its own settings yield to the call's options wherever it recurs.
   var rootPlan: ObjectIdentifier?
+  /// The call's key convention (``MappingOptions/keys``): mappings with default keys map with
+  /// the plan they derived for it (``_MappingPlan/keyed(in:)``).
+  var keyConvention: KeyConvention?
   /// The contexts derived for child mappings in this run, by (inherited context, child plan):
   /// derived once, reused for every object, and kept alive for the values that hold them
   /// unretained.
@@ -196,9 +199,10 @@ struct _MappingRun {
   /// Makes `plan` the root mapping of the call and sets the context from the call's `options`
   /// over the mapping's own settings (a mapper calls it per route).
   mutating func startCall<Object>(root plan: _MappingPlan<Object>, options: MappingOptions) {
-    rootPlan = ObjectIdentifier(plan)
+    rootPlan = plan.settingsID
     context = _ValueContext.default.applying(options.overriding(plan.settings))
     metadata = options.metadata
+    keyConvention = options.keys
   }
 
   /// ``startCall(root:options:)`` for a mapping of any kind (a mapper's route).
@@ -217,6 +221,7 @@ struct _MappingRun {
     }
     run.context = context
     run.rootPlan = rootPlan
+    run.keyConvention = keyConvention
     run.ontoExisting = ontoExisting
     run.derivedContexts = derivedContexts
     run.metadata = metadata
@@ -229,7 +234,7 @@ struct _MappingRun {
   /// call's options already decided.
   @inline(never)
   mutating func enterSettings<Object>(of plan: _MappingPlan<Object>) -> _ValueContext? {
-    let id = ObjectIdentifier(plan)
+    let id = plan.settingsID
     guard id != rootPlan, !context.isUnchanged(by: plan.settings) else { return nil }
     let inherited = context
     if let known = derivedContexts.first(where: { $0.inherited === inherited && $0.plan == id }) {

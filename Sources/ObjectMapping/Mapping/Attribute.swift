@@ -76,6 +76,9 @@ public struct Attribute<Object, Value>: MappingRule {
   /// For a rule declared without a key (`Attribute(\.createdAt)`): the property's name, which
   /// the mapping's ``KeyConvention`` turns into the key.
   var derivedKey: _DerivedKey?
+  /// Whether the key is the default one made from ``derivedKey`` (no mapping convention applied
+  /// yet): a call's convention then makes it (``MappingOptions/keys``).
+  var keyIsDefault = false
   /// For a compound source: writes part `i` of the value (the transform run in reverse).
   var compoundWriter: (@Sendable (Value, Int, inout _PayloadWriter) throws -> Void)?
 

@@ -17,28 +17,66 @@
 /// metadata, optional chaining, a subscript) is a definition problem naming the rule, reported
 /// by `validate()` and on first use, telling you to spell the key: never a wrong key. A nested
 /// key path (`\.address.city`) names nested keys (`address.city`), each component converted.
+///
+/// ## A whole call
+///
+/// A call can declare a convention too, for every mapping it reaches that declares none
+/// (``MappingOptions/keys``):
+///
+/// ```swift
+/// let snake = MappingOptions(keys: .snakeCase)
+/// let issue = try issueMapping.map(json, with: snake)
+/// let body = try issueMapping.serialize(issue, as: .json, with: snake)
+/// ```
+///
+/// It applies to the keyless rules of the root mapping and of every child mapping (through
+/// relationships, dynamic cases, recursion) that was built without `keys:` and without
+/// ``Mapping/keys(_:)``; a mapping's own convention and a spelled key always win. Each mapping
+/// derives its keys for a convention once, the first time a call uses it, and keeps them: the
+/// built-in conventions and a `custom` one kept in a constant cost a lookup per object, not a
+/// derivation. Keyless rules of an ``Include``d mapping keep the keys that mapping gave them.
 public struct KeyConvention: Sendable {
   /// Makes the key for one property name (one component of a nested key path).
   let transform: @Sendable (String) -> String
+  /// Which convention this is: mappings keep the keys they derive for a call's convention under
+  /// this name (``_KeyVariants``).
+  let name: _ConventionName
+  /// For a custom convention (and one derived from it): the object whose identity is in
+  /// ``name``, kept alive with the convention so that no other convention can get its identity.
+  let token: _CustomConvention?
+
+  init(
+    _ name: _ConventionName, token: _CustomConvention? = nil,
+    transform: @escaping @Sendable (String) -> String
+  ) {
+    self.name = name
+    self.token = token
+    self.transform = transform
+  }
 
   /// A convention that makes keys with `transform` (`{ "x_" + $0 }`).
+  ///
+  /// Each call of `custom` makes a new convention: a mapping derives its keys again for each
+  /// one a call uses, so keep a custom convention in a constant (`static let`) rather than
+  /// making it per call.
   public static func custom(_ transform: @escaping @Sendable (String) -> String) -> KeyConvention {
-    KeyConvention(transform: transform)
+    let token = _CustomConvention()
+    return KeyConvention(.custom(ObjectIdentifier(token)), token: token, transform: transform)
   }
 
   /// The property name as it is (`createdAt`): ObjectMapper's automatic same-name mapping. Rules
-  /// without a key use it when the mapping declares no convention.
-  public static let identity = KeyConvention { $0 }
+  /// without a key use it when neither the mapping nor the call declares a convention.
+  public static let identity = KeyConvention(.identity) { $0 }
 
   /// `created_at` from `createdAt`, `html_url` from `htmlURL`, `user_id` from `userID` (the words
   /// `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` would read back).
-  public static let snakeCase = KeyConvention { _separatedWords($0, by: "_") }
+  public static let snakeCase = KeyConvention(.snakeCase) { _separatedWords($0, by: "_") }
 
   /// `created-at` from `createdAt`.
-  public static let kebabCase = KeyConvention { _separatedWords($0, by: "-") }
+  public static let kebabCase = KeyConvention(.kebabCase) { _separatedWords($0, by: "-") }
 
   /// `CreatedAt` from `createdAt`.
-  public static let pascalCase = KeyConvention { name in
+  public static let pascalCase = KeyConvention(.pascalCase) { name in
     guard let first = name.first else { return name }
     return first.uppercased() + name.dropFirst()
   }
@@ -50,7 +88,7 @@ public struct KeyConvention: Sendable {
   /// ```
   public func prefixed(_ prefix: String) -> KeyConvention {
     let inner = transform
-    return KeyConvention { prefix + inner($0) }
+    return KeyConvention(.prefixed(name, prefix), token: token) { prefix + inner($0) }
   }
 
   /// The key for `propertyName`.
@@ -58,6 +96,22 @@ public struct KeyConvention: Sendable {
     transform(propertyName)
   }
 }
+
+/// Which ``KeyConvention`` a value is: the built-in ones by name, a custom one by the identity of
+/// the object its `custom` call made, a prefixed one by its convention and prefix.
+indirect enum _ConventionName: Hashable, Sendable {
+  case identity
+  case snakeCase
+  case kebabCase
+  case pascalCase
+  /// `ObjectIdentifier` of a ``_CustomConvention``: unique while the object lives, and
+  /// ``_KeyVariants`` keeps the convention (so the object) alive as long as it keeps its keys.
+  case custom(ObjectIdentifier)
+  case prefixed(_ConventionName, String)
+}
+
+/// What makes each `KeyConvention.custom(_:)` value distinct (``_ConventionName/custom(_:)``).
+final class _CustomConvention: Sendable {}
 
 /// `name`'s words joined by `separator`, lowercased: a word starts at an uppercase letter that
 /// follows a lowercase letter or a digit, and at the last uppercase letter of a run followed by a
@@ -129,6 +183,10 @@ enum _DerivedKey: Sendable, Equatable {
 protocol _KeyDerivingRule {
   /// The same rule with its key made by `convention`, when it was declared without one.
   func applyingKeyConvention(_ convention: KeyConvention) -> Self
+  /// The property's names when the rule's key is the default one (declared without a key, in a
+  /// mapping that declares no convention): a call's convention (``MappingOptions/keys``) then
+  /// makes its key. `nil` for a spelled key, a mapping's convention, or an unknown name.
+  var defaultKeyNames: [String]? { get }
 }
 
 extension Attribute: _KeyDerivingRule {
@@ -136,7 +194,13 @@ extension Attribute: _KeyDerivingRule {
     guard let derivedKey, let source = derivedKey.source(with: convention) else { return self }
     var copy = self
     copy.source = source
+    copy.keyIsDefault = false
     return copy
+  }
+
+  var defaultKeyNames: [String]? {
+    guard keyIsDefault, case .names(let names)? = derivedKey else { return nil }
+    return names
   }
 }
 
@@ -145,7 +209,13 @@ extension Relationship: _KeyDerivingRule {
     guard let derivedKey, let source = derivedKey.source(with: convention) else { return self }
     var copy = self
     copy.source = source
+    copy.keyIsDefault = false
     return copy
+  }
+
+  var defaultKeyNames: [String]? {
+    guard keyIsDefault, case .names(let names)? = derivedKey else { return nil }
+    return names
   }
 }
 
@@ -160,6 +230,7 @@ extension Attribute where Value: MappableValue {
     let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
     self.init(derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property)
     derivedKey = derived
+    keyIsDefault = true
   }
 
   /// ``init(_:)`` with a default for an absent or `null` value.
@@ -169,6 +240,7 @@ extension Attribute where Value: MappableValue {
     self.init(
       derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property, default: defaultValue)
     derivedKey = derived
+    keyIsDefault = true
   }
 }
 
@@ -181,6 +253,7 @@ extension Attribute {
     let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
     self.init(derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property, transform)
     derivedKey = derived
+    keyIsDefault = true
   }
 }
 
@@ -190,6 +263,7 @@ extension Relationship {
     var copy = self
     let derived = _DerivedKey(property, root: Object.self, rule: "Relationship")
     copy.derivedKey = derived
+    copy.keyIsDefault = true
     if let source = derived.source(with: .identity) { copy.source = source }
     return copy
   }

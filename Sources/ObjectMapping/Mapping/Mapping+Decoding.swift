@@ -171,6 +171,9 @@ extension _MappingPlan {
   /// usually the wrong mapping or the wrong key path); records the error when it is. An empty
   /// object, and dynamic and nested-key mappings, are never unmappable.
   func mapsNothing(at index: Int, run: inout _MappingRun) -> Bool {
+    if hasKeyVariants, run.keyConvention != nil {
+      return keyed(in: run).mapsNothing(at: index, run: &run)
+    }
     let entry = run.tape[index]
     guard !allowsUnmappable, dynamic == nil, keyRule == nil, entry.kind == .object,
       entry.length > 0,

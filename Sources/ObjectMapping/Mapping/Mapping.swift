@@ -50,6 +50,9 @@ public struct Mapping<Object>: MappingProtocol {
   /// ``allowingUnmappableRepresentation()`` was called.
   var allowsUnmappable = false
   var isDeclaredRoundTrip = false
+  /// For a mapping derived for a call's key convention (``MappingOptions/keys``): the plan it
+  /// was derived from.
+  var keyVariantOf: ObjectIdentifier?
 
   /// The compiled plan (opaque).
   public private(set) var plan: MappingPlan<Object>
@@ -102,6 +105,18 @@ public struct Mapping<Object>: MappingProtocol {
     return copy
   }
 
+  /// This mapping's plan for a call's key `convention`, derived from the plan `owner`: its
+  /// default keys made by the convention.
+  private func plan(keyedBy convention: KeyConvention, owner: ObjectIdentifier) -> _MappingPlan<
+    Object
+  > {
+    var keyed = self
+    keyed.keyVariantOf = owner
+    keyed.rules = Self.applying(convention, to: rules)
+    keyed.rebuildPlan()
+    return keyed._plan
+  }
+
   /// `rules` with the keys of keyless rules made by `convention`.
   private static func applying(
     _ convention: KeyConvention, to rules: [any MappingRule<Object>]
@@ -147,15 +162,23 @@ public struct Mapping<Object>: MappingProtocol {
     let rules = expandedRules
     let compiled = rules.compactMap { $0 as? any _DecodingRule<Object> }
     let keyRule = rules.lazy.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule }.first
+    // The rules of this block whose keys are the default ones, aligned with `rules` (an
+    // included mapping's keep their keys): a call's key convention makes their keys.
+    let defaultKeys = self.rules.flatMap { rule -> [[String]?] in
+      if let include = rule as? Include<Object> { return include.rules.map { _ in nil } }
+      return [(rule as? any _KeyDerivingRule)?.defaultKeyNames]
+    }
     // Every rule is compiled for serializing too: grouped rules write only in runs whose
     // groups (the call's, the mapping's own or inherited) include theirs.
     var inverse = InverseMapping(
-      encodings: rules.compactMap { rule -> _RuleEncoding<Object>? in
-        guard let encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
-        guard let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty else {
-          return encoding
+      encodings: zip(rules, defaultKeys).compactMap {
+        rule, defaultKeys -> _RuleEncoding<Object>? in
+        guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
+        if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
+          encoding = encoding.grouped(names)
         }
-        return encoding.grouped(names)
+        if let defaultKeys { encoding = encoding.withDefaultKeys(defaultKeys) }
+        return encoding
       },
       nulls: nullPolicy, dateFormat: dateFormatsAreExplicit ? formats.first : nil,
       groups: activeGroups, groupMatching: groupMatchingMode)
@@ -190,11 +213,19 @@ public struct Mapping<Object>: MappingProtocol {
           _KnownKey(bytes: $0, groups: groups)
         }
       } : nil
+    var keyVariants: _KeyVariants<_MappingPlan<Object>>?
+    if keyVariantOf == nil, defaultKeys.contains(where: { $0 != nil }) {
+      var template = self
+      template.plan = MappingPlan(_MappingPlan(placeholder: ()))
+      keyVariants = _KeyVariants { [template] convention, owner in
+        template.plan(keyedBy: convention, owner: owner)
+      }
+    }
     plan = MappingPlan(
       _MappingPlan(
         make: make, rules: compiled, settings: decodeSettings, inverse: inverse,
         keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys,
-        allowsUnmappable: allowsUnmappable))
+        allowsUnmappable: allowsUnmappable, keyVariants: keyVariants, derivedFrom: keyVariantOf))
   }
 
   /// Two rules of this block (not of included mappings) writing one property, unless their
@@ -521,13 +552,30 @@ final class _MappingPlan<Object>: Sendable {
   /// With ``Mapping/allowingUnmappableRepresentation()``: a top-level object none of whose
   /// keys the rules read is not an error.
   let allowsUnmappable: Bool
+  /// For a mapping with default keys (rules declared without a key, no convention of its own):
+  /// the plans it derives for the conventions calls declare (``MappingOptions/keys``).
+  let keyVariants: _KeyVariants<_MappingPlan<Object>>?
+  /// ``keyVariants`` is set: tested on the hot path instead of the optional.
+  let hasKeyVariants: Bool
+  /// For a plan derived for a call's key convention: the identity of the plan it was derived
+  /// from.
+  private let derivedFrom: ObjectIdentifier?
+
+  /// The identity the settings precedence knows this plan by (``_MappingRun/rootPlan``,
+  /// ``_MappingRun/enterSettings(of:)``): a plan derived for a key convention is the mapping it
+  /// was derived from.
+  var settingsID: ObjectIdentifier { derivedFrom ?? ObjectIdentifier(self) }
 
   init(
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
     settings: MappingOptions = .none, inverse: InverseMapping<Object>,
     keyRule: _KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
-    problems: [String] = [], knownKeys: [_KnownKey]? = nil, allowsUnmappable: Bool = false
+    problems: [String] = [], knownKeys: [_KnownKey]? = nil, allowsUnmappable: Bool = false,
+    keyVariants: _KeyVariants<_MappingPlan<Object>>? = nil, derivedFrom: ObjectIdentifier? = nil
   ) {
+    self.keyVariants = keyVariants
+    hasKeyVariants = keyVariants != nil
+    self.derivedFrom = derivedFrom
     self.allowsUnmappable = allowsUnmappable
     self.make = make
     self.rules = rules
@@ -553,6 +601,9 @@ final class _MappingPlan<Object>: Sendable {
   ) {
     make = nil
     allowsUnmappable = false
+    keyVariants = nil
+    hasKeyVariants = false
+    derivedFrom = nil
     rules = []
     settings = .none
     hasSettings = false
@@ -572,6 +623,9 @@ final class _MappingPlan<Object>: Sendable {
   init(placeholder: Void) {
     make = nil
     allowsUnmappable = false
+    keyVariants = nil
+    hasKeyVariants = false
+    derivedFrom = nil
     rules = []
     settings = .none
     hasSettings = false
@@ -716,6 +770,10 @@ final class _MappingPlan<Object>: Sendable {
     on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
     run: inout _MappingRun
   ) -> Bool {
+    if hasKeyVariants, run.keyConvention != nil {
+      return keyed(in: run).runSteps(
+        on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)
+    }
     let before = run.errors.count
     var hint = _MemberHint(object: index)
     let inherited = hasSettings ? run.enterSettings(of: self) : nil
@@ -732,10 +790,18 @@ final class _MappingPlan<Object>: Sendable {
 }
 
 extension _MappingPlan {
+  /// The plan to map with in `run`: the one derived for the call's key convention when the
+  /// call declares one and this mapping has default keys, else this one.
+  @inline(never)
+  func keyed(in run: borrowing _MappingRun) -> _MappingPlan<Object> {
+    guard let keyVariants, let convention = run.keyConvention else { return self }
+    return keyVariants.plan(for: convention, owner: ObjectIdentifier(self))
+  }
+
   /// The coercion this mapping's objects are mapped with in `run`: its own when it sets one
   /// (unless it is the call's root, where the call's options decided), else the inherited one.
   func coercion(in run: borrowing _MappingRun) -> Coercion {
-    guard ObjectIdentifier(self) != run.rootPlan, let own = settings.coercion else {
+    guard settingsID != run.rootPlan, let own = settings.coercion else {
       return run.context.coercion
     }
     return own

@@ -50,6 +50,11 @@ public struct MappingOptions: Sendable {
   /// `@metadata`): the object manager puts the request's URL, method, status and headers here;
   /// any caller can pass its own. Not inherited from mappings (it belongs to the call).
   public var metadata: Node?
+  /// The key convention for the rules declared without a key (`Attribute(\.createdAt)`) in
+  /// every mapping of the call that declares none of its own (``KeyConvention``); `nil`: not
+  /// set (those rules read and write the property's name). A mapping's own convention and a
+  /// spelled key win over it. Mapping and serializing alike.
+  public var keys: KeyConvention?
 
   /// Creates options; every parameter left out is not set, so the mappings' own settings apply.
   ///
@@ -63,12 +68,14 @@ public struct MappingOptions: Sendable {
   ///   - nullIntoNonOptional: What `null` does to a property that cannot hold `nil`.
   ///   - metadata: What ``SourcePath/metadata`` reads during this call.
   ///   - groupMatching: How `groups` select grouped rules (``GroupMatching``).
+  ///   - keys: The key convention of the keyless rules of mappings that declare none.
   public init(
     coercion: Coercion? = nil, nulls: NullPolicy? = nil, groups: Set<String>? = nil,
     dateFormats: [DateFormat]? = nil, validation: Bool? = nil,
     missingKeys: MissingKeyPolicy? = nil, nullIntoNonOptional: NullIntoNonOptional? = nil,
-    metadata: Node? = nil, groupMatching: GroupMatching? = nil
+    metadata: Node? = nil, groupMatching: GroupMatching? = nil, keys: KeyConvention? = nil
   ) {
+    self.keys = keys
     self.metadata = metadata
     self.groupMatching = groupMatching
     self.coercion = coercion
@@ -92,7 +99,7 @@ public struct MappingOptions: Sendable {
       validation: validation ?? inherited.validation,
       missingKeys: missingKeys ?? inherited.missingKeys,
       nullIntoNonOptional: nullIntoNonOptional ?? inherited.nullIntoNonOptional,
-      groupMatching: groupMatching ?? inherited.groupMatching)
+      groupMatching: groupMatching ?? inherited.groupMatching, keys: keys ?? inherited.keys)
   }
 }
 

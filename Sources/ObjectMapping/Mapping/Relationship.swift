@@ -90,6 +90,9 @@ public struct Relationship<Object>: MappingRule {
   var shape: _RelationshipShape = .toMany
   /// For a relationship declared without a key: the property's name (``KeyConvention``).
   var derivedKey: _DerivedKey?
+  /// Whether the key is the default one made from ``derivedKey`` (no mapping convention applied
+  /// yet): a call's convention then makes it (``MappingOptions/keys``).
+  var keyIsDefault = false
 
   /// A collection policy the relationship's shape cannot honour (any but
   /// ``CollectionPolicy/replace`` on a to-one or dictionary relationship).

@@ -54,7 +54,14 @@ struct _EncodingRun {
 /// The serializing side of one rule: writes one value (the key is written by the plan).
 struct _EncodingRule<Object>: Sendable {
   /// The output keys, from the object being written (`["user", "address", "city"]`).
-  var path: [String]
+  var path: [String] {
+    // A path set later (an inverse's `renaming`) is spelled: no convention changes it.
+    didSet { defaultKeyNames = nil }
+  }
+  /// The property's names when ``path`` is a default key (a rule declared without a key, in a
+  /// mapping without a convention): a call's key convention makes the path from them
+  /// (``MappingOptions/keys``).
+  var defaultKeyNames: [String]?
   /// The property the rule reads, so an inverse can remove it by key path.
   let property: AnyKeyPath & Sendable
   /// How the rule reads in reports (`Attribute "title"`).
@@ -78,9 +85,19 @@ struct _EncodingRule<Object>: Sendable {
   /// The same rule, written only when the run's groups include one of `names`
   /// (``Attribute/groups(_:)-(String...)``).
   func grouped(_ names: [String]) -> Self {
-    _EncodingRule(
+    var grouped = _EncodingRule(
       path: path, property: property, label: label, nulls: nulls,
       step: _GroupedEncodeStep(step, groups: names))
+    grouped.defaultKeyNames = defaultKeyNames
+    return grouped
+  }
+
+  /// The same rule with its path made by `convention` when it is a default key.
+  func keyed(by convention: KeyConvention) -> Self {
+    guard let defaultKeyNames else { return self }
+    var keyed = self
+    keyed.path = defaultKeyNames.map(convention.key(for:))
+    return keyed
   }
 
   /// A rule whose value is written by a closure taking the model (for the rarer rule kinds:
@@ -115,6 +132,22 @@ enum _RuleEncoding<Object>: Sendable {
     switch self {
     case .rule(let rule): return .rule(rule.grouped(names))
     case .rules(let rules): return .rules(rules.map { $0.grouped(names) })
+    case .omitted: return self
+    }
+  }
+
+  /// The same encoding with its rules that write at `names` (the property's names, a default
+  /// key) marked as such, for a call's key convention (``MappingOptions/keys``).
+  func withDefaultKeys(_ names: [String]) -> Self {
+    let mark = { (rule: _EncodingRule<Object>) -> _EncodingRule<Object> in
+      guard rule.path == names else { return rule }
+      var marked = rule
+      marked.defaultKeyNames = names
+      return marked
+    }
+    switch self {
+    case .rule(let rule): return .rule(mark(rule))
+    case .rules(let rules): return .rules(rules.map(mark))
     case .omitted: return self
     }
   }
@@ -273,6 +306,11 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private let steps: [_EncodeStep]
   /// The output keys, for writers building a ``Node``.
   private let keys: [_OutputKey]
+  /// For a plan with default keys: the plans it derives for the key conventions calls declare
+  /// (``MappingOptions/keys``).
+  private let keyVariants: _KeyVariants<_InversePlan<Object>>?
+  /// ``keyVariants`` is set: tested on the hot path instead of the optional.
+  private let hasKeyVariants: Bool
   private let members: _FixedBuffer<_OutputMember>
   /// The number of members.
   private let memberCount: Int
@@ -286,6 +324,19 @@ final class _InversePlan<Object>: @unchecked Sendable {
     keyEncoder: (@Sendable (Object) throws -> String)?, problems: inout [InverseOmission]
   ) {
     self.groupMatching = groupMatching
+    if rules.contains(where: { $0.defaultKeyNames != nil }) {
+      keyVariants = _KeyVariants { convention, _ in
+        _InversePlan.build(
+          rules: rules.map { $0.keyed(by: convention) }, nulls: nulls, dateFormat: dateFormat,
+          groups: groups, groupMatching: groupMatching, dispatch: dispatch,
+          keyEncoder: keyEncoder
+        ).plan
+      }
+      hasKeyVariants = true
+    } else {
+      keyVariants = nil
+      hasKeyVariants = false
+    }
     var tree = _OutputTree()
     for rule in rules {
       if let problem = tree.insert(rule, at: rule.path[...]) {
@@ -398,6 +449,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
   func encodeBody(
     at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
+    if hasKeyVariants, run.options.keys != nil {
+      return keyed(in: run).encodeBody(at: object, to: &writer, run: &run)
+    }
     if let dispatch {
       return dispatch(object.load(Object.self), &writer, &run)
     }
@@ -438,6 +492,14 @@ final class _InversePlan<Object>: @unchecked Sendable {
     run.groupMatching = outerMatching
     if let outerFormat { writer.dateFormat = outerFormat }
     if isClass { run.visiting.removeLast() }
+  }
+
+  /// The plan to write with in `run`: the one derived for the call's key convention when the
+  /// call declares one and this plan has default keys, else this one.
+  @inline(never)
+  private func keyed(in run: borrowing _EncodingRun) -> _InversePlan<Object> {
+    guard let keyVariants, let convention = run.options.keys else { return self }
+    return keyVariants.plan(for: convention, owner: ObjectIdentifier(self))
   }
 
   /// Notes that the class instance at `object` is being written; `false` (with a cycle error)
