@@ -53,9 +53,18 @@ export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS="suppressions=$ROOT/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 scratch() { echo "$ROOT/.build/fuzz/$1"; }
+# The release build keeps the debug build's checks on (`-assert-config Debug`: `assert`, and the
+# standard library's bounds checks in unsafe buffer code; `-DDEBUG`: the writer's event-sequence
+# checks), so that the one build CI fuzzes runs optimized code and still stops at the first
+# out-of-bounds index instead of reading past it unnoticed where AddressSanitizer cannot see
+# (inside one allocation). The debug build (`-c debug`) stays for stepping through a failure.
 build_command() {
+  local checks=""
+  if [[ "$1" == release ]]; then
+    checks="-Xswiftc -assert-config -Xswiftc Debug -Xswiftc -DDEBUG"
+  fi
   echo swift build --package-path Fuzz -c "$1" --scratch-path "$(scratch "$1")" \
-    --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
+    --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address $checks
 }
 bin_dir() { echo "$(scratch "$1")/$1"; }
 
