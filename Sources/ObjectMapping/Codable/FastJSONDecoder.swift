@@ -68,7 +68,7 @@ public struct FastJSONDecoder {
       outcome = try text.scan(options: reading) { view in
         let state = _CodableReading(tape: view, settings: self)
         do {
-          return .success(try state.decode(T.self, at: 0, parent: [], key: nil))
+          return .success(try state.decode(T.self, at: 0, parent: nil, key: nil))
         } catch let errors as MappingErrors {
           // A mapped model's (MappedCodable) errors, each at its path.
           return .failure(errors)
@@ -209,7 +209,7 @@ final class _CodableReading {
   /// (dates, data, URLs, decimals) with their strategies, everything else through its
   /// `init(from:)`.
   func decode<T: Decodable>(
-    _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> T {
     checkLifetime()
     return try readValue(T.self, at: index, parent: parent, key: key)
@@ -217,7 +217,7 @@ final class _CodableReading {
 
   /// ``decode(_:at:parent:key:)`` for a caller that checked the lifetime already.
   func readValue<T: Decodable>(
-    _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> T {
     // Scalars and arrays are read straight from the document: no decoder, no existential
     // container per value (the common types first; the comparisons are of metadata pointers).
@@ -243,7 +243,7 @@ final class _CodableReading {
       }
     }
     if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
-      return try decodeSpecial(type, at: index, path: _path(parent, key))
+      return try decodeSpecial(type, at: index, parent: parent, key: key)
     }
     if convertsKeys, T.self is any _StringKeyedDictionary.Type {
       return try T(
@@ -264,7 +264,7 @@ final class _CodableReading {
   /// has checked the lifetime.
   @inline(__always)
   func fastScalar<T>(
-    _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> T {
     if T.self == String.self {
       return _identityCast(
@@ -300,7 +300,7 @@ final class _CodableReading {
   /// The caller has checked the lifetime; no code of the model's runs in these loops.
   @inline(__always)
   func fastArray<T>(
-    _ type: T.Type, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> T {
     let path = _ArrayPath(parent: parent, key: key)
     if T.self == [Double].self {
@@ -339,7 +339,7 @@ final class _CodableReading {
   /// `[Element]` (the opened `array`) read element by element, as `T` (the same type).
   static func decodeArray<A: _TapeDecodableArray, T>(
     _ array: A.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
-    parent: [any CodingKey], key: (any CodingKey)?
+    parent: _PathNode?, key: (any CodingKey)?
   ) throws -> T {
     _identityCast(try A.decodeElements(reading, at: index, parent: parent, key: key), to: T.self)
   }
@@ -357,7 +357,7 @@ final class _CodableReading {
     at index: Int, path: _ArrayPath, _ element: (Int, _ArrayPath) throws -> E
   ) throws -> [E] {
     guard tape[index].kind == .array else {
-      return try [E](from: _TapeDecoder(self, index: index, parent: path.path, key: nil))
+      return try [E](from: _TapeDecoder(self, index: index, parent: path.node, key: nil))
     }
     let count = tape.count(at: index)
     var result: [E] = []
@@ -370,24 +370,29 @@ final class _CodableReading {
     return result
   }
 
-  /// A date, data, URL or decimal, which `JSONDecoder` reads with its strategies.
-  private func decodeSpecial<T: Decodable>(_ type: T.Type, at index: Int, path: [any CodingKey])
-    throws -> T
-  {
+  /// A date, data, URL or decimal, which `JSONDecoder` reads with its strategies. Its path is
+  /// built only for an error.
+  private func decodeSpecial<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
     if T.self == Date.self {
-      return _identityCast(try decodeDate(at: index, path: path), to: T.self)
+      return _identityCast(try decodeDate(at: index, parent: parent, key: key), to: T.self)
     }
     if T.self == Data.self {
-      return _identityCast(try decodeData(at: index, path: path), to: T.self)
+      return _identityCast(try decodeData(at: index, parent: parent, key: key), to: T.self)
     }
-    return try decodeMappable(type, at: index, path: path)
+    return try decodeMappable(type, at: index, parent: parent, key: key)
   }
 
-  private func decodeMappable<T>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+  private func decodeMappable<T>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
     guard let mappable = type as? any MappableValue.Type else {
-      return try decodeOpened(type, at: index, path: path)
+      return try decodeOpened(type, at: index, path: _path(parent, key))
     }
-    return try _cast(try _openScalar(mappable, reading: self, at: index, path: path), path: path)
+    let value = try _openScalar(mappable, reading: self, at: index, parent: parent, key: key)
+    guard let typed = value as? T else { throw _castFailure(T.self, value, _path(parent, key)) }
+    return typed
   }
 
   private func decodeOpened<T>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
@@ -395,51 +400,55 @@ final class _CodableReading {
       T.self, DecodingError.Context(codingPath: path, debugDescription: "not decodable"))
   }
 
-  private func decodeDate(at index: Int, path: [any CodingKey]) throws -> Date {
-    let decoder = _TapeDecoder(self, index: index, parent: path, key: nil)
+  private func decodeDate(at index: Int, parent: _PathNode?, key: (any CodingKey)?) throws -> Date
+  {
     switch settings.dateDecodingStrategy {
     case .deferredToDate:
-      return try Date(from: decoder)
+      return try Date(from: _TapeDecoder(self, index: index, parent: parent, key: key))
     case .secondsSince1970:
-      return Date(timeIntervalSince1970: try scalar(Double.self, at: index, path: path))
+      return Date(
+        timeIntervalSince1970: try scalar(Double.self, at: index, path: _path(parent, key)))
     case .millisecondsSince1970:
-      return Date(timeIntervalSince1970: try scalar(Double.self, at: index, path: path) / 1000)
+      return Date(
+        timeIntervalSince1970: try scalar(Double.self, at: index, path: _path(parent, key)) / 1000)
     case .iso8601:
-      let text = try scalar(String.self, at: index, path: path)
+      let text = try scalar(String.self, at: index, path: _path(parent, key))
       guard case .date(let date) = DateFormat.iso8601.parse(text: text) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: path, debugDescription: "Expected date string to be ISO8601-formatted."))
+            codingPath: _path(parent, key),
+            debugDescription: "Expected date string to be ISO8601-formatted."))
       }
       return date
     case .custom(let closure):
-      return try closure(decoder)
+      return try closure(_TapeDecoder(self, index: index, parent: parent, key: key))
     @unknown default:
       // `.formatted(DateFormatter)` where Foundation has it: use `.custom` with the formatter.
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
-          codingPath: path,
+          codingPath: _path(parent, key),
           debugDescription: "this date decoding strategy is not supported; use .custom"))
     }
   }
 
-  private func decodeData(at index: Int, path: [any CodingKey]) throws -> Data {
-    let decoder = _TapeDecoder(self, index: index, parent: path, key: nil)
+  private func decodeData(at index: Int, parent: _PathNode?, key: (any CodingKey)?) throws -> Data
+  {
     switch settings.dataDecodingStrategy {
     case .deferredToData:
-      return try Data(from: decoder)
+      return try Data(from: _TapeDecoder(self, index: index, parent: parent, key: key))
     case .base64:
-      let text = try scalar(String.self, at: index, path: path)
+      let text = try scalar(String.self, at: index, path: _path(parent, key))
       guard let data = Data(base64Encoded: text) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: path, debugDescription: "Encountered Data is not valid Base64."))
+            codingPath: _path(parent, key),
+            debugDescription: "Encountered Data is not valid Base64."))
       }
       return data
     case .custom(let closure):
-      return try closure(decoder)
+      return try closure(_TapeDecoder(self, index: index, parent: parent, key: key))
     @unknown default:
-      return try Data(from: decoder)
+      return try Data(from: _TapeDecoder(self, index: index, parent: parent, key: key))
     }
   }
 
@@ -507,13 +516,15 @@ final class _CodableReading {
   }
 
   /// The object's keys as the key strategy converts them; `nil` for `.useDefaultKeys`.
-  func convertedKeys(of object: Int, path: [any CodingKey]) -> _ConvertedKeys? {
+  func convertedKeys(of object: Int, path: @autoclosure () -> [any CodingKey]) -> _ConvertedKeys?
+  {
     switch settings.keyDecodingStrategy {
     case .useDefaultKeys:
       return nil
     case .convertFromSnakeCase:
       return _ConvertedKeys(tape: tape, object: object) { _convertFromSnakeCase($0) }
     case .custom(let closure):
+      let path = path()
       return _ConvertedKeys(tape: tape, object: object) { name in
         closure(path + [_AnyCodingKey(stringValue: name)]).stringValue
       }
@@ -544,32 +555,30 @@ struct _ObjectHint {
   }
 }
 
-/// `value` as `T` (the type the caller just matched); a type mismatch otherwise.
-private func _cast<T>(_ value: Any, path: [any CodingKey]) throws -> T {
-  guard let typed = value as? T else {
-    throw DecodingError.typeMismatch(
-      T.self, DecodingError.Context(codingPath: path, debugDescription: "found \(type(of: value))"))
-  }
-  return typed
+/// The error for a value that is not the `T` the caller just matched.
+private func _castFailure<T>(_: T.Type, _ value: Any, _ path: [any CodingKey]) -> DecodingError {
+  DecodingError.typeMismatch(
+    T.self, DecodingError.Context(codingPath: path, debugDescription: "found \(type(of: value))"))
 }
 
 /// Opens `type` to read a scalar of it.
 private func _openScalar<T: MappableValue>(
-  _ type: T.Type, reading: _CodableReading, at index: Int, path: [any CodingKey]
+  _ type: T.Type, reading: _CodableReading, at index: Int, parent: _PathNode?,
+  key: (any CodingKey)?
 ) throws -> Any {
-  try reading.scalar(T.self, at: index, path: path)
+  try reading.scalar(T.self, at: index, path: _path(parent, key))
 }
 
 /// `[Element]`, read element by element from the document without an unkeyed container.
 protocol _TapeDecodableArray {
   static func decodeElements(
-    _ reading: _CodableReading, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> Self
 }
 
 extension Array: _TapeDecodableArray where Element: Decodable {
   static func decodeElements(
-    _ reading: _CodableReading, at index: Int, parent: [any CodingKey], key: (any CodingKey)?
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> Self {
     guard reading.tape[index].kind == .array else {
       // Not an array: the decoder reports it as `Array.init(from:)` would.
@@ -579,7 +588,8 @@ extension Array: _TapeDecodableArray where Element: Decodable {
     var elements: [Element] = []
     elements.reserveCapacity(count)
     var cursor = index + 1
-    let path = _path(parent, key)
+    // The array's node of the coding path, once for all its elements.
+    let path = _PathNode.node(parent, key)
     if _CodableReading.isFastScalar(Element.self) {
       // Scalars: an element's path is built only when it fails.
       for offset in 0..<count {
@@ -673,12 +683,12 @@ struct _IndexKey: CodingKey {
 /// The coding path of an element of nested arrays (at most three levels below `key`), kept as
 /// indexes and built only when an error needs it.
 struct _ArrayPath {
-  let parent: [any CodingKey]
+  let parent: _PathNode?
   let key: (any CodingKey)?
   private var indexes: (Int, Int, Int) = (0, 0, 0)
   private var depth = 0
 
-  init(parent: [any CodingKey], key: (any CodingKey)?) {
+  init(parent: _PathNode?, key: (any CodingKey)?) {
     self.parent = parent
     self.key = key
   }
@@ -700,12 +710,28 @@ struct _ArrayPath {
     let all = [indexes.0, indexes.1, indexes.2].prefix(depth).map { _IndexKey($0) as any CodingKey }
     return _path(parent, key) + all
   }
+
+  /// The coding path as a node (for a decoder made to report an error).
+  var node: _PathNode? {
+    var node = _PathNode.node(parent, key)
+    for index in [indexes.0, indexes.1, indexes.2].prefix(depth) {
+      node = _PathNode(parent: node, key: _IndexKey(index))
+    }
+    return node
+  }
 }
 
 /// `parent` and `key`, the coding path of a value.
 func _path(_ parent: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey] {
   guard let key else { return parent }
   return parent + [key]
+}
+
+/// `parent`'s path and `key`, the coding path of a value.
+func _path(_ parent: _PathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {
+  var path = parent?.codingPath ?? []
+  if let key { path.append(key) }
+  return path
 }
 
 /// The ``MappingError`` for an error thrown while decoding: its path from the coding path, its
@@ -777,7 +803,7 @@ func _decodeCodable<T: Decodable>(
   payload.checkLifetime()
   let reading = _CodableReading(tape: payload.tape, settings: decoder)
   do {
-    return try reading.decode(T.self, at: payload.index, parent: [], key: nil)
+    return try reading.decode(T.self, at: payload.index, parent: nil, key: nil)
   } catch let errors as MappingErrors {
     throw errors
   } catch {

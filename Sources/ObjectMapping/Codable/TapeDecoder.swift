@@ -1,52 +1,80 @@
 import Foundation
 
+/// A coding path as a chain: each node is one key below its parent's path. Values decode with a
+/// node (their decoder, or their array's) instead of an array of keys, which is built only when
+/// asked for (``codingPath``: an error, a model reading its path): decoding an object costs no
+/// array and no copy of its parent's keys.
+class _PathNode {
+  let parent: _PathNode?
+  /// `nil` for the root value, and for a value read where its parent is (a date's decoder).
+  let key: (any CodingKey)?
+  /// The number of keys in the path.
+  let depth: Int
+
+  init(parent: _PathNode?, key: (any CodingKey)?) {
+    self.parent = parent
+    self.key = key
+    depth = (parent?.depth ?? 0) + (key == nil ? 0 : 1)
+  }
+
+  /// The node for `key` below `parent`: `parent` itself when there is no key.
+  static func node(_ parent: _PathNode?, _ key: (any CodingKey)?) -> _PathNode? {
+    guard let key else { return parent }
+    return _PathNode(parent: parent, key: key)
+  }
+
+  /// The path's keys, from the root.
+  var codingPath: [any CodingKey] {
+    var keys: [any CodingKey] = []
+    keys.reserveCapacity(depth)
+    var node: _PathNode? = self
+    while let current = node {
+      if let key = current.key { keys.append(key) }
+      node = current.parent
+    }
+    keys.reverse()
+    return keys
+  }
+}
+
 /// The `Decoder` a model's `init(from:)` receives from ``FastJSONDecoder``: one value of the
-/// scanned document.
-final class _TapeDecoder: Decoder {
+/// scanned document. It is its value's node of the coding path (``_PathNode``), which its
+/// containers and their values point to.
+final class _TapeDecoder: _PathNode, Decoder {
   let reading: _CodableReading
   let index: Int
-  /// The coding path, as its parent's path and this value's key: the array is built only when
-  /// asked for (a container, an error).
-  let parent: [any CodingKey]
-  let key: (any CodingKey)?
   /// Whether the key strategy applies to this value's keys: not for a `[String: V]`, whose keys
   /// are data (as `JSONDecoder` decodes them).
   let convertsKeys: Bool
 
   init(
-    _ reading: _CodableReading, index: Int, parent: [any CodingKey], key: (any CodingKey)?,
+    _ reading: _CodableReading, index: Int, parent: _PathNode?, key: (any CodingKey)?,
     convertsKeys: Bool = true
   ) {
     self.reading = reading
     self.index = index
-    self.parent = parent
-    self.key = key
     self.convertsKeys = convertsKeys
+    super.init(parent: parent, key: key)
   }
-
-  var codingPath: [any CodingKey] { _path(parent, key) }
 
   var userInfo: [CodingUserInfoKey: Any] { reading.userInfo }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     reading.checkLifetime()
-    let codingPath = codingPath
     guard reading.tape[index].kind == .object else {
       throw _mismatch([String: Any].self, at: index, path: codingPath, reading: reading)
     }
     return KeyedDecodingContainer(
       _KeyedTapeContainer<Key>(
-        reading: reading, object: index, codingPath: codingPath,
-        keys: convertsKeys ? reading.convertedKeys(of: index, path: codingPath) : nil))
+        decoder: self, keys: convertsKeys ? reading.convertedKeys(of: index, path: self.codingPath) : nil))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     reading.checkLifetime()
-    let codingPath = codingPath
     guard reading.tape[index].kind == .array else {
       throw _mismatch([Any].self, at: index, path: codingPath, reading: reading)
     }
-    return _UnkeyedTapeContainer(reading: reading, array: index, codingPath: codingPath)
+    return _UnkeyedTapeContainer(decoder: self)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -85,10 +113,13 @@ private func _kindDescription(_ kind: _TapeKind) -> String {
 
 /// The members of one object.
 struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let reading: _CodableReading
-  let object: Int
-  let codingPath: [any CodingKey]
+  /// The object's decoder: its reading, its tape index and its node of the coding path.
+  let decoder: _TapeDecoder
   let keys: _ConvertedKeys?
+
+  var reading: _CodableReading { decoder.reading }
+  var object: Int { decoder.index }
+  var codingPath: [any CodingKey] { decoder.codingPath }
 
   var allKeys: [Key] {
     if let keys { return keys.names.compactMap { Key(stringValue: $0) } }
@@ -102,13 +133,13 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func contains(_ key: Key) -> Bool {
-    reading.member(of: object, key: key, keys: keys, depth: codingPath.count) != nil
+    reading.member(of: object, key: key, keys: keys, depth: decoder.depth) != nil
   }
 
   @inline(__always)
   private func valueIndex(_ key: Key) throws -> Int {
     reading.checkLifetime()
-    guard let index = reading.member(of: object, key: key, keys: keys, depth: codingPath.count)
+    guard let index = reading.member(of: object, key: key, keys: keys, depth: decoder.depth)
     else {
       throw DecodingError.keyNotFound(
         key,
@@ -166,14 +197,14 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try reading.readScalar(UInt64.self, at: try valueIndex(key), path: codingPath + [key])
   }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try reading.readValue(T.self, at: try valueIndex(key), parent: codingPath, key: key)
+    try reading.readValue(T.self, at: try valueIndex(key), parent: decoder, key: key)
   }
 
   /// `nil` when the key is absent or `null`, without building a coding path.
   @inline(__always)
   private func presentIndex(_ key: Key) -> Int? {
     reading.checkLifetime()
-    guard let index = reading.member(of: object, key: key, keys: keys, depth: codingPath.count),
+    guard let index = reading.member(of: object, key: key, keys: keys, depth: decoder.depth),
       reading.tape[index].kind != .null
     else { return nil }
     return index
@@ -201,18 +232,18 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.readValue(T.self, at: index, parent: codingPath, key: key)
+    return try reading.readValue(T.self, at: index, parent: decoder, key: key)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    try _TapeDecoder(reading, index: try valueIndex(key), parent: codingPath, key: key)
+    try _TapeDecoder(reading, index: try valueIndex(key), parent: decoder, key: key)
       .container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try _TapeDecoder(reading, index: try valueIndex(key), parent: codingPath, key: key)
+    try _TapeDecoder(reading, index: try valueIndex(key), parent: decoder, key: key)
       .unkeyedContainer()
   }
 
@@ -234,24 +265,26 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       throw DecodingError.keyNotFound(
         key, DecodingError.Context(codingPath: codingPath, debugDescription: "No super value."))
     }
-    return _TapeDecoder(reading, index: index, parent: codingPath, key: key)
+    return _TapeDecoder(reading, index: index, parent: decoder, key: key)
   }
 }
 
 /// The elements of one array, read in order.
 struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
-  let reading: _CodableReading
-  let codingPath: [any CodingKey]
+  /// The array's decoder: its reading and its node of the coding path.
+  let decoder: _TapeDecoder
   let count: Int?
   private(set) var currentIndex = 0
   /// The tape index of the next element.
   private var cursor: Int
 
-  init(reading: _CodableReading, array: Int, codingPath: [any CodingKey]) {
-    self.reading = reading
-    self.codingPath = codingPath
-    count = reading.tape.count(at: array)
-    cursor = array + 1
+  var reading: _CodableReading { decoder.reading }
+  var codingPath: [any CodingKey] { decoder.codingPath }
+
+  init(decoder: _TapeDecoder) {
+    self.decoder = decoder
+    count = decoder.reading.tape.count(at: decoder.index)
+    cursor = decoder.index + 1
   }
 
   var isAtEnd: Bool { currentIndex >= (count ?? 0) }
@@ -307,25 +340,25 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
   }
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let (index, key) = try next(type)
-    return try reading.readValue(T.self, at: index, parent: codingPath, key: key)
+    return try reading.readValue(T.self, at: index, parent: decoder, key: key)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
     let (index, key) = try next([String: Any].self)
-    return try _TapeDecoder(reading, index: index, parent: codingPath, key: key)
+    return try _TapeDecoder(reading, index: index, parent: decoder, key: key)
       .container(keyedBy: type)
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
     let (index, key) = try next([Any].self)
-    return try _TapeDecoder(reading, index: index, parent: codingPath, key: key).unkeyedContainer()
+    return try _TapeDecoder(reading, index: index, parent: decoder, key: key).unkeyedContainer()
   }
 
   mutating func superDecoder() throws -> any Decoder {
     let (index, key) = try next(Any.self)
-    return _TapeDecoder(reading, index: index, parent: codingPath, key: key)
+    return _TapeDecoder(reading, index: index, parent: decoder, key: key)
   }
 }
 
