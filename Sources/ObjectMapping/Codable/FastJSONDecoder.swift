@@ -400,8 +400,7 @@ final class _CodableReading {
       T.self, DecodingError.Context(codingPath: path, debugDescription: "not decodable"))
   }
 
-  private func decodeDate(at index: Int, parent: _PathNode?, key: (any CodingKey)?) throws -> Date
-  {
+  private func decodeDate(at index: Int, parent: _PathNode?, key: (any CodingKey)?) throws -> Date {
     switch settings.dateDecodingStrategy {
     case .deferredToDate:
       return try Date(from: _TapeDecoder(self, index: index, parent: parent, key: key))
@@ -431,8 +430,7 @@ final class _CodableReading {
     }
   }
 
-  private func decodeData(at index: Int, parent: _PathNode?, key: (any CodingKey)?) throws -> Data
-  {
+  private func decodeData(at index: Int, parent: _PathNode?, key: (any CodingKey)?) throws -> Data {
     switch settings.dataDecodingStrategy {
     case .deferredToData:
       return try Data(from: _TapeDecoder(self, index: index, parent: parent, key: key))
@@ -516,8 +514,7 @@ final class _CodableReading {
   }
 
   /// The object's keys as the key strategy converts them; `nil` for `.useDefaultKeys`.
-  func convertedKeys(of object: Int, path: @autoclosure () -> [any CodingKey]) -> _ConvertedKeys?
-  {
+  func convertedKeys(of object: Int, path: @autoclosure () -> [any CodingKey]) -> _ConvertedKeys? {
     switch settings.keyDecodingStrategy {
     case .useDefaultKeys:
       return nil

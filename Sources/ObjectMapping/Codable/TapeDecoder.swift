@@ -66,7 +66,8 @@ final class _TapeDecoder: _PathNode, Decoder {
     }
     return KeyedDecodingContainer(
       _KeyedTapeContainer<Key>(
-        decoder: self, keys: convertsKeys ? reading.convertedKeys(of: index, path: self.codingPath) : nil))
+        decoder: self,
+        keys: convertsKeys ? reading.convertedKeys(of: index, path: self.codingPath) : nil))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

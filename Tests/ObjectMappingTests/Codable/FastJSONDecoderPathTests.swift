@@ -93,7 +93,8 @@ struct FastJSONDecoderPathTests {
     // Spelled out, so the test also fails if both were wrong the same way.
     #expect(fast.one.decoderPath == "one" && fast.one.containerPath == "one")
     #expect(fast.list.map(\.decoderPath) == ["list/#0", "list/#1"])
-    #expect(fast.grid.flatMap { $0.map(\.containerPath) } == ["grid/#0/#0", "grid/#1/#0", "grid/#1/#1"])
+    #expect(
+      fast.grid.flatMap { $0.map(\.containerPath) } == ["grid/#0/#0", "grid/#1/#0", "grid/#1/#1"])
     #expect(fast.byName["ann"]?.decoderPath == "byName/ann")
     #expect(fast.nestedPaths == ["nested", "nested/items"])
     #expect(
