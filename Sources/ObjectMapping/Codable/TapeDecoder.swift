@@ -114,12 +114,20 @@ private func _kindDescription(_ kind: _TapeKind) -> String {
 
 /// The members of one object.
 struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  /// The object's decoder: its reading, its tape index and its node of the coding path.
+  /// The object's decoder: its tape index and its node of the coding path.
   let decoder: _TapeDecoder
+  /// The decoder's reading, held here too: read per member without going through the decoder.
+  let reading: _CodableReading
+  let object: Int
   let keys: _ConvertedKeys?
 
-  var reading: _CodableReading { decoder.reading }
-  var object: Int { decoder.index }
+  init(decoder: _TapeDecoder, keys: _ConvertedKeys?) {
+    self.decoder = decoder
+    reading = decoder.reading
+    object = decoder.index
+    self.keys = keys
+  }
+
   var codingPath: [any CodingKey] { decoder.codingPath }
 
   var allKeys: [Key] {
