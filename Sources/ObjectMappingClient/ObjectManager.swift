@@ -41,6 +41,10 @@ public final class ObjectManager: Sendable {
   public let headers: [String: String]
   /// The routes responses of ``get(_:query:headers:)`` are mapped with.
   public let provider: MappingProvider?
+  /// The options every response is mapped and every request body written with, each response's
+  /// ``Response/metadata`` added: a client's key convention (`MappingOptions(keys:
+  /// .snakeCase)`), coercion, date formats, groups, nil policy.
+  public let options: MappingOptions
 
   /// Creates a manager.
   ///
@@ -53,11 +57,16 @@ public final class ObjectManager: Sendable {
   ///   - formats: The formats responses are read with (default JSON and form bodies).
   ///   - headers: Header fields for every request.
   ///   - provider: The routes for ``get(_:query:headers:)``.
+  ///   - options: The options for every response's mapping and request body
+  ///     (`MappingOptions(keys: .snakeCase)` for an API whose keys are snake_case, with mappings
+  ///     whose rules leave the key out).
   public init(
     baseURL: URL, router: Router = Router(), session: URLSession = .shared,
     requestFormat: PayloadFormat = .json, formats: FormatRegistry = .standard,
-    headers: [String: String] = [:], provider: MappingProvider? = nil
+    headers: [String: String] = [:], provider: MappingProvider? = nil,
+    options: MappingOptions = .none
   ) {
+    self.options = options
     self.baseURL = baseURL
     self.router = router
     self.session = session
@@ -168,7 +177,7 @@ public final class ObjectManager: Sendable {
     if sendsBody {
       let format = format ?? requestFormat
       do {
-        body = (try mapping.serialize(object, as: format), format.contentType)
+        body = (try mapping.serialize(object, as: format, with: options), format.contentType)
       } catch {
         throw .requestBody(error)
       }
@@ -199,6 +208,8 @@ public final class ObjectManager: Sendable {
     /// The request's method.
     public var method: HTTPMethod
     let formats: FormatRegistry
+    /// The manager's options, which mapping this response uses with its ``metadata``.
+    let options: MappingOptions
 
     /// The response's `Content-Type`, if any.
     public var contentType: String? {
@@ -229,6 +240,14 @@ public final class ObjectManager: Sendable {
       ]
     }
 
+    /// The options this response is mapped with: the manager's, and the response's
+    /// ``metadata``.
+    var mappingOptions: MappingOptions {
+      var options = options
+      options.metadata = metadata
+      return options
+    }
+
     /// `body` mapped by `map`, with the format its `Content-Type` names (JSON when it has none)
     /// and the response's ``metadata``.
     func map<Result>(_ map: (MappingInput, MappingOptions) throws(MappingErrors) -> Result)
@@ -241,8 +260,7 @@ public final class ObjectManager: Sendable {
       }
       do {
         return try map(
-          MappingInput.payload(body, contentType: type, formats: formats),
-          MappingOptions(metadata: metadata))
+          MappingInput.payload(body, contentType: type, formats: formats), mappingOptions)
       } catch {
         throw .mapping(error, status: statusCode)
       }
@@ -299,7 +317,7 @@ public final class ObjectManager: Sendable {
     }
     let response = Response(
       statusCode: http.statusCode, headers: fields, body: data, url: http.url,
-      requestURL: request.url, method: method, formats: formats)
+      requestURL: request.url, method: method, formats: formats, options: options)
     guard (200..<300).contains(http.statusCode) else {
       throw .status(
         HTTPFailure(

@@ -106,7 +106,7 @@ extension ObjectManager {
     }
     var objects: [M.Object] = []
     var seen: Set<String> = []
-    let options = MappingOptions(metadata: response.metadata)
+    let options = response.mappingOptions
     do {
       for element in elements {
         let fresh = try mapping.map(element, with: options)

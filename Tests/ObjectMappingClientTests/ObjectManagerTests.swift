@@ -466,3 +466,86 @@ struct LoopbackServerTests {
     #expect(server.requests.count == 1)
   }
 }
+
+/// A manager's options reach every response it maps and every body it writes: a client of a
+/// snake_case API declares the convention once, and its mappings leave the keys out (issue 20).
+@Suite("ObjectManager options")
+struct ObjectManagerOptionsTests {
+  struct Issue: Equatable, Sendable {
+    var issueNumber = 0
+    var createdAt = ""
+    var labelNames: [String] = []
+    var requestURL = ""
+  }
+
+  final class Comment: @unchecked Sendable {
+    // @unchecked: each test uses its own instances on one task.
+    var commentID = 0
+    var bodyText = ""
+  }
+
+  static let issueMapping = Mapping(Issue.init) {
+    Attribute(\.issueNumber)
+    Attribute(\.createdAt)
+    Attribute(\.labelNames, default: [])
+    Attribute(SourcePath.metadata.appending("request.url"), \.requestURL, default: "")
+      .decodeOnly()
+  }
+
+  static let commentMapping = Mapping(Comment.init) {
+    Attribute(\.commentID)
+    Attribute(\.bodyText)
+  }
+
+  @Test func aManagersKeyConventionMapsResponsesAndWritesBodies() async throws {
+    let server = try LoopbackServer { request in
+      switch (request.method, request.path) {
+      case ("GET", "/issues/7"):
+        .json(#"{"issue_number": 7, "created_at": "2024", "label_names": ["bug"]}"#)
+      case ("GET", "/issues"):
+        .json(#"[{"issue_number": 1, "created_at": "a"}, {"issue_number": 2, "created_at": "b"}]"#)
+      case ("GET", "/comments"):
+        .json(#"[{"comment_id": 4, "body_text": "hi"}]"#)
+      default:
+        // Echo the body: the object as the server stored it.
+        .json(request.bodyText)
+      }
+    }
+    defer { server.stop() }
+    var router = Router()
+    router.add(Issue.self, .post, "/issues")
+    let manager = ObjectManager(
+      baseURL: server.baseURL, router: router, options: MappingOptions(keys: .snakeCase))
+    #expect(manager.options.keys != nil)
+    let issue = try await manager.get("/issues/7", mapping: Self.issueMapping)
+    #expect(issue.issueNumber == 7 && issue.createdAt == "2024" && issue.labelNames == ["bug"])
+    // The response's metadata is still there, with the manager's options.
+    #expect(issue.requestURL.hasSuffix("/issues/7"))
+    let all = try await manager.getCollection("/issues", mapping: Self.issueMapping)
+    #expect(all.map(\.issueNumber) == [1, 2])
+    let sent = Issue(issueNumber: 9, createdAt: "now", labelNames: ["x"])
+    let answered = try await manager.post(sent, mapping: Self.issueMapping)
+    #expect(
+      server.requests.last?.bodyText
+        == #"{"issue_number":9,"created_at":"now","label_names":["x"]}"#)
+    #expect(answered.issueNumber == 9 && answered.labelNames == ["x"])
+    // The store path maps with them too.
+    let store = InMemoryObjectStore()
+    let comments = try await ObjectManager(
+      baseURL: server.baseURL, options: MappingOptions(keys: .snakeCase)
+    ).getCollection(
+      "/comments", mapping: Self.commentMapping, store: store, identity: { "\($0.commentID)" })
+    #expect(comments.objects.map(\.bodyText) == ["hi"])
+    #expect(store.ids(of: Comment.self) == ["4"])
+  }
+
+  @Test func withoutOptionsTheSameMappingsReadThePropertyNames() async throws {
+    let server = try LoopbackServer { _ in
+      .json(#"{"issueNumber": 3, "createdAt": "c", "issue_number": 99}"#)
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL)
+    let issue = try await manager.get("/issues/3", mapping: Self.issueMapping)
+    #expect(issue.issueNumber == 3 && issue.createdAt == "c")
+  }
+}
