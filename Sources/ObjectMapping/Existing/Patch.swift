@@ -195,7 +195,7 @@ extension _MappingPlan {
   /// rule alone; `nil` when the mapping has no identity or the payload has no id (a missing id
   /// never matches).
   func payloadIdentity(at index: Int, run: inout _MappingRun) -> AnyHashable? {
-    if hasKeyVariants, run.keyConvention != nil {
+    if hasKeyVariants, run.hasKeyConvention {
       return keyed(in: run).payloadIdentity(at: index, run: &run)
     }
     guard let identity, let make else { return nil }

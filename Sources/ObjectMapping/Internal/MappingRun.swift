@@ -128,7 +128,12 @@ struct _MappingRun {
   var rootPlan: ObjectIdentifier?
   /// The call's key convention (``MappingOptions/keys``): mappings with default keys map with
   /// the plan they derived for it (``_MappingPlan/keyed(in:)``).
-  var keyConvention: KeyConvention?
+  var keyConvention: KeyConvention? {
+    didSet { hasKeyConvention = keyConvention != nil }
+  }
+  /// ``keyConvention`` is set: tested per object instead of the optional, which would take a
+  /// slot in the frame of every level of a recursion.
+  private(set) var hasKeyConvention = false
   /// The contexts derived for child mappings in this run, by (inherited context, child plan):
   /// derived once, reused for every object, and kept alive for the values that hold them
   /// unretained.

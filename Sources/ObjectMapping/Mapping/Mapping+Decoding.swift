@@ -171,7 +171,7 @@ extension _MappingPlan {
   /// usually the wrong mapping or the wrong key path); records the error when it is. An empty
   /// object, and dynamic and nested-key mappings, are never unmappable.
   func mapsNothing(at index: Int, run: inout _MappingRun) -> Bool {
-    if hasKeyVariants, run.keyConvention != nil {
+    if hasKeyVariants, run.hasKeyConvention {
       return keyed(in: run).mapsNothing(at: index, run: &run)
     }
     let entry = run.tape[index]

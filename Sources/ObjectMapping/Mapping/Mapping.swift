@@ -770,8 +770,8 @@ final class _MappingPlan<Object>: Sendable {
     on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
     run: inout _MappingRun
   ) -> Bool {
-    if hasKeyVariants, run.keyConvention != nil {
-      return keyed(in: run).runSteps(
+    if hasKeyVariants, run.hasKeyConvention {
+      return runKeyedSteps(
         on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)
     }
     let before = run.errors.count
@@ -790,6 +790,18 @@ final class _MappingPlan<Object>: Sendable {
 }
 
 extension _MappingPlan {
+  /// ``runSteps(on:patch:ontoExisting:at:run:)`` with the plan derived for the call's key
+  /// convention; out of line, so that the frame of `runSteps`, which recursion repeats per level
+  /// of nesting, holds nothing for it.
+  @inline(never)
+  func runKeyedSteps(
+    on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
+    run: inout _MappingRun
+  ) -> Bool {
+    keyed(in: run).runSteps(
+      on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)
+  }
+
   /// The plan to map with in `run`: the one derived for the call's key convention when the
   /// call declares one and this mapping has default keys, else this one.
   @inline(never)

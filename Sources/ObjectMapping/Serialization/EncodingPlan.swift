@@ -20,8 +20,13 @@ struct _EncodingRun {
   /// How many objects deep the writing is: 0 while no object (the root) is being written.
   var depth = 0
 
+  /// The call declares a key convention (``MappingOptions/keys``): tested per object instead
+  /// of the optional, which would take a slot in the frame of every level of a recursion.
+  let hasKeyConvention: Bool
+
   init(options: MappingOptions = .none) {
     self.options = options
+    hasKeyConvention = options.keys != nil
   }
 
   /// Records an error thrown while writing a value at the current path plus `extra`.
@@ -449,8 +454,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
   func encodeBody(
     at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
-    if hasKeyVariants, run.options.keys != nil {
-      return keyed(in: run).encodeBody(at: object, to: &writer, run: &run)
+    if hasKeyVariants, run.hasKeyConvention {
+      return encodeKeyedBody(at: object, to: &writer, run: &run)
     }
     if let dispatch {
       return dispatch(object.load(Object.self), &writer, &run)
@@ -492,6 +497,16 @@ final class _InversePlan<Object>: @unchecked Sendable {
     run.groupMatching = outerMatching
     if let outerFormat { writer.dateFormat = outerFormat }
     if isClass { run.visiting.removeLast() }
+  }
+
+  /// ``encodeBody(at:to:run:)`` with the plan derived for the call's key convention; out of
+  /// line, so that the frame of `encodeBody`, which recursion repeats per level of nesting,
+  /// holds nothing for it.
+  @inline(never)
+  private func encodeKeyedBody(
+    at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    keyed(in: run).encodeBody(at: object, to: &writer, run: &run)
   }
 
   /// The plan to write with in `run`: the one derived for the call's key convention when the
