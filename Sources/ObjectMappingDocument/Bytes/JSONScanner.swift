@@ -680,8 +680,25 @@ package struct _JSONScanner {
         escaped = true
         index = try scanEscape(at: index)
       } else if byte >= 0x80 {
-        // Non-ASCII text tends to come in runs: validate the whole run here.
+        // Non-ASCII text tends to come in runs: validate the whole run here. The common
+        // sequences are told apart from one 32-bit load: two bytes with a lead from C2 (most
+        // non-Latin alphabets), and three bytes whose lead is neither E0 nor ED (most CJK
+        // text), which need no range check on their second byte; anything else is checked
+        // byte by byte.
         repeat {
+          if index + 4 <= end {
+            let word = UInt32(
+              littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
+            let lead = UInt8(truncatingIfNeeded: word)
+            if word & 0x00C0_C0F0 == 0x0080_80E0, lead != 0xE0, lead != 0xED {
+              index += 3
+              continue
+            }
+            if word & 0xC0E0 == 0x80C0, lead >= 0xC2 {
+              index += 2
+              continue
+            }
+          }
           guard let length = _utf8SequenceLength(base, at: index, end: end) else {
             throw FormatError(.invalidUTF8(location: location(of: index)))
           }

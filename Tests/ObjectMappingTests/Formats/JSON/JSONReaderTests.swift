@@ -320,6 +320,27 @@ import Testing
     #expect(error?.description == "invalid UTF-8 at line 2, column 4 (byte 10)")
   }
 
+  /// Every lead byte from 0x80 with every second byte and the third bytes that matter, inside
+  /// a string and followed by more text (so the reader's four-byte fast paths run), is accepted
+  /// exactly when the standard library's validation accepts it, and read as the same text.
+  @Test func agreesWithTheStandardLibraryOnEveryShortSequence() throws {
+    var mismatches: [[UInt8]] = []
+    for lead in UInt8(0x80)...0xFF {
+      for second in UInt8(0)...0xFF {
+        for third: UInt8 in [0x41, 0x80, 0x9F, 0xA0, 0xBF, 0xC0] {
+          let sequence = [lead, second, third, 0x80, 0x61]
+          let bytes = [0x22] + sequence + [0x62, 0x63, 0x64, 0x22]
+          // Control characters and quotes are JSON's business, not UTF-8's.
+          if sequence.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { continue }
+          let expected = String(validating: bytes.dropFirst().dropLast(), as: UTF8.self)
+          let read = try? Node(jsonBytes: bytes)
+          if read != expected.map(Node.string) { mismatches.append(sequence) }
+        }
+      }
+    }
+    #expect(mismatches.isEmpty, "first: \(mismatches.prefix(3))")
+  }
+
   @Test func acceptsEveryWellFormedSequenceLength() throws {
     let text = "\"\u{7F}\u{80}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}\u{10000}\u{10FFFF}\""
     #expect(try Node(jsonString: text) == .string(String(text.dropFirst().dropLast())))
