@@ -11,8 +11,9 @@ enum _SpecialSource {
   /// Several paths of the object read together: present when one of them is.
   case compound([SourcePath])
   /// The object itself for an empty-source relationship: present when one of the child
-  /// mapping's sources is.
-  case flatChild([SourcePath])
+  /// mapping's sources is; `keyed` gives them for a call's key convention
+  /// (``MappingOptions/keys``).
+  case flatChild([SourcePath], keyed: @Sendable (KeyConvention) -> [SourcePath])
 
   /// The special source `source` names; `nil` for payload keys and ``SourcePath/root``, which
   /// the plain steps read themselves.
@@ -55,7 +56,12 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
       return SourcePath(keys: keys).resolveAllowingEmpty(in: run.tape, from: 0)
     case .index, .metadata:
       return -1
-    case .compound(let parts), .flatChild(let parts):
+    case .flatChild(let parts, let keyed):
+      if run.hasKeyConvention, let convention = run.keyConvention {
+        return Self.firstPresent(keyed(convention), objectIndex: objectIndex, run: run)
+      }
+      return Self.firstPresent(parts, objectIndex: objectIndex, run: run)
+    case .compound(let parts):
       for part in parts {
         if let index = part.resolve(in: run.tape, from: objectIndex),
           run.tape[index].kind != .null
@@ -65,6 +71,20 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
       }
       return -1
     }
+  }
+
+  /// `objectIndex` when one of `parts` is present (and not `null`) in that object, else `-1`.
+  private static func firstPresent(
+    _ parts: [SourcePath], objectIndex: Int, run: borrowing _MappingRun
+  )
+    -> Int
+  {
+    for part in parts {
+      if let index = part.resolve(in: run.tape, from: objectIndex), run.tape[index].kind != .null {
+        return objectIndex
+      }
+    }
+    return -1
   }
 
   override func decode(

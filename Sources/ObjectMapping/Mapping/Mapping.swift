@@ -802,6 +802,11 @@ extension _MappingPlan {
       on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)
   }
 
+  /// The plan derived for `convention` when this mapping has default keys, else this one.
+  func keyedPlan(for convention: KeyConvention) -> _MappingPlan<Object> {
+    keyVariants?.plan(for: convention, owner: ObjectIdentifier(self)) ?? self
+  }
+
   /// The plan to map with in `run`: the one derived for the call's key convention when the
   /// call declares one and this mapping has default keys, else this one.
   @inline(never)

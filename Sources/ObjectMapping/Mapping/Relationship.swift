@@ -184,7 +184,8 @@ public struct Relationship<Object>: MappingRule {
     if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
     if source == .root, let flatChild {
       let step = makeStep(self, _CompiledSource(source, mayRepeat: false))
-      return _SpecialSourceStep(step, reading: .flatChild(flatChild.sources()))
+      return _SpecialSourceStep(
+        step, reading: .flatChild(flatChild.sources(), keyed: flatChild.keyedSources))
     }
     guard let special = _SpecialSource(source) else {
       return makeStep(self, _CompiledSource(source, mayRepeat: mayRepeat))
@@ -976,19 +977,24 @@ extension Relationship: _EncodableRule {
 /// parent.
 struct _FlatChild<Object>: Sendable {
   let sources: @Sendable () -> [SourcePath]
+  /// ``sources`` for a call's key convention: the child mapping's plan for it.
+  let keyedSources: @Sendable (KeyConvention) -> [SourcePath]
   let encodings: @Sendable () -> [_EncodingRule<Object>]
 
   init<Child, M: MappingProtocol<Child>>(
     _ mapping: @escaping @Sendable () -> M, property: WritableKeyPath<Object, Child> & Sendable
   ) {
     sources = { mapping()._plan.payloadSources }
+    keyedSources = { mapping()._plan.keyedPlan(for: $0).payloadSources }
     encodings = {
       mapping()._plan.inverse.rules.map { rule in
-        _EncodingRule(
+        var flat = _EncodingRule<Object>(
           path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
         ) { object, writer, run, nulls in
           rule.write(object[keyPath: property], to: &writer, run: &run, nulls: nulls)
         }
+        flat.defaultKeyNames = rule.defaultKeyNames
+        return flat
       }
     }
   }
@@ -997,14 +1003,17 @@ struct _FlatChild<Object>: Sendable {
     _ mapping: @escaping @Sendable () -> M, property: WritableKeyPath<Object, Child?> & Sendable
   ) {
     sources = { mapping()._plan.payloadSources }
+    keyedSources = { mapping()._plan.keyedPlan(for: $0).payloadSources }
     encodings = {
       mapping()._plan.inverse.rules.map { rule in
-        _EncodingRule(
+        var flat = _EncodingRule<Object>(
           path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
         ) { object, writer, run, nulls in
           guard let child = object[keyPath: property] else { return false }
           return rule.write(child, to: &writer, run: &run, nulls: nulls)
         }
+        flat.defaultKeyNames = rule.defaultKeyNames
+        return flat
       }
     }
   }

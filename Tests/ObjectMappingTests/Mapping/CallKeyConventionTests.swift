@@ -179,6 +179,43 @@ struct CallKeyConventionTests {
     }
   }
 
+  struct Place: Equatable, Sendable {
+    var cityName = ""
+    var postCode = ""
+  }
+
+  struct Venue: Equatable, Sendable {
+    var venueName = ""
+    var place = Place()
+  }
+
+  static let place = Mapping(Place.init) {
+    Attribute(\.cityName)
+    Attribute(\.postCode, default: "")
+  }
+
+  /// The place's fields sit in the venue's own object (an empty-source relationship).
+  static let venue = Mapping(Venue.init) {
+    Attribute(\.venueName)
+    Relationship(.root, \.place, place)
+  }
+
+  @Test func aChildReadFromItsParentsFieldsFollowsItBothWays() throws {
+    let json = #"{"venue_name": "Hall", "city_name": "Oslo", "post_code": "0150"}"#
+    let venue = try Self.venue.map(json, with: Self.snake)
+    #expect(venue == Venue(venueName: "Hall", place: Place(cityName: "Oslo", postCode: "0150")))
+    let written = String(decoding: try Self.venue.serialize(venue, with: Self.snake), as: UTF8.self)
+    #expect(written == #"{"venue_name":"Hall","city_name":"Oslo","post_code":"0150"}"#)
+    // Without the convention: the property names, both ways.
+    let plain = String(decoding: try Self.venue.serialize(venue), as: UTF8.self)
+    #expect(plain == #"{"venueName":"Hall","cityName":"Oslo","postCode":"0150"}"#)
+    #expect(try Self.venue.map(plain) == venue)
+    // Under the convention, the property names are not the child's fields.
+    #expect(throws: MappingErrors.self) {
+      try Self.venue.map(#"{"venue_name": "Hall", "cityName": "Oslo"}"#, with: Self.snake)
+    }
+  }
+
   @Test func aMapperPassesItToEveryRoute() throws {
     let mapper = Mapper(MappingProvider { Route("issues", Self.issue) })
     let result = try mapper.map("{\"issues\": [\(Self.snakePayload)]}", with: Self.snake)
