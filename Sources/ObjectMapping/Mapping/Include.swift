@@ -94,9 +94,14 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   }
 
   private static func lift(_ rule: _EncodingRule<Base>) -> _EncodingRule<Object> {
-    _EncodingRule(
+    var lifted = _EncodingRule<Object>(
       path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls,
       step: _UpcastEncodeStep<Object, Base>(rule.step))
+    // An empty-source relationship's flattened fields follow a call's key convention, as its
+    // child mapping does when reading them (the included mapping's own keyless rules carry no
+    // names here: they keep their keys).
+    lifted.defaultKeyNames = rule.defaultKeyNames
+    return lifted
   }
 }
 

@@ -209,10 +209,18 @@ public struct Mapping<Object>: MappingProtocol {
       rejectsUnknownKeys
       ? compiled.flatMap { rule in
         let groups = (rule as? any _GroupedRule)?.groupNames ?? []
+        let ofFlatChild = (rule as? any _FlatChildSourcing)?.keyedFlatSources != nil
         return rule.readSources.compactMap(\.utf8Keys.first).map {
-          _KnownKey(bytes: $0, groups: groups)
+          _KnownKey(bytes: $0, groups: groups, ofFlatChild: ofFlatChild)
         }
       } : nil
+    let flatKnownKeys =
+      rejectsUnknownKeys
+      ? compiled.compactMap { rule -> _FlatKnownKeys? in
+        guard let sources = (rule as? any _FlatChildSourcing)?.keyedFlatSources else { return nil }
+        return _FlatKnownKeys(
+          sources: sources, groups: (rule as? any _GroupedRule)?.groupNames ?? [])
+      } : []
     var keyVariants: _KeyVariants<_MappingPlan<Object>>?
     if keyVariantOf == nil, defaultKeys.contains(where: { $0 != nil }) {
       var template = self
@@ -225,7 +233,8 @@ public struct Mapping<Object>: MappingProtocol {
       _MappingPlan(
         make: make, rules: compiled, settings: decodeSettings, inverse: inverse,
         keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys,
-        allowsUnmappable: allowsUnmappable, keyVariants: keyVariants, derivedFrom: keyVariantOf))
+        flatKnownKeys: flatKnownKeys, allowsUnmappable: allowsUnmappable,
+        keyVariants: keyVariants, derivedFrom: keyVariantOf))
   }
 
   /// Two rules of this block (not of included mappings) writing one property, unless their
@@ -547,6 +556,9 @@ final class _MappingPlan<Object>: Sendable {
   let ruleSteps: [_DecodeStep<Object>]
   /// With ``Mapping/rejectingUnknownKeys()``: the first keys the rules read.
   let knownKeys: [_KnownKey]?
+  /// With ``Mapping/rejectingUnknownKeys()``: the empty-source children's keys, for a call's
+  /// key convention.
+  let flatKnownKeys: [_FlatKnownKeys]
   /// How objects are told apart when mapping onto existing instances.
   let identity: _Identity<Object>?
   /// With ``Mapping/allowingUnmappableRepresentation()``: a top-level object none of whose
@@ -570,7 +582,8 @@ final class _MappingPlan<Object>: Sendable {
     make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
     settings: MappingOptions = .none, inverse: InverseMapping<Object>,
     keyRule: _KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
-    problems: [String] = [], knownKeys: [_KnownKey]? = nil, allowsUnmappable: Bool = false,
+    problems: [String] = [], knownKeys: [_KnownKey]? = nil,
+    flatKnownKeys: [_FlatKnownKeys] = [], allowsUnmappable: Bool = false,
     keyVariants: _KeyVariants<_MappingPlan<Object>>? = nil, derivedFrom: ObjectIdentifier? = nil
   ) {
     self.keyVariants = keyVariants
@@ -587,6 +600,7 @@ final class _MappingPlan<Object>: Sendable {
     (steps, ruleSteps) = _MappingPlan.compile(rules)
     unretainedSteps = _UnretainedSteps(steps)
     self.knownKeys = knownKeys
+    self.flatKnownKeys = flatKnownKeys
     readsOnlySpecialSources = rules.allSatisfy { $0.source.isSpecial }
     self.inverse = inverse
     dynamic = nil
@@ -611,6 +625,7 @@ final class _MappingPlan<Object>: Sendable {
     unretainedSteps = _UnretainedSteps([])
     ruleSteps = []
     knownKeys = nil
+    flatKnownKeys = []
     readsOnlySpecialSources = true
     self.inverse = inverse
     self.dynamic = dynamic
@@ -632,6 +647,7 @@ final class _MappingPlan<Object>: Sendable {
     steps = []
     ruleSteps = []
     knownKeys = nil
+    flatKnownKeys = []
     unretainedSteps = _UnretainedSteps([])
     readsOnlySpecialSources = true
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
@@ -798,7 +814,17 @@ extension _MappingPlan {
     on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
     run: inout _MappingRun
   ) -> Bool {
-    keyed(in: run).runSteps(
+    let keyed = keyed(in: run)
+    // What the convention made wrong in the definition (two rules reading one key, in a
+    // mapping declared round-trip): this mapping's own problems were reported when the call
+    // began.
+    guard keyed.problems.isEmpty else {
+      for problem in keyed.problems {
+        run.fail(.invalidDefinition(message: "with the call's key convention, \(problem)"))
+      }
+      return false
+    }
+    return keyed.runSteps(
       on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)
   }
 
@@ -839,12 +865,20 @@ extension _MappingPlan {
   @inline(never)
   func reportUnknownKeys(at index: Int, run: inout _MappingRun) {
     guard let knownKeys, run.tape[index].kind == .object else { return }
+    // Under a call's key convention, the keys empty-source children read are those of their
+    // plans for it.
+    var flatKeys: [_KnownKey]?
+    if run.hasKeyConvention, let convention = run.keyConvention, !flatKnownKeys.isEmpty {
+      flatKeys = flatKnownKeys.flatMap { $0.keys(for: convention) }
+    }
     var cursor = index + 1
     for _ in 0..<Int(run.tape[index].length) {
-      let known = knownKeys.contains { key in
-        run.context.includes(groups: key.groups)
-          && run.tape.stringEquals(at: cursor, key.bytes)
+      func matches(_ key: _KnownKey) -> Bool {
+        run.context.includes(groups: key.groups) && run.tape.stringEquals(at: cursor, key.bytes)
       }
+      let known =
+        knownKeys.contains { key in (flatKeys == nil || !key.ofFlatChild) && matches(key) }
+        || (flatKeys?.contains(where: matches) ?? false)
       if !known { run.fail(.unknownKey, at: [.key(run.tape.string(at: cursor))]) }
       cursor = run.tape.next(after: cursor + 1)
     }
@@ -856,4 +890,31 @@ extension _MappingPlan {
 struct _KnownKey: Sendable {
   let bytes: [UInt8]
   let groups: [String]
+  /// Read by an empty-source relationship's child: under a call's key convention that child's
+  /// keys are its plan's for the convention (``_FlatKnownKeys``), not this one.
+  var ofFlatChild = false
+}
+
+/// The keys an empty-source relationship's child reads, for ``Mapping/rejectingUnknownKeys()``
+/// under a call's key convention.
+struct _FlatKnownKeys: Sendable {
+  let sources: @Sendable (KeyConvention) -> [SourcePath]
+  let groups: [String]
+
+  func keys(for convention: KeyConvention) -> [_KnownKey] {
+    sources(convention).compactMap(\.utf8Keys.first).map { _KnownKey(bytes: $0, groups: groups) }
+  }
+}
+
+/// A rule that reads its child from its parent's own fields (an empty-source relationship).
+protocol _FlatChildSourcing {
+  /// The child's payload sources for a call's key convention; `nil` for any other rule.
+  var keyedFlatSources: (@Sendable (KeyConvention) -> [SourcePath])? { get }
+}
+
+extension Relationship: _FlatChildSourcing {
+  var keyedFlatSources: (@Sendable (KeyConvention) -> [SourcePath])? {
+    guard source == .root, let flatChild else { return nil }
+    return flatChild.keyedSources
+  }
 }

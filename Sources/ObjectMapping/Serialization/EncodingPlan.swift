@@ -316,6 +316,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private let keyVariants: _KeyVariants<_InversePlan<Object>>?
   /// ``keyVariants`` is set: tested on the hot path instead of the optional.
   private let hasKeyVariants: Bool
+  /// The rules left out because another one writes their output key.
+  private let placementProblems: [InverseOmission]
   private let members: _FixedBuffer<_OutputMember>
   /// The number of members.
   private let memberCount: Int
@@ -343,11 +345,14 @@ final class _InversePlan<Object>: @unchecked Sendable {
       hasKeyVariants = false
     }
     var tree = _OutputTree()
+    var placement: [InverseOmission] = []
     for rule in rules {
       if let problem = tree.insert(rule, at: rule.path[...]) {
-        problems.append(InverseOmission(rule: rule.label, reason: problem))
+        placement.append(InverseOmission(rule: rule.label, reason: problem))
       }
     }
+    placementProblems = placement
+    problems += placement
     var flat: [_OutputMember] = []
     var keys: [_OutputKey] = []
     tree.flatten(into: &flat, keys: &keys)
@@ -506,7 +511,20 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private func encodeKeyedBody(
     at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
   ) {
-    keyed(in: run).encodeBody(at: object, to: &writer, run: &run)
+    let keyed = keyed(in: run)
+    // Keys the convention made the same (`userID` and a spelled "user_id" under snake_case):
+    // one of the rules would be dropped, so nothing is written silently without it.
+    let collisions = keyed.placementProblems.filter { !placementProblems.contains($0) }
+    guard collisions.isEmpty else {
+      for collision in collisions {
+        run.errors.append(
+          MappingError(
+            path: _jsonPointer(run.path),
+            .invalidDefinition(message: "with the call's key convention, \(collision)")))
+      }
+      return writer.null()
+    }
+    keyed.encodeBody(at: object, to: &writer, run: &run)
   }
 
   /// The plan to write with in `run`: the one derived for the call's key convention when the
