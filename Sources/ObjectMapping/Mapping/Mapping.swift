@@ -837,8 +837,8 @@ extension _MappingPlan {
   /// call declares one and this mapping has default keys, else this one.
   @inline(never)
   func keyed(in run: borrowing _MappingRun) -> _MappingPlan<Object> {
-    guard let keyVariants, let convention = run.keyConvention else { return self }
-    return keyVariants.plan(for: convention, owner: ObjectIdentifier(self))
+    guard let convention = run.keyConvention else { return self }
+    return keyedPlan(for: convention)
   }
 
   /// The coercion this mapping's objects are mapped with in `run`: its own when it sets one
