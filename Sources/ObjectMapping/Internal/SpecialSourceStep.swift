@@ -62,14 +62,7 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
       }
       return Self.firstPresent(parts, objectIndex: objectIndex, run: run)
     case .compound(let parts):
-      for part in parts {
-        if let index = part.resolve(in: run.tape, from: objectIndex),
-          run.tape[index].kind != .null
-        {
-          return objectIndex
-        }
-      }
-      return -1
+      return Self.firstPresent(parts, objectIndex: objectIndex, run: run)
     }
   }
 
