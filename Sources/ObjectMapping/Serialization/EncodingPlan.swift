@@ -75,6 +75,9 @@ struct _EncodingRule<Object>: Sendable {
   var nulls: NullPolicy?
   /// Writes the value of the `Object` it is given a pointer to (see ``_EncodeStep``).
   let step: _EncodeStep
+  /// Where the value goes: under ``path`` (every rule of the DSL), or, for the `@self` rules
+  /// of definition files, into the object itself or as the whole output.
+  var placement = _OutputPlacement.member
 
   init(
     path: [String], property: AnyKeyPath & Sendable, label: String, nulls: NullPolicy?,
@@ -94,6 +97,7 @@ struct _EncodingRule<Object>: Sendable {
       path: path, property: property, label: label, nulls: nulls,
       step: _GroupedEncodeStep(step, groups: names))
     grouped.defaultKeyNames = defaultKeyNames
+    grouped.placement = placement
     return grouped
   }
 
@@ -123,6 +127,18 @@ struct _EncodingRule<Object>: Sendable {
   ) -> Bool {
     _withBorrowed(object) { step.write($0.erased, to: &writer, run: &run, nulls: nulls) }
   }
+}
+
+/// Where an encoding rule's value goes in the object's output.
+enum _OutputPlacement: Sendable {
+  /// Under the rule's path.
+  case member
+  /// The value is an object whose members go into the object being written (a `@self`
+  /// attribute of a definition file, ``Attribute/writingSelfBack()``).
+  case selfMembers
+  /// The value is the whole output, written instead of an object (a `@self` collection of a
+  /// definition file, ``Relationship/writingSelfBack()``).
+  case wholeOutput
 }
 
 /// What a rule contributes to the inverse.
@@ -270,6 +286,9 @@ struct _OutputMember {
   var isArray = false
   /// In an array level: the member's position in the array.
   var arrayIndex = 0
+  /// The step writes keys and values itself, into the object (``_SelfMembersEncodeStep``): no
+  /// key is written before it.
+  var writesOwnKeys = false
 }
 
 /// A rule the inverse left out, and why.
@@ -323,6 +342,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private let memberCount: Int
   /// Every key's compact `"key":` bytes, one after the other.
   private let keyBytes: _FixedBuffer<UInt8>
+  /// A rule whose value is the whole output (``_OutputPlacement/wholeOutput``), written instead
+  /// of the members; `nil` for every mapping of the DSL.
+  private let wholeOutput: _EncodeStep?
 
   private init(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
@@ -346,16 +368,44 @@ final class _InversePlan<Object>: @unchecked Sendable {
     }
     var tree = _OutputTree()
     var placement: [InverseOmission] = []
+    var selfMembers: [_EncodingRule<Object>] = []
+    let whole = rules.first { $0.placement == .wholeOutput }
     for rule in rules {
-      if let problem = tree.insert(rule, at: rule.path[...]) {
+      if let whole {
+        // A `@self` collection is the output: nothing else can be written beside it.
+        if rule.label != whole.label || rule.placement != .wholeOutput {
+          placement.append(
+            InverseOmission(
+              rule: rule.label,
+              reason: "\(whole.label) writes the whole output (a @self collection), so there is "
+                + "no object to write it in"))
+        }
+        continue
+      }
+      if rule.placement == .selfMembers {
+        selfMembers.append(rule)
+      } else if let problem = tree.insert(rule, at: rule.path[...]) {
         placement.append(InverseOmission(rule: rule.label, reason: problem))
       }
     }
+    wholeOutput = whole?.step
     placementProblems = placement
     problems += placement
     var flat: [_OutputMember] = []
     var keys: [_OutputKey] = []
     tree.flatten(into: &flat, keys: &keys)
+    // `@self` values' members go after the members the rules write, which they never repeat.
+    let writtenKeys = Set(tree.keys)
+    var madeSteps: [_EncodeStep] = []
+    for rule in selfMembers {
+      keys.append(_OutputKey(""))
+      let step = _SelfMembersEncodeStep(rule.step, excluding: writtenKeys)
+      madeSteps.append(step)
+      var member = _OutputMember(
+        step: _Unretained(step), nulls: rule.nulls, key: keys.count - 1, end: flat.count + 1)
+      member.writesOwnKeys = true
+      flat.append(member)
+    }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(keys.reduce(0) { $0 + $1.framed.count })
     for index in flat.indices {
@@ -367,8 +417,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
     keyBytes = _FixedBuffer(bytes)
     members = _FixedBuffer(flat)
     self.keys = keys
-    // The members' steps (some made by the tree, see `_OutputTree.insert`), kept alive here.
-    steps = flat.compactMap { $0.step?.target }
+    // The members' steps (some made by the tree, see `_OutputTree.insert`, or above), kept
+    // alive here.
+    steps = withExtendedLifetime((tree, madeSteps)) { flat.compactMap { $0.step?.target } }
     self.dispatch = dispatch
     self.keyEncoder = keyEncoder
     isPlain = dispatch == nil && keyEncoder == nil
@@ -489,13 +540,18 @@ final class _InversePlan<Object>: @unchecked Sendable {
     }
     run.nulls = nulls
     run.depth += 1
-    writer.beginObject()
-    if writer.target == .json && !writer.json.isPretty {
-      _ = writeCompact(object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
+    if let wholeOutput {
+      if !wholeOutput.write(object, to: &writer, run: &run, nulls: nulls) { writer.null() }
     } else {
-      _ = write(object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
+      writer.beginObject()
+      if writer.target == .json && !writer.json.isPretty {
+        _ = writeCompact(
+          object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
+      } else {
+        _ = write(object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
+      }
+      writer.endObject()
     }
-    writer.endObject()
     run.depth -= 1
     run.nulls = outerNulls
     if let outerGroups { run.groups = outerGroups }
@@ -561,8 +617,10 @@ final class _InversePlan<Object>: @unchecked Sendable {
     while index < end {
       let member = members[index]
       let mark = writer.json.checkpoint()
-      keyBytes.withSlice(from: member.framedStart, count: member.framedCount) {
-        writer.json.key(framed: $0)
+      if !member.writesOwnKeys {
+        keyBytes.withSlice(from: member.framedStart, count: member.framedCount) {
+          writer.json.key(framed: $0)
+        }
       }
       let wrote: Bool
       if let step = member.step {
@@ -604,7 +662,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
     while index < end {
       let member = members[index]
       let mark = writer.checkpoint()
-      writer.key(keys[member.key])
+      if !member.writesOwnKeys { writer.key(keys[member.key]) }
       if writeValue(object, at: &index, nulls: objectNulls, writer: &writer, run: &run) {
         wroteAny = true
       } else {
@@ -696,10 +754,60 @@ final class _GroupedEncodeStep: _EncodeStep, @unchecked Sendable {
     _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    guard let active = run.groups else {
+    // No groups selected (none, or an empty set): every rule applies.
+    guard let active = run.groups, !active.isEmpty else {
       return requiresSelection ? false : inner.write(object, to: &writer, run: &run, nulls: nulls)
     }
     guard run.groupMatching.includes(groups, selected: active) else { return false }
     return inner.write(object, to: &writer, run: &run, nulls: nulls)
+  }
+}
+
+/// The serializing step of a `@self` attribute of a definition file
+/// (``Attribute/writingSelfBack()``): the attribute's value, written as a `Node`, must be an
+/// object (or nothing: `nil` left out, `null`), and its members go into the object being written,
+/// except the keys other rules of the object write.
+final class _SelfMembersEncodeStep: _EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _EncodeStep).
+  let inner: _EncodeStep
+  /// The keys the object's other rules write.
+  let excluded: Set<String>
+
+  init(_ inner: _EncodeStep, excluding excluded: Set<String>) {
+    self.inner = inner
+    self.excluded = excluded
+  }
+
+  override func write(
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool {
+    var values = writer.nodeWriter()
+    guard inner.write(object, to: &values, run: &run, nulls: nulls) else { return false }
+    switch values.nodes.result {
+    case .null:
+      return false
+    case .object(let members):
+      var wrote = false
+      var seen = excluded
+      for member in members where seen.insert(member.key).inserted {
+        writer.key(member.key)
+        do {
+          try writer.node(member.value)
+        } catch {
+          run.record(error, at: [.key(member.key)])
+          return false
+        }
+        wrote = true
+      }
+      return wrote
+    case let other:
+      run.record(
+        MappingError(
+          .notRepresentable(
+            reason: "a @self value is written into the object, so it must be an object, not "
+              + other.kindDescription)), at: [])
+      return false
+    }
   }
 }

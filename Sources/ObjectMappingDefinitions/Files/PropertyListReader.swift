@@ -17,7 +17,7 @@ struct PropertyListReader {
     var text = ""
   }
 
-  static let maximumDepth = 256
+  static let maximumDepth = DefinitionValue.maximumDepth
 
   private var cursor: _TextCursor
 
@@ -27,6 +27,7 @@ struct PropertyListReader {
 
   /// Reads a whole property list.
   static func read(_ text: String, file: String) throws(DefinitionError) -> DefinitionValue {
+    try checkCharacters(text, file: file)
     var reader = PropertyListReader(text, file: file)
     let root = try reader.readDocument()
     guard root.name == "plist" else {
@@ -43,6 +44,39 @@ struct PropertyListReader {
     throw DefinitionError(
       .syntax, at: root.location,
       "<plist> must hold exactly one value, found \(root.children.count)")
+  }
+
+  /// Whether XML 1.0 allows `scalar` in a document (its `Char` production): tab, line feed,
+  /// carriage return and everything from U+0020 on, but U+FFFE and U+FFFF. NUL and the other
+  /// C0 control characters are not allowed, written raw or as a character reference.
+  static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x9, 0xA, 0xD: return true
+    case 0x20...0xFFFD: return true
+    case 0x10000...: return true
+    default: return false
+    }
+  }
+
+  /// Throws a syntax error at the first character XML 1.0 does not allow (a raw NUL), before
+  /// anything is read: such a file is not XML, whatever a lenient reader would make of it.
+  private static func checkCharacters(_ text: String, file: String) throws(DefinitionError) {
+    var line = 1
+    var column = 1
+    for scalar in text.unicodeScalars {
+      if !isXMLCharacter(scalar) {
+        throw DefinitionError(
+          .syntax, at: DefinitionLocation(file: file, line: line, column: column),
+          "the character \(_scalarName(scalar)) is not allowed in XML (XML 1.0 allows no NUL "
+            + "and no control character but tab, line feed and carriage return)")
+      }
+      if scalar == "\n" {
+        line += 1
+        column = 1
+      } else {
+        column += 1
+      }
+    }
   }
 
   // MARK: Property list semantics
@@ -87,6 +121,7 @@ struct PropertyListReader {
     .Member]
   {
     var members: [DefinitionValue.Member] = []
+    var seen: [String: DefinitionLocation] = [:]
     var index = 0
     let children = element.children
     while index < children.count {
@@ -98,6 +133,11 @@ struct PropertyListReader {
       try expectNoChildren(key)
       guard index + 1 < children.count else {
         throw DefinitionError(.syntax, at: key.location, "<key>\(key.text)</key> has no value")
+      }
+      if let first = seen.updateValue(key.location, forKey: key.text) {
+        throw DefinitionError(
+          .syntax, at: key.location,
+          "duplicate key \"\(key.text)\" (first at line \(first.line), column \(first.column))")
       }
       let value = try value(of: children[index + 1])
       members.append(
@@ -263,6 +303,11 @@ struct PropertyListReader {
       guard let value = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(value) else {
         throw error("invalid character reference &\(name);", at: start)
       }
+      guard Self.isXMLCharacter(scalar) else {
+        throw error(
+          "the character reference &\(name); names \(_scalarName(scalar)), which XML 1.0 does "
+            + "not allow", at: start)
+      }
       return scalar
     }
   }
@@ -277,4 +322,10 @@ extension String {
     else { return "" }
     return String(scalars[first...last])
   }
+}
+
+/// `U+0000`: how messages name a character.
+func _scalarName(_ scalar: Unicode.Scalar) -> String {
+  let hex = String(scalar.value, radix: 16, uppercase: true)
+  return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }
