@@ -232,7 +232,7 @@ func _transformedRule<Object, Value: Sendable>(
   guard let transform = request.transform else {
     throw request.error(
       .typeMismatch,
-      "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(Value.self)")), "
+      "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(_unwrapped(Value.self))")), "
         + "which has no conversion of its own: name a transform that produces it "
         + "(@transformSelector, or CSMapper's mapper)")
   }
@@ -270,7 +270,7 @@ func _convertDefault<Value: MappableValue & Sendable>(
     throw request.error(
       .typeMismatch,
       "the default for \"\(request.propertyName)\" of \(request.ownerName) cannot be "
-        + "\(_article("\(Value.self)")): \(reason)", at: written.location)
+        + "\(_article("\(_unwrapped(Value.self))")): \(reason)", at: written.location)
   }
   throw request.error(
     .typeMismatch,

@@ -229,7 +229,7 @@ private func _adapted<Wire, Output, Value>(
     throw request.error(
       .typeMismatch,
       "the transform \"\(name)\" produces \(_article("\(Output.self)")), but "
-        + "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(Value.self)"))",
+        + "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(_unwrapped(Value.self))"))",
       at: request.transform?.location)
   }
   return _named(adapted, "\(name) for property \(request.propertyName) of \(request.ownerName)")

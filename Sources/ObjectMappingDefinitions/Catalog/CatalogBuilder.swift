@@ -30,9 +30,18 @@ final class _CatalogBuilder: _ChildResolver {
   /// Builds put off to keep the nesting shallow, with their keys.
   private var pending: [() -> Void] = []
   private var pendingKeys: Set<String> = []
+  /// For each mapping built, by key: how many levels of mappings hold each other directly from
+  /// it down (a relationship through a slot counts none).
+  var heights: [String: Int] = [:]
+  /// For each build running, the largest height of the children it holds directly.
+  private var childHeights: [Int] = []
 
   /// The nesting of builds past which a relationship's mapping is built later.
   static let deferralDepth = 12
+  /// The most levels of mappings that hold each other directly; a relationship to a child this
+  /// high goes through a slot (see ``_MappingSlot``), so freeing a chain of any length never
+  /// recurses deeper.
+  static let maximumDirectHeight = 8
 
   convenience init(
     specs: [String: _ObjectSpec], types: [any DefinableModel.Type], transforms: TransformRegistry,
@@ -109,9 +118,11 @@ final class _CatalogBuilder: _ChildResolver {
     usedSpecs.insert(name)
     building.insert(key)
     depth += 1
+    childHeights.append(0)
     defer {
       building.remove(key)
       depth -= 1
+      heights[key] = childHeights.removeLast() + 1
     }
     let table = T.properties
     if reportedTables.insert(table.name).inserted {
@@ -168,8 +179,8 @@ final class _CatalogBuilder: _ChildResolver {
   /// first those of its parents (``_Linearization``).
   private func applied(_ spec: _ObjectSpec) -> [(_ObjectSpec, _PropertySpec)] {
     guard spec.format == .csMapper else { return spec.properties.map { (spec, $0) } }
-    let items = _Linearization.items(of: spec.name, in: specs)
-    for item in items { usedSpecs.insert(item.spec.name) }
+    let (items, reached) = _Linearization.items(of: spec.name, in: specs)
+    usedSpecs.formUnion(reached)
     return items.map { ($0.spec, $0.property) }
   }
 
@@ -314,21 +325,43 @@ final class _CatalogBuilder: _ChildResolver {
         at: reference?.targetLocation ?? reference?.location)
     }
     let key = Self.key(name, Child.self)
-    if let mapping = built[key] as? Mapping<Child> { return .ready(mapping) }
+    if let mapping = built[key] as? Mapping<Child> { return direct(mapping, key: key) }
     if building.contains(key) || depth >= Self.deferralDepth {
       // A cycle (a comment's replies), or a chain: resolved when first used, after the
       // catalog is built; a chain's next mapping is built from the top.
-      let slot =
-        (slots[key] as? _MappingSlot<Child>)
-        ?? _MappingSlot(Mapping(Child.properties.make) { [any MappingRule<Child>]() })
-      slots[key] = slot
+      let slot = self.slot(key, Child.self)
       if !building.contains(key), pendingKeys.insert(key).inserted {
         pending.append { [unowned self] in _ = self.build(name, as: Child.self) }
       }
       return .later { slot.mapping }
     }
-    let mapping =
-      build(name, as: Child.self) ?? Mapping(Child.properties.make) { [any MappingRule<Child>]() }
+    guard let mapping = build(name, as: Child.self) else {
+      return .ready(Mapping(Child.properties.make) { [any MappingRule<Child>]() })
+    }
+    return direct(mapping, key: key)
+  }
+
+  /// The slot of the mapping `key`, made when first asked for.
+  private func slot<Child>(_ key: String, _ type: Child.Type) -> _MappingSlot<Child>
+  where Child: DefinableModel {
+    if let slot = slots[key] as? _MappingSlot<Child> { return slot }
+    let slot = _MappingSlot { Mapping(Child.properties.make) { [any MappingRule<Child>]() } }
+    slots[key] = slot
+    return slot
+  }
+
+  /// `mapping` (built, under `key`) for a relationship of the build running: held directly,
+  /// unless that would make more than ``maximumDirectHeight`` levels hold each other directly.
+  private func direct<Child: DefinableModel>(_ mapping: Mapping<Child>, key: String)
+    -> _ChildMapping<Child>
+  {
+    let height = heights[key] ?? Self.maximumDirectHeight
+    guard height < Self.maximumDirectHeight else {
+      let slot = self.slot(key, Child.self)
+      slot.fill(mapping)
+      return .later { slot.mapping }
+    }
+    if let top = childHeights.indices.last { childHeights[top] = max(childHeights[top], height) }
     return .ready(mapping)
   }
 }
@@ -347,7 +380,10 @@ enum _Linearization {
     var property: _PropertySpec
   }
 
-  static func items(of name: String, in specs: [String: _ObjectSpec]) -> [Item] {
+  /// The properties `name` applies, in order, and the files reached (itself and its parents).
+  static func items(of name: String, in specs: [String: _ObjectSpec]) -> (
+    items: [Item], reached: Set<String>
+  ) {
     var visited: Set<String> = []
     var backwards: [Item] = []
     var stack = [name]
@@ -359,27 +395,6 @@ enum _Linearization {
       // Pushed in order, so the last parent is walked first.
       for parent in spec.parents where !parent.isLeftOut { stack.append(parent.name) }
     }
-    return backwards.reversed()
-  }
-}
-
-/// The mapping of a definition that a relationship in a cycle (or a long chain) refers to: set
-/// once, when the definition's mapping is built (before the catalog is returned), read on
-/// every use after.
-final class _MappingSlot<T>: @unchecked Sendable {
-  // @unchecked: `value` is only touched under `lock`.
-  private let lock = NSLock()
-  private var value: Mapping<T>
-
-  init(_ placeholder: Mapping<T>) {
-    value = placeholder
-  }
-
-  func fill(_ mapping: Mapping<T>) {
-    lock.withLock { value = mapping }
-  }
-
-  var mapping: Mapping<T> {
-    lock.withLock { value }
+    return (backwards.reversed(), visited)
   }
 }

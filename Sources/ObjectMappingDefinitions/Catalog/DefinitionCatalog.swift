@@ -157,7 +157,7 @@ public struct DefinitionCatalog: Sendable {
     let spec = try state.spec(named: name, loaded: definitionNames)
     let items: [(_ObjectSpec, _PropertySpec)] =
       spec.format == .csMapper
-      ? _Linearization.items(of: name, in: state.specs).map { ($0.spec, $0.property) }
+      ? _Linearization.items(of: name, in: state.specs).items.map { ($0.spec, $0.property) }
       : spec.properties.map { (spec, $0) }
     return items.map { DefinitionRule($1, definedIn: $0) }
   }
@@ -227,6 +227,8 @@ final class _CatalogState: Sendable {
   let transforms: TransformRegistry
   let format: _ObjectSpec.Format
   let built: [String: any Sendable]
+  /// The heights of the mappings built (``_CatalogBuilder/heights``).
+  let heights: [String: Int]
   /// AppCoreKit templates of one property's attributes: no definition of their own.
   let attributeTemplates: Set<String>
 
@@ -236,6 +238,7 @@ final class _CatalogState: Sendable {
     transforms = builder.transforms
     format = builder.format
     built = builder.built
+    heights = builder.heights
     self.attributeTemplates = attributeTemplates
   }
 
@@ -255,6 +258,7 @@ final class _CatalogState: Sendable {
     let builder = _CatalogBuilder(
       specs: specs, typesByName: types, transforms: transforms, format: format)
     builder.built = built
+    builder.heights = heights
     return builder
   }
 }

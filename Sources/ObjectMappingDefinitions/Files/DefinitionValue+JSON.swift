@@ -2,8 +2,10 @@ import ObjectMapping
 import ObjectMappingDocument
 
 extension DefinitionValue {
-  /// The deepest nesting a definition file may have, in both formats.
-  static let maximumDepth = 256
+  /// The deepest nesting a definition file may have, in both formats. Real files nest a few
+  /// levels (an inline `@mappings` adds three); a value is walked by recursion in a few places
+  /// (templates, user data), which this bound keeps well inside a 512 KB stack.
+  static let maximumDepth = 64
 
   /// The JSON dialect of definition files: RFC 8259 plus `//` and `/* */` comments, trailing
   /// commas and a leading byte order mark (AppCoreKit's `.mappings` files have comments and

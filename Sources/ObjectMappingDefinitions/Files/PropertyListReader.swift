@@ -209,8 +209,9 @@ struct PropertyListReader {
     return name
   }
 
-  /// Reads an element whose `<` is the current character.
-  private mutating func readElement(depth: Int) throws(DefinitionError) -> Element {
+  /// Reads the start tag whose `<` is the current character: the element, and whether it is
+  /// already closed (`<true/>`).
+  private mutating func readStartTag(depth: Int) throws(DefinitionError) -> (Element, Bool) {
     guard depth < Self.maximumDepth else {
       throw error("nesting deeper than \(Self.maximumDepth) levels")
     }
@@ -218,7 +219,6 @@ struct PropertyListReader {
     advance()  // <
     let name = readName()
     guard !name.isEmpty else { throw error("expected an element name after \"<\"", at: start) }
-    var element = Element(name: name, location: start)
     // Attributes are read past, not kept (<plist version="1.0">).
     while let scalar = current, scalar != ">", scalar != "/" {
       if scalar == "\"" || scalar == "'" {
@@ -230,11 +230,22 @@ struct PropertyListReader {
     }
     if starts(with: "/>") {
       advance(2)
-      return element
+      return (Element(name: name, location: start), true)
     }
     guard current == ">" else { throw error("the tag <\(name)> is not closed", at: start) }
     advance()
-    while true {
+    return (Element(name: name, location: start), false)
+  }
+
+  /// Reads an element whose `<` is the current character, with everything in it. The open
+  /// elements are kept on an explicit stack: nesting costs no call stack.
+  private mutating func readElement(depth: Int) throws(DefinitionError) -> Element {
+    var (root, isClosed) = try readStartTag(depth: depth)
+    if isClosed { return root }
+    var open: [Element] = [root]
+    while let top = open.indices.last {
+      let name = open[top].name
+      let start = open[top].location
       guard let scalar = current else {
         throw error(
           "<\(name)> is not closed: expected </\(name)> before the end of file", at: start)
@@ -251,27 +262,38 @@ struct PropertyListReader {
             "</\(closingName)> closes <\(name)> (opened at line \(start.line), column \(start.column))",
             at: closing)
         }
-        return element
+        let finished = open.removeLast()
+        if let parent = open.indices.last {
+          open[parent].children.append(finished)
+        } else {
+          root = finished
+        }
       } else if starts(with: "<!--") {
         try skip(past: "-->", what: "a comment")
       } else if starts(with: "<![CDATA[") {
         advance(9)
         let cdata = location
         while current != nil, !starts(with: "]]>") {
-          if let inner = current { element.text.unicodeScalars.append(inner) }
+          if let inner = current { open[top].text.unicodeScalars.append(inner) }
           advance()
         }
         guard current != nil else { throw error("a CDATA section is not closed", at: cdata) }
         advance(3)
       } else if scalar == "<" {
-        element.children.append(try readElement(depth: depth + 1))
+        let (child, childIsClosed) = try readStartTag(depth: depth + open.count)
+        if childIsClosed {
+          open[top].children.append(child)
+        } else {
+          open.append(child)
+        }
       } else if scalar == "&" {
-        element.text.unicodeScalars.append(try readEntity())
+        open[top].text.unicodeScalars.append(try readEntity())
       } else {
-        element.text.unicodeScalars.append(scalar)
+        open[top].text.unicodeScalars.append(scalar)
         advance()
       }
     }
+    return root
   }
 
   private mutating func readEntity() throws(DefinitionError) -> Unicode.Scalar {
