@@ -237,4 +237,116 @@ struct HostileFileTests {
         == "the @inherits templates expand to more than 1,000,000 inherited entries by "
         + "\"$T1413\"; a set of files this large is refused")
   }
+
+  // MARK: Mutated files
+
+  /// The seed of ``mutatedFilesGiveCatalogsOrLocatedErrors()``: `DEFINITION_MUTATION_SEED` in
+  /// the environment, to run a failure again, else a fixed one.
+  static let mutationSeed =
+    ProcessInfo.processInfo.environment["DEFINITION_MUTATION_SEED"].flatMap { UInt64($0) }
+    ?? 0x35_DEF1_1E5
+
+  /// Files that use every feature: mutated, each must load or give errors that all point into
+  /// the file.
+  static let realFiles: [(name: String, text: String)] = [
+    (
+      "Tweets.mappings",
+      #"""
+      // The guide's contexts, with a template and a selector.
+      {
+        "$Optional": { "@optional": 1 },
+        "$UserModel": { "@class": "UserModel", "name": "name",
+                        "imageUrl": { "@inherits": "$Optional", "@keyPath": "profile_image_url" } },
+        "$TweetModel": {
+          "@class": "TweetModel",
+          "message": "text", "identifier": "id_str",
+          "retweets": { "@keyPath": "retweet_count", "@defaultValue": 0 },
+          "coordinates": { "@keyPath": "@self", "@transformClass": "MyTransformers",
+                           "@transformSelector": "coordinate2DFromDictionary:userData:error:",
+                           "@transformUserData": { "longitude": "long", "latitude": "lat" } },
+          "user": { "@keyPath": "user", "@object": { "@mappings": "$UserModel" } },
+          "@ipad": { "message": "full_text" },
+        },
+        "$TimelineModel": { "@class": "TimelineModel",
+          "tweets": { "@keyPath": "@self", "@clearContent": 1, "@object": { "@mappings": "$TweetModel" } } }
+      }
+      """#
+    ),
+    (
+      "Employee.plist",
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0"><dict>
+        <key>hireDate</key><dict><key>key</key><string>hire_date</string><key>mapper</key><string>iso8601</string></dict>
+        <key>compoundIdentifier</key><dict><key>mapper</key><string>CSJoinMapper</string>
+          <key>key</key><array><dict><key>key</key><string>a</string></dict><string>b</string></array></dict>
+        <key>active</key><dict><key>key</key><string>on</string><key>default</key><true/>
+          <key>groups</key><array><string>list</string></array></dict>
+        <!-- a comment --><key>metaDisplayString</key><string>meta &amp; more</string>
+      </dict></plist>
+      """
+    ),
+  ]
+
+  /// Mutations of real files (truncations, flipped bytes, spliced fragments, repeated spans)
+  /// each give a catalog or errors that all have a place in the file: never a crash, a hang or
+  /// an error nobody can find. The generator is seeded; a failure names the seed and the round.
+  @Test func mutatedFilesGiveCatalogsOrLocatedErrors() {
+    var generator = SeededGenerator(seed: Self.mutationSeed)
+    let fragments = [
+      "{", "}", "[", "]", ",", ":", "\"", "\\", "/*", "//", "\n", "\u{0}", "@inherits",
+      "\"@import\": \"x\"", "<dict>", "</dict>", "<key>", "&#0;", "&amp;", "<![CDATA[",
+      "__parent__", "\"$TweetModel\"", "null", "1e999", "\u{FEFF}", "é", "\r",
+    ]
+    var loaded = 0
+    var failed = 0
+    for round in 0..<600 {
+      let (name, text) = Self.realFiles[round % Self.realFiles.count]
+      var bytes = Array(text.utf8)
+      for _ in 0..<Int.random(in: 1...4, using: &generator) {
+        let position = Int.random(in: 0...bytes.count, using: &generator)
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0: bytes = Array(bytes.prefix(position))
+        case 1 where position < bytes.count:
+          bytes[position] = UInt8.random(in: 0...255, using: &generator)
+        case 2:
+          let fragment = fragments[Int.random(in: 0..<fragments.count, using: &generator)]
+          bytes.insert(contentsOf: fragment.utf8, at: position)
+        default:
+          let length = Int.random(in: 0...40, using: &generator)
+          let span = bytes[position..<min(bytes.count, position + length)]
+          bytes.insert(contentsOf: span, at: position)
+        }
+      }
+      let mutated = String(decoding: bytes, as: UTF8.self)
+      let context = "seed \(Self.mutationSeed) (DEFINITION_MUTATION_SEED), round \(round)"
+      do {
+        if name.hasSuffix(".plist") {
+          let catalog = try DefinitionCatalog(
+            csMapperFiles: [.string(mutated, name: name)], types: [Employee.self])
+          _ = try? catalog.mapping(for: Employee.self).map(#"{"hire_date": "2013-11-01T07:20:20Z"}"#)
+        } else {
+          let catalog = try DefinitionCatalog(
+            appCoreKitFiles: [.string(mutated, name: name)],
+            types: [TweetModel.self, UserModel.self, TimelineModel.self],
+            transforms: Transforms.registry, conditions: DefinitionConditions(["ipad": true]))
+          _ = try? catalog.mapping("$TweetModel", as: TweetModel.self).map(#"{"text": "t"}"#)
+        }
+        loaded += 1
+      } catch {
+        failed += 1
+        #expect(!error.errors.isEmpty, "\(context): no error in \(error)")
+        for problem in error.errors {
+          #expect(
+            problem.location?.file == name && (problem.location?.line ?? 0) >= 1
+              && (problem.location?.column ?? 0) >= 1,
+            "\(context): an error without a place in the file: \(problem)")
+          #expect(!problem.message.isEmpty, "\(context)")
+        }
+      }
+    }
+    // Both outcomes happen: the mutations are neither all harmless nor all fatal.
+    #expect(loaded > 0 && failed > 0, "seed \(Self.mutationSeed): \(loaded) loaded, \(failed) failed")
+  }
 }

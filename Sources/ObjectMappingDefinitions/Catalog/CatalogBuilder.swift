@@ -36,6 +36,16 @@ final class _CatalogBuilder: _ChildResolver {
   /// For each build running, the largest height of the children it holds directly.
   private var childHeights: [Int] = []
 
+  /// AppCoreKit's contexts (not inline definitions) by the class they name, sorted: what a
+  /// relationship that names no context is mapped with.
+  private lazy var contextsByClass: [String: [String]] = {
+    var byClass: [String: [String]] = [:]
+    for spec in specs.values where !spec.name.contains(".") {
+      if let className = spec.className?.name { byClass[className, default: []].append(spec.name) }
+    }
+    return byClass.mapValues { $0.sorted() }
+  }()
+
   /// The nesting of builds past which a relationship's mapping is built later.
   static let deferralDepth = 12
   /// The most levels of mappings that hold each other directly; a relationship to a child this
@@ -272,9 +282,7 @@ final class _CatalogBuilder: _ChildResolver {
       }
       return elementName
     case .appCoreKit:
-      let candidates = specs.values.filter {
-        !$0.name.contains(".") && $0.className?.name == elementName
-      }.map(\.name).sorted()
+      let candidates = contextsByClass[elementName] ?? []
       guard candidates.count == 1, let only = candidates.first else {
         throw DefinitionError(
           .unknownContext, at: location,

@@ -26,6 +26,10 @@ struct _AppCoreKitReader {
   /// The templates that hold attributes of one property (`@optional`, `@keyPath`, …): used
   /// through `@inherits` inside a property, never a context of their own.
   private(set) var attributeTemplates: Set<String> = []
+  /// The files given to the catalog, by name (the first of each name).
+  private var givenByName: [String: Int] = [:]
+  /// The files being read, by identity: their place in the import stack.
+  private var onStack: [String: Int] = [:]
 
   /// How many members the `@inherits` templates of a set of files may copy in all: a file of a
   /// few hundred kilobytes can otherwise expand (each template adding members to a chain of
@@ -65,12 +69,17 @@ struct _AppCoreKitReader {
   /// an imported file's contexts come before the importing file's.
   private mutating func loadFiles() {
     var loaded: Set<String> = []
+    for (offset, file) in files.enumerated() where givenByName[file.name] == nil {
+      givenByName[file.name] = offset
+    }
     for file in files {
       var stack: [ImportFrame] = []
       open(file, root: file.folder, importedAt: nil, stack: &stack, loaded: &loaded)
       while let top = stack.indices.last {
         guard stack[top].next < stack[top].imports.count else {
-          addEntries(stack.removeLast().members)
+          let frame = stack.removeLast()
+          onStack[frame.identity] = nil
+          addEntries(frame.members)
           continue
         }
         let path = stack[top].imports[stack[top].next]
@@ -93,12 +102,12 @@ struct _AppCoreKitReader {
     stack: inout [ImportFrame], loaded: inout Set<String>
   ) {
     let identity = file.identity
-    if let start = stack.firstIndex(where: { $0.identity == identity }) {
-      var chain = stack[start...].map(\.file.name) + [file.name]
-      if file.name != stack[start].file.name { chain[chain.count - 1] += ", which is \(stack[start].file.name)" }
-      errors.append(
-        DefinitionError(
-          .importCycle, at: location, "@import cycle: \(chain.joined(separator: " imports "))"))
+    if let start = onStack[identity] {
+      var chain = _chain(count: stack.count - start + 1, joinedBy: " imports ") {
+        start + $0 < stack.count ? stack[start + $0].file.name : file.name
+      }
+      if file.name != stack[start].file.name { chain += ", which is \(stack[start].file.name)" }
+      errors.append(DefinitionError(.importCycle, at: location, "@import cycle: \(chain)"))
       return
     }
     guard loaded.insert(identity).inserted else { return }
@@ -117,6 +126,7 @@ struct _AppCoreKitReader {
           "a .mappings file is an object of contexts, not \(document.kindDescription)"))
       return
     }
+    onStack[identity] = stack.count
     stack.append(
       ImportFrame(
         file: file, identity: identity, root: root, members: members,
@@ -157,12 +167,9 @@ struct _AppCoreKitReader {
       let file = DefinitionFile.url(URL(fileURLWithPath: expanded))
       return (file, file.folder)
     }
-    if let given = files.first(where: { $0.name == path }) {
-      return (given, given.folder)
-    }
     let lastName = path.split(separator: "/").last.map(String.init) ?? path
-    if let given = files.first(where: { $0.name == lastName }) {
-      return (given, given.folder)
+    if let offset = givenByName[path] ?? givenByName[lastName] {
+      return (files[offset], files[offset].folder)
     }
     guard let sibling = importer.sibling(path), let url = sibling.url else {
       errors.append(
@@ -272,11 +279,12 @@ struct _AppCoreKitReader {
         guard let target = reference.string, entryIndex[target] != nil, !done.contains(target)
         else { continue }
         if let position = onStack[target] {
-          let names = stack[position...].map(\.name) + [target]
+          let chain = _chain(count: stack.count - position + 1, joinedBy: " inherits ") {
+            position + $0 < stack.count ? stack[position + $0].name : target
+          }
           errors.append(
             DefinitionError(
-              .inheritanceCycle, at: reference.location,
-              "@inherits cycle: \(_chain(names, joinedBy: " inherits "))"))
+              .inheritanceCycle, at: reference.location, "@inherits cycle: \(chain)"))
           backEdges.insert(reference.location)
           continue
         }
@@ -690,10 +698,11 @@ enum _AppCoreKitKeyword {
   ]
 }
 
-/// `names` joined by `separator`, shortened to the first and last five for a long chain.
-func _chain(_ names: [String], joinedBy separator: String) -> String {
-  guard names.count > 12 else { return names.joined(separator: separator) }
-  return (names.prefix(5) + ["… (\(names.count - 10) more)"] + names.suffix(5))
+/// The `count` names `name(0)`, `name(1)`, … joined by `separator`, shortened to the first and
+/// last five for a long chain (so that reporting a cycle costs no more than a constant).
+func _chain(count: Int, joinedBy separator: String, _ name: (Int) -> String) -> String {
+  guard count > 12 else { return (0..<count).map(name).joined(separator: separator) }
+  return ((0..<5).map(name) + ["… (\(count - 10) more)"] + (count - 5..<count).map(name))
     .joined(separator: separator)
 }
 

@@ -84,11 +84,12 @@ struct _CSMapperReader {
           continue
         }
         if let position = onStack[parent.name] {
-          let chain = stack[position...].map(\.name) + [parent.name]
+          let chain = _chain(count: stack.count - position + 1, joinedBy: " inherits from ") {
+            position + $0 < stack.count ? stack[position + $0].name : parent.name
+          }
           errors.append(
             DefinitionError(
-              .inheritanceCycle, at: parent.location,
-              "__parent__ cycle: \(_chain(chain, joinedBy: " inherits from "))"))
+              .inheritanceCycle, at: parent.location, "__parent__ cycle: \(chain)"))
           specs[name]?.parents[offset].isLeftOut = true
           continue
         }
