@@ -31,7 +31,7 @@ struct DefinitionErrorTests {
     ("{ \"$A\": \"unterminated }", 1, 24, "unexpected end of input inside a string"),
     ("{ /* never closed", 1, 18, "unexpected end of input inside a comment"),
     ("{ \"$A\": tru }", 1, 12, "expected 'true', found U+0020"),
-    (String(repeating: "[", count: 300), 1, 257, "nesting deeper than 256 levels"),
+    (String(repeating: "[", count: 300), 1, 65, "nesting deeper than 64 levels"),
     ("{ \"$A\": {}, \"$A\": {} }", 1, 13, "duplicate key \"$A\" (first at line 1, column 3)"),
   ])
   func syntaxErrors(text: String, line: Int, column: Int, message: String) {
@@ -48,7 +48,7 @@ struct DefinitionErrorTests {
   @Test(arguments: ["{\r\n  \"a\": [1,\r\n  2 3]}", "// c\r{\"a\": nul}", "\u{FEFF}{\"é\": \"\\x\"}"])
   func syntaxErrorsAreTheJSONReaders(text: String) throws {
     var options = JSONReadingOptions.lenient
-    options.maximumDepth = 256
+    options.maximumDepth = 64
     options.rejectsDuplicateKeys = true
     let expected = #expect(throws: FormatError.self) { try Node(jsonString: text, options: options) }
     guard case .syntax(let message, let location)? = expected?.kind else {

@@ -232,7 +232,10 @@ private func _adapted<Wire, Output, Value>(
         + "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(_unwrapped(Value.self))"))",
       at: request.transform?.location)
   }
-  return _named(adapted, "\(name) for property \(request.propertyName) of \(request.ownerName)")
+  // Named as the file spells it (`MyTransformers.coordinate2DFromFloatArray:error:`).
+  let spelled = request.transform?.name ?? name
+  return _named(
+    adapted, "\(spelled) for property \(request.propertyName) of \(request.ownerName)")
 }
 
 /// `transform` whose failures (both ways) are ``_NamedTransformFailure``s labelled `label`; one-way

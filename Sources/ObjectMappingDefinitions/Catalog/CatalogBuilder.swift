@@ -16,6 +16,9 @@ final class _CatalogBuilder: _ChildResolver {
   let transforms: TransformRegistry
   let format: _ObjectSpec.Format
   var errors: [DefinitionError] = []
+  /// The names of the files given to the catalog, in order: errors are reported file by file in
+  /// this order (other files after, in the order their errors appear).
+  var fileOrder: [String] = []
   /// The mappings built, by ``key(_:_:)``.
   var built: [String: any Sendable] = [:]
   /// The definitions used, by name (CSMapper parents need not be registered types).
@@ -85,9 +88,10 @@ final class _CatalogBuilder: _ChildResolver {
     guard !errors.isEmpty else { return }
     var seen: Set<DefinitionError> = []
     let unique = errors.filter { seen.insert($0).inserted }
-    // Grouped by file (in the order files first appear), then by line and column; errors
-    // without a place come last.
+    // Grouped by file (in the order the files were given, then the order others first
+    // appear), then by line and column; errors without a place come last.
     var fileRank: [String: Int] = [:]
+    for file in fileOrder where fileRank[file] == nil { fileRank[file] = fileRank.count }
     for error in unique {
       if let file = error.location?.file, fileRank[file] == nil { fileRank[file] = fileRank.count }
     }
@@ -171,7 +175,12 @@ final class _CatalogBuilder: _ChildResolver {
     // Neither AppCoreKit nor CSMapper knew "unmappable representations": an object none of
     // whose keys a definition reads maps to a fresh object (with the errors of its required
     // properties), as it did there.
-    let mapping = Mapping(make) { rules }.allowingUnmappableRepresentation()
+    var mapping = Mapping(make) { rules }.allowingUnmappableRepresentation()
+    if spec.format == .csMapper {
+      // CSMapper's groups are all-of (its README's Example 2): the file's semantics, for every
+      // call that selects groups without saying how.
+      mapping = mapping.groupMatching(.allOf)
+    }
     do {
       try mapping.validate()
     } catch {

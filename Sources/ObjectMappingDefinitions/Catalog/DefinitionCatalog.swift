@@ -49,6 +49,7 @@ public struct DefinitionCatalog: Sendable {
     let builder = _CatalogBuilder(
       specs: reader.specs, types: types, transforms: transforms, format: .appCoreKit)
     builder.errors = reader.errors
+    builder.fileOrder = files.map(\.name)
     for name in reader.contextNames {
       guard let spec = reader.specs[name], let className = spec.className else { continue }
       guard let type = builder.types[className.name] else {
@@ -79,6 +80,7 @@ public struct DefinitionCatalog: Sendable {
     let builder = _CatalogBuilder(
       specs: reader.specs, types: types, transforms: transforms, format: .csMapper)
     builder.errors = reader.errors
+    builder.fileOrder = files.map(\.name)
     for name in reader.names {
       guard let type = builder.types[name] else { continue }
       builder.buildAny(name, as: type)

@@ -371,6 +371,9 @@ struct _AppCoreKitReader {
     var clearContent = false
     var insertAtBegin = false
     var policyLocation: DefinitionLocation?
+    /// The `@object` is reported wrong: the property is left out, so that no second error
+    /// (a context looked up by class) follows from the first.
+    var objectIsInvalid = false
     for attribute in attributes {
       let value = attribute.value
       switch attribute.key {
@@ -402,6 +405,7 @@ struct _AppCoreKitReader {
         userData = value
       case "@object":
         property.child = readChild(value, owner: owner, property: member.key)
+        objectIsInvalid = property.child == nil
       case "@clearContent", "@insertContentAtBegin":
         guard let flag = value.flag else {
           errors.append(
@@ -441,7 +445,7 @@ struct _AppCoreKitReader {
         clearContent ? .clearThenAppend : insertAtBegin ? .prepend : nil
       if let policy { property.policy = (policy, policyLocation) }
     }
-    return property
+    return objectIsInvalid ? nil : property
   }
 
   private mutating func readChild(_ value: DefinitionValue, owner: String, property: String)
@@ -455,10 +459,12 @@ struct _AppCoreKitReader {
       return nil
     }
     var reference = _ChildReference(target: .classOnly, location: value.location)
+    var isValid = true
     for member in members {
       switch member.key {
       case "@class":
         guard let name = errors.string(in: member.value, "@class takes a class name") else {
+          isValid = false
           continue
         }
         reference.className = (name, member.value.location)
@@ -478,6 +484,7 @@ struct _AppCoreKitReader {
               .invalidValue, at: member.value.location,
               "@mappings takes a context name or an object of mappings, not "
                 + member.value.kindDescription))
+          isValid = false
         }
       default:
         errors.append(
@@ -489,7 +496,7 @@ struct _AppCoreKitReader {
     if case .inline(let name) = reference.target, specs[name]?.className == nil {
       specs[name]?.className = reference.className
     }
-    return reference
+    return isValid ? reference : nil
   }
 }
 

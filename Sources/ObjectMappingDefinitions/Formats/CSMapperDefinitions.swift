@@ -195,7 +195,8 @@ struct _CSMapperReader {
         for group in elements {
           guard
             let text = errors.string(
-              in: group, "groups takes an array of group names, not of \(group.kindDescription)s")
+              in: group,
+              "groups takes an array of group names; this entry is \(group.kindDescription)")
           else { continue }
           property.groups.append(text)
         }
