@@ -62,7 +62,8 @@ let package = Package(
     .testTarget(
       name: "ObjectMappingDefinitionsTests",
       dependencies: [
-        "ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingDocument", "ObjectMappingTesting",
+        "ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingDocument",
+        "ObjectMappingTesting",
       ]
     ),
     .testTarget(

@@ -103,7 +103,8 @@ struct AppCoreKitOrganizationTests {
           text.replacingOccurrences(of: #"["$Texts", "$Ids"]"#, with: #"["$Ids", "$Texts"]"#),
           name: "T.mappings")
       ], types: Self.types)
-    #expect(try swapped.mapping("$TweetModel", as: TweetModel.self).map(Self.payload).identifier == "7")
+    #expect(
+      try swapped.mapping("$TweetModel", as: TweetModel.self).map(Self.payload).identifier == "7")
   }
 
   @Test func inheritsCycleAndUnknownTemplate() throws {

@@ -45,12 +45,16 @@ struct DefinitionErrorTests {
 
   /// The reader is the document layer's: the same text gives the same error as
   /// `Node(jsonString:options:)`, at the same line and column.
-  @Test(arguments: ["{\r\n  \"a\": [1,\r\n  2 3]}", "// c\r{\"a\": nul}", "\u{FEFF}{\"é\": \"\\x\"}"])
+  @Test(arguments: [
+    "{\r\n  \"a\": [1,\r\n  2 3]}", "// c\r{\"a\": nul}", "\u{FEFF}{\"é\": \"\\x\"}",
+  ])
   func syntaxErrorsAreTheJSONReaders(text: String) throws {
     var options = JSONReadingOptions.lenient
     options.maximumDepth = 64
     options.rejectsDuplicateKeys = true
-    let expected = #expect(throws: FormatError.self) { try Node(jsonString: text, options: options) }
+    let expected = #expect(throws: FormatError.self) {
+      try Node(jsonString: text, options: options)
+    }
     guard case .syntax(let message, let location)? = expected?.kind else {
       Issue.record("not a syntax error: \(String(describing: expected))")
       return
@@ -121,10 +125,11 @@ struct DefinitionErrorTests {
           + "TweetModel, UserModel); add it to `types:`, with a PropertyTable named "
           + "\"NoSuchClass\"",
       ])
-    #expect(errors.map(\.kind) == [
-      .unknownKeyword, .unknownProperty, .readOnlyProperty, .typeMismatch, .unknownTransform,
-      .typeMismatch, .typeMismatch, .typeMismatch, .unknownClass,
-    ])
+    #expect(
+      errors.map(\.kind) == [
+        .unknownKeyword, .unknownProperty, .readOnlyProperty, .typeMismatch, .unknownTransform,
+        .typeMismatch, .typeMismatch, .typeMismatch, .unknownClass,
+      ])
   }
 
   @Test func missingFileAndBundleResource() {

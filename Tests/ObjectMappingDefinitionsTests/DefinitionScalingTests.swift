@@ -39,7 +39,8 @@ import Testing
         _ = try DefinitionCatalog(appCoreKitFiles: [file], types: [UserModel.self])
         Issue.record("the cycles were not reported")
       } catch let error as DefinitionErrors {
-        #expect(error.errors.allSatisfy { $0.kind == .inheritanceCycle }, "\(error.errors.prefix(3))")
+        #expect(
+          error.errors.allSatisfy { $0.kind == .inheritanceCycle }, "\(error.errors.prefix(3))")
       }
     }
   }
@@ -66,7 +67,8 @@ import Testing
     try Scaling.expectLinear("relationship chain", base: 300) { count in
       var text = "{"
       for index in 0..<count {
-        text += #""$C\#(index)": { "@class": "Comment", "text": "body", "replies": "#
+        text +=
+          #""$C\#(index)": { "@class": "Comment", "text": "body", "replies": "#
           + #"{ "@keyPath": "replies", "@optional": 1, "@object": { "@mappings": "$C\#(index + 1)" } } },"#
       }
       text += #""$C\#(count)": { "@class": "Comment", "text": "body" } }"#
@@ -110,7 +112,8 @@ import Testing
     try Scaling.expectLinear("a large .mappings file", base: 400) { count in
       var text = "{"
       for index in 0..<count {
-        text += #""$U\#(index)": { "@class": "UserModel", /* a comment */ "name": "name\#(index)", "#
+        text +=
+          #""$U\#(index)": { "@class": "UserModel", /* a comment */ "name": "name\#(index)", "#
           + #""imageUrl": { "@keyPath": "url\#(index)", "@optional": 1, "@transformSelector": "url" } },"#
       }
       return DefinitionFile.string(text + "}", name: "Large.mappings")

@@ -71,12 +71,14 @@ struct HostileFileTests {
   @Test func longRelationshipChainLoadsOnASmallStack() {
     var text = "{"
     for index in 0..<10_000 {
-      text += #""$C\#(index)": { "@class": "Comment", "text": "body", "replies": "#
+      text +=
+        #""$C\#(index)": { "@class": "Comment", "text": "body", "replies": "#
         + #"{ "@keyPath": "replies", "@optional": 1, "@object": { "@mappings": "$C\#(index + 1)" } } },"#
     }
     text += #""$C10000": { "@class": "Comment", "text": "body" } }"#
     let file = DefinitionFile.string(text, name: "Chain.mappings")
-    let payload = String(repeating: #"{"body": "x", "replies": ["#, count: 20) + #"{"body": "end"}"#
+    let payload =
+      String(repeating: #"{"body": "x", "replies": ["#, count: 20) + #"{"body": "end"}"#
       + String(repeating: "]}", count: 20)
     let outcome = SmallStack.run { () -> String in
       do {
@@ -102,7 +104,8 @@ struct HostileFileTests {
   @Test func backwardsRelationshipChainIsFreedOnASmallStack() {
     var text = #"{ "$C5000": { "@class": "Comment", "text": "body" }"#
     for index in stride(from: 4_999, through: 0, by: -1) {
-      text += #", "$C\#(index)": { "@class": "Comment", "text": "body", "replies": "#
+      text +=
+        #", "$C\#(index)": { "@class": "Comment", "text": "body", "replies": "#
         + #"{ "@keyPath": "replies", "@optional": 1, "@object": { "@mappings": "$C\#(index + 1)" } } }"#
     }
     text += "}"
@@ -126,12 +129,15 @@ struct HostileFileTests {
     // A context whose property's user data takes the nesting to `levels` in all.
     let arrays = levels - 4
     let userData = String(repeating: "[", count: arrays) + String(repeating: "]", count: arrays)
-    let text = #"{ "$U": { "@class": "UserModel", "name": { "@keyPath": "name", "#
+    let text =
+      #"{ "$U": { "@class": "UserModel", "name": { "@keyPath": "name", "#
       + #""@transformSelector": "shout", "@transformUserData": {"deep": \#(userData)} } } }"#
     var transforms = TransformRegistry()
-    transforms.register("shout", userData: { (_: Node) in
-      ValueTransform<String, String>(forward: { $0.uppercased() }, reverse: { $0.lowercased() })
-    })
+    transforms.register(
+      "shout",
+      userData: { (_: Node) in
+        ValueTransform<String, String>(forward: { $0.uppercased() }, reverse: { $0.lowercased() })
+      })
     let registry = transforms
     let outcome = SmallStack.run { () -> String in
       do {
@@ -143,14 +149,16 @@ struct HostileFileTests {
         return "\(error)"
       }
     }
-    #expect(outcome == (levels == 64 ? "ANN" : "Deep.mappings:1:186: nesting deeper than 64 levels"))
+    #expect(
+      outcome == (levels == 64 ? "ANN" : "Deep.mappings:1:186: nesting deeper than 64 levels"))
   }
 
   /// The same for a property list, whose elements are read with an explicit stack.
   @Test(arguments: [64, 65])
   func deepestPropertyListOnASmallStack(levels: Int) {
     let arrays = levels - 3
-    let text = "<plist><dict><key>name</key><dict><key>key</key><string>n</string>"
+    let text =
+      "<plist><dict><key>name</key><dict><key>key</key><string>n</string>"
       + "<key>default</key>" + String(repeating: "<array>", count: arrays)
       + String(repeating: "</array>", count: arrays) + "</dict></dict></plist>"
     let outcome = SmallStack.run { () -> String in
@@ -192,8 +200,10 @@ struct HostileFileTests {
     for index in 1...levels {
       files.append(.string(#"{ "__parent__": "D\#(index - 1)" }"#, name: "A\(index).json"))
       files.append(
-        .string(#"{ "__parent__": "D\#(index - 1)", "height": "h\#(index)" }"#, name: "B\(index).json"))
-      files.append(.string(#"{ "__parent__": ["A\#(index)", "B\#(index)"] }"#, name: "D\(index).json"))
+        .string(
+          #"{ "__parent__": "D\#(index - 1)", "height": "h\#(index)" }"#, name: "B\(index).json"))
+      files.append(
+        .string(#"{ "__parent__": ["A\#(index)", "B\#(index)"] }"#, name: "D\(index).json"))
     }
     files.append(.string(#"{ "__parent__": "D\#(levels)" }"#, name: "Person.json"))
     return files
@@ -204,7 +214,8 @@ struct HostileFileTests {
       appCoreKitFiles: [.string(Self.inheritsDiamond(20), name: "Diamond.mappings")],
       types: [UserModel.self])
     #expect(
-      try catalog.mapping("$UserModel", as: UserModel.self).map(#"{"name": "Ann", "url": "http://a"}"#)
+      try catalog.mapping("$UserModel", as: UserModel.self).map(
+        #"{"name": "Ann", "url": "http://a"}"#)
         == UserModel(imageUrl: URL(string: "http://a"), name: "Ann"))
     #expect(try catalog.rules(of: "$UserModel").map(\.property) == ["name", "imageUrl"])
 
@@ -325,7 +336,8 @@ struct HostileFileTests {
         if name.hasSuffix(".plist") {
           let catalog = try DefinitionCatalog(
             csMapperFiles: [.string(mutated, name: name)], types: [Employee.self])
-          _ = try? catalog.mapping(for: Employee.self).map(#"{"hire_date": "2013-11-01T07:20:20Z"}"#)
+          _ = try? catalog.mapping(for: Employee.self).map(
+            #"{"hire_date": "2013-11-01T07:20:20Z"}"#)
         } else {
           let catalog = try DefinitionCatalog(
             appCoreKitFiles: [.string(mutated, name: name)],
@@ -347,6 +359,7 @@ struct HostileFileTests {
       }
     }
     // Both outcomes happen: the mutations are neither all harmless nor all fatal.
-    #expect(loaded > 0 && failed > 0, "seed \(Self.mutationSeed): \(loaded) loaded, \(failed) failed")
+    #expect(
+      loaded > 0 && failed > 0, "seed \(Self.mutationSeed): \(loaded) loaded, \(failed) failed")
   }
 }

@@ -26,7 +26,8 @@ struct ImportTests {
   /// given to the catalog and in the importer's folder alike (AppCoreKit's
   /// `loadContentOfFileNamed:` left the extension out too).
   @Test func importWithoutExtensionTakesTheImportersExtension() throws {
-    let root = #"{ "@import": ["Users"], "$TweetModel": { "@class": "TweetModel", "message": "text", "identifier": "id_str", "user": "user" } }"#
+    let root =
+      #"{ "@import": ["Users"], "$TweetModel": { "@class": "TweetModel", "message": "text", "identifier": "id_str", "user": "user" } }"#
     let given = try DefinitionCatalog(
       appCoreKitFiles: [
         .string(root, name: "Root.mappings"), .string(Self.users, name: "Users.mappings"),
@@ -35,7 +36,8 @@ struct ImportTests {
 
     let folder = try TemporaryFolder()
     defer { folder.remove() }
-    let rootURL = try folder.write(root.replacingOccurrences(of: "Users", with: "shared/Users"), to: "Root.mappings")
+    let rootURL = try folder.write(
+      root.replacingOccurrences(of: "Users", with: "shared/Users"), to: "Root.mappings")
     try folder.write(Self.users, to: "shared/Users.mappings")
     let loaded = try DefinitionCatalog(appCoreKitFiles: [.url(rootURL)], types: Self.types)
     let tweet = try loaded.mapping("$TweetModel", as: TweetModel.self).map(
@@ -62,7 +64,9 @@ struct ImportTests {
     let users = try folder.write(Self.users, to: "Users.mappings")
     try folder.link("UsersLink.mappings", to: "Users.mappings")
     let twice = try DefinitionCatalog(
-      appCoreKitFiles: [.url(users), .url(folder.url.appendingPathComponent("UsersLink.mappings"))],
+      appCoreKitFiles: [
+        .url(users), .url(folder.url.appendingPathComponent("UsersLink.mappings")),
+      ],
       types: Self.types)
     #expect(twice.definitionNames == ["$UserModel"])
   }
@@ -108,7 +112,9 @@ struct ImportTests {
       #"{ "@import": ["\#(folder.realPath)/secret/Users"], "$TweetModel": { "@class": "TweetModel", "message": "text", "identifier": "id_str", "user": "user" } }"#,
       to: "app/Absolute.mappings")
     #expect(
-      try DefinitionCatalog(appCoreKitFiles: [.url(absolute)], types: Self.types, imports: .anywhere)
-        .definitionNames == ["$UserModel", "$TweetModel"])
+      try DefinitionCatalog(
+        appCoreKitFiles: [.url(absolute)], types: Self.types, imports: .anywhere
+      )
+      .definitionNames == ["$UserModel", "$TweetModel"])
   }
 }

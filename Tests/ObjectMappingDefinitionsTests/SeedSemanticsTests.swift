@@ -47,8 +47,9 @@ struct SeedSemanticsTests {
         "$UserModel" : { "@class": "UserModel", "name": { "@keyPath": "name", "@optional": 1 } }
       }
       """)
-    #expect(try catalog.mapping("$TweetModel", as: TweetModel.self).map(AppCoreKitSeedTests.tweet)
-      == TweetModel())
+    #expect(
+      try catalog.mapping("$TweetModel", as: TweetModel.self).map(AppCoreKitSeedTests.tweet)
+        == TweetModel())
     #expect(try catalog.mapping("$UserModel", as: UserModel.self).map(#"{"id": 1}"#) == UserModel())
     let person = try DefinitionCatalog(
       csMapperFiles: [.string(CSMapperSeedTests.personJSON, name: "Person.json")],
@@ -166,13 +167,17 @@ struct SeedSemanticsTests {
       }
       """)
     #expect(
-      Self.errorLines { _ = try catalog.mapping("$TweetModel", as: TweetModel.self).map(#"{"coordinates": [1]}"#) }
+      Self.errorLines {
+        _ = try catalog.mapping("$TweetModel", as: TweetModel.self).map(#"{"coordinates": [1]}"#)
+      }
         == [
           "/coordinates: the transform failed on an array: MyTransformers.coordinate2DFromFloatArray:error: "
             + "for property coordinates of TweetModel: cannot convert 1 numbers to two numbers"
         ])
     #expect(
-      Self.errorLines { _ = try catalog.mapping("$Located", as: TweetModel.self).map(#"{"long": 1}"#) }
+      Self.errorLines {
+        _ = try catalog.mapping("$Located", as: TweetModel.self).map(#"{"long": 1}"#)
+      }
         == [
           "the transform failed on an object: MyTransformers.coordinate2DFromDictionary:userData:error: "
             + "for property coordinates of TweetModel: cannot convert an object to an object "
@@ -356,7 +361,8 @@ struct SeedSemanticsTests {
         == ["person_age": 41, "person_height": 170])
     // A call can still ask for any-of.
     #expect(
-      try mapping.map(everything, with: MappingOptions(groups: ["list", "detail"], groupMatching: .anyOf))
+      try mapping.map(
+        everything, with: MappingOptions(groups: ["list", "detail"], groupMatching: .anyOf))
         == all)
   }
 
@@ -427,7 +433,9 @@ struct SeedSemanticsTests {
       Self.errorLines {
         _ = try DefinitionCatalog(
           csMapperFiles: [
-            .string(#"{ "__parent__": "Programmer", "age": { "key": "a", "type": "NSFoo" } }"#, name: "Person.json"),
+            .string(
+              #"{ "__parent__": "Programmer", "age": { "key": "a", "type": "NSFoo" } }"#,
+              name: "Person.json"),
             .string(#"{ "__parent__": ["Person"], "name": "n" }"#, name: "Programmer.json"),
           ], types: [Person.self, Programmer.self])
       } == [
@@ -439,13 +447,19 @@ struct SeedSemanticsTests {
 
   /// A property list with a NUL (raw or `&#0;`) is not XML: a syntax error at its place.
   @Test(arguments: [
-    ("<plist><dict><key>name</key><string>a\u{0}b</string></dict></plist>", 1, 38,
-     "the character U+0000 is not allowed in XML (XML 1.0 allows no NUL and no control "
-       + "character but tab, line feed and carriage return)"),
-    ("<plist><dict><key>name</key>\n<string>a&#0;b</string></dict></plist>", 2, 10,
-     "the character reference &#0; names U+0000, which XML 1.0 does not allow"),
-    ("<plist><dict><key>name</key><string>&#x1B;</string></dict></plist>", 1, 37,
-     "the character reference &#x1B; names U+001B, which XML 1.0 does not allow"),
+    (
+      "<plist><dict><key>name</key><string>a\u{0}b</string></dict></plist>", 1, 38,
+      "the character U+0000 is not allowed in XML (XML 1.0 allows no NUL and no control "
+        + "character but tab, line feed and carriage return)"
+    ),
+    (
+      "<plist><dict><key>name</key>\n<string>a&#0;b</string></dict></plist>", 2, 10,
+      "the character reference &#0; names U+0000, which XML 1.0 does not allow"
+    ),
+    (
+      "<plist><dict><key>name</key><string>&#x1B;</string></dict></plist>", 1, 37,
+      "the character reference &#x1B; names U+001B, which XML 1.0 does not allow"
+    ),
   ])
   func propertyListNULIsASyntaxError(text: String, line: Int, column: Int, message: String) {
     #expect(
@@ -472,7 +486,8 @@ struct SeedSemanticsTests {
     #expect(report.errors.map(\.description) == ["/user/url: required value is missing"])
     #expect(report.partialObject == TweetModel(message: "hi", user: UserModel(name: "Ann")))
     let timeline = try catalog.mapping("$TimelineModel", as: TimelineModel.self).report(
-      #"[{"text": "a", "user": {"name": "A", "url": "http://a"}}, {"text": "b", "user": {"name": "B"}}]"#)
+      #"[{"text": "a", "user": {"name": "A", "url": "http://a"}}, {"text": "b", "user": {"name": "B"}}]"#
+    )
     #expect(timeline.partialObject?.tweets.map(\.user?.name) == ["A", "B"])
   }
 
@@ -533,7 +548,10 @@ struct SeedSemanticsTests {
       ], types: [Programmer.self])
     let rules = try csMapper.rules(of: "Programmer")
     #expect(rules.map(\.property) == ["name", "age", "name", "programmingSkills"])
-    #expect(rules.map(\.keyPaths) == [["person_name"], ["person_age"], ["resource_name"], ["programming_skills"]])
+    #expect(
+      rules.map(\.keyPaths) == [
+        ["person_name"], ["person_age"], ["resource_name"], ["programming_skills"],
+      ])
     #expect(rules.map(\.definedIn) == ["Person", "Person", "Resource", "Programmer"])
     #expect(rules.allSatisfy { !$0.isRequired })
   }

@@ -36,8 +36,7 @@ struct _AppCoreKitReader {
   /// others) to billions.
   static let maximumExpansion = 1_000_000
 
-  init(files: [DefinitionFile], conditions: DefinitionConditions, imports: DefinitionImportPolicy)
-  {
+  init(files: [DefinitionFile], conditions: DefinitionConditions, imports: DefinitionImportPolicy) {
     self.files = files
     self.conditions = conditions
     self.imports = imports
@@ -90,7 +89,8 @@ struct _AppCoreKitReader {
           let target = resolveImport(
             text, at: path.location, from: stack[top].file, root: stack[top].root)
         else { continue }
-        open(target.file, root: target.root, importedAt: path.location, stack: &stack, loaded: &loaded)
+        open(
+          target.file, root: target.root, importedAt: path.location, stack: &stack, loaded: &loaded)
       }
     }
   }
@@ -148,7 +148,8 @@ struct _AppCoreKitReader {
     if !last.isEmpty, !last.contains("."), !importer.spelledExtension.isEmpty {
       path += "." + importer.spelledExtension
     }
-    let isAbsolute = path.hasPrefix("/") || path.hasPrefix("~") || path.contains(":")
+    let isAbsolute =
+      path.hasPrefix("/") || path.hasPrefix("~") || path.contains(":")
       || path.hasPrefix("\\")
     let escapes = path.split(separator: "/", omittingEmptySubsequences: false).contains("..")
     if !imports.allowsAnyPath, isAbsolute || escapes {
@@ -670,8 +671,7 @@ struct _Cascade {
     }
     for member in top {
       if let position = index[member.key] {
-        if let baseMembers = result[position].value.members, let topMembers = member.value.members
-        {
+        if let baseMembers = result[position].value.members, let topMembers = member.value.members {
           result[position] = DefinitionValue.Member(
             key: member.key, keyLocation: member.keyLocation,
             value: DefinitionValue(
