@@ -342,8 +342,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   /// The value is absent (or `null`, treated as absent): a new object gets the default, or a
   /// required value is an error. Onto an existing instance the property is left as it is,
   /// unless the run assigns defaults for missing keys or the rule treats absence onto existing
-  /// instances as for new objects (``_AbsenceTreatment/appliesOntoExisting``).
-  @inline(__always)
+  /// instances as for new objects (``_AbsenceTreatment/appliesOntoExisting``). Out of line, so
+  /// that the frame and the code of `decode`'s common path (a present value) stay small.
+  @inline(never)
   private func decodeAbsent(
     _ object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
   ) {

@@ -286,9 +286,6 @@ struct _OutputMember {
   var isArray = false
   /// In an array level: the member's position in the array.
   var arrayIndex = 0
-  /// The step writes keys and values itself, into the object (``_SelfMembersEncodeStep``): no
-  /// key is written before it.
-  var writesOwnKeys = false
 }
 
 /// A rule the inverse left out, and why.
@@ -345,6 +342,11 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// A rule whose value is the whole output (``_OutputPlacement/wholeOutput``), written instead
   /// of the members; `nil` for every mapping of the DSL.
   private let wholeOutput: _EncodeStep?
+  /// The rules whose values' members go into the object (``_OutputPlacement/selfMembers``),
+  /// written after the members, with their own nil policies; none for every mapping of the DSL.
+  private let selfMemberSteps: [(step: _SelfMembersEncodeStep, nulls: NullPolicy?)]
+  /// ``wholeOutput`` or ``selfMemberSteps`` is set: tested on the hot path instead of both.
+  private let writesSelf: Bool
 
   private init(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
@@ -396,16 +398,10 @@ final class _InversePlan<Object>: @unchecked Sendable {
     tree.flatten(into: &flat, keys: &keys)
     // `@self` values' members go after the members the rules write, which they never repeat.
     let writtenKeys = Set(tree.keys)
-    var madeSteps: [_EncodeStep] = []
-    for rule in selfMembers {
-      keys.append(_OutputKey(""))
-      let step = _SelfMembersEncodeStep(rule.step, excluding: writtenKeys)
-      madeSteps.append(step)
-      var member = _OutputMember(
-        step: _Unretained(step), nulls: rule.nulls, key: keys.count - 1, end: flat.count + 1)
-      member.writesOwnKeys = true
-      flat.append(member)
+    selfMemberSteps = selfMembers.map {
+      (_SelfMembersEncodeStep($0.step, excluding: writtenKeys), $0.nulls)
     }
+    writesSelf = whole != nil || !selfMembers.isEmpty
     var bytes: [UInt8] = []
     bytes.reserveCapacity(keys.reduce(0) { $0 + $1.framed.count })
     for index in flat.indices {
@@ -419,7 +415,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
     self.keys = keys
     // The members' steps (some made by the tree, see `_OutputTree.insert`, or above), kept
     // alive here.
-    steps = withExtendedLifetime((tree, madeSteps)) { flat.compactMap { $0.step?.target } }
+    steps = withExtendedLifetime(tree) { flat.compactMap { $0.step?.target } }
     self.dispatch = dispatch
     self.keyEncoder = keyEncoder
     isPlain = dispatch == nil && keyEncoder == nil
@@ -540,8 +536,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
     }
     run.nulls = nulls
     run.depth += 1
-    if let wholeOutput {
-      if !wholeOutput.write(object, to: &writer, run: &run, nulls: nulls) { writer.null() }
+    if writesSelf {
+      writeWithSelfRules(object, nulls: nulls, writer: &writer, run: &run)
     } else {
       writer.beginObject()
       if writer.target == .json && !writer.json.isPretty {
@@ -604,6 +600,29 @@ final class _InversePlan<Object>: @unchecked Sendable {
     return true
   }
 
+  /// Writes the model at `object` with its `@self` rules: the whole-output rule's value instead
+  /// of an object, or the object with the members of the `@self` values after the rules'
+  /// (``_SelfMembersEncodeStep``). Out of line, for definition files only.
+  @inline(never)
+  private func writeWithSelfRules(
+    _ object: _BorrowedModel, nulls objectNulls: NullPolicy, writer: inout _PayloadWriter,
+    run: inout _EncodingRun
+  ) {
+    if let wholeOutput {
+      if !wholeOutput.write(object, to: &writer, run: &run, nulls: objectNulls) { writer.null() }
+      return
+    }
+    writer.beginObject()
+    _ = write(object, from: 0, to: memberCount, nulls: objectNulls, writer: &writer, run: &run)
+    for (step, nulls) in selfMemberSteps {
+      let mark = writer.checkpoint()
+      if !step.write(object, to: &writer, run: &run, nulls: nulls ?? objectNulls) {
+        writer.rollback(to: mark)
+      }
+    }
+    writer.endObject()
+  }
+
   /// Writes the members in `start..<end` (one level of the output) of the model at `object`
   /// into a compact JSON writer; returns whether any was written. A member that writes nothing
   /// (a `nil` left out, a failure, an empty nested object) has its key taken back.
@@ -617,10 +636,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
     while index < end {
       let member = members[index]
       let mark = writer.json.checkpoint()
-      if !member.writesOwnKeys {
-        keyBytes.withSlice(from: member.framedStart, count: member.framedCount) {
-          writer.json.key(framed: $0)
-        }
+      keyBytes.withSlice(from: member.framedStart, count: member.framedCount) {
+        writer.json.key(framed: $0)
       }
       let wrote: Bool
       if let step = member.step {
@@ -662,7 +679,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
     while index < end {
       let member = members[index]
       let mark = writer.checkpoint()
-      if !member.writesOwnKeys { writer.key(keys[member.key]) }
+      writer.key(keys[member.key])
       if writeValue(object, at: &index, nulls: objectNulls, writer: &writer, run: &run) {
         wroteAny = true
       } else {
