@@ -98,6 +98,39 @@ struct HostileFileTests {
     #expect(outcome == "20 end")
   }
 
+  /// A chain long enough for its relationships to go through slots every few levels maps from
+  /// many tasks at once (the slots are read under a lock; the sanitizer runs check it).
+  @Test func chainThroughSlotsMapsFromManyTasks() async throws {
+    var text = "{"
+    for index in 0..<40 {
+      text +=
+        #""$C\#(index)": { "@class": "Comment", "text": "body", "replies": "#
+        + #"{ "@keyPath": "replies", "@optional": 1, "@object": { "@mappings": "$C\#(index + 1)" } } },"#
+    }
+    text += #""$C40": { "@class": "Comment", "text": "body" } }"#
+    let mapping = try DefinitionCatalog(
+      appCoreKitFiles: [.string(text, name: "Chain.mappings")], types: [Comment.self]
+    ).mapping("$C0", as: Comment.self)
+    let payload =
+      String(repeating: #"{"body": "x", "replies": ["#, count: 30) + #"{"body": "end"}"#
+      + String(repeating: "]}", count: 30)
+    let depths = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          var comment = try mapping.map(payload)
+          var depth = 0
+          while let reply = comment.replies.first {
+            depth += 1
+            comment = reply
+          }
+          return depth
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(depths == Array(repeating: 30, count: 8))
+  }
+
   /// A relationship chain written backwards (each context's child listed, and built, before it):
   /// the built mappings still hold each other directly only a few levels deep, so freeing them
   /// never recurses through the chain.
