@@ -33,7 +33,8 @@ extension InverseMapping {
       }
       return writer.json.takeData()
     }
-    return try format.encode(node(object, merging: extra, with: options))
+    return try format.encode(
+      node(object, merging: extra, with: options), form: options.form ?? form)
   }
 
   /// Serializes objects as an array: at the top level, or under ``rootKey(_:)``
@@ -60,7 +61,8 @@ extension InverseMapping {
       }
       return writer.json.takeData()
     }
-    return try format.encode(nodeCollection(objects, merging: extra, with: options))
+    return try format.encode(
+      nodeCollection(objects, merging: extra, with: options), form: options.form ?? form)
   }
 
   /// The object as a `Node` (under the root key, if any).
