@@ -186,6 +186,14 @@ public struct Mapping<Object>: MappingProtocol {
     var inverse = InverseMapping(
       encodings: zip(rules, defaultKeys).compactMap {
         rule, defaultKeys -> _RuleEncoding<Object>? in
+        var rule = rule
+        if let policy = relationshipNullPolicy, var relationship = rule as? Relationship<Object>,
+          relationship.nullPolicy == nil
+        {
+          // The mapping's policy for `nil` relationships is its relationships' own.
+          relationship.nullPolicy = policy
+          rule = relationship
+        }
         guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
         if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
           encoding = encoding.grouped(names)

@@ -508,7 +508,7 @@ final class _ToManyStep<
   private let reservedChildren = _reserved(for: [Collection.Element].self)
   /// Removes the last child appended (an unmappable one), made the same way.
   private let dropLastChild = _lastRemover(for: [Collection.Element].self)
-  /// What `null` sets and how the elements of an existing value are read.
+  /// What `null` sets.
   private let traits = _CollectionTraits<Collection>.of
 
   override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
@@ -535,18 +535,28 @@ final class _ToManyStep<
       let errorsBefore = run.errors.count
       plan.decodeNew(at: cursor, run: &run) { child in appendChild(&children, consume child) }
       if dropsFailures {
-        if run.errors.count > errorsBefore {
-          run.dropErrors(since: errorsBefore)
-        } else if plan.dropsUnmappable(at: cursor, run: &run) {
-          // Mapped without error from none of its keys (`{}`): unmappable, dropped too.
-          dropLastChild(&children)
-        }
+        dropIfFailed(&children, at: cursor, errorsBefore: errorsBefore, plan: plan, run: &run)
       }
       run.path.removeLast()
       cursor = run.tape.next(after: cursor)
     }
     if run.errors.count == before {
       writer.write(Collection(mappedElements: children), into: &object)
+    }
+  }
+
+  /// Under ``ChildFailurePolicy/dropChild``: drops the child just mapped at `index` when it
+  /// failed (its errors become a diagnostic) or mapped without error from none of its keys
+  /// (`{}`: an unmappable representation, dropped too). Out of line, off the common path.
+  @inline(never)
+  private func dropIfFailed(
+    _ children: inout [Collection.Element], at index: Int, errorsBefore: Int,
+    plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
+  ) {
+    if run.errors.count > errorsBefore {
+      run.dropErrors(since: errorsBefore)
+    } else if plan.dropsUnmappable(at: index, run: &run) {
+      dropLastChild(&children)
     }
   }
 
@@ -591,7 +601,7 @@ final class _ToManyStep<
       run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
       return nil
     }
-    let current = traits.elements(writer.value(in: object)) ?? []
+    let current = writer.value(in: object).mappedElements
     guard
       let pending = plan.mergeChildren(
         current, at: index, policy: rule.collectionPolicy, onFailure: rule.childFailure,

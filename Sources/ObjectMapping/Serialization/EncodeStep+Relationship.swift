@@ -144,7 +144,12 @@ final class _ToManyEncodeStep<
     _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    let elements = reader.withValue(in: object) { traits.elements($0.typed(Collection.self).value) }
+    let elements = reader.withValue(in: object) { borrowed -> [Collection.Element]? in
+      let value = borrowed.typed(Collection.self).value
+      // Only an optional collection has an `isNil`: an array pays one test of a constant.
+      if let isNil = traits.isNil, isNil(value) { return nil }
+      return value.mappedElements
+    }
     guard let elements else { return writer.nullIfIncluded(nilPolicy(nulls, run: run)) }
     let plan = _childInversePlan(mapping)
     let depth = run.path.count

@@ -12,8 +12,9 @@ struct _EncodingRun {
   /// The nil policy of the object being written, which its child mappings inherit unless
   /// they set their own.
   var nulls: NullPolicy = .omit
-  /// The nil policy of the object's relationships that set none of their own
-  /// (``MappingOptions/relationshipNulls``); `nil`: ``nulls``.
+  /// The nil policy of the call's relationships whose rule and mapping set none of their own
+  /// (``MappingOptions/relationshipNulls``, else the root mapping's); `nil`: ``nulls``. Set
+  /// once per call: a mapping's own policy is its relationships' (``Mapping/options(_:)``).
   var relationshipNulls: NullPolicy?
   /// The groups whose rules are written for the object being written (`nil`: every rule),
   /// which its child mappings inherit unless they set their own.
@@ -303,8 +304,6 @@ final class _InversePlan<Object>: @unchecked Sendable {
   let groups: Set<String>?
   /// The mapping's own group matching; `nil`: inherited.
   let groupMatching: GroupMatching?
-  /// The mapping's own nil policy for relationships; `nil`: inherited.
-  let relationshipNulls: NullPolicy?
   let isClass: Bool
   let typeName: String
   let dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
@@ -331,18 +330,17 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   private init(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
-    groups: Set<String>?, groupMatching: GroupMatching?, relationshipNulls: NullPolicy?,
+    groups: Set<String>?, groupMatching: GroupMatching?,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?, problems: inout [InverseOmission]
   ) {
     self.groupMatching = groupMatching
-    self.relationshipNulls = relationshipNulls
     if rules.contains(where: { $0.defaultKeyNames != nil }) {
       keyVariants = _KeyVariants { convention, _ in
         _InversePlan.build(
           rules: rules.map { $0.keyed(by: convention) }, nulls: nulls, dateFormat: dateFormat,
-          groups: groups, groupMatching: groupMatching, relationshipNulls: relationshipNulls,
-          dispatch: dispatch, keyEncoder: keyEncoder
+          groups: groups, groupMatching: groupMatching, dispatch: dispatch,
+          keyEncoder: keyEncoder
         ).plan
       }
       hasKeyVariants = true
@@ -390,14 +388,13 @@ final class _InversePlan<Object>: @unchecked Sendable {
   static func build(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     groups: Set<String>? = nil, groupMatching: GroupMatching? = nil,
-    relationshipNulls: NullPolicy? = nil,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?
   ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
     var problems: [InverseOmission] = []
     let plan = _InversePlan(
       rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups,
-      groupMatching: groupMatching, relationshipNulls: relationshipNulls, dispatch: dispatch,
+      groupMatching: groupMatching, dispatch: dispatch,
       keyEncoder: keyEncoder, problems: &problems)
     return (plan, problems)
   }
@@ -495,10 +492,6 @@ final class _InversePlan<Object>: @unchecked Sendable {
       run.groupMatching = matching
     }
     run.nulls = nulls
-    let outerRelationshipNulls = run.relationshipNulls
-    if let policy = (isRoot ? run.options.relationshipNulls : nil) ?? relationshipNulls {
-      run.relationshipNulls = policy
-    }
     run.depth += 1
     writer.beginObject()
     if writer.target == .json && !writer.json.isPretty {
@@ -509,7 +502,6 @@ final class _InversePlan<Object>: @unchecked Sendable {
     writer.endObject()
     run.depth -= 1
     run.nulls = outerNulls
-    run.relationshipNulls = outerRelationshipNulls
     if let outerGroups { run.groups = outerGroups }
     run.groupMatching = outerMatching
     if let outerFormat { writer.dateFormat = outerFormat }

@@ -164,6 +164,9 @@ extension InverseMapping {
     var writer = _PayloadWriter(target: target, pretty: pretty, capacity: max(capacity, 256))
     writer.decimals = decimalOutput
     var run = _EncodingRun(options: options)
+    // The call's policy for `nil` relationships, else the root mapping's: every mapping of the
+    // call follows it unless it (or the relationship) sets its own.
+    run.relationshipNulls = options.relationshipNulls ?? relationshipNulls
     for key in rootPath {
       writer.beginObject()
       writer.key(key)

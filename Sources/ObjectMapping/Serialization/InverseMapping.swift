@@ -40,8 +40,8 @@ public struct InverseMapping<Object>: Sendable {
   var groups: Set<String>?
   /// The mapping's own group matching; `nil`: inherited.
   var groupMatching: GroupMatching?
-  /// The mapping's own nil policy for relationships (``MappingOptions/relationshipNulls``);
-  /// `nil`: inherited.
+  /// The mapping's own nil policy for relationships (``MappingOptions/relationshipNulls``),
+  /// which its relationships carry and the calls it is the root of follow; `nil`: not set.
   var relationshipNulls: NullPolicy?
   /// The mapping's own form options (``MappingOptions/form``), used when it is the root of a
   /// form body; `nil`: the call's, else the defaults.
@@ -79,7 +79,7 @@ public struct InverseMapping<Object>: Sendable {
     self.groups = groups
     (plan, placementProblems) = _InversePlan.build(
       rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups,
-      groupMatching: groupMatching, relationshipNulls: relationshipNulls, dispatch: nil,
+      groupMatching: groupMatching, dispatch: nil,
       keyEncoder: nil)
   }
 
@@ -117,7 +117,7 @@ public struct InverseMapping<Object>: Sendable {
     var copy = self
     (copy.plan, copy.placementProblems) = _InversePlan.build(
       rules: rules, nulls: nullPolicy, dateFormat: dateFormat, groups: groups,
-      groupMatching: groupMatching, relationshipNulls: relationshipNulls,
+      groupMatching: groupMatching,
       dispatch: dispatch, keyEncoder: keyEncoder)
     return copy
   }

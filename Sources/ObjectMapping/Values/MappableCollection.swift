@@ -123,14 +123,15 @@ extension ContiguousArray: MappableValue where Element: MappableValue {}
 
 /// What the engine knows about a collection type beyond its ``MappableCollection``
 /// conformance, found once per relationship (not per value) from internal conformances: what
-/// `null` and absence produce, how to read the elements of a value that may be a `nil`
-/// optional, and whether the type has an order of its own.
+/// `null` and absence produce, how to tell a `nil` optional collection from an empty one, and
+/// whether the type has an order of its own.
 struct _CollectionTraits<Collection: MappableCollection>: Sendable {
   /// What `null` sets and absence leaves: `nil` for an optional collection; `nil` here means
   /// `null` is an error and absence makes the relationship required.
   let nullValue: (@Sendable () -> Collection)?
-  /// The elements of a value, or `nil` for a `nil` optional collection.
-  let elements: @Sendable (Collection) -> [Collection.Element]?
+  /// For an optional collection: whether a value is `nil` (its ``MappableCollection/mappedElements``
+  /// are then empty); `nil` for any other collection, which is never `nil`.
+  let isNil: (@Sendable (Collection) -> Bool)?
   /// The type has no order of its own (`Set`): its elements are written sorted by their
   /// output.
   let isUnordered: Bool
@@ -143,8 +144,7 @@ struct _CollectionTraits<Collection: MappableCollection>: Sendable {
       return traits
     }
     return _CollectionTraits(
-      nullValue: nil, elements: { $0.mappedElements },
-      isUnordered: Collection.self is any _UnorderedCollection.Type)
+      nullValue: nil, isNil: nil, isUnordered: Collection.self is any _UnorderedCollection.Type)
   }
 }
 
@@ -156,10 +156,9 @@ protocol _OptionalCollection {
 
 extension Optional: _OptionalCollection where Wrapped: MappableCollection {
   static func _optionalCollectionTraits() -> Any {
-    let wrapped = _CollectionTraits<Wrapped>.of
-    return _CollectionTraits<Wrapped?>(
-      nullValue: { nil }, elements: { $0.flatMap(wrapped.elements) },
-      isUnordered: wrapped.isUnordered)
+    _CollectionTraits<Wrapped?>(
+      nullValue: { nil }, isNil: { $0 == nil },
+      isUnordered: _CollectionTraits<Wrapped>.of.isUnordered)
   }
 }
 
