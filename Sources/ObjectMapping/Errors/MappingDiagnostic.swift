@@ -71,8 +71,9 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
       let shown = keyPaths.prefix(10).map { MessageText.quoted($0) }.joined(separator: ", ")
       let more = keyPaths.count > 10 ? " and \(keyPaths.count - 10) more" : ""
       let routes = keyPaths.count == 1 ? "the route" : "the routes"
+      let read = keyPaths.count == 1 ? "reads" : "read"
       text =
-        "\(routes) \(shown)\(more) read values inside the whole payload, which a "
+        "\(routes) \(shown)\(more) \(read) values inside the whole payload, which a "
         + "whole-payload route also maps: those values are mapped twice"
     }
     return path.isEmpty ? text : "\(MessageText.pointer(path)): \(text)"

@@ -464,8 +464,10 @@ public struct Mapping<Object>: MappingProtocol {
   /// try settings.map(#"{"unrelated": 1}"#)   // Settings(theme: nil), no error
   /// ```
   ///
-  /// A mapping whose rules read no payload key at all (no rules, only ``SourcePath/root`` or
-  /// constant rules) never fails this way, with or without this setting.
+  /// A mapping whose rules read no payload key at all (no rules, only rules left out of this
+  /// build by an `if`, only ``SourcePath/root``, ``SourcePath/metadata``, ``SourcePath/index``
+  /// or other special sources) never fails this way, with or without this setting: it maps any
+  /// object to its initial value.
   public func allowingUnmappableRepresentation() -> Self {
     var copy = self
     copy.allowsUnmappable = true
