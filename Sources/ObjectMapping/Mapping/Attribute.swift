@@ -374,8 +374,14 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
         at: source.pathComponents)
       return
     }
-    if emptyStringMayBeNull, run.context.emptyStrings == .asNull, payload.isEmptyString {
-      // `""` for a number, date or URL, read as `null` (MappingOptions.emptyStrings).
+    if emptyStringMayBeNull, run.context.emptyStrings == .asNull, payload.isEmptyString,
+      nullReplacement != nil || rule.defaultValue != nil
+        || run.context.nullIntoNonOptional != .fail
+        || run.context.attributeFailures != .skipWithDiagnostic
+    {
+      // `""` for a number, date or URL, read as `null` (MappingOptions.emptyStrings). Where
+      // `null` would be an error and failures are skipped, it is skipped as what it is: a
+      // value that does not convert.
       return readNull(&object, &patch, validates: validates, run: &run)
     }
     let failure = rule._transformFailure(error, payload: payload)

@@ -14,7 +14,7 @@ extension MappingOptions {
   /// | field | value | RestKit's behaviour |
   /// |---|---|---|
   /// | ``dateFormats`` | ``DateFormat/restKitFormats`` | ISO 8601, epoch seconds, `MM/dd/yyyy`, RFC 1123, RFC 850, `asctime`; written as ISO 8601 |
-  /// | ``emptyStrings`` | ``EmptyStringPolicy/asNull`` | `""` is `nil` for numbers, `Bool`, dates, URLs, UUIDs |
+  /// | ``emptyStrings`` | ``EmptyStringPolicy/asNull`` | `""` is `nil` for numbers, `Bool`, dates, URLs, UUIDs (skipped for a non-optional property without a default) |
   /// | ``attributeFailures`` | ``AttributeFailurePolicy/skipWithDiagnostic`` | a value that does not convert is skipped (RestKit logged it), the rest maps |
   /// | ``nulls`` | ``NullPolicy/include`` | `nil` attributes are written as `null` (request mappings) |
   /// | ``relationshipNulls`` | ``NullPolicy/omit`` | `nil` relationships are left out |

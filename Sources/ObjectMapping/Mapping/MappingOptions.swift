@@ -189,7 +189,9 @@ public enum EmptyStringPolicy: Sendable, Hashable {
   /// `""` is converted like any other string (the default).
   case convert
   /// `""` reads as `null`: `nil` for an optional property, the `default:` otherwise, else what
-  /// ``NullIntoNonOptional`` says.
+  /// ``NullIntoNonOptional`` says — except that where that is an error and
+  /// ``AttributeFailurePolicy/skipWithDiagnostic`` is on (``MappingOptions/restKitCompatible``),
+  /// the value is skipped with a diagnostic, as a value that does not convert.
   case asNull
 }
 

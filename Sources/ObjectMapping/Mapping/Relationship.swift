@@ -608,7 +608,9 @@ final class _ToManyStep<
         run: &run)
     else { return nil }
     return _ExistingWrite(
-      write: { writer.write(Collection(mappedElements: pending.map { $0.materialize() }), into: &$0) },
+      write: {
+        writer.write(Collection(mappedElements: pending.map { $0.materialize() }), into: &$0)
+      },
       preview: { Collection(mappedElements: pending.map(\.preview)) },
       commitMerges: { for child in pending { child.commitMerges() } })
   }

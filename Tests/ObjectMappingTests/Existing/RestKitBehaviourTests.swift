@@ -168,7 +168,11 @@ struct RestKitBehaviourTests {
     #expect(result.diagnostics.isEmpty)
     // The error routes and providers without a whole-payload route are not overlapping.
     #expect(MappingProvider { Route("", Self.article) }.diagnostics.isEmpty)
-    #expect(MappingProvider { Route("a", Self.article); Route("b", Self.person) }.diagnostics.isEmpty)
+    let keyed = MappingProvider {
+      Route("a", Self.article)
+      Route("b", Self.person)
+    }
+    #expect(keyed.diagnostics.isEmpty)
     let one = MappingProvider(errorRoutes: []) {
       Route("", Self.article)
       Route("meta", Self.person)

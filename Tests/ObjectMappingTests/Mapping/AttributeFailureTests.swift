@@ -121,7 +121,10 @@ struct AttributeFailureTests {
       Attribute(
         "code", \.code,
         decodeOnly: { (text: String) throws -> String in
-          guard text.count == 3 else { throw ConversionFailure.invalidValue(expected: "a code", raw: text, reason: "three letters") }
+          guard text.count == 3 else {
+            throw ConversionFailure.invalidValue(
+              expected: "a code", raw: text, reason: "three letters")
+          }
           return text
         }
       ).optional()

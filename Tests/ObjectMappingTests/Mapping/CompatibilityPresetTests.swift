@@ -108,7 +108,10 @@ struct CompatibilityPresetTests {
     let provider = MappingProvider { Route("post", Self.post) }
     let result = try Mapper(provider, options: .restKitCompatible).map(#"{"post": \#(payload)}"#)
     #expect(result.all(Post.self) == [expected])
-    #expect(result.diagnostics.map(\.description) == ["/post/title: value skipped: expected a string, found an object"])
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "/post/title: value skipped: expected a string, found an object"
+      ])
     // A call's options win over the mapper's, field by field.
     let strict = try Mapper(provider, options: .restKitCompatible).map(
       #"{"post": \#(payload)}"#, with: MappingOptions(attributeFailures: .fail))
@@ -118,9 +121,12 @@ struct CompatibilityPresetTests {
 
   @Test func restKitCompatibleWritesNilAttributesAsNullAndLeavesNilRelationshipsOut() throws {
     let post = Post(id: 1, title: "Hi there", published: try Self.date("2012-01-03T00:00:00Z"))
-    let json = String(decoding: try Self.post.serialize(post, with: .restKitCompatible), as: UTF8.self)
+    let json = String(
+      decoding: try Self.post.serialize(post, with: .restKitCompatible), as: UTF8.self)
     #expect(
-      json == #"{"id":1,"title":"Hi there","views":null,"published":"2012-01-03T00:00:00Z","link":null,"tags":[]}"#)
+      json
+        == #"{"id":1,"title":"Hi there","views":null,"published":"2012-01-03T00:00:00Z","link":null,"tags":[]}"#
+    )
     // A relationship's own policy wins; a child inherits the nil attributes.
     let withAuthor = Post(id: 2, author: Author(name: "Ann"))
     let child = String(
@@ -221,7 +227,8 @@ struct CompatibilityPresetTests {
     #expect(profile == Profile(name: "Ann", age: 31))
     #expect(
       report.diagnostics.map(\.description) == ["/name: null ignored: the property kept its value"])
-    #expect(try Self.profile.map(#"{"unrelated": true}"#, with: .objectMapperCompatible) == Profile())
+    #expect(
+      try Self.profile.map(#"{"unrelated": true}"#, with: .objectMapperCompatible) == Profile())
     #expect(throws: MappingErrors.self) { try Self.profile.map(#"{"unrelated": true}"#) }
     // Per mapping and per mapper too.
     #expect(

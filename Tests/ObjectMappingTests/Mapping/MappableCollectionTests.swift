@@ -175,7 +175,8 @@ struct MappableCollectionTests {
       Attribute("friends.id", \.ids)
     }
     #expect(
-      try names.map(#"{"friends": [{"name": "A", "id": 1}, {"name": "B", "id": 2}, {"name": "A", "id": 3}]}"#)
+      try names.map(
+        #"{"friends": [{"name": "A", "id": 1}, {"name": "B", "id": 2}, {"name": "A", "id": 3}]}"#)
         == Names(names: TestOrderedSet(["A", "B"]), ids: [1, 2, 3]))
   }
 

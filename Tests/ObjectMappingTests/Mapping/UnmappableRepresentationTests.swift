@@ -212,7 +212,9 @@ struct UnmappableRepresentationTests {
     } catch {
       #expect(result.all(User.self).isEmpty)
       if case .unmappableRepresentation(let keys) = error.errors.first?.kind {
-        #expect(result.diagnostics == [MappingDiagnostic(path: "", .unmappableRepresentation(keys: keys))])
+        #expect(
+          result.diagnostics == [MappingDiagnostic(path: "", .unmappableRepresentation(keys: keys))]
+        )
         #expect(
           result.errors.map(\.kind) == [
             .nothingFound(searched: [""], topLevelKeys: try Node(jsonString: payload).keys)
