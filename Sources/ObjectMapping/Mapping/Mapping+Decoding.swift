@@ -212,6 +212,11 @@ extension _MappingPlan {
   /// error at the current path when it is.
   func failsUnmappable(at index: Int, run: inout _MappingRun) -> Bool {
     guard isUnmappable(at: index, run: &run) else { return false }
+    // Past the run's error limit the error is only counted: its keys are not read.
+    guard run.errors.keepsNext else {
+      run.errors.countOmitted(1)
+      return true
+    }
     run.fail(.unmappableRepresentation(keys: run.tape.memberKeys(of: index)))
     return true
   }
@@ -221,6 +226,11 @@ extension _MappingPlan {
   /// to-many relationship that drops failed children).
   func dropsUnmappable(at index: Int, run: inout _MappingRun) -> Bool {
     guard isUnmappable(at: index, run: &run) else { return false }
+    // Past the run's diagnostic limit the diagnostic is only counted: its keys are not read.
+    guard run.diagnostics.keepsNext else {
+      run.diagnostics.countOmitted(1)
+      return true
+    }
     run.note(.unmappableRepresentation(keys: run.tape.memberKeys(of: index)))
     return true
   }

@@ -83,7 +83,8 @@ struct MigrationSemanticsSampleTests {
     }
     let article = Article(title: "Hello world", tags: ["a"], published: true)
     let inverse = articleMapping.inverted().rootKey("article")
-    let expected = "article[title]=Hello%20world&article[subtitle]&article[tags][]=a&article[published]=1"
+    let expected =
+      "article[title]=Hello%20world&article[subtitle]&article[tags][]=a&article[published]=1"
     #expect(
       String(
         decoding: try inverse.serialize(
@@ -129,7 +130,8 @@ struct MigrationSemanticsSampleTests {
     let restKitUsers = Self.userMapping.options(.restKitCompatible)
     let report = restKitUsers.report(
       #"{"id": 1, "joined": "Sun, 06 Nov 1994 08:49:37 GMT", "age": "", "name": ""}"#)
-    #expect(report.object == User(id: 1, name: "", joined: Date(timeIntervalSince1970: 784_111_777)))
+    #expect(
+      report.object == User(id: 1, name: "", joined: Date(timeIntervalSince1970: 784_111_777)))
     // `""` for a non-optional Int: null would be an error, so it is skipped instead.
     #expect(
       report.diagnostics.map(\.description) == [

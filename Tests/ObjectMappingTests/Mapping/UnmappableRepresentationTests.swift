@@ -270,6 +270,28 @@ struct UnmappableRepresentationTests {
     #expect(try Mapper(provider).map(#"{"users": [], "x": 1}"#).errors.isEmpty)
   }
 
+  @Test func manyUnmappableObjectsCostLinearTimeAndStayUnderTheLimit() throws {
+    let provider = MappingProvider(errorRoutes: []) { Route("users", Self.user) }
+    // Elements with many keys each, none read: the keys are read only for kept diagnostics.
+    func elements(_ count: Int) -> String {
+      let element = "{" + (0..<20).map { #""k\#($0)": 1"# }.joined(separator: ",") + "}"
+      return "[" + Array(repeating: element, count: count).joined(separator: ",") + "]"
+    }
+    func payload(_ count: Int) -> String { #"{"users": "# + elements(count) + "}" }
+    try Scaling.expectLinear(
+      "unmappable objects dropped by a mapper", base: 4_000,
+      prepare: { Data(payload($0).utf8) },
+      work: { data in
+        let result = try Mapper(provider).map(data)
+        #expect(result.isEmpty && result.diagnostics.count == 1_000)
+        #expect(result.omittedDiagnosticCount > 0)
+      })
+    let limited = try MappingErrorLimit.withLimit(2) {
+      try Self.user.mapCollection(elements(5), options: .skippingInvalidElements)
+    }
+    #expect(limited.errors.count == 2 && limited.omittedErrorCount == 3)
+  }
+
   @Test func aTargetMappedOntoIsLeftAloneWhenThePayloadIsUnmappable() throws {
     final class Profile: @unchecked Sendable {
       var name = "kept"
