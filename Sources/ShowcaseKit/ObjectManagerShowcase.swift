@@ -30,10 +30,12 @@ public enum ObjectManagerShowcase {
   }
 
   /// The routes of the demo API.
-  public static var router: Router {
+  ///
+  /// - Throws: ``RouterError`` for a mistake in a route (there is none).
+  public static func makeRouter() throws(RouterError) -> Router {
     var router = Router()
-    router.add(Note.self, "/notes/:id") { ["id": "\($0.id)"] }
-    router.add(Note.self, .post, "/notes")
+    try router.add(Note.self, "/notes/:id") { ["id": "\($0.id)"] }
+    try router.add(Note.self, .post, "/notes")
     return router
   }
 
@@ -42,10 +44,12 @@ public enum ObjectManagerShowcase {
     let title = "6. The object manager against a loopback server"
     let api = NotesAPI()
     let server: LoopbackServer
+    let router: Router
     do {
       server = try LoopbackServer { api.answer($0) }
+      router = try makeRouter()
     } catch {
-      return Showcase.Section(title: title, lines: ["cannot start the loopback server: \(error)"])
+      return Showcase.Section(title: title, lines: ["cannot start the session: \(error)"])
     }
     defer { server.stop() }
     let manager = ObjectManager(baseURL: server.baseURL, router: router)
