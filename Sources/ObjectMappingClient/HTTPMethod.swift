@@ -1,10 +1,16 @@
 /// An HTTP method.
 public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+  /// `GET`: reads a resource.
   case get = "GET"
+  /// `HEAD`: reads a resource's header fields only.
   case head = "HEAD"
+  /// `POST`: creates a resource.
   case post = "POST"
+  /// `PUT`: replaces a resource.
   case put = "PUT"
+  /// `PATCH`: updates part of a resource.
   case patch = "PATCH"
+  /// `DELETE`: deletes a resource.
   case delete = "DELETE"
 }
 

@@ -145,7 +145,8 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
     case "\0": "a NUL character"
     default:
       scalar.value < 0x20 || scalar.value == 0x7F || !scalar.isASCII
-        ? "U+" + String(scalar.value, radix: 16, uppercase: true)
+        ? "U+"
+          + String(scalar.value, radix: 16, uppercase: true)
           .leftPadded(to: 4) : "'\(scalar)'"
     }
   }

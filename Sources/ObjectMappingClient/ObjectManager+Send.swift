@@ -116,7 +116,8 @@ extension ObjectManager {
     guard let url = components.url else {
       throw .invalidPath(path, reason: "it does not make a valid URL")
     }
-    guard full == basePath || full.hasPrefix(prefix), Self.origin(of: url) == Self.origin(of: baseURL)
+    guard full == basePath || full.hasPrefix(prefix),
+      Self.origin(of: url) == Self.origin(of: baseURL)
     else { throw .outsideBaseURL(url, base: baseURL) }
     return url
   }
@@ -182,8 +183,7 @@ extension ObjectManager {
         throw .invalidHeader(name: field.name, reason: problem)
       }
     }
-    if let body, let problem = HeaderFields.problem(name: "Content-Type", value: body.contentType)
-    {
+    if let body, let problem = HeaderFields.problem(name: "Content-Type", value: body.contentType) {
       throw .invalidHeader(name: "Content-Type", reason: problem)
     }
     guard let firstOrigin = Self.origin(of: url) else {
@@ -204,7 +204,8 @@ extension ObjectManager {
       let transport = self.transport
       let maximum = limits.maximumResponseSize
       let timeout = limits.timeout
-      let received = await _race(deadline: deadline) { () -> Result<TransportResponse, ObjectManagerError> in
+      let received = await _race(deadline: deadline) {
+        () -> Result<TransportResponse, ObjectManagerError> in
         do throws(URLError) {
           return .success(try await transport.send(sent, maximumBodySize: maximum))
         } catch {
@@ -343,16 +344,17 @@ private final class _Race<Value: Sendable>: @unchecked Sendable {
   }
 
   func finish(_ result: Result<Value, ObjectManagerError>) {
-    let won: (CheckedContinuation<Result<Value, ObjectManagerError>, Never>?, [Task<Void, Never>])? =
-      lock.withLock {
-        guard outcome == nil else { return nil }
-        outcome = result
-        defer {
-          continuation = nil
-          tasks = []
+    let won:
+      (CheckedContinuation<Result<Value, ObjectManagerError>, Never>?, [Task<Void, Never>])? =
+        lock.withLock {
+          guard outcome == nil else { return nil }
+          outcome = result
+          defer {
+            continuation = nil
+            tasks = []
+          }
+          return (continuation, tasks)
         }
-        return (continuation, tasks)
-      }
     guard let (continuation, tasks) = won else { return }
     continuation?.resume(returning: result)
     for task in tasks { task.cancel() }

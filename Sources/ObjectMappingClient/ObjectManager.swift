@@ -282,7 +282,11 @@ public final class ObjectManager: Sendable {
     ) async throws(ObjectManagerError)
   {
     let resolved: String
-    if let path { resolved = path } else { resolved = try router.path(for: object, method: .delete) }
+    if let path {
+      resolved = path
+    } else {
+      resolved = try router.path(for: object, method: .delete)
+    }
     _ = try await send(.delete, resolved, headers: headers, limits: limits)
   }
 

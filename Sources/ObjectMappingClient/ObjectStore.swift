@@ -214,7 +214,8 @@ extension ObjectManager {
           try mapping.map(element, onto: earlier, with: options)
           steps.append(.repeated(earlier))
         } else if let stored = store.object(of: type, id: id) as? M.Object {
-          steps.append(.update(stored, try mapping.stageUpdate(element, onto: stored, with: options)))
+          steps.append(
+            .update(stored, try mapping.stageUpdate(element, onto: stored, with: options)))
         } else {
           inserted[id] = fresh
           steps.append(.insert(fresh, id: id))

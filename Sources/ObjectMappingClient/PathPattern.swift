@@ -187,7 +187,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     var parts = pathParts
     var end = pathEnd
     if allowingTrailingSlash {
-      if endsWithSlash, case .literal(var last)? = parts.last, !(parts.count == 1 && last.count == 1) {
+      if endsWithSlash, case .literal(var last)? = parts.last,
+        !(parts.count == 1 && last.count == 1)
+      {
         last.removeLast()
         parts[parts.count - 1] = .literal(last)
         if last.isEmpty { parts.removeLast() }
@@ -269,7 +271,8 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     var items: [(name: Range<Int>, value: Range<Int>)] = []
     var start = range.lowerBound
     while start < range.upperBound {
-      let end = bytes[start..<range.upperBound].firstIndex(of: UInt8(ascii: "&")) ?? range.upperBound
+      let end =
+        bytes[start..<range.upperBound].firstIndex(of: UInt8(ascii: "&")) ?? range.upperBound
       if end > start {
         let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "="))
         items.append(
@@ -401,8 +404,10 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
           throw fail(index, "'%' must be followed by two hexadecimal digits; write %25 for '%'")
         }
         _ = (high, low)
-        literal += [UInt8(ascii: "%"), UInt8(scalars[index + 1].value),
-          UInt8(scalars[index + 2].value)]
+        literal += [
+          UInt8(ascii: "%"), UInt8(scalars[index + 1].value),
+          UInt8(scalars[index + 2].value),
+        ]
         index += 3
       default:
         guard scalar.isASCII,
@@ -410,7 +415,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         else {
           let shown =
             scalar.value < 0x20 || scalar.value == 0x7F
-              ? "U+" + String(scalar.value, radix: 16, uppercase: true) : "'\(scalar)'"
+            ? "U+" + String(scalar.value, radix: 16, uppercase: true) : "'\(scalar)'"
           throw fail(
             index,
             "\(shown) cannot appear in a URL \(inQuery ? "query" : "path"); percent-encode it "

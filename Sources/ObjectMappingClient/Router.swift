@@ -266,7 +266,8 @@ public struct Router: Sendable {
       )
     }
     for route in namedRoutes {
-      consider(route.methods, route.pattern, route.allowsTrailingSlash, name: route.name, typeName: nil)
+      consider(
+        route.methods, route.pattern, route.allowsTrailingSlash, name: route.name, typeName: nil)
     }
     for route in objectRoutes {
       consider(
@@ -290,8 +291,10 @@ public struct Router: Sendable {
         if route.type != level, route.covers(level) { covered.insert(ObjectIdentifier(route.type)) }
       }.count
     }
-    let ordered = levels.enumerated().map { (offset: $0.offset, level: $0.element, depth: depth($0.element)) }
-      .sorted { $0.depth != $1.depth ? $0.depth > $1.depth : $0.offset < $1.offset }
+    let ordered = levels.enumerated().map {
+      (offset: $0.offset, level: $0.element, depth: depth($0.element))
+    }
+    .sorted { $0.depth != $1.depth ? $0.depth > $1.depth : $0.offset < $1.offset }
     for entry in ordered {
       let candidates = covering.filter { $0.type == entry.level }
       if let route = candidates.compactMap({ route in

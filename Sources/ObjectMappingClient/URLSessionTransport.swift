@@ -93,21 +93,30 @@ public final class URLSessionTransport: HTTPTransport {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
     urlRequest.httpBody = request.body
-    let task = session.dataTask(with: urlRequest)
-    let transfer = _Transfer(
-      task: task, limit: maximumBodySize, expectsBody: request.method != .head)
-    delegate.register(transfer, for: task)
+    let prepared = urlRequest
+    let transfer = _Transfer(limit: maximumBodySize, expectsBody: request.method != .head)
+    let (session, delegate) = (self.session, self.delegate)
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        transfer.start(continuation)
+        // Making and resuming a task waits for the session's work queue on Linux, which can be
+        // busy for a while (decompressing an oversized body): never on the cooperative pool.
+        _sessionCalls.async {
+          let task = session.dataTask(with: prepared)
+          delegate.register(transfer, for: task)
+          transfer.start(task, continuation)
+        }
       }
     } onCancel: {
       transfer.fail(URLError(.cancelled))
     }
-    delegate.unregister(task)
+    delegate.unregister(transfer)
     return try result.get()
   }
 }
+
+/// Where the transport calls URLSession methods that may wait for a session's work queue.
+private let _sessionCalls = DispatchQueue(
+  label: "ObjectMappingClient.URLSessionTransport", attributes: .concurrent)
 
 #if canImport(FoundationNetworking)
   /// Runs each delegate callback at once, on the thread that delivers it (the session's work
@@ -130,11 +139,17 @@ private final class _TransportDelegate: NSObject, URLSessionDataDelegate, @unche
   private var transfers: [Int: _Transfer] = [:]
 
   func register(_ transfer: _Transfer, for task: URLSessionTask) {
-    lock.withLock { transfers[task.taskIdentifier] = transfer }
+    lock.withLock {
+      transfer.identifier = task.taskIdentifier
+      transfers[task.taskIdentifier] = transfer
+    }
   }
 
-  func unregister(_ task: URLSessionTask) {
-    _ = lock.withLock { transfers.removeValue(forKey: task.taskIdentifier) }
+  func unregister(_ transfer: _Transfer) {
+    lock.withLock {
+      guard let identifier = transfer.identifier else { return }
+      transfers.removeValue(forKey: identifier)
+    }
   }
 
   private func transfer(of task: URLSessionTask) -> _Transfer? {
@@ -171,31 +186,37 @@ private final class _TransportDelegate: NSObject, URLSessionDataDelegate, @unche
 
 /// One request in flight: its body so far, and the continuation that ends it (exactly once).
 private final class _Transfer: @unchecked Sendable {
-  // @unchecked: every `var` is only touched under `lock`; `task` is set once.
+  // @unchecked: every `var` is only touched under `lock`, but `identifier`, which only the
+  // delegate touches, under its own lock.
   private let lock = NSLock()
-  private let task: URLSessionDataTask
+  private var task: URLSessionDataTask?
   private let limit: Int
   private let expectsBody: Bool
   private var continuation: CheckedContinuation<Result<TransportResponse, URLError>, Never>?
   private var outcome: Result<TransportResponse, URLError>?
   private var response: HTTPURLResponse?
   private var body = Data()
+  /// The task's identifier in the session's delegate.
+  var identifier: Int?
 
-  init(task: URLSessionDataTask, limit: Int, expectsBody: Bool) {
-    self.task = task
+  init(limit: Int, expectsBody: Bool) {
     self.limit = max(0, limit)
     self.expectsBody = expectsBody
   }
 
-  /// Starts the task, or ends at once when the request was cancelled before.
-  func start(_ continuation: CheckedContinuation<Result<TransportResponse, URLError>, Never>) {
+  /// Starts `task`, or ends at once when the request was cancelled before.
+  func start(
+    _ task: URLSessionDataTask,
+    _ continuation: CheckedContinuation<Result<TransportResponse, URLError>, Never>
+  ) {
     let finished: Result<TransportResponse, URLError>? = lock.withLock {
-      self.continuation = continuation
+      self.task = task
+      if outcome == nil { self.continuation = continuation }
       return outcome
     }
     if let finished {
-      lock.withLock { self.continuation = nil }
       continuation.resume(returning: finished)
+      task.cancel()
     } else {
       task.resume()
     }
@@ -249,20 +270,20 @@ private final class _Transfer: @unchecked Sendable {
   }
 
   private func finish(_ result: Result<TransportResponse, URLError>, cancelling: Bool) {
-    let (continuation, first): (CheckedContinuation<Result<TransportResponse, URLError>, Never>?, Bool) =
-      lock.withLock {
-        guard outcome == nil else { return (nil, false) }
-        outcome = result
-        body = Data()
-        defer { self.continuation = nil }
-        return (self.continuation, true)
-      }
-    guard first else { return }
+    let ended:
+      (CheckedContinuation<Result<TransportResponse, URLError>, Never>?, URLSessionDataTask?)? =
+        lock.withLock {
+          guard outcome == nil else { return nil }
+          outcome = result
+          body = Data()
+          defer { continuation = nil }
+          return (continuation, task)
+        }
+    guard let (continuation, task) = ended else { return }
     continuation?.resume(returning: result)
-    if cancelling {
+    if cancelling, let task {
       // `cancel()` may wait for the session's work queue, on whose thread callbacks run.
-      let task = self.task
-      DispatchQueue.global().async { task.cancel() }
+      _sessionCalls.async { task.cancel() }
     }
   }
 

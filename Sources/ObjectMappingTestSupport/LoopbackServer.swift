@@ -203,6 +203,8 @@ public final class LoopbackServer: @unchecked Sendable {
   private var active = 0
   private var received: [Request] = []
   private var abandoned = 0
+  /// The connections being served, so ``stop()`` can end them.
+  private var connections: Set<Int32> = []
   private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
   /// Starts a server answering with `handler`.
@@ -268,8 +270,8 @@ public final class LoopbackServer: @unchecked Sendable {
     return recv(connection, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) <= 0
   }
 
-  /// Stops accepting, ends delayed responses early and waits (up to five seconds) for the
-  /// connections being served. Safe to call more than once.
+  /// Stops accepting, ends delayed and streamed responses early, shuts the connections being
+  /// served down and waits (up to five seconds) for their threads. Safe to call more than once.
   public func stop() {
     let first = lock.withLock {
       defer { stopping = true }
@@ -278,6 +280,10 @@ public final class LoopbackServer: @unchecked Sendable {
     guard first else { return }
     _ = acceptLoopEnded.wait(timeout: .now() + 5)
     close(listener)
+    // A thread blocked sending to a client that stopped reading returns at once.
+    lock.withLock {
+      for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
     let deadline = Date().addingTimeInterval(5)
     while lock.withLock({ active }) > 0, Date() < deadline { usleep(2_000) }
   }
@@ -291,11 +297,17 @@ public final class LoopbackServer: @unchecked Sendable {
       guard poll(&descriptor, 1, 20) > 0 else { continue }
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { continue }
-      lock.withLock { active += 1 }
+      lock.withLock {
+        active += 1
+        connections.insert(connection)
+      }
       let thread = Thread { [self] in
         serve(connection)
-        close(connection)
-        lock.withLock { active -= 1 }
+        lock.withLock {
+          connections.remove(connection)
+          close(connection)
+          active -= 1
+        }
       }
       thread.start()
     }

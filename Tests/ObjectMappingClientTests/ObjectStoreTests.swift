@@ -73,7 +73,8 @@ struct ObjectStoreTests {
     let bodies = Bodies()
     bodies["/one"] = #"{"id": 1, "name": "Ann"}"#
     bodies["/wrapped"] = #"{"humans": [{"id": 1, "name": "Ann 2"}, {"id": 2, "name": "Bob"}]}"#
-    bodies["/each"] = #"[{"human": {"id": 2, "name": "Bob 2"}}, {"human": {"id": 3, "name": "Cy"}}]"#
+    bodies["/each"] =
+      #"[{"human": {"id": 2, "name": "Bob 2"}}, {"human": {"id": 3, "name": "Cy"}}]"#
     bodies["/routed"] = #"{"people": {"humans": [{"id": 3, "name": "Cy 2"}]}}"#
     let (server, manager) = try Self.serve(bodies)
     defer { server.stop() }

@@ -16,7 +16,8 @@ struct RedirectTests {
     let other = try LoopbackServer { .echo($0) }
     let origin = try LoopbackServer(handler: { [other] request in
       switch request.path {
-      case "/start": .redirect(to: location(other.baseURL, URL(fileURLWithPath: "/")), status: status)
+      case "/start":
+        .redirect(to: location(other.baseURL, URL(fileURLWithPath: "/")), status: status)
       case "/loop": .redirect(to: "/loop", status: status)
       default: .echo(request)
       }
@@ -99,13 +100,17 @@ struct RedirectTests {
     }
     let manager = Self.manager(origin, redirects: .any)
     let response = try await manager.send(
-      .post, "/start", body: RequestBody(data: Data(#"{"a":1}"#.utf8), contentType: "application/json"),
+      .post, "/start",
+      body: RequestBody(data: Data(#"{"a":1}"#.utf8), contentType: "application/json"),
       headers: ["X-Request": "request", "authorization": "Bearer per-request"])
     #expect(response.url.absoluteString == "http://127.0.0.1:\(other.port)/elsewhere")
     #expect(response.requestURL.absoluteString == "http://127.0.0.1:\(origin.port)/start")
     let received = try #require(other.requests.first)
     #expect(received.method == "POST" && received.bodyText == #"{"a":1}"#)
-    #expect(Set(received.headers.keys).isDisjoint(with: ["authorization", "cookie", "x-custom", "x-request"]))
+    #expect(
+      Set(received.headers.keys).isDisjoint(with: [
+        "authorization", "cookie", "x-custom", "x-request",
+      ]))
     #expect(received.headers["content-type"] == "application/json")
     #expect(received.headers["accept"] == "application/json")
     // The first hop had them all.
@@ -131,8 +136,10 @@ struct RedirectTests {
     }
   }
 
-  @Test(arguments: [(301, "POST", "GET"), (302, "POST", "GET"), (303, "POST", "GET"),
-    (303, "PUT", "GET"), (303, "HEAD", "HEAD"), (301, "PUT", "PUT"), (302, "DELETE", "DELETE")])
+  @Test(arguments: [
+    (301, "POST", "GET"), (302, "POST", "GET"), (303, "POST", "GET"),
+    (303, "PUT", "GET"), (303, "HEAD", "HEAD"), (301, "PUT", "PUT"), (302, "DELETE", "DELETE"),
+  ])
   func otherRedirectsFollowTheUsualMethodRules(status: Int, sent: String, followed: String)
     async throws
   {
@@ -144,7 +151,8 @@ struct RedirectTests {
     let method = try #require(HTTPMethod(rawValue: sent))
     _ = try await Self.manager(origin).send(
       method, "/start",
-      body: method == .head ? nil : RequestBody(data: Data("payload".utf8), contentType: "text/plain"))
+      body: method == .head
+        ? nil : RequestBody(data: Data("payload".utf8), contentType: "text/plain"))
     let final = try #require(origin.requests.last)
     #expect(final.path == "/target" && final.method == followed)
     let keepsBody = followed == sent && method != .head
@@ -159,7 +167,8 @@ struct RedirectTests {
       other.stop()
     }
     let loop = await #expect(throws: ObjectManagerError.self) {
-      _ = try await Self.manager(origin, redirects: .sameOrigin(maximumCount: 3)).send(.get, "/loop")
+      _ = try await Self.manager(origin, redirects: .sameOrigin(maximumCount: 3)).send(
+        .get, "/loop")
     }
     guard case .redirectRefused(_, 302, .tooManyRedirects(limit: 3))? = loop else {
       Issue.record("expected tooManyRedirects, got \(String(describing: loop))")

@@ -28,7 +28,8 @@ struct RequestTargetTests {
 
   @Test(arguments: [
     ("..", "/api/items/%2E%2E"), (".", "/api/items/%2E"), ("10:30", "/api/items/10%3A30"),
-    ("user:1", "/api/items/user%3A1"), ("urn:isbn:0451450523", "/api/items/urn%3Aisbn%3A0451450523"),
+    ("user:1", "/api/items/user%3A1"),
+    ("urn:isbn:0451450523", "/api/items/urn%3Aisbn%3A0451450523"),
     ("//evil.example/x", "/api/items/%2F%2Fevil.example%2Fx"),
     ("///evil.example", "/api/items/%2F%2F%2Fevil.example"),
     ("http://evil.example/", "/api/items/http%3A%2F%2Fevil.example%2F"),
@@ -69,7 +70,8 @@ struct RequestTargetTests {
     _ = try await manager.send(.get, "/a%2Fb/100%/{x}")
     #expect(
       server.requests.map(\.target) == [
-        "/api/v1/search/a%20b/%C3%A9?q=x%20y&z=1%23frag", "/api/v1/a/c", "/api/v1/a%2Fb/100%25/%7Bx%7D",
+        "/api/v1/search/a%20b/%C3%A9?q=x%20y&z=1%23frag", "/api/v1/a/c",
+        "/api/v1/a%2Fb/100%25/%7Bx%7D",
       ])
   }
 
@@ -126,7 +128,9 @@ struct RequestTargetTests {
     let file = await #expect(throws: ObjectManagerError.self) {
       _ = try await manager.send(.get, url: URL(fileURLWithPath: "/etc/passwd"))
     }
-    #expect(file?.description == #"cannot request "file:///etc/passwd": it is not an http or https URL with a host"#)
+    #expect(
+      file?.description
+        == #"cannot request "file:///etc/passwd": it is not an http or https URL with a host"#)
   }
 
   // MARK: Queries
@@ -185,7 +189,10 @@ struct RequestTargetTests {
   // MARK: Header fields
 
   @Test(arguments: [
-    ("X-Note", "a\r\nX-Admin: true", "the value holds a carriage return (CR), which is not allowed in a field value"),
+    (
+      "X-Note", "a\r\nX-Admin: true",
+      "the value holds a carriage return (CR), which is not allowed in a field value"
+    ),
     ("X-Note", "a\nb", "the value holds a line feed (LF), which is not allowed in a field value"),
     ("X-Note", "a\u{0}b", "the value holds a NUL character, which is not allowed in a field value"),
     ("X-Note", "a\u{7}b", "the value holds U+0007, which is not allowed in a field value"),
@@ -199,7 +206,8 @@ struct RequestTargetTests {
     let (server, manager) = try Self.serve()
     defer { server.stop() }
     let error = await #expect(throws: ObjectManagerError.self) {
-      _ = try await manager.send(.get, "/x", headers: HeaderFields([.init(name: name, value: value)]))
+      _ = try await manager.send(
+        .get, "/x", headers: HeaderFields([.init(name: name, value: value)]))
     }
     guard case .invalidHeader(let failing, let why)? = error else {
       Issue.record("expected invalidHeader, got \(String(describing: error))")
@@ -217,11 +225,15 @@ struct RequestTargetTests {
     let server = try LoopbackServer { _ in
       LoopbackServer.Response(
         status: 200, headers: ["Content-Type": "application/json"], body: Array("{}".utf8),
-        additionalHeaders: [(name: "Etag", value: "\"v7\""), (name: "X-Twice", value: "1"),
-          (name: "x-twice", value: "2")])
+        additionalHeaders: [
+          (name: "Etag", value: "\"v7\""), (name: "X-Twice", value: "1"),
+          (name: "x-twice", value: "2"),
+        ])
     }
     defer { server.stop() }
-    for (managerName, requestName) in [("X-Token", "x-token"), ("x-token", "X-TOKEN"), ("X-TOKEN", "X-Token")] {
+    for (managerName, requestName) in [
+      ("X-Token", "x-token"), ("x-token", "X-TOKEN"), ("X-TOKEN", "X-Token"),
+    ] {
       let manager = ObjectManager(
         baseURL: server.baseURL, headers: [managerName: "manager", "Accept-Language": "fr"])
       let response = try await manager.send(.get, "/x", headers: [requestName: "request"])

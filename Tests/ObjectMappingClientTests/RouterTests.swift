@@ -36,7 +36,8 @@ struct RouterTests {
     ("..", "/articles/%2E%2E"), (".", "/articles/%2E"), ("...", "/articles/..."),
     ("10:30", "/articles/10%3A30"), ("user:1", "/articles/user%3A1"),
     ("urn:isbn:0451450523", "/articles/urn%3Aisbn%3A0451450523"),
-    ("//evil.example/x", "/articles/%2F%2Fevil.example%2Fx"), ("a+b=c&d", "/articles/a%2Bb%3Dc%26d"),
+    ("//evil.example/x", "/articles/%2F%2Fevil.example%2Fx"),
+    ("a+b=c&d", "/articles/a%2Bb%3Dc%26d"),
     ("100%", "/articles/100%25"), ("\u{0}\r\n", "/articles/%00%0D%0A"),
   ])
   func aValueNeverLeavesItsSegment(value: String, path: String) throws {
@@ -105,13 +106,17 @@ struct RouterTests {
         == #"Article already has a route for GET ("/articles/:id"); "/other/:id" would make the choice ambiguous"#
     )
     let any = #expect(throws: RouterError.self) { try router.add(Article.self, "/again") }
-    #expect(any?.kind == .duplicateRoute(
-      type: "Article", methods: "any method", pattern: "/again", existing: "/articles/:id"))
+    #expect(
+      any?.kind
+        == .duplicateRoute(
+          type: "Article", methods: "any method", pattern: "/again", existing: "/articles/:id"))
     let set = #expect(throws: RouterError.self) {
       try router.add(Article.self, [.head, .delete], "/b")
     }
-    #expect(set?.kind == .duplicateRoute(
-      type: "Article", methods: "[HEAD, DELETE]", pattern: "/b", existing: "/a/:id"))
+    #expect(
+      set?.kind
+        == .duplicateRoute(
+          type: "Article", methods: "[HEAD, DELETE]", pattern: "/b", existing: "/a/:id"))
     // The router is unchanged by a failed add: GET still goes to the first route.
     #expect(try router.path(for: Article(id: "3"), method: .get) == "/articles/3")
   }

@@ -131,7 +131,8 @@ private func _appendPercentEncoded(
 /// is not followed by two hexadecimal digits or the decoded bytes are not UTF-8.
 package func _percentDecoded(_ text: Substring, plusAsSpace: Bool = false) -> String? {
   let utf8 = text.utf8
-  guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) })
+  guard
+    utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) })
   else { return String(text) }
   var bytes: [UInt8] = []
   bytes.reserveCapacity(utf8.count)
