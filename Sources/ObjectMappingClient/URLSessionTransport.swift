@@ -28,9 +28,12 @@ import Foundation
 ///   cache and no credential store, so nothing is added to a request that the manager did not
 ///   put there.
 ///
-/// Known gap (FoundationNetworking on Linux): the body of a 301, 302, 303, 307 or 308 response
-/// is kept by URLSession itself until it ends, before any delegate sees a byte; such a body is
-/// bounded by the manager's deadline, not by the size limit.
+/// Known gaps (FoundationNetworking on Linux): the body of a 301, 302, 303, 307 or 308 response
+/// is kept by URLSession itself until it ends, before any delegate sees a byte, so such a body is
+/// bounded by the manager's deadline, not by the size limit; and a session runs all its
+/// transfers on one thread, so while libcurl drops the rest of an oversized body the other
+/// requests of the same transport wait. Give a client of untrusted servers a transport of its
+/// own.
 public final class URLSessionTransport: HTTPTransport {
   /// A transport with ``defaultConfiguration()``, shared by managers made without one.
   public static let shared = URLSessionTransport()

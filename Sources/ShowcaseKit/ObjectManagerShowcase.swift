@@ -4,7 +4,8 @@ import ObjectMappingClient
 import ObjectMappingTestSupport
 
 /// The object manager section of `swift run showcase`: a short session against a small notes API
-/// that the showcase serves itself on 127.0.0.1 (list, create, update, a 422, delete).
+/// that the showcase serves itself on 127.0.0.1 (list, create, update, a 422, delete, a response
+/// over the size limit).
 public enum ObjectManagerShowcase {
   /// A note of the demo API.
   public struct Note: Sendable, Equatable {
@@ -78,6 +79,13 @@ public enum ObjectManagerShowcase {
       try await manager.delete(updated)
       let remaining = try await manager.getCollection("/notes", mapping: noteMapping)
       lines.append("DELETE /notes/\(updated.id) -> \(remaining.count) notes left")
+      do {
+        // A megabyte, where the request accepts 64 KiB: the transfer stops at the limit.
+        _ = try await manager.send(
+          .get, "/notes/export", limits: RequestLimits(maximumResponseSize: 64 << 10))
+      } catch {
+        lines.append("GET /notes/export with a 64 KiB limit -> \(error)")
+      }
     } catch {
       lines.append("the session failed: \(error)")
     }
@@ -100,6 +108,10 @@ private final class NotesAPI: @unchecked Sendable {
       let mapping = ObjectManagerShowcase.noteMapping
       let id = Int(request.path.split(separator: "/").last ?? "") ?? 0
       switch (request.method, request.path) {
+      case ("GET", "/notes/export"):
+        return LoopbackServer.Response(
+          status: 200, headers: ["Content-Type": "application/json"],
+          body: [UInt8](repeating: UInt8(ascii: " "), count: 1 << 20))
       case ("GET", "/notes"):
         return .json(Self.json(try? mapping.serializeCollection(notes)))
       case ("POST", "/notes"):

@@ -429,6 +429,7 @@ struct ObjectManagerShowcaseTests {
         "  Validation Failed",
         "  Note.title missing_field",
         "DELETE /notes/3 -> 2 notes left",
+        "GET /notes/export with a 64 KiB limit -> the response is larger than the limit of 65,536 bytes",
       ])
   }
 }

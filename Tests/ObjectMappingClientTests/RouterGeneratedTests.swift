@@ -89,4 +89,28 @@ struct RouterGeneratedTests {
       #expect(router.match(search)?.parameters == ["q": q, "page": page])
     }
   }
+
+  @Test func anyPatternTextIsParsedOrRejectedNeverTrapping() throws {
+    var generator = Generator(state: 7)
+    let pieces = [
+      "/", ":", "a", "id", "{", "}", "(", ")", "\\", ".", "@", "?", "&", "=", "%", "%2", "%41", "#",
+      " ", "é", "_", "1", "-", "\\.", "\\:", ":x", "{y}", "(z)",
+    ]
+    var accepted = 0
+    for _ in 0..<20_000 {
+      let text = generator.text(from: pieces, maximumCount: 10)
+      guard let pattern = try? PathPattern(text) else { continue }
+      accepted += 1
+      var values: [String: String?] = [:]
+      for (offset, name) in pattern.parameterNames.enumerated() {
+        values[name] = "Vé/" + String(repeating: "Q", count: offset + 1)
+      }
+      let path = try pattern.interpolate(values)
+      #expect(path.unicodeScalars.allSatisfy { $0.isASCII && $0 != " " && $0 != "#" })
+      if let matched = pattern.match(path) {
+        #expect(matched == values.compactMapValues { $0 }, "\(text) -> \(path)")
+      }
+    }
+    #expect(accepted > 1_000)
+  }
 }
