@@ -111,7 +111,7 @@ struct ConveniencesTests {
     }
     #expect(
       missing?.description
-        == #"the response (status 200) could not be mapped: nothing to map: no route found a value at "data.nope"; the payload's top-level keys are "item_count", "data""#
+        == #"the response (status 200) could not be mapped: nothing to map: no route found mappable content at "data.nope"; the payload's top-level keys are "item_count", "data""#
     )
   }
 
