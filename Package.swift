@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "ObjectMappingTesting", targets: ["ObjectMappingTesting"]),
     .library(name: "ObjectMappingClient", targets: ["ObjectMappingClient"]),
     .library(name: "ObjectMappingDefinitions", targets: ["ObjectMappingDefinitions"]),
+    // LoopbackServer and Gzip, for users' tests of code that uses the object manager.
+    .library(name: "ObjectMappingTestSupport", targets: ["ObjectMappingTestSupport"]),
     .executable(name: "showcase", targets: ["showcase"]),
   ],
   targets: [
@@ -35,6 +37,8 @@ let package = Package(
       name: "ObjectMappingTesting",
       dependencies: ["ObjectMapping"]
     ),
+    // An HTTP/1.1 server on 127.0.0.1 that tests start and stop (with the misbehaviours of
+    // real servers), and gzip bodies; a product, so users' tests can use it too.
     .target(
       name: "ObjectMappingTestSupport",
       dependencies: ["ObjectMapping"]

@@ -1,19 +1,50 @@
 import Foundation
 import ObjectMapping
 
-/// What went wrong in a request of the ``ObjectManager``, or in making its path: each cause is
-/// its own case, with what a user needs to act on it.
-public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
-  /// A path parameter has no value (absent or `nil`): the request was not sent.
+/// What went wrong in a request of the ``ObjectManager``, or in making it: each cause is its
+/// own case, with what a user needs to act on it. `localizedDescription` is ``description``.
+///
+/// ```swift
+/// do {
+///   _ = try await manager.post(issue, mapping: issueMapping)
+/// } catch {
+///   switch error {
+///   case .status(let failure) where failure.statusCode == 422: show(failure.messages)
+///   case .timedOut, .transport: offerRetry()
+///   default: report(error.localizedDescription)
+///   }
+/// }
+/// ```
+public enum ObjectManagerError: Error, Sendable, CustomStringConvertible, LocalizedError {
+  /// A path parameter has no value (absent, `nil` or empty): the request was not sent.
   case missingParameter(name: String, route: String)
   /// No route covers the object's type and method (or no route has that name).
   case noRoute(String)
+  /// The path cannot be a request target (it is an absolute URL, or the base URL is not `http`
+  /// or `https` with a host): nothing was sent.
+  case invalidPath(String, reason: String)
+  /// The request's URL is not under the base URL (another scheme, host or port, or a path that
+  /// leaves the base path): nothing was sent.
+  case outsideBaseURL(URL, base: URL)
+  /// A header field cannot be sent (a value with CR, LF, NUL or another control character, or a
+  /// name that is not an HTTP token): nothing was sent.
+  case invalidHeader(name: String, reason: String)
+  /// The query's object could not be written by its mapping: nothing was sent.
+  case query(MappingErrors)
+  /// The request body could not be written: nothing was sent.
+  case requestBody(MappingErrors)
   /// The server answered with a status outside 200–299.
   case status(HTTPFailure)
+  /// The server redirected the request somewhere the ``RedirectPolicy`` does not go.
+  case redirectRefused(location: String, status: Int, reason: RedirectRefusal)
+  /// The response's body is larger than the limit (counted after decompression, or announced by
+  /// its `Content-Length`): the transfer was stopped and its connection closed.
+  case responseTooLarge(limit: Int)
   /// The request did not complete: no connection, a reset, a truncated body (`URLError`).
   case transport(URLError)
-  /// The server did not answer in time.
-  case timedOut(URLError)
+  /// The request's deadline passed (its duration), or the transport gave up waiting for data
+  /// (`nil`, its own idle timeout): the transfer was abandoned.
+  case timedOut(after: Duration?)
   /// The task was cancelled.
   case cancelled
   /// A body was expected and the response had none.
@@ -23,52 +54,107 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
   /// The body could not be read (malformed JSON: line and column) or mapped: the mapping's
   /// errors, each with its path.
   case mapping(MappingErrors, status: Int)
-  /// The request body could not be written.
-  case requestBody(MappingErrors)
 
+  /// One line that says what happened, with the server's messages for a status.
   public var description: String {
     switch self {
     case .missingParameter(let name, let route):
-      "the path parameter '\(name)' of \(route) has no value"
+      return "the path parameter '\(name)' of \(MessageText.quoted(route)) has no value"
     case .noRoute(let route):
-      "no route for \(route)"
-    case .status(let failure):
-      failure.description
-    case .transport(let error):
-      "the request failed: \(error.localizedDescription) (URLError \(error.code.rawValue))"
-    case .timedOut:
-      "the request timed out"
-    case .cancelled:
-      "the request was cancelled"
-    case .emptyBody(let status):
-      "the response (status \(status)) has no body"
-    case .unsupportedContentType(let type, let status):
-      "no format reads the response's content type '\(type)' (status \(status))"
-    case .mapping(let errors, let status):
-      "the response (status \(status)) could not be mapped: \(errors)"
+      return "no route for \(MessageText.message(route))"
+    case .invalidPath(let path, let reason):
+      return "cannot request \(MessageText.quoted(path)): \(reason)"
+    case .outsideBaseURL(let url, let base):
+      return "the request URL \(MessageText.quoted(url.absoluteString)) is not under the base "
+        + "URL \(MessageText.quoted(base.absoluteString)); nothing was sent"
+    case .invalidHeader(let name, let reason):
+      return "the header field \(MessageText.quoted(name)) cannot be sent: \(reason)"
+    case .query(let errors):
+      return "the query could not be written: \(errors)"
     case .requestBody(let errors):
-      "the request body could not be written: \(errors)"
+      return "the request body could not be written: \(errors)"
+    case .status(let failure):
+      let messages = failure.description
+      return failure.messages.isEmpty
+        ? messages : "status \(failure.statusCode): \(messages)"
+    case .redirectRefused(let location, let status, let reason):
+      return "the redirect (status \(status)) to \(MessageText.quoted(location)) was not "
+        + "followed: \(reason)"
+    case .responseTooLarge(let limit):
+      return "the response is larger than the limit of \(MessageText.grouped(limit)) bytes"
+    case .transport(let error):
+      return "the request failed: \(error.localizedDescription) (URLError \(error.code.rawValue))"
+    case .timedOut(let duration):
+      return duration.map { "the request timed out after \($0)" }
+        ?? "the request timed out waiting for data"
+    case .cancelled:
+      return "the request was cancelled"
+    case .emptyBody(let status):
+      return "the response (status \(status)) has no body"
+    case .unsupportedContentType(let type, let status):
+      return "no format reads the response's content type \(MessageText.quoted(type)) "
+        + "(status \(status))"
+    case .mapping(let errors, let status):
+      return "the response (status \(status)) could not be mapped: \(errors)"
     }
   }
+
+  /// The same text as ``description``, for `localizedDescription`.
+  public var errorDescription: String? { description }
 }
 
 /// A response with a status outside 200–299: the status, the messages read from its body and
 /// the body itself.
+///
+/// ```swift
+/// // 422 {"errors": ["Title is empty", "Body is empty"]}
+/// failure.statusCode      // 422
+/// failure.description     // "Title is empty, Body is empty"
+/// failure.messages        // every message, with the node it was read from
+/// ```
 public struct HTTPFailure: Sendable, CustomStringConvertible {
   /// The HTTP status code.
   public var statusCode: Int
-  /// The messages the body carries (see ``ObjectManager/errorMessages(in:contentType:)``).
+  /// Every message the body carries (see ``ObjectManager/errorMessages(in:contentType:formats:)``).
   public var messages: [ErrorMessage]
   /// The body bytes, as received.
   public var body: Data
   /// The response's `Content-Type`, if any.
   public var contentType: String?
   /// The response's header fields.
-  public var headers: [String: String]
+  public var headers: HeaderFields
 
-  /// `"status 422: Validation Failed, title missing_field"`.
+  /// Creates a failure.
+  ///
+  /// - Parameters:
+  ///   - statusCode: The status code.
+  ///   - messages: The messages of the body.
+  ///   - body: The body.
+  ///   - contentType: The body's `Content-Type`.
+  ///   - headers: The header fields.
+  public init(
+    statusCode: Int, messages: [ErrorMessage], body: Data = Data(), contentType: String? = nil,
+    headers: HeaderFields = [:]
+  ) {
+    self.statusCode = statusCode
+    self.messages = messages
+    self.body = body
+    self.contentType = contentType
+    self.headers = headers
+  }
+
+  /// The server's messages joined with `", "` (`"error1, error2"`, RestKit's error text), or
+  /// `"status 503"` when the body has none.
+  ///
+  /// Bounded like mapping errors: each message is escaped and shortened (1,000 bytes), and past
+  /// the first 100 the rest are counted (`…, … and 99,900 more messages`). ``messages`` keeps
+  /// them all.
   public var description: String {
-    let text = messages.map(\.description).joined(separator: ", ")
-    return text.isEmpty ? "status \(statusCode)" : "status \(statusCode): \(text)"
+    guard !messages.isEmpty else { return "status \(statusCode)" }
+    var text = messages.prefix(100).map(\.description).joined(separator: ", ")
+    if messages.count > 100 {
+      text += ", … and \(MessageText.grouped(messages.count - 100)) more messages"
+    }
+    return text
   }
 }

@@ -1,170 +1,50 @@
 import Foundation
 import ObjectMapping
 
-/// An HTTP method.
-public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
-  case get = "GET"
-  case post = "POST"
-  case put = "PUT"
-  case patch = "PATCH"
-  case delete = "DELETE"
-}
-
-/// A path with named parameters, `/articles/:articleID/comments`: filled from values
-/// (``interpolate(_:)``) and matched against paths (``match(_:)``).
-///
-/// A parameter is a `:` followed by letters, digits and `_`; it spans one whole segment or the
-/// start of one (`/files/:name.json`). Interpolated values are percent-escaped for a path segment
-/// (`a/b` → `a%2Fb`, space → `%20`) unless the route says otherwise.
-public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
-  enum Part: Sendable, Hashable {
-    case literal(String)
-    case parameter(String)
-  }
-
-  let parts: [Part]
-  /// The pattern as written.
-  public let description: String
-
-  /// Parses `pattern`.
-  public init(_ pattern: String) {
-    description = pattern
-    var parts: [Part] = []
-    var literal = ""
-    var index = pattern.startIndex
-    while index < pattern.endIndex {
-      let character = pattern[index]
-      let next = pattern.index(after: index)
-      if character == ":", next < pattern.endIndex, Self.isNameCharacter(pattern[next]) {
-        if !literal.isEmpty { parts.append(.literal(literal)) }
-        literal = ""
-        var end = next
-        while end < pattern.endIndex, Self.isNameCharacter(pattern[end]) {
-          end = pattern.index(after: end)
-        }
-        parts.append(.parameter(String(pattern[next..<end])))
-        index = end
-      } else {
-        literal.append(character)
-        index = next
-      }
-    }
-    if !literal.isEmpty { parts.append(.literal(literal)) }
-    self.parts = parts
-  }
-
-  private static func isNameCharacter(_ character: Character) -> Bool {
-    character == "_" || character.isLetter || character.isNumber
-  }
-
-  /// The names of the parameters, in order.
-  public var parameterNames: [String] {
-    parts.compactMap {
-      if case .parameter(let name) = $0 { name } else { nil }
-    }
-  }
-
-  /// The path with every parameter replaced by its value from `values`.
-  ///
-  /// - Parameters:
-  ///   - values: The value of each parameter; `nil` (absent, or an optional that is `nil`) is an
-  ///     error, never the text `nil` or `(null)`.
-  ///   - escaping: Whether values are percent-escaped for a path segment (the default).
-  /// - Throws: ``ObjectManagerError/missingParameter(name:route:)``.
-  public func interpolate(_ values: [String: String?], escaping: Bool = true)
-    throws(ObjectManagerError) -> String
-  {
-    var path = ""
-    for part in parts {
-      switch part {
-      case .literal(let text):
-        path += text
-      case .parameter(let name):
-        guard case .some(.some(let value)) = values[name] else {
-          throw .missingParameter(name: name, route: description)
-        }
-        path += escaping ? Self.escapeSegment(value) : value
-      }
-    }
-    return path
-  }
-
-  /// The parameters `path` gives this pattern (its query string is ignored; values are
-  /// percent-decoded), or `nil` when it does not match.
-  public func match(_ path: String) -> [String: String]? {
-    let path = String(path.prefix { $0 != "?" && $0 != "#" })
-    var values: [String: String] = [:]
-    var rest = Substring(path)
-    for (position, part) in parts.enumerated() {
-      switch part {
-      case .literal(let text):
-        guard rest.hasPrefix(text) else { return nil }
-        rest = rest.dropFirst(text.count)
-      case .parameter(let name):
-        // Up to the next literal (or the segment's end).
-        var end = rest.firstIndex(of: "/") ?? rest.endIndex
-        if position + 1 < parts.count, case .literal(let next) = parts[position + 1],
-          let found = rest[..<end].range(of: next.prefix { $0 != "/" })?.lowerBound,
-          !next.hasPrefix("/")
-        {
-          end = found
-        }
-        let raw = rest[..<end]
-        guard !raw.isEmpty else { return nil }
-        values[name] = String(raw).removingPercentEncoding ?? String(raw)
-        rest = rest[end...]
-      }
-    }
-    // A trailing slash is the same path.
-    guard rest.isEmpty || rest == "/" else { return nil }
-    return values
-  }
-
-  /// `value` escaped for one path segment: unreserved characters and `!$&'()*+,;=:@` stay.
-  static func escapeSegment(_ value: String) -> String {
-    _percentEscape(value, keeping: "-._~!$&'()*+,;=:@")
-  }
-}
-
-/// `text` with every byte percent-escaped but ASCII letters, digits and `kept` (non-ASCII
-/// letters too: they are escaped byte by byte as UTF-8).
-func _percentEscape(_ text: String, keeping kept: String) -> String {
-  var allowed = CharacterSet.alphanumerics
-  allowed.insert(charactersIn: kept)
-  return text.unicodeScalars.map { scalar in
-    if scalar.isASCII, allowed.contains(scalar) { return String(scalar) }
-    return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
-  }.joined()
-}
-
-/// Where objects live on the server (RestKit's `RKObjectRouter`): a path per model type and
-/// HTTP method, filled from the object; named routes with parameters; and matching of paths
-/// back to routes.
+/// Where objects live on the server (RestKit's router): a path per model type and HTTP
+/// methods, filled from the object; named routes with parameters; and matching of paths back to
+/// routes.
 ///
 /// ```swift
 /// var router = Router()
-/// router.add(Article.self, "/articles/:id") { ["id": "\($0.id)"] }             // any method
-/// router.add(Article.self, .post, "/articles")                                 // POST only
-/// router.add(named: "comments", "/articles/:articleID/comments")
+/// try router.add(Article.self, "/articles/:id") { ["id": "\($0.id)"] }      // any method
+/// try router.add(Article.self, .post, "/articles")                          // POST only
+/// try router.add(named: "comments", "/articles/:articleID/comments")
 ///
-/// try router.path(for: article, method: .put)                                 // "/articles/12"
-/// try router.path(named: "comments", ["articleID": "12"])                     // "/articles/12/comments"
-/// router.match("/articles/12/comments?page=2")                                // comments, ["articleID": "12"]
+/// try router.path(for: article, method: .put)                  // "/articles/12"
+/// try router.path(named: "comments", ["articleID": "12"])      // "/articles/12/comments"
+/// router.match("/articles/12/comments?page=2")                 // comments, articleID 12, page 2
 /// ```
 ///
-/// For an object, the route is the one for its exact type and the method, else its exact type
-/// and any method, else the nearest superclass's (method first), in that order.
+/// **Precedence** (RestKit's): for an object, the routes of its own type are looked at first —
+/// the route for exactly the method, then a set of methods holding it, then the any-method
+/// route — then those of its nearest superclass in the same order, and so on up. A nearer
+/// class's any-method route therefore wins over a farther superclass's route for the method.
+///
+/// **Registration is checked**: a pattern with a syntax problem, a second route for the same
+/// type and method (or two sets of methods that share one), and a second route with the same
+/// name are errors of ``add(_:_:_:escaping:allowingTrailingSlash:parameters:)`` — never a silent
+/// first-wins. A `Router` value is therefore always consistent.
 public struct Router: Sendable {
   struct ObjectRoute: Sendable {
     let type: Any.Type
     let typeName: String
-    let method: HTTPMethod?
+    let methods: HTTPMethods
     let pattern: PathPattern
     let escapes: Bool
+    let allowsTrailingSlash: Bool
     /// The parameter values of an object of the route's type, `nil` when it is another type.
     let values: @Sendable (Any) -> [String: String?]?
-    /// Whether a type is the route's type or a subclass of it.
+    /// Whether a type is the route's type or a subtype of it.
     let covers: @Sendable (Any.Type) -> Bool
+  }
+
+  struct NamedRoute: Sendable {
+    let name: String
+    let methods: HTTPMethods
+    let pattern: PathPattern
+    let escapes: Bool
+    let allowsTrailingSlash: Bool
   }
 
   /// A route found by ``match(_:method:)``.
@@ -175,61 +55,154 @@ public struct Router: Sendable {
     public var typeName: String?
     /// The pattern that matched.
     public var pattern: PathPattern
-    /// The parameters read from the path.
+    /// The parameters read from the path, percent-decoded.
     public var parameters: [String: String]
-    /// The query items, percent-decoded (`?page=2&sort=new`).
-    public var query: [String: String]
+    /// The query items, percent-decoded (`+` is a space), in order; a name may repeat.
+    public var queryItems: [Query.Item]
+    /// The query items by name; the first item of a repeated name wins.
+    public var query: [String: String] {
+      var result: [String: String] = [:]
+      for item in queryItems where result[item.name] == nil { result[item.name] = item.value }
+      return result
+    }
+    /// The query items and the path parameters in one dictionary (RestKit's arguments): a path
+    /// parameter wins over a query item of the same name.
+    public var arguments: [String: String] {
+      query.merging(parameters) { _, parameter in parameter }
+    }
   }
 
   private var objectRoutes: [ObjectRoute] = []
-  private var namedRoutes: [(name: String, method: HTTPMethod?, pattern: PathPattern)] = []
+  private var namedRoutes: [NamedRoute] = []
 
   /// An empty router.
   public init() {}
 
-  /// Adds the route of `type` for `method` (`nil`: any method).
+  // MARK: Registering
+
+  /// Adds the route of `type` for `methods`.
+  ///
+  /// ```swift
+  /// try router.add(Article.self, [.get, .head], "/articles/:id") { ["id": "\($0.id)"] }
+  /// ```
   ///
   /// - Parameters:
-  ///   - type: The model type.
-  ///   - method: The HTTP method, or `nil` for every method without a route of its own.
-  ///   - pattern: The path, with `:name` parameters.
-  ///   - escaping: Whether values are percent-escaped (default `true`).
-  ///   - parameters: Each parameter's value for an object; `nil` values are errors when the path
-  ///     is made.
+  ///   - type: The model type; its subclasses use the route too when they have none closer.
+  ///   - methods: The methods (`.post`, `[.get, .head]`, `.any`).
+  ///   - pattern: The path, with `:name`, `{name}` or `(name)` parameters (see
+  ///     ``PathPattern``).
+  ///   - escaping: Whether values are percent-encoded (default `true`); see
+  ///     ``PathPattern/interpolate(_:escaping:)``.
+  ///   - allowingTrailingSlash: Whether ``match(_:method:)`` also takes the path with (or
+  ///     without) a trailing `/` the pattern does not have (default `false`, as RestKit).
+  ///   - parameters: Each parameter's value for an object; `nil` and empty values are errors
+  ///     when the path is made.
+  /// - Throws: ``RouterError``: a pattern problem, or a route of `type` for one of `methods`
+  ///   at the same precedence already (an exact method twice, any twice, or two sets that
+  ///   share a method). The router is unchanged.
   public mutating func add<Model>(
-    _ type: Model.Type, _ method: HTTPMethod?, _ pattern: String, escaping: Bool = true,
+    _ type: Model.Type, _ methods: HTTPMethods, _ pattern: String, escaping: Bool = true,
+    allowingTrailingSlash: Bool = false,
     parameters: @escaping @Sendable (Model) -> [String: String?] = { _ in [:] }
-  ) {
+  ) throws(RouterError) {
+    let parsed = try PathPattern(pattern)
+    let typeName = String(describing: type)
+    if let clash = objectRoutes.first(where: {
+      $0.type == type && $0.methods.overlapsAtSameRank(methods)
+    }) {
+      throw RouterError(
+        .duplicateRoute(
+          type: typeName, methods: methods.description, pattern: pattern,
+          existing: clash.pattern.description))
+    }
     objectRoutes.append(
       ObjectRoute(
-        type: type, typeName: "\(type)", method: method,
-        pattern: PathPattern(pattern), escapes: escaping,
+        type: type, typeName: typeName, methods: methods, pattern: parsed, escapes: escaping,
+        allowsTrailingSlash: allowingTrailingSlash,
         values: { object in (object as? Model).map(parameters) },
         covers: { $0 is Model.Type }))
   }
 
-  /// Adds the route of `type` for every method without a route of its own.
+  /// Adds the route of `type` for every method without a closer route
+  /// (``add(_:_:_:escaping:allowingTrailingSlash:parameters:)`` with ``HTTPMethods/any``).
+  ///
+  /// - Parameters:
+  ///   - type: The model type.
+  ///   - pattern: The path, with parameters.
+  ///   - escaping: Whether values are percent-encoded (default `true`).
+  ///   - allowingTrailingSlash: Whether matching also takes a trailing `/` the pattern does not
+  ///     have.
+  ///   - parameters: Each parameter's value for an object.
+  /// - Throws: ``RouterError`` as the method form does.
   public mutating func add<Model>(
     _ type: Model.Type, _ pattern: String, escaping: Bool = true,
+    allowingTrailingSlash: Bool = false,
     parameters: @escaping @Sendable (Model) -> [String: String?] = { _ in [:] }
-  ) {
-    add(type, nil, pattern, escaping: escaping, parameters: parameters)
+  ) throws(RouterError) {
+    try add(
+      type, .any, pattern, escaping: escaping, allowingTrailingSlash: allowingTrailingSlash,
+      parameters: parameters)
+  }
+
+  /// Adds a named route.
+  ///
+  /// ```swift
+  /// try router.add(named: "search", .get, "/search?q=:query")
+  /// try router.path(named: "search", ["query": "a&b"])    // "/search?q=a%26b"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The route's name; names are unique.
+  ///   - methods: The methods the route serves (for ``match(_:method:)``).
+  ///   - pattern: The path, with parameters.
+  ///   - escaping: Whether values are percent-encoded (default `true`).
+  ///   - allowingTrailingSlash: Whether matching also takes a trailing `/` the pattern does not
+  ///     have.
+  /// - Throws: ``RouterError``: a pattern problem, or a route with this name already.
+  public mutating func add(
+    named name: String, _ methods: HTTPMethods, _ pattern: String, escaping: Bool = true,
+    allowingTrailingSlash: Bool = false
+  ) throws(RouterError) {
+    let parsed = try PathPattern(pattern)
+    if let clash = namedRoutes.first(where: { $0.name == name }) {
+      throw RouterError(
+        .duplicateName(name, pattern: pattern, existing: clash.pattern.description))
+    }
+    namedRoutes.append(
+      NamedRoute(
+        name: name, methods: methods, pattern: parsed, escapes: escaping,
+        allowsTrailingSlash: allowingTrailingSlash))
   }
 
   /// Adds a named route for every method.
-  public mutating func add(named name: String, _ pattern: String) {
-    namedRoutes.append((name, nil, PathPattern(pattern)))
+  ///
+  /// - Parameters:
+  ///   - name: The route's name; names are unique.
+  ///   - pattern: The path, with parameters.
+  ///   - escaping: Whether values are percent-encoded (default `true`).
+  ///   - allowingTrailingSlash: Whether matching also takes a trailing `/` the pattern does not
+  ///     have.
+  /// - Throws: ``RouterError`` as the method form does.
+  public mutating func add(
+    named name: String, _ pattern: String, escaping: Bool = true,
+    allowingTrailingSlash: Bool = false
+  ) throws(RouterError) {
+    try add(
+      named: name, .any, pattern, escaping: escaping,
+      allowingTrailingSlash: allowingTrailingSlash)
   }
 
-  /// Adds a named route (`method` `nil`: any method).
-  public mutating func add(named name: String, _ method: HTTPMethod?, _ pattern: String) {
-    namedRoutes.append((name, method, PathPattern(pattern)))
-  }
+  // MARK: Paths
 
   /// The path of `object` for `method`.
   ///
-  /// - Throws: ``ObjectManagerError/noRoute(_:)`` when no route covers the object's type, or
-  ///   ``ObjectManagerError/missingParameter(name:route:)`` for a parameter without a value.
+  /// - Parameters:
+  ///   - object: The object; its type (or nearest superclass) must have a route.
+  ///   - method: The request's method.
+  /// - Returns: The percent-encoded path.
+  /// - Throws: ``ObjectManagerError/noRoute(_:)`` when no route covers the object's type and
+  ///   method, or ``ObjectManagerError/missingParameter(name:route:)`` for a parameter without
+  ///   a value.
   public func path(for object: some Any, method: HTTPMethod) throws(ObjectManagerError) -> String {
     let type = Swift.type(of: object as Any)
     guard let route = route(for: type, method: method), let values = route.values(object) else {
@@ -240,71 +213,160 @@ public struct Router: Sendable {
 
   /// The path of the named route, filled from `parameters`.
   ///
+  /// - Parameters:
+  ///   - name: The route's name.
+  ///   - parameters: The value of each parameter.
+  /// - Returns: The percent-encoded path.
   /// - Throws: ``ObjectManagerError/noRoute(_:)`` for an unknown name, or
   ///   ``ObjectManagerError/missingParameter(name:route:)``.
-  public func path(
-    named name: String, _ parameters: [String: String?] = [:], method: HTTPMethod? = nil
-  ) throws(ObjectManagerError) -> String {
-    let candidates = namedRoutes.filter { $0.name == name }
-    guard
-      let route = candidates.first(where: { $0.method == method && method != nil })
-        ?? candidates.first(where: { $0.method == nil }) ?? candidates.first
-    else { throw .noRoute(name) }
-    return try route.pattern.interpolate(parameters)
+  public func path(named name: String, _ parameters: [String: String?] = [:])
+    throws(ObjectManagerError) -> String
+  {
+    guard let route = namedRoutes.first(where: { $0.name == name }) else {
+      throw .noRoute("the name \"\(name)\"")
+    }
+    return try route.pattern.interpolate(parameters, escaping: route.escapes)
   }
 
-  /// The route that `path` (with or without a query) names for `method`: named routes first,
-  /// then object routes, each in the order they were added.
+  // MARK: Matching
+
+  /// The route that `path` names for `method`, with its parameters and query items.
+  ///
+  /// Among the routes whose pattern matches, one for exactly `method` wins over a set of
+  /// methods holding it, which wins over an any-method route; at the same precedence named
+  /// routes come before object routes, each in the order they were added. Without a method,
+  /// the first matching route wins in that order. Any text is safe to pass: a path that is not
+  /// a valid encoding simply matches nothing.
+  ///
+  /// - Parameters:
+  ///   - path: A percent-encoded path, with or without a query (`/articles/12?page=2`).
+  ///   - method: The request's method, or `nil` for any.
+  /// - Returns: The match, or `nil`.
   public func match(_ path: String, method: HTTPMethod? = nil) -> Match? {
-    let query = Self.query(of: path)
-    for route in namedRoutes where method == nil || route.method == nil || route.method == method {
-      if let parameters = route.pattern.match(path) {
-        return Match(
-          name: route.name, typeName: nil, pattern: route.pattern, parameters: parameters,
-          query: query)
+    var best: (rank: Int, match: Match)?
+    func consider(
+      _ methods: HTTPMethods, _ pattern: PathPattern, _ allowsTrailingSlash: Bool,
+      name: String?, typeName: String?
+    ) {
+      let rank: Int
+      if let method {
+        guard let found = methods.rank(for: method) else { return }
+        rank = found
+      } else {
+        rank = 0
       }
+      guard best.map({ rank < $0.rank }) ?? true,
+        let parameters = pattern.match(path, allowingTrailingSlash: allowsTrailingSlash)
+      else { return }
+      best = (
+        rank,
+        Match(
+          name: name, typeName: typeName, pattern: pattern, parameters: parameters,
+          queryItems: Self.queryItems(of: path))
+      )
     }
-    for route in objectRoutes where method == nil || route.method == nil || route.method == method {
-      if let parameters = route.pattern.match(path) {
-        return Match(
-          name: nil, typeName: route.typeName, pattern: route.pattern, parameters: parameters,
-          query: query)
-      }
+    for route in namedRoutes {
+      consider(
+        route.methods, route.pattern, route.allowsTrailingSlash, name: route.name, typeName: nil)
     }
-    return nil
+    for route in objectRoutes {
+      consider(
+        route.methods, route.pattern, route.allowsTrailingSlash, name: nil,
+        typeName: route.typeName)
+    }
+    return best?.match
   }
 
-  /// The most specific route for `type` and `method`.
+  /// The most specific route for `type` and `method` (RestKit's precedence).
   func route(for type: Any.Type, method: HTTPMethod) -> ObjectRoute? {
-    let exact = objectRoutes.filter { $0.type == type }
-    if let route = exact.first(where: { $0.method == method })
-      ?? exact.first(where: { $0.method == nil })
-    {
-      return route
+    let covering = objectRoutes.filter { $0.covers(type) }
+    // The class levels that have routes, nearest first: a level is nearer when more of the
+    // other levels cover it (it is a subclass of each of them); ties keep registration order.
+    var levels: [Any.Type] = []
+    for route in covering where !levels.contains(where: { $0 == route.type }) {
+      levels.append(route.type)
     }
-    // Superclasses: the nearest one (a subclass of every other candidate) wins, its route for
-    // the method before its route for any method.
-    let inherited = objectRoutes.filter { $0.covers(type) }
-    for method in [method, nil] {
-      let candidates = inherited.filter { $0.method == method }
-      if let nearest = candidates.first(where: { candidate in
-        candidates.allSatisfy { $0.covers(candidate.type) }
-      }) {
-        return nearest
+    let depth = { (level: Any.Type) -> Int in
+      covering.reduce(into: Set<ObjectIdentifier>()) { covered, route in
+        if route.type != level, route.covers(level) { covered.insert(ObjectIdentifier(route.type)) }
+      }.count
+    }
+    let ordered = levels.enumerated().map {
+      (offset: $0.offset, level: $0.element, depth: depth($0.element))
+    }
+    .sorted { $0.depth != $1.depth ? $0.depth > $1.depth : $0.offset < $1.offset }
+    for entry in ordered {
+      let candidates = covering.filter { $0.type == entry.level }
+      if let route = candidates.compactMap({ route in
+        route.methods.rank(for: method).map { (rank: $0, route: route) }
+      }).min(by: { $0.rank < $1.rank })?.route {
+        return route
       }
     }
     return nil
   }
 
-  private static func query(of path: String) -> [String: String] {
-    guard let start = path.firstIndex(of: "?") else { return [:] }
-    var items: [String: String] = [:]
-    for pair in path[path.index(after: start)...].split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1)
-      let name = String(parts[0]).replacingOccurrences(of: "+", with: " ")
-      let value = parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ") : ""
-      items[name.removingPercentEncoding ?? name] = value.removingPercentEncoding ?? value
+  /// The query items of a path, decoded (`+` is a space); a name or value that is not a valid
+  /// encoding is kept as it is.
+  static func queryItems(of path: String) -> [Query.Item] {
+    let bytes = Array(path.utf8)
+    guard let start = bytes.firstIndex(of: UInt8(ascii: "?")) else { return [] }
+    let end = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+    return PathPattern.rawQueryItems(bytes, (start + 1)..<end).map {
+      Query.Item(
+        name: PathPattern.decoded(bytes[$0.name], plusAsSpace: true),
+        value: PathPattern.decoded(bytes[$0.value], plusAsSpace: true))
     }
-    return items
   }
+}
+
+/// A mistake in a router's registrations, reported by the `add` that makes it.
+///
+/// ```swift
+/// do {
+///   try router.add(Article.self, "/files/:name.json")
+/// } catch {
+///   print(error)
+///   // invalid route pattern "/files/:name.json" at position 13: '.' right after the
+///   // parameter ':name' is ambiguous (…); write '\.' for a literal '.', …
+/// }
+/// ```
+public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible,
+  LocalizedError
+{
+  /// What is wrong.
+  public enum Kind: Sendable, Equatable {
+    /// The pattern cannot be parsed: where (the 1-based position of the character, when there
+    /// is one) and why.
+    case invalidPattern(String, position: Int?, reason: String)
+    /// The type already has a route for one of these methods at the same precedence.
+    case duplicateRoute(type: String, methods: String, pattern: String, existing: String)
+    /// A route already has this name.
+    case duplicateName(String, pattern: String, existing: String)
+  }
+
+  /// What is wrong.
+  public let kind: Kind
+
+  init(_ kind: Kind) {
+    self.kind = kind
+  }
+
+  /// One line naming the pattern and the problem.
+  public var description: String {
+    switch kind {
+    case .invalidPattern(let pattern, let position, let reason):
+      let place = position.map { " at position \($0)" } ?? ""
+      return "invalid route pattern \(MessageText.quoted(pattern))\(place): \(reason)"
+    case .duplicateRoute(let type, let methods, let pattern, let existing):
+      return "\(type) already has a route for \(methods) (\(MessageText.quoted(existing))); "
+        + "\(MessageText.quoted(pattern)) would make the choice ambiguous"
+    case .duplicateName(let name, let pattern, let existing):
+      return "the route name \(MessageText.quoted(name)) is already given to "
+        + "\(MessageText.quoted(existing)); \(MessageText.quoted(pattern)) needs another name"
+    }
+  }
+
+  /// The same text as ``description``.
+  public var errorDescription: String? { description }
 }

@@ -1,10 +1,11 @@
 import Foundation
 
 /// Locates the shared test corpora (`../shared/data` beside the repository, or the folder named
-/// by the `OBJECT_MAPPING_DATA` environment variable).
-public enum TestData {
+/// by the `OBJECT_MAPPING_DATA` environment variable). For this package's own tests: `package`,
+/// so it is not part of the `ObjectMappingTestSupport` product's API.
+package enum TestData {
   /// The corpus folder, or `nil` when it is not on this machine.
-  public static let directory: URL? = {
+  package static let directory: URL? = {
     let environment = ProcessInfo.processInfo.environment
     if let path = environment["OBJECT_MAPPING_DATA"], !path.isEmpty {
       return URL(fileURLWithPath: path, isDirectory: true)
@@ -26,20 +27,20 @@ public enum TestData {
 
   /// Whether corpus tests must run (CI sets `OBJECT_MAPPING_REQUIRE_CORPUS=1`): a missing
   /// corpus is then a failure instead of a skip.
-  public static let isRequired: Bool =
+  package static let isRequired: Bool =
     ProcessInfo.processInfo.environment["OBJECT_MAPPING_REQUIRE_CORPUS"] == "1"
 
   /// Whether the corpus is available; tests use it in `.enabled(if:)`.
-  public static var isAvailable: Bool { directory != nil || isRequired }
+  package static var isAvailable: Bool { directory != nil || isRequired }
 
   /// The bytes of a corpus file (`"json-benchmark/twitter.json"`).
-  public static func data(_ relativePath: String) throws -> Data {
+  package static func data(_ relativePath: String) throws -> Data {
     guard let directory else { throw MissingCorpus(path: relativePath) }
     return try Data(contentsOf: directory.appendingPathComponent(relativePath))
   }
 
   /// The URLs of the files in a corpus folder, sorted by name.
-  public static func files(in relativePath: String) throws -> [URL] {
+  package static func files(in relativePath: String) throws -> [URL] {
     guard let directory else { throw MissingCorpus(path: relativePath) }
     let folder = directory.appendingPathComponent(relativePath)
     return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -47,11 +48,11 @@ public enum TestData {
   }
 
   /// Thrown when a corpus file is asked for on a machine without the corpus.
-  public struct MissingCorpus: Error, CustomStringConvertible {
+  package struct MissingCorpus: Error, CustomStringConvertible {
     /// The file that was asked for.
-    public var path: String
+    package var path: String
     /// Names the missing corpus and how to provide it.
-    public var description: String {
+    package var description: String {
       "test corpus '\(path)' not found: put ../shared/data beside the repository "
         + "or set OBJECT_MAPPING_DATA"
     }

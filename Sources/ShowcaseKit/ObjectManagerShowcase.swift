@@ -4,7 +4,8 @@ import ObjectMappingClient
 import ObjectMappingTestSupport
 
 /// The object manager section of `swift run showcase`: a short session against a small notes API
-/// that the showcase serves itself on 127.0.0.1 (list, create, update, a 422, delete).
+/// that the showcase serves itself on 127.0.0.1 (list, create, update, a 422, delete, a response
+/// over the size limit).
 public enum ObjectManagerShowcase {
   /// A note of the demo API.
   public struct Note: Sendable, Equatable {
@@ -30,10 +31,12 @@ public enum ObjectManagerShowcase {
   }
 
   /// The routes of the demo API.
-  public static var router: Router {
+  ///
+  /// - Throws: ``RouterError`` for a mistake in a route (there is none).
+  public static func makeRouter() throws(RouterError) -> Router {
     var router = Router()
-    router.add(Note.self, "/notes/:id") { ["id": "\($0.id)"] }
-    router.add(Note.self, .post, "/notes")
+    try router.add(Note.self, "/notes/:id") { ["id": "\($0.id)"] }
+    try router.add(Note.self, .post, "/notes")
     return router
   }
 
@@ -42,10 +45,12 @@ public enum ObjectManagerShowcase {
     let title = "6. The object manager against a loopback server"
     let api = NotesAPI()
     let server: LoopbackServer
+    let router: Router
     do {
       server = try LoopbackServer { api.answer($0) }
+      router = try makeRouter()
     } catch {
-      return Showcase.Section(title: title, lines: ["cannot start the loopback server: \(error)"])
+      return Showcase.Section(title: title, lines: ["cannot start the session: \(error)"])
     }
     defer { server.stop() }
     let manager = ObjectManager(baseURL: server.baseURL, router: router)
@@ -74,6 +79,13 @@ public enum ObjectManagerShowcase {
       try await manager.delete(updated)
       let remaining = try await manager.getCollection("/notes", mapping: noteMapping)
       lines.append("DELETE /notes/\(updated.id) -> \(remaining.count) notes left")
+      do {
+        // A megabyte, where the request accepts 64 KiB: the transfer stops at the limit.
+        _ = try await manager.send(
+          .get, "/notes/export", limits: RequestLimits(maximumResponseSize: 64 << 10))
+      } catch {
+        lines.append("GET /notes/export with a 64 KiB limit -> \(error)")
+      }
     } catch {
       lines.append("the session failed: \(error)")
     }
@@ -96,6 +108,10 @@ private final class NotesAPI: @unchecked Sendable {
       let mapping = ObjectManagerShowcase.noteMapping
       let id = Int(request.path.split(separator: "/").last ?? "") ?? 0
       switch (request.method, request.path) {
+      case ("GET", "/notes/export"):
+        return LoopbackServer.Response(
+          status: 200, headers: ["Content-Type": "application/json"],
+          body: [UInt8](repeating: UInt8(ascii: " "), count: 1 << 20))
       case ("GET", "/notes"):
         return .json(Self.json(try? mapping.serializeCollection(notes)))
       case ("POST", "/notes"):

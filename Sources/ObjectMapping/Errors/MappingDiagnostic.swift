@@ -22,6 +22,18 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// ``NullIntoNonOptional`` asked: `kept` is `true` when the property kept its value, `false`
     /// when it was set to its type's zero.
     case nullIgnored(kept: Bool)
+    /// An object none of whose keys its mapping reads was left out: under a ``Mapper`` route,
+    /// or as an element of a to-many relationship that drops failed children
+    /// (``ChildFailurePolicy/dropChild``); `keys` are the object's keys (none for `{}`).
+    case unmappableRepresentation(keys: [String])
+    /// An attribute value that did not convert was skipped, as
+    /// ``AttributeFailurePolicy/skipWithDiagnostic`` asks: the error it would have been. The
+    /// property kept its value (or got its `default:`).
+    case valueSkipped(MappingError.Kind)
+    /// Routes of a ``MappingProvider`` read values inside the whole payload, which a
+    /// whole-payload route (`Route("", …)`) also maps: `keyPaths` are theirs, sorted. Noticed
+    /// once, when the provider is built (``MappingProvider/diagnostics``).
+    case overlappingRoutes(keyPaths: [String])
   }
 
   /// Where it was noticed (a JSON Pointer; empty for the whole payload).
@@ -49,6 +61,20 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
       text = "unknown value \(MessageText.message(raw)) read as \(MessageText.message(fallback))"
     case .nullIgnored(let kept):
       text = kept ? "null ignored: the property kept its value" : "null read as zero"
+    case .unmappableRepresentation(let keys):
+      text =
+        "object skipped: "
+        + MappingError.Kind.unmappableRepresentation(keys: keys).description
+    case .valueSkipped(let error):
+      text = "value skipped: \(error.description)"
+    case .overlappingRoutes(let keyPaths):
+      let shown = keyPaths.prefix(10).map { MessageText.quoted($0) }.joined(separator: ", ")
+      let more = keyPaths.count > 10 ? " and \(keyPaths.count - 10) more" : ""
+      let routes = keyPaths.count == 1 ? "the route" : "the routes"
+      let read = keyPaths.count == 1 ? "reads" : "read"
+      text =
+        "\(routes) \(shown)\(more) \(read) values inside the whole payload, which a "
+        + "whole-payload route also maps: those values are mapped twice"
     }
     return path.isEmpty ? text : "\(MessageText.pointer(path)): \(text)"
   }

@@ -68,8 +68,9 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
     case cycle(type: String)
     /// A key that the mapping does not know, while unknown keys are rejected.
     case unknownKey
-    /// The object has members, but the mapping reads none of them (RestKit's "unmappable
-    /// representation", usually the wrong mapping or key path): `keys` are the object's keys.
+    /// The mapping reads payload keys, but the object has none of them (RestKit's "unmappable
+    /// representation", usually the wrong mapping or key path): `keys` are the object's keys,
+    /// none for `{}`.
     case unmappableRepresentation(keys: [String])
     /// A value cannot be serialized in the requested format: `reason` says why.
     case notRepresentable(reason: String)
@@ -77,8 +78,9 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidDefinition(message: String)
     /// No reader or writer is registered for the content type.
     case unsupportedContentType(String)
-    /// No route of a mapper found a value: the key paths searched and, when the payload is an
-    /// object, its top-level keys.
+    /// No route of a mapper found mappable content (nothing at their key paths, or only
+    /// unmappable representations): the key paths searched, sorted, and, when the payload is
+    /// an object, its top-level keys (RestKit's error 1001).
     case nothingFound(searched: [String], topLevelKeys: [String]?)
   }
 
@@ -130,6 +132,9 @@ extension MappingError.Kind: CustomStringConvertible {
     case .unknownKey:
       return "unknown key"
     case .unmappableRepresentation(let keys):
+      guard !keys.isEmpty else {
+        return "unmappable representation: the object is empty"
+      }
       let shown = keys.prefix(10).map { MessageText.quoted($0) }.joined(separator: ", ")
       let more = keys.count > 10 ? " and \(keys.count - 10) more" : ""
       return "unmappable representation: the mapping reads none of the keys \(shown)\(more)"

@@ -75,7 +75,7 @@ extension MappingProtocol {
     }
     var run = _MappingRun(tape: view, root: _plan, options: settings)
     var patch = _plan.collectExisting(existing, at: 0, run: &run)
-    if run.errors.isEmpty, _plan.mapsNothing(at: 0, run: &run) { patch = nil }
+    if run.errors.isEmpty, _plan.failsUnmappable(at: 0, run: &run) { patch = nil }
     return _ExistingOutcome(
       patch: run.errors.isEmpty ? patch : nil, errors: run.errors, diagnostics: run.diagnostics)
   }

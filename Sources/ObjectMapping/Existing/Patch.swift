@@ -291,6 +291,12 @@ extension _MappingPlan {
           mapped.append(pending)
         }
       } else if let child = decodeNew(at: elementIndex, run: &run) {
+        if onFailure == .dropChild, run.errors.count == errorsBefore,
+          dropsUnmappable(at: elementIndex, run: &run)
+        {
+          // Mapped without error from none of its keys (`{}`): unmappable, dropped too.
+          continue
+        }
         if let id { mappedIds[id] = mapped.count }
         mapped.append(.fresh(child))
       }

@@ -60,13 +60,6 @@ func _arrayIndex(_ key: [UInt8]) -> Int? {
 
 // MARK: Key paths across arrays
 
-/// Property types a key path across an array fans out into (RestKit's `friends.name` over
-/// `[{"name": "A"}, {"name": "B"}]` giving `["A", "B"]`): arrays, sets and optionals of them.
-protocol _FanOutTarget {}
-extension Array: _FanOutTarget {}
-extension Set: _FanOutTarget {}
-extension Optional: _FanOutTarget where Wrapped: _FanOutTarget {}
-
 /// The values a key path reaches across an array: one per element, `null` where an element
 /// lacks the rest of the path, and the payload path of each slot for errors.
 struct _FannedOut {

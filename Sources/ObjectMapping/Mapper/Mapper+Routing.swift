@@ -5,9 +5,10 @@ private struct _Reached {
 }
 
 extension Mapper {
-  /// Applies every route to the scanned payload with the call's `options`, mapping onto
-  /// `target` when a route can take it.
+  /// Applies every route to the scanned payload with the call's `options` (over the mapper's
+  /// own), mapping onto `target` when a route can take it.
   func _map(view tape: _TapeView, target: Any? = nil, options: MappingOptions) -> MappingResult {
+    let options = options.overriding(self.options)
     var run = _MappingRun(tape: tape)
     var target = target
     if isTracing { run.trace = [] }
@@ -18,67 +19,113 @@ extension Mapper {
       // An empty payload is success with no objects (RestKit): there is nothing to map.
       return MappingResult(entries: [], run: run)
     }
-    var anyFound = false
+    // Every route's values first: which one takes the target is known before any is mapped.
+    var routes: [(route: Route, keyPath: String, reached: [_Reached], crossed: Bool)] = []
     for route in provider.routes {
       guard let keyPath = route.keyPath else { continue }
       var reached: [_Reached] = []
       let crossed = _resolve(route.keys[...], at: 0, path: [], tape: tape, into: &reached)
-      guard !reached.isEmpty else { continue }
-      anyFound = true
+      if !reached.isEmpty { routes.append((route, keyPath, reached, crossed)) }
+    }
+    // A target no route's single object can take, while a single object is reached: a type
+    // mismatch at that object (RestKit's error 1002), which is not mapped into a fresh object
+    // instead. Collections never take a target.
+    var mismatched: Int?
+    if let current = target {
+      let offered = routes.indices.filter { position in
+        offersTarget(routes[position].reached, crossed: routes[position].crossed, tape: tape)
+      }
+      if !offered.contains(where: { routes[$0].route.acceptsTarget(current) }) {
+        mismatched = offered.first { position in
+          let value = routes[position].reached[0]
+          return tape[value.index].kind != .array
+            && (routes[position].route.decodeMembers == nil || tape[value.index].kind != .object)
+        }
+      }
+    }
+    var anyContent = false
+    for (position, (route, keyPath, reached, crossed)) in routes.enumerated() {
       // Each route's mapping is a root of the call: the call's options over its own settings.
       run.startCall(root: route.mapping, options: options)
       var objects: [Any] = []
       var isCollection = crossed
       var singleFailed = false
+      // The objects the route offered its mapping, and those dropped as unmappable: a route
+      // all of whose objects were unmappable found no mappable content.
+      var offeredObjects = 0
+      var unmappable = 0
       for value in reached {
         run.path = value.path
         run.traceEvent(.routeMatched(keyPath: keyPath))
+        if position == mismatched, let current = target {
+          target = nil
+          singleFailed = true
+          offeredObjects += 1
+          run.fail(
+            .typeMismatch(
+              expected: "a target of type \(route.typeName)",
+              found: "a target of type \(type(of: current))"))
+          continue
+        }
         if let current = target, mapsSingleElementArraysOntoTarget, !crossed, reached.count == 1,
           tape[value.index].kind == .array, tape[value.index].length == 1,
-          tape[value.index + 1].kind == .object
+          tape[value.index + 1].kind == .object, route.acceptsTarget(current)
         {
           // The one element of a single-element array is offered to the target (opt-in); a
           // target of another type leaves the array a collection.
+          target = nil
+          offeredObjects += 1
           run.path.append(.index(0))
-          let outcome = route.decodeOnto(value.index + 1, &run, current)
-          if !outcome.isWrongType {
-            target = nil
-            if case .mapped(let updated) = outcome {
-              objects.append(updated)
-            } else {
-              singleFailed = true
-            }
-            continue
+          switch route.decodeOnto(value.index + 1, &run, current) {
+          case .mapped(let updated): objects.append(updated)
+          case .unmappable:
+            unmappable += 1
+            singleFailed = true
+          case .failed, .wrongType: singleFailed = true
           }
-          run.path = value.path
+          continue
         }
         if tape[value.index].kind == .array {
           isCollection = true
-          _mapElements(of: value.index, route: route, run: &run, into: &objects)
+          _mapElements(
+            of: value.index, route: route, run: &run, into: &objects, offered: &offeredObjects,
+            unmappable: &unmappable)
         } else if let decodeMembers = route.decodeMembers, tape[value.index].kind == .object {
           // A nested-key mapping at a route maps the object's members as a collection
           // (`{"users": {"blake": {...}, "rachit": {...}}}`), one object per key.
           isCollection = true
           objects += decodeMembers(value.index, &run)
         } else if crossed {
-          _mapElement(at: value.index, route: route, run: &run, into: &objects)
+          _mapElement(
+            at: value.index, route: route, run: &run, into: &objects, offered: &offeredObjects,
+            unmappable: &unmappable)
         } else if let current = target,
           case let outcome = route.decodeOnto(value.index, &run, current),
           !outcome.isWrongType
         {
           target = nil
-          if case .mapped(let updated) = outcome {
-            objects.append(updated)
-          } else {
+          offeredObjects += 1
+          switch outcome {
+          case .mapped(let updated): objects.append(updated)
+          case .unmappable:
+            // Dropped with a diagnostic, the target unchanged.
+            unmappable += 1
             singleFailed = true
+          case .failed, .wrongType: singleFailed = true
           }
-        } else if let object = route.decode(value.index, &run) {
-          objects.append(object)
         } else {
-          singleFailed = true
+          offeredObjects += 1
+          switch _decode(at: value.index, route: route, run: &run) {
+          case .mapped(let object): objects.append(object)
+          case .unmappable:
+            unmappable += 1
+            singleFailed = true
+          case .failed, .wrongType: singleFailed = true
+          }
         }
       }
       run.path = []
+      if offeredObjects == 0 || unmappable < offeredObjects { anyContent = true }
       if !singleFailed {
         entries.append(
           MappingResult.Entry(
@@ -92,8 +139,8 @@ extension Mapper {
       run.note(.targetIgnored(reason: reason))
       run.traceEvent(.targetIgnored(reason: reason))
     }
-    if !anyFound {
-      let searched = provider.routes.compactMap(\.keyPath)
+    // Nothing mappable anywhere: an error listing where the routes looked.
+    if !anyContent {
       var keys: [String]?
       if root.kind == .object {
         var names: [String] = []
@@ -104,15 +151,30 @@ extension Mapper {
         }
         keys = names
       }
-      run.fail(.nothingFound(searched: searched, topLevelKeys: keys))
+      run.path = []
+      run.fail(.nothingFound(searched: provider.searchedKeyPaths, topLevelKeys: keys))
     }
     return MappingResult(entries: entries, run: run)
+  }
+
+  /// Whether a route that reached `reached` offers a target object its single object: one
+  /// value, not across an array, not an array (unless it holds one object and the mapper
+  /// maps single-element arrays onto targets).
+  private func offersTarget(_ reached: [_Reached], crossed: Bool, tape: _TapeView) -> Bool {
+    guard !crossed, reached.count == 1, let value = reached.first else { return false }
+    let entry = tape[value.index]
+    if entry.kind == .array {
+      return mapsSingleElementArraysOntoTarget && entry.length == 1
+        && tape[value.index + 1].kind == .object
+    }
+    return true
   }
 
   /// Maps each element of the array at `index` (its path is `run.path`); `null` elements are
   /// skipped with a diagnostic.
   private func _mapElements(
-    of index: Int, route: Route, run: inout _MappingRun, into objects: inout [Any]
+    of index: Int, route: Route, run: inout _MappingRun, into objects: inout [Any],
+    offered: inout Int, unmappable: inout Int
   ) {
     let tape = run.tape
     let count = Int(tape[index].length)
@@ -120,27 +182,47 @@ extension Mapper {
     var cursor = index + 1
     for offset in 0..<count {
       run.path.append(.index(offset))
-      _mapElement(at: cursor, route: route, run: &run, into: &objects)
+      _mapElement(
+        at: cursor, route: route, run: &run, into: &objects, offered: &offered,
+        unmappable: &unmappable)
       run.path.removeLast()
       cursor = tape.next(after: cursor)
     }
   }
 
-  /// Maps one element of a collection at `run.path`: `null` is skipped, a failure leaves the
-  /// element out with its errors, a decline is left to the mapping's own diagnostic.
+  /// Maps one element of a collection at `run.path`: `null` is skipped, an unmappable object
+  /// is dropped with a diagnostic, a failure leaves the element out with its errors, a decline
+  /// is left to the mapping's own diagnostic. Counts the elements offered to the mapping and
+  /// those dropped as unmappable.
   private func _mapElement(
-    at index: Int, route: Route, run: inout _MappingRun, into objects: inout [Any]
+    at index: Int, route: Route, run: inout _MappingRun, into objects: inout [Any],
+    offered: inout Int, unmappable: inout Int
   ) {
     if run.tape[index].kind == .null {
       run.note(.skippedElement(reason: "it is null"))
       return
     }
+    offered += 1
     let before = run.errors.count
-    if let object = route.decode(index, &run) {
-      objects.append(object)
-    } else if run.errors.count > before {
-      run.note(.skippedElement(reason: "it did not map (see the errors at this path)"))
+    switch _decode(at: index, route: route, run: &run) {
+    case .mapped(let object): objects.append(object)
+    case .unmappable: unmappable += 1
+    case .failed, .wrongType:
+      if run.errors.count > before {
+        run.note(.skippedElement(reason: "it did not map (see the errors at this path)"))
+      }
     }
+  }
+
+  /// Maps the value at `index` into a new object of the route's mapping: `.unmappable` (with
+  /// a diagnostic) when it mapped without error but is an unmappable representation.
+  private func _decode(at index: Int, route: Route, run: inout _MappingRun) -> _TargetOutcome {
+    let before = run.errors.count
+    guard let object = route.decode(index, &run) else { return .failed }
+    guard run.errors.count > before || !route.dropsUnmappable(index, &run) else {
+      return .unmappable
+    }
+    return .mapped(object)
   }
 }
 

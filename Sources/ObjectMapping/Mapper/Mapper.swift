@@ -14,10 +14,18 @@ import Foundation
 /// ```
 ///
 /// Mapping never throws for the payload's content: objects that fail are left out and their
-/// errors are in ``MappingResult/errors``. When no route finds anything, ``MappingResult/errors``
-/// holds one ``MappingError/Kind/nothingFound(searched:topLevelKeys:)`` error listing the key
-/// paths searched and the payload's top-level keys. An empty payload (`{}` or `[]`) is success
-/// with no objects.
+/// errors are in ``MappingResult/errors``. An object under a route that is an unmappable
+/// representation (its mapping reads keys, and it has none of them: the case where
+/// `map(_:with:)` throws ``MappingError/Kind/unmappableRepresentation(keys:)``) is left out
+/// with a ``MappingDiagnostic/Kind/unmappableRepresentation(keys:)`` diagnostic, as RestKit
+/// dropped it. When no route finds mappable content at all (nothing at their key paths, or only
+/// unmappable objects), ``MappingResult/errors`` holds one
+/// ``MappingError/Kind/nothingFound(searched:topLevelKeys:)`` error listing the key paths
+/// searched, sorted, and the payload's top-level keys. An empty payload (`{}` or `[]`) is
+/// success with no objects.
+///
+/// A target object (``map(_:target:with:)``) of another type than every route's single object
+/// is a type-mismatch error at that object, naming both types.
 ///
 /// A mapper holds no mutable state: use one from any number of tasks at once.
 public struct Mapper: Sendable {
@@ -30,6 +38,9 @@ public struct Mapper: Sendable {
   /// Whether a target object takes the one element of a single-element array a route reaches
   /// (RestKit's behaviour; off by default, when a target is never taken from a collection).
   public let mapsSingleElementArraysOntoTarget: Bool
+  /// The options every call of this mapper maps with; a call's own options win field by field
+  /// (``MappingOptions/restKitCompatible`` for a mapper migrated from RestKit).
+  public let options: MappingOptions
 
   /// Creates a mapper.
   ///
@@ -43,10 +54,13 @@ public struct Mapper: Sendable {
   ///   - mapsSingleElementArraysOntoTarget: Whether ``map(_:target:with:)`` maps the one element
   ///     of a single-element array onto the target (`[{"id": 7, …}]` for a PUT of one object,
   ///     RestKit's behaviour). Off by default: a target is taken only by a single object.
+  ///   - options: The options every call maps with, under the call's own (a compatibility
+  ///     preset such as ``MappingOptions/restKitCompatible``).
   public init(
     _ provider: MappingProvider, formats: FormatRegistry = .standard, trace: Bool = false,
-    mapsSingleElementArraysOntoTarget: Bool = false
+    mapsSingleElementArraysOntoTarget: Bool = false, options: MappingOptions = .none
   ) {
+    self.options = options
     self.provider = provider
     self.formats = formats
     self.isTracing = trace

@@ -1,18 +1,18 @@
 /// The text of ``MappingError/Kind/nothingFound(searched:topLevelKeys:)``:
 ///
 /// ```
-/// nothing to map: no route found a value at "articles", "people"; the payload's top-level keys are "data", "meta"
+/// nothing to map: no route found mappable content at "articles", "people"; the payload's top-level keys are "data", "meta"
 /// ```
 ///
-/// The whole payload reads `the whole payload`; a payload that is not an object says so; past
-/// 20 top-level keys the rest are counted.
+/// The key paths are sorted (``MappingProvider``); the whole payload reads `the whole payload`;
+/// a payload that is not an object says so; past 20 top-level keys the rest are counted.
 func _nothingFoundDescription(searched: [String], topLevelKeys: [String]?) -> String {
   var text = "nothing to map: "
   if searched.isEmpty {
     text += "the provider has no routes"
   } else {
     let paths = searched.map { $0.isEmpty ? "the whole payload" : _quotedForMessage($0) }
-    text += "no route found a value at " + paths.joined(separator: ", ")
+    text += "no route found mappable content at " + paths.joined(separator: ", ")
   }
   guard let topLevelKeys else { return text + "; the payload is not an object" }
   let shown = topLevelKeys.prefix(20).map(_quotedForMessage).joined(separator: ", ")

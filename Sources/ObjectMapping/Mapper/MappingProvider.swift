@@ -26,6 +26,18 @@ public struct MappingProvider: Sendable {
   let registrations: [Route]
   /// Mistakes in the definition (duplicate names), reported with every run.
   public let definitionErrors: [MappingError]
+  /// What the definition shows that is not a mistake, noticed once when the provider is
+  /// built: routes whose values lie inside the whole payload, which a whole-payload route
+  /// (`Route("", …)`) also maps, so they are mapped twice
+  /// (``MappingDiagnostic/Kind/overlappingRoutes(keyPaths:)``). Check it in a test:
+  ///
+  /// ```swift
+  /// #expect(provider.diagnostics.isEmpty)
+  /// ```
+  public let diagnostics: [MappingDiagnostic]
+  /// The key paths of the routes, once each, sorted (case-insensitively, then exactly): what a
+  /// ``MappingError/Kind/nothingFound(searched:topLevelKeys:)`` error lists.
+  let searchedKeyPaths: [String]
 
   /// Creates a provider from a block of ``Route`` and ``NamedMapping`` values.
   ///
@@ -54,6 +66,17 @@ public struct MappingProvider: Sendable {
     }
     registrations = routes + extra
     self.routes = registrations.filter { $0.keyPath != nil }
+    searchedKeyPaths = Set(self.routes.compactMap(\.keyPath)).sorted { first, second in
+      let (lower, otherLower) = (first.lowercased(), second.lowercased())
+      return lower == otherLower ? first < second : lower < otherLower
+    }
+    // Routes inside a whole-payload route's value: every keyed route of yours (the error
+    // routes find values only in error payloads, where both are meant to map).
+    let keyPaths = Set(routes.compactMap(\.keyPath))
+    let overlapping = keyPaths.contains("") ? keyPaths.filter { !$0.isEmpty }.sorted() : []
+    diagnostics =
+      overlapping.isEmpty
+      ? [] : [MappingDiagnostic(path: "", .overlappingRoutes(keyPaths: overlapping))]
     var seen: [String: Int] = [:]
     var order: [String] = []
     for name in registrations.compactMap(\.name) {

@@ -36,6 +36,11 @@ public struct Route: Sendable {
     @Sendable (_ index: Int, _ run: inout _MappingRun, _ target: Any) -> _TargetOutcome
   /// Views a mapped object as `Sendable` when the model type is, so errors can keep it.
   let sendable: (@Sendable (Any) -> (any Sendable)?)?
+  /// Whether the object at `index` is an unmappable representation for the route's mapping;
+  /// records the diagnostic when it is (the object is dropped).
+  let dropsUnmappable: @Sendable (_ index: Int, _ run: inout _MappingRun) -> Bool
+  /// Whether a target object is of the route's model type.
+  let acceptsTarget: @Sendable (_ target: Any) -> Bool
 
   /// Routes the value at `keyPath` to `mapping`.
   ///
@@ -83,9 +88,13 @@ public struct Route: Sendable {
     } else {
       decodeMembers = nil
     }
+    dropsUnmappable = { index, run in plan.dropsUnmappable(at: index, run: &run) }
+    acceptsTarget = { target in target is M.Object }
     decodeOnto = { index, run, target in
       guard var typed = target as? M.Object else { return .wrongType }
       guard let patch = plan.collectExisting(typed, at: index, run: &run) else { return .failed }
+      // Nothing written for an unmappable representation: the target stays as it was.
+      if plan.dropsUnmappable(at: index, run: &run) { return .unmappable }
       patch.apply(to: &typed)
       return .mapped(typed)
     }
@@ -157,6 +166,9 @@ enum _TargetOutcome {
   case mapped(Any)
   /// The value did not map (the errors are in the run); the target is unchanged.
   case failed
+  /// The value is an unmappable representation (a diagnostic is in the run); the target is
+  /// unchanged.
+  case unmappable
   /// The target is not of the route's model type.
   case wrongType
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Maps one payload value to one property, both ways.
 ///
 /// ```swift
@@ -225,6 +227,9 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   /// `Value` is `Equatable`: onto an existing instance a mapped value equal to the property's
   /// current one is not written.
   let comparesUnchanged: Bool
+  /// `Value` (unwrapped) is a number, `Bool`, `Decimal`, `Date`, `URL` or `UUID`: under
+  /// ``EmptyStringPolicy/asNull`` an empty string that fails to convert reads as `null`.
+  let emptyStringMayBeNull: Bool
   /// `null` is treated as absent (``_AbsenceTreatment/nullIsAbsent``).
   let nullIsAbsent: Bool
   /// Onto an existing instance, absence sets the default or fails a required value
@@ -242,9 +247,12 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
     hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
     writer = _PropertyWriter(rule.property)
-    fansOut = !source.rest.isEmpty && Value.self is any _FanOutTarget.Type
+    // A key path across an array fans out into a collection property (RestKit's
+    // `friends.name` over `[{"name": "A"}, {"name": "B"}]` giving `["A", "B"]`).
+    fansOut = !source.rest.isEmpty && Value.self is any MappableCollection.Type
     zeroReplacement = rule.zeroValue?().map(_Boxed.init)
     comparesUnchanged = Value.self is any Equatable.Type
+    emptyStringMayBeNull = _isScalarForEmptyStrings(Value.self)
     nullIsAbsent = rule.absence.nullIsAbsent
     absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
   }
@@ -321,14 +329,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     let validates = hasValidators && run.context.validates
     if run.tape[index].kind == .null {
       if nullIsAbsent { return decodeAbsent(&object, &patch, run: &run) }
-      if let nullReplacement {
-        set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
-      } else if let defaultValue = rule.defaultValue {
-        set(defaultValue(), in: &object, &patch, run: run)
-      } else {
-        nullIntoNonOptional(&object, &patch, validates: validates, run: &run)
-      }
-      return
+      return readNull(&object, &patch, validates: validates, run: &run)
     }
     let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     do {
@@ -413,9 +414,64 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       run.note(
         .unknownValue(raw: substituted.raw, fallback: substituted.fallback),
         at: source.pathComponents)
-    } else {
-      run.record(rule._transformFailure(error, payload: payload), at: source.pathComponents)
+      return
     }
+    if emptyStringMayBeNull, run.context.emptyStrings == .asNull, payload.isEmptyString,
+      nullReplacement != nil || rule.defaultValue != nil
+        || run.context.nullIntoNonOptional != .fail
+        || run.context.attributeFailures != .skipWithDiagnostic
+    {
+      // `""` for a number, date or URL, read as `null` (MappingOptions.emptyStrings). Where
+      // `null` would be an error and failures are skipped, it is skipped as what it is: a
+      // value that does not convert.
+      return readNull(&object, &patch, validates: validates, run: &run)
+    }
+    let failure = rule._transformFailure(error, payload: payload)
+    guard run.context.attributeFailures == .skipWithDiagnostic else {
+      return run.record(failure, at: source.pathComponents)
+    }
+    skip(failure, &object, &patch, run: &run)
+  }
+
+  /// `null` (or `""` read as `null`): the property's `nil`, its default, or what the run's
+  /// ``NullIntoNonOptional`` asks for.
+  private func readNull(
+    _ object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
+    run: inout _MappingRun
+  ) {
+    if let nullReplacement {
+      set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
+    } else if let defaultValue = rule.defaultValue {
+      set(defaultValue(), in: &object, &patch, run: run)
+    } else {
+      nullIntoNonOptional(&object, &patch, validates: validates, run: &run)
+    }
+  }
+
+  /// A value that did not convert, under ``AttributeFailurePolicy/skipWithDiagnostic``: onto
+  /// an existing instance the property keeps its value; a new object gets the rule's default,
+  /// or keeps what `make()` gave it unless the value is required (then it stays an error).
+  /// Each skip is a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic per error.
+  @inline(never)
+  private func skip(
+    _ failure: any Error, _ object: inout Object, _ patch: inout _Patch<Object>,
+    run: inout _MappingRun
+  ) {
+    if !run.ontoExisting {
+      if let defaultValue = rule.defaultValue {
+        set(defaultValue(), in: &object, &patch, run: run)
+      } else if absenceIsError {
+        return run.record(failure, at: source.pathComponents)
+      }
+    }
+    // The failure's errors (one per element for a collection), turned into diagnostics.
+    let before = run.errors.count
+    run.record(failure, at: source.pathComponents)
+    let skipped = run.errors.kept(since: before).map {
+      MappingDiagnostic(path: $0.path, .valueSkipped($0.kind))
+    }
+    run.errors.remove(since: before)
+    for diagnostic in skipped { run.diagnostics.append(diagnostic) }
   }
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
@@ -921,4 +977,14 @@ extension Equatable {
 extension Attribute {
   /// A rule without a key whose property name cannot be read (``KeyConvention``).
   var definitionProblem: String? { derivedKey?.problem }
+}
+
+/// Whether `type`, or the type it wraps in an `Optional`, is one for which an empty string is
+/// no value: an integer or floating-point number, `Decimal`, `Bool`, `Date`, `URL` or `UUID`
+/// (``EmptyStringPolicy/asNull``).
+func _isScalarForEmptyStrings(_ type: Any.Type) -> Bool {
+  let unwrapped = (type as? any _OptionalTraitsProvider.Type)?.wrappedType ?? type
+  return unwrapped is any BinaryInteger.Type || unwrapped is any BinaryFloatingPoint.Type
+    || unwrapped == Decimal.self || unwrapped == Bool.self || unwrapped == Date.self
+    || unwrapped == URL.self || unwrapped == UUID.self
 }

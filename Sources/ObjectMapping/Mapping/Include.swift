@@ -74,6 +74,7 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   var propertyKeyPath: AnyKeyPath & Sendable { inner.propertyKeyPath }
   var source: SourcePath { inner.source }
   var readSources: [SourcePath] { inner.readSources }
+  var readsPayloadKeys: Bool { inner.readsPayloadKeys }
   var keyPathProblem: String? { inner.keyPathProblem }
   var definitionProblem: String? { inner.definitionProblem }
   var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
@@ -155,6 +156,10 @@ final class _UpcastStep<Object, Base>: _DecodeStep<Object>, @unchecked Sendable 
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
+  }
+
+  override func applies(in run: borrowing _MappingRun) -> Bool {
+    inner.applies(in: run)
   }
 
   override var absenceAppliesOntoExistingInstances: Bool {

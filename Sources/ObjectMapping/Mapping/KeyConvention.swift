@@ -288,7 +288,7 @@ extension Relationship {
   }
 
   /// A to-many relationship at the key the convention makes.
-  public init<Collection: RelationshipCollection>(
+  public init<Collection: MappableCollection>(
     _ property: WritableKeyPath<Object, Collection> & Sendable,
     _ mapping: some MappingProtocol<Collection.Element>
   ) {
@@ -313,7 +313,7 @@ extension Relationship {
   }
 
   /// A recursive to-many relationship at the key the convention makes.
-  public init<Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>>(
+  public init<Collection: MappableCollection, M: MappingProtocol<Collection.Element>>(
     _ property: WritableKeyPath<Object, Collection> & Sendable,
     lazy mapping: @escaping @Sendable () -> M
   ) {

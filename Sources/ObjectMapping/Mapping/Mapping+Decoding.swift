@@ -12,12 +12,13 @@ extension MappingProtocol {
       return .failure(error)
     }
     var run = _MappingRun(tape: view, root: _plan, options: settings)
+    // The object's own errors first (a required key missing names its path); an object that
+    // mapped without error but with none of the keys the mapping reads is unmappable.
     guard let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false),
-      run.errors.isEmpty
+      run.errors.isEmpty, !_plan.failsUnmappable(at: 0, run: &run)
     else {
       return .failure(MappingErrors(run.errors))
     }
-    if _plan.mapsNothing(at: 0, run: &run) { return .failure(MappingErrors(run.errors)) }
     return .success(object)
   }
 
@@ -46,14 +47,14 @@ extension MappingProtocol {
     if root.kind == .object, let keyRule = _plan.keyRule {
       objects = _plan.decodeKeyedCollection(at: 0, keyRule: keyRule, run: &run)
     } else if root.kind == .object {
-      _plan.decodeNew(at: 0, run: &run) { object in objects.append(consume object) }
+      _plan.collectElement(at: 0, into: &objects, run: &run)
     } else if root.kind == .array {
       objects.reserveCapacity(Int(root.length))
       _adviseHugePages(for: &objects)
       var cursor = 1
       for offset in 0..<Int(root.length) {
         run.path.append(.index(offset))
-        _plan.decodeNew(at: cursor, run: &run) { object in objects.append(consume object) }
+        _plan.collectElement(at: cursor, into: &objects, run: &run)
         run.path.removeLast()
         cursor = tape.next(after: cursor)
       }
@@ -114,7 +115,7 @@ extension MappingProtocol {
         }
         run.read(element)
         run.path.append(.index(offset))
-        plan.decodeNew(at: 0, run: &run) { object in objects.append(consume object) }
+        plan.collectElement(at: 0, into: &objects, run: &run)
         run.path.removeLast()
         return !run.needsWholePayload
       }
@@ -166,20 +167,81 @@ struct _UncheckedSendableBox<Value>: @unchecked Sendable {
 }
 
 extension _MappingPlan {
-  /// Whether the object at `index` has members but no rule of this plan reads any of them
-  /// (RestKit's "unmappable representation": `{"favorite_color": "blue"}` for a user mapping,
-  /// usually the wrong mapping or the wrong key path); records the error when it is. An empty
-  /// object, and dynamic and nested-key mappings, are never unmappable.
-  func mapsNothing(at index: Int, run: inout _MappingRun) -> Bool {
+  /// Whether the object at `index` is an unmappable representation (RestKit's error 1003):
+  /// the mapping has rules that read payload keys, and the object has none of the keys they
+  /// read (`{"favorite_color": "blue"}` or `{}` for a user mapping: usually the wrong mapping
+  /// or the wrong key path).
+  ///
+  /// Never for a value that is not an object (the steps report that), for dynamic and
+  /// nested-key mappings (their case or key decides), for a mapping whose rules read no key
+  /// (none, only conditional rules left out of this build, only ``SourcePath/root`` or other
+  /// special sources: it maps any object to its initial value), or when the run allows
+  /// unmappable representations (``MappingOptions/allowsUnmappableRepresentation``). Rules
+  /// outside the run's groups do not count.
+  ///
+  /// Only the objects a call maps at its top (``MappingProtocol/map(_:with:)``,
+  /// `map(_:onto:)`, each element of `mapCollection`, each object a ``Mapper`` route reaches),
+  /// after they mapped without error (a required key missing is reported as such), and the
+  /// elements of to-many relationships that drop failed children, before they are mapped,
+  /// are checked: a nested child is part of an object that mapped.
+  func isUnmappable(at index: Int, run: inout _MappingRun) -> Bool {
     if hasKeyVariants, run.hasKeyConvention {
-      return keyed(in: run).mapsNothing(at: index, run: &run)
+      return keyed(in: run).isUnmappable(at: index, run: &run)
     }
-    let entry = run.tape[index]
-    guard !allowsUnmappable, dynamic == nil, keyRule == nil, entry.kind == .object,
-      entry.length > 0,
-      !steps.contains(where: { $0.sourceIsPresent(objectIndex: index, run: &run) })
+    guard isPlain, !keyReadingSteps.isEmpty, run.tape[index].kind == .object,
+      !allowsUnmappable(in: run)
     else { return false }
+    var anyApplies = false
+    for step in keyReadingSteps where step.applies(in: run) {
+      if step.sourceIsPresent(objectIndex: index, run: &run) { return false }
+      anyApplies = true
+    }
+    return anyApplies
+  }
+
+  /// Maps the element at `index` of a collection payload into `objects`; an element that
+  /// maps without error but is an unmappable representation is an error instead.
+  @inline(__always)
+  func collectElement(at index: Int, into objects: inout [Object], run: inout _MappingRun) {
+    let count = objects.count
+    decodeNew(at: index, run: &run) { object in objects.append(consume object) }
+    if objects.count > count, failsUnmappable(at: index, run: &run) { objects.removeLast() }
+  }
+
+  /// ``isUnmappable(at:run:)``, recording the ``MappingError/Kind/unmappableRepresentation(keys:)``
+  /// error at the current path when it is.
+  func failsUnmappable(at index: Int, run: inout _MappingRun) -> Bool {
+    guard isUnmappable(at: index, run: &run) else { return false }
+    // Past the run's error limit the error is only counted: its keys are not read.
+    guard run.errors.keepsNext else {
+      run.errors.countOmitted(1)
+      return true
+    }
     run.fail(.unmappableRepresentation(keys: run.tape.memberKeys(of: index)))
     return true
+  }
+
+  /// ``isUnmappable(at:run:)``, recording a ``MappingDiagnostic/Kind/unmappableRepresentation(keys:)``
+  /// diagnostic at the current path when it is: the object is dropped (a ``Mapper``'s route, a
+  /// to-many relationship that drops failed children).
+  func dropsUnmappable(at index: Int, run: inout _MappingRun) -> Bool {
+    guard isUnmappable(at: index, run: &run) else { return false }
+    // Past the run's diagnostic limit the diagnostic is only counted: its keys are not read.
+    guard run.diagnostics.keepsNext else {
+      run.diagnostics.countOmitted(1)
+      return true
+    }
+    run.note(.unmappableRepresentation(keys: run.tape.memberKeys(of: index)))
+    return true
+  }
+
+  /// Whether this mapping's objects may be unmappable representations in `run`: its own
+  /// setting when it has one (unless it is the call's root, where the call's options decided),
+  /// else the inherited one.
+  func allowsUnmappable(in run: borrowing _MappingRun) -> Bool {
+    guard settingsID != run.rootPlan, let own = settings.allowsUnmappableRepresentation else {
+      return run.context.allowsUnmappable
+    }
+    return own
   }
 }

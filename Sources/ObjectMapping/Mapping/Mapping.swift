@@ -47,8 +47,19 @@ public struct Mapping<Object>: MappingProtocol {
   /// `nil` unless set: the parent's (or the call's) matching applies, else any-of.
   var groupMatchingMode: GroupMatching?
   var rejectsUnknownKeys = false
-  /// ``allowingUnmappableRepresentation()`` was called.
-  var allowsUnmappable = false
+  /// ``allowingUnmappableRepresentation()`` (or ``options(_:)``) set it; `nil`: inherited.
+  var allowsUnmappable: Bool?
+  /// Set by ``options(_:)``; `nil`: inherited from the parent mapping or the call.
+  var attributeFailurePolicy: AttributeFailurePolicy?
+  /// Set by ``options(_:)``; `nil`: inherited.
+  var emptyStringPolicy: EmptyStringPolicy?
+  /// Set by ``options(_:)``; `nil`: inherited.
+  var childMergingPolicy: ChildMerging?
+  /// Set by ``options(_:)``; `nil`: inherited (serializing).
+  var relationshipNullPolicy: NullPolicy?
+  /// Set by ``options(_:)``: how this mapping's form bodies are written when it is the root of
+  /// a serialization; `nil`: the call's, else the defaults.
+  var formOptions: FormEncodingOptions?
   var isDeclaredRoundTrip = false
   /// For a mapping derived for a call's key convention (``MappingOptions/keys``): the plan it
   /// was derived from.
@@ -153,7 +164,9 @@ public struct Mapping<Object>: MappingProtocol {
       coercion: coercionMode, groups: activeGroups,
       dateFormats: dateFormatsAreExplicit ? formats : nil, validation: validationEnabled,
       missingKeys: missingKeyPolicy, nullIntoNonOptional: nullIntoNonOptionalPolicy,
-      groupMatching: groupMatchingMode)
+      groupMatching: groupMatchingMode, attributeFailures: attributeFailurePolicy,
+      emptyStrings: emptyStringPolicy, allowsUnmappableRepresentation: allowsUnmappable,
+      childMerging: childMergingPolicy)
   }
 
   private mutating func rebuildPlan() {
@@ -173,6 +186,14 @@ public struct Mapping<Object>: MappingProtocol {
     var inverse = InverseMapping(
       encodings: zip(rules, defaultKeys).compactMap {
         rule, defaultKeys -> _RuleEncoding<Object>? in
+        var rule = rule
+        if let policy = relationshipNullPolicy, var relationship = rule as? Relationship<Object>,
+          relationship.nullPolicy == nil
+        {
+          // The mapping's policy for `nil` relationships is its relationships' own.
+          relationship.nullPolicy = policy
+          rule = relationship
+        }
         guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
         if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
           encoding = encoding.grouped(names)
@@ -181,7 +202,8 @@ public struct Mapping<Object>: MappingProtocol {
         return encoding
       },
       nulls: nullPolicy, dateFormat: dateFormatsAreExplicit ? formats.first : nil,
-      groups: activeGroups, groupMatching: groupMatchingMode)
+      groups: activeGroups, groupMatching: groupMatchingMode,
+      relationshipNulls: relationshipNullPolicy, form: formOptions)
     inverse.keyEncoder = keyRule?.encode
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
     var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)
@@ -233,8 +255,7 @@ public struct Mapping<Object>: MappingProtocol {
       _MappingPlan(
         make: make, rules: compiled, settings: decodeSettings, inverse: inverse,
         keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys,
-        flatKnownKeys: flatKnownKeys, allowsUnmappable: allowsUnmappable,
-        keyVariants: keyVariants, derivedFrom: keyVariantOf))
+        flatKnownKeys: flatKnownKeys, keyVariants: keyVariants, derivedFrom: keyVariantOf))
   }
 
   /// Two rules of this block (not of included mappings) writing one property, unless their
@@ -428,13 +449,69 @@ public struct Mapping<Object>: MappingProtocol {
     return copy
   }
 
-  /// The same mapping accepting a top-level object none of whose keys it reads (by default an
-  /// ``MappingError/Kind/unmappableRepresentation(keys:)`` error, RestKit's behaviour: such a
-  /// payload is usually the wrong mapping or key path). Use it for mappings of objects whose
-  /// keys are all optional and may all be unknown.
+  /// The same mapping mapping an object none of whose keys it reads to its initial value
+  /// (`make()`, or the existing instance unchanged), where by default that object is an
+  /// ``MappingError/Kind/unmappableRepresentation(keys:)`` error (RestKit's behaviour: such a
+  /// payload is usually the wrong mapping or the wrong key path). ObjectMapper and AppCoreKit
+  /// accepted such payloads; use it for models whose keys are all optional and may all be
+  /// missing. The setting reaches child mappings that do not set their own (see
+  /// ``MappingOptions/allowsUnmappableRepresentation``).
+  ///
+  /// ```swift
+  /// let settings = Mapping(Settings.init) {
+  ///   Attribute("theme", \.theme)       // String?
+  /// }.allowingUnmappableRepresentation()
+  /// try settings.map(#"{"unrelated": 1}"#)   // Settings(theme: nil), no error
+  /// ```
+  ///
+  /// A mapping whose rules read no payload key at all (no rules, only rules left out of this
+  /// build by an `if`, only ``SourcePath/root``, ``SourcePath/metadata``, ``SourcePath/index``
+  /// or other special sources) never fails this way, with or without this setting: it maps any
+  /// object to its initial value.
   public func allowingUnmappableRepresentation() -> Self {
     var copy = self
     copy.allowsUnmappable = true
+    copy.rebuildPlan()
+    return copy
+  }
+
+  /// The same mapping with `options` as its own settings: what ``MappingOptions`` sets
+  /// replaces the mapping's own setting for that field, and reaches its child mappings that do
+  /// not set their own; the fields left `nil` keep the mapping's settings. The way to give a
+  /// mapping a compatibility preset:
+  ///
+  /// ```swift
+  /// let userMapping = Mapping(User.init) {
+  ///   Attribute("id", \.id)
+  ///   Attribute("joined", \.joined)
+  /// }.options(.restKitCompatible)
+  /// ```
+  ///
+  /// A call's options still win where the mapping is the call's root (see ``MappingOptions``).
+  /// ``MappingOptions/metadata`` belongs to calls and is ignored here; ``MappingOptions/keys``
+  /// makes the keys of the keyless rules, as ``keys(_:)`` does.
+  ///
+  /// - Parameter options: The settings.
+  /// - Returns: The mapping with those settings.
+  public func options(_ options: MappingOptions) -> Self {
+    var copy = options.keys.map { keys($0) } ?? self
+    if let value = options.coercion { copy.coercionMode = value }
+    if let value = options.nulls { copy.nullPolicy = value }
+    if let value = options.groups { copy.activeGroups = value }
+    if let value = options.groupMatching { copy.groupMatchingMode = value }
+    if let value = options.dateFormats {
+      copy.formats = value
+      copy.dateFormatsAreExplicit = true
+    }
+    if let value = options.validation { copy.validationEnabled = value }
+    if let value = options.missingKeys { copy.missingKeyPolicy = value }
+    if let value = options.nullIntoNonOptional { copy.nullIntoNonOptionalPolicy = value }
+    if let value = options.attributeFailures { copy.attributeFailurePolicy = value }
+    if let value = options.emptyStrings { copy.emptyStringPolicy = value }
+    if let value = options.allowsUnmappableRepresentation { copy.allowsUnmappable = value }
+    if let value = options.childMerging { copy.childMergingPolicy = value }
+    if let value = options.relationshipNulls { copy.relationshipNullPolicy = value }
+    if let value = options.form { copy.formOptions = value }
     copy.rebuildPlan()
     return copy
   }
@@ -561,9 +638,10 @@ final class _MappingPlan<Object>: Sendable {
   let flatKnownKeys: [_FlatKnownKeys]
   /// How objects are told apart when mapping onto existing instances.
   let identity: _Identity<Object>?
-  /// With ``Mapping/allowingUnmappableRepresentation()``: a top-level object none of whose
-  /// keys the rules read is not an error.
-  let allowsUnmappable: Bool
+  /// The steps of the rules that read payload keys (not ``SourcePath/root`` or another
+  /// special source), in rule order: an object none of whose keys they read is an unmappable
+  /// representation. Empty for a mapping whose rules read no key, which maps any object.
+  let keyReadingSteps: [_DecodeStep<Object>]
   /// For a mapping with default keys (rules declared without a key, no convention of its own):
   /// the plans it derives for the conventions calls declare (``MappingOptions/keys``).
   let keyVariants: _KeyVariants<_MappingPlan<Object>>?
@@ -583,21 +661,20 @@ final class _MappingPlan<Object>: Sendable {
     settings: MappingOptions = .none, inverse: InverseMapping<Object>,
     keyRule: _KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
     problems: [String] = [], knownKeys: [_KnownKey]? = nil,
-    flatKnownKeys: [_FlatKnownKeys] = [], allowsUnmappable: Bool = false,
+    flatKnownKeys: [_FlatKnownKeys] = [],
     keyVariants: _KeyVariants<_MappingPlan<Object>>? = nil, derivedFrom: ObjectIdentifier? = nil
   ) {
     self.keyVariants = keyVariants
     hasKeyVariants = keyVariants != nil
     self.derivedFrom = derivedFrom
-    self.allowsUnmappable = allowsUnmappable
     self.make = make
     self.rules = rules
     self.settings = settings
-    hasSettings =
-      settings.coercion != nil || settings.dateFormats != nil || settings.validation != nil
-      || settings.groups != nil || settings.missingKeys != nil
-      || settings.nullIntoNonOptional != nil || settings.groupMatching != nil
+    hasSettings = settings.setsDecodeSettings
     (steps, ruleSteps) = _MappingPlan.compile(rules)
+    keyReadingSteps = zip(rules, ruleSteps).compactMap { rule, step in
+      rule.readsPayloadKeys ? step : nil
+    }
     unretainedSteps = _UnretainedSteps(steps)
     self.knownKeys = knownKeys
     self.flatKnownKeys = flatKnownKeys
@@ -614,7 +691,7 @@ final class _MappingPlan<Object>: Sendable {
     dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>, problems: [String] = []
   ) {
     make = nil
-    allowsUnmappable = false
+    keyReadingSteps = []
     keyVariants = nil
     hasKeyVariants = false
     derivedFrom = nil
@@ -637,7 +714,7 @@ final class _MappingPlan<Object>: Sendable {
 
   init(placeholder: Void) {
     make = nil
-    allowsUnmappable = false
+    keyReadingSteps = []
     keyVariants = nil
     hasKeyVariants = false
     derivedFrom = nil

@@ -56,6 +56,26 @@ public struct MappingOptions: Sendable {
   /// set (those rules read and write the property's name). A mapping's own convention and a
   /// spelled key win over it. Mapping and serializing alike.
   public var keys: KeyConvention?
+  /// What an attribute value that does not convert does (a garbage number, a bad URL, an
+  /// unparsable or empty date); `nil`: not set (an error, ``AttributeFailurePolicy/fail``).
+  public var attributeFailures: AttributeFailurePolicy?
+  /// What an empty string (`""`) means for a number, `Bool`, `Decimal`, `Date`, `URL` or `UUID`
+  /// attribute; `nil`: not set (it is converted like any other string, which fails).
+  public var emptyStrings: EmptyStringPolicy?
+  /// Whether an object none of whose keys a mapping reads maps to the mapping's initial value
+  /// (`true`) instead of failing as an unmappable representation; `nil`: not set (it fails).
+  /// See ``Mapping/allowingUnmappableRepresentation()``.
+  public var allowsUnmappableRepresentation: Bool?
+  /// How a payload object is mapped onto an existing to-one child (or a `[String: T]` entry)
+  /// whose identity does not match it; `nil`: not set (``ChildMerging/byIdentity``: replaced).
+  public var childMerging: ChildMerging?
+  /// Whether `nil` relationships are written as `null` or left out when serializing; `nil`:
+  /// not set (as ``nulls`` says). A relationship's own ``Relationship/nulls(_:)`` wins.
+  public var relationshipNulls: NullPolicy?
+  /// How form bodies are written when serializing as ``PayloadFormat/formURLEncoded`` without
+  /// options of its own; `nil`: not set (``FormEncodingOptions``' defaults). Options given to
+  /// the format (`.formURLEncoded(FormEncodingOptions(booleans: .numeric))`) win.
+  public var form: FormEncodingOptions?
 
   /// Creates options; every parameter left out is not set, so the mappings' own settings apply.
   ///
@@ -70,12 +90,29 @@ public struct MappingOptions: Sendable {
   ///   - metadata: What ``SourcePath/metadata`` reads during this call.
   ///   - groupMatching: How `groups` select grouped rules (``GroupMatching``).
   ///   - keys: The key convention of the keyless rules of mappings that declare none.
+  ///   - attributeFailures: What an attribute value that does not convert does.
+  ///   - emptyStrings: What `""` means for number, `Bool`, `Decimal`, date, URL and UUID
+  ///     attributes.
+  ///   - allowsUnmappableRepresentation: Whether objects none of whose keys a mapping reads
+  ///     map to the mapping's initial value.
+  ///   - childMerging: How payload objects map onto existing to-one children.
+  ///   - relationshipNulls: Whether `nil` relationships serialize as `null`.
+  ///   - form: How form bodies are written by ``PayloadFormat/formURLEncoded``.
   public init(
     coercion: Coercion? = nil, nulls: NullPolicy? = nil, groups: Set<String>? = nil,
     dateFormats: [DateFormat]? = nil, validation: Bool? = nil,
     missingKeys: MissingKeyPolicy? = nil, nullIntoNonOptional: NullIntoNonOptional? = nil,
-    metadata: Node? = nil, groupMatching: GroupMatching? = nil, keys: KeyConvention? = nil
+    metadata: Node? = nil, groupMatching: GroupMatching? = nil, keys: KeyConvention? = nil,
+    attributeFailures: AttributeFailurePolicy? = nil, emptyStrings: EmptyStringPolicy? = nil,
+    allowsUnmappableRepresentation: Bool? = nil, childMerging: ChildMerging? = nil,
+    relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil
   ) {
+    self.attributeFailures = attributeFailures
+    self.emptyStrings = emptyStrings
+    self.allowsUnmappableRepresentation = allowsUnmappableRepresentation
+    self.childMerging = childMerging
+    self.relationshipNulls = relationshipNulls
+    self.form = form
     self.keys = keys
     self.metadata = metadata
     self.groupMatching = groupMatching
@@ -100,8 +137,84 @@ public struct MappingOptions: Sendable {
       validation: validation ?? inherited.validation,
       missingKeys: missingKeys ?? inherited.missingKeys,
       nullIntoNonOptional: nullIntoNonOptional ?? inherited.nullIntoNonOptional,
-      groupMatching: groupMatching ?? inherited.groupMatching, keys: keys ?? inherited.keys)
+      groupMatching: groupMatching ?? inherited.groupMatching, keys: keys ?? inherited.keys,
+      attributeFailures: attributeFailures ?? inherited.attributeFailures,
+      emptyStrings: emptyStrings ?? inherited.emptyStrings,
+      allowsUnmappableRepresentation: allowsUnmappableRepresentation
+        ?? inherited.allowsUnmappableRepresentation,
+      childMerging: childMerging ?? inherited.childMerging,
+      relationshipNulls: relationshipNulls ?? inherited.relationshipNulls,
+      form: form ?? inherited.form)
   }
+
+  /// Whether a field that mapping (not serializing) reads is set.
+  var setsDecodeSettings: Bool {
+    coercion != nil || dateFormats != nil || validation != nil || groups != nil
+      || missingKeys != nil || nullIntoNonOptional != nil || groupMatching != nil
+      || attributeFailures != nil || emptyStrings != nil
+      || allowsUnmappableRepresentation != nil || childMerging != nil
+  }
+}
+
+/// What an attribute value that does not convert does: an error (the default), or RestKit's
+/// behaviour, a diagnostic while the rest of the object maps.
+///
+/// ```swift
+/// let lenient = MappingOptions(attributeFailures: .skipWithDiagnostic)
+/// let user = try userMapping.map(#"{"id": 1, "age": "twelve"}"#, with: lenient)
+/// // user.age keeps its value; diagnostic "/age: value skipped: cannot convert "twelve" to an integer"
+/// ```
+///
+/// A value that does not convert is a garbage number, a bad URL, an unparsable or empty date, an
+/// unknown enum value, or anything a transform throws for. Under
+/// ``skipWithDiagnostic`` the attribute is left as it is on an existing instance; on a new
+/// object it gets its `default:` or keeps the value `make()` gave it, except when it is required
+/// and has no default: then it stays an error, since the object could not be made without it.
+/// Validation failures (``Attribute/validate(_:_:)``), `null` (``NullIntoNonOptional``) and
+/// relationships (``Relationship/onChildFailure(_:)``) are not affected.
+public enum AttributeFailurePolicy: Sendable, Hashable {
+  /// The object fails with the conversion error (the default).
+  case fail
+  /// The attribute is skipped with a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic
+  /// naming its path and the reason, and the rest of the object maps (RestKit's behaviour).
+  case skipWithDiagnostic
+}
+
+/// What an empty string (`""`) means for attributes whose value cannot be empty text: integers,
+/// floating-point numbers, `Decimal`, `Bool`, `Date`, `URL` and `UUID` (and optionals of them).
+///
+/// RestKit read `""` as `nil` for numbers, dates and URLs; by default here it is converted like
+/// any other string, which fails (`cannot convert "" to a date`). A `String`, `Data` (base64),
+/// enum, collection or custom value always receives `""` as it is.
+public enum EmptyStringPolicy: Sendable, Hashable {
+  /// `""` is converted like any other string (the default).
+  case convert
+  /// `""` reads as `null`: `nil` for an optional property, the `default:` otherwise, else what
+  /// ``NullIntoNonOptional`` says — except that where that is an error and
+  /// ``AttributeFailurePolicy/skipWithDiagnostic`` is on (``MappingOptions/restKitCompatible``),
+  /// the value is skipped with a diagnostic, as a value that does not convert.
+  case asNull
+}
+
+/// How a payload object is mapped onto an existing to-one child (and onto the entry with the
+/// same key of a `[String: T]` relationship) when mapping onto an existing instance.
+///
+/// ```swift
+/// try userMapping.map(#"{"address": {"city": "Oslo"}}"#, onto: &user,
+///                     with: MappingOptions(childMerging: .inPlace))
+/// // user.address.city == "Oslo", its other fields kept
+/// ```
+///
+/// A relationship's own ``Relationship/policy(_:)`` wins. To-many relationships merge by
+/// identity (``Mapping/identified(by:)``) whatever this says.
+public enum ChildMerging: Sendable, Hashable {
+  /// The child is merged into when its identity (``Mapping/identified(by:)``) matches the
+  /// payload's, and replaced by a fresh object otherwise (the default).
+  case byIdentity
+  /// The payload is mapped onto the existing child in place, without an identity, as
+  /// ``CollectionPolicy/merge`` does (ObjectMapper's behaviour); a child that does not exist
+  /// yet is mapped fresh.
+  case inPlace
 }
 
 /// How the groups a call or a mapping selects (``MappingOptions/groups``,

@@ -85,6 +85,10 @@ protocol _DecodingRule<Object>: Sendable {
   /// The payload paths the rule reads, for the known keys of ``Mapping/rejectingUnknownKeys()``
   /// (an empty-source relationship reads its child's sources, a compound source its parts).
   var readSources: [SourcePath] { get }
+  /// Whether the rule reads payload keys of the object it maps (not ``SourcePath/root`` or
+  /// another special source): the rules that decide whether an object is an unmappable
+  /// representation. Known without resolving a lazy child mapping.
+  var readsPayloadKeys: Bool { get }
   /// Why the rule's key path must not be used (it could trap), or `nil`; see ``_KeyPathCheck``.
   var keyPathProblem: String? { get }
   /// Another mistake in the rule's definition (a setting its kind cannot honour), or `nil`;
@@ -106,5 +110,10 @@ extension _DecodingRule {
   var readSources: [SourcePath] {
     if case .compound(let parts) = source.storage { return parts }
     return source.isSpecial ? [] : [source]
+  }
+
+  var readsPayloadKeys: Bool {
+    if case .compound = source.storage { return true }
+    return !source.isSpecial
   }
 }

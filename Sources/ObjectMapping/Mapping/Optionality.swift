@@ -19,12 +19,16 @@ struct _OptionalTraits<Value>: Sendable {
 protocol _OptionalTraitsProvider {
   /// `_OptionalTraits<Self>`, as `Any` (the protocol is used as an existential metatype).
   static func _optionalTraits() -> Any
+  /// The wrapped type.
+  static var wrappedType: Any.Type { get }
 }
 
 extension Optional: _OptionalTraitsProvider {
   static func _optionalTraits() -> Any {
     _OptionalTraits<Self>(none: { nil }, isNone: { $0 == nil })
   }
+
+  static var wrappedType: Any.Type { Wrapped.self }
 }
 
 /// How a rule loaded from a definition file treats absent and `null` values: there the file's own

@@ -41,12 +41,17 @@ public struct Relationship<Object>: MappingRule {
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
   var collectionPolicy: CollectionPolicy = .replace
+  /// ``policy(_:)`` was called: the run's ``MappingOptions/childMerging`` does not apply.
+  var policyIsExplicit = false
   var childFailure: ChildFailurePolicy = .failParent
   var validators: [_Validator<Any>] = []
   /// Reads and writes the property without knowing its type (for validation).
   let accessor: _AnyAccessor<Object>
   /// Sets the property to `nil`, when it is optional (``MissingKeyPolicy/assignNilToRelationships``).
   let clear: (@Sendable (inout Object) -> Void)?
+  /// Whether the property is `nil`, when it is optional: a `nil` relationship that stays `nil`
+  /// is not written (its setter and observers do not run).
+  let isNil: (@Sendable (Object) -> Bool)?
   /// How absent and `null` values are treated (definition files' semantics).
   var absence = _AbsenceTreatment.standard
   /// A to-many relationship reading ``SourcePath/root`` (AppCoreKit's `@self` collection) whose
@@ -138,7 +143,15 @@ public struct Relationship<Object>: MappingRule {
   public func policy(_ policy: CollectionPolicy) -> Self {
     var copy = self
     copy.collectionPolicy = policy
+    copy.policyIsExplicit = true
     return copy
+  }
+
+  /// Whether mapping onto an existing to-one child (or dictionary entry) merges into it in
+  /// place: ``CollectionPolicy/merge``, or no policy of its own and a run whose
+  /// ``MappingOptions/childMerging`` is ``ChildMerging/inPlace``.
+  func mergesInPlace(in run: borrowing _MappingRun) -> Bool {
+    collectionPolicy == .merge || (!policyIsExplicit && run.context.childMerging == .inPlace)
   }
 
   /// The same relationship treating a failed child with `policy` (default
@@ -200,6 +213,11 @@ public struct Relationship<Object>: MappingRule {
   var readSources: [SourcePath] {
     if source == .root, let flatChild { return flatChild.sources() }
     return source.isSpecial ? [] : [source]
+  }
+
+  /// An empty-source to-one relationship reads its child's keys in the parent object.
+  var readsPayloadKeys: Bool {
+    (source == .root && flatChild != nil) || !source.isSpecial
   }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
@@ -328,6 +346,8 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     if run.ontoExisting, !absenceAppliesOntoExisting {
       guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
       else { return }
+      // Unchanged values are not written: a relationship that is `nil` stays untouched.
+      if let isNil = rule.isNil, isNil(object) { return }
       patch.append({ clear(&$0) }, preview: { clear(&$0) })
     } else if absenceIsError {
       run.fail(.missingRequiredKey, at: source.pathComponents)
@@ -457,7 +477,7 @@ final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>:
     let current = writer.value(in: object)
     let plan = mapping()._plan
     let merged =
-      rule.collectionPolicy == .merge
+      rule.mergesInPlace(in: run)
       ? plan.pendingMerge(current, at: index, run: &run)
       : plan.mergeOne(current, at: index, run: &run)
     guard let child = merged else { return nil }
@@ -495,7 +515,7 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
     let pending: _PendingChild<Child>?
     if let current = writer.value(in: object) {
       pending =
-        rule.collectionPolicy == .merge
+        rule.mergesInPlace(in: run)
         ? plan.pendingMerge(current, at: index, run: &run)
         : plan.mergeOne(current, at: index, run: &run)
     } else {
@@ -510,7 +530,7 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
 
 /// A to-many relationship into an array, a set, or an optional of either.
 final class _ToManyStep<
-  Object, Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
+  Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
 >: _PropertyRelationshipStep<Object, Collection, M>, @unchecked Sendable {
   // @unchecked: immutable after init (see _DecodeStep).
 
@@ -521,6 +541,10 @@ final class _ToManyStep<
   private let appendChild = _appender(for: [Collection.Element].self)
   /// An empty array with room for a number of children, made the same way.
   private let reservedChildren = _reserved(for: [Collection.Element].self)
+  /// Removes the last child appended (an unmappable one), made the same way.
+  private let dropLastChild = _lastRemover(for: [Collection.Element].self)
+  /// What `null` sets.
+  private let traits = _CollectionTraits<Collection>.of
 
   override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     let entry = run.tape[index]
@@ -528,7 +552,7 @@ final class _ToManyStep<
     guard entry.kind == .array, count > 0 else {
       if entry.kind == .array {
         // `[]`, common (twitter.json's empty `hashtags`, `urls`): no `Optional` in the way.
-        return writer.write(Collection.make(from: reservedChildren(0)), into: &object)
+        return writer.write(Collection(mappedElements: reservedChildren(0)), into: &object)
       }
       return decodeOtherThanElements(into: &object, at: index, run: &run)
     }
@@ -545,14 +569,31 @@ final class _ToManyStep<
       run.path.append(.index(offset))
       let errorsBefore = run.errors.count
       plan.decodeChild(at: cursor, run: &run) { child in appendChild(&children, consume child) }
-      if dropsFailures, run.errors.count > errorsBefore { run.dropErrors(since: errorsBefore) }
+      if dropsFailures {
+        dropIfFailed(&children, at: cursor, errorsBefore: errorsBefore, plan: plan, run: &run)
+      }
       run.path.removeLast()
       cursor = run.tape.next(after: cursor)
     }
     // Written also when a child failed (the parent fails then): a report's partial object
     // keeps the children as far as they mapped.
     if run.errors.count == before || !dropsFailures {
-      writer.write(Collection.make(from: children), into: &object)
+      writer.write(Collection(mappedElements: children), into: &object)
+    }
+  }
+
+  /// Under ``ChildFailurePolicy/dropChild``: drops the child just mapped at `index` when it
+  /// failed (its errors become a diagnostic) or mapped without error from none of its keys
+  /// (`{}`: an unmappable representation, dropped too). Out of line, off the common path.
+  @inline(never)
+  private func dropIfFailed(
+    _ children: inout [Collection.Element], at index: Int, errorsBefore: Int,
+    plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
+  ) {
+    if run.errors.count > errorsBefore {
+      run.dropErrors(since: errorsBefore)
+    } else if plan.dropsUnmappable(at: index, run: &run) {
+      dropLastChild(&children)
     }
   }
 
@@ -572,23 +613,24 @@ final class _ToManyStep<
     let writer = writer
     let entry = run.tape[index]
     if entry.kind == .null {
-      guard let empty = Collection.emptyForNull else {
+      let current = writer.value(in: object)
+      switch rule.collectionPolicy {
+      case .union, .append, .prepend:
         // A policy that combines with the existing children has nothing to add: the
-        // collection keeps its elements (RestKit's union).
-        let current = writer.value(in: object)
-        switch rule.collectionPolicy {
-        case .union, .append, .prepend:
-          return _ExistingWrite(setting: current) { _ in }
-        case .replace, .clearThenAppend, .merge:
-          // An error, or what the run's NullIntoNonOptional asks for.
-          guard let value: Collection = _toManyNull(run: &run) else {
-            return run.context.nullIntoNonOptional == .keepCurrent
-              ? _ExistingWrite(setting: current) { _ in } : nil
-          }
+        // collection keeps its elements, optional or not (RestKit's union).
+        return _ExistingWrite(setting: current) { _ in }
+      case .replace, .clearThenAppend, .merge:
+        if let null = traits.nullValue {
+          let value = null()
           return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
         }
+        // An error, or what the run's NullIntoNonOptional asks for.
+        guard let value: Collection = _toManyNull(run: &run) else {
+          return run.context.nullIntoNonOptional == .keepCurrent
+            ? _ExistingWrite(setting: current) { _ in } : nil
+        }
+        return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
       }
-      return _ExistingWrite(setting: empty) { writer.write(empty, into: &$0) }
     }
     let plan = mapping()._plan
     guard entry.kind == .array || (entry.kind == .object && plan.coercion(in: run) == .lenient)
@@ -596,15 +638,17 @@ final class _ToManyStep<
       run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
       return nil
     }
-    let current = writer.value(in: object).serializedElements ?? []
+    let current = writer.value(in: object).mappedElements
     guard
       let pending = plan.mergeChildren(
         current, at: index, policy: rule.collectionPolicy, onFailure: rule.childFailure,
         run: &run)
     else { return nil }
     return _ExistingWrite(
-      write: { writer.write(Collection.make(from: pending.map { $0.materialize() }), into: &$0) },
-      preview: { Collection.make(from: pending.map(\.preview)) },
+      write: {
+        writer.write(Collection(mappedElements: pending.map { $0.materialize() }), into: &$0)
+      },
+      preview: { Collection(mappedElements: pending.map(\.preview)) },
       commitMerges: { for child in pending { child.commitMerges() } })
   }
 }
@@ -618,6 +662,16 @@ private func _appender<C: RangeReplaceableCollection>(for _: C.Type) -> (
   inout C, consuming C.Element
 ) -> Void {
   { collection, element in collection.append(consume element) }
+}
+
+/// A closure that removes the last element of a non-empty collection of type `C` (when there is
+/// one), holding `C`'s metadata; see ``_appender(for:)``.
+private func _lastRemover<C: RangeReplaceableCollection & BidirectionalCollection>(
+  for _: C.Type
+) -> (inout C) -> Void {
+  { collection in
+    if !collection.isEmpty { collection.removeLast() }
+  }
 }
 
 /// A closure that makes an empty collection of type `C` with room for a number of elements,
@@ -666,8 +720,10 @@ extension Relationship {
     accessor = _AnyAccessor(property)
     if let optional = _OptionalTraits<Value>.ofValue {
       clear = { $0[keyPath: property] = optional.none() }
+      isNil = { optional.isNone($0[keyPath: property]) }
     } else {
       clear = nil
+      isNil = nil
     }
     keyPathProblem = _KeyPathCheck.problem(property, rule: "Relationship \"\(source)\"")
   }
@@ -688,7 +744,9 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: false,
-      encode: _RelationshipEncoder { _ToOneEncodeStep(property, mapping: mapping, components: $0) },
+      encode: _RelationshipEncoder {
+        _ToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
+      },
       step: { _ToOneStep($0, source: $1, property: property, mapping: mapping) })
     flatChild = _FlatChild(mapping, property: property)
     shape = .toOne
@@ -711,7 +769,7 @@ extension Relationship {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: true,
       encode: _RelationshipEncoder {
-        _OptionalToOneEncodeStep(property, mapping: mapping, components: $0)
+        _OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
       step: { _OptionalToOneStep($0, source: $1, property: property, mapping: mapping) })
     flatChild = _FlatChild(mapping, property: property)
@@ -719,7 +777,7 @@ extension Relationship {
   }
 
   /// A to-many relationship into an array, a set, or an optional of either.
-  public init<Collection: RelationshipCollection>(
+  public init<Collection: MappableCollection>(
     _ source: some SourcePathConvertible,
     _ property: WritableKeyPath<Object, Collection> & Sendable,
     _ mapping: some MappingProtocol<Collection.Element>
@@ -729,16 +787,16 @@ extension Relationship {
   }
 
   /// A to-many relationship whose mapping is resolved when first used (recursion).
-  public init<Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>>(
+  public init<Collection: MappableCollection, M: MappingProtocol<Collection.Element>>(
     _ source: some SourcePathConvertible,
     _ property: WritableKeyPath<Object, Collection> & Sendable,
     lazy mapping: @escaping @Sendable () -> M
   ) {
     self.init(
       source: source.sourcePath, property: property,
-      acceptsAbsence: Collection.emptyForNull != nil,
+      acceptsAbsence: _CollectionTraits<Collection>.of.nullValue != nil,
       encode: _RelationshipEncoder {
-        _ToManyEncodeStep(property, mapping: mapping, components: $0)
+        _ToManyEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
       step: { _ToManyStep($0, source: $1, property: property, mapping: mapping) })
   }
@@ -823,7 +881,7 @@ private func _recordNullObject(run: inout _MappingRun) {
 /// the common path, which recursion repeats per level, stays small.
 @inline(never)
 private func _decodeToManyOtherThanElements<
-  Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
+  Collection: MappableCollection, M: MappingProtocol<Collection.Element>
 >(at index: Int, _ mapping: () -> M, run: inout _MappingRun) -> Collection? {
   switch run.tape[index].kind {
   case .null:
@@ -831,7 +889,7 @@ private func _decodeToManyOtherThanElements<
   case .array:
     // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
     // empty-array storage (a benign write ThreadSanitizer reports as a race).
-    return Collection.make(from: [])
+    return Collection(mappedElements: [])
   case .object:
     // A nested-key collection (recursion goes through here: nothing else in this frame), or
     // a lone object.
@@ -839,7 +897,7 @@ private func _decodeToManyOtherThanElements<
     if !plan.isPlain, let keyRule = plan.keyRule {
       let before = run.errors.count
       let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
-      return run.errors.count == before ? Collection.make(from: children) : nil
+      return run.errors.count == before ? Collection(mappedElements: children) : nil
     }
     return _toManyLoneObject(at: index, plan: plan, run: &run)
   default:
@@ -850,10 +908,10 @@ private func _decodeToManyOtherThanElements<
 
 /// What `null` sets in a to-many relationship, or `nil` with an error.
 @inline(never)
-private func _toManyNull<Collection: RelationshipCollection>(
+private func _toManyNull<Collection: MappableCollection>(
   run: inout _MappingRun
 ) -> Collection? {
-  guard let empty = Collection.emptyForNull else {
+  guard let null = _CollectionTraits<Collection>.of.nullValue else {
     switch run.context.nullIntoNonOptional {
     case .fail:
       run.fail(.typeMismatch(expected: "an array", found: "null"))
@@ -861,24 +919,24 @@ private func _toManyNull<Collection: RelationshipCollection>(
       run.note(.nullIgnored(kept: true))
     case .zero:
       run.note(.nullIgnored(kept: false))
-      return Collection.make(from: [])
+      return Collection(mappedElements: [])
     }
     return nil
   }
-  return empty
+  return null()
 }
 
 /// A lone object where a to-many relationship expects an array: one element under lenient
 /// coercion, an error otherwise.
 @inline(never)
-private func _toManyLoneObject<Collection: RelationshipCollection>(
+private func _toManyLoneObject<Collection: MappableCollection>(
   at index: Int, plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
 ) -> Collection? {
   guard plan.coercion(in: run) == .lenient else {
     _recordNotAnArray(at: index, run: &run)
     return nil
   }
-  return plan.decodeNew(at: index, run: &run).map { Collection.make(from: [$0]) }
+  return plan.decodeNew(at: index, run: &run).map { Collection(mappedElements: [$0]) }
 }
 
 @inline(never)
@@ -897,75 +955,14 @@ struct _ResolvedMapping<Object>: MappingProtocol {
   }
 }
 
-/// A collection property a to-many ``Relationship`` can fill: `Array`, `Set`, and optionals of
-/// them.
-///
-/// ```swift
-/// Relationship("comments", \.comments, commentMapping)   // [Comment], [Comment]?, Set<Comment>
-/// ```
-///
-/// The library conforms `Array`, `Set` and `Optional`; conform another collection by building
-/// it from elements in payload order and giving them back in the order to write them.
-public protocol RelationshipCollection: SendableMetatype {
-  /// The element type, mapped by the relationship's mapping.
-  associatedtype Element
-  /// The collection holding `elements` in payload order (a set drops duplicates).
-  static func make(from elements: [Element]) -> Self
-  /// What `null` and absence produce: `nil` for optional collections; `nil` here means `null`
-  /// is an error and absence makes the relationship required.
-  static var emptyForNull: Self? { get }
-  /// The elements in the order they are serialized (and merged into when mapping onto an
-  /// existing instance), or `nil` for an absent optional collection.
-  var serializedElements: [Element]? { get }
-  /// Whether the collection has no order of its own, so serialization sorts its elements by
-  /// their output (`Set`); `false` by default.
-  static var isUnordered: Bool { get }
-}
-
-extension RelationshipCollection {
-  /// `false`: elements are written in collection order.
-  public static var isUnordered: Bool { false }
-}
-
-extension Array: RelationshipCollection {
-  /// The elements.
-  public static func make(from elements: [Element]) -> [Element] { elements }
-  /// `nil`: a non-optional array is required and `null` is an error.
-  public static var emptyForNull: [Element]? { nil }
-  /// The array itself.
-  public var serializedElements: [Element]? { self }
-}
-
-extension Set: RelationshipCollection {
-  /// The elements as a set.
-  public static func make(from elements: [Element]) -> Set<Element> { Set(elements) }
-  /// `nil`: a non-optional set is required and `null` is an error.
-  public static var emptyForNull: Set<Element>? { nil }
-  /// The elements (sorted by their output when written).
-  public var serializedElements: [Element]? { Array(self) }
-  /// `true`: a set's elements are written sorted by their JSON text.
-  public static var isUnordered: Bool { true }
-}
-
-extension Optional: RelationshipCollection where Wrapped: RelationshipCollection {
-  /// The wrapped collection.
-  public static func make(from elements: [Wrapped.Element]) -> Wrapped? {
-    Wrapped.make(from: elements)
-  }
-  /// `nil`: absent leaves the property, `null` clears it.
-  public static var emptyForNull: Wrapped?? { .some(nil) }
-  /// The wrapped collection's elements, or `nil`.
-  public var serializedElements: [Wrapped.Element]? { self?.serializedElements }
-  /// The wrapped collection's order.
-  public static var isUnordered: Bool { Wrapped.isUnordered }
-}
-
 /// The serializing side of a relationship: makes the step that writes the child (or children)
 /// of an object, given the relationship's source path (for error paths).
 struct _RelationshipEncoder<Object>: Sendable {
-  let makeStep: @Sendable ([_PathComponent]) -> _EncodeStep
+  /// Makes the step from the relationship's path components and whether it sets its own nil
+  /// policy.
+  let makeStep: @Sendable ([_PathComponent], Bool) -> _EncodeStep
 
-  init(_ makeStep: @escaping @Sendable ([_PathComponent]) -> _EncodeStep) {
+  init(_ makeStep: @escaping @Sendable ([_PathComponent], Bool) -> _EncodeStep) {
     self.makeStep = makeStep
   }
 }
@@ -1001,7 +998,7 @@ extension Relationship: _EncodableRule {
     if source == .root, writesSelfBack, shape == .toMany {
       var rule = _EncodingRule<Object>(
         path: [], property: propertyKeyPath, label: label, nulls: nullPolicy,
-        step: encode.makeStep([]))
+        step: encode.makeStep([], nullPolicy != nil))
       rule.placement = .wholeOutput
       return .rule(rule)
     }
@@ -1011,7 +1008,7 @@ extension Relationship: _EncodableRule {
     return .rule(
       _EncodingRule(
         path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy,
-        step: encode.makeStep(source.pathComponents)))
+        step: encode.makeStep(source.pathComponents, nullPolicy != nil)))
   }
 }
 

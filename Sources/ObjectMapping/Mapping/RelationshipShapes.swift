@@ -222,7 +222,7 @@ final class _ShapeStep<Object, Value, M: MappingProtocol>:
     -> _ExistingWrite<Object>?
   {
     let writer = writer
-    if rule.collectionPolicy == .merge, let merge = shape.merge {
+    if rule.mergesInPlace(in: run), let merge = shape.merge {
       let errorsBefore = run.errors.count
       if let pending = merge(writer.value(in: object), index, _childPlan(mapping), &run) {
         return _ExistingWrite(
@@ -246,10 +246,10 @@ final class _ShapeEncodeStep<Object, Value, M: MappingProtocol>:
 
   init(
     _ property: WritableKeyPath<Object, Value>, mapping: @escaping @Sendable () -> M,
-    components: [_PathComponent], shape: _Shape<Value, M.Object>
+    components: [_PathComponent], ownsNulls: Bool, shape: _Shape<Value, M.Object>
   ) {
     self.shape = shape
-    super.init(property, mapping: mapping, components: components)
+    super.init(property, mapping: mapping, components: components, ownsNulls: ownsNulls)
   }
 
   override func write(
@@ -260,7 +260,8 @@ final class _ShapeEncodeStep<Object, Value, M: MappingProtocol>:
     let depth = run.path.count
     run.path.push(components)
     defer { run.path.truncate(to: depth) }
-    return shape.encode(value, _childInversePlan(mapping), &writer, &run, nulls)
+    return shape.encode(
+      value, _childInversePlan(mapping), &writer, &run, nilPolicy(nulls, run: run))
   }
 }
 
@@ -274,7 +275,7 @@ extension Relationship {
     self.init(
       source: source, property: property, acceptsAbsence: acceptsAbsence,
       encode: _RelationshipEncoder {
-        _ShapeEncodeStep(property, mapping: mapping, components: $0, shape: shape)
+        _ShapeEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1, shape: shape)
       },
       step: {
         _ShapeStep($0, source: $1, property: property, mapping: mapping, shape: shape)

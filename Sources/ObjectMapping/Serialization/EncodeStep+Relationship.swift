@@ -11,14 +11,25 @@ class _RelationshipEncodeStep<Object, Property, M: MappingProtocol>: _EncodeStep
   let reader: _PropertyReader<Object, Property>
   let mapping: @Sendable () -> M
   let components: [_PathComponent]
+  /// The relationship sets its own nil policy (``Relationship/nulls(_:)``), which the run's
+  /// ``_EncodingRun/relationshipNulls`` does not override.
+  let ownsNulls: Bool
 
   init(
     _ property: WritableKeyPath<Object, Property>, mapping: @escaping @Sendable () -> M,
-    components: [_PathComponent]
+    components: [_PathComponent], ownsNulls: Bool
   ) {
     reader = _PropertyReader(property)
     self.mapping = mapping
     self.components = components
+    self.ownsNulls = ownsNulls
+  }
+
+  /// The nil policy for a `nil` child: the relationship's own, else the run's policy for
+  /// relationships (``MappingOptions/relationshipNulls``), else `nulls`.
+  @inline(__always)
+  func nilPolicy(_ nulls: NullPolicy, run: borrowing _EncodingRun) -> NullPolicy {
+    ownsNulls ? nulls : run.relationshipNulls ?? nulls
   }
 }
 
@@ -99,7 +110,7 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
     // The child is unwrapped as a typed value (no assumption about where an `Optional` keeps
     // its payload) and written from this frame.
     guard var child = optional.typed(Child?.self).value else {
-      return writer.nullIfIncluded(nulls)
+      return writer.nullIfIncluded(nilPolicy(nulls, run: run))
     }
     writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
     return true
@@ -111,7 +122,9 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
     _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    guard var child = reader.value(in: object) else { return writer.nullIfIncluded(nulls) }
+    guard var child = reader.value(in: object) else {
+      return writer.nullIfIncluded(nilPolicy(nulls, run: run))
+    }
     // The pointer comes from passing `child` inout: no closure frames in the recursion.
     writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
     return true
@@ -120,18 +133,24 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
 
 /// A to-many relationship into an array, a set, or an optional of either.
 final class _ToManyEncodeStep<
-  Object, Collection: RelationshipCollection, M: MappingProtocol<Collection.Element>
+  Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
 >: _RelationshipEncodeStep<Object, Collection, M>, @unchecked Sendable {
   // @unchecked: immutable after init (see _EncodeStep).
+  /// How the elements of a value (maybe a `nil` optional) are read, and whether they are
+  /// written sorted.
+  private let traits = _CollectionTraits<Collection>.of
 
   override func write(
     _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    let elements = reader.withValue(in: object) {
-      $0.typed(Collection.self).value.serializedElements
+    let elements = reader.withValue(in: object) { borrowed -> [Collection.Element]? in
+      let value = borrowed.typed(Collection.self).value
+      // Only an optional collection has an `isNil`: an array pays one test of a constant.
+      if let isNil = traits.isNil, isNil(value) { return nil }
+      return value.mappedElements
     }
-    guard let elements else { return writer.nullIfIncluded(nulls) }
+    guard let elements else { return writer.nullIfIncluded(nilPolicy(nulls, run: run)) }
     let plan = _childInversePlan(mapping)
     let depth = run.path.count
     if plan.keyEncoder != nil {
@@ -140,7 +159,7 @@ final class _ToManyEncodeStep<
       run.path.truncate(to: depth)
       return true
     }
-    guard !Collection.isUnordered else {
+    guard !traits.isUnordered else {
       writeSorted(elements, plan: plan, to: &writer, run: &run)
       return true
     }

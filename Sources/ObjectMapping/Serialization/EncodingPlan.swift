@@ -12,6 +12,10 @@ struct _EncodingRun {
   /// The nil policy of the object being written, which its child mappings inherit unless
   /// they set their own.
   var nulls: NullPolicy = .omit
+  /// The nil policy of the call's relationships whose rule and mapping set none of their own
+  /// (``MappingOptions/relationshipNulls``, else the root mapping's); `nil`: ``nulls``. Set
+  /// once per call: a mapping's own policy is its relationships' (``Mapping/options(_:)``).
+  var relationshipNulls: NullPolicy?
   /// The groups whose rules are written for the object being written (`nil`: every rule),
   /// which its child mappings inherit unless they set their own.
   var groups: Set<String>?

@@ -33,7 +33,8 @@ extension InverseMapping {
       }
       return writer.json.takeData()
     }
-    return try format.encode(node(object, merging: extra, with: options))
+    return try format.encode(
+      node(object, merging: extra, with: options), form: options.form ?? form)
   }
 
   /// Serializes objects as an array: at the top level, or under ``rootKey(_:)``
@@ -60,7 +61,8 @@ extension InverseMapping {
       }
       return writer.json.takeData()
     }
-    return try format.encode(nodeCollection(objects, merging: extra, with: options))
+    return try format.encode(
+      nodeCollection(objects, merging: extra, with: options), form: options.form ?? form)
   }
 
   /// The object as a `Node` (under the root key, if any).
@@ -162,6 +164,9 @@ extension InverseMapping {
     var writer = _PayloadWriter(target: target, pretty: pretty, capacity: max(capacity, 256))
     writer.decimals = decimalOutput
     var run = _EncodingRun(options: options)
+    // The call's policy for `nil` relationships, else the root mapping's: every mapping of the
+    // call follows it unless it (or the relationship) sets its own.
+    run.relationshipNulls = options.relationshipNulls ?? relationshipNulls
     for key in rootPath {
       writer.beginObject()
       writer.key(key)

@@ -40,6 +40,12 @@ public struct InverseMapping<Object>: Sendable {
   var groups: Set<String>?
   /// The mapping's own group matching; `nil`: inherited.
   var groupMatching: GroupMatching?
+  /// The mapping's own nil policy for relationships (``MappingOptions/relationshipNulls``),
+  /// which its relationships carry and the calls it is the root of follow; `nil`: not set.
+  var relationshipNulls: NullPolicy?
+  /// The mapping's own form options (``MappingOptions/form``), used when it is the root of a
+  /// form body; `nil`: the call's, else the defaults.
+  var form: FormEncodingOptions?
   private(set) var plan: _InversePlan<Object>
   private var placementProblems: [InverseOmission]
   /// For dynamic mappings: writes an object with the case its runtime type selects.
@@ -51,9 +57,12 @@ public struct InverseMapping<Object>: Sendable {
 
   init(
     encodings: [_RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
-    groups: Set<String>? = nil, groupMatching: GroupMatching? = nil
+    groups: Set<String>? = nil, groupMatching: GroupMatching? = nil,
+    relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil
   ) {
     self.groupMatching = groupMatching
+    self.relationshipNulls = relationshipNulls
+    self.form = form
     var rules: [_EncodingRule<Object>] = []
     var leftOut: [InverseOmission] = []
     for encoding in encodings {

@@ -13,7 +13,9 @@ import Foundation
 public struct PayloadFormat: Sendable {
   enum Kind: Sendable {
     case json(JSONWritingOptions, JSONReadingOptions)
-    case form(FormEncodingOptions)
+    /// `nil`: no options given (``formURLEncoded``): a call's ``MappingOptions/form``, else
+    /// the defaults.
+    case form(FormEncodingOptions?)
     case custom(
       read: @Sendable (Data) throws -> Node, write: @Sendable (Node) throws -> Data)
   }
@@ -59,10 +61,18 @@ public struct PayloadFormat: Sendable {
       kind: .json(options, reading))
   }
 
-  /// Form-URL-encoded bodies (`application/x-www-form-urlencoded`): `article[title]=Hello`.
-  public static var formURLEncoded: PayloadFormat { formURLEncoded(FormEncodingOptions()) }
+  /// Form-URL-encoded bodies (`application/x-www-form-urlencoded`): `article[title]=Hello`,
+  /// written with the serializing call's ``MappingOptions/form`` (RestKit's style under
+  /// ``MappingOptions/restKitCompatible``), else ``FormEncodingOptions``' defaults.
+  public static var formURLEncoded: PayloadFormat {
+    PayloadFormat(
+      contentType: "application/x-www-form-urlencoded", additionalContentTypes: [],
+      kind: .form(nil))
+  }
 
-  /// Form-URL-encoded bodies with options (array style, nulls, booleans as `1`/`0`).
+  /// Form-URL-encoded bodies with options (array style, nulls, booleans as `1`/`0`, RestKit's
+  /// style with ``FormEncodingOptions/restKit``); they win over a call's
+  /// ``MappingOptions/form``.
   public static func formURLEncoded(_ options: FormEncodingOptions) -> PayloadFormat {
     PayloadFormat(
       contentType: "application/x-www-form-urlencoded", additionalContentTypes: [],
@@ -96,7 +106,8 @@ public struct PayloadFormat: Sendable {
     do {
       switch kind {
       case .json(let options, _): return try node.jsonData(options: options)
-      case .form(let options): return try node.formURLEncodedData(options: options)
+      case .form(let options):
+        return try node.formURLEncodedData(options: options ?? FormEncodingOptions())
       case .custom(_, let write): return try write(node)
       }
     } catch let error as FormatError {
@@ -108,8 +119,12 @@ public struct PayloadFormat: Sendable {
     }
   }
 
-  func encode(_ node: Node) throws(MappingErrors) -> Data {
+  /// Writes `node`; a form format given no options of its own uses `form` when set.
+  func encode(_ node: Node, form: FormEncodingOptions? = nil) throws(MappingErrors) -> Data {
     do {
+      if let form, case .form(nil) = kind {
+        return try PayloadFormat.formURLEncoded(form).write(node)
+      }
       return try write(node)
     } catch {
       throw MappingErrors([error])

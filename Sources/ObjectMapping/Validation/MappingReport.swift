@@ -206,7 +206,7 @@ extension MappingProtocol {
       _ = _plan.decode(into: &object, at: 0, run: &run)
       partial = object
     }
-    if run.errors.isEmpty { _ = _plan.mapsNothing(at: 0, run: &run) }
+    if run.errors.isEmpty { _ = _plan.failsUnmappable(at: 0, run: &run) }
     return MappingReport(
       object: run.errors.isEmpty ? partial : nil, partialObject: partial, errors: run.errors,
       diagnostics: run.diagnostics)

@@ -39,6 +39,18 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
   /// ISO 8601, then epoch seconds.
   public static let defaultFormats: [DateFormat] = [.iso8601, .epochSeconds]
 
+  /// The formats RestKit tried, in its order (``MappingOptions/restKitCompatible`` reads with
+  /// them): ISO 8601 (`2011-07-07T04:35:28Z`, `2011-07-07`), epoch seconds (a number or a
+  /// numeric string), `MM/dd/yyyy` (`01/03/2012` is 3 January), RFC 1123
+  /// (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and C's
+  /// `asctime` (`Sun Nov  6 08:49:37 1994`, the day padded with a space or not), all in UTC.
+  /// Dates are written with the first, ISO 8601, as RestKit did.
+  public static let restKitFormats: [DateFormat] = [
+    .iso8601, .epochSeconds, .pattern("MM/dd/yyyy"),
+    .pattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'"), .pattern("EEEE, dd-MMM-yy HH:mm:ss 'GMT'"),
+    .pattern("EEE MMM  d HH:mm:ss yyyy"), .pattern("EEE MMM d HH:mm:ss yyyy"),
+  ]
+
   /// `iso8601`, `epoch seconds`, `epoch milliseconds` or the pattern in quotes.
   public var description: String {
     switch self {

@@ -92,6 +92,12 @@ public struct PayloadValue {
     return entry.kind == .null
   }
 
+  /// Whether this value is the empty string `""` (unchecked: for the engine, inside the
+  /// reading).
+  var isEmptyString: Bool {
+    entry.kind == .string && tape.stringEquals(at: index, [])
+  }
+
   /// The coercion mode of the mapping that reads this value.
   public var coercion: Coercion {
     checkLifetime()

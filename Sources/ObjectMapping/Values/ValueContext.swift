@@ -19,12 +19,26 @@ final class _ValueContext: Sendable {
   let missingKeys: MissingKeyPolicy
   /// What `null` does to a property that cannot hold `nil`.
   let nullIntoNonOptional: NullIntoNonOptional
+  /// What an attribute value that does not convert does.
+  let attributeFailures: AttributeFailurePolicy
+  /// What `""` means for number, `Bool`, date, URL and UUID attributes.
+  let emptyStrings: EmptyStringPolicy
+  /// Whether an object none of whose keys a mapping reads maps to its initial value.
+  let allowsUnmappable: Bool
+  /// How payload objects map onto existing to-one children.
+  let childMerging: ChildMerging
 
   init(
     coercion: Coercion, dateFormats: [DateFormat], validates: Bool = true,
     groups: Set<String>? = nil, missingKeys: MissingKeyPolicy = [],
-    nullIntoNonOptional: NullIntoNonOptional = .fail, groupMatching: GroupMatching = .anyOf
+    nullIntoNonOptional: NullIntoNonOptional = .fail, groupMatching: GroupMatching = .anyOf,
+    attributeFailures: AttributeFailurePolicy = .fail, emptyStrings: EmptyStringPolicy = .convert,
+    allowsUnmappable: Bool = false, childMerging: ChildMerging = .byIdentity
   ) {
+    self.attributeFailures = attributeFailures
+    self.emptyStrings = emptyStrings
+    self.allowsUnmappable = allowsUnmappable
+    self.childMerging = childMerging
     self.groupMatching = groupMatching
     self.coercion = coercion
     self.dateFormats = dateFormats
@@ -57,6 +71,10 @@ final class _ValueContext: Sendable {
       && (settings.missingKeys.map { $0 == missingKeys } ?? true)
       && (settings.nullIntoNonOptional.map { $0 == nullIntoNonOptional } ?? true)
       && (settings.groupMatching.map { $0 == groupMatching } ?? true)
+      && (settings.attributeFailures.map { $0 == attributeFailures } ?? true)
+      && (settings.emptyStrings.map { $0 == emptyStrings } ?? true)
+      && (settings.allowsUnmappableRepresentation.map { $0 == allowsUnmappable } ?? true)
+      && (settings.childMerging.map { $0 == childMerging } ?? true)
   }
 
   /// This context with `settings` applied over it (a field `settings` leaves `nil` is kept);
@@ -68,7 +86,11 @@ final class _ValueContext: Sendable {
       validates: settings.validation ?? validates, groups: settings.groups ?? groups,
       missingKeys: settings.missingKeys ?? missingKeys,
       nullIntoNonOptional: settings.nullIntoNonOptional ?? nullIntoNonOptional,
-      groupMatching: settings.groupMatching ?? groupMatching)
+      groupMatching: settings.groupMatching ?? groupMatching,
+      attributeFailures: settings.attributeFailures ?? attributeFailures,
+      emptyStrings: settings.emptyStrings ?? emptyStrings,
+      allowsUnmappable: settings.allowsUnmappableRepresentation ?? allowsUnmappable,
+      childMerging: settings.childMerging ?? childMerging)
   }
 
   /// Whether a rule tagged with `names` applies in this context: a rule without groups always

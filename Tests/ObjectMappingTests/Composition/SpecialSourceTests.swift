@@ -187,11 +187,12 @@ struct SpecialSourceTests {
     }
     #expect(error.errors.map(\.description) == ["required value is missing"])
     let lenient = Mapping(Employee.init) {
+      Attribute("name", \.name)
       Attribute(sources: ["a", "b"], \.badge, .joined("-")).optional()
     }
     var employee = Employee(name: "Kept", badge: "kept")
-    try lenient.map("{}", onto: &employee)
-    #expect(employee.badge == "kept")
+    try lenient.map(#"{"name": "Ann"}"#, onto: &employee)
+    #expect(employee.badge == "kept" && employee.name == "Ann")
   }
 
   @Test func aValueThatDoesNotSplitIntoOnePartPerSourceCannotBeSerialized() throws {

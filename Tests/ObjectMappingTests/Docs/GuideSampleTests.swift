@@ -345,7 +345,7 @@ struct ErrorTableSampleTests {
     let result = try Mapper(provider).map(#"{"data": []}"#)
     #expect(
       result.errors.map(\.description) == [
-        #"nothing to map: no route found a value at "articles", "error", "errors"; the payload's top-level keys are "data""#
+        #"nothing to map: no route found mappable content at "articles", "error", "errors"; the payload's top-level keys are "data""#
       ])
   }
 }

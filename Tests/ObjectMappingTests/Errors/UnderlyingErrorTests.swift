@@ -85,8 +85,11 @@ struct UnderlyingErrorTests {
     var item = Item(price: 3)
     #expect(throws: MappingErrors.self) { try mapping.map(#"{"colour": 1}"#, onto: &item) }
     #expect(item.price == 3)
-    // An empty object maps (nothing is lost); one key read is enough.
-    #expect(try mapping.map("{}") == Item())
+    // An empty object has none of the keys either (issue 36: RestKit's rule); one key read is
+    // enough.
+    let empty = try #require(throws: MappingErrors.self) { try mapping.map("{}") }
+    #expect(
+      empty.errors.map(\.description) == ["unmappable representation: the object is empty"])
     #expect(try mapping.map(#"{"favorite_color": "blue", "name": "x"}"#).name == "x")
     // Opted out per mapping.
     #expect(try mapping.allowingUnmappableRepresentation().map(#"{"x": 1}"#) == Item())

@@ -50,7 +50,7 @@ struct ErrorMessageTests {
     #expect(result.isEmpty)
     #expect(
       result.errors.map(\.description) == [
-        #"nothing to map: no route found a value at "products"; the payload's top-level keys are "errors""#
+        #"nothing to map: no route found mappable content at "products"; the payload's top-level keys are "errors""#
       ])
   }
 

@@ -170,15 +170,16 @@ struct MapperOutcomeTests {
     }
     let result = try Mapper(provider).map(#"{"user": {"name": "Blake"}, "meta": null}"#)
     #expect(result.isEmpty)
+    // The key paths searched in a stable order: sorted (issue 36), not in route order.
     #expect(
       result.errors.map(\.description) == [
-        #"nothing to map: no route found a value at "this", "that", "error", "errors"; "#
+        #"nothing to map: no route found mappable content at "error", "errors", "that", "this"; "#
           + #"the payload's top-level keys are "user", "meta""#
       ])
     #expect(
       result.errors.first?.kind
         == .nothingFound(
-          searched: ["this", "that", "error", "errors"], topLevelKeys: ["user", "meta"]))
+          searched: ["error", "errors", "that", "this"], topLevelKeys: ["user", "meta"]))
   }
 
   @Test("Nothing found in a payload that is not an object")
@@ -187,12 +188,13 @@ struct MapperOutcomeTests {
     let result = try Mapper(provider).map(#"[{"robot": 1}, 2]"#)
     #expect(
       result.errors.map(\.description) == [
-        #"nothing to map: no route found a value at "human"; the payload is not an object"#
+        #"nothing to map: no route found mappable content at "human"; the payload is not an object"#
       ])
     let whole = MappingProvider(errorRoutes: []) { Route("", Shop.userMapping) }
     #expect(
       try Mapper(whole).map("null").errors.map(\.description) == [
-        "nothing to map: no route found a value at the whole payload; the payload is not an object"
+        "nothing to map: no route found mappable content at the whole payload; "
+          + "the payload is not an object"
       ])
   }
 

@@ -78,7 +78,7 @@ package struct _FormURLEncoder {
         }
         name.removeSubrange(stack[top].nameLength...)
         if top > 0 { name.append(UInt8(ascii: "[")) }
-        _appendPercentEncoded(key, to: &name)
+        appendEscaped(key, to: &name)
         if top > 0 { name.append(UInt8(ascii: "]")) }
         value = frame.members[index].value
       } else {
@@ -97,7 +97,13 @@ package struct _FormURLEncoder {
       }
       switch value {
       case .null:
-        if options.nulls == .emptyValue { beginPair() }
+        switch options.nulls {
+        case .omit: break
+        case .emptyValue: beginPair()
+        case .bareKey:
+          // An empty name has no bare form (it would read back as nothing).
+          if !name.isEmpty { beginBareName() }
+        }
       case .bool(let flag):
         beginPair()
         switch (options.booleans, flag) {
@@ -119,14 +125,18 @@ package struct _FormURLEncoder {
         beginPair()
         var text: [UInt8] = []
         _appendShortestText(of: number, to: &text)
-        _appendPercentEncoded(text, to: &output)
+        appendEscaped(text, to: &output)
       case .decimal(let text), .string(let text):
         beginPair()
-        _appendPercentEncoded(text, to: &output)
+        appendEscaped(text, to: &output)
       case .array(let elements):
         guard !elements.isEmpty else { break }
-        let isIndexed =
-          options.arrays == .indexed || elements.contains { $0.isContainer }
+        let isIndexed: Bool
+        switch options.arrays {
+        case .brackets: isIndexed = elements.contains { $0.isContainer }
+        case .indexed: isIndexed = true
+        case .bracketsAtEveryLevel: isIndexed = false
+        }
         stack.append(
           _Frame(
             frame: _WriteFrame(elements: elements), nameLength: name.count, isIndexed: isIndexed))
@@ -155,9 +165,49 @@ package struct _FormURLEncoder {
 
   /// Writes `&` (when needed), the current name and `=`; the value follows.
   private mutating func beginPair() {
+    beginBareName()
+    output.append(UInt8(ascii: "="))
+  }
+
+  /// Writes `&` (when needed) and the current name.
+  private mutating func beginBareName() {
     if !output.isEmpty { output.append(UInt8(ascii: "&")) }
     output.append(contentsOf: name)
-    output.append(UInt8(ascii: "="))
+  }
+
+  /// Appends `text` percent-encoded as the options' ``FormEncodingOptions/Escaping`` says.
+  private func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+    switch options.escaping {
+    case .whatwg: _appendPercentEncoded(text, to: &bytes)
+    case .rfc3986: _appendRFC3986Encoded(text.utf8, to: &bytes)
+    }
+  }
+
+  /// ``appendEscaped(_:to:)`` for UTF-8 bytes.
+  private func appendEscaped(_ utf8: [UInt8], to bytes: inout [UInt8]) {
+    switch options.escaping {
+    case .whatwg: _appendPercentEncoded(utf8, to: &bytes)
+    case .rfc3986: _appendRFC3986Encoded(utf8, to: &bytes)
+    }
+  }
+}
+
+/// Appends UTF-8 bytes percent-encoded as RFC 3986 allows unreserved characters (RestKit's
+/// form style, ``FormEncodingOptions/Escaping/rfc3986``): ASCII letters, digits and `-._~` as
+/// is, every other byte as `%XX` (uppercase hex), space as `%20`. A plain byte loop: the style
+/// is an opt-in for old servers, so it does not share the fast path of the default escaping.
+private func _appendRFC3986Encoded(_ utf8: some Sequence<UInt8>, to bytes: inout [UInt8]) {
+  for byte in utf8 {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      bytes.append(byte)
+    default:
+      bytes.append(UInt8(ascii: "%"))
+      bytes.append(_upperHexDigit(byte >> 4))
+      bytes.append(_upperHexDigit(byte & 0x0F))
+    }
   }
 }
 

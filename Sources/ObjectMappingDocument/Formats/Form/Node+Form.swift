@@ -56,19 +56,24 @@ extension Node {
   /// - members become `name=value` pairs joined by `&`, in member order; nested objects extend
   ///   the name: `user[name]=Ann`;
   /// - arrays of scalars are `tags[]=a&tags[]=b` (``FormEncodingOptions/ArrayEncoding/indexed``
-  ///   writes `tags[0]=a`); arrays holding objects or arrays are always indexed:
-  ///   `items[0][a]=x&items[1][a]=y`;
-  /// - `null` is left out (``FormEncodingOptions/NullEncoding/emptyValue`` writes `key=`);
+  ///   writes `tags[0]=a`); arrays holding objects or arrays are indexed:
+  ///   `items[0][a]=x&items[1][a]=y` (unless ``FormEncodingOptions/ArrayEncoding/bracketsAtEveryLevel``
+  ///   asks for RestKit's `items[][a]=x`);
+  /// - `null` is left out (``FormEncodingOptions/NullEncoding/emptyValue`` writes `key=`,
+  ///   ``FormEncodingOptions/NullEncoding/bareKey`` writes `key`);
   ///   booleans are `true`/`false` (``FormEncodingOptions/BoolEncoding/numeric``: `1`/`0`);
   ///   numbers are their JSON text (doubles in shortest form, decimals verbatim);
   /// - empty arrays and objects are left out (form data cannot express them); indexes count
   ///   only the elements that wrote something, so they stay dense;
   /// - names and values are percent-encoded as WHATWG's form serializer does: space as `+`,
   ///   ASCII letters, digits and `*-._` as is, every other UTF-8 byte as `%XX` (uppercase);
-  ///   the structural brackets are written as is.
+  ///   the structural brackets are written as is (``FormEncodingOptions/Escaping/rfc3986``:
+  ///   space as `%20`, `-._~` as is).
   ///
   /// Reading the output back with ``init(formURLEncoded:)-(String)`` gives the node with every
-  /// scalar as a string, without the left-out `null`s and empty containers.
+  /// scalar as a string, without the left-out `null`s and empty containers (with the default
+  /// array and null encodings; RestKit's style, ``FormEncodingOptions/restKit``, is not read
+  /// back as written).
   ///
   /// ```swift
   /// let node: Node = ["user": ["name": "Ann Lee"], "tags": ["a"], "items": [["a": "x"]]]

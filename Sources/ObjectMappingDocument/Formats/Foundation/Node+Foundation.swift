@@ -8,8 +8,9 @@ extension Node {
   /// - `NSDictionary` / `[String: Any]` → ``object(_:)``. Dictionaries are unordered, so the
   ///   members are **sorted by the UTF-8 bytes of their keys** to make the result
   ///   deterministic. Keys must be strings.
-  /// - `NSArray` / `[Any]` → ``array(_:)``; `NSString` / `String` → ``string(_:)``;
-  ///   `NSNull` and `nil` (an `Optional` inside `Any`) → ``null``.
+  /// - `NSArray` / `[Any]` and `NSOrderedSet` (in its order) → ``array(_:)``; `NSString` /
+  ///   `String` → ``string(_:)``; `NSNull` and `nil` (an `Optional` inside `Any`) → ``null``.
+  ///   An unordered `NSSet` has no deterministic order and is an error.
   /// - Booleans (`Bool`, and the `NSNumber` booleans `JSONSerialization` produces for `true`
   ///   and `false`) → ``bool(_:)``. A boolean `NSNumber` is told from the number `1` on both
   ///   Linux and Apple platforms.
@@ -321,6 +322,8 @@ private func _classifyObject(_ value: Any, stack: [_FoundationFrame]) throws -> 
   if let text = value as? NSString { return .node(.string(text as String)) }
   if value is NSNull { return .node(.null) }
   if value is NSArray, let items = value as? [Any] { return .array(items) }
+  // An ordered set (Core Data's ordered to-many relationships) is an array in its order.
+  if let ordered = value as? NSOrderedSet { return .array(ordered.array) }
   if value is NSDictionary {
     if let dictionary = value as? [String: Any] { return .object(_sortedPairs(dictionary)) }
     if let dictionary = value as? [AnyHashable: Any] {

@@ -1,0 +1,31 @@
+/// The writes of a mapping onto an existing instance, collected but not applied: a caller that
+/// updates several instances from one payload (the object manager's store-backed loads) stages
+/// every update first and applies them only when all of them mapped, so a failure anywhere
+/// changes nothing.
+package struct StagedUpdate<Object> {
+  private let patch: _Patch<Object>
+
+  fileprivate init(_ patch: _Patch<Object>) {
+    self.patch = patch
+  }
+
+  /// Applies the writes (to a class instance through its reference).
+  package func apply(to object: inout Object) {
+    patch.apply(to: &object)
+  }
+}
+
+extension MappingProtocol {
+  /// The writes that `map(_:onto:with:)` would make, without making them.
+  ///
+  /// - Throws: ``MappingErrors`` with every problem, exactly as `map(_:onto:with:)` throws them.
+  package func stageUpdate(
+    _ input: some MappingInputConvertible, onto existing: Object, with options: MappingOptions
+  ) throws(MappingErrors) -> StagedUpdate<Object> {
+    let outcome = try input.mappingInput.withView {
+      collectExisting(view: $0, onto: existing, options: options)
+    }
+    guard let patch = outcome.patch else { throw MappingErrors(outcome.errors) }
+    return StagedUpdate(patch)
+  }
+}

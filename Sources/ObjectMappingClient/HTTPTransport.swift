@@ -1,0 +1,99 @@
+import Foundation
+
+/// Sends one HTTP request and receives its response: the object manager's connection to the
+/// network. ``URLSessionTransport`` is the default; conform another HTTP client (AsyncHTTPClient
+/// on a server, a test double in tests) to use it without this package depending on it.
+///
+/// ```swift
+/// struct CannedTransport: HTTPTransport {
+///   func send(_ request: TransportRequest, maximumBodySize: Int)
+///     async throws(URLError) -> TransportResponse
+///   {
+///     TransportResponse(
+///       statusCode: 200, headers: ["Content-Type": "application/json"],
+///       body: Data(#"{"id": 1, "title": "Canned"}"#.utf8), url: request.url)
+///   }
+/// }
+/// let manager = ObjectManager(baseURL: api, transport: CannedTransport())
+/// ```
+///
+/// What the manager relies on:
+/// - **No redirects.** A 3xx is returned as it is: the manager follows redirects itself, with
+///   its ``RedirectPolicy``, stripping credentials when a redirect leaves the origin.
+/// - **The size limit while receiving.** Once more than `maximumBodySize` bytes of the body
+///   (after any decompression) have arrived, or when the response announces more, stop reading,
+///   close the connection and throw `URLError(.dataLengthExceedsMaximum)`. The manager checks the
+///   size again, but only a transport that stops early keeps memory bounded.
+/// - **Cancellation.** When the calling task is cancelled (the manager's deadline does that),
+///   stop the transfer, close the connection and throw `URLError(.cancelled)`. The manager
+///   returns at its deadline whether the transport stops or not.
+/// - **Nothing added on its own** that the manager must control: no cookies from a shared
+///   store, no credentials.
+///
+/// Errors are `URLError`s, Foundation's vocabulary for network failures on every platform: map
+/// your client's errors to the closest code (`.timedOut`, `.cannotConnectToHost`,
+/// `.networkConnectionLost`, …).
+public protocol HTTPTransport: Sendable {
+  /// Sends `request` and returns the response with its whole body.
+  ///
+  /// - Parameters:
+  ///   - request: The method, URL, header fields and body.
+  ///   - maximumBodySize: The most body bytes to accept, counted after decompression.
+  /// - Returns: The status, header fields, body and the URL that answered.
+  /// - Throws: `URLError`: `.dataLengthExceedsMaximum` past the limit, `.cancelled` when the task
+  ///   was cancelled, any other code for a failed transfer.
+  func send(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
+    -> TransportResponse
+}
+
+/// A request as the manager hands it to its ``HTTPTransport``.
+public struct TransportRequest: Sendable, Equatable {
+  /// The method.
+  public var method: HTTPMethod
+  /// The URL, absolute.
+  public var url: URL
+  /// The header fields, checked (names are tokens, values hold no CR, LF or NUL).
+  public var headers: HeaderFields
+  /// The body, if any.
+  public var body: Data?
+
+  /// A request.
+  ///
+  /// - Parameters:
+  ///   - method: The method.
+  ///   - url: The absolute URL.
+  ///   - headers: The header fields.
+  ///   - body: The body.
+  public init(method: HTTPMethod, url: URL, headers: HeaderFields = [:], body: Data? = nil) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+  }
+}
+
+/// A response as an ``HTTPTransport`` returns it.
+public struct TransportResponse: Sendable, Equatable {
+  /// The status code.
+  public var statusCode: Int
+  /// The header fields.
+  public var headers: HeaderFields
+  /// The body, decompressed.
+  public var body: Data
+  /// The URL that answered.
+  public var url: URL
+
+  /// A response.
+  ///
+  /// - Parameters:
+  ///   - statusCode: The status code.
+  ///   - headers: The header fields.
+  ///   - body: The body.
+  ///   - url: The URL that answered (the request's).
+  public init(statusCode: Int, headers: HeaderFields = [:], body: Data = Data(), url: URL) {
+    self.statusCode = statusCode
+    self.headers = headers
+    self.body = body
+    self.url = url
+  }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import ObjectMapping
+
+extension ObjectManager {
+  /// A response with a status in 200–299, mapped the way the manager maps: with its
+  /// `Content-Type`'s format, the manager's ``ObjectManager/options`` and the response's
+  /// ``metadata``.
+  ///
+  /// ```swift
+  /// let response = try await manager.send(.get, "/articles", query: ["page": "2"])
+  /// let page = try response.mapCollection(articleMapping)
+  /// let next = response.headers["Link"]          // case-insensitive: "link" works too
+  /// ```
+  public struct Response: Sendable {
+    /// The status code.
+    public var statusCode: Int
+    /// The header fields (names compared without regard to case).
+    public var headers: HeaderFields
+    /// The body, decompressed.
+    public var body: Data
+    /// The URL that answered (after any redirect).
+    public var url: URL
+    /// The URL requested first.
+    public var requestURL: URL
+    /// The request's method.
+    public var method: HTTPMethod
+    /// The formats the body is read with.
+    public var formats: FormatRegistry
+    /// The manager's options, which mapping this response uses with its ``metadata``.
+    public var options: MappingOptions
+
+    /// The response's `Content-Type`, if any.
+    public var contentType: String? { headers["Content-Type"] }
+
+    /// What mappings read through ``SourcePath/metadata`` while this response is mapped:
+    ///
+    /// ```json
+    /// {"request": {"url": "https://…/articles?page=2", "method": "GET"},
+    ///  "response": {"url": "…", "status": 200, "headers": {"content-type": "…", "etag": "…"}}}
+    /// ```
+    ///
+    /// Header names are lowercased; a repeated field's values are joined with `", "`.
+    public var metadata: Node {
+      var headerMembers: [Node.Member] = []
+      for field in headers {
+        let name = field.name.lowercased()
+        if let index = headerMembers.firstIndex(where: { $0.key == name }),
+          case .string(let first) = headerMembers[index].value
+        {
+          headerMembers[index] = Node.Member(name, .string(first + ", " + field.value))
+        } else {
+          headerMembers.append(Node.Member(name, .string(field.value)))
+        }
+      }
+      headerMembers.sort { $0.key < $1.key }
+      return [
+        "request": [
+          "url": .string(requestURL.absoluteString), "method": .string(method.rawValue),
+        ],
+        "response": [
+          "url": .string(url.absoluteString), "status": .integer(Int64(statusCode)),
+          "headers": .object(headerMembers),
+        ],
+      ]
+    }
+
+    /// The options this response is mapped with: ``options`` and ``metadata``.
+    public var mappingOptions: MappingOptions {
+      var options = options
+      options.metadata = metadata
+      return options
+    }
+
+    /// The body mapped with `mapping`, as ``ObjectManager/get(_:query:mapping:rootKey:headers:limits:)``
+    /// maps it.
+    ///
+    /// ```swift
+    /// let article = try response.map(articleMapping)
+    /// let wrapped = try response.map(articleMapping, at: "data.article")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - mapping: The mapping.
+    ///   - keyPath: A dotted key path the object is under (`\.` is a literal dot), or `nil`.
+    /// - Returns: The object.
+    /// - Throws: ``ObjectManagerError``: `.emptyBody`, `.unsupportedContentType` or `.mapping`.
+    public func map<M: MappingProtocol>(_ mapping: M, at keyPath: String? = nil)
+      throws(ObjectManagerError) -> sending M.Object
+    {
+      let input = try input(at: keyPath)
+      do {
+        return try mapping.map(input, with: mappingOptions)
+      } catch {
+        throw .mapping(error, status: statusCode)
+      }
+    }
+
+    /// The body mapped as a collection with `mapping` (a single object is a collection of
+    /// one), as ``ObjectManager/getCollection(_:query:mapping:rootKey:headers:limits:)`` maps it.
+    ///
+    /// - Parameters:
+    ///   - mapping: The mapping of each element.
+    ///   - keyPath: A dotted key path the array is under, or `nil`.
+    /// - Returns: The objects, in payload order.
+    /// - Throws: ``ObjectManagerError``: `.emptyBody`, `.unsupportedContentType` or `.mapping`.
+    public func mapCollection<M: MappingProtocol>(_ mapping: M, at keyPath: String? = nil)
+      throws(ObjectManagerError) -> sending [M.Object]
+    {
+      let input = try input(at: keyPath)
+      do {
+        return try mapping.mapCollection(input, with: mappingOptions)
+      } catch {
+        throw .mapping(error, status: statusCode)
+      }
+    }
+
+    /// The body mapped onto `object` (transactional: unchanged when anything fails).
+    ///
+    /// - Parameters:
+    ///   - mapping: The mapping.
+    ///   - keyPath: A dotted key path the object is under, or `nil`.
+    ///   - object: The object to update.
+    /// - Throws: ``ObjectManagerError``: `.emptyBody`, `.unsupportedContentType` or `.mapping`.
+    public func map<M: MappingProtocol>(
+      _ mapping: M, at keyPath: String? = nil, onto object: inout M.Object
+    ) throws(ObjectManagerError) {
+      let input = try input(at: keyPath)
+      do {
+        try mapping.map(input, onto: &object, with: mappingOptions)
+      } catch {
+        throw .mapping(error, status: statusCode)
+      }
+    }
+
+    /// The body mapped through a provider's routes; an empty body is an empty result.
+    ///
+    /// - Parameter provider: The routes.
+    /// - Returns: The objects of every route that found its key path.
+    /// - Throws: ``ObjectManagerError``: `.unsupportedContentType` or `.mapping` (a body that
+    ///   cannot be read).
+    public func map(_ provider: MappingProvider) throws(ObjectManagerError)
+      -> sending MappingResult
+    {
+      let mapper = Mapper(provider, formats: formats)
+      let payload: MappingInput = body.isEmpty ? .node(Node.object([])) : try input(at: nil)
+      do throws(MappingErrors) {
+        return try mapper.map(payload, with: mappingOptions)
+      } catch {
+        throw .mapping(error, status: statusCode)
+      }
+    }
+
+    /// The body as a mapping input: the payload by its `Content-Type` (JSON without one), or
+    /// the node at `keyPath`.
+    func input(at keyPath: String?) throws(ObjectManagerError) -> MappingInput {
+      guard !body.isEmpty else { throw .emptyBody(status: statusCode) }
+      let type = contentType ?? "application/json"
+      guard formats.format(forContentType: type) != nil else {
+        throw .unsupportedContentType(type, status: statusCode)
+      }
+      guard let keyPath else {
+        return .payload(body, contentType: type, formats: formats)
+      }
+      return .node(try node(at: keyPath))
+    }
+
+    /// The body read as a document, and the value at `keyPath` in it.
+    func node(at keyPath: String?) throws(ObjectManagerError) -> Node {
+      guard !body.isEmpty else { throw .emptyBody(status: statusCode) }
+      let type = contentType ?? "application/json"
+      let document: Node
+      do {
+        document = try formats.read(body, contentType: type)
+      } catch {
+        if case .unsupportedContentType = error.kind {
+          throw .unsupportedContentType(type, status: statusCode)
+        }
+        throw .mapping(MappingErrors([error]), status: statusCode)
+      }
+      guard let keyPath else { return document }
+      guard let value = document.value(atKeyPath: keyPath) else {
+        var keys: [String]?
+        if case .object(let members) = document { keys = members.map(\.key) }
+        throw .mapping(
+          MappingErrors([MappingError(.nothingFound(searched: [keyPath], topLevelKeys: keys))]),
+          status: statusCode)
+      }
+      return value
+    }
+  }
+}
+
+extension Node {
+  /// The value at a dotted key path (`\.` is a literal dot); a path that crosses an array
+  /// reaches into every element (RestKit: `"human"` over `[{"human": …}, …]`), leaving out the
+  /// elements without it. `nil` when nothing is there.
+  func value(atKeyPath keyPath: String) -> Node? {
+    var keys: [String] = []
+    var current = ""
+    var escaping = false
+    for character in keyPath {
+      if escaping {
+        current.append(character)
+        escaping = false
+      } else if character == "\\" {
+        escaping = true
+      } else if character == "." {
+        keys.append(current)
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    keys.append(current)
+    return value(at: keys[...])
+  }
+
+  private func value(at keys: ArraySlice<String>) -> Node? {
+    guard let key = keys.first else { return self }
+    switch self {
+    case .object:
+      return self[key]?.value(at: keys.dropFirst())
+    case .array(let elements):
+      return .array(elements.compactMap { $0.value(at: keys) })
+    default:
+      return nil
+    }
+  }
+}

@@ -1,0 +1,362 @@
+import Foundation
+import ObjectMapping
+
+extension ObjectManager {
+  /// Sends one request to `path` under ``baseURL`` and returns its response when its status is
+  /// in 200–299.
+  ///
+  /// ```swift
+  /// let response = try await manager.send(
+  ///   .post, "/echo", body: RequestBody(data: Data("hi".utf8), contentType: "text/plain"))
+  /// ```
+  ///
+  /// The URL is built from components, never by pasting text: the path (percent-encoded, as the
+  /// router makes it; characters a path cannot hold are encoded, existing `%XX` escapes kept) is
+  /// appended to ``baseURL``'s path — `https://h/api/v1` and `/articles/1` give
+  /// `https://h/api/v1/articles/1`, with or without the base's trailing `/` — its `.` and `..`
+  /// segments are resolved, and the result must still be under the base URL (same scheme, host
+  /// and port, the base path as a prefix). A path's own query (`/search?q=x`) comes first, then
+  /// `query`'s items, each encoded once.
+  ///
+  /// - Parameters:
+  ///   - method: The HTTP method.
+  ///   - path: The path under ``baseURL`` (a leading `/` is optional); never an absolute URL.
+  ///   - query: Query items; an object's are written with ``options``.
+  ///   - body: The body and its content type.
+  ///   - headers: Header fields for this request; they win over ``headers`` of the same name in
+  ///     any capitalisation.
+  ///   - limits: Limits for this request, when not ``limits``.
+  /// - Returns: The response.
+  /// - Throws: ``ObjectManagerError``: the status with its messages, a request that could not be
+  ///   made (nothing was sent), or what kept it from completing.
+  public func send(
+    _ method: HTTPMethod, _ path: String, query: Query = [:], body: RequestBody? = nil,
+    headers: HeaderFields = [:], limits: RequestLimits? = nil
+  ) async throws(ObjectManagerError) -> Response {
+    let url = try requestURL(path: path, query: query)
+    return try await perform(method, url, body: body, headers: headers, limits: limits)
+  }
+
+  /// Sends one request to an absolute `url`, which need not be under ``baseURL`` (a pagination
+  /// `Link`, a URL the server returned), and returns its response when its status is in
+  /// 200–299.
+  ///
+  /// ``headers`` (the manager's) are sent only when `url` has ``baseURL``'s origin; `headers`
+  /// (this request's) always are.
+  ///
+  /// - Parameters:
+  ///   - method: The HTTP method.
+  ///   - url: An `http` or `https` URL with a host.
+  ///   - body: The body and its content type.
+  ///   - headers: Header fields for this request.
+  ///   - limits: Limits for this request, when not ``limits``.
+  /// - Returns: The response.
+  /// - Throws: ``ObjectManagerError``.
+  public func send(
+    _ method: HTTPMethod, url: URL, body: RequestBody? = nil, headers: HeaderFields = [:],
+    limits: RequestLimits? = nil
+  ) async throws(ObjectManagerError) -> Response {
+    guard Self.origin(of: url) != nil,
+      var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    else {
+      throw .invalidPath(url.absoluteString, reason: "it is not an http or https URL with a host")
+    }
+    components.fragment = nil
+    guard let target = components.url else {
+      throw .invalidPath(url.absoluteString, reason: "it is not a valid URL")
+    }
+    return try await perform(method, target, body: body, headers: headers, limits: limits)
+  }
+
+  // MARK: The request target
+
+  /// The URL of `path` and `query` under the base URL.
+  func requestURL(path: String, query: Query) throws(ObjectManagerError) -> URL {
+    guard Self.origin(of: baseURL) != nil,
+      var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true)
+    else {
+      throw .invalidPath(
+        baseURL.absoluteString, reason: "the base URL is not an http or https URL with a host")
+    }
+    if Self.startsWithScheme(path) {
+      throw .invalidPath(
+        path,
+        reason: "an absolute URL is not a path under the base URL; send(_:url:) requests one "
+          + "explicitly")
+    }
+    let questionMark = path.firstIndex(of: "?")
+    let rawPath = questionMark.map { path[..<$0] } ?? path[...]
+    let relative = _percentEncoded(
+      String(rawPath.drop { $0 == "/" }), keeping: .path, keepingEscapes: true)
+    let basePath = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+    let prefix = basePath.hasSuffix("/") ? basePath : basePath + "/"
+    let full = Self.removingDotSegments(relative.isEmpty ? basePath : prefix + relative)
+
+    var queries: [String] = []
+    if let baseQuery = components.percentEncodedQuery, !baseQuery.isEmpty {
+      queries.append(baseQuery)
+    }
+    if let questionMark {
+      let own = path[path.index(after: questionMark)...]
+      if !own.isEmpty {
+        queries.append(_percentEncoded(String(own), keeping: .query, keepingEscapes: true))
+      }
+    }
+    let items: [Query.Item]
+    do {
+      items = try query.items(with: options)
+    } catch {
+      throw .query(error)
+    }
+    if !items.isEmpty { queries.append(Query.encode(items)) }
+
+    components.percentEncodedPath = full
+    components.percentEncodedQuery = queries.isEmpty ? nil : queries.joined(separator: "&")
+    components.fragment = nil
+    guard let url = components.url else {
+      throw .invalidPath(path, reason: "it does not make a valid URL")
+    }
+    guard full == basePath || full.hasPrefix(prefix),
+      Self.origin(of: url) == Self.origin(of: baseURL)
+    else { throw .outsideBaseURL(url, base: baseURL) }
+    return url
+  }
+
+  /// Whether `path` begins like an absolute URL (`https://…`, `//host`-less schemes such as
+  /// `urn:` stay paths).
+  private static func startsWithScheme(_ path: String) -> Bool {
+    guard let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") else {
+      return false
+    }
+    let scheme = path[..<colon].unicodeScalars
+    func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    }
+    guard let first = scheme.first, isLetter(first) else { return false }
+    return scheme.allSatisfy {
+      isLetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "."
+    }
+  }
+
+  /// `path` (absolute, percent-encoded) with its `.` and `..` segments resolved (RFC 3986
+  /// section 5.2.4): `/a/b/../c` is `/a/c`, and `..` never goes above `/`.
+  static func removingDotSegments(_ path: String) -> String {
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    var output: [Substring] = []
+    for (offset, segment) in segments.enumerated() {
+      let isLast = offset == segments.count - 1
+      switch segment {
+      case ".":
+        if isLast { output.append("") }
+      case "..":
+        if !output.isEmpty { output.removeLast() }
+        if isLast { output.append("") }
+      default:
+        output.append(segment)
+      }
+    }
+    return "/" + output.joined(separator: "/")
+  }
+
+  /// A URL's origin (lowercased scheme and host, and port), or `nil` when it is not an `http`
+  /// or `https` URL with a host.
+  static func origin(of url: URL) -> String? {
+    guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+      let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      let host = components.host?.lowercased(), !host.isEmpty
+    else { return nil }
+    let port = components.port ?? (scheme == "https" ? 443 : 80)
+    return "\(scheme)://\(host):\(port)"
+  }
+
+  // MARK: Sending, redirects and limits
+
+  /// Sends the request, follows redirects with ``redirects``, and checks the status.
+  private func perform(
+    _ method: HTTPMethod, _ url: URL, body: RequestBody?, headers requestHeaders: HeaderFields,
+    limits requestLimits: RequestLimits?
+  ) async throws(ObjectManagerError) -> Response {
+    if Task.isCancelled { throw .cancelled }
+    let limits = requestLimits ?? self.limits
+    for field in self.headers.fields + requestHeaders.fields {
+      if let problem = HeaderFields.problem(name: field.name, value: field.value) {
+        throw .invalidHeader(name: field.name, reason: problem)
+      }
+    }
+    if let body, let problem = HeaderFields.problem(name: "Content-Type", value: body.contentType) {
+      throw .invalidHeader(name: "Content-Type", reason: problem)
+    }
+    guard let firstOrigin = Self.origin(of: url) else {
+      throw .invalidPath(url.absoluteString, reason: "it is not an http or https URL with a host")
+    }
+    var defaults: HeaderFields = ["Accept": "application/json"]
+    if let body { defaults["Content-Type"] = body.contentType }
+    var fields = defaults
+    if firstOrigin == Self.origin(of: baseURL) { fields = fields.merging(self.headers) }
+    fields = fields.merging(requestHeaders)
+
+    let deadline = ContinuousClock.now.advanced(by: limits.timeout)
+    var request = TransportRequest(method: method, url: url, headers: fields, body: body?.data)
+    var stripped = false
+    var redirectCount = 0
+    while true {
+      let sent = request
+      let transport = self.transport
+      let maximum = limits.maximumResponseSize
+      let timeout = limits.timeout
+      let received = await _race(deadline: deadline) {
+        () -> Result<TransportResponse, ObjectManagerError> in
+        do throws(URLError) {
+          return .success(try await transport.send(sent, maximumBodySize: maximum))
+        } catch {
+          return .failure(Self.error(for: error, limit: maximum))
+        }
+      } timedOut: {
+        .timedOut(after: timeout)
+      }
+      let response = try received.get()
+      guard response.body.count <= maximum else { throw .responseTooLarge(limit: maximum) }
+
+      guard [301, 302, 303, 307, 308].contains(response.statusCode),
+        let location = response.headers["Location"]
+      else {
+        return try finish(response, method: method, requestURL: url)
+      }
+      guard redirects.scope != .never else {
+        throw .redirectRefused(
+          location: location, status: response.statusCode, reason: .policyForbidsRedirects)
+      }
+      guard let next = URL(string: location, relativeTo: response.url)?.absoluteURL,
+        let nextOrigin = Self.origin(of: next)
+      else {
+        throw .redirectRefused(
+          location: location, status: response.statusCode, reason: .unsupportedLocation)
+      }
+      let leavesOrigin = nextOrigin != firstOrigin
+      if leavesOrigin, redirects.scope == .sameOrigin {
+        throw .redirectRefused(
+          location: next.absoluteString, status: response.statusCode, reason: .otherOrigin)
+      }
+      guard redirectCount < redirects.maximumCount else {
+        throw .redirectRefused(
+          location: next.absoluteString, status: response.statusCode,
+          reason: .tooManyRedirects(limit: redirects.maximumCount))
+      }
+      redirectCount += 1
+
+      var nextMethod = request.method
+      var nextBody = request.body
+      switch response.statusCode {
+      case 303 where nextMethod != .head && nextMethod != .get,
+        301 where nextMethod == .post, 302 where nextMethod == .post:
+        nextMethod = .get
+        nextBody = nil
+      default:
+        break
+      }
+      if leavesOrigin { stripped = true }
+      var nextFields = stripped ? defaults : fields
+      if nextBody == nil { nextFields["Content-Type"] = nil }
+      var components = URLComponents(url: next, resolvingAgainstBaseURL: true)
+      components?.fragment = nil
+      request = TransportRequest(
+        method: nextMethod, url: components?.url ?? next, headers: nextFields, body: nextBody)
+    }
+  }
+
+  /// The response, when its status is in 200–299.
+  private func finish(_ response: TransportResponse, method: HTTPMethod, requestURL: URL)
+    throws(ObjectManagerError) -> Response
+  {
+    let mapped = Response(
+      statusCode: response.statusCode, headers: response.headers, body: response.body,
+      url: response.url, requestURL: requestURL, method: method, formats: formats,
+      options: options)
+    guard (200..<300).contains(response.statusCode) else {
+      throw .status(
+        HTTPFailure(
+          statusCode: response.statusCode,
+          messages: Self.errorMessages(
+            in: response.body, contentType: mapped.contentType, formats: formats),
+          body: response.body, contentType: mapped.contentType, headers: response.headers))
+    }
+    return mapped
+  }
+
+  /// The manager's error for a transport's.
+  private static func error(for error: URLError, limit: Int) -> ObjectManagerError {
+    switch error.code {
+    case .cancelled: .cancelled
+    case .timedOut: .timedOut(after: nil)
+    case .dataLengthExceedsMaximum: .responseTooLarge(limit: limit)
+    default: .transport(error)
+    }
+  }
+}
+
+/// Runs `operation` in a task of its own and returns its result — or `timedOut()` at
+/// `deadline`, or `.cancelled` when the calling task is cancelled, whichever comes first. The
+/// losing tasks are cancelled at once (a transport's cancellation closes its connection); the
+/// caller never waits for an operation that ignores cancellation.
+private func _race<Value: Sendable>(
+  deadline: ContinuousClock.Instant,
+  _ operation: @escaping @Sendable () async -> Result<Value, ObjectManagerError>,
+  timedOut: @escaping @Sendable () -> ObjectManagerError
+) async -> Result<Value, ObjectManagerError> {
+  let race = _Race<Value>()
+  return await withTaskCancellationHandler {
+    await withCheckedContinuation { continuation in
+      race.start(continuation)
+      race.add(Task { race.finish(await operation()) })
+      race.add(
+        Task {
+          try? await Task.sleep(until: deadline, clock: .continuous)
+          if !Task.isCancelled { race.finish(.failure(timedOut())) }
+        })
+    }
+  } onCancel: {
+    race.finish(.failure(.cancelled))
+  }
+}
+
+/// The state of a ``_race(deadline:_:timedOut:)``: the first result wins.
+private final class _Race<Value: Sendable>: @unchecked Sendable {
+  // @unchecked: every `var` is only touched under `lock`.
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<Result<Value, ObjectManagerError>, Never>?
+  private var outcome: Result<Value, ObjectManagerError>?
+  private var tasks: [Task<Void, Never>] = []
+
+  func start(_ continuation: CheckedContinuation<Result<Value, ObjectManagerError>, Never>) {
+    let decided = lock.withLock {
+      if outcome == nil { self.continuation = continuation }
+      return outcome
+    }
+    if let decided { continuation.resume(returning: decided) }
+  }
+
+  func add(_ task: Task<Void, Never>) {
+    let decided = lock.withLock {
+      if outcome == nil { tasks.append(task) }
+      return outcome != nil
+    }
+    if decided { task.cancel() }
+  }
+
+  func finish(_ result: Result<Value, ObjectManagerError>) {
+    let won:
+      (CheckedContinuation<Result<Value, ObjectManagerError>, Never>?, [Task<Void, Never>])? =
+        lock.withLock {
+          guard outcome == nil else { return nil }
+          outcome = result
+          defer {
+            continuation = nil
+            tasks = []
+          }
+          return (continuation, tasks)
+        }
+    guard let (continuation, tasks) = won else { return }
+    continuation?.resume(returning: result)
+    for task in tasks { task.cancel() }
+  }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import ObjectMapping
+import ObjectMappingClient
+import ObjectMappingTestSupport
+import Testing
+
+/// Errors and conveniences of the object manager (issue 33): error text bounded and localized,
+/// an empty body to a provider `get`, responses mapped like the manager maps, a root key both
+/// ways, and a pluggable transport.
+@Suite("ObjectManager conveniences")
+struct ConveniencesTests {
+  struct Article: Equatable, Sendable {
+    var id = 0
+    var title = ""
+  }
+
+  static let articleMapping = Mapping(Article.init) {
+    Attribute("id", \.id)
+    Attribute("title", \.title)
+  }
+
+  // MARK: Errors
+
+  @Test func serverErrorTextIsBoundedAndTheMessagesKept() async throws {
+    let messages = (0..<100_000).map { #""message number \#($0)""# }.joined(separator: ",")
+    let server = try LoopbackServer { _ in
+      .json(#"{"errors": [\#(messages)]}"#, status: 422)
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL)
+    let error = await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.get("/x", mapping: Self.articleMapping)
+    }
+    guard case .status(let failure)? = error else {
+      Issue.record("expected status, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.statusCode == 422 && failure.messages.count == 100_000)
+    #expect(failure.messages.last?.message == "message number 99999")
+    #expect(failure.description.hasPrefix("message number 0, message number 1, "))
+    #expect(failure.description.hasSuffix("message number 99, … and 99,900 more messages"))
+    #expect(failure.description.utf8.count < 3_000)
+    #expect(error?.description == "status 422: " + failure.description)
+    #expect(error?.localizedDescription == error?.description)
+  }
+
+  @Test func aLongMessageIsShortenedAndEscaped() {
+    let failure = HTTPFailure(
+      statusCode: 500,
+      messages: [
+        ErrorMessage(message: String(repeating: "a", count: 5_000) + "\u{1B}[31m"),
+        ErrorMessage(message: "line\nbreak"),
+      ])
+    #expect(
+      failure.description
+        == String(repeating: "a", count: 450) + "…(4,110 more bytes)…"
+        + String(repeating: "a", count: 440) + "\\u001B[31m, line\\nbreak")
+    #expect(HTTPFailure(statusCode: 503, messages: []).description == "status 503")
+    let error = ObjectManagerError.status(HTTPFailure(statusCode: 503, messages: []))
+    #expect(error.localizedDescription == "status 503")
+    #expect((error as any Error).localizedDescription == "status 503")
+  }
+
+  // MARK: Empty bodies and mapping responses
+
+  @Test func anEmptyBodyToAProviderGetIsAnEmptyResult() async throws {
+    let server = try LoopbackServer { request in
+      request.path == "/none"
+        ? LoopbackServer.Response(status: 204) : LoopbackServer.Response(status: 200)
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(
+      baseURL: server.baseURL,
+      provider: MappingProvider { Route("articles", Self.articleMapping) })
+    for path in ["/empty", "/none"] {
+      let result = try await manager.get(path)
+      #expect(result.isEmpty && result.errors.isEmpty, "\(path): \(result.errors)")
+    }
+    // A mapping get still needs a body.
+    let error = await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.get("/empty", mapping: Self.articleMapping)
+    }
+    #expect(error?.description == "the response (status 200) has no body")
+  }
+
+  @Test func aResponseMapsWithTheManagersOptionsAndMetadata() async throws {
+    struct Page: Sendable {
+      var itemCount = 0
+      var next = ""
+    }
+    let pageMapping = Mapping(Page.init) {
+      Attribute(\.itemCount)
+      Attribute(SourcePath.metadata.appending("response.headers.link"), \.next).decodeOnly()
+    }
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(
+        status: 200, headers: ["Content-Type": "application/json", "Link": "</p/2>; rel=\"next\""],
+        body: Array(#"{"item_count": 3, "data": {"items": [{"id": 1, "title": "a"}]}}"#.utf8))
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL, options: MappingOptions(keys: .snakeCase))
+    let response = try await manager.send(.get, "/p/1")
+    let page = try response.map(pageMapping)
+    #expect(page.itemCount == 3 && page.next == "</p/2>; rel=\"next\"")
+    #expect(response.headers["LINK"] == "</p/2>; rel=\"next\"")
+    let items = try response.mapCollection(Self.articleMapping, at: "data.items")
+    #expect(items == [Article(id: 1, title: "a")])
+    #expect(response.mappingOptions.keys != nil)
+    let missing = #expect(throws: ObjectManagerError.self) {
+      _ = try response.map(Self.articleMapping, at: "data.nope")
+    }
+    #expect(
+      missing?.description
+        == #"the response (status 200) could not be mapped: nothing to map: no route found mappable content at "data.nope"; the payload's top-level keys are "item_count", "data""#
+    )
+  }
+
+  @Test func aRootKeyWrapsTheBodyAndLocatesTheResponse() async throws {
+    let server = try LoopbackServer { request in
+      let sent = (try? Node(jsonString: request.bodyText)) ?? .null
+      let title: Node = sent["article"]?["title"] ?? "Got"
+      let answer: Node = ["article": ["id": 42, "title": title], "meta": ["took": 1]]
+      return .json((try? answer.jsonString()) ?? "{}", status: request.method == "POST" ? 201 : 200)
+    }
+    defer { server.stop() }
+    var router = Router()
+    try router.add(Article.self, .post, "/articles")
+    try router.add(Article.self, "/articles/:id") { ["id": "\($0.id)"] }
+    let manager = ObjectManager(baseURL: server.baseURL, router: router)
+    let created = try await manager.post(
+      Article(title: "Hello"), mapping: Self.articleMapping, rootKey: "article")
+    #expect(created == Article(id: 42, title: "Hello"))
+    #expect(server.requests.last?.bodyText == #"{"article":{"id":0,"title":"Hello"}}"#)
+    let put = try await manager.put(created, mapping: Self.articleMapping, rootKey: "article")
+    #expect(put == created && server.requests.last?.method == "PUT")
+    let patched = try await manager.patch(
+      Article(id: 42, title: "Bye"), mapping: Self.articleMapping, rootKey: "article")
+    #expect(patched.title == "Bye" && server.requests.last?.path == "/articles/42")
+    let fetched = try await manager.get(
+      "/articles/42", mapping: Self.articleMapping, rootKey: "article")
+    #expect(fetched == Article(id: 42, title: "Got"))
+    let reloaded = try await manager.reload(
+      Article(id: 42, title: "Old"), mapping: Self.articleMapping, rootKey: "article")
+    #expect(reloaded.title == "Got" && server.requests.last?.method == "GET")
+  }
+
+  // MARK: A pluggable transport
+
+  /// A test double: answers from a table and records what it was asked.
+  final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    // @unchecked: `sent` is only touched under `lock`.
+    private let lock = NSLock()
+    private var sent: [TransportRequest] = []
+    let answer: @Sendable (TransportRequest) -> TransportResponse
+
+    init(answer: @escaping @Sendable (TransportRequest) -> TransportResponse) {
+      self.answer = answer
+    }
+
+    var requests: [TransportRequest] { lock.withLock { sent } }
+
+    func send(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
+      -> TransportResponse
+    {
+      lock.withLock { sent.append(request) }
+      let response = answer(request)
+      guard response.body.count <= maximumBodySize else {
+        throw URLError(.dataLengthExceedsMaximum)
+      }
+      return response
+    }
+  }
+
+  @Test func anotherTransportPlugsInAndTheManagerKeepsItsGuarantees() async throws {
+    let api = try #require(URL(string: "https://api.example.com/v1"))
+    let transport = RecordingTransport { request in
+      switch request.url.path {
+      case "/v1/moved":
+        TransportResponse(
+          statusCode: 307, headers: ["Location": "https://cdn.example.net/a"], url: request.url)
+      case "/v1/huge":
+        TransportResponse(statusCode: 200, body: Data(count: 2_000), url: request.url)
+      default:
+        TransportResponse(
+          statusCode: 200, headers: ["Content-Type": "application/json"],
+          body: Data(#"{"id": 1, "title": "From the double"}"#.utf8), url: request.url)
+      }
+    }
+    let manager = ObjectManager(
+      baseURL: api, transport: transport, headers: ["Authorization": "Bearer t"],
+      limits: RequestLimits(maximumResponseSize: 1_000))
+    let article = try await manager.get("/articles/1", mapping: Self.articleMapping)
+    #expect(article == Article(id: 1, title: "From the double"))
+    let first = try #require(transport.requests.first)
+    #expect(first.url.absoluteString == "https://api.example.com/v1/articles/1")
+    #expect(
+      first.headers["authorization"] == "Bearer t" && first.headers["Accept"] == "application/json")
+    // The manager's redirect policy and limits apply whatever the transport.
+    let moved = await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.send(.get, "/moved")
+    }
+    guard case .redirectRefused("https://cdn.example.net/a", 307, .otherOrigin)? = moved else {
+      Issue.record("expected redirectRefused, got \(String(describing: moved))")
+      return
+    }
+    let huge = await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.send(.get, "/huge")
+    }
+    guard case .responseTooLarge(limit: 1_000)? = huge else {
+      Issue.record("expected responseTooLarge, got \(String(describing: huge))")
+      return
+    }
+  }
+
+  /// A transport that answers after a minute and ignores cancellation: the deadline still
+  /// holds.
+  struct StuckTransport: HTTPTransport {
+    func send(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
+      -> TransportResponse
+    {
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { continuation.resume() }
+      }
+      throw URLError(.networkConnectionLost)
+    }
+  }
+
+  @Test func theDeadlineHoldsEvenForATransportThatIgnoresCancellation() async throws {
+    let manager = ObjectManager(
+      baseURL: try #require(URL(string: "https://api.example.com")), transport: StuckTransport(),
+      limits: RequestLimits(timeout: .milliseconds(300)))
+    let clock = ContinuousClock()
+    let started = clock.now
+    let error = await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.send(.get, "/x")
+    }
+    guard case .timedOut(after: .milliseconds(300))? = error else {
+      Issue.record("expected timedOut, got \(String(describing: error))")
+      return
+    }
+    // Far from the transport's minute (generous: tests run in parallel on few cores).
+    #expect(clock.now - started < .seconds(30))
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import ObjectMapping
+import Testing
+
+/// The smaller RestKit behaviours of issue 36: a `nil` relationship that stays `nil` is not
+/// written, `null` under combining policies keeps an optional collection, a mapper target of
+/// the wrong class is a type mismatch, and routes overlapping a whole-payload route are
+/// diagnosed once, when the provider is built.
+@Suite("RestKit behaviours: unchanged nil relationships, null collections, targets, routes")
+struct RestKitBehaviourTests {
+  struct Avatar: Equatable, Sendable {
+    var url = ""
+  }
+
+  /// Counts the writes of its relationships, as `didSet` observers would see them.
+  final class Account: @unchecked Sendable {
+    var id = 0
+    var writes: [String] = []
+    var avatar: Avatar? { didSet { writes.append("avatar") } }
+    var badges: [Avatar]? { didSet { writes.append("badges") } }
+
+    init(id: Int = 0, avatar: Avatar? = nil, badges: [Avatar]? = nil) {
+      self.id = id
+      self.avatar = avatar
+      self.badges = badges
+      writes = []
+    }
+  }
+
+  static let avatar = Mapping(Avatar.init) { Attribute("url", \.url) }
+
+  static let account = Mapping({ Account() }) {
+    Attribute("id", \.id)
+    Relationship("avatar", \.avatar, avatar)
+    Relationship("badges", \.badges, avatar)
+  }.missingKeys(.assignNilToRelationships)
+
+  @Test func aNilRelationshipThatStaysNilIsNotWritten() throws {
+    let account = Account(id: 1)
+    try Self.account.map(#"{"id": 1}"#, onto: account)
+    #expect(account.writes.isEmpty)
+    #expect(account.avatar == nil && account.badges == nil)
+    // A relationship that held something is still cleared, and that is one write each.
+    let holding = Account(id: 1, avatar: Avatar(url: "x"), badges: [Avatar(url: "b")])
+    try Self.account.map(#"{"id": 1}"#, onto: holding)
+    #expect(holding.avatar == nil && holding.badges == nil)
+    #expect(holding.writes == ["avatar", "badges"])
+  }
+
+  struct Feed: Equatable, Sendable {
+    var items: [Avatar]?
+    var pinned: [Avatar] = []
+    var seen: Set<String>?
+  }
+
+  @Test(arguments: [CollectionPolicy.union, .append, .prepend])
+  func nullUnderACombiningPolicyKeepsTheElements(policy: CollectionPolicy) throws {
+    struct Tag: Hashable, Sendable {
+      var name = ""
+    }
+    struct Bag: Equatable, Sendable {
+      var tags: Set<Tag>?
+    }
+    let identified = Mapping(Avatar.init) { Attribute("url", \.url) }.identified(by: \.url)
+    let feed = Mapping(Feed.init) {
+      Relationship("items", \.items, identified).policy(policy)
+      Relationship("pinned", \.pinned, identified).policy(policy)
+    }
+    var existing = Feed(items: [Avatar(url: "a")], pinned: [Avatar(url: "p")])
+    try feed.map(#"{"items": null, "pinned": null}"#, onto: &existing)
+    #expect(existing == Feed(items: [Avatar(url: "a")], pinned: [Avatar(url: "p")]))
+    let tagMapping = Mapping(Tag.init) { Attribute("name", \.name) }.identified(by: \.name)
+    let bag = Mapping(Bag.init) { Relationship("tags", \.tags, tagMapping).policy(policy) }
+    var tags = Bag(tags: [Tag(name: "x")])
+    try bag.map(#"{"tags": null}"#, onto: &tags)
+    #expect(tags.tags == [Tag(name: "x")])
+  }
+
+  @Test func nullUnderReplaceClearsAnOptionalCollection() throws {
+    let feed = Mapping(Feed.init) {
+      Relationship("items", \.items, Self.avatar)
+      Relationship("pinned", \.pinned, Self.avatar).policy(.clearThenAppend)
+    }
+    var existing = Feed(items: [Avatar(url: "a")], pinned: [Avatar(url: "p")])
+    let error = try #require(throws: MappingErrors.self) {
+      try feed.map(#"{"items": null, "pinned": null}"#, onto: &existing)
+    }
+    #expect(error.errors.map(\.description) == ["/pinned: expected an array, found null"])
+    try feed.map(#"{"items": null}"#, onto: &existing)
+    #expect(existing.items == nil)
+  }
+
+  // MARK: Mapper targets
+
+  struct Article: Equatable, Sendable {
+    var id = 0
+    var title = ""
+  }
+
+  struct Person: Equatable, Sendable {
+    var name = ""
+  }
+
+  static let article = Mapping(Article.init) {
+    Attribute("id", \.id)
+    Attribute("title", \.title)
+  }
+
+  static let person = Mapping(Person.init) { Attribute("name", \.name) }
+
+  @Test func aTargetOfTheWrongClassIsATypeMismatchNamingBothTypes() throws {
+    let provider = MappingProvider { Route("article", Self.article) }
+    let result = try Mapper(provider).map(
+      #"{"article": {"id": 1, "title": "Hi"}}"#, target: Person(name: "Ann"))
+    #expect(result.isEmpty)
+    #expect(
+      result.errors.map(\.description) == [
+        "/article: expected a target of type Article, found a target of type Person"
+      ])
+    #expect(
+      result.errors.first?.kind
+        == .typeMismatch(expected: "a target of type Article", found: "a target of type Person"))
+    #expect(result.diagnostics.isEmpty)
+  }
+
+  @Test func aTargetOneRouteTakesLeavesTheOtherRoutesFresh() throws {
+    let provider = MappingProvider {
+      Route("author", Self.person)
+      Route("article", Self.article)
+    }
+    let result = try Mapper(provider).map(
+      #"{"author": {"name": "Bo"}, "article": {"title": "New"}}"#,
+      target: Article(id: 7, title: "Old"))
+    #expect(result.errors.isEmpty)
+    #expect(result.all(Article.self) == [Article(id: 7, title: "New")])
+    #expect(result.all(Person.self) == [Person(name: "Bo")])
+  }
+
+  @Test func collectionsNeverTakeATarget() throws {
+    let provider = MappingProvider { Route("articles", Self.article) }
+    let result = try Mapper(provider).map(
+      #"{"articles": [{"id": 1, "title": "a"}]}"#, target: Person())
+    #expect(result.errors.isEmpty)
+    #expect(result.all(Article.self) == [Article(id: 1, title: "a")])
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "target object ignored: no single object of type Person was reached by a route"
+      ])
+  }
+
+  // MARK: Overlapping routes
+
+  @Test func routesInsideAWholePayloadRouteAreDiagnosedOnceWhenTheProviderIsBuilt() throws {
+    let provider = MappingProvider {
+      Route("", Self.article)
+      Route("meta", Self.person)
+      Route("data.author", Self.person)
+    }
+    #expect(
+      provider.diagnostics.map(\.description) == [
+        #"the routes "data.author", "meta" read values inside the whole payload, which a "#
+          + "whole-payload route also maps: those values are mapped twice"
+      ])
+    #expect(
+      provider.diagnostics.first?.kind == .overlappingRoutes(keyPaths: ["data.author", "meta"]))
+    // Not repeated in every run.
+    let result = try Mapper(provider).map(#"{"id": 1, "title": "x", "meta": {"name": "m"}}"#)
+    #expect(result.diagnostics.isEmpty)
+    // The error routes and providers without a whole-payload route are not overlapping.
+    #expect(MappingProvider { Route("", Self.article) }.diagnostics.isEmpty)
+    let keyed = MappingProvider {
+      Route("a", Self.article)
+      Route("b", Self.person)
+    }
+    #expect(keyed.diagnostics.isEmpty)
+    let one = MappingProvider(errorRoutes: []) {
+      Route("", Self.article)
+      Route("meta", Self.person)
+    }
+    #expect(
+      one.diagnostics.map(\.description) == [
+        #"the route "meta" reads values inside the whole payload, which a whole-payload route "#
+          + "also maps: those values are mapped twice"
+      ])
+  }
+}
