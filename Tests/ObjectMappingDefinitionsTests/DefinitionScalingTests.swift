@@ -63,6 +63,24 @@ import Testing
     }
   }
 
+  /// A mapping with many output keys (a file's alternatives for one property, each with its
+  /// own key, and many keys nested in one object) builds in linear time: its inverse finds each
+  /// key without scanning the others.
+  @Test func manyOutputKeys() throws {
+    try Scaling.expectLinear("many output keys", base: 400) { count in
+      count
+    } work: { count in
+      let alternatives: [any MappingRule<Person>] = (0..<count).map { index in
+        Include(Mapping(Person.init) { Attribute("h\(index)", \.height) })
+      }
+      _ = Mapping(Person.init) { alternatives }
+      let nested: [any MappingRule<Person>] = (0..<count).map { index in
+        Include(Mapping(Person.init) { Attribute("person.h\(index)", \.height) })
+      }
+      _ = Mapping(Person.init) { nested }
+    }
+  }
+
   @Test func relationshipChain() throws {
     try Scaling.expectLinear("relationship chain", base: 300) { count in
       var text = "{"

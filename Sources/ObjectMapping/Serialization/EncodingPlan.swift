@@ -195,40 +195,50 @@ private struct _OutputTree {
 
   var keys: [String] = []
   var items: [Item] = []
+  /// The index of each key's first item: finding a key costs no scan of the keys, so a mapping
+  /// with many output keys (a definition file's alternatives) builds in linear time.
+  private var firstIndex: [String: Int] = [:]
+
+  /// Appends `item` under `key`.
+  private mutating func append(_ key: String, _ item: Item) {
+    if firstIndex[key] == nil { firstIndex[key] = keys.count }
+    keys.append(key)
+    items.append(item)
+  }
 
   /// Adds `rule` at `path`; returns why it cannot be added (the key is taken) or `nil`.
   mutating func insert<Object>(_ rule: _EncodingRule<Object>, at path: ArraySlice<String>)
     -> String?
   {
     guard let first = path.first else { return "it has no output key" }
-    let index = keys.firstIndex { $0 == first }
+    let index = firstIndex[first]
     if path.count == 1 {
       // Two rules in disjoint groups may write one key: a run writes at most one of them.
       guard index == nil || Self.areExclusive(items[index ?? 0], rule.step) else {
         return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
       }
-      keys.append(first)
       if index != nil, let later = rule.step as? _GroupedEncodeStep {
         // Written only when groups are selected: with none, the earlier rule writes the key.
-        items.append(.rule(later.requiringSelection(), rule.nulls))
+        append(first, .rule(later.requiringSelection(), rule.nulls))
       } else {
-        items.append(.rule(rule.step, rule.nulls))
+        append(first, .rule(rule.step, rule.nulls))
       }
       return nil
     }
     guard let index else {
       var branch = _OutputTree()
       if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
-      keys.append(first)
-      items.append(.branch(branch))
+      append(first, .branch(branch))
       return nil
     }
     guard case .branch(var branch) = items[index] else {
       return "an earlier rule writes \"\(first)\" as a value, so nothing can be nested in it"
     }
-    if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
+    // The branch is taken out while it grows, so that it is not copied for each rule.
+    items[index] = .branch(_OutputTree())
+    let problem = branch.insert(rule, at: path.dropFirst())
     items[index] = .branch(branch)
-    return nil
+    return problem
   }
 
   /// Whether `item` and `step` are rules of disjoint groups.
