@@ -31,7 +31,7 @@ let package = Package(
     // time into ordinary mappings, bound to Swift types through property tables.
     .target(
       name: "ObjectMappingDefinitions",
-      dependencies: ["ObjectMapping"]
+      dependencies: ["ObjectMapping", "ObjectMappingDocument"]
     ),
     .target(
       name: "ObjectMappingTesting",
@@ -65,7 +65,10 @@ let package = Package(
     ),
     .testTarget(
       name: "ObjectMappingDefinitionsTests",
-      dependencies: ["ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingTesting"]
+      dependencies: [
+        "ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingDocument",
+        "ObjectMappingTesting",
+      ]
     ),
     .testTarget(
       name: "ObjectMappingTests",

@@ -29,5 +29,12 @@ let package = Package(
       name: "ModelFuzz",
       dependencies: [.product(name: "ObjectMapping", package: "swift-object-mapping")]
     ),
+    .executableTarget(
+      name: "DefinitionFuzz",
+      dependencies: [
+        .product(name: "ObjectMapping", package: "swift-object-mapping"),
+        .product(name: "ObjectMappingDefinitions", package: "swift-object-mapping"),
+      ]
+    ),
   ]
 )

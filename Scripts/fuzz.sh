@@ -39,6 +39,7 @@ FormReaderFuzz   300000        30000       no
 MapperFuzz       15000         1500        yes
 NodeFuzz         25000         1800        no
 ModelFuzz        100000        15000       yes
+DefinitionFuzz   50000         10000       no
 "
 
 all_targets() { awk 'NF { print $1 }' <<<"$TARGET_TABLE"; }

@@ -24,8 +24,9 @@ extension Post: DefinableModel {
 }
 
 /// Section 7 of `swift run showcase`: the posts mapped through a `.mappings` file bundled as a
-/// resource (`Resources/Timeline.mappings`), written back with the same definition, and a broken
-/// definition's errors with their file, line and column.
+/// resource (`Resources/Timeline.mappings`), written back with the same definition, the rules the
+/// loaded `$Post` applies (its template's included), and a broken definition's errors with their
+/// file, line and column.
 public enum DefinitionFileShowcase {
   /// The bundled definitions.
   public static func catalog() throws(DefinitionErrors) -> DefinitionCatalog {
@@ -54,6 +55,8 @@ public enum DefinitionFileShowcase {
         let body = try posts.serialize(first, as: .json(.sortedKeys))
         lines.append("written back: \(String(decoding: body, as: UTF8.self))")
       }
+      lines.append("the rules of $Post, as loaded:")
+      lines += try catalog.rules(of: "$Post").map { "  \($0)" }
     } catch {
       lines.append("the bundled definitions do not load: \(error)")
     }

@@ -76,8 +76,9 @@ struct AppCoreKitOrganizationTests {
     #expect(errors[1].message.contains("Missing.mappings"))
   }
 
-  /// Templates: several, in order (a later one wins), and the context's own members win over
-  /// all of them.
+  /// Templates: several, in order; the first listed wins for a key both set ("an inherited
+  /// entry is set only when the key is not yet present", as AppCoreKit's cascading tree does),
+  /// and the context's own members win over all of them.
   @Test func inheritsTemplates() throws {
     let text = """
       {
@@ -94,8 +95,16 @@ struct AppCoreKitOrganizationTests {
       appCoreKitFiles: [.string(text, name: "T.mappings")], types: Self.types)
     let tweet = try catalog.mapping("$TweetModel", as: TweetModel.self).map(Self.payload)
     #expect(tweet.message == "hello")
-    #expect(tweet.identifier == "7")
-    #expect(tweet.name == "Ann")
+    #expect(tweet.identifier == "hello")  // $Texts is listed first
+    #expect(tweet.name == "Ann")  // the context's own
+    let swapped = try DefinitionCatalog(
+      appCoreKitFiles: [
+        .string(
+          text.replacingOccurrences(of: #"["$Texts", "$Ids"]"#, with: #"["$Ids", "$Texts"]"#),
+          name: "T.mappings")
+      ], types: Self.types)
+    #expect(
+      try swapped.mapping("$TweetModel", as: TweetModel.self).map(Self.payload).identifier == "7")
   }
 
   @Test func inheritsCycleAndUnknownTemplate() throws {
@@ -108,9 +117,13 @@ struct AppCoreKitOrganizationTests {
     let error = #expect(throws: DefinitionErrors.self) {
       try DefinitionCatalog(appCoreKitFiles: [.string(text, name: "T.mappings")], types: Self.types)
     }
-    let kinds = error?.errors.map(\.kind) ?? []
-    #expect(kinds.contains(.unknownContext))
-    #expect(error?.errors.contains { $0.message.contains("@inherits cycle") } == true)
+    // The cycle once, at the reference that closes it; the unknown template at its name.
+    #expect(
+      error?.errors.map(\.description) == [
+        "T.mappings:3:25: @inherits cycle: $A inherits $B inherits $A",
+        "T.mappings:3:31: @inherits names \"$Nowhere\", which no loaded file defines",
+      ])
+    #expect(error?.errors.map(\.kind) == [.inheritanceCycle, .unknownContext])
   }
 
   static let selectorFile = """

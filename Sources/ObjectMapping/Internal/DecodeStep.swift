@@ -26,6 +26,10 @@ class _DecodeStep<Object>: @unchecked Sendable {
   /// Whether the rule applies in this run at all (a grouped rule outside the run's groups does
   /// not, see ``_GroupedStep``).
   func applies(in run: borrowing _MappingRun) -> Bool { true }
+
+  /// Whether an absent value sets the default or fails a required value onto an existing
+  /// instance too (``_AbsenceTreatment/appliesOntoExisting``, definition files).
+  var absenceAppliesOntoExistingInstances: Bool { false }
 }
 
 /// The step of a rule whose definition cannot be run (a key path that could trap, see

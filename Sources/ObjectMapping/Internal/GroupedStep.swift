@@ -30,4 +30,8 @@ final class _GroupedStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   override func applies(in run: borrowing _MappingRun) -> Bool {
     run.context.includes(groups: groups)
   }
+
+  override var absenceAppliesOntoExistingInstances: Bool {
+    inner.absenceAppliesOntoExistingInstances
+  }
 }

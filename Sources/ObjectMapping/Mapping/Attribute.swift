@@ -53,6 +53,11 @@ public struct Attribute<Object, Value>: MappingRule {
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
   var validators: [_Validator<Value>] = []
+  /// How absent and `null` values are treated (definition files' semantics).
+  var absence = _AbsenceTreatment.standard
+  /// A rule reading ``SourcePath/root`` (AppCoreKit's `@self`) whose inverse writes the
+  /// reversed value's members into the object being written (``writingSelfBack()``).
+  var writesSelfBack = false
 
   /// The same rule validating each value it is about to set (RestKit's key-value validation).
   ///
@@ -107,7 +112,9 @@ public struct Attribute<Object, Value>: MappingRule {
   /// Whether the rule can be inverted (it has a reverse direction, reads no special source and
   /// is not marked ``decodeOnly()``).
   public var isReversible: Bool {
-    !isDecodeOnly && (compoundWriter != nil || (serialize != nil && !source.isSpecial))
+    !isDecodeOnly
+      && (compoundWriter != nil
+        || (serialize != nil && (!source.isSpecial || (source == .root && writesSelfBack))))
   }
 
   /// The same rule, writing `nil` as `null` (``NullPolicy/include``) or leaving it out
@@ -136,6 +143,24 @@ public struct Attribute<Object, Value>: MappingRule {
   public func required() -> Self {
     var copy = self
     copy.presence = .required
+    return copy
+  }
+
+  /// The same rule treating absent and `null` values as `treatment` says (definition files).
+  package func treatingAbsence(_ treatment: _AbsenceTreatment) -> Self {
+    var copy = self
+    copy.absence = treatment
+    return copy
+  }
+
+  /// The same rule, when it reads ``SourcePath/root`` through a two-way conversion (AppCoreKit's
+  /// `@self` with a transform), written back by the inverse: the reversed value must be an
+  /// object (or `nil`/`null`, which writes nothing), and its members go into the object being
+  /// written, after the members other rules write (a key another rule writes is not written
+  /// twice). Definition files use it; the DSL's special sources stay read-only.
+  package func writingSelfBack() -> Self {
+    var copy = self
+    copy.writesSelfBack = true
     return copy
   }
 
@@ -205,6 +230,11 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
   /// `Value` (unwrapped) is a number, `Bool`, `Decimal`, `Date`, `URL` or `UUID`: under
   /// ``EmptyStringPolicy/asNull`` an empty string that fails to convert reads as `null`.
   let emptyStringMayBeNull: Bool
+  /// `null` is treated as absent (``_AbsenceTreatment/nullIsAbsent``).
+  let nullIsAbsent: Bool
+  /// Onto an existing instance, absence sets the default or fails a required value
+  /// (``_AbsenceTreatment/appliesOntoExisting``).
+  let absenceAppliesOntoExisting: Bool
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
@@ -223,6 +253,8 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     zeroReplacement = rule.zeroValue?().map(_Boxed.init)
     comparesUnchanged = Value.self is any Equatable.Type
     emptyStringMayBeNull = _isScalarForEmptyStrings(Value.self)
+    nullIsAbsent = rule.absence.nullIsAbsent
+    absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
   }
 
   /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
@@ -292,23 +324,11 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       {
         return
       }
-      // Onto an existing instance, an absent value leaves the property as it is, unless the
-      // run assigns defaults for missing keys.
-      guard !run.ontoExisting else {
-        if run.context.missingKeys.contains(.assignDefaults) {
-          assignMissing(&object, &patch, run: &run)
-        }
-        return
-      }
-      if let defaultValue = rule.defaultValue {
-        set(defaultValue(), in: &object, &patch, run: run)
-      } else if absenceIsError {
-        run.fail(.missingRequiredKey, at: source.pathComponents)
-      }
-      return
+      return decodeAbsent(&object, &patch, run: &run)
     }
     let validates = hasValidators && run.context.validates
     if run.tape[index].kind == .null {
+      if nullIsAbsent { return decodeAbsent(&object, &patch, run: &run) }
       return readNull(&object, &patch, validates: validates, run: &run)
     }
     let payload = PayloadValue(run: run, index: index, context: valueContext(run))
@@ -317,6 +337,28 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
       set(value, in: &object, &patch, validates: validates, run: &run)
     } catch {
       readFailed(error, payload: payload, in: &object, &patch, validates: validates, run: &run)
+    }
+  }
+
+  /// The value is absent (or `null`, treated as absent): a new object gets the default, or a
+  /// required value is an error. Onto an existing instance the property is left as it is,
+  /// unless the run assigns defaults for missing keys or the rule treats absence onto existing
+  /// instances as for new objects (``_AbsenceTreatment/appliesOntoExisting``). Out of line, so
+  /// that the frame and the code of `decode`'s common path (a present value) stay small.
+  @inline(never)
+  private func decodeAbsent(
+    _ object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+  ) {
+    guard !run.ontoExisting || absenceAppliesOntoExisting else {
+      if run.context.missingKeys.contains(.assignDefaults) {
+        assignMissing(&object, &patch, run: &run)
+      }
+      return
+    }
+    if let defaultValue = rule.defaultValue {
+      set(defaultValue(), in: &object, &patch, run: run)
+    } else if absenceIsError {
+      run.fail(.missingRequiredKey, at: source.pathComponents)
     }
   }
 
@@ -434,9 +476,13 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
-    if source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil { return true }
+    if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
+      return !nullIsAbsent || run.tape[index].kind != .null
+    }
     return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
   }
+
+  override var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
 }
 
 extension Attribute where Value: MappableValue {
@@ -676,6 +722,15 @@ extension Attribute: _EncodableRule {
     guard let serialize else {
       return .omitted(
         InverseOmission(rule: label, reason: "it converts with a one-way closure or transform"))
+    }
+    if source == .root, writesSelfBack, keyPathProblem == nil {
+      var rule = _EncodingRule<Object>(
+        path: [], property: property, label: label, nulls: nullPolicy,
+        step: _AttributeEncodeStep(
+          reader: _PropertyReader(property), valueWriter: serialize,
+          outputFormat: attributeDateFormats?.first, errorPath: []))
+      rule.placement = .selfMembers
+      return .rule(rule)
     }
     guard !source.isSpecial else {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))

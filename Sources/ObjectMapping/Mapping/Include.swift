@@ -102,6 +102,7 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
     // child mapping does when reading them (the included mapping's own keyless rules carry no
     // names here: they keep their keys).
     lifted.defaultKeyNames = rule.defaultKeyNames
+    lifted.placement = rule.placement
     return lifted
   }
 }
@@ -160,6 +161,10 @@ final class _UpcastStep<Object, Base>: _DecodeStep<Object>, @unchecked Sendable 
   override func applies(in run: borrowing _MappingRun) -> Bool {
     inner.applies(in: run)
   }
+
+  override var absenceAppliesOntoExistingInstances: Bool {
+    inner.absenceAppliesOntoExistingInstances
+  }
 }
 
 /// The steps of the rules that write one property (composition): the present ones run in
@@ -184,8 +189,11 @@ final class _AlternativesStep<Object>: _DecodeStep<Object>, @unchecked Sendable 
       applied = true
     }
     // None present: the last alternative that applies in this run decides (a default, or
-    // the missing-key error; nothing onto an existing instance).
-    if !applied, !run.ontoExisting, let last = alternatives.last(where: { $0.applies(in: run) }) {
+    // the missing-key error; nothing onto an existing instance, unless that rule treats
+    // absence there as for a new object, as definition files do).
+    if !applied, let last = alternatives.last(where: { $0.applies(in: run) }),
+      !run.ontoExisting || last.absenceAppliesOntoExistingInstances
+    {
       last.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
     }
   }

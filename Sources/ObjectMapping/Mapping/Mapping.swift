@@ -814,6 +814,27 @@ final class _MappingPlan<Object>: Sendable {
     if decode(into: &object, at: index, run: &run) { accept(consume object) }
   }
 
+  /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for a relationship's child: a plain
+  /// child that failed is passed to `accept` too, filled as far as it mapped, unless the
+  /// relationship drops failed children (``_MappingRun/dropsFailedChildren``). Its errors are
+  /// in `run`, so the parent fails; a report's partial object keeps the partial child, as
+  /// AppCoreKit returned the object with what it could fill.
+  @inline(__always)
+  func decodeChild(
+    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool = true,
+    accept: (consuming Object) -> Void
+  ) {
+    guard _isPlain else {
+      return decodeDispatched(
+        at: index, run: &run, declineIsAcceptable: declineIsAcceptable, accept: accept)
+    }
+    guard let make, acceptsValue(at: index, run: &run) else { return }
+    var object = make()
+    if decode(into: &object, at: index, run: &run) || !run.dropsFailedChildren {
+      accept(consume object)
+    }
+  }
+
   /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for dynamic and nested-key mappings,
   /// out of line so that the plain path needs no `Optional<Object>` metadata.
   @inline(never)

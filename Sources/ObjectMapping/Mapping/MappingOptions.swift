@@ -31,7 +31,8 @@ public struct MappingOptions: Sendable {
   /// Whether `nil` properties are written as `null` or left out when serializing; `nil`: not
   /// set.
   public var nulls: NullPolicy?
-  /// The groups whose rules apply (a rule without groups always applies); `nil`: not set.
+  /// The groups whose rules apply (a rule without groups always applies; an empty set selects
+  /// every rule, as no selection does); `nil`: not set.
   public var groups: Set<String>?
   /// How ``groups`` select grouped rules: any of them (the default) or all of them (CSMapper);
   /// `nil`: not set.
@@ -218,8 +219,8 @@ public enum ChildMerging: Sendable, Hashable {
 
 /// How the groups a call or a mapping selects (``MappingOptions/groups``,
 /// ``Mapping/groups(_:matching:)``) choose among rules tagged with groups
-/// (``Attribute/groups(_:)-(String...)``). A rule without groups always applies; with no groups selected,
-/// every rule applies.
+/// (``Attribute/groups(_:)-(String...)``). A rule without groups always applies; with no groups selected
+/// (`nil` or an empty set: `MappingOptions(groups: [])`), every rule applies.
 ///
 /// With rules `name` in `["list"]`, `age` in `["detail", "list"]`, `address` in `["detail"]`
 /// and `height` in none (CSMapper's example):
@@ -236,9 +237,10 @@ public enum GroupMatching: Sendable, Hashable {
   /// `mapAttributesWithDictionary:groups:`.
   case allOf
 
-  /// Whether a rule tagged with `names` applies when `selected` are selected.
+  /// Whether a rule tagged with `names` applies when `selected` are selected: a rule without
+  /// groups always does, and so does every rule when the selection is empty.
   func includes(_ names: [String], selected: Set<String>) -> Bool {
-    if names.isEmpty { return true }
+    if names.isEmpty || selected.isEmpty { return true }
     switch self {
     case .anyOf: return names.contains(where: selected.contains)
     case .allOf: return selected.allSatisfy(names.contains)

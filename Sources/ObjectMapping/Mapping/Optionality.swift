@@ -30,3 +30,25 @@ extension Optional: _OptionalTraitsProvider {
 
   static var wrappedType: Any.Type { Wrapped.self }
 }
+
+/// How a rule loaded from a definition file treats absent and `null` values: there the file's own
+/// system is the authority (AppCoreKit, CSMapper), not the DSL's inference from Swift types.
+///
+/// For the `ObjectMappingDefinitions` library (``Attribute/treatingAbsence(_:)``,
+/// ``Relationship/treatingAbsence(_:)``); the DSL's rules keep SPEC §3's defaults.
+package struct _AbsenceTreatment: Sendable, Hashable {
+  /// `null` is treated exactly as an absent key: a required value is an error, a default is
+  /// set, anything else leaves the property as it is.
+  package var nullIsAbsent: Bool
+  /// Onto an existing instance, an absent value is treated as for a new object: the default is
+  /// set and a required value is an error (the DSL leaves the property alone).
+  package var appliesOntoExisting: Bool
+
+  package init(nullIsAbsent: Bool, appliesOntoExisting: Bool) {
+    self.nullIsAbsent = nullIsAbsent
+    self.appliesOntoExisting = appliesOntoExisting
+  }
+
+  /// The DSL's treatment.
+  package static let standard = _AbsenceTreatment(nullIsAbsent: false, appliesOntoExisting: false)
+}

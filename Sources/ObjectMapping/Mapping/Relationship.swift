@@ -52,6 +52,11 @@ public struct Relationship<Object>: MappingRule {
   /// Whether the property is `nil`, when it is optional: a `nil` relationship that stays `nil`
   /// is not written (its setter and observers do not run).
   let isNil: (@Sendable (Object) -> Bool)?
+  /// How absent and `null` values are treated (definition files' semantics).
+  var absence = _AbsenceTreatment.standard
+  /// A to-many relationship reading ``SourcePath/root`` (AppCoreKit's `@self` collection) whose
+  /// inverse writes the collection as the whole output (``writingSelfBack()``).
+  var writesSelfBack = false
 
   /// The same relationship validating the value it is about to set: the child, the optional
   /// child, or the whole collection — `Value` is the property's type. Same outcomes as
@@ -181,6 +186,23 @@ public struct Relationship<Object>: MappingRule {
     return copy
   }
 
+  /// The same rule treating absent and `null` values as `treatment` says (definition files).
+  package func treatingAbsence(_ treatment: _AbsenceTreatment) -> Self {
+    var copy = self
+    copy.absence = treatment
+    return copy
+  }
+
+  /// The same to-many rule, when it reads ``SourcePath/root`` (AppCoreKit's `@self`: the
+  /// payload is the array), written back by the inverse: the object is written as the array
+  /// of its children itself. It must then be the only rule the inverse writes; another one is
+  /// left out and listed. Definition files use it; the DSL's special sources stay read-only.
+  package func writingSelfBack() -> Self {
+    var copy = self
+    copy.writesSelfBack = true
+    return copy
+  }
+
   /// The same rule, left out of the inverse: the children are mapped but never serialized.
   public func decodeOnly() -> Self {
     var copy = self
@@ -237,6 +259,11 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   /// A to-many relationship whose path has more than one key: a path that crosses an array
   /// fans out (``_CompiledSource/fanOut(in:from:)``).
   let fansOut: Bool
+  /// `null` is treated as absent (``_AbsenceTreatment/nullIsAbsent``).
+  let nullIsAbsent: Bool
+  /// Onto an existing instance, a required absent value is an error
+  /// (``_AbsenceTreatment/appliesOntoExisting``).
+  let absenceAppliesOntoExisting: Bool
 
   init(_ rule: Relationship<Object>, source: _CompiledSource) {
     self.rule = rule
@@ -246,6 +273,8 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
     needsChecks = hasValidators || rule.childFailure == .dropChild
     fansOut = rule.shape == .toMany && !source.rest.isEmpty
+    nullIsAbsent = rule.absence.nullIsAbsent
+    absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
   }
 
   /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
@@ -261,16 +290,22 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
 
   override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
-    if source.resolve(in: run.tape, from: objectIndex, hint: &hint) != nil { return true }
+    if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
+      return !nullIsAbsent || run.tape[index].kind != .null
+    }
     return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
   }
+
+  override var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
 
   override func decode(
     _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
     run: inout _MappingRun
   ) {
-    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint),
+      !nullIsAbsent || run.tape[index].kind != .null
+    else {
       if fansOut || run.ontoExisting || absenceIsError {
         decodeAbsent(&object, &patch, objectIndex: objectIndex, run: &run)
       }
@@ -308,7 +343,7 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     {
       return
     }
-    if run.ontoExisting {
+    if run.ontoExisting, !absenceAppliesOntoExisting {
       guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
       else { return }
       // Unchanged values are not written: a relationship that is `nil` stays untouched.
@@ -427,7 +462,7 @@ final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>:
 
   override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
-    _childPlan(mapping).decodeNew(at: index, run: &run, declineIsAcceptable: false) { child in
+    _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
       writer.write(child, into: &object)
     }
   }
@@ -464,7 +499,7 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
       writer.write(nil, into: &object)
       return
     }
-    _childPlan(mapping).decodeNew(at: index, run: &run) { child in
+    _childPlan(mapping).decodeChild(at: index, run: &run) { child in
       writer.write(child, into: &object)
     }
   }
@@ -533,14 +568,16 @@ final class _ToManyStep<
     for offset in 0..<count {
       run.path.append(.index(offset))
       let errorsBefore = run.errors.count
-      plan.decodeNew(at: cursor, run: &run) { child in appendChild(&children, consume child) }
+      plan.decodeChild(at: cursor, run: &run) { child in appendChild(&children, consume child) }
       if dropsFailures {
         dropIfFailed(&children, at: cursor, errorsBefore: errorsBefore, plan: plan, run: &run)
       }
       run.path.removeLast()
       cursor = run.tape.next(after: cursor)
     }
-    if run.errors.count == before {
+    // Written also when a child failed (the parent fails then): a report's partial object
+    // keeps the children as far as they mapped.
+    if run.errors.count == before || !dropsFailures {
       writer.write(Collection(mappedElements: children), into: &object)
     }
   }
@@ -957,6 +994,13 @@ extension Relationship: _EncodableRule {
     }
     if source == .root, let flatChild {
       return .rules(flatChild.encodings())
+    }
+    if source == .root, writesSelfBack, shape == .toMany {
+      var rule = _EncodingRule<Object>(
+        path: [], property: propertyKeyPath, label: label, nulls: nullPolicy,
+        step: encode.makeStep([], nullPolicy != nil))
+      rule.placement = .wholeOutput
+      return .rule(rule)
     }
     guard !source.isSpecial else {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))

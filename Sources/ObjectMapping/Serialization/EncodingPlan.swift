@@ -79,6 +79,9 @@ struct _EncodingRule<Object>: Sendable {
   var nulls: NullPolicy?
   /// Writes the value of the `Object` it is given a pointer to (see ``_EncodeStep``).
   let step: _EncodeStep
+  /// Where the value goes: under ``path`` (every rule of the DSL), or, for the `@self` rules
+  /// of definition files, into the object itself or as the whole output.
+  var placement = _OutputPlacement.member
 
   init(
     path: [String], property: AnyKeyPath & Sendable, label: String, nulls: NullPolicy?,
@@ -98,6 +101,7 @@ struct _EncodingRule<Object>: Sendable {
       path: path, property: property, label: label, nulls: nulls,
       step: _GroupedEncodeStep(step, groups: names))
     grouped.defaultKeyNames = defaultKeyNames
+    grouped.placement = placement
     return grouped
   }
 
@@ -127,6 +131,18 @@ struct _EncodingRule<Object>: Sendable {
   ) -> Bool {
     _withBorrowed(object) { step.write($0.erased, to: &writer, run: &run, nulls: nulls) }
   }
+}
+
+/// Where an encoding rule's value goes in the object's output.
+enum _OutputPlacement: Sendable {
+  /// Under the rule's path.
+  case member
+  /// The value is an object whose members go into the object being written (a `@self`
+  /// attribute of a definition file, ``Attribute/writingSelfBack()``).
+  case selfMembers
+  /// The value is the whole output, written instead of an object (a `@self` collection of a
+  /// definition file, ``Relationship/writingSelfBack()``).
+  case wholeOutput
 }
 
 /// What a rule contributes to the inverse.
@@ -179,40 +195,50 @@ private struct _OutputTree {
 
   var keys: [String] = []
   var items: [Item] = []
+  /// The index of each key's first item: finding a key costs no scan of the keys, so a mapping
+  /// with many output keys (a definition file's alternatives) builds in linear time.
+  private var firstIndex: [String: Int] = [:]
+
+  /// Appends `item` under `key`.
+  private mutating func append(_ key: String, _ item: Item) {
+    if firstIndex[key] == nil { firstIndex[key] = keys.count }
+    keys.append(key)
+    items.append(item)
+  }
 
   /// Adds `rule` at `path`; returns why it cannot be added (the key is taken) or `nil`.
   mutating func insert<Object>(_ rule: _EncodingRule<Object>, at path: ArraySlice<String>)
     -> String?
   {
     guard let first = path.first else { return "it has no output key" }
-    let index = keys.firstIndex { $0 == first }
+    let index = firstIndex[first]
     if path.count == 1 {
       // Two rules in disjoint groups may write one key: a run writes at most one of them.
       guard index == nil || Self.areExclusive(items[index ?? 0], rule.step) else {
         return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
       }
-      keys.append(first)
       if index != nil, let later = rule.step as? _GroupedEncodeStep {
         // Written only when groups are selected: with none, the earlier rule writes the key.
-        items.append(.rule(later.requiringSelection(), rule.nulls))
+        append(first, .rule(later.requiringSelection(), rule.nulls))
       } else {
-        items.append(.rule(rule.step, rule.nulls))
+        append(first, .rule(rule.step, rule.nulls))
       }
       return nil
     }
     guard let index else {
       var branch = _OutputTree()
       if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
-      keys.append(first)
-      items.append(.branch(branch))
+      append(first, .branch(branch))
       return nil
     }
     guard case .branch(var branch) = items[index] else {
       return "an earlier rule writes \"\(first)\" as a value, so nothing can be nested in it"
     }
-    if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
+    // The branch is taken out while it grows, so that it is not copied for each rule.
+    items[index] = .branch(_OutputTree())
+    let problem = branch.insert(rule, at: path.dropFirst())
     items[index] = .branch(branch)
-    return nil
+    return problem
   }
 
   /// Whether `item` and `step` are rules of disjoint groups.
@@ -327,6 +353,14 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private let memberCount: Int
   /// Every key's compact `"key":` bytes, one after the other.
   private let keyBytes: _FixedBuffer<UInt8>
+  /// A rule whose value is the whole output (``_OutputPlacement/wholeOutput``), written instead
+  /// of the members; `nil` for every mapping of the DSL.
+  private let wholeOutput: _EncodeStep?
+  /// The rules whose values' members go into the object (``_OutputPlacement/selfMembers``),
+  /// written after the members, with their own nil policies; none for every mapping of the DSL.
+  private let selfMemberSteps: [(step: _SelfMembersEncodeStep, nulls: NullPolicy?)]
+  /// ``wholeOutput`` or ``selfMemberSteps`` is set: tested on the hot path instead of both.
+  private let writesSelf: Bool
 
   private init(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
@@ -350,16 +384,38 @@ final class _InversePlan<Object>: @unchecked Sendable {
     }
     var tree = _OutputTree()
     var placement: [InverseOmission] = []
+    var selfMembers: [_EncodingRule<Object>] = []
+    let whole = rules.first { $0.placement == .wholeOutput }
     for rule in rules {
-      if let problem = tree.insert(rule, at: rule.path[...]) {
+      if let whole {
+        // A `@self` collection is the output: nothing else can be written beside it.
+        if rule.label != whole.label || rule.placement != .wholeOutput {
+          placement.append(
+            InverseOmission(
+              rule: rule.label,
+              reason: "\(whole.label) writes the whole output (a @self collection), so there is "
+                + "no object to write it in"))
+        }
+        continue
+      }
+      if rule.placement == .selfMembers {
+        selfMembers.append(rule)
+      } else if let problem = tree.insert(rule, at: rule.path[...]) {
         placement.append(InverseOmission(rule: rule.label, reason: problem))
       }
     }
+    wholeOutput = whole?.step
     placementProblems = placement
     problems += placement
     var flat: [_OutputMember] = []
     var keys: [_OutputKey] = []
     tree.flatten(into: &flat, keys: &keys)
+    // `@self` values' members go after the members the rules write, which they never repeat.
+    let writtenKeys = Set(tree.keys)
+    selfMemberSteps = selfMembers.map {
+      (_SelfMembersEncodeStep($0.step, excluding: writtenKeys), $0.nulls)
+    }
+    writesSelf = whole != nil || !selfMembers.isEmpty
     var bytes: [UInt8] = []
     bytes.reserveCapacity(keys.reduce(0) { $0 + $1.framed.count })
     for index in flat.indices {
@@ -371,8 +427,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
     keyBytes = _FixedBuffer(bytes)
     members = _FixedBuffer(flat)
     self.keys = keys
-    // The members' steps (some made by the tree, see `_OutputTree.insert`), kept alive here.
-    steps = flat.compactMap { $0.step?.target }
+    // The members' steps (some made by the tree, see `_OutputTree.insert`, or above), kept
+    // alive here.
+    steps = withExtendedLifetime(tree) { flat.compactMap { $0.step?.target } }
     self.dispatch = dispatch
     self.keyEncoder = keyEncoder
     isPlain = dispatch == nil && keyEncoder == nil
@@ -493,13 +550,18 @@ final class _InversePlan<Object>: @unchecked Sendable {
     }
     run.nulls = nulls
     run.depth += 1
-    writer.beginObject()
-    if writer.target == .json && !writer.json.isPretty {
-      _ = writeCompact(object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
+    if writesSelf {
+      writeWithSelfRules(object, nulls: nulls, writer: &writer, run: &run)
     } else {
-      _ = write(object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
+      writer.beginObject()
+      if writer.target == .json && !writer.json.isPretty {
+        _ = writeCompact(
+          object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
+      } else {
+        _ = write(object, from: 0, to: memberCount, nulls: nulls, writer: &writer, run: &run)
+      }
+      writer.endObject()
     }
-    writer.endObject()
     run.depth -= 1
     run.nulls = outerNulls
     if let outerGroups { run.groups = outerGroups }
@@ -550,6 +612,29 @@ final class _InversePlan<Object>: @unchecked Sendable {
     }
     run.visiting.append(id)
     return true
+  }
+
+  /// Writes the model at `object` with its `@self` rules: the whole-output rule's value instead
+  /// of an object, or the object with the members of the `@self` values after the rules'
+  /// (``_SelfMembersEncodeStep``). Out of line, for definition files only.
+  @inline(never)
+  private func writeWithSelfRules(
+    _ object: _BorrowedModel, nulls objectNulls: NullPolicy, writer: inout _PayloadWriter,
+    run: inout _EncodingRun
+  ) {
+    if let wholeOutput {
+      if !wholeOutput.write(object, to: &writer, run: &run, nulls: objectNulls) { writer.null() }
+      return
+    }
+    writer.beginObject()
+    _ = write(object, from: 0, to: memberCount, nulls: objectNulls, writer: &writer, run: &run)
+    for (step, nulls) in selfMemberSteps {
+      let mark = writer.checkpoint()
+      if !step.write(object, to: &writer, run: &run, nulls: nulls ?? objectNulls) {
+        writer.rollback(to: mark)
+      }
+    }
+    writer.endObject()
   }
 
   /// Writes the members in `start..<end` (one level of the output) of the model at `object`
@@ -700,10 +785,60 @@ final class _GroupedEncodeStep: _EncodeStep, @unchecked Sendable {
     _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    guard let active = run.groups else {
+    // No groups selected (none, or an empty set): every rule applies.
+    guard let active = run.groups, !active.isEmpty else {
       return requiresSelection ? false : inner.write(object, to: &writer, run: &run, nulls: nulls)
     }
     guard run.groupMatching.includes(groups, selected: active) else { return false }
     return inner.write(object, to: &writer, run: &run, nulls: nulls)
+  }
+}
+
+/// The serializing step of a `@self` attribute of a definition file
+/// (``Attribute/writingSelfBack()``): the attribute's value, written as a `Node`, must be an
+/// object (or nothing: `nil` left out, `null`), and its members go into the object being written,
+/// except the keys other rules of the object write.
+final class _SelfMembersEncodeStep: _EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see _EncodeStep).
+  let inner: _EncodeStep
+  /// The keys the object's other rules write.
+  let excluded: Set<String>
+
+  init(_ inner: _EncodeStep, excluding excluded: Set<String>) {
+    self.inner = inner
+    self.excluded = excluded
+  }
+
+  override func write(
+    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool {
+    var values = writer.nodeWriter()
+    guard inner.write(object, to: &values, run: &run, nulls: nulls) else { return false }
+    switch values.nodes.result {
+    case .null:
+      return false
+    case .object(let members):
+      var wrote = false
+      var seen = excluded
+      for member in members where seen.insert(member.key).inserted {
+        writer.key(member.key)
+        do {
+          try writer.node(member.value)
+        } catch {
+          run.record(error, at: [.key(member.key)])
+          return false
+        }
+        wrote = true
+      }
+      return wrote
+    case let other:
+      run.record(
+        MappingError(
+          .notRepresentable(
+            reason: "a @self value is written into the object, so it must be an object, not "
+              + other.kindDescription)), at: [])
+      return false
+    }
   }
 }

@@ -126,11 +126,13 @@ public struct InverseMapping<Object>: Sendable {
   /// rules marked `decodeOnly()`, and rules whose output key another rule already writes.
   public var omitted: [InverseOmission] { leftOut + placementProblems }
 
-  /// The output key paths the inverse writes, in order (`["id", "title", "user.name"]`).
+  /// The output key paths the inverse writes, in order (`["id", "title", "user.name"]`; a
+  /// definition file's `@self` rule, which writes into the object itself or is the whole
+  /// output, is `"@self"`).
   public var keyPaths: [String] {
     rules.filter { rule in
       !placementProblems.contains { $0.rule == rule.label }
-    }.map { $0.path.joined(separator: ".") }
+    }.map { $0.placement == .member ? $0.path.joined(separator: ".") : "@self" }
   }
 
   // MARK: Customization

@@ -15,8 +15,9 @@ import Foundation
 /// ```
 ///
 /// Throw ``ConversionFailure`` from either closure to report a value that does not convert; the
-/// mapping adds the path. A one-way conversion is spelled differently, as `decodeOnly:` on
-/// ``Attribute``, and the inverse reports the rule it had to leave out.
+/// mapping adds the path. A one-way conversion is spelled differently, as `decodeOnly:` (on
+/// ``Attribute`` or ``init(decodeOnly:)``), and the inverse reports the rule it had to leave
+/// out.
 public struct ValueTransform<Input, Output>: Sendable {
   let forwardBody: @Sendable (Input) throws -> Output
   let reverseBody: (@Sendable (Output) throws -> Input)?
@@ -34,7 +35,23 @@ public struct ValueTransform<Input, Output>: Sendable {
     reverseBody = reverse
   }
 
-  init(decodeOnly forward: @escaping @Sendable (Input) throws -> Output) {
+  /// Creates a one-way transform: it converts payload values, and a rule using it is left out
+  /// of the inverse, which lists it (``InverseMapping/omitted``).
+  ///
+  /// A mapping that uses it maps payloads; serializing leaves the rule out and says so:
+  ///
+  /// ```swift
+  /// let display = ValueTransform<[String], String>(decodeOnly: { $0.joined(separator: " / ") })
+  /// Attribute(sources: ["person_name", "person_age"], \.summary, display)
+  /// // map:       {"person_name": "Ann", "person_age": "41"}  ->  summary == "Ann / 41"
+  /// // serialize: the rule is omitted: "it converts with a one-way closure or transform"
+  /// ```
+  ///
+  /// ``reverse(_:)`` of such a transform throws ``ConversionFailure/notRepresentable(_:reason:)``;
+  /// ``isReversible`` is `false`.
+  ///
+  /// - Parameter forward: Payload value to model value.
+  public init(decodeOnly forward: @escaping @Sendable (Input) throws -> Output) {
     forwardBody = forward
     reverseBody = nil
   }

@@ -32,6 +32,11 @@ struct _RuleRequest: Sendable {
   /// The policy of a to-many relationship the file gives none for (AppCoreKit appends).
   var defaultToManyPolicy: CollectionPolicy?
   var groups: [String] = []
+  /// What absence and `null` mean: the file's own system decides.
+  var absence = _AbsenceTreatment.standard
+
+  /// The rule reads the object being mapped (AppCoreKit's `@self`): the inverse writes it back.
+  var readsSelf: Bool { source == .root && compoundSources == nil }
 
   func error(
     _ kind: DefinitionError.Kind, _ message: String, at location: DefinitionLocation? = nil
@@ -99,10 +104,12 @@ struct _RuleRequest: Sendable {
       rule = rule.policy(defaultToManyPolicy)
     }
     if !groups.isEmpty { rule = rule.groups(groups) }
+    rule = rule.treatingAbsence(absence)
+    if readsSelf { rule = rule.writingSelfBack() }
     return rule
   }
 
-  /// `rule` with the request's presence and groups.
+  /// `rule` with the request's presence, groups and treatment of absence.
   func finishing<Object, Value>(_ rule: Attribute<Object, Value>) -> any MappingRule<Object> {
     var rule = rule
     switch presence {
@@ -111,6 +118,8 @@ struct _RuleRequest: Sendable {
     case .required: rule = rule.required()
     }
     if !groups.isEmpty { rule = rule.groups(groups) }
+    rule = rule.treatingAbsence(absence)
+    if readsSelf { rule = rule.writingSelfBack() }
     return rule
   }
 }
@@ -129,7 +138,10 @@ struct _ChildReference: Sendable {
   var target: Target
   /// The class the file names for the object, if any, and where.
   var className: (name: String, location: DefinitionLocation)?
+  /// Where the `@object` value (or CSMapper's `type`) is.
   var location: DefinitionLocation
+  /// Where the `@mappings` value is, when the file gives one.
+  var targetLocation: DefinitionLocation?
   /// Whether the file asked for an object explicitly (not a lookup by element type).
   var isExplicit = true
 }
@@ -220,7 +232,7 @@ func _transformedRule<Object, Value: Sendable>(
   guard let transform = request.transform else {
     throw request.error(
       .typeMismatch,
-      "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(Value.self)")), "
+      "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(_unwrapped(Value.self))")), "
         + "which has no conversion of its own: name a transform that produces it "
         + "(@transformSelector, or CSMapper's mapper)")
   }
@@ -258,7 +270,7 @@ func _convertDefault<Value: MappableValue & Sendable>(
     throw request.error(
       .typeMismatch,
       "the default for \"\(request.propertyName)\" of \(request.ownerName) cannot be "
-        + "\(_article("\(Value.self)")): \(reason)", at: written.location)
+        + "\(_article("\(_unwrapped(Value.self))")): \(reason)", at: written.location)
   }
   throw request.error(
     .typeMismatch,

@@ -77,12 +77,22 @@ public struct TransformRegistry: Sendable {
     _ name: String, decodeOnly convert: @escaping @Sendable (Wire) throws -> Value
   ) {
     factories[name] = _TransformFactory(takesUserData: false) { _ in
-      _SingleTransform(name: name, transform: nil, decodeOnly: convert)
+      _SingleTransform(name: name, transform: ValueTransform(decodeOnly: convert))
     }
   }
 
   /// Registers a multi-value transform (CSMapper's multi-value mappers): it receives the values
-  /// of a property's keys, in order, and its reverse splits the property's value back.
+  /// of a property's keys, in order, and its reverse splits the property's value back. A
+  /// decode-only transform (`ValueTransform(decodeOnly:)`, a mapper made only to display
+  /// values) maps, and the inverse leaves its rules out and says so.
+  ///
+  /// ```swift
+  /// // "metaDisplayString": {"mapper": "APIMetaStringMapper",
+  /// //                       "key": [{"key": "person_name"}, {"key": "person_age"}]}
+  /// transforms.register(
+  ///   "APIMetaStringMapper",
+  ///   values: ValueTransform<[String], String>(decodeOnly: { $0.joined(separator: " / ") }))
+  /// ```
   public mutating func register<Wire: MappableValue & Sendable, Value>(
     _ name: String, values transform: ValueTransform<[Wire], Value>
   ) {
@@ -154,7 +164,8 @@ public struct TransformRegistry: Sendable {
     }
     do {
       let box = try factory.make(userData?.node ?? .null)
-      return _ResolvedTransform(name: name, location: location, box: box)
+      // Named as the file spells it, in messages: `MyTransformers.coordinate2DFromFloatArray:error:`.
+      return _ResolvedTransform(name: qualified ?? selector, location: location, box: box)
     } catch {
       throw DefinitionError(
         .invalidValue, at: userData?.location ?? location,
@@ -185,19 +196,21 @@ protocol _AnyTransform: Sendable {
 }
 
 /// `transform` seen as producing `Value`: itself when `Value` is its output, a wrapper when
-/// `Value` is its output's `Optional`, else `nil`.
+/// `Value` is its output's `Optional` (one-way when `transform` is), else `nil`.
 private func _adapted<Wire, Output, Value>(
   _ transform: ValueTransform<Wire, Output>, to: Value.Type
 ) -> ValueTransform<Wire, Value>? {
   if let same = transform as? ValueTransform<Wire, Value> { return same }
   guard ObjectIdentifier(Value.self) == ObjectIdentifier(Output?.self) else { return nil }
+  let forward: @Sendable (Wire) throws -> Value = { wire in
+    guard let value = try transform.forward(wire) as? Value else {
+      throw ConversionFailure.notRepresentable("\(wire)", reason: "the transform's result")
+    }
+    return value
+  }
+  guard transform.isReversible else { return ValueTransform(decodeOnly: forward) }
   return ValueTransform<Wire, Value>(
-    forward: { wire in
-      guard let value = try transform.forward(wire) as? Value else {
-        throw ConversionFailure.notRepresentable("\(wire)", reason: "the transform's result")
-      }
-      return value
-    },
+    forward: forward,
     reverse: { value in
       guard let output = value as? Output else {
         throw ConversionFailure.notRepresentable("nil", reason: "the transform needs a value")
@@ -206,64 +219,108 @@ private func _adapted<Wire, Output, Value>(
     })
 }
 
-/// `transform` seen as producing `Value`, or the definition error saying it produces another
-/// type.
+/// `transform` seen as producing `Value`, its failures naming it and the property (see
+/// ``_NamedTransformFailure``), or the definition error saying it produces another type.
 private func _adapted<Wire, Output, Value>(
-  _ transform: ValueTransform<Wire, Output>?, to: Value.Type, transform name: String,
+  _ transform: ValueTransform<Wire, Output>, to: Value.Type, transform name: String,
   _ request: _RuleRequest
 ) throws(DefinitionError) -> ValueTransform<Wire, Value> {
-  guard let transform, let adapted = _adapted(transform, to: Value.self) else {
+  guard let adapted = _adapted(transform, to: Value.self) else {
     throw request.error(
       .typeMismatch,
       "the transform \"\(name)\" produces \(_article("\(Output.self)")), but "
-        + "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(Value.self)"))",
+        + "\"\(request.propertyName)\" of \(request.ownerName) is \(_article("\(_unwrapped(Value.self))"))",
       at: request.transform?.location)
   }
-  return adapted
+  // Named as the file spells it (`MyTransformers.coordinate2DFromFloatArray:error:`).
+  let spelled = request.transform?.name ?? name
+  return _named(
+    adapted, "\(spelled) for property \(request.propertyName) of \(request.ownerName)")
+}
+
+/// `transform` whose failures (both ways) are ``_NamedTransformFailure``s labelled `label`; one-way
+/// when `transform` is.
+private func _named<Wire, Output>(_ transform: ValueTransform<Wire, Output>, _ label: String)
+  -> ValueTransform<Wire, Output>
+{
+  let forward: @Sendable (Wire) throws -> Output = { wire in
+    do {
+      return try transform.forward(wire)
+    } catch {
+      throw _NamedTransformFailure(label: label, underlying: error)
+    }
+  }
+  guard transform.isReversible else { return ValueTransform(decodeOnly: forward) }
+  return ValueTransform(
+    forward: forward,
+    reverse: { value in
+      do {
+        return try transform.reverse(value)
+      } catch {
+        throw _NamedTransformFailure(label: label, underlying: error)
+      }
+    })
+}
+
+/// A failure of a transform a definition file named: its text names the transform as the file
+/// spells it and the property, so that an error whose path says nothing (a `@self` rule reads
+/// the whole object) still says which rule failed.
+///
+/// ```
+/// /coordinates: the transform failed on [1]: MyTransformers.coordinate2DFromFloatArray:error:
+/// for property coordinates of TweetModel: cannot convert 1 numbers to two numbers
+/// ```
+struct _NamedTransformFailure: Error, CustomStringConvertible {
+  let label: String
+  let underlying: any Error
+
+  var description: String { "\(label): \(_reason(underlying))" }
+}
+
+/// What went wrong, in words: a ``ConversionFailure`` as the library's own errors word it.
+func _reason(_ error: any Error) -> String {
+  switch error {
+  case let failure as ConversionFailure:
+    switch failure {
+    case .typeMismatch(let expected, let found): return "expected \(expected), found \(found)"
+    case .invalidValue(let expected, let raw, let reason):
+      return "cannot convert \(raw) to \(expected)" + (reason.map { ": \($0)" } ?? "")
+    case .notRepresentable(let value, let reason): return "\(value): \(reason)"
+    }
+  default:
+    return "\(error)"
+  }
 }
 
 /// A one-value transform.
 struct _SingleTransform<Wire: MappableValue & Sendable, Output>: _AnyTransform {
   let name: String
-  let transform: ValueTransform<Wire, Output>?
-  var decodeOnly: (@Sendable (Wire) throws -> Output)?
+  let transform: ValueTransform<Wire, Output>
 
   func attribute<Object, Value: Sendable>(
     _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
   ) throws(DefinitionError) -> Attribute<Object, Value> {
-    let twoWay =
-      transform
-      ?? decodeOnly.map { convert in
-        ValueTransform<Wire, Output>(
-          forward: convert,
-          reverse: { _ in
-            throw ConversionFailure.notRepresentable("value", reason: "the transform is one-way")
-          })
-      }
-    let adapted = try _adapted(twoWay, to: Value.self, transform: name, request)
+    let adapted = try _adapted(transform, to: Value.self, transform: name, request)
     if let compound = request.compoundSources {
       throw request.error(
         .invalidValue,
         "\"\(request.propertyName)\" reads \(compound.count) keys, but the transform \"\(name)\" "
           + "takes one value; register a multi-value transform (register(_:values:))")
     }
-    var rule: Attribute<Object, Value>
-    if let written = request.defaultValue {
-      let wire = try _convertDefault(written, to: Wire.self, request)
-      let value: Value
-      do {
-        value = try adapted.forward(wire)
-      } catch {
-        throw request.error(
-          .typeMismatch,
-          "the default for \"\(request.propertyName)\" does not convert through \"\(name)\": "
-            + "\(error)", at: written.location)
-      }
-      rule = Attribute(request.source, property, adapted, default: value)
-    } else {
-      rule = Attribute(request.source, property, adapted)
+    guard let written = request.defaultValue else {
+      return Attribute(request.source, property, adapted)
     }
-    return transform == nil ? rule.decodeOnly() : rule
+    let wire = try _convertDefault(written, to: Wire.self, request)
+    let value: Value
+    do {
+      value = try adapted.forward(wire)
+    } catch {
+      throw request.error(
+        .typeMismatch,
+        "the default for \"\(request.propertyName)\" does not convert through \"\(name)\": "
+          + _reason((error as? _NamedTransformFailure)?.underlying ?? error), at: written.location)
+    }
+    return Attribute(request.source, property, adapted, default: value)
   }
 }
 

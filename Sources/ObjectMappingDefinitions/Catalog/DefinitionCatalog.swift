@@ -31,20 +31,25 @@ public struct DefinitionCatalog: Sendable {
   ///
   /// - Parameters:
   ///   - files: The files; `@import`s find other files among these by name first, then next
-  ///     to the importing file when it was loaded from a URL.
+  ///     to the importing file when it was loaded from a URL. An import without an extension
+  ///     (`"Templates"`) takes the importing file's (`Templates.mappings`).
   ///   - types: The model types `@class` may name, by their table's ``PropertyTable/name``.
   ///   - transforms: The transforms `@transformSelector` may name.
   ///   - conditions: What the selectors (`@ipad`, `@ios >= 7`) test.
+  ///   - imports: Where `@import`s may lead: by default inside the folder of the file given
+  ///     here that imports them (``DefinitionImportPolicy``).
   /// - Throws: ``DefinitionErrors`` with every mistake in the set of files.
   public init(
     appCoreKitFiles files: [DefinitionFile], types: [any DefinableModel.Type],
-    transforms: TransformRegistry = .standard, conditions: DefinitionConditions = .none
+    transforms: TransformRegistry = .standard, conditions: DefinitionConditions = .none,
+    imports: DefinitionImportPolicy = .insideFolder
   ) throws(DefinitionErrors) {
-    var reader = _AppCoreKitReader(files: files, conditions: conditions)
+    var reader = _AppCoreKitReader(files: files, conditions: conditions, imports: imports)
     reader.read()
     let builder = _CatalogBuilder(
       specs: reader.specs, types: types, transforms: transforms, format: .appCoreKit)
     builder.errors = reader.errors
+    builder.fileOrder = files.map(\.name)
     for name in reader.contextNames {
       guard let spec = reader.specs[name], let className = spec.className else { continue }
       guard let type = builder.types[className.name] else {
@@ -54,7 +59,7 @@ public struct DefinitionCatalog: Sendable {
       builder.buildAny(name, as: type)
     }
     try builder.finish()
-    state = _CatalogState(builder)
+    state = _CatalogState(builder, attributeTemplates: reader.attributeTemplates)
     definitionNames = reader.contextNames
   }
 
@@ -75,6 +80,7 @@ public struct DefinitionCatalog: Sendable {
     let builder = _CatalogBuilder(
       specs: reader.specs, types: types, transforms: transforms, format: .csMapper)
     builder.errors = reader.errors
+    builder.fileOrder = files.map(\.name)
     for name in reader.names {
       guard let type = builder.types[name] else { continue }
       builder.buildAny(name, as: type)
@@ -85,7 +91,7 @@ public struct DefinitionCatalog: Sendable {
       }
     }
     try builder.finish()
-    state = _CatalogState(builder)
+    state = _CatalogState(builder, attributeTemplates: [])
     definitionNames = reader.names
   }
 
@@ -100,13 +106,7 @@ public struct DefinitionCatalog: Sendable {
     throws(DefinitionErrors) -> Mapping<T>
   {
     if let built = state.built[_CatalogBuilder.key(name, T.self)] as? Mapping<T> { return built }
-    guard let spec = state.specs[name] else {
-      throw DefinitionErrors([
-        DefinitionError(
-          .unknownContext, at: nil,
-          "no definition named \"\(name)\" (loaded: \(definitionNames.joined(separator: ", ")))")
-      ])
-    }
+    let spec = try state.spec(named: name, loaded: definitionNames)
     if let className = spec.className, className.name != T.properties.name {
       throw DefinitionErrors([
         DefinitionError(
@@ -116,6 +116,7 @@ public struct DefinitionCatalog: Sendable {
     }
     let builder = state.builder()
     let mapping = builder.build(name, as: T.self)
+    builder.drainPending()
     try builder.finish()
     guard let mapping else {
       throw DefinitionErrors([
@@ -138,6 +139,87 @@ public struct DefinitionCatalog: Sendable {
     }
     return try mapping(name, as: T.self)
   }
+
+  /// The rules of the definition `name` as the files wrote them, in the order they apply:
+  /// what a loaded mapping does, for debugging a set of files and for tests. A CSMapper class
+  /// lists its parents' rules first (each once, where it applies last), an AppCoreKit context
+  /// its properties after `@inherits` and selectors.
+  ///
+  /// ```swift
+  /// for rule in try catalog.rules(of: "$TweetModel") { print(rule) }
+  /// // imageUrl <- user.profile_image_url (optional, default "https://si0.twimg.com/…")
+  /// // coordinates <- @self (required, transform MyTransformers.coordinate2DFromDictionary:userData:error:)
+  /// ```
+  ///
+  /// - Parameter name: A context (`$TweetModel`), an inline definition (`$TweetModel.user`) or a
+  ///   CSMapper class (`Programmer`).
+  /// - Returns: One rule per property the definition maps, whether or not its type has it.
+  /// - Throws: ``DefinitionErrors`` when no loaded file defines `name`.
+  public func rules(of name: String) throws(DefinitionErrors) -> [DefinitionRule] {
+    let spec = try state.spec(named: name, loaded: definitionNames)
+    let items: [(_ObjectSpec, _PropertySpec)] =
+      spec.format == .csMapper
+      ? _Linearization.items(of: name, in: state.specs).items.map { ($0.spec, $0.property) }
+      : spec.properties.map { (spec, $0) }
+    return items.map { DefinitionRule($1, definedIn: $0) }
+  }
+}
+
+/// One rule of a loaded definition, as its file wrote it (see ``DefinitionCatalog/rules(of:)``).
+public struct DefinitionRule: Sendable, Equatable, CustomStringConvertible {
+  /// The property the rule writes, as the file names it (`imageUrl`).
+  public let property: String
+  /// The payload key paths it reads, as the file writes them: one (`user.profile_image_url`),
+  /// several for a multi-value mapper, `@self` for the object being mapped.
+  public let keyPaths: [String]
+  /// Whether an absent (or `null`) value is an error (AppCoreKit without `@optional` and
+  /// `@defaultValue`; never in CSMapper).
+  public let isRequired: Bool
+  /// The value an absent (or `null`) key gets, as written.
+  public let defaultValue: Node?
+  /// The transform or mapper, as the file names it (`MyTransformers.coordinateFromArray`).
+  public let transform: String?
+  /// The definition of the rule's objects, when the file names one: a context (`$UserModel`), an
+  /// inline `@mappings` (`$TweetModel.user`) or a CSMapper class (`ContactInfo`).
+  public let definition: String?
+  /// The collection policy the file sets (`@clearContent`, `@insertContentAtBegin`).
+  public let collectionPolicy: CollectionPolicy?
+  /// The groups the rule belongs to (CSMapper's `groups`).
+  public let groups: [String]
+  /// The definition the rule is written in: the one asked for, or a CSMapper parent.
+  public let definedIn: String
+  /// Where the property is written.
+  public let location: DefinitionLocation
+
+  init(_ property: _PropertySpec, definedIn spec: _ObjectSpec) {
+    self.property = property.name
+    keyPaths = property.compoundSources ?? [property.keyPath ?? property.name]
+    isRequired = property.presence == .required
+    defaultValue = property.defaultValue?.node
+    transform = property.transform.map { transform in
+      transform.className.map { "\($0).\(transform.selector)" } ?? transform.selector
+    }
+    switch property.child?.target {
+    case .named(let name)?, .inline(let name)?: definition = name
+    case .classOnly?, nil: definition = property.forcedType?.name
+    }
+    collectionPolicy = property.policy?.policy
+    groups = property.groups
+    definedIn = spec.name
+    location = property.location
+  }
+
+  /// `imageUrl <- user.profile_image_url (optional, default "…", transform url, from Person)`.
+  public var description: String {
+    var notes = [isRequired ? "required" : "optional"]
+    if let defaultValue { notes.append("default \(defaultValue)") }
+    if let transform { notes.append("transform \(transform)") }
+    if let definition { notes.append("objects \(definition)") }
+    if let collectionPolicy { notes.append("policy \(collectionPolicy)") }
+    if !groups.isEmpty { notes.append("groups \(groups.joined(separator: ", "))") }
+    notes.append("at \(location)")
+    return "\(property) <- \(keyPaths.joined(separator: " + ")) (\(notes.joined(separator: ", ")))"
+  }
 }
 
 /// What a catalog keeps: the definitions, the types, the transforms and the mappings built.
@@ -147,13 +229,30 @@ final class _CatalogState: Sendable {
   let transforms: TransformRegistry
   let format: _ObjectSpec.Format
   let built: [String: any Sendable]
+  /// The heights of the mappings built (``_CatalogBuilder/heights``).
+  let heights: [String: Int]
+  /// AppCoreKit templates of one property's attributes: no definition of their own.
+  let attributeTemplates: Set<String>
 
-  init(_ builder: _CatalogBuilder) {
+  init(_ builder: _CatalogBuilder, attributeTemplates: Set<String>) {
     specs = builder.specs
     types = builder.types
     transforms = builder.transforms
     format = builder.format
     built = builder.built
+    heights = builder.heights
+    self.attributeTemplates = attributeTemplates
+  }
+
+  /// The definition `name`, or the error saying there is none.
+  func spec(named name: String, loaded: [String]) throws(DefinitionErrors) -> _ObjectSpec {
+    if let spec = specs[name] { return spec }
+    let message =
+      attributeTemplates.contains(name)
+      ? "\"\(name)\" is a template of property attributes (for @inherits inside a property), "
+        + "not a definition"
+      : "no definition named \"\(name)\" (loaded: \(loaded.joined(separator: ", ")))"
+    throw DefinitionErrors([DefinitionError(.unknownContext, at: nil, message)])
   }
 
   /// A builder that starts from the mappings built already.
@@ -161,6 +260,7 @@ final class _CatalogState: Sendable {
     let builder = _CatalogBuilder(
       specs: specs, typesByName: types, transforms: transforms, format: format)
     builder.built = built
+    builder.heights = heights
     return builder
   }
 }

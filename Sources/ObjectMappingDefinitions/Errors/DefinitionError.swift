@@ -15,6 +15,15 @@ public struct DefinitionError: Error, Sendable, Hashable, CustomStringConvertibl
     case missingFile
     /// An `@import` that leads back to a file importing it.
     case importCycle
+    /// An `@import` that leads out of the folder of the file given to the catalog (`..`, an
+    /// absolute path, a symbolic link pointing out), under ``DefinitionImportPolicy/insideFolder``.
+    case importOutsideFolder
+    /// An `@inherits` template or a `__parent__` that leads back to the definition itself.
+    case inheritanceCycle
+    /// A set of files larger than the loader accepts: templates that expand to more than a
+    /// million entries, or definitions that refer to each other through relationships more
+    /// than 256 levels deep.
+    case tooLarge
     /// A keyword (`@keyPth`, a CSMapper key) the format does not have.
     case unknownKeyword
     /// A property the type's ``PropertyTable`` does not list.

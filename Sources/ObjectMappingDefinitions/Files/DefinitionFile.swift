@@ -58,16 +58,37 @@ public struct DefinitionFile: Sendable {
 
   /// The file's extension, lowercased (`plist`).
   var pathExtension: String {
-    guard let dot = name.lastIndex(of: ".") else { return "" }
-    return name[name.index(after: dot)...].lowercased()
+    let last = name.split(separator: "/").last.map(String.init) ?? name
+    guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return "" }
+    return last[last.index(after: dot)...].lowercased()
   }
 
-  /// Where the file is, for `@import` resolution and duplicate detection.
+  /// The file's extension as its name spells it (`mappings`), for `@import`s that leave it out.
+  var spelledExtension: String {
+    let last = name.split(separator: "/").last.map(String.init) ?? name
+    guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return "" }
+    return String(last[last.index(after: dot)...])
+  }
+
+  /// Where the file is, for `@import` cycles and files loaded twice: a file's real path, with
+  /// symbolic links resolved (a link to a file is that file), or a string's name.
   var identity: String {
     switch content {
-    case .url(let url): return url.standardizedFileURL.path
-    case .text, .missing: return name
+    case .url(let url): return "file:" + url.resolvingSymlinksInPath().standardizedFileURL.path
+    case .text, .missing: return "string:" + name
     }
+  }
+
+  /// The URL of a file loaded from one; `nil` for a string.
+  var url: URL? {
+    guard case .url(let url) = content else { return nil }
+    return url
+  }
+
+  /// The folder a file loaded from a URL is in, symbolic links resolved; `nil` for a string.
+  var folder: URL? {
+    guard case .url(let url) = content else { return nil }
+    return url.resolvingSymlinksInPath().standardizedFileURL.deletingLastPathComponent()
   }
 
   /// The file's text.
@@ -90,9 +111,35 @@ public struct DefinitionFile: Sendable {
     }
   }
 
-  /// The file `path` (as an `@import` writes it) names, next to this one.
+  /// The file loaded from a URL that `path` (as an `@import` writes it) names beside this one;
+  /// `nil` for a string.
   func sibling(_ path: String) -> DefinitionFile? {
     guard case .url(let url) = content else { return nil }
     return .url(url.deletingLastPathComponent().appendingPathComponent(path))
   }
+}
+
+/// Where the `@import`s of `.mappings` files may lead.
+///
+/// ```swift
+/// // Definitions/Root.mappings: { "@import": ["Shared/Users", "../Secrets.mappings"] }
+/// let catalog = try DefinitionCatalog(
+///   appCoreKitFiles: [.url(definitions.appendingPathComponent("Root.mappings"))], types: types)
+/// // Root.mappings:1:36: @import "../Secrets.mappings" leads out of the folder … (importOutsideFolder)
+/// ```
+///
+/// By default (``insideFolder``) an import is a relative path without `..` that stays, symbolic
+/// links resolved, inside the folder of the file given to the catalog that imports it (directly
+/// or through other imports): a definition file, which may come from anywhere, can then read no
+/// other file of the machine. ``anywhere`` lifts that for trusted layouts: `..`, absolute paths
+/// (used as they are, never re-rooted) and links that lead out.
+public struct DefinitionImportPolicy: Sendable, Hashable {
+  let allowsAnyPath: Bool
+
+  /// Imports stay inside the folder of the file given to the catalog: a relative path without
+  /// `..`, which resolves (symbolic links included) inside that folder. The default.
+  public static let insideFolder = DefinitionImportPolicy(allowsAnyPath: false)
+
+  /// Any path: `..`, absolute paths and links leading out of the folder, for trusted layouts.
+  public static let anywhere = DefinitionImportPolicy(allowsAnyPath: true)
 }

@@ -17,7 +17,7 @@ struct PropertyListReader {
     var text = ""
   }
 
-  static let maximumDepth = 256
+  static let maximumDepth = DefinitionValue.maximumDepth
 
   private var cursor: _TextCursor
 
@@ -27,6 +27,7 @@ struct PropertyListReader {
 
   /// Reads a whole property list.
   static func read(_ text: String, file: String) throws(DefinitionError) -> DefinitionValue {
+    try checkCharacters(text, file: file)
     var reader = PropertyListReader(text, file: file)
     let root = try reader.readDocument()
     guard root.name == "plist" else {
@@ -43,6 +44,39 @@ struct PropertyListReader {
     throw DefinitionError(
       .syntax, at: root.location,
       "<plist> must hold exactly one value, found \(root.children.count)")
+  }
+
+  /// Whether XML 1.0 allows `scalar` in a document (its `Char` production): tab, line feed,
+  /// carriage return and everything from U+0020 on, but U+FFFE and U+FFFF. NUL and the other
+  /// C0 control characters are not allowed, written raw or as a character reference.
+  static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x9, 0xA, 0xD: return true
+    case 0x20...0xFFFD: return true
+    case 0x10000...: return true
+    default: return false
+    }
+  }
+
+  /// Throws a syntax error at the first character XML 1.0 does not allow (a raw NUL), before
+  /// anything is read: such a file is not XML, whatever a lenient reader would make of it.
+  private static func checkCharacters(_ text: String, file: String) throws(DefinitionError) {
+    var line = 1
+    var column = 1
+    for scalar in text.unicodeScalars {
+      if !isXMLCharacter(scalar) {
+        throw DefinitionError(
+          .syntax, at: DefinitionLocation(file: file, line: line, column: column),
+          "the character \(_scalarName(scalar)) is not allowed in XML (XML 1.0 allows no NUL "
+            + "and no control character but tab, line feed and carriage return)")
+      }
+      if scalar == "\n" {
+        line += 1
+        column = 1
+      } else {
+        column += 1
+      }
+    }
   }
 
   // MARK: Property list semantics
@@ -87,6 +121,7 @@ struct PropertyListReader {
     .Member]
   {
     var members: [DefinitionValue.Member] = []
+    var seen: [String: DefinitionLocation] = [:]
     var index = 0
     let children = element.children
     while index < children.count {
@@ -98,6 +133,11 @@ struct PropertyListReader {
       try expectNoChildren(key)
       guard index + 1 < children.count else {
         throw DefinitionError(.syntax, at: key.location, "<key>\(key.text)</key> has no value")
+      }
+      if let first = seen.updateValue(key.location, forKey: key.text) {
+        throw DefinitionError(
+          .syntax, at: key.location,
+          "duplicate key \"\(key.text)\" (first at line \(first.line), column \(first.column))")
       }
       let value = try value(of: children[index + 1])
       members.append(
@@ -169,8 +209,9 @@ struct PropertyListReader {
     return name
   }
 
-  /// Reads an element whose `<` is the current character.
-  private mutating func readElement(depth: Int) throws(DefinitionError) -> Element {
+  /// Reads the start tag whose `<` is the current character: the element, and whether it is
+  /// already closed (`<true/>`).
+  private mutating func readStartTag(depth: Int) throws(DefinitionError) -> (Element, Bool) {
     guard depth < Self.maximumDepth else {
       throw error("nesting deeper than \(Self.maximumDepth) levels")
     }
@@ -178,7 +219,6 @@ struct PropertyListReader {
     advance()  // <
     let name = readName()
     guard !name.isEmpty else { throw error("expected an element name after \"<\"", at: start) }
-    var element = Element(name: name, location: start)
     // Attributes are read past, not kept (<plist version="1.0">).
     while let scalar = current, scalar != ">", scalar != "/" {
       if scalar == "\"" || scalar == "'" {
@@ -190,11 +230,22 @@ struct PropertyListReader {
     }
     if starts(with: "/>") {
       advance(2)
-      return element
+      return (Element(name: name, location: start), true)
     }
     guard current == ">" else { throw error("the tag <\(name)> is not closed", at: start) }
     advance()
-    while true {
+    return (Element(name: name, location: start), false)
+  }
+
+  /// Reads an element whose `<` is the current character, with everything in it. The open
+  /// elements are kept on an explicit stack: nesting costs no call stack.
+  private mutating func readElement(depth: Int) throws(DefinitionError) -> Element {
+    var (root, isClosed) = try readStartTag(depth: depth)
+    if isClosed { return root }
+    var open: [Element] = [root]
+    while let top = open.indices.last {
+      let name = open[top].name
+      let start = open[top].location
       guard let scalar = current else {
         throw error(
           "<\(name)> is not closed: expected </\(name)> before the end of file", at: start)
@@ -211,27 +262,38 @@ struct PropertyListReader {
             "</\(closingName)> closes <\(name)> (opened at line \(start.line), column \(start.column))",
             at: closing)
         }
-        return element
+        let finished = open.removeLast()
+        if let parent = open.indices.last {
+          open[parent].children.append(finished)
+        } else {
+          root = finished
+        }
       } else if starts(with: "<!--") {
         try skip(past: "-->", what: "a comment")
       } else if starts(with: "<![CDATA[") {
         advance(9)
         let cdata = location
         while current != nil, !starts(with: "]]>") {
-          if let inner = current { element.text.unicodeScalars.append(inner) }
+          if let inner = current { open[top].text.unicodeScalars.append(inner) }
           advance()
         }
         guard current != nil else { throw error("a CDATA section is not closed", at: cdata) }
         advance(3)
       } else if scalar == "<" {
-        element.children.append(try readElement(depth: depth + 1))
+        let (child, childIsClosed) = try readStartTag(depth: depth + open.count)
+        if childIsClosed {
+          open[top].children.append(child)
+        } else {
+          open.append(child)
+        }
       } else if scalar == "&" {
-        element.text.unicodeScalars.append(try readEntity())
+        open[top].text.unicodeScalars.append(try readEntity())
       } else {
-        element.text.unicodeScalars.append(scalar)
+        open[top].text.unicodeScalars.append(scalar)
         advance()
       }
     }
+    return root
   }
 
   private mutating func readEntity() throws(DefinitionError) -> Unicode.Scalar {
@@ -263,6 +325,11 @@ struct PropertyListReader {
       guard let value = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(value) else {
         throw error("invalid character reference &\(name);", at: start)
       }
+      guard Self.isXMLCharacter(scalar) else {
+        throw error(
+          "the character reference &\(name); names \(_scalarName(scalar)), which XML 1.0 does "
+            + "not allow", at: start)
+      }
       return scalar
     }
   }
@@ -277,4 +344,10 @@ extension String {
     else { return "" }
     return String(scalars[first...last])
   }
+}
+
+/// `U+0000`: how messages name a character.
+func _scalarName(_ scalar: Unicode.Scalar) -> String {
+  let hex = String(scalar.value, radix: 16, uppercase: true)
+  return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }

@@ -26,7 +26,7 @@ struct _CSMapperReader {
         root =
           file.pathExtension == "plist"
           ? try PropertyListReader.read(text, file: file.name)
-          : try DefinitionJSONReader.read(text, file: file.name)
+          : try DefinitionValue.readJSON(text, file: file.name)
       } catch {
         errors.append(error)
         continue
@@ -50,6 +50,54 @@ struct _CSMapperReader {
       names.append(name)
       specs[name] = readClass(name: name, members: members, location: root.location)
     }
+    checkParents()
+  }
+
+  /// Reports every `__parent__` naming no file, and every cycle once (at the `__parent__` entry
+  /// that closes it, which is then left out), walking all files depth first with an explicit
+  /// stack: a chain of any length costs no call stack, and each file is visited once.
+  private mutating func checkParents() {
+    var done: Set<String> = []
+    var onStack: [String: Int] = [:]
+    for start in names where !done.contains(start) {
+      var stack: [(name: String, next: Int)] = [(start, 0)]
+      onStack[start] = 0
+      while let top = stack.indices.last {
+        let name = stack[top].name
+        let parents = specs[name]?.parents ?? []
+        guard stack[top].next < parents.count else {
+          stack.removeLast()
+          onStack[name] = nil
+          done.insert(name)
+          continue
+        }
+        let offset = stack[top].next
+        stack[top].next += 1
+        let parent = parents[offset]
+        guard specs[parent.name] != nil else {
+          errors.append(
+            DefinitionError(
+              .unknownContext, at: parent.location,
+              "__parent__ names \(parent.name), which has no file (\(parent.name).plist or "
+                + "\(parent.name).json)"))
+          specs[name]?.parents[offset].isLeftOut = true
+          continue
+        }
+        if let position = onStack[parent.name] {
+          let chain = _chain(count: stack.count - position + 1, joinedBy: " inherits from ") {
+            position + $0 < stack.count ? stack[position + $0].name : parent.name
+          }
+          errors.append(
+            DefinitionError(
+              .inheritanceCycle, at: parent.location, "__parent__ cycle: \(chain)"))
+          specs[name]?.parents[offset].isLeftOut = true
+          continue
+        }
+        guard !done.contains(parent.name) else { continue }
+        onStack[parent.name] = stack.count
+        stack.append((parent.name, 0))
+      }
+    }
   }
 
   private mutating func readClass(
@@ -66,7 +114,7 @@ struct _CSMapperReader {
               in: value,
               "__parent__ takes a class name or an array of them, not \(value.kindDescription)")
           else { continue }
-          spec.parents.append((parent, value.location))
+          spec.parents.append(_ParentReference(name: parent, location: value.location))
         }
         continue
       }
@@ -82,6 +130,7 @@ struct _CSMapperReader {
       presence: .optional)
     if let key = member.value.string {
       property.source = _sourcePath(key)
+      property.keyPath = key
       return property
     }
     guard let attributes = member.value.members else {
@@ -100,6 +149,7 @@ struct _CSMapperReader {
       case "key":
         if let text = value.string {
           property.source = _sourcePath(text)
+          property.keyPath = text
         } else if case .array(let elements) = value.kind {
           var keys: [String] = []
           for element in elements {
@@ -133,9 +183,21 @@ struct _CSMapperReader {
       case "mapperData":
         mapperData = value
       case "groups":
-        let values = value.oneOrMany
-        for group in values {
-          guard let text = errors.string(in: group, "groups takes group names") else { continue }
+        // "When a mapping contains a property called "groups", of type array": an empty array
+        // is no groups (the property always applies).
+        guard case .array(let elements) = value.kind else {
+          errors.append(
+            DefinitionError(
+              .invalidValue, at: value.location,
+              "groups takes an array of group names, not \(value.kindDescription)"))
+          continue
+        }
+        for group in elements {
+          guard
+            let text = errors.string(
+              in: group,
+              "groups takes an array of group names; this entry is \(group.kindDescription)")
+          else { continue }
           property.groups.append(text)
         }
       default:

@@ -17,7 +17,15 @@ struct _ObjectSpec: Sendable {
   var className: (name: String, location: DefinitionLocation)?
   var properties: [_PropertySpec] = []
   /// CSMapper's `__parent__`, in order (later wins).
-  var parents: [(name: String, location: DefinitionLocation)] = []
+  var parents: [_ParentReference] = []
+}
+
+/// One entry of CSMapper's `__parent__`.
+struct _ParentReference: Sendable {
+  var name: String
+  var location: DefinitionLocation
+  /// The parent has no file, or closes a cycle (both reported): it is left out.
+  var isLeftOut = false
 }
 
 /// One property of an object definition.
@@ -25,6 +33,9 @@ struct _PropertySpec: Sendable {
   var name: String
   var location: DefinitionLocation
   var source: SourcePath
+  /// The key path as the file wrote it (`@self`, `user.name`); `nil` when the file gives none
+  /// (the property's name is read).
+  var keyPath: String?
   var compoundSources: [String]?
   var presence: _RuleRequest.Presence
   var defaultValue: DefinitionValue?

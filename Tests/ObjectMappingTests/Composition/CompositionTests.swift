@@ -123,7 +123,10 @@ struct CompositionTests {
     #expect(
       try Self.userMapping.groups(["detail"]).map(Self.userJSON)
         == User(id: 1, name: "Ann", biography: "Long"))
-    #expect(try Self.userMapping.groups([]).map(Self.userJSON) == User(id: 1))
+    // An empty selection selects every rule, as no selection does (issue 35).
+    #expect(
+      try Self.userMapping.groups([]).map(Self.userJSON)
+        == User(id: 1, name: "Ann", biography: "Long"))
     #expect(
       try Self.userMapping.map(Self.userJSON) == User(id: 1, name: "Ann", biography: "Long"))
   }
