@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "ObjectMappingTesting", targets: ["ObjectMappingTesting"]),
     .library(name: "ObjectMappingClient", targets: ["ObjectMappingClient"]),
     .library(name: "ObjectMappingDefinitions", targets: ["ObjectMappingDefinitions"]),
+    .library(name: "ObjectMappingStore", targets: ["ObjectMappingStore"]),
     .executable(name: "showcase", targets: ["showcase"]),
   ],
   targets: [
@@ -30,6 +31,19 @@ let package = Package(
     .target(
       name: "ObjectMappingDefinitions",
       dependencies: ["ObjectMapping"]
+    ),
+    // The system's SQLite (Linux: the libsqlite3-dev package; Apple platforms: the SDK's), for
+    // the persistent object store. No SQLite wrapper package.
+    .systemLibrary(
+      name: "ObjectMappingCSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    // The persistent object store: objects saved as their mappings' JSON in a SQLite database,
+    // keyed by entity and identity, queried through the mappings' key paths.
+    .target(
+      name: "ObjectMappingStore",
+      dependencies: ["ObjectMapping", "ObjectMappingCSQLite"]
     ),
     .target(
       name: "ObjectMappingTesting",
@@ -62,6 +76,10 @@ let package = Package(
     .testTarget(
       name: "ObjectMappingDefinitionsTests",
       dependencies: ["ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingTesting"]
+    ),
+    .testTarget(
+      name: "ObjectMappingStoreTests",
+      dependencies: ["ObjectMapping", "ObjectMappingStore"]
     ),
     .testTarget(
       name: "ObjectMappingTests",
