@@ -105,7 +105,9 @@ private func written<Object, Value>(
   _ entity: StoreEntity<Object>
 ) throws(StoreError) -> Node? {
   do {
-    return try field.node(for: value)
+    // A written `null` is no value: it compares as null or absent.
+    guard let node = try field.node(for: value), node != .null else { return nil }
+    return node
   } catch {
     throw StoreError(
       .unwritableValue(entity: entity.name, keyPath: _describe(keyPath), errors: error))

@@ -184,6 +184,13 @@ func _describe(_ keyPath: AnyKeyPath) -> String {
   var text = String(describing: keyPath)
   // An optional-chaining key path prints a `?` after its last component.
   if text.contains("?."), text.hasSuffix("?") { text.removeLast() }
+  // A computed property prints its accessor's address (`<computed 0x55ce… (Int)>`), which
+  // changes from run to run: keep its type only.
+  while let start = text.range(of: "<computed 0x"),
+    let end = text[start.upperBound...].range(of: " (")
+  {
+    text.replaceSubrange(start.lowerBound..<end.upperBound, with: "<computed (")
+  }
   return text
 }
 
