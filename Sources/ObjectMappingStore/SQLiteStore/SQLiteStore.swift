@@ -283,8 +283,9 @@ public final class SQLiteStore: PersistentStore {
 
   /// Closes the connections. Calls after it fail; the store closes itself when released too.
   public func close() async {
-    await writer?.close()
+    // Readers first: the writer, closing last, checkpoints the write-ahead log into the file.
     await readers.closeAll()
+    await writer?.close()
   }
 
   // MARK: Internals
