@@ -33,8 +33,8 @@ public final class SQLiteStore: PersistentStore {
     public var readOnly = false
     /// How many reading connections serve fetches side by side (at least 1).
     public var readers = 4
-    /// How long a call waits for another process's lock before failing.
-    public var busyTimeout: Duration = .seconds(5)
+    /// How long a call waits for another process's lock before failing, in seconds.
+    public var busyTimeout: TimeInterval = 5
     /// Whether each commit waits until the disk has it (`PRAGMA synchronous = FULL`, the
     /// default): a commit survives a power cut. `false` (`NORMAL`) survives a killed process but
     /// may lose the last commits on a power cut, and commits faster.
@@ -75,10 +75,11 @@ public final class SQLiteStore: PersistentStore {
   ///   for a database of a newer version.
   public init(path: String, options: Options = Options()) throws(StoreError) {
     self.path = path
-    let timeout = options.busyTimeout.components
-    let milliseconds = timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000
+    let milliseconds = (options.busyTimeout * 1000).rounded()
     let settings = _ConnectionSettings(
-      path: path, busyTimeoutMilliseconds: Int32(clamping: max(0, milliseconds)),
+      path: path,
+      busyTimeoutMilliseconds: milliseconds.isFinite
+        ? Int32(clamping: Int64(max(0, min(milliseconds, 86_400_000)))) : 5000,
       synchronousFull: options.syncsEveryCommit, maximumSize: options.maximumSize)
     writer = options.readOnly ? nil : try _StoreWriter.open(settings)
     isReadOnly = writer == nil
