@@ -58,7 +58,7 @@ let package = Package(
       name: "ShowcaseKit",
       dependencies: [
         "ObjectMapping", "ObjectMappingClient", "ObjectMappingDefinitions",
-        "ObjectMappingTestSupport",
+        "ObjectMappingStore", "ObjectMappingTestSupport",
       ],
       resources: [.copy("Resources/Timeline.mappings")]
     ),
@@ -79,7 +79,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ObjectMappingStoreTests",
-      dependencies: ["ObjectMapping", "ObjectMappingStore"]
+      dependencies: ["ObjectMapping", "ObjectMappingStore", "ShowcaseKit"]
     ),
     .testTarget(
       name: "ObjectMappingTests",
