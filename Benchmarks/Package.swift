@@ -77,6 +77,6 @@ let package = Package(
       plugins: [
         .plugin(name: "BenchmarkPlugin", package: "benchmark")
       ]
-    )
+    ),
   ]
 )

@@ -50,7 +50,8 @@ public enum PersistentStoreShowcase {
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       return Showcase.Section(
-        title: title, lines: try await run(path: folder.appendingPathComponent("Tasks.sqlite").path))
+        title: title, lines: try await run(path: folder.appendingPathComponent("Tasks.sqlite").path)
+      )
     } catch {
       return Showcase.Section(title: title, lines: ["the store failed: \(error)"])
     }
@@ -80,10 +81,12 @@ public enum PersistentStoreShowcase {
     let open = try await offline.fetch(
       tasks, where: \.done == false, orderBy: [.ascending(\.title)])
     lines.append(
-      "open tasks: " + open.objects.map { "#\($0.id) \($0.title) (\($0.owner))" }.joined(
-        separator: "; "))
+      "open tasks: "
+        + open.objects.map { "#\($0.id) \($0.title) (\($0.owner))" }.joined(
+          separator: "; "))
     let anns = try await offline.fetch(tasks, where: \.owner == "ann", orderBy: [.descending(\.id)])
-    lines.append("ann's tasks, newest first: " + anns.objects.map { "#\($0.id)" }.joined(separator: ", "))
+    lines.append(
+      "ann's tasks, newest first: " + anns.objects.map { "#\($0.id)" }.joined(separator: ", "))
     if let first = try await offline.fetch(tasks, id: 1) {
       lines.append("task 1: \(first.title), done: \(first.done)")
     }

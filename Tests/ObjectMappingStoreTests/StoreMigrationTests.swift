@@ -26,7 +26,8 @@ struct StoreMigrationTests {
 
   func withOldRows(_ body: (SQLiteStore) async throws -> Void) async throws {
     try await withStore { store, _ in
-      try await store.save([Post(id: 1, title: "One"), Post(id: 2, title: "Two")], to: Self.oldPosts)
+      try await store.save(
+        [Post(id: 1, title: "One"), Post(id: 2, title: "Two")], to: Self.oldPosts)
       try await store.save([Post(id: 3, title: "Three")], to: Self.posts)
       try await body(store)
     }

@@ -103,13 +103,15 @@ struct StoreQueryTests {
           + "\\.author.name, or \\.author!.name when it is optional)")
       // Orderings and indexes too; a to-many relationship's elements are not queryable.
       await #expect(
-        throws: StoreError(.unknownKeyPath(entity: "Article", keyPath: "\\Article.tags.<computed (Int)>"))
+        throws: StoreError(
+          .unknownKeyPath(entity: "Article", keyPath: "\\Article.tags.<computed (Int)>"))
       ) {
         try await store.fetch(Fixtures.articles, orderBy: [.ascending(\.tags.count)])
       }
       let misindexed = Fixtures.articles.indexed(by: \.title.isEmpty)
       await #expect(
-        throws: StoreError(.unknownKeyPath(entity: "Article", keyPath: "\\Article.title.<computed (Bool)>"))
+        throws: StoreError(
+          .unknownKeyPath(entity: "Article", keyPath: "\\Article.title.<computed (Bool)>"))
       ) {
         try await store.save([Fixtures.article(1, "A")], to: misindexed)
       }

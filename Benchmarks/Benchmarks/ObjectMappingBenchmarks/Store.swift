@@ -137,7 +137,9 @@ enum StoreCorpus {
   }
 
   static func remove(_ path: String) {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: path + suffix)
+    }
   }
 
   static func databasePath(rows: Int) -> String {
@@ -149,9 +151,11 @@ enum StoreCorpus {
   /// run), opened.
   static func openDatabase(rows: Int) async throws -> SQLiteStore {
     let path = databasePath(rows: rows)
-    let store = try SQLiteStore(path: path)
+    var store = try SQLiteStore(path: path)
     if try await store.count(entity) != rows {
-      try await store.delete(entity, ids: Array(0..<(rows * 2)))
+      await store.close()
+      remove(path)
+      store = try SQLiteStore(path: path)
       let catalog = try CitmMappings.catalog.map(try Corpus.citmCatalog.data())
       var start = 0
       while start < rows {

@@ -52,6 +52,7 @@ extension SQLiteStore {
   ///   - legacy: A mapping that reads the old rows into today's model.
   /// - Returns: The rows rewritten and those still unmappable.
   /// - Throws: ``StoreError``; nothing is rewritten.
+  @discardableResult
   public func migrate<Object>(
     _ entity: StoreEntity<Object>, from legacy: some MappingProtocol<Object>
   ) async throws(StoreError) -> StoreMigration {
@@ -88,6 +89,7 @@ extension SQLiteStore {
   ///   - transform: Rewrites one stored payload (a `Node`); throwing leaves the row as it was.
   /// - Returns: The rows rewritten and those still unmappable.
   /// - Throws: ``StoreError``; nothing is rewritten.
+  @discardableResult
   public func migrate<Object>(
     _ entity: StoreEntity<Object>, transform: @escaping @Sendable (inout Node) throws -> Void
   ) async throws(StoreError) -> StoreMigration {

@@ -161,6 +161,7 @@ public final class SQLiteStore: PersistentStore {
   ///     list are removed; `nil`: none.
   /// - Returns: The objects, the orphans (mapped from their rows) and orphan rows that do not map.
   /// - Throws: ``StoreError``; nothing is saved or removed.
+  @discardableResult
   public func load<Object>(
     _ objects: [Object], into entity: StoreEntity<Object>, orphans: OrphanRule<Object>?
   ) async throws(StoreError) -> StoreLoad<Object> {
@@ -264,12 +265,15 @@ public final class SQLiteStore: PersistentStore {
   ///   - predicate: The condition; `nil` for every object.
   /// - Returns: The number of matching rows.
   /// - Throws: ``StoreError``.
-  public func count<Object>(_ entity: StoreEntity<Object>, where predicate: StorePredicate<Object>? = nil)
+  public func count<Object>(
+    _ entity: StoreEntity<Object>, where predicate: StorePredicate<Object>? = nil
+  )
     async throws(StoreError) -> Int
   {
     var sql = try sql(entity, where: predicate, orderBy: [], limit: nil, offset: 0)
     sql.text =
-      "SELECT count(*) FROM (" + sql.text.replacingOccurrences(
+      "SELECT count(*) FROM ("
+      + sql.text.replacingOccurrences(
         of: "SELECT id, generation, payload", with: "SELECT 1") + ")"
     let reader = await readers.checkOut()
     do {

@@ -79,7 +79,9 @@ public struct StoreEntity<Object: Sendable>: Sendable {
         copy.indexProblems.append(_describe(keyPath))
       }
     }
-    if !paths.isEmpty, paths.count == keyPaths.count { copy.indexes.append(StoreIndex(paths: paths)) }
+    if !paths.isEmpty, paths.count == keyPaths.count {
+      copy.indexes.append(StoreIndex(paths: paths))
+    }
     return copy
   }
 

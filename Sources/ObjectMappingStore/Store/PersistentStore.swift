@@ -72,6 +72,7 @@ public protocol PersistentStore: Sendable {
   /// (RestKit's fetch-request blocks). A failed load changes nothing.
   ///
   /// - Throws: ``StoreError``; then nothing was saved or removed.
+  @discardableResult
   func load<Object>(
     _ objects: [Object], into entity: StoreEntity<Object>, orphans: OrphanRule<Object>?
   ) async throws(StoreError) -> StoreLoad<Object>
