@@ -25,6 +25,7 @@ import ObjectMappingStore
 func registerStoreBenchmarks() {
   let configuration = Benchmark.Configuration(
     metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+    timeUnits: .milliseconds,
     warmupIterations: 1,
     maxDuration: .seconds(10),
     maxIterations: 5
