@@ -34,7 +34,9 @@ extension _SQLiteStatement {
 ///
 /// One table holds every entity's objects: the entity's name, the identity as text, the
 /// generation of the transaction that last wrote the row, and the payload (the mapping's JSON, as
-/// text, so SQLite's JSON functions read it). Query keys are expression indexes on
+/// text, so SQLite's JSON functions read it). An index on the entity alone keeps each entity's
+/// rows in the order they were first saved (its entries are ordered by rowid), so a fetch in that
+/// order reads them without sorting. Query keys are expression indexes on
 /// `(entity, json_extract(payload, '$."key"'))`; queries write the same expression, so SQLite
 /// uses the index.
 enum _StoreSQL {
@@ -49,6 +51,7 @@ enum _StoreSQL {
       payload TEXT NOT NULL
     );
     CREATE UNIQUE INDEX IF NOT EXISTS om_objects_identity ON om_objects(entity, id);
+    CREATE INDEX IF NOT EXISTS om_objects_entity ON om_objects(entity);
     CREATE TABLE IF NOT EXISTS om_indexes(
       name TEXT PRIMARY KEY NOT NULL, entity TEXT NOT NULL, paths TEXT NOT NULL);
     """
