@@ -48,6 +48,10 @@ struct StoreMigrationTests {
         ])
       #expect(fetched.unmappable[0].description == "Post 1: /title: required value is missing")
       #expect(try await store.unmappableRows(Self.posts).map(\.id) == ["1", "2"])
+      #expect(
+        StoreFetchError.unmappable(
+          UnmappableRow(entity: "Post", id: "2", errors: Self.missingTitle)
+        ).description == "Post 2: /title: required value is missing")
       await #expect(
         throws: StoreFetchError.unmappable(
           UnmappableRow(entity: "Post", id: "2", errors: Self.missingTitle))
