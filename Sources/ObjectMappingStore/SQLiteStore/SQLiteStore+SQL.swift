@@ -36,9 +36,11 @@ extension _SQLiteStatement {
 /// generation of the transaction that last wrote the row, and the payload (the mapping's JSON, as
 /// text, so SQLite's JSON functions read it). An index on the entity alone keeps each entity's
 /// rows in the order they were first saved (its entries are ordered by rowid), so a fetch in that
-/// order reads them without sorting. Query keys are expression indexes on
-/// `(entity, json_extract(payload, '$."key"'))`; queries write the same expression, so SQLite
-/// uses the index.
+/// order reads them without sorting. Query keys are partial expression indexes,
+/// `(entity, json_extract(payload, '$."key"')) WHERE entity = 'Name'`, covering their entity's
+/// rows only (the leading entity column, constant in the index, lets the planner see that the
+/// index answers the query's `entity = 'Name'`); queries write the same expression and name the
+/// entity as the same literal, so SQLite uses the index.
 enum _StoreSQL {
   static let schema = """
     CREATE TABLE IF NOT EXISTS om_meta(key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
@@ -65,8 +67,6 @@ enum _StoreSQL {
       payload = excluded.payload
     """
   static let deleteOne = "DELETE FROM om_objects WHERE entity = ?1 AND id = ?2"
-  static let deleteEntity = "DELETE FROM om_objects WHERE entity = ?1"
-  static let countEntity = "SELECT count(*) FROM om_objects WHERE entity = ?1"
 
   /// `json_extract(payload, '$."author"."name"')`: the expression for a payload key path, the
   /// same text in an index and a query. Keys are quoted as JSON path labels and the whole as an
@@ -104,11 +104,17 @@ enum _StoreSQL {
     return "om_index_" + String(repeating: "0", count: 16 - hex.count) + hex
   }
 
-  /// `CREATE INDEX` for `paths` of `entity`.
+  /// `entity` as an SQL string literal: queries name their entity literally (not as a
+  /// parameter), so that SQLite can match them with the entity's partial indexes.
+  static func literal(_ entity: String) -> String {
+    "'" + entity.replacingOccurrences(of: "'", with: "''") + "'"
+  }
+
+  /// `CREATE INDEX` for `paths` of `entity`: a partial index over the entity's rows.
   static func createIndex(entity: String, paths: [[String]]) -> String {
     let columns = paths.map(expression).joined(separator: ", ")
     return "CREATE INDEX IF NOT EXISTS \(indexName(entity: entity, paths: paths)) "
-      + "ON om_objects(entity, \(columns))"
+      + "ON om_objects(entity, \(columns)) WHERE entity = \(literal(entity))"
   }
 
   /// The `SELECT` of a fetch: identity, generation and payload of the matching rows.
@@ -116,8 +122,8 @@ enum _StoreSQL {
     entity: String, condition: StoreCondition?, order: [StoreOrdering], limit: Int?, offset: Int
   ) throws(_QueryProblem) -> _SQL {
     var sql = _SQL(
-      text: "SELECT id, generation, payload FROM om_objects WHERE entity = ?1",
-      values: [.text(entity)])
+      text: "SELECT id, generation, payload FROM om_objects WHERE entity = \(literal(entity))",
+      values: [])
     if let condition {
       sql.text += " AND "
       try append(condition, to: &sql)

@@ -238,9 +238,9 @@ public final class SQLiteStore: PersistentStore {
     let list = (try? Node.array(texts.map(Node.string)).jsonString()) ?? "[]"
     let sql = _SQL(
       text:
-        "SELECT id, generation, payload FROM om_objects WHERE entity = ?1 AND id IN "
-        + "(SELECT value FROM json_each(?2))",
-      values: [.text(entity.name), .text(list)])
+        "SELECT id, generation, payload FROM om_objects WHERE entity = "
+        + _StoreSQL.literal(entity.name) + " AND id IN (SELECT value FROM json_each(?1))",
+      values: [.text(list)])
     let found = try await run(sql, entity: entity, keepingIDs: true)
     var byID: [String: Int] = [:]
     for (offset, id) in found.ids.enumerated() { byID[id] = offset }
