@@ -42,6 +42,30 @@ struct StoreQueryTests {
     #expect(try await ids(\.publishedAt > day2) == [1, 4, 5])
   }
 
+  @Test func valuesGoThroughTheAttributesOwnFormat() async throws {
+    struct Event: Equatable, Sendable {
+      var id = 0
+      var day = Date(timeIntervalSince1970: 0)
+    }
+    let mapping = Mapping(Event.init) {
+      Attribute("id", \.id)
+      Attribute("day", \.day, .date(format: "yyyyMMdd"))
+    }.identified(by: \.id)
+    let events = StoreEntity("Event", mapping: mapping).indexed(by: \.day)
+    let day = { (offset: Double) in Date(timeIntervalSince1970: 1_700_000_000 + offset * 86_400) }
+    try await withStore { store, _ in
+      try await store.save(
+        [Event(id: 1, day: day(30)), Event(id: 2, day: day(0)), Event(id: 3, day: day(400))],
+        to: events)
+      #expect(
+        try events.field(\.day).node(for: day(0)) == .string("20231114"))
+      let later = try await store.fetch(
+        events, where: \.day > day(10), orderBy: [.ascending(\.day)])
+      #expect(later.objects.map(\.id) == [1, 3])
+      #expect(try await store.fetch(events, where: \.day == day(0)).objects.map(\.id) == [2])
+    }
+  }
+
   @Test func comparisons() async throws {
     #expect(try await ids(\.rating < 3) == [2, 5])
     #expect(try await ids(\.rating <= 3.5) == [2, 3, 5])
