@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "ObjectMappingDefinitions", targets: ["ObjectMappingDefinitions"]),
     // LoopbackServer and Gzip, for users' tests of code that uses the object manager.
     .library(name: "ObjectMappingTestSupport", targets: ["ObjectMappingTestSupport"]),
+    .library(name: "ObjectMappingStore", targets: ["ObjectMappingStore"]),
     .executable(name: "showcase", targets: ["showcase"]),
   ],
   targets: [
@@ -33,6 +34,19 @@ let package = Package(
       name: "ObjectMappingDefinitions",
       dependencies: ["ObjectMapping", "ObjectMappingDocument"]
     ),
+    // The system's SQLite (Linux: the libsqlite3-dev package; Apple platforms: the SDK's), for
+    // the persistent object store. No SQLite wrapper package.
+    .systemLibrary(
+      name: "ObjectMappingCSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    // The persistent object store: objects saved as their mappings' JSON in a SQLite database,
+    // keyed by entity and identity, queried through the mappings' key paths.
+    .target(
+      name: "ObjectMappingStore",
+      dependencies: ["ObjectMapping", "ObjectMappingCSQLite"]
+    ),
     .target(
       name: "ObjectMappingTesting",
       dependencies: ["ObjectMapping"]
@@ -48,7 +62,7 @@ let package = Package(
       name: "ShowcaseKit",
       dependencies: [
         "ObjectMapping", "ObjectMappingClient", "ObjectMappingDefinitions",
-        "ObjectMappingTestSupport",
+        "ObjectMappingStore", "ObjectMappingTestSupport",
       ],
       resources: [.copy("Resources/Timeline.mappings")]
     ),
@@ -69,6 +83,10 @@ let package = Package(
         "ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingDocument",
         "ObjectMappingTesting",
       ]
+    ),
+    .testTarget(
+      name: "ObjectMappingStoreTests",
+      dependencies: ["ObjectMapping", "ObjectMappingStore", "ShowcaseKit"]
     ),
     .testTarget(
       name: "ObjectMappingTests",

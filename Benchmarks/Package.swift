@@ -40,6 +40,8 @@ var swiftSettings: [SwiftSetting] = []
 var benchmarkDependencies: [Target.Dependency] = [
   .product(name: "ObjectMapping", package: "swift-object-mapping"),
   .product(name: "ObjectMappingDefinitions", package: "swift-object-mapping"),
+  .product(name: "ObjectMappingStore", package: "swift-object-mapping"),
+  "BenchmarkSQLite",
   .product(name: "Benchmark", package: "benchmark"),
 ]
 
@@ -60,6 +62,13 @@ let package = Package(
   platforms: [.macOS(.v13)],
   dependencies: dependencies,
   targets: [
+    // The system's SQLite, for the store benchmarks' baselines (`Store.swift`).
+    .systemLibrary(
+      name: "BenchmarkSQLite",
+      path: "Benchmarks/BenchmarkSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
     .executableTarget(
       name: "ObjectMappingBenchmarks",
       dependencies: benchmarkDependencies,
@@ -68,6 +77,6 @@ let package = Package(
       plugins: [
         .plugin(name: "BenchmarkPlugin", package: "benchmark")
       ]
-    )
+    ),
   ]
 )

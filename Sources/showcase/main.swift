@@ -9,6 +9,7 @@ if arguments.isEmpty, outcome.status == 0 {
   // The object manager's section talks to a server it starts itself, so it runs here, async.
   outcome.output += "\n" + (await ObjectManagerShowcase.section()).text
   outcome.output += "\n" + DefinitionFileShowcase.section().text
+  outcome.output += "\n" + (await PersistentStoreShowcase.section()).text
 }
 if !outcome.output.isEmpty {
   FileHandle.standardOutput.write(Data(outcome.output.utf8))

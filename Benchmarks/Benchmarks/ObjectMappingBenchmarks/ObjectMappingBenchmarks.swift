@@ -28,5 +28,6 @@ let benchmarks: @Sendable () -> Void = {
   registerDecodeBenchmarks()
   registerEncodeBenchmarks()
   registerDefinitionFileBenchmarks()
+  registerStoreBenchmarks()
   registerPeerBenchmarks()
 }

@@ -1,0 +1,226 @@
+import Foundation
+import ObjectMapping
+
+/// A value bound to a statement parameter.
+enum _SQLValue: Sendable, Equatable {
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case null
+}
+
+/// SQL text with its parameter values, in order (`?1`, `?2`, …).
+struct _SQL: Sendable {
+  var text: String
+  var values: [_SQLValue]
+}
+
+extension _SQLiteStatement {
+  /// Binds `values` to the parameters `?1`, `?2`, ….
+  func bind(_ values: [_SQLValue]) throws(_SQLiteError) {
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      switch value {
+      case .integer(let integer): try bind(integer, at: index)
+      case .real(let real): try bind(real, at: index)
+      case .text(let text): try bind(text, at: index)
+      case .null: try bindNull(at: index)
+      }
+    }
+  }
+}
+
+/// The schema and the SQL of ``SQLiteStore``.
+///
+/// One table holds every entity's objects: the entity's name, the identity as text, the
+/// generation of the transaction that last wrote the row, and the payload (the mapping's JSON, as
+/// text, so SQLite's JSON functions read it). An index on the entity alone keeps each entity's
+/// rows in the order they were first saved (its entries are ordered by rowid), so a fetch in that
+/// order reads them without sorting. Query keys are partial expression indexes,
+/// `(entity, json_extract(payload, '$."key"')) WHERE entity = 'Name'`, covering their entity's
+/// rows only (the leading entity column, constant in the index, lets the planner see that the
+/// index answers the query's `entity = 'Name'`); queries write the same expression and name the
+/// entity as the same literal, so SQLite uses the index.
+enum _StoreSQL {
+  static let schema = """
+    CREATE TABLE IF NOT EXISTS om_meta(key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+    INSERT OR IGNORE INTO om_meta(key, value) VALUES('format', \(SQLiteStore.format));
+    INSERT OR IGNORE INTO om_meta(key, value) VALUES('generation', 0);
+    CREATE TABLE IF NOT EXISTS om_objects(
+      entity TEXT NOT NULL,
+      id TEXT NOT NULL,
+      generation INTEGER NOT NULL,
+      payload TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS om_objects_identity ON om_objects(entity, id);
+    CREATE INDEX IF NOT EXISTS om_objects_entity ON om_objects(entity);
+    CREATE TABLE IF NOT EXISTS om_indexes(
+      name TEXT PRIMARY KEY NOT NULL, entity TEXT NOT NULL, paths TEXT NOT NULL);
+    """
+
+  static let format = "SELECT value FROM om_meta WHERE key = 'format'"
+  static let nextGeneration =
+    "UPDATE om_meta SET value = value + 1 WHERE key = 'generation' RETURNING value"
+  static let upsert = """
+    INSERT INTO om_objects(entity, id, generation, payload) VALUES(?1, ?2, ?3, ?4)
+    ON CONFLICT(entity, id) DO UPDATE SET generation = excluded.generation,
+      payload = excluded.payload
+    """
+  static let deleteOne = "DELETE FROM om_objects WHERE entity = ?1 AND id = ?2"
+
+  /// `json_extract(payload, '$."author"."name"')`: the expression for a payload key path, the
+  /// same text in an index and a query. Keys are quoted as JSON path labels and the whole as an
+  /// SQL string.
+  static func expression(_ path: [String]) -> String {
+    var jsonPath = "$"
+    for key in path {
+      jsonPath += ".\"" + key + "\""
+    }
+    return "json_extract(payload, '" + jsonPath.replacingOccurrences(of: "'", with: "''") + "')"
+  }
+
+  /// Why `path` cannot be named in a JSON path (SQLite's labels cannot hold `"`), or `nil`.
+  static func problem(with path: [String]) -> String? {
+    guard let key = path.first(where: { $0.contains("\"") || $0.isEmpty }) else { return nil }
+    return "the payload key \"\(key)\" cannot be named in SQLite's JSON paths"
+  }
+
+  /// The name of the index over `paths` of `entity`: a hash, so any entity name or key is a
+  /// valid identifier.
+  static func indexName(entity: String, paths: [[String]]) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ text: String) {
+      for byte in text.utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+      hash = (hash ^ 0xff) &* 0x100_0000_01b3
+    }
+    mix(entity)
+    for path in paths {
+      for key in path { mix(key) }
+      mix("/")
+    }
+    let hex = String(hash, radix: 16)
+    return "om_index_" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  /// `entity` as an SQL string literal: queries name their entity literally (not as a
+  /// parameter), so that SQLite can match them with the entity's partial indexes.
+  static func literal(_ entity: String) -> String {
+    "'" + entity.replacingOccurrences(of: "'", with: "''") + "'"
+  }
+
+  /// `CREATE INDEX` for `paths` of `entity`: a partial index over the entity's rows.
+  static func createIndex(entity: String, paths: [[String]]) -> String {
+    let columns = paths.map(expression).joined(separator: ", ")
+    return "CREATE INDEX IF NOT EXISTS \(indexName(entity: entity, paths: paths)) "
+      + "ON om_objects(entity, \(columns)) WHERE entity = \(literal(entity))"
+  }
+
+  /// The `SELECT` of a fetch: identity, generation and payload of the matching rows.
+  static func select(
+    entity: String, condition: StoreCondition?, order: [StoreOrdering], limit: Int?, offset: Int
+  ) throws(_QueryProblem) -> _SQL {
+    var sql = _SQL(
+      text: "SELECT id, generation, payload FROM om_objects WHERE entity = \(literal(entity))",
+      values: [])
+    if let condition {
+      sql.text += " AND "
+      try append(condition, to: &sql)
+    }
+    sql.text += " ORDER BY "
+    for ordering in order {
+      if let problem = problem(with: ordering.path) { throw _QueryProblem(message: problem) }
+      sql.text += expression(ordering.path) + (ordering.ascending ? " ASC, " : " DESC, ")
+    }
+    // Ties (and an empty ordering) in the order identities were first saved; reversed after a
+    // descending first key, so that an index serves the whole ordering.
+    sql.text += order.first?.ascending == false ? "rowid DESC" : "rowid ASC"
+    if limit != nil || offset > 0 {
+      sql.values.append(.integer(Int64(clamping: limit ?? -1)))
+      sql.values.append(.integer(Int64(clamping: max(offset, 0))))
+      sql.text += " LIMIT ?\(sql.values.count - 1) OFFSET ?\(sql.values.count)"
+    }
+    return sql
+  }
+
+  /// Appends `condition` as a parenthesized SQL expression.
+  static func append(_ condition: StoreCondition, to sql: inout _SQL) throws(_QueryProblem) {
+    func parameter(_ value: _SQLValue) -> String {
+      sql.values.append(value)
+      return "?\(sql.values.count)"
+    }
+    func column(_ path: [String]) throws(_QueryProblem) -> String {
+      if let problem = problem(with: path) { throw _QueryProblem(message: problem) }
+      return expression(path)
+    }
+    switch condition {
+    case .equal(let path, nil):
+      sql.text += "(\(try column(path)) IS NULL)"
+    case .equal(let path, let node?):
+      let column = try column(path)
+      sql.text += "(\(column) = \(value(node, parameter)))"
+    case .notEqual(let path, nil):
+      sql.text += "(\(try column(path)) IS NOT NULL)"
+    case .notEqual(let path, let node?):
+      let column = try column(path)
+      sql.text += "(\(column) IS NOT \(value(node, parameter)))"
+    case .compare(let path, let comparison, let node):
+      let column = try column(path)
+      let op =
+        switch comparison {
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        }
+      sql.text += "(\(column) \(op) \(value(node, parameter)))"
+    case .oneOf(let path, let nodes):
+      let column = try column(path)
+      guard !nodes.isEmpty else {
+        sql.text += "(0)"
+        return
+      }
+      // One parameter: a JSON array of the values, however many (no parameter limit).
+      let array = (try? Node.array(nodes).jsonString()) ?? "[]"
+      sql.text += "(\(column) IN (SELECT value FROM json_each(\(parameter(.text(array))))))"
+    case .and(let conditions), .or(let conditions):
+      let isAnd = if case .and = condition { true } else { false }
+      guard !conditions.isEmpty else {
+        sql.text += isAnd ? "(1)" : "(0)"
+        return
+      }
+      sql.text += "("
+      for (offset, inner) in conditions.enumerated() {
+        if offset > 0 { sql.text += isAnd ? " AND " : " OR " }
+        try append(inner, to: &sql)
+      }
+      sql.text += ")"
+    case .not(let inner):
+      // NOT of a comparison with null is null: coalesce so that "not" means "does not match".
+      sql.text += "(NOT coalesce("
+      try append(inner, to: &sql)
+      sql.text += ", 0))"
+    }
+  }
+
+  /// `node` as SQL: a bound scalar, or `json(?)` for an array or object (compared as the compact
+  /// JSON text SQLite's `json_extract` gives for them).
+  private static func value(_ node: Node, _ parameter: (_SQLValue) -> String) -> String {
+    switch node {
+    case .null: return "NULL"
+    case .bool(let flag): return parameter(.integer(flag ? 1 : 0))
+    case .integer(let integer): return parameter(.integer(integer))
+    case .double(let double): return parameter(.real(double))
+    case .decimal(let text): return parameter(Double(text).map { .real($0) } ?? .text(text))
+    case .string(let text): return parameter(.text(text))
+    case .array, .object:
+      return "json(\(parameter(.text((try? node.jsonString()) ?? "null"))))"
+    }
+  }
+}
+
+/// A query SQLite cannot express (a payload key its JSON paths cannot name).
+struct _QueryProblem: Error {
+  let message: String
+}

@@ -1,0 +1,23 @@
+import ObjectMappingStore
+import ShowcaseKit
+import Testing
+
+/// The showcase's persistent store section runs a whole session on a database file.
+@Suite("PersistentStore showcase")
+struct StoreShowcaseTests {
+  @Test func theSessionSavesLoadsAndReadsOffline() async {
+    let section = await PersistentStoreShowcase.section()
+    #expect(section.title == "8. A persistent store: save, load, read offline")
+    #expect(
+      section.lines == [
+        "saved 3 tasks to Tasks.sqlite in one transaction",
+        #"loaded 3 tasks from the server; removed the ones it no longer lists: #2 "Serialize a form body""#,
+        "reopened the file read-only, offline",
+        "open tasks: #4 Read offline (ann); #3 Write the store guide (bob)",
+        "ann's tasks, newest first: #4, #1",
+        "task 1: Map the timeline, done: true",
+        "saving offline: open read-only, refused",
+        #"a query on a key path the mapping does not write: Task: \Todo.title.<computed (Int)> is not written by the mapping; query, order or index a property an Attribute writes (through a to-one relationship: \.author.name, or \.author!.name when it is optional)"#,
+      ])
+  }
+}
