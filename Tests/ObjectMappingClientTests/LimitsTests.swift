@@ -254,7 +254,7 @@ struct LimitsTests {
     let server = try LoopbackServer { _ in
       LoopbackServer.Response(
         status: 200, headers: ["Content-Type": "application/json"],
-        length: .announced(1 << 30),
+        length: .announced(1_000_000),
         stream: { writer in
           // A byte every 300 ms until the client hangs up: the request can end only at the
           // manager's deadline.
