@@ -30,9 +30,10 @@ import struct Foundation.Data
 /// - **Escaping** is minimal: only `"`, `\` and control characters below U+0020 are escaped
 ///   (`\n \r \t \b \f` in their short forms, the others as `\u00XX` with lowercase hex).
 ///   `/` is not escaped and non-ASCII text is written as raw UTF-8.
-/// - **Numbers**: integers in decimal; doubles in the shortest form that reads back to the same
-///   value (Swift's own `description`, e.g. `0.1`, `1e-05`, `-0.0`, `1e+20`); non-finite doubles
-///   are an error; ``numberText(_:)`` writes literal number text (exact decimals) unchanged.
+/// - **Numbers**: integers in decimal; doubles and floats in the shortest form that reads back to
+///   the same value, in the format of Swift's own `description` (`0.1`, `1e-05`, `-0.0`, `1e+20`;
+///   written by ``_ShortestDecimal``); non-finite values are an error; ``numberText(_:)`` writes
+///   literal number text (exact decimals) unchanged.
 ///
 /// Invariant (what makes the pointer copies safe): ``storage`` always holds at least ``count``
 /// bytes, and every copy into it first makes it unique and grows it to fit
@@ -313,6 +314,24 @@ package struct _JSONWriter {
     appendShortest(value)
   }
 
+  /// Writes a float in the shortest form that reads back to the same `Float` (`0.1`, not the
+  /// `0.10000000149011612` of its `Double` expansion).
+  ///
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
+  ///   which JSON cannot represent. Nothing is written in that case.
+  package mutating func float(_ value: Float) throws(FormatError) {
+    guard value.isFinite else {
+      throw FormatError(.nonFiniteNumber(value: value.description))
+    }
+    beginValue()
+    if storage.capacity &- count < _ShortestDecimal.maximumLength
+      || !isKnownUniquelyReferenced(&storage)
+    {
+      makeRoom(for: _ShortestDecimal.maximumLength)
+    }
+    count &+= _ShortestDecimal.write(value, to: storage.base + count)
+  }
+
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
   /// literal text of a ``Node/decimal(_:)``, which `Node._writeJSON` checks with
   /// `_isJSONNumber` first; only descriptions write other text, such as `nan`).
@@ -582,9 +601,15 @@ package struct _JSONWriter {
     }
   }
 
-  /// Appends the shortest round-trip text of a finite double.
+  /// Appends the shortest round-trip text of a finite double, written in place.
+  @inline(__always)
   private mutating func appendShortest(_ value: Double) {
-    value.write(to: &self)
+    if storage.capacity &- count < _ShortestDecimal.maximumLength
+      || !isKnownUniquelyReferenced(&storage)
+    {
+      makeRoom(for: _ShortestDecimal.maximumLength)
+    }
+    count &+= _ShortestDecimal.write(value, to: storage.base + count)
   }
 
   // MARK: Constants
@@ -603,43 +628,25 @@ package struct _JSONWriter {
   }()
 }
 
-extension _JSONWriter: TextOutputStream {
-  /// Appends text as is (the standard library's number formatting writes here).
-  package mutating func write(_ string: String) {
-    appendRaw(string)
-  }
-
-  // Called by the standard library's floating-point `write(to:)` with the formatted digits,
-  // so a double is written without a `String` (see ``_appendShortestText(of:to:)``).
-  package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-    append(contentsOf: buffer)
-  }
-}
-
-/// Appends the shortest round-trip text of a `Double` (Swift's `description`) to `bytes`.
-///
-/// Swift's `Double.write(to:)` formats into a stack buffer and hands the ASCII bytes to the
-/// stream's `_writeASCII(_:)`, so routing it through ``_ASCIISink`` costs no `String`
-/// allocation per number. Should the standard library stop calling `_writeASCII`, the sink's
-/// `write(_:)` receives the same text and the output is unchanged. The form encoder uses it;
-/// ``_JSONWriter`` is such a text stream itself, so every format prints doubles alike.
+/// Appends the shortest round-trip text of a `Double` (the text of its `description`) to
+/// `bytes`, without a `String` (see ``_ShortestDecimal``). The form encoder uses it, so every
+/// format prints doubles alike.
 package func _appendShortestText(of value: Double, to bytes: inout [UInt8]) {
-  var sink = _ASCIISink()
-  swap(&sink.bytes, &bytes)
-  value.write(to: &sink)
-  swap(&sink.bytes, &bytes)
+  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
+    buffer in
+    guard let base = buffer.baseAddress else { return }
+    let count = _ShortestDecimal.write(value, to: base)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+  }
 }
 
-/// A text stream over a byte buffer, used to receive a number's digits without a `String`.
-private struct _ASCIISink: TextOutputStream {
-  var bytes: [UInt8] = []
-
-  mutating func write(_ string: String) {
-    bytes.append(contentsOf: string.utf8)
-  }
-
-  // Called by the standard library's floating-point `write(to:)` with the formatted digits.
-  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-    bytes.append(contentsOf: buffer)
+/// Appends the shortest round-trip text of a `Float` (the text of its `description`: `0.1`, not
+/// the `0.10000000149011612` of its `Double` expansion) to `bytes`, without a `String`.
+package func _appendShortestText(of value: Float, to bytes: inout [UInt8]) {
+  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
+    buffer in
+    guard let base = buffer.baseAddress else { return }
+    let count = _ShortestDecimal.write(value, to: base)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
   }
 }
