@@ -17,12 +17,19 @@
 /// ``JSONReadingOptions/maximumDepth``. Line and column numbers are computed only when an error
 /// is thrown, by rescanning the input up to the error's offset.
 ///
-/// Invariant (what makes the unchecked reads safe): a scanner exists only inside
+/// Invariant (what makes the unchecked reads and writes safe): a scanner exists only inside
 /// ``scan(_:options:)`` or ``scanArrayElements(_:options:_:)``, which borrow `input` for the
 /// call, and every read of `base[i]` is preceded by a check `i < end` (or reads a position
 /// already checked, such as a lead byte before its continuation bytes are length-checked).
 /// Word-at-a-time reads load 8 bytes only while `index + 8 <= end`. Debug builds assert that the
 /// scan position never passes the end.
+///
+/// Entries are written through a pointer into storage reserved before the scan (``tape``),
+/// not appended to an `Array` (whose capacity and uniqueness checks cost about 20 instructions
+/// per entry): each write first checks `entryCount < tape.count`, and when the storage is
+/// full the scan stops with ``overflowed`` set and starts again with more (see
+/// ``append(_:)``). The storage is borrowed for the scan only, and reads of written entries
+/// check `index < entryCount` in debug builds.
 package struct _JSONScanner {
   private let input: UnsafeBufferPointer<UInt8>
   private let base: UnsafePointer<UInt8>
@@ -30,7 +37,13 @@ package struct _JSONScanner {
   private let options: JSONReadingOptions
   private let allowsComments: Bool
   private var position = 0
-  private var entries: [_PackedEntry] = []
+  /// The storage entries are written into: its first ``entryCount`` are the entries scanned.
+  /// Borrowed from the caller for the scan (see the type's invariant).
+  private var tape = UnsafeMutableBufferPointer<_PackedEntry>(start: nil, count: 0)
+  /// The number of entries written.
+  private var entryCount = 0
+  /// Set when an entry did not fit ``tape``: the scan stopped, to be run again with more room.
+  private var overflowed = false
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``), in the order
   /// they were found; sorted by ``sortedLongLengths()``.
   private var longLengths: [_LongLength] = []
@@ -62,8 +75,11 @@ package struct _JSONScanner {
   ///   ``FormatError/Kind/invalidUTF8(location:)`` or
   ///   ``FormatError/Kind/depthLimitExceeded(limit:location:)``; with the object's path for a
   ///   duplicate key under ``JSONReadingOptions/rejectsDuplicateKeys``.
+  ///
+  /// - Parameter reserved: The number of entries to reserve before the first attempt (tests
+  ///   use a small one to run the scan again with more room); by default the bound below.
   package static func scan(
-    _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions
+    _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, reserving reserved: Int? = nil
   ) throws(FormatError) -> (entries: [_PackedEntry], longLengths: [_LongLength]) {
     guard let base = input.baseAddress, !input.isEmpty else {
       throw FormatError(
@@ -71,17 +87,36 @@ package struct _JSONScanner {
           message: "expected a value, found end of input",
           location: TextLocation(offset: 0, line: 1, column: 1)))
     }
-    var scanner = _JSONScanner(input: input, base: base, options: options)
-    try scanner.checkSize()
+    try _JSONScanner(input: input, base: base, options: options).checkSize()
     // Every value but the last takes at least 2 bytes (`0,`), so a document of n bytes has at
     // most n / 2 + 1 entries: reserving that many means the tape never grows (growing copies
     // the whole tape and briefly holds both copies). The reservation costs address space, not
     // memory: the pages past the last entry written are never touched, so they never become
-    // resident, and the entries written take at most 4 times the input (8 bytes per 2).
-    scanner.entries.reserveCapacity(input.count / 2 + 2)
-    _adviseHugePages(for: &scanner.entries)
-    try scanner.scanDocument()
-    return (scanner.entries, scanner.sortedLongLengths())
+    // resident, and the entries written take at most 4 times the input (8 bytes per 2). Should
+    // a document ever have more, the scan runs again with room for one entry per byte, which
+    // always suffices (every entry starts at a byte of its own: a quote, a bracket or the first
+    // character of a scalar).
+    var capacity = Swift.max(reserved ?? input.count / 2 + 2, 1)
+    while true {
+      var scanner = _JSONScanner(input: input, base: base, options: options)
+      var failure: FormatError?
+      let entries = [_PackedEntry](unsafeUninitializedCapacity: capacity) { buffer, count in
+        _adviseHugePages(for: UnsafeMutableRawBufferPointer(buffer))
+        scanner.tape = buffer
+        do throws(FormatError) {
+          try scanner.scanDocument()
+        } catch {
+          failure = error
+        }
+        count = scanner.entryCount
+      }
+      if let failure {
+        guard scanner.overflowed, capacity < input.count + 2 else { throw failure }
+        capacity = input.count + 2
+        continue
+      }
+      return (entries, scanner.sortedLongLengths())
+    }
   }
 
   /// Throws when the input is too large for the packed entries' offsets (256 GiB).
@@ -99,6 +134,30 @@ package struct _JSONScanner {
     var lengths = longLengths
     if lengths.count > 1 { lengths.sort { $0.index < $1.index } }
     return lengths
+  }
+
+  // MARK: - Entries
+
+  /// Writes `entry` after the last one, or, when ``tape`` is full, sets ``overflowed`` and
+  /// throws so the caller can scan again with more room (the error is never shown).
+  @inline(__always)
+  private mutating func append(_ entry: _PackedEntry) throws(FormatError) {
+    guard _fastPath(entryCount < tape.count) else { throw tapeIsFull() }
+    tape[entryCount] = entry
+    entryCount &+= 1
+  }
+
+  @inline(never)
+  private mutating func tapeIsFull() -> FormatError {
+    overflowed = true
+    return syntaxError("the index ran out of room", at: position)
+  }
+
+  /// The entry written at `index`.
+  @inline(__always)
+  private func entry(at index: Int) -> _PackedEntry {
+    assert(index >= 0 && index < entryCount, "only written entries are read")
+    return tape[index]
   }
 
   // MARK: - Structure
@@ -164,8 +223,8 @@ package struct _JSONScanner {
         }
         stack.append(current)
         let isObject = byte == _openBrace
-        current = Frame(container: entries.count, count: 0, isObject: isObject)
-        entries.append(_PackedEntry(kind: isObject ? .object : .array))
+        current = Frame(container: entryCount, count: 0, isObject: isObject)
+        try append(_PackedEntry(kind: isObject ? .object : .array))
         position += 1
         try skipWhitespace()
         if position < end && base[position] == (isObject ? _closeBrace : _closeBracket) {
@@ -231,12 +290,12 @@ package struct _JSONScanner {
   /// open-addressing table of key entry indexes for the object's depth, hashed with the
   /// standard library's randomly seeded `Hasher` (so crafted keys cannot make it quadratic).
   private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(FormatError) {
-    let key = entries.count - 1
+    let key = entryCount - 1
     if object.count < 16 {
       var cursor = object.container + 1
       for _ in 0..<object.count {
         if keysEqual(cursor, key) { throw duplicateKey(key, first: cursor, in: stack) }
-        cursor = entries[cursor + 1].next(at: cursor + 1)
+        cursor = entry(at: cursor + 1).next(at: cursor + 1)
       }
       return
     }
@@ -253,7 +312,7 @@ package struct _JSONScanner {
       var cursor = object.container + 1
       for _ in 0..<object.count {
         insertKey(cursor, into: &table)
-        cursor = entries[cursor + 1].next(at: cursor + 1)
+        cursor = entry(at: cursor + 1).next(at: cursor + 1)
       }
     }
     if let first = insertKey(key, into: &table) {
@@ -292,8 +351,8 @@ package struct _JSONScanner {
   /// Whether the key entries at `first` and `second` name the same key.
   @inline(__always)
   private func keysEqual(_ first: Int, _ second: Int) -> Bool {
-    let one = entries[first]
-    let other = entries[second]
+    let one = entry(at: first)
+    let other = entry(at: second)
     if !one.hasFlag && !other.hasFlag && one.storedLength != _PackedEntry.longLength {
       // The common case: two keys without escapes, compared by their bytes.
       let length = one.storedLength
@@ -321,8 +380,8 @@ package struct _JSONScanner {
 
   /// The entry at `index` with its real length (a long one is looked up in ``longLengths``).
   private func scannedEntry(at index: Int) -> _TapeEntry {
-    var entry = entries[index].unpacked
-    if entries[index].hasLongLength {
+    var entry = entry(at: index).unpacked
+    if self.entry(at: index).hasLongLength {
       entry.length = longLengths.last { $0.index == index }?.length ?? entry.length
     }
     return entry
@@ -345,7 +404,7 @@ package struct _JSONScanner {
     for frame in stack.dropFirst() {
       if frame.isObject {
         var cursor = frame.container + 1
-        for _ in 0..<frame.count { cursor = entries[cursor + 1].next(at: cursor + 1) }
+        for _ in 0..<frame.count { cursor = entry(at: cursor + 1).next(at: cursor + 1) }
         path.append(.key(keyText(at: cursor)))
       } else {
         path.append(.index(frame.count))
@@ -402,24 +461,49 @@ package struct _JSONScanner {
     else { return .notAnArray }
     scanner.position += 1
     scanner.baseDepth = 1
-    scanner.entries.reserveCapacity(256)
     try scanner.skipWhitespace()
     if scanner.position < scanner.end && base[scanner.position] == _closeBracket {
       scanner.position += 1
       try scanner.finishDocument()
       return .finished
     }
+    // The entries of one element at a time, reused: zero-filled so the whole storage can be
+    // written through a pointer (see the type's invariant), doubled when an element does not
+    // fit, and never larger than one entry per byte of the rest of the input.
+    var storage = [_PackedEntry](repeating: _PackedEntry(bits: 0), count: 256)
     var offset = 0
     while true {
-      scanner.entries.removeAll(keepingCapacity: true)
-      scanner.longLengths.removeAll(keepingCapacity: true)
+      let start = scanner.position
       scanner.elementOffset = offset
-      try scanner.scanValue(isDocument: false)
+      while true {
+        scanner.longLengths.removeAll(keepingCapacity: true)
+        scanner.entryCount = 0
+        var failure: FormatError?
+        storage.withUnsafeMutableBufferPointer { buffer in
+          scanner.tape = buffer
+          do throws(FormatError) {
+            try scanner.scanValue(isDocument: false)
+          } catch {
+            failure = error
+          }
+          scanner.tape = UnsafeMutableBufferPointer(start: nil, count: 0)
+        }
+        guard let failure else { break }
+        guard scanner.overflowed, storage.count < scanner.end - start + 2 else { throw failure }
+        scanner.overflowed = false
+        scanner.position = start
+        let larger = Swift.min(storage.count * 2, scanner.end - start + 2)
+        storage = [_PackedEntry](repeating: _PackedEntry(bits: 0), count: larger)
+      }
       let longLengths = scanner.sortedLongLengths()
-      let goesOn = scanner.entries.withUnsafeBufferPointer { entries in
+      let count = scanner.entryCount
+      let goesOn = storage.withUnsafeBufferPointer { entries in
         longLengths.withUnsafeBufferPointer { longLengths in
           body(
-            offset, _TapeView(entries: entries, bytes: input, longLengths: longLengths),
+            offset,
+            _TapeView(
+              entries: UnsafeBufferPointer(rebasing: entries[..<count]), bytes: input,
+              longLengths: longLengths),
             scanner.position)
         }
       }
@@ -460,14 +544,13 @@ package struct _JSONScanner {
       let what = current.isObject ? "an object with more than" : "an array with more than"
       throw syntaxError("\(what) \(UInt32.max) values", at: position - 1)
     }
-    let after = entries.count
+    let after = entryCount
     if current.count >= _PackedEntry.longLength {
       longLengths.append(
         _LongLength(index: current.container, length: UInt32(truncatingIfNeeded: current.count)))
     }
-    entries.withUnsafeMutableBufferPointer { buffer in
-      buffer[current.container].close(count: current.count, after: after)
-    }
+    assert(current.container < entryCount, "a container's entry is written when it opens")
+    tape[current.container].close(count: current.count, after: after)
     current = stack.removeLast()
   }
 
@@ -562,7 +645,7 @@ package struct _JSONScanner {
       }
     }
     position += count
-    entries.append(_PackedEntry(kind: kind))
+    try append(_PackedEntry(kind: kind))
   }
 
   /// Scans a number at `position` (a digit or `-`) and appends its entry.
@@ -621,11 +704,11 @@ package struct _JSONScanner {
       // text, and larger integers keep their text.
       let limit: UInt64 = 1 << 62
       if negative && magnitude != 0 && magnitude <= limit {
-        entries.append(_PackedEntry(bits: (0 &- magnitude) << 1))
+        try append(_PackedEntry(bits: (0 &- magnitude) << 1))
         return
       }
       if !negative && magnitude < limit {
-        entries.append(_PackedEntry(bits: magnitude << 1))
+        try append(_PackedEntry(bits: magnitude << 1))
         return
       }
     }
@@ -633,19 +716,21 @@ package struct _JSONScanner {
     guard length <= Int(UInt32.max) else {
       throw syntaxError("number too long: more than \(UInt32.max) bytes", at: start)
     }
-    appendText(kind: .number, flag: integral, length: length, offset: start)
+    try appendText(kind: .number, flag: integral, length: length, offset: start)
   }
 
   /// Appends a string or number entry, recording a long length.
   @inline(__always)
-  private mutating func appendText(kind: _TapeKind, flag: Bool, length: Int, offset: Int) {
+  private mutating func appendText(kind: _TapeKind, flag: Bool, length: Int, offset: Int)
+    throws(FormatError)
+  {
     var stored = length
     if _slowPath(length >= _PackedEntry.longLength) {
       longLengths.append(
-        _LongLength(index: entries.count, length: UInt32(truncatingIfNeeded: length)))
+        _LongLength(index: entryCount, length: UInt32(truncatingIfNeeded: length)))
       stored = _PackedEntry.longLength
     }
-    entries.append(
+    try append(
       _PackedEntry(
         bits: UInt64(truncatingIfNeeded: offset) << 26 | UInt64(truncatingIfNeeded: stored) << 5
           | (flag ? 16 : 0) | UInt64(kind.rawValue) << 1 | 1))
@@ -714,7 +799,7 @@ package struct _JSONScanner {
     guard length <= Int(UInt32.max) else {
       throw syntaxError("string too long: more than \(UInt32.max) bytes", at: start - 1)
     }
-    appendText(kind: .string, flag: escaped, length: length, offset: start)
+    try appendText(kind: .string, flag: escaped, length: length, offset: start)
   }
 
   /// The index of the first byte at or after `start` that is a quote, a backslash, a control
