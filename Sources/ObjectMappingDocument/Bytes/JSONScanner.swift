@@ -178,6 +178,50 @@ package struct _JSONScanner {
     var isObject: Bool
   }
 
+  /// The frames of the open containers: the first ``shallowLevels`` written through a pointer
+  /// into scratch memory (pushing to and popping from an `Array` checked its capacity and
+  /// uniqueness, a call, for every container), deeper ones in an array.
+  ///
+  /// Invariant: `shallow` is scratch memory of ``scanValue(isDocument:)`` that outlives the
+  /// stack, and its first `min(count, shallow.count)` frames are the ones written.
+  private struct FrameStack {
+    /// How many levels live in the scratch memory.
+    static let shallowLevels = 64
+    let shallow: UnsafeMutableBufferPointer<Frame>
+    var deep: [Frame]
+    /// The number of frames: the nesting depth.
+    private(set) var count = 0
+
+    init(shallow: UnsafeMutableBufferPointer<Frame>, deep: [Frame]) {
+      self.shallow = shallow
+      self.deep = deep
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    mutating func push(_ frame: Frame) {
+      if count < shallow.count {
+        shallow[count] = frame
+      } else {
+        deep.append(frame)
+      }
+      count &+= 1
+    }
+
+    @inline(__always)
+    mutating func pop() -> Frame {
+      assert(count > 0, "a frame is popped only when one was pushed")
+      count &-= 1
+      return count < shallow.count ? shallow[count] : deep.removeLast()
+    }
+
+    /// Every frame, outermost first (for duplicate-key checks and their errors).
+    var all: [Frame] {
+      Array(shallow.prefix(Swift.min(count, shallow.count))) + deep
+    }
+  }
+
   private mutating func scanDocument() throws(FormatError) {
     try skipByteOrderMark()
     try scanValue(isDocument: true)
@@ -196,16 +240,25 @@ package struct _JSONScanner {
   /// Scans one value at `position` into `entries`. For the whole document, nothing but
   /// whitespace may follow it; otherwise scanning stops right after it.
   private mutating func scanValue(isDocument: Bool) throws(FormatError) {
+    // The frames of the containers that enclose the current one: the first levels in scratch
+    // memory on the stack, deeper ones in the scanner's reused array (scanning the elements of
+    // a top-level array one at a time calls this once per element).
+    var deep: [Frame] = []
+    swap(&deep, &frames)
+    deep.removeAll(keepingCapacity: true)
+    defer { swap(&deep, &frames) }
+    try withUnsafeTemporaryAllocation(of: Frame.self, capacity: FrameStack.shallowLevels) {
+      shallow throws(FormatError) in
+      var stack = FrameStack(shallow: shallow, deep: deep)
+      defer { swap(&deep, &stack.deep) }
+      try scanValue(isDocument: isDocument, stack: &stack)
+    }
+  }
+
+  private mutating func scanValue(isDocument: Bool, stack: inout FrameStack) throws(FormatError) {
     let maximumDepth = options.maximumDepth - baseDepth
     let allowsTrailingCommas = options.allowsTrailingCommas
     let rejectsDuplicateKeys = options.rejectsDuplicateKeys
-    // The frames of the containers that enclose `current`; its count is the nesting depth.
-    // Reuses the scanner's frame storage: scanning the elements of a top-level array one at a
-    // time calls this once per element.
-    var stack: [Frame] = []
-    swap(&stack, &frames)
-    stack.removeAll(keepingCapacity: true)
-    defer { swap(&stack, &frames) }
     var current = Frame(container: -1, count: 0, isObject: false)
 
     value: while true {
@@ -230,7 +283,7 @@ package struct _JSONScanner {
           throw FormatError(
             .depthLimitExceeded(limit: options.maximumDepth, location: location(of: position)))
         }
-        stack.append(current)
+        stack.push(current)
         let isObject = byte == _openBrace
         current = Frame(container: entryCount, count: 0, isObject: isObject)
         try append(_PackedEntry(kind: isObject ? .object : .array))
@@ -298,12 +351,14 @@ package struct _JSONScanner {
   /// Up to 16 members the key is compared with each earlier one; from the 17th on, through an
   /// open-addressing table of key entry indexes for the object's depth, hashed with the
   /// standard library's randomly seeded `Hasher` (so crafted keys cannot make it quadratic).
-  private mutating func checkKey(of object: Frame, enclosedBy stack: [Frame]) throws(FormatError) {
+  private mutating func checkKey(of object: Frame, enclosedBy stack: FrameStack)
+    throws(FormatError)
+  {
     let key = entryCount - 1
     if object.count < 16 {
       var cursor = object.container + 1
       for _ in 0..<object.count {
-        if keysEqual(cursor, key) { throw duplicateKey(key, first: cursor, in: stack) }
+        if keysEqual(cursor, key) { throw duplicateKey(key, first: cursor, in: stack.all) }
         cursor = entry(at: cursor + 1).next(at: cursor + 1)
       }
       return
@@ -325,7 +380,7 @@ package struct _JSONScanner {
       }
     }
     if let first = insertKey(key, into: &table) {
-      throw duplicateKey(key, first: first, in: stack)
+      throw duplicateKey(key, first: first, in: stack.all)
     }
   }
 
@@ -548,7 +603,9 @@ package struct _JSONScanner {
   /// Patches the closing container's entry with its count and the index after its subtree,
   /// then makes the enclosing container current.
   @inline(__always)
-  private mutating func close(_ current: inout Frame, _ stack: inout [Frame]) throws(FormatError) {
+  private mutating func close(_ current: inout Frame, _ stack: inout FrameStack)
+    throws(FormatError)
+  {
     guard current.count <= Int(UInt32.max) else {
       let what = current.isObject ? "an object with more than" : "an array with more than"
       throw syntaxError("\(what) \(UInt32.max) values", at: position - 1)
@@ -560,7 +617,7 @@ package struct _JSONScanner {
     }
     assert(current.container < entryCount, "a container's entry is written when it opens")
     tape[current.container].close(count: current.count, after: after)
-    current = stack.removeLast()
+    current = stack.pop()
   }
 
   /// Scans an object member's key and the colon after it; `position` is at the key (or at

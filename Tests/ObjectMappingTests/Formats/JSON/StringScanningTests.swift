@@ -244,6 +244,42 @@ import Testing
     }
   }
 
+  // MARK: - Open containers
+
+  /// The first 64 levels of open containers are kept in scratch memory, deeper ones in an
+  /// array: nesting across that boundary reads the same, and a duplicate key found at depth
+  /// 70 names the whole path, through both.
+  @Test func nestingPastTheScratchFramesReadsTheSameAndNamesItsPath() throws {
+    for depth in [63, 64, 65, 70, 200] {
+      let text =
+        String(repeating: #"{"k":["#, count: depth) + "1"
+        + String(repeating: "]}", count: depth)
+      var node = try Node(jsonString: text)
+      for _ in 0..<depth {
+        guard case .object(let members) = node, members.count == 1,
+          case .array(let elements) = members[0].value, elements.count == 1
+        else {
+          Issue.record("depth \(depth): unexpected shape")
+          return
+        }
+        node = elements[0]
+      }
+      #expect(node == .integer(1), "depth \(depth)")
+    }
+    let options = JSONReadingOptions(maximumDepth: 1000, rejectsDuplicateKeys: true)
+    let text =
+      String(repeating: #"{"k":["#, count: 70) + #"{"a":1,"a":2}"#
+      + String(repeating: "]}", count: 70)
+    let error = #expect(throws: FormatError.self) {
+      try Node(jsonString: text, options: options)
+    }
+    let path = String(repeating: "/k/0", count: 70)
+    #expect(
+      error?.description
+        == "\(path): syntax error at line 1, column 428 (byte 427): duplicate key \"a\" (first at "
+        + "line 1, column 422)")
+  }
+
   // MARK: - The tape's storage
 
   /// A scan that runs out of its reserved entries runs again with room for one per byte and
