@@ -185,8 +185,10 @@ package struct _JSONScanner {
   /// Invariant: `shallow` is scratch memory of ``scanValue(isDocument:)`` that outlives the
   /// stack, and its first `min(count, shallow.count)` frames are the ones written.
   private struct FrameStack {
-    /// How many levels live in the scratch memory.
-    static let shallowLevels = 64
+    /// How many levels live in the scratch memory: 32 frames of 24 bytes. The standard library
+    /// puts a temporary allocation of up to 1 KiB on the stack and `malloc`s a larger one,
+    /// which would be an allocation per document and per streamed element (64 levels were).
+    static let shallowLevels = 32
     let shallow: UnsafeMutableBufferPointer<Frame>
     var deep: [Frame]
     /// The number of frames: the nesting depth.
@@ -247,6 +249,9 @@ package struct _JSONScanner {
     swap(&deep, &frames)
     deep.removeAll(keepingCapacity: true)
     defer { swap(&deep, &frames) }
+    assert(
+      MemoryLayout<Frame>.stride * FrameStack.shallowLevels <= 1024,
+      "the scratch frames stay small enough for the stack")
     try withUnsafeTemporaryAllocation(of: Frame.self, capacity: FrameStack.shallowLevels) {
       shallow throws(FormatError) in
       var stack = FrameStack(shallow: shallow, deep: deep)
