@@ -30,10 +30,9 @@ import struct Foundation.Data
 /// - **Escaping** is minimal: only `"`, `\` and control characters below U+0020 are escaped
 ///   (`\n \r \t \b \f` in their short forms, the others as `\u00XX` with lowercase hex).
 ///   `/` is not escaped and non-ASCII text is written as raw UTF-8.
-/// - **Numbers**: integers in decimal; doubles and floats in the shortest form that reads back to
-///   the same value, in the format of Swift's own `description` (`0.1`, `1e-05`, `-0.0`, `1e+20`;
-///   written by ``_ShortestDecimal``); non-finite values are an error; ``numberText(_:)`` writes
-///   literal number text (exact decimals) unchanged.
+/// - **Numbers**: integers in decimal; doubles in the shortest form that reads back to the same
+///   value (Swift's own `description`, e.g. `0.1`, `1e-05`, `-0.0`, `1e+20`); non-finite doubles
+///   are an error; ``numberText(_:)`` writes literal number text (exact decimals) unchanged.
 ///
 /// Invariant (what makes the pointer copies safe): ``storage`` always holds at least ``count``
 /// bytes, and every copy into it first makes it unique and grows it to fit
@@ -302,7 +301,8 @@ package struct _JSONWriter {
     appendDecimal(value)
   }
 
-  /// Writes a double in the shortest form that reads back to the same value.
+  /// Writes a double in the shortest form that reads back to the same value (the text of its
+  /// `description`, written by ``_ShortestDecimal``).
   ///
   /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
   ///   which JSON cannot represent. Nothing is written in that case.
@@ -324,12 +324,7 @@ package struct _JSONWriter {
       throw FormatError(.nonFiniteNumber(value: value.description))
     }
     beginValue()
-    if storage.capacity &- count < _ShortestDecimal.maximumLength
-      || !isKnownUniquelyReferenced(&storage)
-    {
-      makeRoom(for: _ShortestDecimal.maximumLength)
-    }
-    count &+= _ShortestDecimal.write(value, to: storage.base + count)
+    count &+= _ShortestDecimal.write(value, to: roomForNumber())
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
@@ -604,12 +599,20 @@ package struct _JSONWriter {
   /// Appends the shortest round-trip text of a finite double, written in place.
   @inline(__always)
   private mutating func appendShortest(_ value: Double) {
+    count &+= _ShortestDecimal.write(value, to: roomForNumber())
+  }
+
+  /// Where a floating-point number's text goes: the end of the output, with room for
+  /// ``_ShortestDecimal/maximumLength`` bytes, in storage this writer holds uniquely.
+  @inline(__always)
+  private mutating func roomForNumber() -> UnsafeMutablePointer<UInt8> {
     if storage.capacity &- count < _ShortestDecimal.maximumLength
       || !isKnownUniquelyReferenced(&storage)
     {
       makeRoom(for: _ShortestDecimal.maximumLength)
     }
-    count &+= _ShortestDecimal.write(value, to: storage.base + count)
+    assert(count + _ShortestDecimal.maximumLength <= storage.capacity, "the number's text fits")
+    return storage.base + count
   }
 
   // MARK: Constants
