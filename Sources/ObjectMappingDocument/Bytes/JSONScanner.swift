@@ -73,13 +73,12 @@ package struct _JSONScanner {
 
   /// Scans `input`, one complete JSON text, into tape entries.
   ///
+  /// - Parameter reserved: The number of entries to reserve before the first attempt (tests
+  ///   use a small one to run the scan again with more room); by default the bound below.
   /// - Throws: `FormatError` with path `""`: ``FormatError/Kind/syntax(message:location:)``,
   ///   ``FormatError/Kind/invalidUTF8(location:)`` or
   ///   ``FormatError/Kind/depthLimitExceeded(limit:location:)``; with the object's path for a
   ///   duplicate key under ``JSONReadingOptions/rejectsDuplicateKeys``.
-  ///
-  /// - Parameter reserved: The number of entries to reserve before the first attempt (tests
-  ///   use a small one to run the scan again with more room); by default the bound below.
   package static func scan(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, reserving reserved: Int? = nil
   ) throws(FormatError) -> (entries: [_PackedEntry], longLengths: [_LongLength]) {
@@ -111,6 +110,7 @@ package struct _JSONScanner {
           failure = error
         }
         count = scanner.entryCount
+        scanner.tape = UnsafeMutableBufferPointer(start: nil, count: 0)
       }
       if let failure {
         guard scanner.overflowed, capacity < input.count + 2 else { throw failure }

@@ -120,10 +120,11 @@ package enum _ShortestDecimal {
     }
   }
 
-  /// The shortest decimal of a finite, non-zero `value`'s magnitude: `significand × 10^exponent`
-  /// with no trailing zero in `significand` (for tests and callers that format on their own).
-  package static func decimal(_ value: Double) -> (significand: UInt64, exponent: Int) {
-    assert(value.isFinite && value != 0, "only finite non-zero values have a shortest decimal")
+  /// The shortest decimal of `value`'s magnitude: `significand × 10^exponent` with no trailing
+  /// zero in `significand` (for tests and callers that format on their own); `nil` for zero,
+  /// infinities and NaN.
+  package static func decimal(_ value: Double) -> (significand: UInt64, exponent: Int)? {
+    guard value.isFinite && value != 0 else { return nil }
     let bits = value.bitPattern
     let fraction = bits & (1 << 52 - 1)
     let biased = Int(truncatingIfNeeded: bits >> 52) & 0x7FF

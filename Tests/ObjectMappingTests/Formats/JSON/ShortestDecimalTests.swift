@@ -138,12 +138,17 @@ import Testing
   }
 
   @Test func decimalsHaveNoTrailingZeros() {
-    #expect(_ShortestDecimal.decimal(1.0) == (1, 0))
-    #expect(_ShortestDecimal.decimal(1e23) == (1, 23))
-    #expect(_ShortestDecimal.decimal(-1200.0) == (12, 2))
-    #expect(_ShortestDecimal.decimal(0.3) == (3, -1))
-    #expect(_ShortestDecimal.decimal(.leastNonzeroMagnitude) == (5, -324))
-    #expect(_ShortestDecimal.decimal(1.7976931348623157e308) == (17_976_931_348_623_157, 292))
+    let cases: [(Double, UInt64, Int)] = [
+      (1.0, 1, 0), (1e23, 1, 23), (-1200.0, 12, 2), (0.3, 3, -1),
+      (.leastNonzeroMagnitude, 5, -324), (1.7976931348623157e308, 17_976_931_348_623_157, 292),
+    ]
+    for (value, significand, exponent) in cases {
+      let decimal = _ShortestDecimal.decimal(value)
+      #expect(decimal?.significand == significand && decimal?.exponent == exponent, "\(value)")
+    }
+    for value in [0.0, -0.0, .infinity, .nan] {
+      #expect(_ShortestDecimal.decimal(value) == nil)
+    }
   }
 
   // MARK: - Doubles
