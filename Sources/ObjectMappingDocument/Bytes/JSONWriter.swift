@@ -314,17 +314,35 @@ package struct _JSONWriter {
     appendShortest(value)
   }
 
-  /// Writes a float in the shortest form that reads back to the same `Float` (`0.1`, not the
-  /// `0.10000000149011612` of its `Double` expansion).
+  /// ``double(_:)``, with the choice of `description`'s `.0` after a whole number in digits.
   ///
-  /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
-  ///   which JSON cannot represent. Nothing is written in that case.
-  package mutating func float(_ value: Float) throws(FormatError) {
+  /// - Parameters:
+  ///   - pointZero: Whether a whole number in digits ends in `.0` (`100.0`, `-0.0`), as
+  ///     ``double(_:)`` writes it; without it the text is `JSONEncoder`'s (`100`, `-0`, and
+  ///     otherwise the same: `1e+16`, `9.5e+15`).
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` for NaN and infinities; nothing is written.
+  package mutating func double(_ value: Double, pointZero: Bool) throws(FormatError) {
     guard value.isFinite else {
       throw FormatError(.nonFiniteNumber(value: value.description))
     }
     beginValue()
-    count &+= _ShortestDecimal.write(value, to: roomForNumber())
+    count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
+  }
+
+  /// Writes a float in the shortest form that reads back to the same `Float` (`0.1`, not the
+  /// `0.10000000149011612` of its `Double` expansion): the text of `Float.description`.
+  ///
+  /// - Parameters:
+  ///   - pointZero: Whether a whole number in digits ends in `.0` (`100.0`); without it the
+  ///     text is `JSONEncoder`'s (`100`).
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
+  ///   which JSON cannot represent. Nothing is written in that case.
+  package mutating func float(_ value: Float, pointZero: Bool = true) throws(FormatError) {
+    guard value.isFinite else {
+      throw FormatError(.nonFiniteNumber(value: value.description))
+    }
+    beginValue()
+    count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact

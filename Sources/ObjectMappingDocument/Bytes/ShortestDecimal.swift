@@ -103,6 +103,38 @@ package enum _ShortestDecimal {
     return count
   }
 
+  /// ``write(_:to:)-(Double,_)``, with the choice of `description`'s `.0` after a whole number
+  /// in digits.
+  ///
+  /// - Parameters:
+  ///   - pointZero: Whether a whole number in digits ends in `.0`, as `description` writes it
+  ///     (`100.0`, `-0.0`); without it the text is `JSONEncoder`'s (`100`, `-0`, and otherwise
+  ///     the same: `1e+16`, `9.5e+15`, `0.1`).
+  /// - Returns: The number of bytes written.
+  package static func write(
+    _ value: Double, to out: UnsafeMutablePointer<UInt8>, pointZero: Bool
+  ) -> Int {
+    let count = write(value, to: out)
+    return pointZero ? count : withoutPointZero(out, count: count)
+  }
+
+  /// ``write(_:to:)-(Float,_)``, with the choice of `description`'s `.0` after a whole number in
+  /// digits (see ``write(_:to:pointZero:)-(Double,_,_)``).
+  package static func write(
+    _ value: Float, to out: UnsafeMutablePointer<UInt8>, pointZero: Bool
+  ) -> Int {
+    let count = write(value, to: out)
+    return pointZero ? count : withoutPointZero(out, count: count)
+  }
+
+  /// The count of the text at `out` without a final `.0`: only a whole number in digits ends
+  /// so (a fraction never ends in a zero, and an exponent never follows a point).
+  private static func withoutPointZero(_ out: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+    guard count >= 2, out[count &- 1] == UInt8(ascii: "0"), out[count &- 2] == UInt8(ascii: ".")
+    else { return count }
+    return count &- 2
+  }
+
   /// The shortest round-trip text of `value`: equal to `value.description`.
   package static func text(_ value: Double) -> String {
     String(unsafeUninitializedCapacity: maximumLength) { buffer in

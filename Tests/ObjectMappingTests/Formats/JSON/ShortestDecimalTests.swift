@@ -137,6 +137,38 @@ import Testing
     #expect(String(decoding: bytes, as: UTF8.self) == "x=0.1,0.1,0.10000000149011612")
   }
 
+  /// Without `pointZero`, the writer's text is `JSONEncoder`'s, in the same test: whole numbers
+  /// without `.0` (`100`, `-0`), everything else as `description` (`9.5e+15`, `1e+16`, `0.1`).
+  @Test func withoutPointZeroTheTextIsJSONEncoders() throws {
+    var doubles: [Double] = [
+      0, -0.0, 1, -1, 100, 0.1, 1e15, 9.5e15, 1e16, 9_007_199_254_740_992, 9_007_199_254_740_994,
+      1e-7, 1e300, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -65.61361699999998,
+    ]
+    var floats: [Float] = [
+      0, -0.0, 1, 100, 0.1, 16_777_216, 16_777_218, 1e7, 2e7, .leastNonzeroMagnitude, 3.4e38,
+    ]
+    var generator = SplitMix64(seed: 0x7E50_E0C0_DE40_0038)
+    for _ in 0..<10_000 {
+      let double = Double(bitPattern: generator.next())
+      if double.isFinite { doubles.append(double) }
+      doubles.append(Double(Int64(bitPattern: generator.next()) >> (generator.next() % 64)))
+      let float = Float(bitPattern: UInt32(truncatingIfNeeded: generator.next()))
+      if float.isFinite { floats.append(float) }
+      floats.append(Float(Int32(truncatingIfNeeded: generator.next()) >> (generator.next() % 32)))
+    }
+    let encoder = JSONEncoder()
+    var writer = _JSONWriter()
+    writer.beginArray()
+    for value in doubles { try writer.double(value, pointZero: false) }
+    for value in floats { try writer.float(value, pointZero: false) }
+    writer.endArray()
+    let foundation =
+      try encoder.encode(doubles).dropLast() + [UInt8(ascii: ",")]
+      + encoder.encode(floats).dropFirst()
+    #expect(
+      String(decoding: writer.bytes, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
+  }
+
   @Test func decimalsHaveNoTrailingZeros() {
     let cases: [(Double, UInt64, Int)] = [
       (1.0, 1, 0), (1e23, 1, 23), (-1200.0, 12, 2), (0.3, 3, -1),
