@@ -301,7 +301,8 @@ package struct _JSONWriter {
     appendDecimal(value)
   }
 
-  /// Writes a double in the shortest form that reads back to the same value.
+  /// Writes a double in the shortest form that reads back to the same value (the text of its
+  /// `description`, written by ``_ShortestDecimal``).
   ///
   /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
   ///   which JSON cannot represent. Nothing is written in that case.
@@ -311,6 +312,37 @@ package struct _JSONWriter {
     }
     beginValue()
     appendShortest(value)
+  }
+
+  /// ``double(_:)``, with the choice of `description`'s `.0` after a whole number in digits.
+  ///
+  /// - Parameters:
+  ///   - pointZero: Whether a whole number in digits ends in `.0` (`100.0`, `-0.0`), as
+  ///     ``double(_:)`` writes it; without it the text is `JSONEncoder`'s (`100`, `-0`, and
+  ///     otherwise the same: `1e+16`, `9.5e+15`).
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` for NaN and infinities; nothing is written.
+  package mutating func double(_ value: Double, pointZero: Bool) throws(FormatError) {
+    guard value.isFinite else {
+      throw FormatError(.nonFiniteNumber(value: value.description))
+    }
+    beginValue()
+    count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
+  }
+
+  /// Writes a float in the shortest form that reads back to the same `Float` (`0.1`, not the
+  /// `0.10000000149011612` of its `Double` expansion): the text of `Float.description`.
+  ///
+  /// - Parameters:
+  ///   - pointZero: Whether a whole number in digits ends in `.0` (`100.0`); without it the
+  ///     text is `JSONEncoder`'s (`100`).
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
+  ///   which JSON cannot represent. Nothing is written in that case.
+  package mutating func float(_ value: Float, pointZero: Bool = true) throws(FormatError) {
+    guard value.isFinite else {
+      throw FormatError(.nonFiniteNumber(value: value.description))
+    }
+    beginValue()
+    count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
@@ -582,9 +614,23 @@ package struct _JSONWriter {
     }
   }
 
-  /// Appends the shortest round-trip text of a finite double.
+  /// Appends the shortest round-trip text of a finite double, written in place.
+  @inline(__always)
   private mutating func appendShortest(_ value: Double) {
-    value.write(to: &self)
+    count &+= _ShortestDecimal.write(value, to: roomForNumber())
+  }
+
+  /// Where a floating-point number's text goes: the end of the output, with room for
+  /// ``_ShortestDecimal/maximumLength`` bytes, in storage this writer holds uniquely.
+  @inline(__always)
+  private mutating func roomForNumber() -> UnsafeMutablePointer<UInt8> {
+    if storage.capacity &- count < _ShortestDecimal.maximumLength
+      || !isKnownUniquelyReferenced(&storage)
+    {
+      makeRoom(for: _ShortestDecimal.maximumLength)
+    }
+    assert(count + _ShortestDecimal.maximumLength <= storage.capacity, "the number's text fits")
+    return storage.base + count
   }
 
   // MARK: Constants
@@ -603,43 +649,25 @@ package struct _JSONWriter {
   }()
 }
 
-extension _JSONWriter: TextOutputStream {
-  /// Appends text as is (the standard library's number formatting writes here).
-  package mutating func write(_ string: String) {
-    appendRaw(string)
-  }
-
-  // Called by the standard library's floating-point `write(to:)` with the formatted digits,
-  // so a double is written without a `String` (see ``_appendShortestText(of:to:)``).
-  package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-    append(contentsOf: buffer)
-  }
-}
-
-/// Appends the shortest round-trip text of a `Double` (Swift's `description`) to `bytes`.
-///
-/// Swift's `Double.write(to:)` formats into a stack buffer and hands the ASCII bytes to the
-/// stream's `_writeASCII(_:)`, so routing it through ``_ASCIISink`` costs no `String`
-/// allocation per number. Should the standard library stop calling `_writeASCII`, the sink's
-/// `write(_:)` receives the same text and the output is unchanged. The form encoder uses it;
-/// ``_JSONWriter`` is such a text stream itself, so every format prints doubles alike.
+/// Appends the shortest round-trip text of a `Double` (the text of its `description`) to
+/// `bytes`, without a `String` (see ``_ShortestDecimal``). The form encoder uses it, so every
+/// format prints doubles alike.
 package func _appendShortestText(of value: Double, to bytes: inout [UInt8]) {
-  var sink = _ASCIISink()
-  swap(&sink.bytes, &bytes)
-  value.write(to: &sink)
-  swap(&sink.bytes, &bytes)
+  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
+    buffer in
+    guard let base = buffer.baseAddress else { return }
+    let count = _ShortestDecimal.write(value, to: base)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+  }
 }
 
-/// A text stream over a byte buffer, used to receive a number's digits without a `String`.
-private struct _ASCIISink: TextOutputStream {
-  var bytes: [UInt8] = []
-
-  mutating func write(_ string: String) {
-    bytes.append(contentsOf: string.utf8)
-  }
-
-  // Called by the standard library's floating-point `write(to:)` with the formatted digits.
-  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-    bytes.append(contentsOf: buffer)
+/// Appends the shortest round-trip text of a `Float` (the text of its `description`: `0.1`, not
+/// the `0.10000000149011612` of its `Double` expansion) to `bytes`, without a `String`.
+package func _appendShortestText(of value: Float, to bytes: inout [UInt8]) {
+  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
+    buffer in
+    guard let base = buffer.baseAddress else { return }
+    let count = _ShortestDecimal.write(value, to: base)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
   }
 }
