@@ -66,14 +66,15 @@ public struct FastJSONDecoder {
     let outcome: Result<T, MappingErrors>
     do throws(FormatError) {
       outcome = try text.scan(options: reading) { view in
-        let state = _CodableReading(tape: view, settings: self)
-        do {
-          return .success(try state.decode(T.self, at: 0, parent: nil, key: nil))
-        } catch let errors as MappingErrors {
-          // A mapped model's (MappedCodable) errors, each at its path.
-          return .failure(errors)
-        } catch {
-          return .failure(MappingErrors([state.mappingError(error, root: 0)]))
+        _CodableReading.run(tape: view, settings: self) { state in
+          do {
+            return .success(try state.decode(T.self, at: 0, parent: nil, key: nil))
+          } catch let errors as MappingErrors {
+            // A mapped model's (MappedCodable) errors, each at its path.
+            return .failure(errors)
+          } catch {
+            return .failure(MappingErrors([state.mappingError(error, root: 0)]))
+          }
         }
       }
     } catch {
@@ -85,27 +86,46 @@ public struct FastJSONDecoder {
 
 // MARK: The document being decoded
 
-/// One decoding call: the scanned document (valid while the reading is current), the settings,
-/// and the strict context values are read with.
+/// One decoding call: the scanned document, the settings, and the strict context values are
+/// read with.
+///
+/// Lifetime: the document is the caller's (the bytes of the `Data` being decoded, the scanner's
+/// index), borrowed for the decode call (``run(tape:settings:_:)``). A model's `init(from:)` may
+/// keep its decoder or a container (legal `Codable`: `JSONDecoder`'s containers own their
+/// values); whatever it kept holds this reading. When the call ends and anything still holds
+/// the reading, the reading copies the document (``_TapeCopy``) and reads the copy from then
+/// on, on any thread, as `JSONDecoder` does (`takeOwnershipOfBackingDataIfNeeded`). The copy is
+/// made only then: a call whose decoders and containers all ended with it copies nothing.
+///
+/// While the call runs, its reading token is current on the decoding thread
+/// (``_ReadingScope``), begun and ended by ``run(tape:settings:_:)`` itself (never by a
+/// `deinit`, which could run later on another thread). Every member that reads the document
+/// checks the token first (``checkLifetime()``): current, or the reading owns its copy, or a
+/// reading nested in this one on the same thread (the document is still alive).
 final class _CodableReading {
-  let tape: _TapeView
+  /// The document: the caller's while the call runs, ``copy``'s after it ended with the
+  /// reading still held. (Exclusivity: replaced once, by the decoding thread, before the
+  /// call returns; every later access only reads it.)
+  @exclusivity(unchecked) private(set) var tape: _TapeView
+  /// The owned copy of the document, once the call ended with the reading still held.
+  @exclusivity(unchecked) private var copy: _TapeCopy?
+  /// Whether the decode call that made this reading returned.
+  @exclusivity(unchecked) private var ended = false
   let settings: FastJSONDecoder
   let userInfo: [CodingUserInfoKey: Any]
   /// A key strategy other than `.useDefaultKeys` is set.
   let convertsKeys: Bool
-  /// Keeps the reading current (``PayloadValue`` lifetime checks) while the models decode.
-  private let reading = _Reading()
-  /// `reading`'s token, read once.
+  /// The token of the call's reading (``_ReadingScope``).
   private let token: UInt64
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one decoding call on one thread, and no access outlives a lookup.)
   @exclusivity(unchecked) private var hints: [_ObjectHint] = []
   private let context = _ValueContext(coercion: .strict, dateFormats: [.iso8601])
 
-  init(tape: _TapeView, settings: FastJSONDecoder) {
+  private init(tape: _TapeView, settings: FastJSONDecoder, token: UInt64) {
     self.tape = tape
     self.settings = settings
-    token = reading.token
+    self.token = token
     userInfo = settings.userInfo.mapValues { $0 as Any }
     if case .useDefaultKeys = settings.keyDecodingStrategy {
       convertsKeys = false
@@ -114,15 +134,57 @@ final class _CodableReading {
     }
   }
 
-  /// Stops the program when a decoder or container escaped its `decode` call and is used after
-  /// it returned (its document is gone), as ``PayloadValue`` does.
-  @inline(__always)
-  func checkLifetime() {
-    guard _fastPath(_ReadingScope.isCurrent(token)) else { _decoderUsedAfterReading() }
+  /// Runs one decoding call on `tape`: begins its reading, calls `body` with it, and before
+  /// returning ends the reading, moving it to a copy of the document when a decoder or
+  /// container made during the call is still held (see the type's documentation).
+  static func run<Result>(
+    tape: _TapeView, settings: FastJSONDecoder, _ body: (_CodableReading) throws -> Result
+  ) rethrows -> Result {
+    let (token, previous) = _ReadingScope.begin()
+    defer { _ReadingScope.end(restoring: previous) }
+    var reading = _CodableReading(tape: tape, settings: settings, token: token)
+    defer {
+      if !isKnownUniquelyReferenced(&reading) { reading.keepDocument() }
+      reading.ended = true
+    }
+    return try body(reading)
   }
 
-  func payload(at index: Int) -> PayloadValue {
-    PayloadValue(tape: tape, index: index, context: context, token: reading.token)
+  /// Moves the reading to its own copy of the document: something made during the call
+  /// outlives it.
+  private func keepDocument() {
+    let copy = _TapeCopy(copying: tape)
+    self.copy = copy
+    tape = copy.view
+  }
+
+  /// Checks that the document can be read here (see the type's documentation): stops the
+  /// program only for a container used on another thread while its decode call still runs,
+  /// a data race the compiler rejects (decoders and containers are not `Sendable`).
+  @inline(__always)
+  func checkLifetime() {
+    guard _fastPath(_ReadingScope.isCurrent(token)) else { return checkLifetimeOutsideTheCall() }
+  }
+
+  @inline(never)
+  private func checkLifetimeOutsideTheCall() {
+    if copy != nil { return }
+    if !ended && _ReadingScope.began(onThisThread: token) { return }
+    _decoderUsedOnAnotherThread()
+  }
+
+  /// A value of the document for a ``MappableValue`` conversion: its `PayloadValue` belongs to
+  /// the call's reading, or, outside the call (a kept container), to a reading begun for the
+  /// conversion alone.
+  func withPayload<Result>(at index: Int, _ body: (PayloadValue) throws -> Result) rethrows
+    -> Result
+  {
+    if _ReadingScope.isCurrent(token) {
+      return try body(PayloadValue(tape: tape, index: index, context: context, token: token))
+    }
+    let (token, previous) = _ReadingScope.begin()
+    defer { _ReadingScope.end(restoring: previous) }
+    return try body(PayloadValue(tape: tape, index: index, context: context, token: token))
   }
 
   /// A value at `index` of a `MappableValue` type, read strictly. The path is built only for
@@ -171,7 +233,7 @@ final class _CodableReading {
       break
     }
     do {
-      return try T(payload: payload(at: index))
+      return try withPayload(at: index) { try T(payload: $0) }
     } catch {
       throw DecodingError.typeMismatch(
         T.self,
@@ -533,10 +595,10 @@ final class _CodableReading {
 
 /// The stop of `_CodableReading.checkLifetime()`, out of line.
 @inline(never)
-private func _decoderUsedAfterReading() -> Never {
+private func _decoderUsedOnAnotherThread() -> Never {
   preconditionFailure(
-    "a Decoder or decoding container of FastJSONDecoder was used after the decode call that made "
-      + "it returned (or on another thread); decode what you need inside init(from:)")
+    "a Decoder or decoding container of FastJSONDecoder was used on another thread while the "
+      + "decode call that made it was still running")
 }
 
 /// The member-lookup state of one object.
@@ -798,12 +860,13 @@ func _decodeCodable<T: Decodable>(
   _ type: T.Type, from payload: PayloadValue, with decoder: FastJSONDecoder
 ) throws -> T {
   payload.checkLifetime()
-  let reading = _CodableReading(tape: payload.tape, settings: decoder)
-  do {
-    return try reading.decode(T.self, at: payload.index, parent: nil, key: nil)
-  } catch let errors as MappingErrors {
-    throw errors
-  } catch {
-    throw reading.mappingError(error, root: payload.index)
+  return try _CodableReading.run(tape: payload.tape, settings: decoder) { reading in
+    do {
+      return try reading.decode(T.self, at: payload.index, parent: nil, key: nil)
+    } catch let errors as MappingErrors {
+      throw errors
+    } catch {
+      throw reading.mappingError(error, root: payload.index)
+    }
   }
 }

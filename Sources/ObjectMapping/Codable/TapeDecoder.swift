@@ -87,7 +87,7 @@ final class _TapeDecoder: _PathNode, Decoder {
 private func _mismatch(
   _ type: Any.Type, at index: Int, path: [any CodingKey], reading: _CodableReading
 ) -> DecodingError {
-  let found = reading.payload(at: index).rawDescription
+  let found = reading.withPayload(at: index) { $0.rawDescription }
   if reading.tape[index].kind == .null {
     return .valueNotFound(
       type, DecodingError.Context(codingPath: path, debugDescription: "found null"))
@@ -131,6 +131,7 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var codingPath: [any CodingKey] { decoder.codingPath }
 
   var allKeys: [Key] {
+    reading.checkLifetime()
     if let keys { return keys.names.compactMap { Key(stringValue: $0) } }
     var result: [Key] = []
     var cursor = object + 1
@@ -142,7 +143,8 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func contains(_ key: Key) -> Bool {
-    reading.member(of: object, key: key, keys: keys, depth: decoder.depth) != nil
+    reading.checkLifetime()
+    return reading.member(of: object, key: key, keys: keys, depth: decoder.depth) != nil
   }
 
   @inline(__always)

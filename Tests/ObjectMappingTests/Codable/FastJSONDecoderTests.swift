@@ -369,24 +369,3 @@ struct FastJSONDecoderShortcutTests {
     #expect(second?.errors.first?.path == "/e/0")
   }
 }
-
-/// A decoder or container kept past its `decode` call reads a document that is gone: using it
-/// stops the program instead (issue 20).
-@Suite("FastJSONDecoder lifetime")
-struct FastJSONDecoderLifetimeTests {
-  final class Escaper: Decodable, @unchecked Sendable {
-    // @unchecked: only read on the test's own thread, once the decode returned.
-    let container: KeyedDecodingContainer<FastJSONDecoderTests.Key>
-    init(from decoder: any Decoder) throws {
-      container = try decoder.container(keyedBy: FastJSONDecoderTests.Key.self)
-    }
-  }
-
-  @Test("A container used after decode returned stops the program")
-  func usedAfterTheCall() async {
-    await #expect(processExitsWith: .failure) {
-      let escaper = try FastJSONDecoder().decode(Escaper.self, from: #"{"a": "text"}"#)
-      _ = try escaper.container.decode(String.self, forKey: .init(stringValue: "a"))
-    }
-  }
-}
