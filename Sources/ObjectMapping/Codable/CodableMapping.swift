@@ -33,13 +33,13 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
   public init(
     decoder: FastJSONDecoder = FastJSONDecoder(), encoder: FastJSONEncoder = FastJSONEncoder()
   ) {
-    let coders = _SendableCoders(decoder: decoder)
+    let options = decoder.options
     let settings = encoder.settings
     let name = "\(Object.self)"
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
       let payload = PayloadValue(run: run, index: index, context: run.context)
       do {
-        return try _decodeCodable(Object.self, from: payload, with: coders.decoder)
+        return try _decodeCodable(Object.self, from: payload, with: options)
       } catch {
         run.record(error)
         return nil

@@ -1,19 +1,60 @@
 import Foundation
 
-/// An `Encodable` encoder producing a ``Node``: how `Codable` values are written inside mappings
-/// and by ``FastJSONEncoder``, with `JSONEncoder`'s strategies.
+/// A ``FastJSONEncoder``'s settings, as one call reads them: how `Codable` values are written
+/// inside mappings and by the encoder, with `JSONEncoder`'s strategies.
 struct _NodeEncodingSettings: @unchecked Sendable {
   // @unchecked: JSONEncoder's strategy types and `userInfo` are not all marked Sendable; a
   // settings value is never mutated once a coder or a rule holds it.
+  var outputFormatting: JSONEncoder.OutputFormatting = []
   var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
   var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate
   var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy = .base64
   var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
-  var userInfo: [CodingUserInfoKey: Any] = [:]
+  var errorReporting = FastJSONEncoder.ErrorReporting.encodingError
+  /// The user's values, as the encoder's `userInfo` property takes them.
+  var sendableUserInfo: [CodingUserInfoKey: any Sendable] = [:] {
+    didSet { userInfo = sendableUserInfo.mapValues { $0 as Any } }
+  }
+  /// ``sendableUserInfo`` as `Encoder.userInfo` gives it.
+  private(set) var userInfo: [CodingUserInfoKey: Any] = [:]
 
   /// `value` as a node.
   func node(of value: some Encodable) throws -> Node {
     try _NodeEncoder.box(value, settings: self, parent: [], key: nil)
+  }
+
+  /// The top-level `value` as a node: `JSONEncoder`'s error when the value's own code wrote
+  /// nothing.
+  func topLevelNode<T: Encodable>(_ value: T) throws -> Node {
+    if Self.writesSpecially(T.self) || Self.isScalar(T.self) { return try node(of: value) }
+    return try topLevelNode(value) { try value.encode(to: $0) }
+  }
+
+  /// ``topLevelNode(_:)`` for a value whose encoding is `encode` (a configured one).
+  func topLevelNode<T>(_ value: T, encode: (any Encoder) throws -> Void) throws -> Node {
+    let box = _NodeBox()
+    try encode(_NodeEncoder(settings: self, box: box, path: []))
+    guard case .empty = box.content else { return box.node }
+    throw Self.wroteNothing(value)
+  }
+
+  /// Whether `JSONEncoder` writes a value of type `T` itself rather than through its
+  /// `encode(to:)` (or the encoder writes it directly): the other fixed-width numbers, dates,
+  /// data, URLs, decimals, nodes. The types are told apart by their metadata.
+  @inline(__always)
+  static func writesSpecially<T>(_ type: T.Type) -> Bool {
+    if T.self == Int64.self || T.self == Float.self || T.self == Date.self || T.self == Data.self
+      || T.self == URL.self || T.self == Decimal.self || T.self == Node.self
+      || T.self == Int32.self || T.self == Int16.self || T.self == Int8.self || T.self == UInt.self
+      || T.self == UInt8.self || T.self == UInt16.self || T.self == UInt32.self
+      || T.self == UInt64.self
+    {
+      return true
+    }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      return T.self == Int128.self || T.self == UInt128.self
+    }
+    return false
   }
 }
 
@@ -67,12 +108,41 @@ final class _NodeBox {
     content = .object(keys, members)
   }
 
-  /// A nested container's box for the member `key`.
+  /// A nested container's box for the member `key`: the box already there, or one holding the
+  /// object or array already written there (`JSONEncoder` amends it), or a new one.
   func memberBox(_ key: String) -> _NodeBox {
-    if case .object(_, let members) = content, case .box(let box)? = members[key] { return box }
+    if case .object(_, let members) = content, let slot = members[key] {
+      switch slot {
+      case .box(let box): return box
+      case .node(let node):
+        let box = _NodeBox(amending: node)
+        setMember(key, .box(box))
+        return box
+      }
+    }
     let box = _NodeBox()
     setMember(key, .box(box))
     return box
+  }
+
+  init() {}
+
+  /// A box holding `node`'s members or elements, to be added to.
+  init(amending node: Node) {
+    switch node {
+    case .object(let members):
+      var keys: [String] = []
+      var slots: [String: Slot] = [:]
+      for member in members where slots[member.key] == nil {
+        keys.append(member.key)
+        slots[member.key] = .node(member.value)
+      }
+      content = .object(keys, slots)
+    case .array(let elements):
+      content = .array(elements.map { .node($0) })
+    default:
+      content = .empty
+    }
   }
 
   /// Appends an element.
@@ -93,19 +163,64 @@ final class _NodeBox {
     return box
   }
 
+  /// Makes the box an object, keeping an object written before as a single value (as
+  /// `JSONEncoder` amends it).
   func makeObject() {
-    if case .object = content { return }
-    content = .object([], [:])
+    switch content {
+    case .object: return
+    case .value(let node) where node.isObject:
+      content = _NodeBox(amending: node).content
+    default:
+      content = .object([], [:])
+    }
   }
 
+  /// Makes the box an array, keeping an array written before as a single value.
   func makeArray() {
-    if case .array = content { return }
-    content = .array([])
+    switch content {
+    case .array: return
+    case .value(let node) where node.isArray:
+      content = _NodeBox(amending: node).content
+    default:
+      content = .array([])
+    }
   }
 
   var elementCount: Int {
     if case .array(let elements) = content { return elements.count }
     return 0
+  }
+}
+
+extension Node {
+  fileprivate var isObject: Bool {
+    if case .object = self { return true }
+    return false
+  }
+
+  fileprivate var isArray: Bool {
+    if case .array = self { return true }
+    return false
+  }
+
+  /// The number of containers nested at the deepest point (0 for a scalar), counted without
+  /// recursion.
+  var nestingDepth: Int {
+    var deepest = 0
+    var pending: [(Node, Int)] = [(self, 0)]
+    while let (node, depth) = pending.popLast() {
+      switch node {
+      case .array(let elements):
+        deepest = Swift.max(deepest, depth + 1)
+        for element in elements { pending.append((element, depth + 1)) }
+      case .object(let members):
+        deepest = Swift.max(deepest, depth + 1)
+        for member in members { pending.append((member.value, depth + 1)) }
+      default:
+        break
+      }
+    }
+    return deepest
   }
 }
 
@@ -154,8 +269,9 @@ final class _NodeEncoder: Encoder {
 }
 
 extension _NodeEncodingSettings {
-  /// The node of a scalar, a date, data, a URL or a decimal; `nil` for other types. The types
-  /// are told apart by their metadata (no dynamic cast per value).
+  /// The node of a scalar, a date, data, a URL, a decimal, or (under a key strategy) a
+  /// `[String: V]`, whose keys stay as they are; `nil` for other types. The types are told
+  /// apart by their metadata (no dynamic cast per value).
   @inline(__always)
   func special<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws
     -> Node?
@@ -164,39 +280,55 @@ extension _NodeEncodingSettings {
     if let value = _sameType(value, as: Int.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: Double.self) { return try float(value, path: path()) }
     if let value = _sameType(value, as: Bool.self) { return .bool(value) }
-    if let value = _sameType(value, as: Int64.self) { return .integer(value) }
-    return try specialRare(value, path: path())
+    if Self.writesSpecially(T.self) { return try specialRare(value, path: path()) }
+    if case .useDefaultKeys = keyEncodingStrategy { return nil }
+    guard let dictionary = value as? any _StringKeyedEncodable else { return nil }
+    return try dictionary.node(settings: self, path: path())
   }
 
   /// ``special(_:path:)`` for the less common types.
   private func specialRare<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey])
     throws -> Node?
   {
-    if let value = _sameType(value, as: Float.self) {
-      return try float(Double(value), path: path())
-    }
+    if let value = _sameType(value, as: Int64.self) { return .integer(value) }
+    if let value = _sameType(value, as: Float.self) { return try float(value, path: path()) }
     if let value = _sameType(value, as: Date.self) { return try date(value, path: path()) }
     if let value = _sameType(value, as: Data.self) { return try data(value, path: path()) }
     if let value = _sameType(value, as: URL.self) { return .string(value.absoluteString) }
-    if let value = _sameType(value, as: Decimal.self) { return .decimal("\(value)") }
+    if let value = _sameType(value, as: Decimal.self) { return .decimal(value.description) }
+    if let value = _sameType(value, as: Node.self) { return value }
     if let value = _sameType(value, as: Int8.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: Int16.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: Int32.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: UInt8.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: UInt16.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: UInt32.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: UInt.self) { return Self.unsigned(UInt64(value)) }
-    if let value = _sameType(value, as: UInt64.self) { return Self.unsigned(value) }
+    if let value = _sameType(value, as: UInt.self) { return Self.integer(value) }
+    if let value = _sameType(value, as: UInt64.self) { return Self.integer(value) }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      if let value = _sameType(value, as: Int128.self) { return Self.integer(value) }
+      if let value = _sameType(value, as: UInt128.self) { return Self.integer(value) }
+    }
     return nil
   }
 
-  private static func unsigned(_ value: UInt64) -> Node {
+  /// An integer of any width: `.integer` when it fits 64 bits, its digits otherwise.
+  static func integer(_ value: some FixedWidthInteger) -> Node {
     if let exact = Int64(exactly: value) { return .integer(exact) }
-    return .decimal("\(value)")
+    return .decimal(value.description)
   }
 
-  func float(_ value: Double, path: [any CodingKey]) throws -> Node {
-    guard !value.isFinite else { return .double(value) }
+  /// A floating-point value as `JSONEncoder` writes it (its shortest text, without `.0`), or
+  /// as the non-conforming float strategy says.
+  func float<F: BinaryFloatingPoint & TextOutputStreamable>(_ value: F, path: [any CodingKey])
+    throws -> Node
+  {
+    guard value.isFinite else { return try nonFinite(value, path: path) }
+    return .decimal(_JSONWriter.encoderNumberText(value))
+  }
+
+  /// An infinity or NaN: the string the strategy names for it, or `JSONEncoder`'s error.
+  func nonFinite<F: BinaryFloatingPoint>(_ value: F, path: [any CodingKey]) throws -> Node {
     guard
       case .convertToString(let positive, let negative, let nan) =
         nonConformingFloatEncodingStrategy
@@ -204,7 +336,9 @@ extension _NodeEncodingSettings {
       throw EncodingError.invalidValue(
         value,
         EncodingError.Context(
-          codingPath: path, debugDescription: "Unable to encode \(value) directly in JSON."))
+          codingPath: path,
+          debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."
+        ))
     }
     return .string(value.isNaN ? nan : value > 0 ? positive : negative)
   }
@@ -212,13 +346,13 @@ extension _NodeEncodingSettings {
   func date(_ value: Date, path: [any CodingKey]) throws -> Node {
     switch dateEncodingStrategy {
     case .deferredToDate:
-      return .double(value.timeIntervalSinceReferenceDate)
+      return try float(value.timeIntervalSinceReferenceDate, path: path)
     case .secondsSince1970:
-      return .double(value.timeIntervalSince1970)
+      return try float(value.timeIntervalSince1970, path: path)
     case .millisecondsSince1970:
-      return .double(value.timeIntervalSince1970 * 1000)
+      return try float(1000 * value.timeIntervalSince1970, path: path)
     case .iso8601:
-      return .string(try _ISO8601.format(value, unitsPerSecond: 1))
+      return .string(_ISO8601Coding.string(from: value))
     case .custom(let closure):
       let box = _NodeBox()
       try closure(value, _NodeEncoder(settings: self, box: box, path: path))
@@ -258,34 +392,13 @@ extension _NodeEncodingSettings {
   }
 }
 
-/// `JSONEncoder`'s `convertToSnakeCase`: `createdAt` -> `created_at`, `URLString` ->
-/// `url_string`; leading and trailing underscores are kept.
-func _convertToSnakeCase(_ key: String) -> String {
-  guard !key.isEmpty else { return key }
-  var words: [Range<String.Index>] = []
-  var wordStart = key.startIndex
-  var searchRange = key.index(after: wordStart)..<key.endIndex
-  while let upper = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchRange) {
-    let untilUpper = wordStart..<upper.lowerBound
-    words.append(untilUpper)
-    searchRange = upper.lowerBound..<searchRange.upperBound
-    guard let lower = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange)
-    else {
-      wordStart = searchRange.lowerBound
-      break
-    }
-    let nextCharacterAfterCapital = key.index(after: upper.lowerBound)
-    if lower.lowerBound == nextCharacterAfterCapital {
-      wordStart = upper.lowerBound
-    } else {
-      let beforeLowerIndex = key.index(before: lower.lowerBound)
-      words.append(upper.lowerBound..<beforeLowerIndex)
-      wordStart = beforeLowerIndex
-    }
-    searchRange = lower.upperBound..<searchRange.upperBound
+extension _StringKeyedEncodable {
+  /// The dictionary as an object node whose keys are as they are.
+  func node(settings: _NodeEncodingSettings, path: [any CodingKey]) throws -> Node {
+    let encoder = _NodeEncoder(settings: settings, box: _NodeBox(), path: path)
+    try writeMembers(to: encoder)
+    return encoder.box.node
   }
-  words.append(wordStart..<searchRange.upperBound)
-  return words.map { key[$0].lowercased() }.joined(separator: "_")
 }
 
 struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -300,6 +413,16 @@ struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   private func member(_ key: Key) -> _NodeBox { box.memberBox(outputKey(key)) }
 
   mutating func encodeNil(forKey key: Key) throws { box.setMember(outputKey(key), .node(.null)) }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128, forKey key: Key) throws {
+    box.setMember(outputKey(key), .node(_NodeEncodingSettings.integer(value)))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128, forKey key: Key) throws {
+    box.setMember(outputKey(key), .node(_NodeEncodingSettings.integer(value)))
+  }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     box.setMember(outputKey(key), .node(try encoder.node(of: value, key: key)))
@@ -319,7 +442,8 @@ struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   mutating func superEncoder() -> any Encoder {
     _NodeEncoder(
-      settings: encoder.settings, box: box.memberBox("super"),
+      settings: encoder.settings,
+      box: box.memberBox(encoder.settings.outputKey(_AnyCodingKey.super, path: codingPath)),
       path: codingPath + [_AnyCodingKey.super]
     )
   }
@@ -336,6 +460,16 @@ struct _UnkeyedNodeContainer: UnkeyedEncodingContainer {
   var count: Int { box.elementCount }
 
   mutating func encodeNil() throws { box.append(.node(.null)) }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128) throws {
+    box.append(.node(_NodeEncodingSettings.integer(value)))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128) throws {
+    box.append(.node(_NodeEncodingSettings.integer(value)))
+  }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     box.append(.node(try encoder.node(of: value, key: _IndexKey(count))))
@@ -367,74 +501,17 @@ struct _SingleNodeContainer: SingleValueEncodingContainer {
 
   mutating func encodeNil() throws { encoder.box.content = .value(.null) }
 
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128) throws {
+    encoder.box.content = .value(_NodeEncodingSettings.integer(value))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128) throws {
+    encoder.box.content = .value(_NodeEncodingSettings.integer(value))
+  }
+
   mutating func encode<T: Encodable>(_ value: T) throws {
     encoder.box.content = .value(try encoder.node(of: value, key: nil))
-  }
-}
-
-// MARK: Node as Codable
-
-extension Node: Codable {
-  /// Reads any value from any decoder (`JSONDecoder`, ``FastJSONDecoder``, a property list
-  /// decoder): a `Node` property of a `Codable` model holds whatever the payload has there.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Int64.self) {
-      self = .integer(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .double(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([Node].self) {
-      self = .array(value)
-    } else {
-      let members = try decoder.container(keyedBy: _AnyCodingKey.self)
-      self = .object(
-        try members.allKeys.map {
-          Node.Member($0.stringValue, try members.decode(Node.self, forKey: $0))
-        })
-    }
-  }
-
-  /// Writes the node to any encoder (numbers as numbers, a decimal's exact text as a `Decimal`).
-  public func encode(to encoder: any Encoder) throws {
-    switch self {
-    case .null:
-      var container = encoder.singleValueContainer()
-      try container.encodeNil()
-    case .bool(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .integer(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .double(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .decimal(let text):
-      var container = encoder.singleValueContainer()
-      if let encoder = encoder as? _NodeEncoder {
-        encoder.box.content = .value(.decimal(text))
-      } else if let value = Decimal(string: text) {
-        try container.encode(value)
-      } else {
-        try container.encode(text)
-      }
-    case .string(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .array(let elements):
-      var container = encoder.unkeyedContainer()
-      for element in elements { try container.encode(element) }
-    case .object(let members):
-      var container = encoder.container(keyedBy: _AnyCodingKey.self)
-      for member in members {
-        try container.encode(member.value, forKey: _AnyCodingKey(stringValue: member.key))
-      }
-    }
   }
 }

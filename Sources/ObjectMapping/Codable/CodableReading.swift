@@ -1,0 +1,588 @@
+import Foundation
+
+/// One decoding call of ``FastJSONDecoder``: the scanned document, the settings, and how each
+/// value of the document becomes a `Decodable` value.
+///
+/// Lifetime: the document is the caller's (the bytes of the `Data` being decoded, the scanner's
+/// index), borrowed for the decode call (``run(tape:options:_:)``). A model's `init(from:)` may
+/// keep its decoder or a container (legal `Codable`: `JSONDecoder`'s containers own their
+/// values); whatever it kept holds this reading. When the call ends and anything still holds
+/// the reading, the reading copies the document (``_TapeCopy``) and reads the copy from then
+/// on, on any thread, as `JSONDecoder` does (`takeOwnershipOfBackingDataIfNeeded`). The copy is
+/// made only then: a call whose decoders and containers all ended with it copies nothing.
+///
+/// While the call runs, its reading token is current on the decoding thread
+/// (``_ReadingScope``), begun and ended by ``run(tape:options:_:)`` itself (never by a
+/// `deinit`, which could run later on another thread). Every member of a decoder or container
+/// that reads the document checks the token first (``checkLifetime()``): current, or the
+/// reading owns its copy, or a reading nested in this one runs on the same thread (the
+/// document is still alive).
+///
+/// Values are read as `JSONDecoder` reads them: the same conversions, the same errors with
+/// the same coding paths (see `CodableReading+Scalars.swift`).
+final class _CodableReading {
+  /// The document: the caller's while the call runs, ``copy``'s after it ended with the
+  /// reading still held. (Exclusivity: replaced once, by the decoding thread, before the
+  /// call returns; every later access only reads it.)
+  @exclusivity(unchecked) private(set) var tape: _TapeView
+  /// The owned copy of the document, once the call ended with the reading still held.
+  @exclusivity(unchecked) private var copy: _TapeCopy?
+  /// Whether the decode call that made this reading returned.
+  @exclusivity(unchecked) private var ended = false
+  let options: _DecodingOptions
+  let userInfo: [CodingUserInfoKey: Any]
+  /// A key strategy other than `.useDefaultKeys` is set.
+  let convertsKeys: Bool
+  /// The token of the call's reading (``_ReadingScope``).
+  private let token: UInt64
+  /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
+  /// by one thread at a time, and no access outlives a lookup.)
+  @exclusivity(unchecked) private var hints: [_ObjectHint] = []
+
+  private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
+    self.tape = tape
+    self.options = options
+    self.token = token
+    userInfo = options.userInfo.mapValues { $0 as Any }
+    if case .useDefaultKeys = options.keyDecodingStrategy {
+      convertsKeys = false
+    } else {
+      convertsKeys = true
+    }
+  }
+
+  /// Runs one decoding call on `tape`: begins its reading, calls `body` with it, and before
+  /// returning ends the reading, moving it to a copy of the document when a decoder or
+  /// container made during the call is still held (see the type's documentation).
+  static func run<Result>(
+    tape: _TapeView, options: _DecodingOptions, _ body: (_CodableReading) throws -> Result
+  ) rethrows -> Result {
+    let (token, previous) = _ReadingScope.begin()
+    defer { _ReadingScope.end(restoring: previous) }
+    var reading = _CodableReading(tape: tape, options: options, token: token)
+    defer {
+      if !isKnownUniquelyReferenced(&reading) { reading.keepDocument() }
+      reading.ended = true
+    }
+    return try body(reading)
+  }
+
+  /// A reading of a document holding one `null`, that any thread may read at any time: what a
+  /// keyed container's `superDecoder(forKey:)` reads for an absent key, as `JSONDecoder`
+  /// gives a decoder of null there.
+  static func null(options: _DecodingOptions) -> _CodableReading {
+    let reading = _CodableReading(tape: _nullTapeCopy.view, options: options, token: 0)
+    reading.copy = _nullTapeCopy
+    reading.ended = true
+    return reading
+  }
+
+  /// Moves the reading to its own copy of the document: something made during the call
+  /// outlives it.
+  private func keepDocument() {
+    let copy = _TapeCopy(copying: tape)
+    self.copy = copy
+    tape = copy.view
+  }
+
+  /// Checks that the document can be read here (see the type's documentation): stops the
+  /// program only for a container used on another thread while its decode call still runs,
+  /// a data race the compiler rejects (decoders and containers are not `Sendable`).
+  @inline(__always)
+  func checkLifetime() {
+    guard _fastPath(_ReadingScope.isCurrent(token)) else { return checkLifetimeOutsideTheCall() }
+  }
+
+  @inline(never)
+  private func checkLifetimeOutsideTheCall() {
+    if copy != nil { return }
+    if !ended && _ReadingScope.began(onThisThread: token) { return }
+    _decoderUsedOnAnotherThread()
+  }
+
+  // MARK: Values
+
+  /// A value of any `Decodable` type at `index` (checking the lifetime first).
+  func decode<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    checkLifetime()
+    return try readValue(type, at: index, parent: parent, key: key)
+  }
+
+  /// ``decode(_:at:parent:key:)`` for a caller that checked the lifetime already.
+  ///
+  /// Objects, the values most models nest, go straight to their type's `init(from:)` (or, for
+  /// a `[String: V]`, to a loop over the members); everything else to ``readOther(_:at:parent:key:)``.
+  /// Kept small and not inlined: it is on the stack once per level of a recursive model, which
+  /// must fit 512 levels in a 512 KB stack. Nothing here makes an `Optional<T>`: in this
+  /// unspecialized function its metadata would be looked up on every call.
+  @inline(never)
+  func readValue<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    if _slowPath(type != T.self) {
+      // A subclass passed as its superclass's metatype: decode the subclass.
+      return try readDynamic(type, at: index, parent: parent, key: key)
+    }
+    if tape[index].kind == .object, !Self.isSpecial(T.self) {
+      if let dictionary = T.self as? any _TapeDecodableDictionary.Type {
+        return try Self.decodeDictionary(
+          dictionary, as: T.self, self, at: index, parent: parent, key: key)
+      }
+      return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+    }
+    return try readOther(type, at: index, parent: parent, key: key)
+  }
+
+  /// Whether `T` is one of the types `JSONDecoder` reads with a strategy or specially
+  /// (`Date`, `Data`, `URL`, `Decimal`), or ``Node``, read from the document whole.
+  @inline(__always)
+  static func isSpecial<T>(_ type: T.Type) -> Bool {
+    T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self
+      || T.self == Node.self
+  }
+
+  /// A value that is not an object of an ordinary type: scalars and arrays read straight from
+  /// the document (the common types by specialized code, the comparisons of metadata
+  /// pointers), the special types, anything else through its `init(from:)`.
+  @inline(never)
+  private func readOther<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    let kind = tape[index].kind
+    if kind == .array {
+      if Self.isFastArray(T.self) {
+        return try fastArray(T.self, at: index, parent: parent, key: key)
+      }
+      // (The conformance check is a lookup of its own.)
+      if let array = T.self as? any _TapeDecodableArray.Type {
+        return try Self.decodeArray(array, as: T.self, self, at: index, parent: parent, key: key)
+      }
+    }
+    if Self.isFastScalar(T.self) {
+      return try fastScalar(T.self, at: index, parent: parent, key: key)
+    }
+    if Self.isSpecial(T.self) {
+      return try readSpecial(type, at: index, parent: parent, key: key)
+    }
+    if kind == .null, convertsKeys, T.self is any _TapeDecodableDictionary.Type {
+      // `JSONDecoder` reads a `[String: V]` itself under a key strategy, and says so.
+      throw _nullFound([String: Any].self, path: _path(parent, key))
+    }
+    return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+  }
+
+  /// A value of `type`, a subclass of `T` (the caller's static type).
+  @inline(never)
+  private func readDynamic<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    let dynamicType: any Decodable.Type = type
+    func read<U: Decodable>(_: U.Type) throws -> T {
+      let value = try readValue(U.self, at: index, parent: parent, key: key)
+      guard let typed = value as? T else {
+        throw DecodingError.typeMismatch(
+          T.self,
+          DecodingError.Context(
+            codingPath: _path(parent, key), debugDescription: "\(U.self) is not a \(T.self)"))
+      }
+      return typed
+    }
+    return try read(dynamicType)
+  }
+
+  /// Whether ``fastScalar(_:at:parent:key:)`` reads `T`.
+  @inline(__always)
+  static func isFastScalar<T>(_ type: T.Type) -> Bool {
+    T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
+      || T.self == Int64.self
+  }
+
+  /// The value at `index` when `T` is one of the common scalars (`String`, `Int`, `Double`,
+  /// `Bool`, `Int64`; see ``isFastScalar(_:)``), read straight from the document. The caller
+  /// has checked the lifetime.
+  @inline(__always)
+  func fastScalar<T>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    if T.self == String.self {
+      return _identityCast(try readString(at: index, path: _path(parent, key)), to: T.self)
+    }
+    if T.self == Int.self {
+      return _identityCast(
+        try readInteger(Int.self, at: index, path: _path(parent, key)), to: T.self)
+    }
+    if T.self == Double.self {
+      return _identityCast(
+        try readFloat(Double.self, at: index, path: _path(parent, key)), to: T.self)
+    }
+    if T.self == Bool.self {
+      return _identityCast(try readBool(at: index, path: _path(parent, key)), to: T.self)
+    }
+    return _identityCast(
+      try readInteger(Int64.self, at: index, path: _path(parent, key)), to: T.self)
+  }
+
+  /// Whether ``fastArray(_:at:parent:key:)`` reads `T`.
+  @inline(__always)
+  static func isFastArray<T>(_ type: T.Type) -> Bool {
+    T.self == [Double].self || T.self == [[Double]].self || T.self == [[[Double]]].self
+      || T.self == [Int].self || T.self == [String].self || T.self == [Int64].self
+      || T.self == [Bool].self
+  }
+
+  /// The array at `index` when `T` is an array of the common scalars (`[Double]` up to three
+  /// levels deep, as coordinates are; `[Int]`, `[Int64]`, `[String]`, `[Bool]`; see
+  /// ``isFastArray(_:)``), read by specialized loops whose paths are built only for an error.
+  /// The caller has checked the lifetime; no code of the model's runs in these loops.
+  @inline(never)
+  private func fastArray<T>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    let path = _ArrayPath(parent: parent, key: key)
+    if T.self == [Double].self {
+      return _identityCast(try doubles(at: index, path: path), to: T.self)
+    }
+    if T.self == [[Double]].self {
+      return _identityCast(
+        try elements(at: index, path: path) { try doubles(at: $0, path: $1) }, to: T.self)
+    }
+    if T.self == [[[Double]]].self {
+      return _identityCast(
+        try elements(at: index, path: path) { cursor, path in
+          try elements(at: cursor, path: path) { try doubles(at: $0, path: $1) }
+        }, to: T.self)
+    }
+    if T.self == [Int].self {
+      return _identityCast(
+        try elements(at: index, path: path) { try readInteger(Int.self, at: $0, path: $1.path) },
+        to: T.self)
+    }
+    if T.self == [String].self {
+      return _identityCast(
+        try elements(at: index, path: path) { try readString(at: $0, path: $1.path) },
+        to: T.self)
+    }
+    if T.self == [Int64].self {
+      return _identityCast(
+        try elements(at: index, path: path) {
+          try readInteger(Int64.self, at: $0, path: $1.path)
+        },
+        to: T.self)
+    }
+    return _identityCast(
+      try elements(at: index, path: path) { try readBool(at: $0, path: $1.path) }, to: T.self)
+  }
+
+  /// `[Element]` (the opened `array`) read element by element, as `T` (the same type).
+  static func decodeArray<A: _TapeDecodableArray, T>(
+    _ array: A.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
+    parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    _identityCast(try A.decodeElements(reading, at: index, parent: parent, key: key), to: T.self)
+  }
+
+  /// `[String: Value]` (the opened `dictionary`) read member by member, as `T` (the same type).
+  static func decodeDictionary<D: _TapeDecodableDictionary, T>(
+    _ dictionary: D.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
+    parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    _identityCast(try D.decodeMembers(reading, at: index, parent: parent, key: key), to: T.self)
+  }
+
+  private func doubles(at index: Int, path: _ArrayPath) throws -> [Double] {
+    try elements(at: index, path: path) { try readFloat(Double.self, at: $0, path: $1.path) }
+  }
+
+  /// The elements of the array at `index`, each read by `element` from its tape index and its
+  /// path. Anything but an array is reported as `[E](from:)` reports it.
+  @inline(__always)
+  private func elements<E: Decodable>(
+    at index: Int, path: _ArrayPath, _ element: (Int, _ArrayPath) throws -> E
+  ) throws -> [E] {
+    guard tape[index].kind == .array else {
+      return try [E](from: _TapeDecoder(self, index: index, parent: path.node, key: nil))
+    }
+    let count = tape.count(at: index)
+    var result: [E] = []
+    result.reserveCapacity(count)
+    var cursor = index + 1
+    for offset in 0..<count {
+      result.append(try element(cursor, path.appending(offset)))
+      cursor = tape.next(after: cursor)
+    }
+    return result
+  }
+
+  // MARK: Keys
+
+  /// The value index of the member of the object at `object` whose key matches `key` (the
+  /// first such member, as `JSONDecoder` finds it), under the key strategy: by `keys`, the
+  /// converted keys, when there are some.
+  ///
+  /// Keys are compared as `String`s compare, by canonical equivalence (`"café"` written with
+  /// U+00E9 or with `e` and U+0301), as `JSONDecoder`'s dictionary of members compares them.
+  /// An ASCII key is compared byte for byte first: lookups in one object start where the
+  /// previous one stopped (``_MemberHint``), so a model whose properties come in the payload's
+  /// order finds each member at the first comparison; `depth` (the container's coding path
+  /// length) picks the object's hint slot. A key the bytes miss, or a key that is not ASCII,
+  /// is then compared as text with the members whose keys are not plain ASCII.
+  @inline(__always)
+  func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?, depth: Int) -> Int? {
+    if let keys { return keys.index[key.stringValue] }
+    var name = key.stringValue
+    let found: Int?? = name.withUTF8 { bytes in
+      guard _isASCII(bytes) else { return .some(nil) }
+      let key = _KeyBytes(bytes)
+      if depth >= hints.count {
+        hints.append(
+          contentsOf: repeatElement(_ObjectHint(object: -1), count: depth + 1 - hints.count))
+      }
+      if hints[depth].object != object { hints[depth] = _ObjectHint(object: object) }
+      // A key looked up before in this object (a `decodeNil` then a `decode`, say) may lie
+      // before the hint: the lookup then scans from the start, to find the first member.
+      let mayRepeat = hints[depth].found & key.signature != 0
+      hints[depth].found |= key.signature
+      return tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat)
+    }
+    if let found, let index = found { return index }
+    return memberComparingText(of: object, name: name)
+  }
+
+  /// The first member of `object` whose key equals `name` as a `String` (canonical
+  /// equivalence), among the members whose keys are not plain ASCII (escaped or not ASCII):
+  /// the rest were compared byte for byte already, or cannot equal a key that is not ASCII.
+  @inline(never)
+  private func memberComparingText(of object: Int, name: String) -> Int? {
+    let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
+    var cursor = object + 1
+    for _ in 0..<tape.count(at: object) {
+      let entry = tape[cursor]
+      let plain =
+        entry.flags & _TapeEntry.stringHasEscapes == 0 && _isASCII(tape.content(of: entry))
+      if (!plain || !nameIsASCII) && tape.string(at: cursor) == name { return cursor + 1 }
+      cursor = tape.next(after: cursor + 1)
+    }
+    return nil
+  }
+
+  /// The object's keys as the key strategy converts them; `nil` for `.useDefaultKeys`.
+  func convertedKeys(of object: Int, path: @autoclosure () -> [any CodingKey]) -> _ConvertedKeys? {
+    switch options.keyDecodingStrategy {
+    case .useDefaultKeys:
+      return nil
+    case .convertFromSnakeCase:
+      return _ConvertedKeys(tape: tape, object: object) { _convertFromSnakeCase($0) }
+    case .custom(let closure):
+      let path = path()
+      return _ConvertedKeys(tape: tape, object: object) { name in
+        closure(path + [_AnyCodingKey(stringValue: name)]).stringValue
+      }
+    @unknown default:
+      return nil
+    }
+  }
+
+  // MARK: Errors
+
+  /// `error`, thrown while decoding the value at `root`, as the caller receives it: unchanged
+  /// (``FastJSONDecoder/ErrorReporting/decodingError``), or as ``MappingErrors`` with the
+  /// payload's paths.
+  func report(_ error: any Error, root: Int) -> any Error {
+    switch options.errorReporting {
+    case .decodingError:
+      return error
+    case .mappingErrors:
+      if let errors = error as? MappingErrors { return errors }
+      return MappingErrors([mappingError(error, root: root)])
+    }
+  }
+
+  /// `error` as a ``MappingError`` whose path names the payload's members as they are written
+  /// there, from the value at `root`.
+  func mappingError(_ error: any Error, root: Int) -> MappingError {
+    guard convertsKeys else { return _mappingError(error) }
+    return _mappingError(error) { self.payloadPath($0, from: root) }
+  }
+
+  /// The payload path that `codingPath` reaches from the value at `root`: each member's name
+  /// as the payload spells it (before the key strategy converted it). Past a member that is
+  /// not there (a missing key), the coding keys are used as they are.
+  func payloadPath(_ codingPath: [any CodingKey], from root: Int) -> [_PathComponent] {
+    var current: Int? = root
+    var components: [_PathComponent] = []
+    for key in codingPath {
+      guard let at = current else {
+        components.append(key.intValue.map { .index($0) } ?? .key(key.stringValue))
+        continue
+      }
+      if let position = key.intValue, tape[at].kind == .array {
+        components.append(.index(position))
+        current = tape.element(of: at, at: position)
+        continue
+      }
+      var name = key.stringValue
+      // A converted key, or a key left as it is (a `[String: V]`'s).
+      guard tape[at].kind == .object,
+        let value = convertedKeys(of: at, path: [])?.index[name]
+          ?? name.withUTF8({ tape.member(of: at, named: $0) })
+      else {
+        components.append(.key(key.stringValue))
+        current = nil
+        continue
+      }
+      components.append(.key(tape.string(at: value - 1)))
+      current = value
+    }
+    return components
+  }
+
+  /// How the value at `index` reads in a message (`"two"`, `1.5`, `an object`).
+  func rawDescription(at index: Int) -> String {
+    PayloadValue(tape: tape, index: index, context: .default, token: 0).description(
+      of: tape[index])
+  }
+}
+
+/// The stop of `_CodableReading.checkLifetime()`, out of line.
+@inline(never)
+private func _decoderUsedOnAnotherThread() -> Never {
+  preconditionFailure(
+    "a Decoder or decoding container of FastJSONDecoder was used on another thread while the "
+      + "decode call that made it was still running")
+}
+
+/// A document of one `null`, kept for the life of the process
+/// (``_CodableReading/null(options:)``).
+private let _nullTapeCopy = _Tape(entries: [_PackedEntry(kind: .null)], bytes: []).withView {
+  _TapeCopy(copying: $0)
+}
+
+/// Whether every byte of `bytes` is ASCII.
+@inline(__always)
+func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  var union: UInt8 = 0
+  for byte in bytes { union |= byte }
+  return union < 0x80
+}
+
+/// The member-lookup state of one object.
+struct _ObjectHint {
+  var object: Int
+  var hint: _MemberHint
+  /// The signatures of the keys looked up so far.
+  var found: UInt64 = 0
+
+  init(object: Int) {
+    self.object = object
+    hint = _MemberHint(object: max(object, 0))
+  }
+}
+
+/// `[Element]`, read element by element from the document without an unkeyed container.
+protocol _TapeDecodableArray {
+  static func decodeElements(
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> Self
+}
+
+extension Array: _TapeDecodableArray where Element: Decodable {
+  static func decodeElements(
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> Self {
+    let count = reading.tape.count(at: index)
+    var elements: [Element] = []
+    elements.reserveCapacity(count)
+    var cursor = index + 1
+    // The array's node of the coding path, once for all its elements.
+    let path = _PathNode.node(parent, key)
+    if _CodableReading.isFastScalar(Element.self) {
+      // Scalars: an element's path is built only when it fails.
+      for offset in 0..<count {
+        elements.append(
+          try reading.fastScalar(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
+        cursor = reading.tape.next(after: cursor)
+      }
+      return elements
+    }
+    for offset in 0..<count {
+      // The caller checked the lifetime; the elements' own code runs within this same call.
+      elements.append(
+        try reading.readValue(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
+      cursor = reading.tape.next(after: cursor)
+    }
+    return elements
+  }
+}
+
+/// `[String: Value]`, read member by member from the document without a keyed container: its
+/// keys are data, left as they are by any key strategy (as `JSONDecoder` reads them), and the
+/// first of members whose keys are equal strings wins (as in `JSONDecoder`'s dictionary).
+protocol _TapeDecodableDictionary {
+  static func decodeMembers(
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> Self
+}
+
+extension Dictionary: _TapeDecodableDictionary where Key == String, Value: Decodable {
+  static func decodeMembers(
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> Self {
+    let count = reading.tape.count(at: index)
+    var members: [String: Value] = [:]
+    members.reserveCapacity(count)
+    var cursor = index + 1
+    let path = _PathNode.node(parent, key)
+    // `JSONDecoder` reads the members through `Dictionary.init(from:)` (whose keys have an
+    // integer value when they read as one) unless a key strategy is set.
+    let integerKeys = !reading.convertsKeys
+    for _ in 0..<count {
+      let name = reading.tape.string(at: cursor)
+      if members[name] == nil {
+        let key = _DictionaryKey(name, integerKeys: integerKeys)
+        members[name] = try reading.readValue(Value.self, at: cursor + 1, parent: path, key: key)
+      }
+      cursor = reading.tape.next(after: cursor + 1)
+    }
+    return members
+  }
+}
+
+/// An object's members by converted key (the first member of a repeated key wins).
+struct _ConvertedKeys {
+  var index: [String: Int] = [:]
+  var names: [String] = []
+
+  init(tape: _TapeView, object: Int, convert: (String) -> String) {
+    var cursor = object + 1
+    for _ in 0..<tape.count(at: object) {
+      let name = convert(tape.string(at: cursor))
+      if index[name] == nil {
+        index[name] = cursor + 1
+        names.append(name)
+      }
+      cursor = tape.next(after: cursor + 1)
+    }
+  }
+}
+
+// MARK: Codable values inside mappings
+
+/// A `Decodable` value read from a mapping's payload value with ``FastJSONDecoder``'s reader:
+/// failures inside it are a `MappingError` whose path continues the rule's
+/// (`/meta/tags/2`).
+func _decodeCodable<T: Decodable>(
+  _ type: T.Type, from payload: PayloadValue, with options: _DecodingOptions
+) throws -> T {
+  payload.checkLifetime()
+  return try _CodableReading.run(tape: payload.tape, options: options) { reading in
+    do {
+      return try reading.decode(T.self, at: payload.index, parent: nil, key: nil)
+    } catch let errors as MappingErrors {
+      throw errors
+    } catch {
+      throw reading.mappingError(error, root: payload.index)
+    }
+  }
+}
