@@ -21,13 +21,14 @@ extension _CodableReading {
     return tape.string(at: index)
   }
 
-  /// The boolean at `index`.
+  /// The boolean at `index`. (`null` is a type mismatch here, not a missing value: the one
+  /// type `JSONDecoder` reports so.)
   @inline(__always)
   func readBool(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Bool {
     switch tape[index].kind {
     case .true: return true
     case .false: return false
-    default: throw mismatch(Bool.self, at: index, path: path())
+    default: throw mismatch(Bool.self, at: index, path: path(), nullIsMismatch: true)
     }
   }
 
@@ -122,7 +123,9 @@ extension _CodableReading {
   func readSpecial<T: Decodable>(
     _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> T {
-    if T.self == Node.self { return _identityCast(tape.node(at: index), to: T.self) }
+    if T.self == Node.self {
+      return _identityCast(tape.node(at: index).keepingFirstOfEqualKeys(), to: T.self)
+    }
     if tape[index].kind == .null { throw _nullFound(T.self, path: _path(parent, key)) }
     if T.self == Date.self {
       return _identityCast(try readDate(at: index, parent: parent, key: key), to: T.self)
@@ -151,7 +154,11 @@ extension _CodableReading {
         Decimal.self, DecodingError.Context(codingPath: path(), debugDescription: ""))
     }
     let text = tape.numberText(at: index)
-    if options.allowsJSON5, let value = _json5Decimal(text) { return value }
+    if options.allowsJSON5 {
+      if let value = _json5Decimal(text) { return value }
+      // A hexadecimal number too large for 64 bits, kept as written: no type reads it.
+      if text.utf8.contains(UInt8(ascii: "x")) { throw notRepresentable(text, path: path()) }
+    }
     guard let value = Decimal(string: text), !value.isNaN else {
       throw notRepresentable(text, path: path())
     }
@@ -217,9 +224,11 @@ extension _CodableReading {
   /// library's description of the two as the underlying error (for
   /// ``FastJSONDecoder/ErrorReporting/mappingErrors``).
   @inline(never)
-  func mismatch(_ type: Any.Type, at index: Int, path: [any CodingKey]) -> DecodingError {
+  func mismatch(
+    _ type: Any.Type, at index: Int, path: [any CodingKey], nullIsMismatch: Bool = false
+  ) -> DecodingError {
     let kind = tape[index].kind
-    if kind == .null { return _nullFound(type, path: path) }
+    if kind == .null, !nullIsMismatch { return _nullFound(type, path: path) }
     let found: String
     switch kind {
     case .string: found = "a string"

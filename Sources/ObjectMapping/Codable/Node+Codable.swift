@@ -11,14 +11,15 @@ extension Node: Codable {
   ///
   /// Object keys are read as the payload spells them, whatever the decoder's key strategy (an
   /// object is read as a `[String: Node]`, whose keys `JSONDecoder` leaves alone), so that a
-  /// ``MappedCodable`` value finds the keys its mapping spells. Under ``FastJSONDecoder`` the
-  /// node is read straight from the scanned document: members in payload order, numbers with
-  /// their exact text (``decimal(_:)``). Other decoders give objects sorted by key and numbers
-  /// as the decoder reads them.
+  /// ``MappedCodable`` value finds the keys its mapping spells; of members with equal keys the
+  /// first is kept, as `JSONDecoder` keeps it. Under ``FastJSONDecoder`` the node is read
+  /// straight from the scanned document: members in payload order, numbers with their exact
+  /// text (``decimal(_:)``). Other decoders give objects sorted by key and numbers as the
+  /// decoder reads them.
   public init(from decoder: any Decoder) throws {
     if let decoder = decoder as? _TapeDecoder {
       decoder.reading.checkLifetime()
-      self = decoder.reading.tape.node(at: decoder.index)
+      self = decoder.reading.tape.node(at: decoder.index).keepingFirstOfEqualKeys()
       return
     }
     let container = try decoder.singleValueContainer()
@@ -78,6 +79,53 @@ extension Node: Codable {
         dictionary[member.key] = member.value
       }
       try container.encode(dictionary)
+    }
+  }
+}
+
+extension Node {
+  /// The node with each object's members unique by key (keys compared as `String`s, so by
+  /// canonical equivalence), the first of equal keys kept: an object as `JSONDecoder` reads
+  /// it, through a dictionary. The node itself when no object repeats a key.
+  func keepingFirstOfEqualKeys() -> Node {
+    guard repeatsAKey else { return self }
+    return keepingFirstMembers()
+  }
+
+  /// Whether some object of the tree has two members with equal keys (checked without
+  /// recursion).
+  private var repeatsAKey: Bool {
+    var pending: [Node] = [self]
+    while let node = pending.popLast() {
+      switch node {
+      case .array(let elements):
+        pending.append(contentsOf: elements)
+      case .object(let members):
+        if members.count > 1 {
+          var keys = Set<String>()
+          for member in members where !keys.insert(member.key).inserted { return true }
+        }
+        pending.append(contentsOf: members.map(\.value))
+      default:
+        break
+      }
+    }
+    return false
+  }
+
+  private func keepingFirstMembers() -> Node {
+    switch self {
+    case .array(let elements):
+      return .array(elements.map { $0.keepingFirstMembers() })
+    case .object(let members):
+      var keys = Set<String>()
+      return .object(
+        members.compactMap { member in
+          keys.insert(member.key).inserted
+            ? Node.Member(member.key, member.value.keepingFirstMembers()) : nil
+        })
+    default:
+      return self
     }
   }
 }

@@ -301,7 +301,8 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
 
   var isAtEnd: Bool { currentIndex >= (count ?? 0) }
 
-  /// The next element's tape index; `.valueNotFound` with `message` at the end.
+  /// The next element's tape index; `.valueNotFound` with `message` at the end (the text
+  /// `JSONDecoder` gives).
   @inline(__always)
   private func next(_ type: Any.Type, message: String = "Unkeyed container is at end.") throws
     -> Int
@@ -373,18 +374,89 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
     return value
   }
 
-  /// `JSONDecoder`'s: `nil` at the end or for `null`, and the container moves on either way.
+  /// `JSONDecoder`'s: `nil` at the end or for `null`, and the container moves on either way
+  /// (past its end too).
   mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readValue(
+      type, at: index, parent: decoder, key: _IndexKey(currentIndex))
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readBool(at: index, path: elementPath)
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: String.Type) throws -> String? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readString(at: index, path: elementPath)
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readFloat(Double.self, at: index, path: elementPath)
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readFloat(Float.self, at: index, path: elementPath)
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try integerIfPresent(type) }
+  mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try integerIfPresent(type) }
+  mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? {
+    try integerIfPresent(type)
+  }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try integerIfPresent(type) }
+  mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? {
+    try integerIfPresent(type)
+  }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? {
+    try integerIfPresent(type)
+  }
+
+  private mutating func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type) throws -> T? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readInteger(T.self, at: index, path: elementPath)
+    advance()
+    return value
+  }
+
+  /// The next element's tape index when it is there and not `null`; otherwise moves on (past
+  /// the end too, as `JSONDecoder`'s container does) and returns `nil`.
+  private mutating func presentIndex() -> Int? {
     reading.checkLifetime()
     guard !isAtEnd, reading.tape[cursor].kind != .null else {
       if !isAtEnd { cursor = reading.tape.next(after: cursor) }
       currentIndex += 1
       return nil
     }
-    let value = try reading.readValue(
-      type, at: cursor, parent: decoder, key: _IndexKey(currentIndex))
-    advance()
-    return value
+    return cursor
   }
 
   @inline(__always)
@@ -409,9 +481,7 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    let index = try next(
-      (any UnkeyedDecodingContainer).self,
-      message: "Cannot get nested unkeyed container -- unkeyed container is at end.")
+    let index = try next((any UnkeyedDecodingContainer).self)
     let container = try _TapeDecoder(
       reading, index: index, parent: decoder, key: _IndexKey(currentIndex)
     ).unkeyedContainer()
