@@ -230,7 +230,9 @@ struct DecoderParityTests {
   // MARK: Duplicate and equivalent keys
 
   struct Cafe: Codable, Equatable {
-    var café: Bool
+    var cafe: Bool
+    /// The key as Swift source spells it: `é` is U+00E9.
+    enum CodingKeys: String, CodingKey { case cafe = "caf\u{E9}" }
   }
 
   @Test func duplicateKeysReadTheFirstMemberAsJSONDecoderDoes() {
