@@ -175,10 +175,14 @@ extension _NodeEncodingSettings {
       if try stream(&writer) { return writer.takeData() }
     }
     let node = try node()
-    guard node.nestingDepth <= _StreamEncoder.maximumDepth else { throw Self.tooDeep(value) }
     var writer = makeWriter(capacity: 4096)
-    try node._writeJSON(
-      to: &writer, sortedKeys: outputFormatting.contains(.sortedKeys), nonFinite: .error)
+    do {
+      try _CoderNodeWriter(
+        settings: self, sortedKeys: outputFormatting.contains(.sortedKeys), path: [], depth: 0
+      ).write(node, to: &writer)
+    } catch is _TooDeep {
+      throw Self.tooDeep(value)
+    }
     return writer.takeData()
   }
 
@@ -209,7 +213,9 @@ extension _NodeEncodingSettings {
     }
   }
 
-  /// `JSONEncoder`'s error for a value nested deeper than 512 levels.
+  /// `JSONEncoder`'s error for a value nested deeper than 512 levels. (`JSONEncoder` itself
+  /// stops at 511, one level short of what its decoder reads; FastJSONEncoder writes what the
+  /// readers read.)
   static func tooDeep<T>(_ value: T) -> EncodingError {
     .invalidValue(
       value,

@@ -6,10 +6,11 @@ import Foundation
 /// read with a time zone, a `T` and the extended format.
 ///
 /// The common forms are handled here without Foundation (`2023-11-14T22:13:20Z`, with `Z` or a
-/// `±hh:mm` offset, a year of four digits, a valid calendar date and time): those give what
+/// `±hh:mm` offset, a valid Gregorian date and time from 1583 to 9999): those give what
 /// Foundation gives by construction (whole seconds, exact). Every other text, and every date
-/// outside the years 1000 to 9999, goes to `Date.ISO8601FormatStyle` itself, so what is
-/// accepted and what it reads as is Foundation's decision.
+/// outside those years (Foundation's calendar is Julian before October 1582), goes to
+/// `Date.ISO8601FormatStyle` itself, so what is accepted and what it reads as is Foundation's
+/// decision.
 enum _ISO8601Coding {
   /// The date `text` stands for, or `nil` when `JSONDecoder` would refuse it.
   static func date(from text: String) -> Date? {
@@ -23,8 +24,8 @@ enum _ISO8601Coding {
   /// `date` as `JSONEncoder` writes it.
   static func string(from date: Date) -> String {
     let interval = date.timeIntervalSince1970
-    // Years 1000 through 9999.
-    guard interval >= -30_610_224_000, interval < 253_402_300_800 else {
+    // Years 1583 through 9999.
+    guard interval >= -12_212_553_600, interval < 253_402_300_800 else {
       return date.formatted(.iso8601)
     }
     let seconds = Int64(interval.rounded(.down))
@@ -74,7 +75,7 @@ enum _ISO8601Coding {
     guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
       bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
       bytes[16] == UInt8(ascii: ":"),
-      let year = number(0, 4), year >= 1000, let month = number(5, 2), (1...12).contains(month),
+      let year = number(0, 4), year >= 1583, let month = number(5, 2), (1...12).contains(month),
       let day = number(8, 2), day >= 1, day <= daysIn(month: month, year: year),
       let hour = number(11, 2), hour < 24, let minute = number(14, 2), minute < 60,
       let second = number(17, 2), second < 60

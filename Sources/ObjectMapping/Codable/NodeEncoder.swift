@@ -202,26 +202,6 @@ extension Node {
     if case .array = self { return true }
     return false
   }
-
-  /// The number of containers nested at the deepest point (0 for a scalar), counted without
-  /// recursion.
-  var nestingDepth: Int {
-    var deepest = 0
-    var pending: [(Node, Int)] = [(self, 0)]
-    while let (node, depth) = pending.popLast() {
-      switch node {
-      case .array(let elements):
-        deepest = Swift.max(deepest, depth + 1)
-        for element in elements { pending.append((element, depth + 1)) }
-      case .object(let members):
-        deepest = Swift.max(deepest, depth + 1)
-        for member in members { pending.append((member.value, depth + 1)) }
-      default:
-        break
-      }
-    }
-    return deepest
-  }
 }
 
 final class _NodeEncoder: Encoder {

@@ -440,12 +440,11 @@ final class _StreamEncoder: Encoder {
     writer.encoderNumber(value)
   }
 
+  /// Writes `node` as the encoder writes values (see ``_CoderNodeWriter``), nested in the
+  /// open containers.
   private func node(_ node: Node) throws {
-    do {
-      try node._writeJSON(to: &writer, sortedKeys: false, nonFinite: .error)
-    } catch {
-      throw abandon()
-    }
+    try _CoderNodeWriter(settings: settings, sortedKeys: false, path: path, depth: frames.count)
+      .write(node, to: &writer)
   }
 }
 
@@ -520,6 +519,9 @@ extension _NodeEncodingSettings {
       try body(stream)
     } catch is _StreamWroteNothing {
       thrown = Self.wroteNothing(value)
+      stream.abandon()
+    } catch is _TooDeep {
+      thrown = Self.tooDeep(value)
       stream.abandon()
     } catch {
       if !stream.cannotStream { thrown = error }
