@@ -39,25 +39,38 @@ public final class FastJSONEncoder: @unchecked Sendable {
   }
 
   private let lock = NSLock()
-  private var storedSettings = _NodeEncodingSettings()
+  private var storedOptions = _EncodingOptions()
+  /// The settings made from ``storedOptions``, until a property changes them.
+  private var storedSettings: _NodeEncodingSettings?
 
-  /// The settings, as one call reads them.
+  /// The settings as the properties set them.
+  private var options: _EncodingOptions {
+    lock.lock()
+    defer { lock.unlock() }
+    return storedOptions
+  }
+
+  /// The settings, as one call reads them (made once per change of a property).
   var settings: _NodeEncodingSettings {
     lock.lock()
     defer { lock.unlock() }
-    return storedSettings
+    if let storedSettings { return storedSettings }
+    let settings = _NodeEncodingSettings(storedOptions)
+    storedSettings = settings
+    return settings
   }
 
-  private func update(_ change: (inout _NodeEncodingSettings) -> Void) {
+  private func update(_ change: (inout _EncodingOptions) -> Void) {
     lock.lock()
     defer { lock.unlock() }
-    change(&storedSettings)
+    change(&storedOptions)
+    storedSettings = nil
   }
 
   /// The output format: `.sortedKeys` (by the keys' UTF-8 bytes, as `JSONEncoder` on Linux
   /// sorts them), `.prettyPrinted` (`JSONEncoder`'s layout) and `.withoutEscapingSlashes`.
   public var outputFormatting: JSONEncoder.OutputFormatting {
-    get { settings.outputFormatting }
+    get { options.outputFormatting }
     set { update { $0.outputFormatting = newValue } }
   }
 
@@ -65,37 +78,37 @@ public final class FastJSONEncoder: @unchecked Sendable {
   /// keys of a `[String: V]` are data and are written as they are, as `JSONEncoder` writes
   /// them.
   public var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy {
-    get { settings.keyEncodingStrategy }
+    get { options.keyEncodingStrategy }
     set { update { $0.keyEncodingStrategy = newValue } }
   }
 
   /// How dates are written (default `.deferredToDate`).
   public var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy {
-    get { settings.dateEncodingStrategy }
+    get { options.dateEncodingStrategy }
     set { update { $0.dateEncodingStrategy = newValue } }
   }
 
   /// How `Data` is written (default `.base64`).
   public var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy {
-    get { settings.dataEncodingStrategy }
+    get { options.dataEncodingStrategy }
     set { update { $0.dataEncodingStrategy = newValue } }
   }
 
   /// Whether infinities and NaN are written as strings (default `.throw`).
   public var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy {
-    get { settings.nonConformingFloatEncodingStrategy }
+    get { options.nonConformingFloatEncodingStrategy }
     set { update { $0.nonConformingFloatEncodingStrategy = newValue } }
   }
 
   /// Values the models' `encode(to:)` can read from `encoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] {
-    get { settings.sendableUserInfo }
-    set { update { $0.sendableUserInfo = newValue } }
+    get { options.userInfo }
+    set { update { $0.userInfo = newValue } }
   }
 
   /// How a failure is reported (default ``ErrorReporting/encodingError``, as `JSONEncoder`).
   public var errorReporting: ErrorReporting {
-    get { settings.errorReporting }
+    get { options.errorReporting }
     set { update { $0.errorReporting = newValue } }
   }
 

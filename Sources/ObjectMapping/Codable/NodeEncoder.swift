@@ -1,22 +1,43 @@
 import Foundation
 
-/// A ``FastJSONEncoder``'s settings, as one call reads them: how `Codable` values are written
-/// inside mappings and by the encoder, with `JSONEncoder`'s strategies.
-struct _NodeEncodingSettings: @unchecked Sendable {
+/// A ``FastJSONEncoder``'s settings as its properties set them.
+struct _EncodingOptions: @unchecked Sendable {
   // @unchecked: JSONEncoder's strategy types and `userInfo` are not all marked Sendable; a
-  // settings value is never mutated once a coder or a rule holds it.
+  // copy is never mutated once a call or a rule holds it.
   var outputFormatting: JSONEncoder.OutputFormatting = []
   var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
   var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate
   var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy = .base64
   var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
   var errorReporting = FastJSONEncoder.ErrorReporting.encodingError
-  /// The user's values, as the encoder's `userInfo` property takes them.
-  var sendableUserInfo: [CodingUserInfoKey: any Sendable] = [:] {
-    didSet { userInfo = sendableUserInfo.mapValues { $0 as Any } }
+  var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+}
+
+/// A ``FastJSONEncoder``'s settings, as one call reads them: how `Codable` values are written
+/// inside mappings and by the encoder, with `JSONEncoder`'s strategies. A class, so that the
+/// encoders and containers of a call share one copy (a reference per encoder, not the whole
+/// settings per nested value).
+final class _NodeEncodingSettings: @unchecked Sendable {
+  // @unchecked: immutable; JSONEncoder's strategy types and `userInfo` are not all marked
+  // Sendable.
+  let outputFormatting: JSONEncoder.OutputFormatting
+  let keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy
+  let dateEncodingStrategy: JSONEncoder.DateEncodingStrategy
+  let dataEncodingStrategy: JSONEncoder.DataEncodingStrategy
+  let nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy
+  let errorReporting: FastJSONEncoder.ErrorReporting
+  /// The user's values as `Encoder.userInfo` gives them.
+  let userInfo: [CodingUserInfoKey: Any]
+
+  init(_ options: _EncodingOptions = _EncodingOptions()) {
+    outputFormatting = options.outputFormatting
+    keyEncodingStrategy = options.keyEncodingStrategy
+    dateEncodingStrategy = options.dateEncodingStrategy
+    dataEncodingStrategy = options.dataEncodingStrategy
+    nonConformingFloatEncodingStrategy = options.nonConformingFloatEncodingStrategy
+    errorReporting = options.errorReporting
+    userInfo = options.userInfo.mapValues { $0 as Any }
   }
-  /// ``sendableUserInfo`` as `Encoder.userInfo` gives it.
-  private(set) var userInfo: [CodingUserInfoKey: Any] = [:]
 
   /// `value` as a node.
   func node(of value: some Encodable) throws -> Node {
@@ -218,11 +239,15 @@ final class _NodeEncoder: Encoder {
 
   /// `value` encoded as a node: scalars and the types `JSONEncoder` writes specially directly,
   /// anything else through its `encode(to:)`. The coding path is built only when needed.
+  ///
+  /// Not inlined, and the special types tested out of line: it is on the stack once per level
+  /// of a recursive model (512 levels must fit a 512 KB stack).
+  @inline(never)
   static func box(
     _ value: some Encodable, settings: _NodeEncodingSettings, parent: [any CodingKey],
     key: (any CodingKey)?
   ) throws -> Node {
-    if let node = try settings.special(value, path: _path(parent, key)) { return node }
+    if let node = try settings.specialNode(value, parent: parent, key: key) { return node }
     let box = _NodeBox()
     try value.encode(to: _NodeEncoder(settings: settings, box: box, path: _path(parent, key)))
     return box.node
@@ -249,6 +274,14 @@ final class _NodeEncoder: Encoder {
 }
 
 extension _NodeEncodingSettings {
+  /// ``special(_:path:)`` out of line, for ``_NodeEncoder/box(_:settings:parent:key:)``.
+  @inline(never)
+  func specialNode<T: Encodable>(_ value: T, parent: [any CodingKey], key: (any CodingKey)?)
+    throws -> Node?
+  {
+    try special(value, path: _path(parent, key))
+  }
+
   /// The node of a scalar, a date, data, a URL, a decimal, or (under a key strategy) a
   /// `[String: V]`, whose keys stay as they are; `nil` for other types. The types are told
   /// apart by their metadata (no dynamic cast per value).
@@ -405,6 +438,13 @@ struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    box.setMember(outputKey(key), .node(try encoder.node(of: value, key: key)))
+  }
+
+  // Written here rather than through the protocol's default: one frame less per level of a
+  // recursive model.
+  mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    guard let value else { return }
     box.setMember(outputKey(key), .node(try encoder.node(of: value, key: key)))
   }
 

@@ -179,6 +179,15 @@ final class _StreamEncoder: Encoder {
     try checkUnique(writer.hashedKey(outputKey(key, pathCount: pathCount)))
   }
 
+  /// ``key(_:in:pathCount:)`` out of line, for ``member(_:key:in:pathCount:)``: the key's
+  /// writing is not on the stack while the member's value is encoded.
+  @inline(never)
+  private func memberKey(_ key: any CodingKey, in id: Int, pathCount: Int)
+    throws(_StreamAbandoned)
+  {
+    try self.key(key, in: id, pathCount: pathCount)
+  }
+
   /// Opens the current value's object, for members written by ``rawMember(_:_:in:)``.
   func openValueObject() -> Int { valueContainer(isObject: true) }
 
@@ -301,18 +310,56 @@ final class _StreamEncoder: Encoder {
     try otherValue(value, pathKey: pathKey())
   }
 
-  /// ``value(_:pathKey:)`` for the other types. Kept small and not inlined: it is on the stack
-  /// once per level of a recursive model, which must fit 512 levels in a 512 KB stack.
+  /// ``value(_:pathKey:)`` for the other types. Not inlined: it is on the stack once per
+  /// level of a recursive model, which must fit 512 levels in a 512 KB stack.
   @inline(never)
   private func otherValue<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
     if _NodeEncodingSettings.writesSpecially(T.self) {
       return try specialValue(value, pathKey: pathKey)
     }
-    if keyMode != .same, let dictionary = value as? any _StringKeyedEncodable {
-      // `JSONEncoder` leaves a `[String: V]`'s keys as they are under a key strategy.
-      return try nested(pathKey) { try dictionary.writeMembers(to: self) }
+    if keyMode != .same, try dictionary(value, pathKey: pathKey) { return }
+    try encoded(value, pathKey: pathKey)
+  }
+
+  /// Writes the member `key` of object `id` (a container at path length `pathCount`) with
+  /// `value`: ``key(_:in:pathCount:)`` and ``value(_:pathKey:)`` in one frame, the one a
+  /// keyed container's generic `encode` and `encodeIfPresent` call once per level of a
+  /// recursive model.
+  @inline(never)
+  func member<T: Encodable>(_ value: T, key: any CodingKey, in id: Int, pathCount: Int) throws {
+    try memberKey(key, in: id, pathCount: pathCount)
+    if let string = _sameType(value, as: String.self) { return writer.string(string) }
+    if let integer = _sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
+    if let double = _sameType(value, as: Double.self) { return try self.double(double, key) }
+    if let bool = _sameType(value, as: Bool.self) { return writer.bool(bool) }
+    if _NodeEncodingSettings.writesSpecially(T.self) {
+      return try specialValue(value, pathKey: key)
     }
-    try nested(pathKey) { try value.encode(to: self) }
+    if keyMode != .same, try dictionary(value, pathKey: key) { return }
+    try encoded(value, pathKey: key)
+  }
+
+  /// Writes `value` through its `encode(to:)`, as a value of its own (``nested``, without its
+  /// closure: one frame less per level of a recursive model).
+  @inline(__always)
+  private func encoded<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
+    let saved = enterValue(pathKey)
+    do {
+      try value.encode(to: self)
+    } catch {
+      abandoned = true
+      throw error
+    }
+    try leaveValue(saved, topLevel: false)
+  }
+
+  /// Writes `value` when it is a `[String: V]`, its keys as they are (as `JSONEncoder` writes
+  /// them under a key strategy); `false` for other values.
+  @inline(never)
+  private func dictionary<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws -> Bool {
+    guard let dictionary = value as? any _StringKeyedEncodable else { return false }
+    try nested(pathKey) { try dictionary.writeMembers(to: self) }
+    return true
   }
 
   /// A scalar of another width, a date, data, a URL, a decimal or a node.
@@ -387,14 +434,7 @@ final class _StreamEncoder: Encoder {
   func nested(_ pathKey: (any CodingKey)?, topLevel: Bool = false, _ body: () throws -> Void)
     throws
   {
-    let savedBase = valueBase
-    let savedStarted = valueStarted
-    let savedValuePath = valuePathCount
-    let pathCount = path.count
-    if let pathKey { path.append(pathKey) }
-    valuePathCount = path.count
-    valueBase = frames.count
-    valueStarted = false
+    let saved = enterValue(pathKey)
     do {
       try body()
     } catch {
@@ -402,16 +442,43 @@ final class _StreamEncoder: Encoder {
       abandoned = true
       throw error
     }
+    try leaveValue(saved, topLevel: topLevel)
+  }
+
+  /// What a value's encoding changes and ``leaveValue(_:topLevel:)`` puts back.
+  struct SavedValue {
+    let base: Int
+    let started: Bool
+    let valuePathCount: Int
+    let pathCount: Int
+  }
+
+  /// Begins the encoding of a value at `pathKey`: a value of its own (see ``nested``).
+  @inline(__always)
+  private func enterValue(_ pathKey: (any CodingKey)?) -> SavedValue {
+    let saved = SavedValue(
+      base: valueBase, started: valueStarted, valuePathCount: valuePathCount,
+      pathCount: path.count)
+    if let pathKey { path.append(pathKey) }
+    valuePathCount = path.count
+    valueBase = frames.count
+    valueStarted = false
+    return saved
+  }
+
+  /// Ends the value begun by ``enterValue(_:)``: closes what it opened, writes `{}` for a
+  /// value that wrote nothing (an error at the top level).
+  private func leaveValue(_ saved: SavedValue, topLevel: Bool) throws {
     if !valueStarted {
       guard !topLevel else { throw _StreamWroteNothing() }
       writer.beginObject()
       writer.endObject()
     }
     while frames.count > valueBase { close() }
-    path.removeLast(path.count - pathCount)
-    valueBase = savedBase
-    valueStarted = savedStarted
-    valuePathCount = savedValuePath
+    path.removeLast(path.count - saved.pathCount)
+    valueBase = saved.base
+    valueStarted = saved.started
+    valuePathCount = saved.valuePathCount
   }
 
   /// Marks the current value as written through a single-value container.
@@ -597,8 +664,14 @@ struct _StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try self.key(key)
-    try stream.value(value, pathKey: key)
+    try stream.member(value, key: key, in: id, pathCount: pathCount)
+  }
+
+  // `encodeIfPresent` written here rather than through the protocol's default (which calls
+  // `encode` from a frame of its own): one frame less per level of a recursive model.
+  mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    guard let value else { return }
+    try stream.member(value, key: key, in: id, pathCount: pathCount)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(

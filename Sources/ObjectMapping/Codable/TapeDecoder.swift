@@ -206,7 +206,17 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try integer(UInt128.self, key)
   }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try reading.readValue(type, at: try valueIndex(key), parent: decoder, key: key)
+    guard let index = lookUp(key) else { throw _keyNotFound(key, path: codingPath) }
+    return try reading.readValue(type, at: index, parent: decoder, key: key)
+  }
+
+  /// The member `key`'s tape index (lifetime checked), out of line: the generic members call
+  /// it once per level of a recursive model, whose frames must stay small (512 levels in a
+  /// 512 KB stack); the lookup's own frame is then not on the stack during the recursion.
+  @inline(never)
+  private func lookUp(_ key: Key) -> Int? {
+    reading.checkLifetime()
+    return reading.member(of: object, key: key, keys: keys, depth: decoder.depth)
   }
 
   @inline(__always)
@@ -235,7 +245,7 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return try reading.readInteger(Int64.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    guard let index = presentIndex(key) else { return nil }
+    guard let index = lookUp(key), reading.tape[index].kind != .null else { return nil }
     return try reading.readValue(type, at: index, parent: decoder, key: key)
   }
 
