@@ -98,3 +98,30 @@ extension Relationship {
     self.init(source, property, CodableMapping<Child>())
   }
 }
+
+extension Relationship {
+  /// A relationship to a `Codable` value at the key the mapping's ``KeyConvention`` makes from
+  /// the property's name, read and written by its `Codable` conformance (``CodableMapping``).
+  ///
+  /// ```swift
+  /// Mapping(Issue.init, keys: .snakeCase) {
+  ///   Relationship(\.milestone)     // "milestone", a Codable Milestone
+  ///   Relationship(\.labels)        // "labels", [Label] decoded whole
+  /// }
+  /// ```
+  @_disfavoredOverload
+  public init<Child: Codable & Sendable>(
+    _ property: WritableKeyPath<Object, Child> & Sendable
+  ) {
+    self.init(property, CodableMapping<Child>())
+  }
+
+  /// An optional to-one relationship to a `Codable` value at the key the convention makes:
+  /// absent leaves it, `null` clears it.
+  @_disfavoredOverload
+  public init<Child: Codable & Sendable>(
+    _ property: WritableKeyPath<Object, Child?> & Sendable
+  ) {
+    self.init(property, CodableMapping<Child>())
+  }
+}

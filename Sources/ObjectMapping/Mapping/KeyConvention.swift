@@ -325,6 +325,79 @@ extension Attribute {
   }
 }
 
+extension Attribute {
+  /// `make`'s rule at the key the mapping's ``KeyConvention`` makes from `property`'s name.
+  fileprivate static func keyless(
+    _ property: AnyKeyPath, _ make: (SourcePath) -> Attribute
+  ) -> Attribute {
+    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    var rule = make(derived.source(with: .identity) ?? SourcePath(keys: ["?"]))
+    rule.derivedKey = derived
+    rule.keyIsDefault = true
+    return rule
+  }
+}
+
+extension Attribute
+where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
+  /// A raw-value enum at the key the mapping's ``KeyConvention`` makes from the property's
+  /// name, read and written by its raw value (as the initializer with a key does).
+  ///
+  /// ```swift
+  /// enum IssueState: String { case open, closed }
+  /// Mapping(Issue.init, keys: .snakeCase) { Attribute(\.issueState) }   // "issue_state"
+  /// ```
+  @_disfavoredOverload
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable) {
+    self = .keyless(property) { Attribute(rawValueAt: $0, property) }
+  }
+
+  /// ``init(_:)`` with a default for an absent or `null` value.
+  @_disfavoredOverload
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable, default defaultValue: Value)
+  where Value: Sendable {
+    self = .keyless(property) { Attribute($0, property, default: defaultValue) }
+  }
+}
+
+extension Attribute where Value: Codable & SendableMetatype {
+  /// A `Codable` value at the key the mapping's ``KeyConvention`` makes from the property's
+  /// name, read and written by its `Codable` conformance with the coders given (as the
+  /// initializer with a key does).
+  ///
+  /// ```swift
+  /// struct Reactions: Codable { var plusOne: Int; var heart: Int }
+  /// Mapping(Issue.init) { Attribute(\.reactions) }   // "reactions"
+  /// ```
+  @_disfavoredOverload
+  public init(
+    _ property: WritableKeyPath<Object, Value> & Sendable,
+    decoder: FastJSONDecoder = FastJSONDecoder(), encoder: FastJSONEncoder = FastJSONEncoder()
+  ) {
+    self = .keyless(property) { Attribute($0, property, decoder: decoder, encoder: encoder) }
+  }
+}
+
+extension Attribute
+where Value: Codable & RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
+  /// A `Codable` raw-value enum at the key the convention makes: read and written by its raw
+  /// value (the more specific of the two keyless initializers).
+  @_disfavoredOverload
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable) {
+    self = .keyless(property) { Attribute(rawValueAt: $0, property) }
+  }
+}
+
+extension Attribute {
+  /// An optional raw-value enum at the key the convention makes: `null` and absence are `nil`.
+  @_disfavoredOverload
+  public init<Wrapped: RawRepresentable & SendableMetatype>(
+    _ property: WritableKeyPath<Object, Wrapped?> & Sendable
+  ) where Value == Wrapped?, Wrapped.RawValue: MappableValue {
+    self = .keyless(property) { Attribute($0, property) }
+  }
+}
+
 extension Relationship {
   /// Sets the key a keyless initializer derived.
   private func derivingKey(from property: AnyKeyPath) -> Self {
