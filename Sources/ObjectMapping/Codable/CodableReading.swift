@@ -38,6 +38,11 @@ final class _CodableReading {
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one thread at a time, and no access outlives a lookup.)
   @exclusivity(unchecked) private var hints: [_ObjectHint] = []
+  /// The conformances looked up so far (``dictionaryType(_:)``, ``arrayType(_:)``).
+  @exclusivity(unchecked) private var dictionaryTypes = _TypeCache<
+    any _TapeDecodableDictionary.Type
+  >()
+  @exclusivity(unchecked) private var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
 
   private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
     self.tape = tape
@@ -126,13 +131,33 @@ final class _CodableReading {
       return try readDynamic(type, at: index, parent: parent, key: key)
     }
     if tape[index].kind == .object, !Self.isSpecial(T.self) {
-      if let dictionary = T.self as? any _TapeDecodableDictionary.Type {
+      if let dictionary = dictionaryType(T.self) {
         return try Self.decodeDictionary(
           dictionary, as: T.self, self, at: index, parent: parent, key: key)
       }
       return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
     }
     return try readOther(type, at: index, parent: parent, key: key)
+  }
+
+  /// `T` as a `[String: V]` type, or `nil`. Conformances are looked up once per type and
+  /// kept (``_TypeCache``): most objects of a document are of a few types, and a lookup costs
+  /// about a tenth of decoding a small object.
+  @inline(__always)
+  private func dictionaryType<T>(_ type: T.Type) -> (any _TapeDecodableDictionary.Type)? {
+    if let known = dictionaryTypes[T.self] { return known }
+    let found = T.self as? any _TapeDecodableDictionary.Type
+    dictionaryTypes[T.self] = .some(found)
+    return found
+  }
+
+  /// `T` as an array type read element by element, or `nil` (looked up once per type).
+  @inline(__always)
+  private func arrayType<T>(_ type: T.Type) -> (any _TapeDecodableArray.Type)? {
+    if let known = arrayTypes[T.self] { return known }
+    let found = T.self as? any _TapeDecodableArray.Type
+    arrayTypes[T.self] = .some(found)
+    return found
   }
 
   /// Whether `T` is one of the types `JSONDecoder` reads with a strategy or specially
@@ -155,8 +180,7 @@ final class _CodableReading {
       if Self.isFastArray(T.self) {
         return try fastArray(T.self, at: index, parent: parent, key: key)
       }
-      // (The conformance check is a lookup of its own.)
-      if let array = T.self as? any _TapeDecodableArray.Type {
+      if let array = arrayType(T.self) {
         return try Self.decodeArray(array, as: T.self, self, at: index, parent: parent, key: key)
       }
     }
@@ -321,19 +345,19 @@ final class _CodableReading {
   /// first such member, as `JSONDecoder` finds it), under the key strategy: by `keys`, the
   /// converted keys, when there are some.
   ///
-  /// Keys are compared as `String`s compare, by canonical equivalence (`"café"` written with
-  /// U+00E9 or with `e` and U+0301), as `JSONDecoder`'s dictionary of members compares them.
-  /// An ASCII key is compared byte for byte first: lookups in one object start where the
-  /// previous one stopped (``_MemberHint``), so a model whose properties come in the payload's
-  /// order finds each member at the first comparison; `depth` (the container's coding path
-  /// length) picks the object's hint slot. A key the bytes miss, or a key that is not ASCII,
-  /// is then compared as text with the members whose keys are not plain ASCII.
+  /// An ASCII key is compared byte for byte: lookups in one object start where the previous
+  /// one stopped (``_MemberHint``), so a model whose properties come in the payload's order
+  /// finds each member at the first comparison; `depth` (the container's coding path length)
+  /// picks the object's hint slot. A key that is not ASCII is compared as a `String`, by
+  /// canonical equivalence, as `JSONDecoder`'s dictionary of members compares keys
+  /// (``memberComparingText(of:name:)``).
   @inline(__always)
   func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?, depth: Int) -> Int? {
     if let keys { return keys.index[key.stringValue] }
     var name = key.stringValue
-    let found: Int?? = name.withUTF8 { bytes in
-      guard _isASCII(bytes) else { return .some(nil) }
+    // `nil`: the key is not ASCII; `.some(nil)`: an ASCII key the bytes did not find.
+    let found: Int?? = name.withUTF8 { bytes -> Int?? in
+      guard _isASCII(bytes) else { return .none }
       let key = _KeyBytes(bytes)
       if depth >= hints.count {
         hints.append(
@@ -344,24 +368,29 @@ final class _CodableReading {
       // before the hint: the lookup then scans from the start, to find the first member.
       let mayRepeat = hints[depth].found & key.signature != 0
       hints[depth].found |= key.signature
-      return tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat)
+      return .some(
+        tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat))
     }
-    if let found, let index = found { return index }
+    // An ASCII key the bytes did not find is not there: the bytes compared every member
+    // (escaped keys by their decoded text). See below for the one exception.
+    if let found { return found }
     return memberComparingText(of: object, name: name)
   }
 
-  /// The first member of `object` whose key equals `name` as a `String` (canonical
-  /// equivalence), among the members whose keys are not plain ASCII (escaped or not ASCII):
-  /// the rest were compared byte for byte already, or cannot equal a key that is not ASCII.
+  /// The first member of `object` whose key equals `name` (a key that is not ASCII) as a
+  /// `String`: by canonical equivalence, as `JSONDecoder` compares keys (`"café"` written
+  /// with U+00E9 or with `e` and U+0301).
+  ///
+  /// An ASCII key is compared byte for byte only: the one case that differs from `JSONDecoder`
+  /// is a payload key holding U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK or U+1FEF GREEK
+  /// VARIA, which Unicode makes equal to `K`, `;` and `` ` ``, for a model key spelled with
+  /// those ASCII characters (documented in MigratingFromCodable.md). Checking every missed
+  /// ASCII key for them would cost a scan of the object's keys per absent optional member.
   @inline(never)
   private func memberComparingText(of object: Int, name: String) -> Int? {
-    let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
     var cursor = object + 1
     for _ in 0..<tape.count(at: object) {
-      let entry = tape[cursor]
-      let plain =
-        entry.flags & _TapeEntry.stringHasEscapes == 0 && _isASCII(tape.content(of: entry))
-      if (!plain || !nameIsASCII) && tape.string(at: cursor) == name { return cursor + 1 }
+      if tape.string(at: cursor) == name { return cursor + 1 }
       cursor = tape.next(after: cursor + 1)
     }
     return nil
@@ -465,6 +494,34 @@ func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   var union: UInt8 = 0
   for byte in bytes { union |= byte }
   return union < 0x80
+}
+
+/// What a conformance lookup found for a few types (`Value?`: the type as the protocol's
+/// metatype, or `nil` when it does not conform), in 32 slots chosen by the type's metadata
+/// address: a type's entry is one comparison away; two types sharing a slot take turns.
+struct _TypeCache<Value> {
+  private var types = [ObjectIdentifier?](repeating: nil, count: 32)
+  private var values = [Value?](repeating: nil, count: 32)
+
+  private static func slot(_ id: ObjectIdentifier) -> Int {
+    Int(truncatingIfNeeded: UInt(bitPattern: id) >> 4) & 31
+  }
+
+  /// The recorded result for `type` (`.some(nil)`: it does not conform), or `nil` when none is.
+  subscript(type: Any.Type) -> Value?? {
+    get {
+      let id = ObjectIdentifier(type)
+      let slot = Self.slot(id)
+      guard types[slot] == id else { return nil }
+      return .some(values[slot])
+    }
+    set {
+      let id = ObjectIdentifier(type)
+      let slot = Self.slot(id)
+      types[slot] = id
+      values[slot] = newValue ?? nil
+    }
+  }
 }
 
 /// The member-lookup state of one object.

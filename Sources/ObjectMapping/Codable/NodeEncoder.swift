@@ -333,9 +333,13 @@ extension _NodeEncodingSettings {
 
   /// A floating-point value as `JSONEncoder` writes it (its shortest text, without `.0`), or
   /// as the non-conforming float strategy says.
-  func float<F: BinaryFloatingPoint & TextOutputStreamable>(_ value: F, path: [any CodingKey])
-    throws -> Node
-  {
+  func float(_ value: Double, path: [any CodingKey]) throws -> Node {
+    guard value.isFinite else { return try nonFinite(value, path: path) }
+    return .decimal(_JSONWriter.encoderNumberText(value))
+  }
+
+  /// ``float(_:path:)-(Double,_)`` for a `Float`, in its own shortest form.
+  func float(_ value: Float, path: [any CodingKey]) throws -> Node {
     guard value.isFinite else { return try nonFinite(value, path: path) }
     return .decimal(_JSONWriter.encoderNumberText(value))
   }

@@ -152,7 +152,8 @@ final class _StreamEncoder: Encoder {
     } else {
       writer.endArray()
     }
-    path.removeLast(path.count - frame.pathCount)
+    // One element at a time: `removeLast(_:)` goes through the generic `replaceSubrange`.
+    while path.count > frame.pathCount { path.removeLast() }
     topID = frames.last?.id ?? 0
   }
 
@@ -177,15 +178,6 @@ final class _StreamEncoder: Encoder {
     try enter(id)
     // A key written twice makes the output useless, so the check can follow the write.
     try checkUnique(writer.hashedKey(outputKey(key, pathCount: pathCount)))
-  }
-
-  /// ``key(_:in:pathCount:)`` out of line, for ``member(_:key:in:pathCount:)``: the key's
-  /// writing is not on the stack while the member's value is encoded.
-  @inline(never)
-  private func memberKey(_ key: any CodingKey, in id: Int, pathCount: Int)
-    throws(_StreamAbandoned)
-  {
-    try self.key(key, in: id, pathCount: pathCount)
   }
 
   /// Opens the current value's object, for members written by ``rawMember(_:_:in:)``.
@@ -327,7 +319,7 @@ final class _StreamEncoder: Encoder {
   /// recursive model.
   @inline(never)
   func member<T: Encodable>(_ value: T, key: any CodingKey, in id: Int, pathCount: Int) throws {
-    try memberKey(key, in: id, pathCount: pathCount)
+    try self.key(key, in: id, pathCount: pathCount)
     if let string = _sameType(value, as: String.self) { return writer.string(string) }
     if let integer = _sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
     if let double = _sameType(value, as: Double.self) { return try self.double(double, key) }
@@ -468,6 +460,7 @@ final class _StreamEncoder: Encoder {
 
   /// Ends the value begun by ``enterValue(_:)``: closes what it opened, writes `{}` for a
   /// value that wrote nothing (an error at the top level).
+  @inline(__always)
   private func leaveValue(_ saved: SavedValue, topLevel: Bool) throws {
     if !valueStarted {
       guard !topLevel else { throw _StreamWroteNothing() }
@@ -475,7 +468,7 @@ final class _StreamEncoder: Encoder {
       writer.endObject()
     }
     while frames.count > valueBase { close() }
-    path.removeLast(path.count - saved.pathCount)
+    while path.count > saved.pathCount { path.removeLast() }
     valueBase = saved.base
     valueStarted = saved.started
     valuePathCount = saved.valuePathCount

@@ -501,34 +501,37 @@ package struct _JSONWriter {
 
   /// Appends `utf8` with the characters JSON requires escaped; clean runs are copied whole.
   private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    guard let base = utf8.baseAddress else { return }
+    let raw = UnsafeRawPointer(base)
     var runStart = 0
     var index = 0
     let count = utf8.count
-    if let base = utf8.baseAddress {
-      // Skip 8 bytes at a time while none needs escaping (no control character, `"` or `\`).
-      // The word tests are exact yes/no answers (bit tricks from "Bit Twiddling Hacks"): a word
-      // that answers yes falls through to the byte loop below.
-      let raw = UnsafeRawPointer(base)
+    while index < count {
+      // Skip 8 bytes at a time while none needs escaping (no control character, `"` or `\`,
+      // nor `/` when slashes are escaped). The word tests are exact yes/no answers (bit tricks
+      // from "Bit Twiddling Hacks"): a word that answers yes is gone through byte by byte, up
+      // to the byte to escape, and the word loop resumes after it.
       while index + 8 <= count {
         let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
         if _needsEscaping(word) || (escapesSlashes && _hasSlash(word)) { break }
         index += 8
       }
-    }
-    while index < count {
-      let byte = utf8[index]
-      if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-        && (byte != UInt8(ascii: "/") || !escapesSlashes)
-      {
+      while index < count {
+        let byte = utf8[index]
+        if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+          && (byte != UInt8(ascii: "/") || !escapesSlashes)
+        {
+          index += 1
+          continue
+        }
+        if runStart < index {
+          append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        }
+        appendEscape(for: byte)
         index += 1
-        continue
+        runStart = index
+        break
       }
-      if runStart < index {
-        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-      }
-      appendEscape(for: byte)
-      index += 1
-      runStart = index
     }
     if runStart < count {
       append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))

@@ -256,6 +256,39 @@ struct DecoderParityTests {
     #expect(
       Parity.expectSameDecoding([String: Bool].self, #"{"caf\u00e9":true,"cafe\u0301":false}"#)
         == .value(#"["café": true]"#))
+    // A key that is not ASCII equal to an ASCII payload key (U+212A KELVIN SIGN is `K`), and
+    // the other way round; misses in objects of plain keys and of escaped keys.
+    struct Kelvin: Codable, Equatable {
+      var kelvin: Int?
+      var plain: Int?
+      enum CodingKeys: String, CodingKey {
+        case kelvin = "\u{212A}"
+        case plain = "p"
+      }
+    }
+    for json in [
+      #"{"K": 1}"#, #"{"\u212A": 2}"#, "{\"\u{212A}\": 3}", #"{"p": 1, "q": 2}"#,
+      #"{"\u0070": 4}"#, #"{"x": 1, "K": 5, "p": 6}"#, "{}",
+    ] {
+      Parity.expectSameDecoding(Kelvin.self, json)
+    }
+  }
+
+  @Test func anASCIIKeyIsComparedByteForByte() {
+    // The one difference in key comparison, on purpose: a model key in ASCII (`K`) is found
+    // by its bytes, so a payload key written with U+212A KELVIN SIGN (canonically `K`) is
+    // not it for FastJSONDecoder, and is for `JSONDecoder`. (Checking every missed ASCII key
+    // for the three characters Unicode makes equal to ASCII ones would cost a scan of the
+    // object per absent optional member.)
+    struct Plain: Codable, Equatable { var k: Int? }
+    struct Capital: Codable, Equatable {
+      var k: Int?
+      enum CodingKeys: String, CodingKey { case k = "K" }
+    }
+    let (ours, foundation) = Parity.decode(Capital.self, Data(#"{"\u212A": 1}"#.utf8))
+    #expect(ours == .value(String(reflecting: Capital(k: nil))))
+    #expect(foundation == .value(String(reflecting: Capital(k: 1))))
+    Parity.expectSameDecoding(Plain.self, #"{"k": 1, "\u212A": 2}"#)
   }
 
   /// The keys a keyed container lists, sorted (`JSONDecoder` lists them in its dictionary's
