@@ -38,16 +38,19 @@ final class _CodableReading {
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one thread at a time, and no access outlives a lookup.)
   @exclusivity(unchecked) private var hints: [_ObjectHint] = []
-  /// The conformances looked up so far (``dictionaryType(_:)``, ``arrayType(_:)``).
+  /// The conformances looked up so far (``dictionaryType(_:)``, ``arrayType(_:)``): those of
+  /// earlier calls (``_KnownConformances``), and whether this one added some.
   @exclusivity(unchecked) private var dictionaryTypes = _TypeCache<
     any _TapeDecodableDictionary.Type
   >()
   @exclusivity(unchecked) private var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
+  @exclusivity(unchecked) private var learnedConformances = false
 
   private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
     self.tape = tape
     self.options = options
     self.token = token
+    (dictionaryTypes, arrayTypes) = _KnownConformances.shared.current
     userInfo = options.userInfo.mapValues { $0 as Any }
     if case .useDefaultKeys = options.keyDecodingStrategy {
       convertsKeys = false
@@ -68,6 +71,9 @@ final class _CodableReading {
     defer {
       if !isKnownUniquelyReferenced(&reading) { reading.keepDocument() }
       reading.ended = true
+      if reading.learnedConformances {
+        _KnownConformances.shared.current = (reading.dictionaryTypes, reading.arrayTypes)
+      }
     }
     return try body(reading)
   }
@@ -148,6 +154,7 @@ final class _CodableReading {
     if let known = dictionaryTypes[T.self] { return known }
     let found = T.self as? any _TapeDecodableDictionary.Type
     dictionaryTypes[T.self] = .some(found)
+    learnedConformances = true
     return found
   }
 
@@ -157,6 +164,7 @@ final class _CodableReading {
     if let known = arrayTypes[T.self] { return known }
     let found = T.self as? any _TapeDecodableArray.Type
     arrayTypes[T.self] = .some(found)
+    learnedConformances = true
     return found
   }
 
@@ -496,30 +504,74 @@ func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   return union < 0x80
 }
 
-/// What a conformance lookup found for a few types (`Value?`: the type as the protocol's
-/// metatype, or `nil` when it does not conform), in 32 slots chosen by the type's metadata
-/// address: a type's entry is one comparison away; two types sharing a slot take turns.
+/// What a conformance lookup found for the types seen so far (`Value?`: the type as the
+/// protocol's metatype, or `nil` when it does not conform): 64 slots, a type's entry within
+/// four of the one its metadata address picks (a type seen again is found in a comparison or
+/// two; when all four are taken, the first is replaced).
 struct _TypeCache<Value> {
-  private var types = [ObjectIdentifier?](repeating: nil, count: 32)
-  private var values = [Value?](repeating: nil, count: 32)
+  private var types = [ObjectIdentifier?](repeating: nil, count: 64)
+  private var values = [Value?](repeating: nil, count: 64)
 
   private static func slot(_ id: ObjectIdentifier) -> Int {
-    Int(truncatingIfNeeded: UInt(bitPattern: id) >> 4) & 31
+    let bits = UInt(bitPattern: id)
+    return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & 63
   }
 
   /// The recorded result for `type` (`.some(nil)`: it does not conform), or `nil` when none is.
   subscript(type: Any.Type) -> Value?? {
     get {
       let id = ObjectIdentifier(type)
-      let slot = Self.slot(id)
-      guard types[slot] == id else { return nil }
-      return .some(values[slot])
+      let first = Self.slot(id)
+      for probe in 0..<4 {
+        let slot = (first + probe) & 63
+        guard let stored = types[slot] else { return nil }
+        if stored == id { return .some(values[slot]) }
+      }
+      return nil
     }
     set {
       let id = ObjectIdentifier(type)
-      let slot = Self.slot(id)
-      types[slot] = id
-      values[slot] = newValue ?? nil
+      let first = Self.slot(id)
+      var chosen = first
+      for probe in 0..<4 {
+        let slot = (first + probe) & 63
+        if types[slot] == nil || types[slot] == id {
+          chosen = slot
+          break
+        }
+      }
+      types[chosen] = id
+      values[chosen] = newValue ?? nil
+    }
+  }
+}
+
+/// The conformances the decoding calls looked up, kept for the next calls: the runtime's own
+/// answer for a type that does not conform costs thousands of instructions each time (it
+/// scans the conformance records), and most documents of an app are of the same few types.
+/// Each call reads the table when it starts and, when it learned something, stores its own
+/// when it ends (the last call's table wins: a lost entry is only looked up again).
+final class _KnownConformances: @unchecked Sendable {
+  // @unchecked: `table` is read and written under `lock`; the metatypes it holds are
+  // immutable.
+  static let shared = _KnownConformances()
+  private let lock = NSLock()
+  private var table = (
+    _TypeCache<any _TapeDecodableDictionary.Type>(), _TypeCache<any _TapeDecodableArray.Type>()
+  )
+
+  var current:
+    (_TypeCache<any _TapeDecodableDictionary.Type>, _TypeCache<any _TapeDecodableArray.Type>)
+  {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return table
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      table = newValue
     }
   }
 }
