@@ -308,7 +308,10 @@ extension _NodeEncodingSettings {
     if let value = _sameType(value, as: Date.self) { return try date(value, path: path()) }
     if let value = _sameType(value, as: Data.self) { return try data(value, path: path()) }
     if let value = _sameType(value, as: URL.self) { return .string(value.absoluteString) }
-    if let value = _sameType(value, as: Decimal.self) { return .decimal(value.description) }
+    if let value = _sameType(value, as: Decimal.self) {
+      guard !value.isNaN else { throw Self.nanDecimal(path()) }
+      return .decimal(value.description)
+    }
     if let value = _sameType(value, as: Node.self) { return value }
     if let value = _sameType(value, as: Int8.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: Int16.self) { return .integer(Int64(value)) }
@@ -323,6 +326,15 @@ extension _NodeEncodingSettings {
       if let value = _sameType(value, as: UInt128.self) { return Self.integer(value) }
     }
     return nil
+  }
+
+  /// The error for a `Decimal` NaN, which JSON cannot hold. (`JSONEncoder` writes `NaN`, which
+  /// is not JSON: no JSON reader, its own included, reads it back.)
+  static func nanDecimal(_ path: [any CodingKey]) -> EncodingError {
+    .invalidValue(
+      Decimal.nan,
+      EncodingError.Context(
+        codingPath: path, debugDescription: "Unable to encode Decimal.nan directly in JSON."))
   }
 
   /// An integer of any width: `.integer` when it fits 64 bits, its digits otherwise.

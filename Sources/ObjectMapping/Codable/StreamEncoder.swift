@@ -365,6 +365,7 @@ final class _StreamEncoder: Encoder {
     }
     if let url = _sameType(value, as: URL.self) { return writer.string(url.absoluteString) }
     if let decimal = _sameType(value, as: Decimal.self) {
+      guard !decimal.isNaN else { throw _NodeEncodingSettings.nanDecimal(key()) }
       return writer.numberText(decimal.description)
     }
     if let node = _sameType(value, as: Node.self) { return try self.node(node) }

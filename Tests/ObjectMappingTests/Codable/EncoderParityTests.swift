@@ -157,6 +157,20 @@ struct EncoderParityTests {
     #expect(Parity.expectSameEncoding([Decimal.pi]) == .value("[\(Decimal.pi)]"))
   }
 
+  @Test func aDecimalNaNIsAnErrorNotInvalidJSON() {
+    // Foundation is wrong here: JSONEncoder writes `[NaN]`, which is not JSON (JSONDecoder
+    // itself refuses it). FastJSONEncoder refuses to write it, as it refuses Double.nan.
+    for configure in [{ _, _ in }, Self.sorted] as [(FastJSONEncoder, JSONEncoder) -> Void] {
+      let (ours, foundation) = Parity.encode(["k": [Decimal.nan]], configure: configure)
+      #expect(
+        ours
+          == .error(
+            "invalidValue(Decimal) at k/[0|Index 0]: Unable to encode Decimal.nan directly in JSON."
+          ))
+      #expect(foundation == .value(#"{"k":[NaN]}"#))
+    }
+  }
+
   @Test func nonConformingFloatsAreJSONEncoders() {
     struct Rows: Encodable {
       var rows: [[Double]]
@@ -592,6 +606,24 @@ struct EncoderParityTests {
     Parity.expectSameEncoding(SingleThenUnkeyed())
     Parity.expectSameEncoding(KeyedTwice(), configure: Self.sorted)
     Parity.expectSameEncoding([SingleThenKeyed()], configure: Self.sorted)
+  }
+
+  @Test func aKeyedAndAnUnkeyedContainerForOneKey() throws {
+    // `JSONEncoder` stops the program here (a precondition: "Attempt to re-encode into nested
+    // UnkeyedEncodingContainer ... is invalid"), so there is nothing to compare with; the later
+    // container replaces the earlier one, as a later value does.
+    struct Conflicting: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        var top = encoder.container(keyedBy: ParityKey.self)
+        var first = top.nestedContainer(keyedBy: ParityKey.self, forKey: ParityKey("top"))
+        try first.encode("Johnny Appleseed", forKey: ParityKey("first"))
+        var second = top.nestedUnkeyedContainer(forKey: ParityKey("top"))
+        try second.encode("second")
+      }
+    }
+    #expect(
+      String(decoding: try FastJSONEncoder().encode(Conflicting()), as: UTF8.self)
+        == #"{"top":["second"]}"#)
   }
 
   class Base: Encodable {
