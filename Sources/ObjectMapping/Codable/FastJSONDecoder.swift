@@ -26,7 +26,7 @@ import Foundation
 public final class FastJSONDecoder: @unchecked Sendable {
   // @unchecked: the settings are guarded by `lock`; a call copies them once and reads the copy.
 
-  /// How ``FastJSONDecoder/decode(_:from:)-(_,Data)`` reports a failure.
+  /// How `FastJSONDecoder.decode(_:from:)` reports a failure.
   public enum ErrorReporting: Sendable, Equatable {
     /// `JSONDecoder`'s errors: a `DecodingError` (`.keyNotFound`, `.typeMismatch`,
     /// `.valueNotFound`, `.dataCorrupted`) with its coding path, and an error a model's own
@@ -154,7 +154,7 @@ public final class FastJSONDecoder: @unchecked Sendable {
   ///   - type: The type to decode.
   ///   - json: The JSON text.
   /// - Returns: The value.
-  /// - Throws: As ``decode(_:from:)-(_,Data)``.
+  /// - Throws: As the `Data` variant of `decode(_:from:)`.
   public func decode<T: Decodable>(_ type: T.Type, from json: String) throws -> T {
     try options.decode(from: .string(json)) { reading in
       try reading.decode(type, at: 0, parent: nil, key: nil)
@@ -162,13 +162,13 @@ public final class FastJSONDecoder: @unchecked Sendable {
   }
 
   /// Decodes a value of `type` from JSON bytes (UTF-8, or UTF-16 or UTF-32 as
-  /// ``decode(_:from:)-(_,Data)`` tells them).
+  /// the `Data` variant tells them).
   ///
   /// - Parameters:
   ///   - type: The type to decode.
   ///   - bytes: The JSON bytes.
   /// - Returns: The value.
-  /// - Throws: As ``decode(_:from:)-(_,Data)``.
+  /// - Throws: As the `Data` variant of `decode(_:from:)`.
   public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
     try options.decode(from: .bytes(bytes)) { reading in
       try reading.decode(type, at: 0, parent: nil, key: nil)
@@ -187,7 +187,7 @@ public final class FastJSONDecoder: @unchecked Sendable {
   ///   - data: The JSON bytes.
   ///   - configuration: What the type's `init(from:configuration:)` receives.
   /// - Returns: The value.
-  /// - Throws: As ``decode(_:from:)-(_,Data)``.
+  /// - Throws: As the `Data` variant of `decode(_:from:)`.
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   public func decode<T: DecodableWithConfiguration>(
     _ type: T.Type, from data: Data, configuration: T.DecodingConfiguration
@@ -206,7 +206,7 @@ public final class FastJSONDecoder: @unchecked Sendable {
   ///   - data: The JSON bytes.
   ///   - configuration: The type that provides the configuration.
   /// - Returns: The value.
-  /// - Throws: As ``decode(_:from:)-(_,Data)``.
+  /// - Throws: As the `Data` variant of `decode(_:from:)`.
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   public func decode<T, C>(_ type: T.Type, from data: Data, configuration: C.Type) throws -> T
   where

@@ -20,8 +20,10 @@ import Foundation
 /// `.sortedKeys` for output that does not depend on it.
 ///
 /// Values are written straight into the writer (no value tree) unless a model uses the
-/// coders in a way a stream cannot follow (see ``_StreamEncoder``); those are encoded again
-/// through a tree, with the same result.
+/// coders in a way a stream cannot follow (a `superEncoder`, a key written twice, a nested
+/// container written after its parent moved on); those are encoded again through a tree, with
+/// the same result (the model's `encode(to:)` then runs twice). `.sortedKeys` always takes the
+/// tree.
 ///
 /// Set ``errorReporting`` to ``ErrorReporting/mappingErrors`` for ``MappingErrors`` with the
 /// JSON Pointer path of the value that cannot be written.

@@ -60,10 +60,22 @@ struct CoderErrorReportingTests {
 
   @Test func underASnakeCaseStrategyPathsNameThePayloadsKeys() {
     let decoder = Self.richDecoder(snakeCase: true)
+    let json = #"{"nested_value": {"int_value": "x"}}"#
     #expect(
-      Self.messages(Snaked.self, #"{"nested_value": {"int_value": "x"}}"#, decoder: decoder) == [
+      Self.messages(Snaked.self, json, decoder: decoder) == [
         #"/nested_value/int_value: expected an integer, found "x""#
       ])
+    // By default the coding path is JSONDecoder's: the model's coding keys.
+    let (ours, foundation) = Parity.decode(Snaked.self, Data(json.utf8)) {
+      $0.keyDecodingStrategy = .convertFromSnakeCase
+      $1.keyDecodingStrategy = .convertFromSnakeCase
+    }
+    #expect(ours == foundation)
+    #expect(
+      foundation
+        == .error(
+          "typeMismatch(Int) at nestedValue/intValue: Expected to decode Int but found a string instead."
+        ))
     #expect(
       Self.messages(
         Snaked.self, #"{"nested_value": {"int_value": 1}, "leave_me_alone": {"a_b": "x"}}"#,
