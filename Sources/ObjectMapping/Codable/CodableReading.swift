@@ -45,12 +45,14 @@ final class _CodableReading {
   >()
   @exclusivity(unchecked) private var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
   @exclusivity(unchecked) private var learnedConformances = false
+  /// Whether the caches hold the earlier calls' answers yet (read at the first miss, so that a
+  /// call that needs no conformance takes no lock).
+  @exclusivity(unchecked) private var loadedConformances = false
 
   private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
     self.tape = tape
     self.options = options
     self.token = token
-    (dictionaryTypes, arrayTypes) = _KnownConformances.shared.current
     userInfo = options.userInfo.mapValues { $0 as Any }
     if case .useDefaultKeys = options.keyDecodingStrategy {
       convertsKeys = false
@@ -152,6 +154,12 @@ final class _CodableReading {
   @inline(__always)
   private func dictionaryType<T>(_ type: T.Type) -> (any _TapeDecodableDictionary.Type)? {
     if let known = dictionaryTypes[T.self] { return known }
+    return lookUpDictionaryType(T.self)
+  }
+
+  @inline(never)
+  private func lookUpDictionaryType<T>(_ type: T.Type) -> (any _TapeDecodableDictionary.Type)? {
+    if loadEarlierConformances(), let known = dictionaryTypes[T.self] { return known }
     let found = T.self as? any _TapeDecodableDictionary.Type
     dictionaryTypes[T.self] = .some(found)
     learnedConformances = true
@@ -162,10 +170,25 @@ final class _CodableReading {
   @inline(__always)
   private func arrayType<T>(_ type: T.Type) -> (any _TapeDecodableArray.Type)? {
     if let known = arrayTypes[T.self] { return known }
+    return lookUpArrayType(T.self)
+  }
+
+  @inline(never)
+  private func lookUpArrayType<T>(_ type: T.Type) -> (any _TapeDecodableArray.Type)? {
+    if loadEarlierConformances(), let known = arrayTypes[T.self] { return known }
     let found = T.self as? any _TapeDecodableArray.Type
     arrayTypes[T.self] = .some(found)
     learnedConformances = true
     return found
+  }
+
+  /// Reads the earlier calls' answers into the caches, the first time only: `true` when it
+  /// did (the caller looks again).
+  private func loadEarlierConformances() -> Bool {
+    guard !loadedConformances else { return false }
+    loadedConformances = true
+    (dictionaryTypes, arrayTypes) = _KnownConformances.shared.current
+    return true
   }
 
   /// Whether `T` is one of the types `JSONDecoder` reads with a strategy or specially
