@@ -301,7 +301,7 @@ extension Attribute where Value: MappableValue {
     keyIsDefault = true
   }
 
-  /// ``init(_:)`` with a default for an absent or `null` value.
+  /// The keyless rule above, with a default for an absent or `null` value.
   public init(_ property: WritableKeyPath<Object, Value> & Sendable, default defaultValue: Value)
   where Value: Sendable {
     let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
@@ -352,7 +352,7 @@ where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue 
     self = .keyless(property) { Attribute(rawValueAt: $0, property) }
   }
 
-  /// ``init(_:)`` with a default for an absent or `null` value.
+  /// The keyless raw-value rule above, with a default for an absent or `null` value.
   @_disfavoredOverload
   public init(_ property: WritableKeyPath<Object, Value> & Sendable, default defaultValue: Value)
   where Value: Sendable {
