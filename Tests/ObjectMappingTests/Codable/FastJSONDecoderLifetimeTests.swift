@@ -298,6 +298,59 @@ struct FastJSONDecoderLifetimeTests {
     func payloadNode() throws -> Node { .string(text) }
   }
 
+  // MARK: One coder, several threads
+
+  struct Catalog: Codable, Equatable {
+    var names: [String: String]
+    var areas: [String: [Int]]
+    var events: [Event]
+    struct Event: Codable, Equatable {
+      var id: Int
+      var tags: [String: Bool]?
+      var when: Date
+    }
+  }
+
+  /// One `let` decoder and encoder used by several threads at once, as a `JSONDecoder` and a
+  /// `JSONEncoder` can be: each thread gets `JSONDecoder`'s value and `JSONEncoder`'s bytes.
+  /// (Under ThreadSanitizer this also checks the settings' lock and the table of conformances
+  /// the decoding calls share.)
+  @Test func oneCoderSharedByThreadsGivesFoundationsAnswers() throws {
+    var events: [String] = []
+    for id in 0..<40 {
+      events.append(#"{"id": \#(id), "tags": {"t\#(id)": true}, "when": 1000\#(id)}"#)
+    }
+    let text =
+      #"{"names": {"a": "b", "café": "x"}, "areas": {"1": [1, 2], "2": []}, "events": ["#
+      + events.joined(separator: ",") + "]}"
+    let data = Data(text.utf8)
+    let foundation = JSONDecoder()
+    foundation.dateDecodingStrategy = .secondsSince1970
+    let expected = try foundation.decode(Catalog.self, from: data)
+    let foundationEncoder = JSONEncoder()
+    foundationEncoder.dateEncodingStrategy = .secondsSince1970
+    foundationEncoder.outputFormatting = .sortedKeys
+    let expectedBytes = try foundationEncoder.encode(expected)
+
+    let decoder = FastJSONDecoder()
+    decoder.dateDecodingStrategy = .secondsSince1970
+    let encoder = FastJSONEncoder()
+    encoder.dateEncodingStrategy = .secondsSince1970
+    encoder.outputFormatting = .sortedKeys
+    let results = Box<[Bool]>(Array(repeating: false, count: 8))
+    let lock = NSLock()
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      var agreed = true
+      for _ in 0..<20 {
+        let decoded = try? decoder.decode(Catalog.self, from: data)
+        agreed = agreed && decoded == expected
+        agreed = agreed && (try? encoder.encode(expected)) == expectedBytes
+      }
+      lock.withLock { results.value[thread] = agreed }
+    }
+    #expect(results.value == Array(repeating: true, count: 8))
+  }
+
   final class Box<Value>: @unchecked Sendable {
     // @unchecked: handed from one thread to the next with a semaphore.
     var value: Value
