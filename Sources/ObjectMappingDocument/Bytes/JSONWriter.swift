@@ -29,7 +29,8 @@ import struct Foundation.Data
 ///   with two-space indentation and without the space before the colon.
 /// - **Escaping** is minimal: only `"`, `\` and control characters below U+0020 are escaped
 ///   (`\n \r \t \b \f` in their short forms, the others as `\u00XX` with lowercase hex).
-///   `/` is not escaped and non-ASCII text is written as raw UTF-8.
+///   `/` is not escaped (unless ``escapesSlashes`` is set) and non-ASCII text is written as raw
+///   UTF-8. ``encoderLayout`` gives pretty output `JSONEncoder`'s spacing instead.
 /// - **Numbers**: integers in decimal; doubles in the shortest form that reads back to the same
 ///   value (Swift's own `description`, e.g. `0.1`, `1e-05`, `-0.0`, `1e+20`); non-finite doubles
 ///   are an error; ``numberText(_:)`` writes literal number text (exact decimals) unchanged.
@@ -50,6 +51,13 @@ package struct _JSONWriter {
   package private(set) var count = 0
   /// Whether output is pretty-printed (see the type's documentation for the layout).
   package let isPretty: Bool
+  /// Whether `/` is written `\/`, as `JSONEncoder` writes it unless told
+  /// `.withoutEscapingSlashes` (the `Codable` encoder sets it; the library's own output leaves
+  /// `/` alone).
+  package var escapesSlashes = false
+  /// Whether pretty output takes `JSONEncoder`'s layout: `"key" : value` (a space on both
+  /// sides of the colon) and an empty container as its brackets around an empty line.
+  package var encoderLayout = false
   /// The number of open containers.
   package private(set) var depth = 0
   /// Whether the innermost open container (or the top level) already holds a value, so the
@@ -440,6 +448,7 @@ package struct _JSONWriter {
   @inline(__always)
   private mutating func endKey() {
     if isPretty {
+      if encoderLayout { append(UInt8(ascii: " ")) }
       append(UInt8(ascii: ":"))
       append(UInt8(ascii: " "))
     } else {
@@ -470,7 +479,12 @@ package struct _JSONWriter {
       assert(openObjects.popLast() == isObject && !afterKey, "unbalanced JSON containers")
     #endif
     depth -= 1
-    if isPretty && hasValueInContainer { appendNewlineAndIndent() }
+    if isPretty && encoderLayout && !hasValueInContainer {
+      append(UInt8(ascii: "\n"))
+      appendNewlineAndIndent()
+    } else if isPretty && hasValueInContainer {
+      appendNewlineAndIndent()
+    }
     hasValueInContainer = true
   }
 
@@ -519,32 +533,37 @@ package struct _JSONWriter {
 
   /// Appends `utf8` with the characters JSON requires escaped; clean runs are copied whole.
   private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    guard let base = utf8.baseAddress else { return }
+    let raw = UnsafeRawPointer(base)
     var runStart = 0
     var index = 0
     let count = utf8.count
-    if let base = utf8.baseAddress {
-      // Skip 8 bytes at a time while none needs escaping (no control character, `"` or `\`).
-      // The word tests are exact yes/no answers (bit tricks from "Bit Twiddling Hacks"): a word
-      // that answers yes falls through to the byte loop below.
-      let raw = UnsafeRawPointer(base)
+    while index < count {
+      // Skip 8 bytes at a time while none needs escaping (no control character, `"` or `\`,
+      // nor `/` when slashes are escaped). The word tests are exact yes/no answers (bit tricks
+      // from "Bit Twiddling Hacks"): a word that answers yes is gone through byte by byte, up
+      // to the byte to escape, and the word loop resumes after it.
       while index + 8 <= count {
         let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        if _needsEscaping(word) { break }
+        if _needsEscaping(word) || (escapesSlashes && _hasSlash(word)) { break }
         index += 8
       }
-    }
-    while index < count {
-      let byte = utf8[index]
-      if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+      while index < count {
+        let byte = utf8[index]
+        if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+          && (byte != UInt8(ascii: "/") || !escapesSlashes)
+        {
+          index += 1
+          continue
+        }
+        if runStart < index {
+          append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        }
+        appendEscape(for: byte)
         index += 1
-        continue
+        runStart = index
+        break
       }
-      if runStart < index {
-        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-      }
-      appendEscape(for: byte)
-      index += 1
-      runStart = index
     }
     if runStart < count {
       append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
@@ -564,9 +583,18 @@ package struct _JSONWriter {
     return (control | quoteZero | backslashZero) != 0
   }
 
+  /// Whether any byte of `word` is `/`.
+  @inline(__always)
+  private func _hasSlash(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let slash = word ^ (ones &* 0x2F)
+    return (slash &- ones) & ~slash & (ones &* 0x80) != 0
+  }
+
   private mutating func appendEscape(for byte: UInt8) {
     append(UInt8(ascii: "\\"))
     switch byte {
+    case UInt8(ascii: "/"): append(UInt8(ascii: "/"))
     case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
     case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
     case 0x0A: append(UInt8(ascii: "n"))
