@@ -301,6 +301,48 @@ struct StoreClientLoadTests {
     await store.close()
   }
 
+  /// The same loads into `store`: what each gives and what is stored after each.
+  static func loads(_ store: some PersistentStore, _ manager: ObjectManager) async throws
+    -> [[Comment]]
+  {
+    var results: [[Comment]] = []
+    for path in ["/one", "/two", "/two", "/three"] {
+      let load = try await manager.getCollection(
+        path, entity: comments, store: store, orphans: .remove(in: \.articleID == 7))
+      results += [load.objects, load.orphans, try await store.fetch(comments).objects]
+    }
+    return results
+  }
+
+  @Test func theManagerLoadsIntoAnyPersistentStoreAlike() async throws {
+    let responses = Responses()
+    responses["/one"] = .json(Self.firstBody)
+    responses["/two"] = .json(
+      #"[{"id": 2, "article_id": 7, "text": "second, edited"}, {"id": 9, "article_id": 8, "text": "other"}]"#
+    )
+    responses["/three"] = .json(#"[{"id": 3, "article_id": 7, "text": "third", "likes": 1}]"#)
+    let (server, manager) = try Self.serve(responses)
+    defer { server.stop() }
+    let memory = try await Self.loads(MemoryStore(), manager)
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let store = try SQLiteStore(path: folder.path("c.sqlite"))
+    let sqlite = try await Self.loads(store, manager)
+    await store.close()
+    #expect(memory == sqlite)
+    let one = Self.comment(1, "first", likes: 2)
+    let two = Self.comment(2, "second, edited")
+    let nine = Self.comment(9, "other", article: 8)
+    let three = Self.comment(3, "third", likes: 1)
+    #expect(
+      sqlite == [
+        [one, Self.comment(2, "second")], [], [one, Self.comment(2, "second")],
+        [two, nine], [one], [two, nine],
+        [two, nine], [], [two, nine],
+        [three], [two], [nine, three],
+      ])
+  }
+
   struct Draft: Equatable, Sendable {
     var id: Int?
     var text = ""
