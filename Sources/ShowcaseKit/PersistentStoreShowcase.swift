@@ -73,7 +73,10 @@ public enum PersistentStoreShowcase {
   }
 
   /// Runs the demo and describes each step.
-  public static func section() async -> Showcase.Section {
+  ///
+  /// - Parameter limits: The object manager's limits (a test on a busy machine waits longer).
+  /// - Returns: The section.
+  public static func section(limits: RequestLimits = .standard) async -> Showcase.Section {
     let title = "8. A persistent store: load from the server, read offline"
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("object-mapping-showcase-\(UUID().uuidString)")
@@ -81,7 +84,7 @@ public enum PersistentStoreShowcase {
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let path = folder.appendingPathComponent("Tasks.sqlite").path
-      var lines = try await load(into: path)
+      var lines = try await load(into: path, limits: limits)
       lines += try await readOffline(path)
       return Showcase.Section(title: title, lines: lines)
     } catch {
@@ -90,11 +93,11 @@ public enum PersistentStoreShowcase {
   }
 
   /// Loads the server's tasks into the file three times, then stops the server.
-  private static func load(into path: String) async throws -> [String] {
+  private static func load(into path: String, limits: RequestLimits) async throws -> [String] {
     let tasksServer = TaskServer()
     let server = try LoopbackServer { tasksServer.answer($0) }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: limits)
     let store = try SQLiteStore(path: path)
     var lines: [String] = []
     do {

@@ -65,7 +65,7 @@ struct PersistentStoreGuideTests {
     let articleMapping = Fixtures.articleMapping
     let comments = StoreClientLoadTests.comments
 
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = StoreClientLoadTests.manager(server)  // ObjectManager(baseURL:), patient
     let store = try SQLiteStore(path: databasePath)
     let articles = StoreEntity("Article", mapping: articleMapping)  // identified(by: \.id)
 
@@ -101,7 +101,7 @@ struct PersistentStoreGuideTests {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let databasePath = folder.path("MyApp.sqlite")
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = StoreClientLoadTests.manager(server)  // ObjectManager(baseURL:), patient
 
     let articleMapping = Mapping(Article.init) {
       Attribute("id", \.articleID)

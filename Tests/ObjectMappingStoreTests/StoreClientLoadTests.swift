@@ -42,7 +42,16 @@ struct StoreClientLoadTests {
     let server = try LoopbackServer { request in
       responses[request.path] ?? .json("[]")
     }
-    return (server, ObjectManager(baseURL: server.baseURL))
+    return (server, manager(server))
+  }
+
+  /// A manager for `server` whose requests may wait ten minutes: in a full `swift test` on two
+  /// cores, the long synchronous scaling suites can hold both threads of Swift's cooperative pool
+  /// for over a minute, and the manager's 60-second timeout (a task racing the request) then wins
+  /// against a response that arrived long before. The timeout's behaviour is tested in the
+  /// client's own suites.
+  static func manager(_ server: LoopbackServer) -> ObjectManager {
+    ObjectManager(baseURL: server.baseURL, limits: RequestLimits(timeout: .seconds(600)))
   }
 
   static func comment(_ id: Int, _ text: String, article: Int = 7, likes: Int = 0) -> Comment {
@@ -269,7 +278,7 @@ struct StoreClientLoadTests {
       return .json(body)
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = Self.manager(server)
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let store = try SQLiteStore(path: folder.path("n.sqlite"))

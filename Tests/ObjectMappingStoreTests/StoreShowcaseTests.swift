@@ -1,3 +1,4 @@
+import ObjectMappingClient
 import ObjectMappingStore
 import ShowcaseKit
 import Testing
@@ -7,7 +8,9 @@ import Testing
 @Suite("PersistentStore showcase")
 struct StoreShowcaseTests {
   @Test func theSessionSavesLoadsAndReadsOffline() async {
-    let section = await PersistentStoreShowcase.section()
+    // Patient: see StoreClientLoadTests.manager(_:).
+    let section = await PersistentStoreShowcase.section(
+      limits: RequestLimits(timeout: .seconds(600)))
     #expect(section.title == "8. A persistent store: load from the server, read offline")
     #expect(
       section.lines == [
