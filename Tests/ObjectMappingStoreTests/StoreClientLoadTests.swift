@@ -352,6 +352,26 @@ struct StoreClientLoadTests {
       ])
   }
 
+  @Test func aRowThatNoLongerMapsIsReplacedByTheResponsesElement() async throws {
+    typealias Post = StoreMigrationTests.Post
+    let responses = Responses()
+    responses["/posts"] = .json(#"[{"id": 1, "title": "One, from the server"}]"#)
+    let (server, manager) = try Self.serve(responses)
+    defer { server.stop() }
+    try await withStore { store, _ in
+      // Rows 1 and 2 were saved with the old mapping ("headline"): today's cannot read them.
+      try await store.save(
+        [Post(id: 1, title: "One"), Post(id: 2, title: "Two")], to: StoreMigrationTests.oldPosts)
+      let load = try await manager.getCollection(
+        "/posts", entity: StoreMigrationTests.posts, store: store)
+      #expect(load.objects == [Post(id: 1, title: "One, from the server")])
+      let fetched = try await store.fetch(StoreMigrationTests.posts)
+      #expect(fetched.objects == [Post(id: 1, title: "One, from the server")])
+      #expect(
+        fetched.unmappable.map(\.description) == ["Post 2: /title: required value is missing"])
+    }
+  }
+
   struct Draft: Equatable, Sendable {
     var id: Int?
     var text = ""
