@@ -42,10 +42,12 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     // The persistent object store: objects saved as their mappings' JSON in a SQLite database,
-    // keyed by entity and identity, queried through the mappings' key paths.
+    // keyed by entity and identity, queried through the mappings' key paths. It depends on the
+    // client (to load the object manager's responses into a store in one transaction); the
+    // client does not depend on SQLite.
     .target(
       name: "ObjectMappingStore",
-      dependencies: ["ObjectMapping", "ObjectMappingCSQLite"]
+      dependencies: ["ObjectMapping", "ObjectMappingClient", "ObjectMappingCSQLite"]
     ),
     .target(
       name: "ObjectMappingTesting",
@@ -86,7 +88,10 @@ let package = Package(
     ),
     .testTarget(
       name: "ObjectMappingStoreTests",
-      dependencies: ["ObjectMapping", "ObjectMappingStore", "ShowcaseKit"]
+      dependencies: [
+        "ObjectMapping", "ObjectMappingClient", "ObjectMappingStore",
+        "ObjectMappingTestSupport", "ShowcaseKit",
+      ]
     ),
     .testTarget(
       name: "ObjectMappingTests",

@@ -164,8 +164,9 @@ extension ObjectManager {
       return .node(try node(at: keyPath))
     }
 
-    /// The body read as a document, and the value at `keyPath` in it.
-    func node(at keyPath: String?) throws(ObjectManagerError) -> Node {
+    /// The body read as a document, and the value at `keyPath` in it (also for the persistent
+    /// store's loads, in ObjectMappingStore).
+    package func node(at keyPath: String?) throws(ObjectManagerError) -> Node {
       guard !body.isEmpty else { throw .emptyBody(status: statusCode) }
       let type = contentType ?? "application/json"
       let document: Node

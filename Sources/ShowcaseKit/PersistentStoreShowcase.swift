@@ -1,10 +1,13 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingClient
 import ObjectMappingStore
+import ObjectMappingTestSupport
 
-/// The persistent store section of `swift run showcase`: tasks saved to a database file in a
-/// temporary folder, a load that removes what the "server" no longer lists, then the file opened
-/// again read-only and read offline.
+/// The persistent store section of `swift run showcase`: the object manager loads tasks from a
+/// loopback server into a database file in a temporary folder (then again, removing what the
+/// server no longer lists, and a failing response that changes nothing), the server stops, and
+/// the file is opened again read-only and read offline.
 public enum PersistentStoreShowcase {
   /// A to-do of the demo.
   public struct Todo: Sendable, Equatable {
@@ -34,50 +37,102 @@ public enum PersistentStoreShowcase {
   /// The tasks entity, indexed by owner.
   public static let tasks = StoreEntity("Task", mapping: taskMapping).indexed(by: \.owner)
 
-  /// What a server returns for `/tasks` in the demo: task 2 is gone, task 4 is new.
-  static let response = """
-    [{"id": 1, "title": "Map the timeline", "done": true, "owner": "ann"},
-     {"id": 3, "title": "Write the store guide", "owner": "bob"},
-     {"id": 4, "title": "Read offline", "owner": "ann"}]
-    """
+  /// What the demo's server answers to its successive `GET /tasks`: three tasks; then task 2 is
+  /// gone, task 1 done and task 4 new; then a server error.
+  static let responses: [LoopbackServer.Response] = [
+    .json(
+      """
+      [{"id": 1, "title": "Map the timeline", "owner": "ann"},
+       {"id": 2, "title": "Serialize a form body", "owner": "bob"},
+       {"id": 3, "title": "Write the store guide", "owner": "bob"}]
+      """),
+    .json(
+      """
+      [{"id": 1, "title": "Map the timeline", "done": true, "owner": "ann"},
+       {"id": 3, "title": "Write the store guide", "owner": "bob"},
+       {"id": 4, "title": "Read offline", "owner": "ann"}]
+      """),
+    .json(#"{"error": "maintenance"}"#, status: 500),
+  ]
+
+  /// The demo's server: each `GET /tasks` gets the next of ``responses``.
+  final class TaskServer: @unchecked Sendable {
+    // @unchecked: `served` is only touched under `lock`.
+    private let lock = NSLock()
+    private var served = 0
+
+    func answer(_ request: LoopbackServer.Request) -> LoopbackServer.Response {
+      guard request.method == "GET", request.path == "/tasks" else {
+        return .json(#"{"error": "not found"}"#, status: 404)
+      }
+      return lock.withLock {
+        defer { served += 1 }
+        return responses[min(served, responses.count - 1)]
+      }
+    }
+  }
 
   /// Runs the demo and describes each step.
-  public static func section() async -> Showcase.Section {
-    let title = "8. A persistent store: save, load, read offline"
+  ///
+  /// - Parameter limits: The object manager's limits (a test on a busy machine waits longer).
+  /// - Returns: The section.
+  public static func section(limits: RequestLimits = .standard) async -> Showcase.Section {
+    let title = "8. A persistent store: load from the server, read offline"
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("object-mapping-showcase-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      return Showcase.Section(
-        title: title, lines: try await run(path: folder.appendingPathComponent("Tasks.sqlite").path)
-      )
+      let path = folder.appendingPathComponent("Tasks.sqlite").path
+      var lines = try await load(into: path, limits: limits)
+      lines += try await readOffline(path)
+      return Showcase.Section(title: title, lines: lines)
     } catch {
       return Showcase.Section(title: title, lines: ["the store failed: \(error)"])
     }
   }
 
-  private static func run(path: String) async throws -> [String] {
-    var lines: [String] = []
+  /// Loads the server's tasks into the file three times, then stops the server.
+  private static func load(into path: String, limits: RequestLimits) async throws -> [String] {
+    let tasksServer = TaskServer()
+    let server = try LoopbackServer { tasksServer.answer($0) }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL, limits: limits)
     let store = try SQLiteStore(path: path)
-    try await store.save(
-      [
-        Todo(id: 1, title: "Map the timeline", owner: "ann"),
-        Todo(id: 2, title: "Serialize a form body", owner: "bob"),
-        Todo(id: 3, title: "Write the store guide", owner: "bob"),
-      ], to: tasks)
-    lines.append("saved 3 tasks to Tasks.sqlite in one transaction")
-    let loaded = try taskMapping.mapCollection(response)
-    let load = try await store.load(loaded, into: tasks, orphans: .remove())
-    lines.append(
-      "loaded \(load.objects.count) tasks from the server; removed the ones it no longer lists: "
-        + load.orphans.map { "#\($0.id) \"\($0.title)\"" }.joined(separator: ", "))
+    var lines: [String] = []
+    do {
+      let first = try await manager.getCollection("/tasks", entity: tasks, store: store)
+      lines.append(
+        "loaded GET /tasks from the loopback server into Tasks.sqlite: \(first.objects.count) "
+          + "tasks, one transaction")
+      let again = try await manager.getCollection(
+        "/tasks", entity: tasks, store: store, orphans: .remove())
+      lines.append(
+        "loaded it again: \(again.objects.count) tasks; removed the ones it no longer lists: "
+          + again.orphans.map { "#\($0.id) \"\($0.title)\"" }.joined(separator: ", "))
+      do {
+        try await manager.getCollection("/tasks", entity: tasks, store: store, orphans: .remove())
+      } catch {
+        lines.append(
+          "a failing response (\(error)) changed nothing: "
+            + "\(try await store.count(tasks)) tasks stored")
+      }
+    } catch {
+      await store.close()
+      throw error
+    }
     await store.close()
+    server.stop()
+    lines.append("stopped the server; reopened the file read-only, offline")
+    return lines
+  }
 
+  /// Opens the file read-only and queries it.
+  private static func readOffline(_ path: String) async throws -> [String] {
+    var lines: [String] = []
     var options = SQLiteStore.Options()
     options.readOnly = true
     let offline = try SQLiteStore(path: path, options: options)
-    lines.append("reopened the file read-only, offline")
     let open = try await offline.fetch(
       tasks, where: \.done == false, orderBy: [.ascending(\.title)])
     lines.append(

@@ -1,6 +1,8 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingClient
 import ObjectMappingStore
+import ObjectMappingTestSupport
 import Testing
 
 /// The samples of Documentation/PersistentStore.md, compiled and run.
@@ -44,6 +46,76 @@ struct PersistentStoreGuideTests {
     let shipped = try SQLiteStore(path: folder.path("App.sqlite"), options: options)
     #expect(shipped.isReadOnly)
     await shipped.close()
+  }
+
+  @Test func loadingFromTheServer() async throws {
+    let body = Array(try Fixtures.articleMapping.serializeCollection([Fixtures.article(1, "A")]))
+    let server = try LoopbackServer { request in
+      switch request.path {
+      case "/articles":
+        LoopbackServer.Response(headers: ["Content-Type": "application/json"], body: body)
+      default:
+        .json(#"{"data": {"comments": [{"id": 1, "article_id": 7, "text": "hi"}]}}"#)
+      }
+    }
+    defer { server.stop() }
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let databasePath = folder.path("App.sqlite")
+    let articleMapping = Fixtures.articleMapping
+    let comments = StoreClientLoadTests.comments
+
+    let manager = StoreClientLoadTests.manager(server)  // ObjectManager(baseURL:), patient
+    let store = try SQLiteStore(path: databasePath)
+    let articles = StoreEntity("Article", mapping: articleMapping)  // identified(by: \.id)
+
+    let load = try await manager.getCollection(
+      "/articles", entity: articles, store: store, orphans: .remove())
+    #expect(load.objects == [Fixtures.article(1, "A")] && load.orphans.isEmpty)
+
+    try await manager.getCollection(
+      "/articles/7/comments", entity: comments, rootKey: "data.comments", store: store,
+      orphans: .remove(in: \.articleID == 7))
+    #expect(try await store.fetch(comments, id: 1)?.text == "hi")
+
+    do {
+      try await manager.getCollection("/articles", entity: articles, store: store)
+    } catch .manager(let error) {
+      Issue.record("the request, the status, the body or the mapping: \(error)")
+    } catch .store(let error) {
+      Issue.record("the database: \(error)")
+    }
+    await store.close()
+  }
+
+  /// The RestKit migration guide's `primaryKeyAttribute` sample.
+  @Test func restKitPrimaryKeyAttribute() async throws {
+    struct Article: Equatable, Sendable {
+      var articleID = 0
+      var title = ""
+    }
+    let server = try LoopbackServer { _ in
+      .json(#"[{"id": 42, "title": "Answer"}, {"id": 7, "title": "Seven"}]"#)
+    }
+    defer { server.stop() }
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let databasePath = folder.path("MyApp.sqlite")
+    let manager = StoreClientLoadTests.manager(server)  // ObjectManager(baseURL:), patient
+
+    let articleMapping = Mapping(Article.init) {
+      Attribute("id", \.articleID)
+      Attribute("title", \.title)
+    }.identified(by: \.articleID)
+    let articles = StoreEntity("Article", mapping: articleMapping)
+    let store = try SQLiteStore(path: databasePath)
+    let load = try await manager.getCollection(
+      "/articles", entity: articles, store: store, orphans: .remove())
+    // Offline, later:
+    let first = try await store.fetch(articles, id: 42)
+    #expect(load.objects.count == 2)
+    #expect(first == Article(articleID: 42, title: "Answer"))
+    await store.close()
   }
 
   @Test func theIdentityMap() async throws {
