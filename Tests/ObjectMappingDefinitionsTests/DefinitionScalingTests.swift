@@ -7,8 +7,8 @@ import Testing
 /// long chains, diamonds, cycles, many files, large files (see ``Scaling``: doubling sizes, CPU
 /// time). Skipped under sanitizers with the other `ScalingTests`.
 @Suite(.serialized) struct DefinitionScalingTests {
-  @Test func inheritsChain() throws {
-    try Scaling.expectLinear("@inherits chain", base: 1_000) { count in
+  @Test func inheritsChain() async throws {
+    try await Scaling.expectLinear("@inherits chain", base: 1_000) { count in
       DefinitionFile.string(HostileFileTests.inheritsChain(count), name: "Chain.mappings")
     } work: { file in
       _ = try DefinitionCatalog(appCoreKitFiles: [file], types: [UserModel.self])
@@ -16,8 +16,8 @@ import Testing
   }
 
   /// A diamond's levels double the paths each: linear in the levels, not exponential.
-  @Test func inheritsDiamond() throws {
-    try Scaling.expectLinear("@inherits diamond", base: 500) { levels in
+  @Test func inheritsDiamond() async throws {
+    try await Scaling.expectLinear("@inherits diamond", base: 500) { levels in
       DefinitionFile.string(HostileFileTests.inheritsDiamond(levels), name: "Diamond.mappings")
     } work: { file in
       _ = try DefinitionCatalog(appCoreKitFiles: [file], types: [UserModel.self])
@@ -26,8 +26,8 @@ import Testing
 
   /// Every template inherits the next one and the first: each closes a cycle, each reported
   /// once (a message names at most ten of its templates).
-  @Test func inheritsCycles() throws {
-    try Scaling.expectLinear("@inherits cycles", base: 500) { count in
+  @Test func inheritsCycles() async throws {
+    try await Scaling.expectLinear("@inherits cycles", base: 500) { count in
       var text = "{"
       for index in 0..<count {
         text += #""$T\#(index)": { "@inherits": ["$T\#(index + 1)", "$T0"] },"#
@@ -45,16 +45,16 @@ import Testing
     }
   }
 
-  @Test func parentChain() throws {
-    try Scaling.expectLinear("__parent__ chain", base: 1_000) { count in
+  @Test func parentChain() async throws {
+    try await Scaling.expectLinear("__parent__ chain", base: 1_000) { count in
       HostileFileTests.parentChain(count)
     } work: { files in
       _ = try DefinitionCatalog(csMapperFiles: files, types: [Person.self])
     }
   }
 
-  @Test func parentDiamond() throws {
-    try Scaling.expectLinear("__parent__ diamond", base: 300) { levels in
+  @Test func parentDiamond() async throws {
+    try await Scaling.expectLinear("__parent__ diamond", base: 300) { levels in
       HostileFileTests.parentDiamond(levels)
     } work: { files in
       let catalog = try DefinitionCatalog(csMapperFiles: files, types: [Person.self])
@@ -66,8 +66,8 @@ import Testing
   /// A mapping with many output keys (a file's alternatives for one property, each with its
   /// own key, and many keys nested in one object) builds in linear time: its inverse finds each
   /// key without scanning the others.
-  @Test func manyOutputKeys() throws {
-    try Scaling.expectLinear("many output keys", base: 400) { count in
+  @Test func manyOutputKeys() async throws {
+    try await Scaling.expectLinear("many output keys", base: 400) { count in
       count
     } work: { count in
       let alternatives: [any MappingRule<Person>] = (0..<count).map { index in
@@ -81,8 +81,8 @@ import Testing
     }
   }
 
-  @Test func relationshipChain() throws {
-    try Scaling.expectLinear("relationship chain", base: 300) { count in
+  @Test func relationshipChain() async throws {
+    try await Scaling.expectLinear("relationship chain", base: 300) { count in
       var text = "{"
       for index in 0..<count {
         text +=
@@ -98,8 +98,8 @@ import Testing
 
   /// Many contexts whose relationship names no context: each finds the one context of its
   /// class without looking at all the others.
-  @Test func relationshipsByClass() throws {
-    try Scaling.expectLinear("relationships by class", base: 300) { count in
+  @Test func relationshipsByClass() async throws {
+    try await Scaling.expectLinear("relationships by class", base: 300) { count in
       var text = #"{ "$UserModel": { "@class": "UserModel", "name": "name", "imageUrl": "url" },"#
       for index in 0..<count {
         text += #""$T\#(index)": { "@class": "TweetModel", "message": "text", "user": "user" },"#
@@ -111,8 +111,8 @@ import Testing
   }
 
   /// Each file imports the next one.
-  @Test func importChain() throws {
-    try Scaling.expectLinear("@import chain", base: 300) { count in
+  @Test func importChain() async throws {
+    try await Scaling.expectLinear("@import chain", base: 300) { count in
       (0...count).map { index in
         DefinitionFile.string(
           index == count
@@ -126,8 +126,8 @@ import Testing
   }
 
   /// One large file of many contexts, and one large property list.
-  @Test func largeFiles() throws {
-    try Scaling.expectLinear("a large .mappings file", base: 400) { count in
+  @Test func largeFiles() async throws {
+    try await Scaling.expectLinear("a large .mappings file", base: 400) { count in
       var text = "{"
       for index in 0..<count {
         text +=
@@ -138,7 +138,7 @@ import Testing
     } work: { file in
       _ = try DefinitionCatalog(appCoreKitFiles: [file], types: [UserModel.self])
     }
-    try Scaling.expectLinear("a large property list", base: 2_000) { count in
+    try await Scaling.expectLinear("a large property list", base: 2_000) { count in
       var text = "<plist><dict>"
       for index in 0..<count {
         text += "<key>p\(index)</key><dict><key>key</key><string>k\(index)</string></dict>"

@@ -71,8 +71,8 @@ import Testing
     return Data(#"{"text": "\#(repeated)"}"#.utf8)
   }
 
-  @Test func longStringsWithoutEscapes() throws {
-    try Scaling.expectLinear(
+  @Test func longStringsWithoutEscapes() async throws {
+    try await Scaling.expectLinear(
       "long string, no escapes", base: 512 * 1024,
       prepare: { Self.textPayload($0, unit: "abcdéfgh") },
       work: { data in
@@ -81,8 +81,8 @@ import Testing
       })
   }
 
-  @Test func longStringsWithEscapes() throws {
-    try Scaling.expectLinear(
+  @Test func longStringsWithEscapes() async throws {
+    try await Scaling.expectLinear(
       "long string, escapes", base: 64 * 1024,
       prepare: { Self.textPayload($0, unit: #"a\n\"\u00e9\ud83d\ude00"#) },
       work: { data in
@@ -91,8 +91,8 @@ import Testing
       })
   }
 
-  @Test func stringsWriteLinearly() throws {
-    try Scaling.expectLinear(
+  @Test func stringsWriteLinearly() async throws {
+    try await Scaling.expectLinear(
       "writing a long string with escapes", base: 32 * 1024,
       prepare: {
         Node.object([Node.Member("text", .string(String(repeating: "a\n\"é😀", count: $0 / 5)))])
@@ -100,9 +100,9 @@ import Testing
       work: { node in _ = try node.jsonData() })
   }
 
-  @Test func manyObjectMembers() throws {
+  @Test func manyObjectMembers() async throws {
     // The looked-up keys come last, after n others.
-    try Scaling.expectLinear(
+    try await Scaling.expectLinear(
       "many object members", base: 8 * 1024,
       prepare: { count in
         let members = (0..<count).map { #""k\#($0)": \#($0)"# }.joined(separator: ",")
@@ -114,9 +114,9 @@ import Testing
       })
   }
 
-  @Test func manyKeysLookedUp() throws {
+  @Test func manyKeysLookedUp() async throws {
     // A dictionary relationship: every one of n keys is read and mapped.
-    try Scaling.expectLinear(
+    try await Scaling.expectLinear(
       "dictionary of n objects", base: 2 * 1024,
       prepare: { count in
         let members = (0..<count).map { #""item\#($0)": {"id": \#($0), "name": "n"}"# }
@@ -128,8 +128,8 @@ import Testing
       })
   }
 
-  @Test func longArrays() throws {
-    try Scaling.expectLinear(
+  @Test func longArrays() async throws {
+    try await Scaling.expectLinear(
       "long arrays", base: 32 * 1024,
       prepare: { count in
         Data(#"{"values": [\#((0..<count).map(String.init).joined(separator: ","))]}"#.utf8)
@@ -140,9 +140,9 @@ import Testing
       })
   }
 
-  @Test func deepNestingUpToTheLimit() throws {
+  @Test func deepNestingUpToTheLimit() async throws {
     // 128, 256 and 512 levels: the reader's default limit.
-    try Scaling.expectLinear(
+    try await Scaling.expectLinear(
       "nested arrays", base: 128, iterations: 100, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
@@ -150,10 +150,10 @@ import Testing
       work: { data in _ = try Node(jsonData: data) })
   }
 
-  @Test func deepRecursiveMappingsUpToTheLimit() throws {
+  @Test func deepRecursiveMappingsUpToTheLimit() async throws {
     // A tree 128, 256 and 512 levels deep (children arrays): objects and arrays alternate, so
     // 255 levels of the tree reach the 511th level of the payload.
-    try Scaling.expectLinear(
+    try await Scaling.expectLinear(
       "recursive mapping, deep", base: 63, iterations: 20, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         var text = #"{"id": 0}"#
@@ -163,9 +163,9 @@ import Testing
       work: { data in _ = try Self.treeMapping.map(data) })
   }
 
-  @Test func failingDeepRecursiveMappings() throws {
+  @Test func failingDeepRecursiveMappings() async throws {
     // The innermost child fails: the error's path is as long as the payload is deep.
-    try Scaling.expectLinear(
+    try await Scaling.expectLinear(
       "recursive mapping, deep, failing", base: 63, iterations: 20, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         var text = #"{"id": "x"}"#
@@ -178,9 +178,9 @@ import Testing
   }
 
   @Test(arguments: ["decimal", "double", "integer"])
-  func hugeNumbers(key: String) throws {
+  func hugeNumbers(key: String) async throws {
     // 256 KB, 512 KB and 1 MB of digits, with a fraction for the decimal and double cases.
-    try Scaling.expectLinear(
+    try await Scaling.expectLinear(
       "\(key) from a huge number", base: 256 * 1024, repeats: 2,
       prepare: { count in
         let digits = "7" + String(repeating: "3", count: count - 1)
@@ -193,8 +193,8 @@ import Testing
       })
   }
 
-  @Test func manyFailingElementsAreCollected() throws {
-    try Scaling.expectLinear(
+  @Test func manyFailingElementsAreCollected() async throws {
+    try await Scaling.expectLinear(
       "failing elements", base: 1024,
       prepare: { count in
         let items = (0..<count).map { #"{"id": "x\#($0)", "name": 1}"# }
@@ -208,8 +208,8 @@ import Testing
       })
   }
 
-  @Test func formBodies() throws {
-    try Scaling.expectLinear(
+  @Test func formBodies() async throws {
+    try await Scaling.expectLinear(
       "form bodies", base: 2 * 1024, repeats: 3,
       prepare: { count in
         (0..<count).map { "k\($0)=v%20\($0)&tags[]=\($0)&user[\($0)][name]=a+b" }
@@ -221,8 +221,8 @@ import Testing
       })
   }
 
-  @Test func foundationTrees() throws {
-    try Scaling.expectLinear(
+  @Test func foundationTrees() async throws {
+    try await Scaling.expectLinear(
       "Node(foundation:)", base: 1024, repeats: 3,
       prepare: { count -> Any in
         let element: [String: Any] = ["id": 1, "name": "n", "ok": true, "x": 1.5, "tags": ["a"]]
@@ -236,8 +236,8 @@ import Testing
       })
   }
 
-  @Test func serializingLongModels() throws {
-    try Scaling.expectLinear(
+  @Test func serializingLongModels() async throws {
+    try await Scaling.expectLinear(
       "serializing a long collection and a long array", base: 4 * 1024,
       prepare: { count in
         (
@@ -251,8 +251,8 @@ import Testing
       })
   }
 
-  @Test func deepNodesWriteLinearly() throws {
-    try Scaling.expectLinear(
+  @Test func deepNodesWriteLinearly() async throws {
+    try await Scaling.expectLinear(
       "writing a deep node", base: 63, iterations: 20, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         var node = Node.object([Node.Member("id", .integer(0))])
@@ -266,8 +266,8 @@ import Testing
       work: { node in _ = try node.jsonData() })
   }
 
-  @Test func serializingDeepModels() throws {
-    try Scaling.expectLinear(
+  @Test func serializingDeepModels() async throws {
+    try await Scaling.expectLinear(
       "serializing a deep tree", base: 63, iterations: 20, allowedRatio: Scaling.deepRatio,
       prepare: { depth in
         var tree = Tree(id: 0)

@@ -270,7 +270,7 @@ struct UnmappableRepresentationTests {
     #expect(try Mapper(provider).map(#"{"users": [], "x": 1}"#).errors.isEmpty)
   }
 
-  @Test func manyUnmappableObjectsCostLinearTimeAndStayUnderTheLimit() throws {
+  @Test func manyUnmappableObjectsCostLinearTimeAndStayUnderTheLimit() async throws {
     let provider = MappingProvider(errorRoutes: []) { Route("users", Self.user) }
     // Elements with many keys each, none read: the keys are read only for kept diagnostics.
     func elements(_ count: Int) -> String {
@@ -278,7 +278,7 @@ struct UnmappableRepresentationTests {
       return "[" + Array(repeating: element, count: count).joined(separator: ",") + "]"
     }
     func payload(_ count: Int) -> String { #"{"users": "# + elements(count) + "}" }
-    try Scaling.expectLinear(
+    try await Scaling.expectLinear(
       "unmappable objects dropped by a mapper", base: 4_000,
       prepare: { Data(payload($0).utf8) },
       work: { data in
