@@ -42,7 +42,7 @@ package enum _StreamEnd {
 /// escapes, numbers, comments), and copies the bytes of the array into a *batch*; the scanner
 /// (``_JSONScanner/scanArrayElements(_:options:_:)``) then reads the batch as the array it is
 /// a part of. A batch is a `[` followed by the stream's own bytes, verbatim (after the first
-/// batch, a stand-in element `0` takes the place of the elements already read), so every byte
+/// batch, a stand-in element `""` takes the place of the elements already read), so every byte
 /// of the array, whitespace, commas and comments included, is validated in its real context,
 /// and every syntax error is the one, at the location (byte offset, line and column of the
 /// whole stream), that reading the whole payload reports. The bytes around the array (its
@@ -103,7 +103,7 @@ package struct _JSONStreamReader {
   // MARK: The batch
 
   private var batch: [UInt8] = [_JSONByte.openBracket]
-  /// Where the stream's bytes begin in ``batch``: 1, or 2 after the stand-in `0`.
+  /// Where the stream's bytes begin in ``batch``: 1, or 3 after the stand-in `""`.
   private var contentStart = 1
   /// The stream location of `batch[contentStart]`.
   private var batchLocation = TextLocation(offset: 0, line: 1, column: 1)
@@ -303,7 +303,7 @@ package struct _JSONStreamReader {
     defer { flush() }
     while index < end {
       // The envelope is bounded like an element.
-      guard envelope.count + (index - segment) < limit else {
+      guard envelope.count + (index - segment) <= limit else {
         flush()
         failEnvelopeTooLarge()
         return index
@@ -311,7 +311,7 @@ package struct _JSONStreamReader {
       let byte = input[index]
       switch navigation {
       case .whole:
-        index = Swift.min(end, index + (limit - (envelope.count + (index - segment))))
+        index = Swift.min(end, index + (limit + 1 - (envelope.count + (index - segment))))
         continue
       case .skipping:
         switch skipper.step(byte) {
@@ -886,7 +886,7 @@ package struct _JSONStreamReader {
   }
 
   private mutating func readArrayBatch(_ body: (_StreamItem) -> Bool) -> _StreamBatchOutcome {
-    let standIn = contentStart == 2
+    let standIn = contentStart == 3
     let scanEnd: Int
     var closes = false
     switch terminal {
@@ -988,13 +988,15 @@ package struct _JSONStreamReader {
   private mutating func compact() {
     batchLocation = streamLocation(ofBatch: cut)
     firstIndex += elements.count
-    var next: [UInt8] = [_JSONByte.openBracket, _JSONByte.zero]
-    next.reserveCapacity(Swift.max(batch.count - cut + 2, Swift.min(batch.capacity, 1 << 16)))
+    // The stand-in for the elements read is `""`: nothing that follows can become part of it
+    // (a `0` would: `0.5`), and it opens no container (the depth limit may allow none).
+    var next: [UInt8] = [_JSONByte.openBracket, _JSONByte.quote, _JSONByte.quote]
+    next.reserveCapacity(Swift.max(batch.count - cut + 3, Swift.min(batch.capacity, 1 << 16)))
     next.append(contentsOf: batch[cut...])
-    valueStart += 2 - cut
+    valueStart += 3 - cut
     batch = next
-    contentStart = 2
-    cut = 2
+    contentStart = 3
+    cut = 3
     elements.removeAll(keepingCapacity: true)
   }
 
@@ -1194,7 +1196,7 @@ package struct _JSONStreamReader {
   /// path.
   private func translatedBatchError(_ error: FormatError) -> FormatError {
     var error = error
-    let standIn = contentStart == 2
+    let standIn = contentStart == 3
     if !error.path.isEmpty {
       // A duplicate key's path starts with the element's position in the batch.
       let segments = error.path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)

@@ -175,7 +175,6 @@ enum _JSONByte {
   static let slash = UInt8(ascii: "/")
   static let star = UInt8(ascii: "*")
   static let colon = UInt8(ascii: ":")
-  static let zero = UInt8(ascii: "0")
   static let openBracket = UInt8(ascii: "[")
   static let closeBracket = UInt8(ascii: "]")
   static let openBrace = UInt8(ascii: "{")

@@ -315,3 +315,84 @@ struct StreamReading: Equatable {
       ])
   }
 }
+
+/// Generated and mutated payloads, split at random points: the stream reader agrees with the
+/// whole-document reader on every one (fixed seed).
+@Suite struct JSONStreamReaderPropertyTests {
+  struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  static let pieces: [String] = [
+    "\"a\"", "\"data\"", "\"é😀\"", #""\"\\""#, #""\u00e9""#, "\"\\ud83d\\ude00\"", "1", "-0.5e-3",
+    "12345678901234567890", "true", "false", "null", "[]", "{}", " ", "\n", "\r\n", "\t",
+  ]
+  static let noise: [String] = [
+    ",", ":", "[", "]", "{", "}", "\"", "\\", "/", "/*", "*/", "//", "\n", "\r", "x", "é",
+    "\u{FEFF}", "0", ".", "-", "\u{01}",
+  ]
+
+  static func value(_ depth: Int, _ random: inout Generator) -> String {
+    let choice = depth > 3 ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<11, using: &random)
+    switch choice {
+    case 0..<8: return pieces[Int.random(in: 0..<12, using: &random)]
+    case 8:
+      let count = Int.random(in: 0..<4, using: &random)
+      return "[" + (0..<count).map { _ in value(depth + 1, &random) }.joined(separator: ", ") + "]"
+    default:
+      let count = Int.random(in: 0..<4, using: &random)
+      let keys = ["\"a\"", "\"data\"", "\"b\"", "\"d\\u0061ta\""]
+      return "{"
+        + (0..<count).map { _ in
+          keys[Int.random(in: 0..<keys.count, using: &random)] + ": " + value(depth + 1, &random)
+        }.joined(separator: ",\n ") + "}"
+    }
+  }
+
+  static func payload(_ random: inout Generator, keyPath: Bool) -> String {
+    let count = Int.random(in: 0..<6, using: &random)
+    let array = "[" + (0..<count).map { _ in value(1, &random) }.joined(separator: ", ") + "]"
+    var text = keyPath ? #"{"a": 1, "data": \#(array), "next": "x"}"# : " " + array + "\n"
+    // Mutations: insert, delete or replace a few bytes.
+    var bytes = Array(text.utf8)
+    for _ in 0..<Int.random(in: 0..<3, using: &random) where !bytes.isEmpty {
+      let at = Int.random(in: 0..<bytes.count, using: &random)
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0: bytes.insert(contentsOf: noise[Int.random(in: 0..<noise.count, using: &random)].utf8, at: at)
+      case 1: bytes.remove(at: at)
+      default: bytes[at] = Array(noise[Int.random(in: 0..<noise.count, using: &random)].utf8)[0]
+      }
+    }
+    text = String(decoding: bytes, as: UTF8.self)
+    return text
+  }
+
+  @Test(arguments: [false, true])
+  func mutatedPayloadsReadAsTheWholeDocument(keyPath: Bool) {
+    var random = Generator(state: keyPath ? 40 : 41)
+    let layout: StreamLayout = keyPath ? .array(at: "data") : .array
+    for round in 0..<(Int(ProcessInfo.processInfo.environment["STREAM_ROUNDS"] ?? "") ?? 1_500) {
+      let options: JSONReadingOptions =
+        round % 3 == 0
+        ? .lenient : JSONReadingOptions(maximumDepth: round % 5 == 0 ? 3 : 512, rejectsDuplicateKeys: round % 7 == 0)
+      let bytes = Array(Self.payload(&random, keyPath: keyPath).utf8)
+      let expected = StreamReading.expected(bytes, layout: layout, options: options)
+      let sizes = (0..<4).map { _ in Int.random(in: 1...9, using: &random) }
+      var got = StreamReading.read(bytes, layout: layout, options: options, chunkSizes: sizes)
+      if case .failed = expected.end {
+        got.elements = []
+        got.indexes = []
+      }
+      #expect(
+        got == expected,
+        "\(String(decoding: bytes, as: UTF8.self).debugDescription) chunks \(sizes) options \(options)")
+    }
+  }
+}
