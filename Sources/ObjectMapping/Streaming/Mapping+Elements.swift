@@ -42,7 +42,7 @@ extension MappingProtocol {
   ) -> StreamedElements<Object, Chunks> where Chunks.Element: ContiguousBytes {
     StreamedElements(
       source: chunks, layout: layout, options: options,
-      reader: _MappedElements(plan: _plan, options: mappingOptions, keyPath: layout.keyPath))
+      reader: _MappedElements(plan: _plan, options: mappingOptions))
   }
 
   /// The elements of a payload, mapped as its bytes arrive one at a time
@@ -76,8 +76,6 @@ extension MappingProtocol {
 struct _MappedElements<Object>: _ElementReading {
   let plan: _MappingPlan<Object>
   let options: MappingOptions
-  /// The layout's key path, as written (for "nothing found").
-  let keyPath: String
 
   var defaultReading: JSONReadingOptions { .strict }
 
@@ -140,7 +138,7 @@ struct _MappedElements<Object>: _ElementReading {
     return outcome
   }
 
-  func readWhole(_ end: _StreamEnd, _ state: _ElementStreamState<Object>) throws(MappingErrors) {
+  func readWhole(_ end: _StreamEnd, _ state: _ElementStreamState<Object>) throws {
     let mapping = _PlanMapping(plan: MappingPlan(plan))
     let collected: _Collected<Object>
     switch end {
@@ -151,14 +149,7 @@ struct _MappedElements<Object>: _ElementReading {
         MappingInput(source: .bytes(bytes, state.reading)), options: options
       ).get()
     case .envelope(let document):
-      let keys = state.layout.keys ?? []
-      guard let value = Self.value(in: document, at: keys[...]) else {
-        var topLevelKeys: [String]?
-        if case .object(let members) = document { topLevelKeys = members.map(\.key) }
-        throw MappingErrors([
-          MappingError(.nothingFound(searched: [keyPath], topLevelKeys: topLevelKeys))
-        ])
-      }
+      let value = try state.value(atKeyPathIn: document)
       var found = try mapping.collectObjects(MappingInput(source: .node(value)), options: options)
         .get()
       let prefix = _jsonPointer(state.arrayPath)
@@ -184,11 +175,24 @@ struct _MappedElements<Object>: _ElementReading {
     state.deliver(contentsOf: collected.objects)
   }
 
-  /// The value at `keys` in `document`: object members only, the first of equal keys.
-  private static func value(in document: Node, at keys: ArraySlice<String>) -> Node? {
-    guard let key = keys.first else { return document }
-    guard case .object = document, let member = document[key] else { return nil }
-    return value(in: member, at: keys.dropFirst())
+}
+
+extension _ElementStreamState {
+  /// The value at the layout's key path in `document` (object members only, the first of equal
+  /// keys), or the error that nothing is there.
+  func value(atKeyPathIn document: Node) throws(MappingErrors) -> Node {
+    var value = document
+    for key in layout.keys ?? [] {
+      guard case .object = value, let member = value[key] else {
+        var topLevelKeys: [String]?
+        if case .object(let members) = document { topLevelKeys = members.map(\.key) }
+        throw MappingErrors([
+          MappingError(.nothingFound(searched: [layout.keyPath], topLevelKeys: topLevelKeys))
+        ])
+      }
+      value = member
+    }
+    return value
   }
 }
 

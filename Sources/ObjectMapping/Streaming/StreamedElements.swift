@@ -166,7 +166,7 @@ protocol _ElementReading<Element>: Sendable {
   func readBatch(_ state: _ElementStreamState<Element>) -> _StreamBatchOutcome
   /// The values of what the payload's end left to read whole (a payload that is not the
   /// layout's array, or the value at a key path), appended to `state`.
-  func readWhole(_ end: _StreamEnd, _ state: _ElementStreamState<Element>) throws(MappingErrors)
+  func readWhole(_ end: _StreamEnd, _ state: _ElementStreamState<Element>) throws
 }
 
 /// One iteration of a stream: the reader, the elements ready to be delivered, the error that
@@ -269,7 +269,7 @@ final class _ElementStreamState<Element> {
         summary.envelope = envelope
       case .document, .envelope:
         if case .envelope(let node) = end { summary.envelope = node }
-        do throws(MappingErrors) {
+        do {
           try elements.readWhole(end, self)
         } catch {
           fail(error)
