@@ -162,7 +162,8 @@ public struct SerializedChunks<Objects: AsyncSequence>: AsyncSequence {
         started = true
         chunk.append(contentsOf: Self.opening(of: layout))
       }
-      while chunk.count < chunkSize {
+      var written = 0
+      while chunk.count < chunkSize || written == 0 {
         guard let object = try await source.next(isolation: actor) else {
           chunk.append(contentsOf: Self.closing(of: layout))
           return chunk.isEmpty ? nil : chunk
@@ -181,6 +182,7 @@ public struct SerializedChunks<Objects: AsyncSequence>: AsyncSequence {
           chunk.append(json)
         }
         count += 1
+        written += 1
       }
       objects = source
       return chunk
