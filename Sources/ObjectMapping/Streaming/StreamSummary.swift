@@ -42,13 +42,13 @@ final class _StreamSummaryBox: Sendable {
 /// A value behind a lock.
 ///
 /// `@unchecked Sendable`: `value` is only read or written inside `withLock`, under `lock`.
-final class _Locked<Value: Sendable>: @unchecked Sendable {
+package final class _Locked<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 
-  init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { self.value = value }
 
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+  package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
     lock.lock()
     defer { lock.unlock() }
     return body(&value)
