@@ -218,10 +218,16 @@ final class _StreamTransfer: @unchecked Sendable {
         condition.lock()
         if nextChunk < chunks.count {
           let chunk = chunks[nextChunk]
+          // The queue lets go of a chunk as soon as it is taken, and drops the taken slots
+          // now and then: a producer that stays ahead never lets it drain.
+          chunks[nextChunk] = Data()
           nextChunk += 1
           queued -= chunk.count
           if nextChunk == chunks.count {
             chunks.removeAll(keepingCapacity: true)
+            nextChunk = 0
+          } else if nextChunk >= 64 {
+            chunks.removeFirst(nextChunk)
             nextChunk = 0
           }
           condition.broadcast()

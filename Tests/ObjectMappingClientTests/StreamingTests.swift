@@ -274,6 +274,61 @@ struct StreamingTests {
     #expect(try await Self.eventually { server.abandonedRequests == 1 })
   }
 
+  // MARK: Memory, in a child process
+
+  /// The process's resident memory in bytes (Linux), or `nil` under a sanitizer.
+  static func residentBytes() -> Int? {
+    guard ProcessInfo.processInfo.environment["OBJECT_MAPPING_SANITIZER"] == nil,
+      let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
+    else { return nil }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    #if canImport(Glibc)
+      return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+      return pages * 4096
+    #endif
+  }
+
+  @Test func aLargeStreamedResponseKeepsMemoryBounded() async throws {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      // 200,000 events of about 250 bytes (50 MB), mapped as they arrive: neither the body nor
+      // the events are held.
+      let padding = String(repeating: "p", count: 200)
+      let server = try LoopbackServer { _ in
+        LoopbackServer.Response(
+          status: 200, headers: ["Content-Type": "application/x-ndjson"], length: .none,
+          stream: { writer in
+            for block in 0..<2_000 {
+              var text = ""
+              for id in block * 100..<block * 100 + 100 {
+                text += #"{"id": \#(id), "name": "\#(padding)"}"# + "\n"
+              }
+              guard writer.write(Array(text.utf8)) else { return }
+            }
+          })
+      }
+      defer { server.stop() }
+      let manager = ObjectManager(
+        baseURL: server.baseURL, limits: RequestLimits(timeout: .seconds(120)))
+      let before = StreamingTests.residentBytes()
+      var count = 0
+      for try await event in try await manager.elements("/events", mapping: StreamingTests.eventMapping) {
+        if event.id == count { count += 1 }
+      }
+      guard count == 200_000 else {
+        FileHandle.standardError.write(Data("mapped \(count) events in order\n".utf8))
+        exit(2)
+      }
+      if let before, let after = StreamingTests.residentBytes() {
+        FileHandle.standardError.write(Data("resident memory grew \((after - before) >> 10) KiB\n".utf8))
+        if after - before >= 24 << 20 { exit(1) }
+      }
+    }
+    let report = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+    if ProcessInfo.processInfo.environment["OBJECT_MAPPING_PRINT_SCALING"] == "1" { print(report) }
+  }
+
   // MARK: Transports that do not stream
 
   /// A transport with only `send`: streams through the protocol's default implementation.
