@@ -94,9 +94,10 @@ extension ObjectManager {
 
   /// Whether a `Content-Type` names JSON (`application/json`, `text/json`, `…+json`).
   private static func isJSON(_ contentType: String) -> Bool {
-    let type = contentType.split(separator: ";", maxSplits: 1).first.map {
-      $0.trimmingCharacters(in: .whitespaces).lowercased()
-    } ?? ""
+    let type =
+      contentType.split(separator: ";", maxSplits: 1).first.map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+      } ?? ""
     return type == "application/json" || type == "text/json" || type.hasSuffix("+json")
   }
 

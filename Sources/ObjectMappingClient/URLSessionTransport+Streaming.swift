@@ -214,7 +214,8 @@ final class _StreamTransfer: @unchecked Sendable {
   /// The next chunk of the body, waiting for it; `nil` at its end.
   func next() async throws(URLError) -> Data? {
     let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data?, URLError>, Never>) in
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<Data?, URLError>, Never>) in
         condition.lock()
         if nextChunk < chunks.count {
           let chunk = chunks[nextChunk]

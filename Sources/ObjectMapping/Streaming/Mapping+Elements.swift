@@ -35,7 +35,7 @@ extension MappingProtocol {
   ///   - options: The element size limit, what a failing element does, the reader's options.
   ///   - mappingOptions: Settings for every element, as for `map(_:with:)`.
   /// - Returns: The elements, read as they are iterated (see ``StreamedElements``).
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
   public func elements<Chunks: AsyncSequence>(
     of chunks: Chunks, as layout: StreamLayout = .array, options: StreamOptions = .standard,
     with mappingOptions: MappingOptions = .none
@@ -60,7 +60,7 @@ extension MappingProtocol {
   ///   - options: The element size limit, what a failing element does, the reader's options.
   ///   - mappingOptions: Settings for every element.
   /// - Returns: The elements, read as they are iterated.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
   public func elements<Bytes: AsyncSequence>(
     of bytes: Bytes, as layout: StreamLayout = .array, options: StreamOptions = .standard,
     with mappingOptions: MappingOptions = .none

@@ -102,7 +102,7 @@ public struct SerializedChunks<Objects: AsyncSequence>: AsyncSequence {
   /// Writes every chunk to `handle`, in order, as they are made.
   ///
   /// ```swift
-  /// FileManager.default.createFile(atPath: path, contents: nil)
+  /// try Data().write(to: URL(fileURLWithPath: path))  // an empty file
   /// let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
   /// defer { try? handle.close() }
   /// try await articleMapping.serializedChunks(of: articles).write(to: handle)

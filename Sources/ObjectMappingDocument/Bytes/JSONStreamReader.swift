@@ -746,7 +746,8 @@ package struct _JSONStreamReader {
           // show the character at an error), and the rest of the line is skipped.
           let keep = Swift.max(0, limit + 4 - (batch.count - valueStart))
           batch.append(
-            contentsOf: UnsafeRawBufferPointer(rebasing: input[segment..<Swift.min(index, segment + keep)]))
+            contentsOf: UnsafeRawBufferPointer(
+              rebasing: input[segment..<Swift.min(index, segment + keep)]))
           segment = index
           lineTooLong()
         }
@@ -1151,7 +1152,8 @@ package struct _JSONStreamReader {
     let relative = batch.withUnsafeBufferPointer { buffer in
       Self.advance(
         TextLocation(offset: 0, line: 1, column: 1),
-        over: UnsafeBufferPointer(rebasing: buffer[contentStart..<Swift.max(contentStart, position)]))
+        over: UnsafeBufferPointer(
+          rebasing: buffer[contentStart..<Swift.max(contentStart, position)]))
     }
     return Self.combine(batchLocation, relative, skipping: 0)
   }
@@ -1199,7 +1201,8 @@ package struct _JSONStreamReader {
     let standIn = contentStart == 3
     if !error.path.isEmpty {
       // A duplicate key's path starts with the element's position in the batch.
-      let segments = error.path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+      let segments = error.path.split(
+        separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
       if segments.count >= 2, let position = Int(segments[1]) {
         let index = firstIndex + position - (standIn ? 1 : 0)
         let rest = segments.count > 2 ? "/" + segments[2] : ""
@@ -1215,7 +1218,9 @@ package struct _JSONStreamReader {
   private func translated(
     _ error: FormatError, base: TextLocation, skipping: Int, element: Int?
   ) -> FormatError {
-    var error = error.mapLocations { Self.combine(base, $0, skipping: skipping) } lineColumn: {
+    var error = error.mapLocations {
+      Self.combine(base, $0, skipping: skipping)
+    } lineColumn: {
       line, column in
       let mapped = Self.combine(
         base, TextLocation(offset: skipping, line: line, column: column), skipping: skipping)
@@ -1237,7 +1242,8 @@ package struct _JSONStreamReader {
       return TextLocation(
         offset: offset, line: base.line + relative.line - 1, column: relative.column)
     }
-    return TextLocation(offset: offset, line: base.line, column: base.column + relative.column - 1 - skipping)
+    return TextLocation(
+      offset: offset, line: base.line, column: base.column + relative.column - 1 - skipping)
   }
 
   /// The location after `bytes`, which begin at `start` (line breaks as the scanner counts

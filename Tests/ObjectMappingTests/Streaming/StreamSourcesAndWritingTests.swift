@@ -95,7 +95,8 @@ import Testing
   }
 
   @Test func aDecodableElementThatFailsCarriesItsPath() async {
-    let text = #"{"events": [{"id": 1, "kind": "a"}, {"id": "two", "kind": "b"}, {"id": 3, "kind": "c"}]}"#
+    let text =
+      #"{"events": [{"id": 1, "kind": "a"}, {"id": "two", "kind": "b"}, {"id": 3, "kind": "c"}]}"#
     let (elements, error) = await collect(
       FastJSONDecoder().elements(
         Event.self, of: ProbedChunks(Array(text.utf8), size: 9), as: .array(at: "events")))
@@ -119,7 +120,9 @@ import Testing
     let elements: [Element]
     let probe = SourceProbe()
 
-    func makeAsyncIterator() -> Iterator { Iterator(elements: elements, token: ReleaseToken(probe)) }
+    func makeAsyncIterator() -> Iterator {
+      Iterator(elements: elements, token: ReleaseToken(probe))
+    }
 
     struct Iterator: AsyncIteratorProtocol {
       let elements: [Element]

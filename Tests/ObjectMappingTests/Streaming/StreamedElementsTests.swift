@@ -110,7 +110,8 @@ import Testing
     // A value at the key path that is not an array, and a key path with nothing at it.
     let single = #"{"data": \#(text)}"#
     let (one, _) = await collect(
-      Self.articleMapping.elements(of: ProbedChunks(Array(single.utf8), size: 4), as: .array(at: "data")))
+      Self.articleMapping.elements(
+        of: ProbedChunks(Array(single.utf8), size: 4), as: .array(at: "data")))
     #expect(one.map(\.id) == [3])
     let missing = await collect(
       Self.articleMapping.elements(
@@ -127,18 +128,25 @@ import Testing
     let expected = try (0..<20).map { try Self.articleMapping.map(Self.article($0)) }
     for size in [1, 3, 64, 100_000] {
       let (elements, error) = await collect(
-        Self.articleMapping.elements(of: ProbedChunks(Array(lines.utf8), size: size), as: .jsonLines))
+        Self.articleMapping.elements(
+          of: ProbedChunks(Array(lines.utf8), size: size), as: .jsonLines))
       #expect(error == nil)
       // The position of a line's object is its index among the lines' values.
       #expect(elements.map(\.position) == Array(0..<20))
-      #expect(elements.map { var copy = $0; copy.position = -1; return copy } == expected)
+      #expect(
+        elements.map {
+          var copy = $0
+          copy.position = -1
+          return copy
+        } == expected)
     }
   }
 
   // MARK: Errors
 
   @Test func aSyntaxErrorEndsTheStreamAfterTheElementsBeforeIt() async {
-    let text = "[{\"id\": 1, \"title\": \"a\", \"rating\": 1, \"views\": 1},\n {\"id\": 2 \"title\": \"b\"}]"
+    let text =
+      "[{\"id\": 1, \"title\": \"a\", \"rating\": 1, \"views\": 1},\n {\"id\": 2 \"title\": \"b\"}]"
     for size in [1, 4, 1_000] {
       let (elements, error) = await collect(
         Self.articleMapping.elements(of: ProbedChunks(Array(text.utf8), size: size)))
@@ -223,7 +231,8 @@ import Testing
   }
 
   @Test func anElementLargerThanTheLimitIsAnError() async {
-    let text = "[" + Self.article(1) + ", {\"id\": 2, \"title\": \"" + String(repeating: "x", count: 5_000)
+    let text =
+      "[" + Self.article(1) + ", {\"id\": 2, \"title\": \"" + String(repeating: "x", count: 5_000)
       + "\"}]"
     let (elements, error) = await collect(
       Self.articleMapping.elements(
@@ -240,7 +249,10 @@ import Testing
   }
 
   @Test func aRuleReadingTheWholePayloadCannotBeStreamed() async {
-    struct Tagged: Equatable { var id = 0; var kind = "" }
+    struct Tagged: Equatable {
+      var id = 0
+      var kind = ""
+    }
     let mapping = Mapping(Tagged.init) {
       Attribute("id", \.id)
       Attribute(SourcePath.payload.appending("kind"), \.kind)
@@ -258,7 +270,8 @@ import Testing
 
   @Test func aSourceErrorEndsTheStreamAsItIs() async {
     let stream = Self.articleMapping.elements(
-      of: FailingChunks(chunks: [Array("[\(Self.article(0)), ".utf8)], error: URLError(.networkConnectionLost)))
+      of: FailingChunks(
+        chunks: [Array("[\(Self.article(0)), ".utf8)], error: URLError(.networkConnectionLost)))
     let (elements, error) = await collect(stream)
     #expect(elements.map(\.id) == [0])
     #expect((error as? URLError)?.code == .networkConnectionLost)

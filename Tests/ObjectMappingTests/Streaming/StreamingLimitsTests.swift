@@ -65,10 +65,11 @@ import Testing
       "streamed JSON Lines", base: 2_000,
       prepare: { count in
         Array(((0..<count).map(StreamedElementsTests.article).joined(separator: "\n")).utf8)
+      },
+      work: { bytes in
+        #expect(Self.streamSynchronously(bytes, chunk: 4_096, layout: .jsonLines) > 0)
       }
-    ) { bytes in
-      #expect(Self.streamSynchronously(bytes, chunk: 4_096, layout: .jsonLines) > 0)
-    }
+    )
   }
 
   @Test func oneLargeElementInSmallChunksInLinearTime() throws {
@@ -80,10 +81,11 @@ import Testing
         Array(
           (#"[{"id": 1, "title": ""# + String(repeating: "x", count: size)
             + #"", "rating": 1, "views": 1}]"#).utf8)
+      },
+      work: { bytes in
+        #expect(Self.streamSynchronously(bytes, chunk: 64) == 1)
       }
-    ) { bytes in
-      #expect(Self.streamSynchronously(bytes, chunk: 64) == 1)
-    }
+    )
   }
 
   @Test func aLargeEnvelopeInLinearTime() throws {
@@ -93,23 +95,27 @@ import Testing
         let members = (0..<count).map { #""k\#($0)": [\#($0), {"a": "b"}]"# }.joined(separator: ",")
         return Array(
           (#"{\#(members), "data": ["# + StreamedElementsTests.article(1) + "]}").utf8)
+      },
+      work: { bytes in
+        #expect(Self.streamSynchronously(bytes, chunk: 1_000, layout: .array(at: "data")) == 1)
       }
-    ) { bytes in
-      #expect(Self.streamSynchronously(bytes, chunk: 1_000, layout: .array(at: "data")) == 1)
-    }
+    )
   }
 
   @Test func deeplyNestedElementsInLinearTime() throws {
     try Scaling.expectLinear(
       "deeply nested elements", base: 20_000,
       prepare: { depth in
-        Array(("[" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "]").utf8)
+        Array(
+          ("[" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "]")
+            .utf8)
+      },
+      work: { bytes in
+        _ = Self.streamSynchronously(
+          bytes, chunk: 256,
+          options: StreamOptions(reading: JSONReadingOptions(maximumDepth: 1 << 20)))
       }
-    ) { bytes in
-      _ = Self.streamSynchronously(
-        bytes, chunk: 256,
-        options: StreamOptions(reading: JSONReadingOptions(maximumDepth: 1 << 20)))
-    }
+    )
   }
 
   // MARK: Memory, in a child process
@@ -170,7 +176,8 @@ import Testing
         }
       }
       if let before, let after = StreamingLimitsTests.residentBytes() {
-        FileHandle.standardError.write(Data("resident memory grew \((after - before) >> 10) KiB\n".utf8))
+        FileHandle.standardError.write(
+          Data("resident memory grew \((after - before) >> 10) KiB\n".utf8))
         if after - before >= 16 << 20 { exit(1) }
       }
     }

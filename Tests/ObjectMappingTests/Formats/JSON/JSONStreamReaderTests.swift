@@ -151,7 +151,8 @@ struct StreamReading: Equatable {
   }
 
   @Test(arguments: [
-    "[]", " [ ] ", "[1]", "[1,2,3]", #"[{"a":1},{"b":[1,2,{"c":"]}"}]},"x",null,true,false,-1.5e3]"#,
+    "[]", " [ ] ", "[1]", "[1,2,3]",
+    #"[{"a":1},{"b":[1,2,{"c":"]}"}]},"x",null,true,false,-1.5e3]"#,
     "[ 1 , 2 ]\n", #"["é", "😀", "\u00e9\n\"\\"]"#, "[[[[]]]]", #"[{"a":{"b":{"c":[]}}}]"#,
   ])
   func validArraysReadAsTheWholeDocument(_ text: String) {
@@ -183,7 +184,8 @@ struct StreamReading: Equatable {
   }
 
   @Test func nestedKeyPaths() {
-    expectAgrees(#"{"a":1,"result":{"page":2,"items":[{"id":1},{"id":2}],"more":true},"z":[]}"#,
+    expectAgrees(
+      #"{"a":1,"result":{"page":2,"items":[{"id":1},{"id":2}],"more":true},"z":[]}"#,
       layout: .array(at: "result.items"))
     expectAgrees(#"{"result":[{"items":[1]}]}"#, layout: .array(at: "result.items"))
     expectAgrees(#"{"a.b":[1,2]}"#, layout: .array(at: #"a\.b"#))
@@ -197,7 +199,8 @@ struct StreamReading: Equatable {
     expectAgrees("[{\"a\": /* } */ 1}]", options: lenient)
     expectAgrees("[1 /x]", options: lenient)
     expectAgrees("[1 /* open", options: lenient)
-    expectAgrees("{\"data\": /* [ */ [1, 2,], \"n\": 1,}", layout: .array(at: "data"),
+    expectAgrees(
+      "{\"data\": /* [ */ [1, 2,], \"n\": 1,}", layout: .array(at: "data"),
       options: lenient)
   }
 
@@ -216,7 +219,8 @@ struct StreamReading: Equatable {
     expectAgrees("[{\"a\":1},\n{\"b\":1,\n \"b\":2}]", options: options)
     expectAgrees(#"{"data":[{"a":1,"a":2}]}"#, layout: .array(at: "data"), options: options)
     expectAgrees(#"{"x":1,"data":[1],"x":2}"#, layout: .array(at: "data"), options: options)
-    expectAgrees("{\"x\":1,\"data\":[1,\n2],\n \"y\":1, \"y\":2}", layout: .array(at: "data"),
+    expectAgrees(
+      "{\"x\":1,\"data\":[1,\n2],\n \"y\":1, \"y\":2}", layout: .array(at: "data"),
       options: options)
   }
 
@@ -340,7 +344,8 @@ struct StreamReading: Equatable {
   ]
 
   static func value(_ depth: Int, _ random: inout Generator) -> String {
-    let choice = depth > 3 ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<11, using: &random)
+    let choice =
+      depth > 3 ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<11, using: &random)
     switch choice {
     case 0..<8: return pieces[Int.random(in: 0..<12, using: &random)]
     case 8:
@@ -365,7 +370,9 @@ struct StreamReading: Equatable {
     for _ in 0..<Int.random(in: 0..<3, using: &random) where !bytes.isEmpty {
       let at = Int.random(in: 0..<bytes.count, using: &random)
       switch Int.random(in: 0..<3, using: &random) {
-      case 0: bytes.insert(contentsOf: noise[Int.random(in: 0..<noise.count, using: &random)].utf8, at: at)
+      case 0:
+        bytes.insert(
+          contentsOf: noise[Int.random(in: 0..<noise.count, using: &random)].utf8, at: at)
       case 1: bytes.remove(at: at)
       default: bytes[at] = Array(noise[Int.random(in: 0..<noise.count, using: &random)].utf8)[0]
       }
@@ -381,7 +388,9 @@ struct StreamReading: Equatable {
     for round in 0..<(Int(ProcessInfo.processInfo.environment["STREAM_ROUNDS"] ?? "") ?? 1_500) {
       let options: JSONReadingOptions =
         round % 3 == 0
-        ? .lenient : JSONReadingOptions(maximumDepth: round % 5 == 0 ? 3 : 512, rejectsDuplicateKeys: round % 7 == 0)
+        ? .lenient
+        : JSONReadingOptions(
+          maximumDepth: round % 5 == 0 ? 3 : 512, rejectsDuplicateKeys: round % 7 == 0)
       let bytes = Array(Self.payload(&random, keyPath: keyPath).utf8)
       let expected = StreamReading.expected(bytes, layout: layout, options: options)
       let sizes = (0..<4).map { _ in Int.random(in: 1...9, using: &random) }
@@ -392,7 +401,8 @@ struct StreamReading: Equatable {
       }
       #expect(
         got == expected,
-        "\(String(decoding: bytes, as: UTF8.self).debugDescription) chunks \(sizes) options \(options)")
+        "\(String(decoding: bytes, as: UTF8.self).debugDescription) chunks \(sizes) options \(options)"
+      )
     }
   }
 }
