@@ -38,7 +38,7 @@ public final class ObjectManager: Sendable {
   public let baseURL: URL
   /// Paths of objects and named routes.
   public let router: Router
-  /// What sends requests (``URLSessionTransport/shared`` by default).
+  /// What sends requests (a ``URLSessionTransport`` of the manager's own by default).
   public let transport: any HTTPTransport
   /// The format request bodies are written in (default JSON).
   public let requestFormat: PayloadFormat
@@ -65,7 +65,8 @@ public final class ObjectManager: Sendable {
   ///   - baseURL: The URL every request is under (`https://api.example.com/v1`): a path is
   ///     appended to it, so its last segment is kept with or without a trailing `/`.
   ///   - router: The routes of objects and names.
-  ///   - transport: What sends requests; ``URLSessionTransport/shared`` by default.
+  ///   - transport: What sends requests; by default a ``URLSessionTransport`` of this manager's
+  ///     own, so a hostile server one manager talks to cannot hold up another manager's requests.
   ///   - requestFormat: The format of request bodies (default JSON).
   ///   - formats: The formats responses are read with (default JSON and form bodies).
   ///   - headers: Header fields for every request to the base URL's origin.
@@ -77,7 +78,7 @@ public final class ObjectManager: Sendable {
   ///   - limits: The response size and request time limits (default 64 MiB, 60 seconds).
   public init(
     baseURL: URL, router: Router = Router(),
-    transport: any HTTPTransport = URLSessionTransport.shared,
+    transport: any HTTPTransport = URLSessionTransport(),
     requestFormat: PayloadFormat = .json, formats: FormatRegistry = .standard,
     headers: HeaderFields = [:], provider: MappingProvider? = nil,
     options: MappingOptions = .none, redirects: RedirectPolicy = .sameOrigin,

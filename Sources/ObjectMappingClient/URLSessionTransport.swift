@@ -35,7 +35,8 @@ import Foundation
 /// requests of the same transport wait. Give a client of untrusted servers a transport of its
 /// own.
 public final class URLSessionTransport: HTTPTransport {
-  /// A transport with ``defaultConfiguration()``, shared by managers made without one.
+  /// A transport with ``defaultConfiguration()`` that managers can share (each manager made
+  /// without a transport has one of its own).
   public static let shared = URLSessionTransport()
 
   let session: URLSession

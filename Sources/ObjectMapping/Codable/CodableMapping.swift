@@ -33,13 +33,13 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
   public init(
     decoder: FastJSONDecoder = FastJSONDecoder(), encoder: FastJSONEncoder = FastJSONEncoder()
   ) {
-    let coders = _SendableCoders(decoder: decoder)
+    let options = decoder.options
     let settings = encoder.settings
     let name = "\(Object.self)"
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
       let payload = PayloadValue(run: run, index: index, context: run.context)
       do {
-        return try _decodeCodable(Object.self, from: payload, with: coders.decoder)
+        return try _decodeCodable(Object.self, from: payload, with: options)
       } catch {
         run.record(error)
         return nil
@@ -96,5 +96,32 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child?> & Sendable
   ) {
     self.init(source, property, CodableMapping<Child>())
+  }
+}
+
+extension Relationship {
+  /// A relationship to a `Codable` value at the key the mapping's ``KeyConvention`` makes from
+  /// the property's name, read and written by its `Codable` conformance (``CodableMapping``).
+  ///
+  /// ```swift
+  /// Mapping(Issue.init, keys: .snakeCase) {
+  ///   Relationship(\.milestone)     // "milestone", a Codable Milestone
+  ///   Relationship(\.labels)        // "labels", [Label] decoded whole
+  /// }
+  /// ```
+  @_disfavoredOverload
+  public init<Child: Codable & Sendable>(
+    _ property: WritableKeyPath<Object, Child> & Sendable
+  ) {
+    self.init(property, CodableMapping<Child>())
+  }
+
+  /// An optional to-one relationship to a `Codable` value at the key the convention makes:
+  /// absent leaves it, `null` clears it.
+  @_disfavoredOverload
+  public init<Child: Codable & Sendable>(
+    _ property: WritableKeyPath<Object, Child?> & Sendable
+  ) {
+    self.init(property, CodableMapping<Child>())
   }
 }

@@ -1,19 +1,81 @@
 import Foundation
 
-/// An `Encodable` encoder producing a ``Node``: how `Codable` values are written inside mappings
-/// and by ``FastJSONEncoder``, with `JSONEncoder`'s strategies.
-struct _NodeEncodingSettings: @unchecked Sendable {
+/// A ``FastJSONEncoder``'s settings as its properties set them.
+struct _EncodingOptions: @unchecked Sendable {
   // @unchecked: JSONEncoder's strategy types and `userInfo` are not all marked Sendable; a
-  // settings value is never mutated once a coder or a rule holds it.
+  // copy is never mutated once a call or a rule holds it.
+  var outputFormatting: JSONEncoder.OutputFormatting = []
   var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
   var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate
   var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy = .base64
   var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
-  var userInfo: [CodingUserInfoKey: Any] = [:]
+  var errorReporting = FastJSONEncoder.ErrorReporting.encodingError
+  var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+}
+
+/// A ``FastJSONEncoder``'s settings, as one call reads them: how `Codable` values are written
+/// inside mappings and by the encoder, with `JSONEncoder`'s strategies. A class, so that the
+/// encoders and containers of a call share one copy (a reference per encoder, not the whole
+/// settings per nested value).
+final class _NodeEncodingSettings: @unchecked Sendable {
+  // @unchecked: immutable; JSONEncoder's strategy types and `userInfo` are not all marked
+  // Sendable.
+  let outputFormatting: JSONEncoder.OutputFormatting
+  let keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy
+  let dateEncodingStrategy: JSONEncoder.DateEncodingStrategy
+  let dataEncodingStrategy: JSONEncoder.DataEncodingStrategy
+  let nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy
+  let errorReporting: FastJSONEncoder.ErrorReporting
+  /// The user's values as `Encoder.userInfo` gives them.
+  let userInfo: [CodingUserInfoKey: Any]
+
+  init(_ options: _EncodingOptions = _EncodingOptions()) {
+    outputFormatting = options.outputFormatting
+    keyEncodingStrategy = options.keyEncodingStrategy
+    dateEncodingStrategy = options.dateEncodingStrategy
+    dataEncodingStrategy = options.dataEncodingStrategy
+    nonConformingFloatEncodingStrategy = options.nonConformingFloatEncodingStrategy
+    errorReporting = options.errorReporting
+    userInfo = options.userInfo.mapValues { $0 as Any }
+  }
 
   /// `value` as a node.
   func node(of value: some Encodable) throws -> Node {
     try _NodeEncoder.box(value, settings: self, parent: [], key: nil)
+  }
+
+  /// The top-level `value` as a node: `JSONEncoder`'s error when the value's own code wrote
+  /// nothing.
+  func topLevelNode<T: Encodable>(_ value: T) throws -> Node {
+    if Self.writesSpecially(T.self) || Self.isScalar(T.self) { return try node(of: value) }
+    return try topLevelNode(value) { try value.encode(to: $0) }
+  }
+
+  /// ``topLevelNode(_:)`` for a value whose encoding is `encode` (a configured one).
+  func topLevelNode<T>(_ value: T, encode: (any Encoder) throws -> Void) throws -> Node {
+    let box = _NodeBox()
+    try encode(_NodeEncoder(settings: self, box: box, path: []))
+    guard case .empty = box.content else { return box.node }
+    throw Self.wroteNothing(value)
+  }
+
+  /// Whether `JSONEncoder` writes a value of type `T` itself rather than through its
+  /// `encode(to:)` (or the encoder writes it directly): the other fixed-width numbers, dates,
+  /// data, URLs, decimals, nodes. The types are told apart by their metadata.
+  @inline(__always)
+  static func writesSpecially<T>(_ type: T.Type) -> Bool {
+    if T.self == Int64.self || T.self == Float.self || T.self == Date.self || T.self == Data.self
+      || T.self == URL.self || T.self == Decimal.self || T.self == Node.self
+      || T.self == Int32.self || T.self == Int16.self || T.self == Int8.self || T.self == UInt.self
+      || T.self == UInt8.self || T.self == UInt16.self || T.self == UInt32.self
+      || T.self == UInt64.self
+    {
+      return true
+    }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      return T.self == Int128.self || T.self == UInt128.self
+    }
+    return false
   }
 }
 
@@ -67,12 +129,41 @@ final class _NodeBox {
     content = .object(keys, members)
   }
 
-  /// A nested container's box for the member `key`.
+  /// A nested container's box for the member `key`: the box already there, or one holding the
+  /// object or array already written there (`JSONEncoder` amends it), or a new one.
   func memberBox(_ key: String) -> _NodeBox {
-    if case .object(_, let members) = content, case .box(let box)? = members[key] { return box }
+    if case .object(_, let members) = content, let slot = members[key] {
+      switch slot {
+      case .box(let box): return box
+      case .node(let node):
+        let box = _NodeBox(amending: node)
+        setMember(key, .box(box))
+        return box
+      }
+    }
     let box = _NodeBox()
     setMember(key, .box(box))
     return box
+  }
+
+  init() {}
+
+  /// A box holding `node`'s members or elements, to be added to.
+  init(amending node: Node) {
+    switch node {
+    case .object(let members):
+      var keys: [String] = []
+      var slots: [String: Slot] = [:]
+      for member in members where slots[member.key] == nil {
+        keys.append(member.key)
+        slots[member.key] = .node(member.value)
+      }
+      content = .object(keys, slots)
+    case .array(let elements):
+      content = .array(elements.map { .node($0) })
+    default:
+      content = .empty
+    }
   }
 
   /// Appends an element.
@@ -93,19 +184,44 @@ final class _NodeBox {
     return box
   }
 
+  /// Makes the box an object, keeping an object written before as a single value (as
+  /// `JSONEncoder` amends it).
   func makeObject() {
-    if case .object = content { return }
-    content = .object([], [:])
+    switch content {
+    case .object: return
+    case .value(let node) where node.isObject:
+      content = _NodeBox(amending: node).content
+    default:
+      content = .object([], [:])
+    }
   }
 
+  /// Makes the box an array, keeping an array written before as a single value.
   func makeArray() {
-    if case .array = content { return }
-    content = .array([])
+    switch content {
+    case .array: return
+    case .value(let node) where node.isArray:
+      content = _NodeBox(amending: node).content
+    default:
+      content = .array([])
+    }
   }
 
   var elementCount: Int {
     if case .array(let elements) = content { return elements.count }
     return 0
+  }
+}
+
+extension Node {
+  fileprivate var isObject: Bool {
+    if case .object = self { return true }
+    return false
+  }
+
+  fileprivate var isArray: Bool {
+    if case .array = self { return true }
+    return false
   }
 }
 
@@ -123,11 +239,15 @@ final class _NodeEncoder: Encoder {
 
   /// `value` encoded as a node: scalars and the types `JSONEncoder` writes specially directly,
   /// anything else through its `encode(to:)`. The coding path is built only when needed.
+  ///
+  /// Not inlined, and the special types tested out of line: it is on the stack once per level
+  /// of a recursive model (512 levels must fit a 512 KB stack).
+  @inline(never)
   static func box(
     _ value: some Encodable, settings: _NodeEncodingSettings, parent: [any CodingKey],
     key: (any CodingKey)?
   ) throws -> Node {
-    if let node = try settings.special(value, path: _path(parent, key)) { return node }
+    if let node = try settings.specialNode(value, parent: parent, key: key) { return node }
     let box = _NodeBox()
     try value.encode(to: _NodeEncoder(settings: settings, box: box, path: _path(parent, key)))
     return box.node
@@ -154,8 +274,17 @@ final class _NodeEncoder: Encoder {
 }
 
 extension _NodeEncodingSettings {
-  /// The node of a scalar, a date, data, a URL or a decimal; `nil` for other types. The types
-  /// are told apart by their metadata (no dynamic cast per value).
+  /// ``special(_:path:)`` out of line, for ``_NodeEncoder/box(_:settings:parent:key:)``.
+  @inline(never)
+  func specialNode<T: Encodable>(_ value: T, parent: [any CodingKey], key: (any CodingKey)?)
+    throws -> Node?
+  {
+    try special(value, path: _path(parent, key))
+  }
+
+  /// The node of a scalar, a date, data, a URL, a decimal, or (under a key strategy) a
+  /// `[String: V]`, whose keys stay as they are; `nil` for other types. The types are told
+  /// apart by their metadata (no dynamic cast per value).
   @inline(__always)
   func special<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws
     -> Node?
@@ -164,39 +293,71 @@ extension _NodeEncodingSettings {
     if let value = _sameType(value, as: Int.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: Double.self) { return try float(value, path: path()) }
     if let value = _sameType(value, as: Bool.self) { return .bool(value) }
-    if let value = _sameType(value, as: Int64.self) { return .integer(value) }
-    return try specialRare(value, path: path())
+    if Self.writesSpecially(T.self) { return try specialRare(value, path: path()) }
+    if case .useDefaultKeys = keyEncodingStrategy { return nil }
+    guard let dictionary = value as? any _StringKeyedEncodable else { return nil }
+    return try dictionary.node(settings: self, path: path())
   }
 
   /// ``special(_:path:)`` for the less common types.
   private func specialRare<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey])
     throws -> Node?
   {
-    if let value = _sameType(value, as: Float.self) {
-      return try float(Double(value), path: path())
-    }
+    if let value = _sameType(value, as: Int64.self) { return .integer(value) }
+    if let value = _sameType(value, as: Float.self) { return try float(value, path: path()) }
     if let value = _sameType(value, as: Date.self) { return try date(value, path: path()) }
     if let value = _sameType(value, as: Data.self) { return try data(value, path: path()) }
     if let value = _sameType(value, as: URL.self) { return .string(value.absoluteString) }
-    if let value = _sameType(value, as: Decimal.self) { return .decimal("\(value)") }
+    if let value = _sameType(value, as: Decimal.self) {
+      guard !value.isNaN else { throw Self.nanDecimal(path()) }
+      return .decimal(value.description)
+    }
+    if let value = _sameType(value, as: Node.self) { return value }
     if let value = _sameType(value, as: Int8.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: Int16.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: Int32.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: UInt8.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: UInt16.self) { return .integer(Int64(value)) }
     if let value = _sameType(value, as: UInt32.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: UInt.self) { return Self.unsigned(UInt64(value)) }
-    if let value = _sameType(value, as: UInt64.self) { return Self.unsigned(value) }
+    if let value = _sameType(value, as: UInt.self) { return Self.integer(value) }
+    if let value = _sameType(value, as: UInt64.self) { return Self.integer(value) }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      if let value = _sameType(value, as: Int128.self) { return Self.integer(value) }
+      if let value = _sameType(value, as: UInt128.self) { return Self.integer(value) }
+    }
     return nil
   }
 
-  private static func unsigned(_ value: UInt64) -> Node {
-    if let exact = Int64(exactly: value) { return .integer(exact) }
-    return .decimal("\(value)")
+  /// The error for a `Decimal` NaN, which JSON cannot hold. (`JSONEncoder` writes `NaN`, which
+  /// is not JSON: no JSON reader, its own included, reads it back.)
+  static func nanDecimal(_ path: [any CodingKey]) -> EncodingError {
+    .invalidValue(
+      Decimal.nan,
+      EncodingError.Context(
+        codingPath: path, debugDescription: "Unable to encode Decimal.nan directly in JSON."))
   }
 
+  /// An integer of any width: `.integer` when it fits 64 bits, its digits otherwise.
+  static func integer(_ value: some FixedWidthInteger) -> Node {
+    if let exact = Int64(exactly: value) { return .integer(exact) }
+    return .decimal(value.description)
+  }
+
+  /// A floating-point value as `JSONEncoder` writes it (its shortest text, without `.0`), or
+  /// as the non-conforming float strategy says.
   func float(_ value: Double, path: [any CodingKey]) throws -> Node {
-    guard !value.isFinite else { return .double(value) }
+    guard value.isFinite else { return try nonFinite(value, path: path) }
+    return .decimal(_JSONWriter.encoderNumberText(value))
+  }
+
+  /// ``float(_:path:)-(Double,_)`` for a `Float`, in its own shortest form.
+  func float(_ value: Float, path: [any CodingKey]) throws -> Node {
+    guard value.isFinite else { return try nonFinite(value, path: path) }
+    return .decimal(_JSONWriter.encoderNumberText(value))
+  }
+
+  /// An infinity or NaN: the string the strategy names for it, or `JSONEncoder`'s error.
+  func nonFinite<F: BinaryFloatingPoint>(_ value: F, path: [any CodingKey]) throws -> Node {
     guard
       case .convertToString(let positive, let negative, let nan) =
         nonConformingFloatEncodingStrategy
@@ -204,7 +365,9 @@ extension _NodeEncodingSettings {
       throw EncodingError.invalidValue(
         value,
         EncodingError.Context(
-          codingPath: path, debugDescription: "Unable to encode \(value) directly in JSON."))
+          codingPath: path,
+          debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."
+        ))
     }
     return .string(value.isNaN ? nan : value > 0 ? positive : negative)
   }
@@ -212,13 +375,13 @@ extension _NodeEncodingSettings {
   func date(_ value: Date, path: [any CodingKey]) throws -> Node {
     switch dateEncodingStrategy {
     case .deferredToDate:
-      return .double(value.timeIntervalSinceReferenceDate)
+      return try float(value.timeIntervalSinceReferenceDate, path: path)
     case .secondsSince1970:
-      return .double(value.timeIntervalSince1970)
+      return try float(value.timeIntervalSince1970, path: path)
     case .millisecondsSince1970:
-      return .double(value.timeIntervalSince1970 * 1000)
+      return try float(1000 * value.timeIntervalSince1970, path: path)
     case .iso8601:
-      return .string(try _ISO8601.format(value, unitsPerSecond: 1))
+      return .string(_ISO8601Coding.string(from: value))
     case .custom(let closure):
       let box = _NodeBox()
       try closure(value, _NodeEncoder(settings: self, box: box, path: path))
@@ -258,34 +421,13 @@ extension _NodeEncodingSettings {
   }
 }
 
-/// `JSONEncoder`'s `convertToSnakeCase`: `createdAt` -> `created_at`, `URLString` ->
-/// `url_string`; leading and trailing underscores are kept.
-func _convertToSnakeCase(_ key: String) -> String {
-  guard !key.isEmpty else { return key }
-  var words: [Range<String.Index>] = []
-  var wordStart = key.startIndex
-  var searchRange = key.index(after: wordStart)..<key.endIndex
-  while let upper = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchRange) {
-    let untilUpper = wordStart..<upper.lowerBound
-    words.append(untilUpper)
-    searchRange = upper.lowerBound..<searchRange.upperBound
-    guard let lower = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange)
-    else {
-      wordStart = searchRange.lowerBound
-      break
-    }
-    let nextCharacterAfterCapital = key.index(after: upper.lowerBound)
-    if lower.lowerBound == nextCharacterAfterCapital {
-      wordStart = upper.lowerBound
-    } else {
-      let beforeLowerIndex = key.index(before: lower.lowerBound)
-      words.append(upper.lowerBound..<beforeLowerIndex)
-      wordStart = beforeLowerIndex
-    }
-    searchRange = lower.upperBound..<searchRange.upperBound
+extension _StringKeyedEncodable {
+  /// The dictionary as an object node whose keys are as they are.
+  func node(settings: _NodeEncodingSettings, path: [any CodingKey]) throws -> Node {
+    let encoder = _NodeEncoder(settings: settings, box: _NodeBox(), path: path)
+    try writeMembers(to: encoder)
+    return encoder.box.node
   }
-  words.append(wordStart..<searchRange.upperBound)
-  return words.map { key[$0].lowercased() }.joined(separator: "_")
 }
 
 struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -301,7 +443,24 @@ struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   mutating func encodeNil(forKey key: Key) throws { box.setMember(outputKey(key), .node(.null)) }
 
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128, forKey key: Key) throws {
+    box.setMember(outputKey(key), .node(_NodeEncodingSettings.integer(value)))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128, forKey key: Key) throws {
+    box.setMember(outputKey(key), .node(_NodeEncodingSettings.integer(value)))
+  }
+
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    box.setMember(outputKey(key), .node(try encoder.node(of: value, key: key)))
+  }
+
+  // Written here rather than through the protocol's default: one frame less per level of a
+  // recursive model.
+  mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    guard let value else { return }
     box.setMember(outputKey(key), .node(try encoder.node(of: value, key: key)))
   }
 
@@ -319,7 +478,8 @@ struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   mutating func superEncoder() -> any Encoder {
     _NodeEncoder(
-      settings: encoder.settings, box: box.memberBox("super"),
+      settings: encoder.settings,
+      box: box.memberBox(encoder.settings.outputKey(_AnyCodingKey.super, path: codingPath)),
       path: codingPath + [_AnyCodingKey.super]
     )
   }
@@ -336,6 +496,16 @@ struct _UnkeyedNodeContainer: UnkeyedEncodingContainer {
   var count: Int { box.elementCount }
 
   mutating func encodeNil() throws { box.append(.node(.null)) }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128) throws {
+    box.append(.node(_NodeEncodingSettings.integer(value)))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128) throws {
+    box.append(.node(_NodeEncodingSettings.integer(value)))
+  }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     box.append(.node(try encoder.node(of: value, key: _IndexKey(count))))
@@ -367,74 +537,17 @@ struct _SingleNodeContainer: SingleValueEncodingContainer {
 
   mutating func encodeNil() throws { encoder.box.content = .value(.null) }
 
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128) throws {
+    encoder.box.content = .value(_NodeEncodingSettings.integer(value))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128) throws {
+    encoder.box.content = .value(_NodeEncodingSettings.integer(value))
+  }
+
   mutating func encode<T: Encodable>(_ value: T) throws {
     encoder.box.content = .value(try encoder.node(of: value, key: nil))
-  }
-}
-
-// MARK: Node as Codable
-
-extension Node: Codable {
-  /// Reads any value from any decoder (`JSONDecoder`, ``FastJSONDecoder``, a property list
-  /// decoder): a `Node` property of a `Codable` model holds whatever the payload has there.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Int64.self) {
-      self = .integer(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .double(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([Node].self) {
-      self = .array(value)
-    } else {
-      let members = try decoder.container(keyedBy: _AnyCodingKey.self)
-      self = .object(
-        try members.allKeys.map {
-          Node.Member($0.stringValue, try members.decode(Node.self, forKey: $0))
-        })
-    }
-  }
-
-  /// Writes the node to any encoder (numbers as numbers, a decimal's exact text as a `Decimal`).
-  public func encode(to encoder: any Encoder) throws {
-    switch self {
-    case .null:
-      var container = encoder.singleValueContainer()
-      try container.encodeNil()
-    case .bool(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .integer(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .double(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .decimal(let text):
-      var container = encoder.singleValueContainer()
-      if let encoder = encoder as? _NodeEncoder {
-        encoder.box.content = .value(.decimal(text))
-      } else if let value = Decimal(string: text) {
-        try container.encode(value)
-      } else {
-        try container.encode(text)
-      }
-    case .string(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .array(let elements):
-      var container = encoder.unkeyedContainer()
-      for element in elements { try container.encode(element) }
-    case .object(let members):
-      var container = encoder.container(keyedBy: _AnyCodingKey.self)
-      for member in members {
-        try container.encode(member.value, forKey: _AnyCodingKey(stringValue: member.key))
-      }
-    }
   }
 }

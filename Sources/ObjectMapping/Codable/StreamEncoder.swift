@@ -7,11 +7,15 @@ import Foundation
 /// own container opens when its `encode(to:)` asks for it and closes when that call returns; a
 /// nested container closes when its parent is written to again. Every use that a stream cannot
 /// write in order — writing to a container that was already closed, a `superEncoder`, a key
-/// written twice in one object (`JSONEncoder` keeps the later value), a second value through
-/// one single-value container, or an error that the value's own code caught and went on from —
-/// sets ``abandoned``. The caller then discards the output and encodes the value again through
-/// the `Node`-building encoder, which handles all of them as `JSONEncoder` does. The synthesized
+/// written twice in one object (`JSONEncoder` keeps the later value, or amends the earlier one
+/// through a nested container), a second value through one single-value container, an error
+/// that the value's own code caught and went on from, nesting deeper than 512 levels — sets
+/// ``abandoned``. The caller then discards the output and encodes the value again through the
+/// `Node`-building encoder, which handles all of them as `JSONEncoder` does. The synthesized
 /// conformances and the standard library's collections never abandon.
+///
+/// Paths are `JSONEncoder`'s: an encoder's `codingPath` is its value's (a nested container made
+/// from it does not change it), a container's is its own.
 final class _StreamEncoder: Encoder {
   /// An open container.
   struct Frame {
@@ -37,6 +41,9 @@ final class _StreamEncoder: Encoder {
   private let keyMode: KeyMode
   /// Whether the output must be discarded and the value encoded through the `Node` encoder.
   @exclusivity(unchecked) private(set) var abandoned = false
+  /// Whether a use the stream cannot follow was met (``abandon()``), as opposed to an error
+  /// the value itself threw: only then is the value encoded again.
+  @exclusivity(unchecked) private(set) var cannotStream = false
 
   @exclusivity(unchecked) private var frames: [Frame] = []
   /// The innermost open container's id (0: none).
@@ -48,10 +55,15 @@ final class _StreamEncoder: Encoder {
   @exclusivity(unchecked) private var largeObjectKeys: [Int: Set<UInt64>] = [:]
   /// The coding path of what is being written: the value's keys and nested containers' keys.
   @exclusivity(unchecked) private var path: [any CodingKey] = []
+  /// The length of the coding path of the value being encoded (the encoder's `codingPath`).
+  @exclusivity(unchecked) private var valuePathCount = 0
   /// The first frame of the value being encoded, and whether it has written anything yet.
   @exclusivity(unchecked) private var valueBase = 0
   @exclusivity(unchecked) private var valueStarted = false
   @exclusivity(unchecked) private var snakeCaseKeys: [String: String] = [:]
+
+  /// The deepest nesting `JSONEncoder` writes.
+  static let maximumDepth = 512
 
   private enum KeyMode {
     case same
@@ -69,7 +81,7 @@ final class _StreamEncoder: Encoder {
     }
   }
 
-  var codingPath: [any CodingKey] { path }
+  var codingPath: [any CodingKey] { Array(path.prefix(valuePathCount)) }
   var userInfo: [CodingUserInfoKey: Any] { settings.userInfo }
 
   /// The coding path of a container whose path had `count` keys.
@@ -79,6 +91,7 @@ final class _StreamEncoder: Encoder {
   @discardableResult
   func abandon() -> _StreamAbandoned {
     abandoned = true
+    cannotStream = true
     return _StreamAbandoned()
   }
 
@@ -121,6 +134,7 @@ final class _StreamEncoder: Encoder {
   func open(isObject: Bool, pathKey: (any CodingKey)?) -> Int {
     let pathCount = path.count
     if let pathKey { path.append(pathKey) }
+    if frames.count >= Self.maximumDepth { abandon() }
     if isObject { writer.beginObject() } else { writer.beginArray() }
     lastID += 1
     frames.append(
@@ -138,7 +152,8 @@ final class _StreamEncoder: Encoder {
     } else {
       writer.endArray()
     }
-    path.removeLast(path.count - frame.pathCount)
+    // One element at a time: `removeLast(_:)` goes through the generic `replaceSubrange`.
+    while path.count > frame.pathCount { path.removeLast() }
     topID = frames.last?.id ?? 0
   }
 
@@ -163,6 +178,17 @@ final class _StreamEncoder: Encoder {
     try enter(id)
     // A key written twice makes the output useless, so the check can follow the write.
     try checkUnique(writer.hashedKey(outputKey(key, pathCount: pathCount)))
+  }
+
+  /// Opens the current value's object, for members written by ``rawMember(_:_:in:)``.
+  func openValueObject() -> Int { valueContainer(isObject: true) }
+
+  /// Writes a member of object `id` with its key as it is, whatever the key strategy (a
+  /// `[String: V]`'s).
+  func rawMember<V: Encodable>(_ key: String, _ value: V, in id: Int) throws {
+    try enter(id)
+    try checkUnique(writer.hashedKey(key))
+    try self.value(value, pathKey: _AnyCodingKey(stringValue: key))
   }
 
   /// Counts an element of array `id`, returning its index.
@@ -196,8 +222,8 @@ final class _StreamEncoder: Encoder {
     }
   }
 
-  /// An encoder for a super value: its contents come later than a stream can place them, so
-  /// the value is encoded again through the `Node` encoder.
+  /// An encoder for a super value at `path`: its contents come later than a stream can place
+  /// them, so the value is encoded again through the `Node` encoder.
   func superEncoder(path: [any CodingKey]) -> any Encoder {
     abandon()
     return _NodeEncoder(settings: settings, box: _NodeBox(), path: path)
@@ -273,23 +299,78 @@ final class _StreamEncoder: Encoder {
     if let integer = _sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
     if let double = _sameType(value, as: Double.self) { return try self.double(double, pathKey()) }
     if let bool = _sameType(value, as: Bool.self) { return writer.bool(bool) }
-    try rareValue(value, pathKey: pathKey())
+    try otherValue(value, pathKey: pathKey())
   }
 
-  private func rareValue<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
+  /// ``value(_:pathKey:)`` for the other types. Not inlined: it is on the stack once per
+  /// level of a recursive model, which must fit 512 levels in a 512 KB stack.
+  @inline(never)
+  private func otherValue<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
+    if _NodeEncodingSettings.writesSpecially(T.self) {
+      return try specialValue(value, pathKey: pathKey)
+    }
+    if keyMode != .same, try dictionary(value, pathKey: pathKey) { return }
+    try encoded(value, pathKey: pathKey)
+  }
+
+  /// Writes the member `key` of object `id` (a container at path length `pathCount`) with
+  /// `value`: ``key(_:in:pathCount:)`` and ``value(_:pathKey:)`` in one frame, the one a
+  /// keyed container's generic `encode` and `encodeIfPresent` call once per level of a
+  /// recursive model.
+  @inline(never)
+  func member<T: Encodable>(_ value: T, key: any CodingKey, in id: Int, pathCount: Int) throws {
+    try self.key(key, in: id, pathCount: pathCount)
+    if let string = _sameType(value, as: String.self) { return writer.string(string) }
+    if let integer = _sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
+    if let double = _sameType(value, as: Double.self) { return try self.double(double, key) }
+    if let bool = _sameType(value, as: Bool.self) { return writer.bool(bool) }
+    if _NodeEncodingSettings.writesSpecially(T.self) {
+      return try specialValue(value, pathKey: key)
+    }
+    if keyMode != .same, try dictionary(value, pathKey: key) { return }
+    try encoded(value, pathKey: key)
+  }
+
+  /// Writes `value` through its `encode(to:)`, as a value of its own (``nested``, without its
+  /// closure: one frame less per level of a recursive model).
+  @inline(__always)
+  private func encoded<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
+    let saved = enterValue(pathKey)
+    do {
+      try value.encode(to: self)
+    } catch {
+      abandoned = true
+      throw error
+    }
+    try leaveValue(saved, topLevel: false)
+  }
+
+  /// Writes `value` when it is a `[String: V]`, its keys as they are (as `JSONEncoder` writes
+  /// them under a key strategy); `false` for other values.
+  @inline(never)
+  private func dictionary<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws -> Bool {
+    guard let dictionary = value as? any _StringKeyedEncodable else { return false }
+    try nested(pathKey) { try dictionary.writeMembers(to: self) }
+    return true
+  }
+
+  /// A scalar of another width, a date, data, a URL, a decimal or a node.
+  @inline(never)
+  private func specialValue<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
+    func key() -> [any CodingKey] { path + (pathKey.map { [$0] } ?? []) }
     if let integer = _sameType(value, as: Int64.self) { return writer.int64(integer) }
-    if let float = _sameType(value, as: Float.self) { return try double(Double(float), pathKey) }
+    if let float = _sameType(value, as: Float.self) {
+      guard float.isFinite else { return try node(settings.nonFinite(float, path: key())) }
+      return writer.encoderNumber(float)
+    }
     if let url = _sameType(value, as: URL.self) { return writer.string(url.absoluteString) }
     if let decimal = _sameType(value, as: Decimal.self) {
-      return writer.numberText("\(decimal)")
+      guard !decimal.isNaN else { throw _NodeEncodingSettings.nanDecimal(key()) }
+      return writer.numberText(decimal.description)
     }
     if let node = _sameType(value, as: Node.self) { return try self.node(node) }
-    if let date = _sameType(value, as: Date.self) {
-      return try self.node(try settings.date(date, path: path + (pathKey.map { [$0] } ?? [])))
-    }
-    if let data = _sameType(value, as: Data.self) {
-      return try self.node(try settings.data(data, path: path + (pathKey.map { [$0] } ?? [])))
-    }
+    if let date = _sameType(value, as: Date.self) { return try self.date(date, pathKey: pathKey) }
+    if let data = _sameType(value, as: Data.self) { return try self.data(data, pathKey: pathKey) }
     if let integer = _sameType(value, as: Int32.self) { return writer.int64(Int64(integer)) }
     if let integer = _sameType(value, as: Int16.self) { return writer.int64(Int64(integer)) }
     if let integer = _sameType(value, as: Int8.self) { return writer.int64(Int64(integer)) }
@@ -298,19 +379,55 @@ final class _StreamEncoder: Encoder {
     if let integer = _sameType(value, as: UInt32.self) { return writer.int64(Int64(integer)) }
     if let integer = _sameType(value, as: UInt.self) { return writer.uint64(UInt64(integer)) }
     if let integer = _sameType(value, as: UInt64.self) { return writer.uint64(integer) }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      if let integer = _sameType(value, as: Int128.self) {
+        return writer.numberText(integer.description)
+      }
+      if let integer = _sameType(value, as: UInt128.self) {
+        return writer.numberText(integer.description)
+      }
+    }
     try nested(pathKey) { try value.encode(to: self) }
+  }
+
+  private func date(_ date: Date, pathKey: (any CodingKey)?) throws {
+    switch settings.dateEncodingStrategy {
+    case .deferredToDate:
+      try double(date.timeIntervalSinceReferenceDate, pathKey)
+    case .secondsSince1970:
+      try double(date.timeIntervalSince1970, pathKey)
+    case .millisecondsSince1970:
+      try double(1000 * date.timeIntervalSince1970, pathKey)
+    case .iso8601:
+      writer.string(_ISO8601Coding.string(from: date))
+    case .custom(let closure):
+      // What the closure writes is the date's value; nothing written is `{}`.
+      try nested(pathKey) { try closure(date, self) }
+    @unknown default:
+      try node(settings.date(date, path: path + (pathKey.map { [$0] } ?? [])))
+    }
+  }
+
+  private func data(_ data: Data, pathKey: (any CodingKey)?) throws {
+    switch settings.dataEncodingStrategy {
+    case .base64:
+      writer.string(data.base64EncodedString())
+    case .deferredToData:
+      try nested(pathKey) { try data.encode(to: self) }
+    case .custom(let closure):
+      try nested(pathKey) { try closure(data, self) }
+    @unknown default:
+      try node(settings.data(data, path: path + (pathKey.map { [$0] } ?? [])))
+    }
   }
 
   /// Runs `body`, the `encode(to:)` of one value, as a value of its own: what it opens is
   /// closed when it returns, and a value that writes nothing is `{}` (as `JSONEncoder` writes
-  /// it).
-  func nested(_ pathKey: (any CodingKey)?, _ body: () throws -> Void) throws {
-    let savedBase = valueBase
-    let savedStarted = valueStarted
-    let pathCount = path.count
-    if let pathKey { path.append(pathKey) }
-    valueBase = frames.count
-    valueStarted = false
+  /// it), or, at the top level, `JSONEncoder`'s error.
+  func nested(_ pathKey: (any CodingKey)?, topLevel: Bool = false, _ body: () throws -> Void)
+    throws
+  {
+    let saved = enterValue(pathKey)
     do {
       try body()
     } catch {
@@ -318,14 +435,44 @@ final class _StreamEncoder: Encoder {
       abandoned = true
       throw error
     }
+    try leaveValue(saved, topLevel: topLevel)
+  }
+
+  /// What a value's encoding changes and ``leaveValue(_:topLevel:)`` puts back.
+  struct SavedValue {
+    let base: Int
+    let started: Bool
+    let valuePathCount: Int
+    let pathCount: Int
+  }
+
+  /// Begins the encoding of a value at `pathKey`: a value of its own (see ``nested``).
+  @inline(__always)
+  private func enterValue(_ pathKey: (any CodingKey)?) -> SavedValue {
+    let saved = SavedValue(
+      base: valueBase, started: valueStarted, valuePathCount: valuePathCount,
+      pathCount: path.count)
+    if let pathKey { path.append(pathKey) }
+    valuePathCount = path.count
+    valueBase = frames.count
+    valueStarted = false
+    return saved
+  }
+
+  /// Ends the value begun by ``enterValue(_:)``: closes what it opened, writes `{}` for a
+  /// value that wrote nothing (an error at the top level).
+  @inline(__always)
+  private func leaveValue(_ saved: SavedValue, topLevel: Bool) throws {
     if !valueStarted {
+      guard !topLevel else { throw _StreamWroteNothing() }
       writer.beginObject()
       writer.endObject()
     }
     while frames.count > valueBase { close() }
-    path.removeLast(path.count - pathCount)
-    valueBase = savedBase
-    valueStarted = savedStarted
+    while path.count > saved.pathCount { path.removeLast() }
+    valueBase = saved.base
+    valueStarted = saved.started
+    valuePathCount = saved.valuePathCount
   }
 
   /// Marks the current value as written through a single-value container.
@@ -334,45 +481,122 @@ final class _StreamEncoder: Encoder {
     valueStarted = true
   }
 
-  func double(_ value: Double, _ pathKey: (any CodingKey)?) throws {
-    guard value.isFinite else {
-      return try node(settings.float(value, path: path + (pathKey.map { [$0] } ?? [])))
-    }
-    do {
-      try writer.double(value)
-    } catch {
-      throw abandon()
-    }
+  /// Writes `node` as the current value (a ``Node``'s `encode(to:)`).
+  func writeNode(_ node: Node) throws {
+    try singleValue()
+    try self.node(node)
   }
 
-  private func node(_ node: Node) throws {
-    do {
-      try node._writeJSON(to: &writer, sortedKeys: false, nonFinite: .error)
-    } catch {
-      throw abandon()
+  func double(_ value: Double, _ pathKey: (any CodingKey)?) throws {
+    guard value.isFinite else {
+      return try node(settings.nonFinite(value, path: path + (pathKey.map { [$0] } ?? [])))
     }
+    writer.encoderNumber(value)
+  }
+
+  func float(_ value: Float, _ pathKey: (any CodingKey)?) throws {
+    guard value.isFinite else {
+      return try node(settings.nonFinite(value, path: path + (pathKey.map { [$0] } ?? [])))
+    }
+    writer.encoderNumber(value)
+  }
+
+  /// Writes `node` as the encoder writes values (see ``_CoderNodeWriter``), nested in the
+  /// open containers.
+  private func node(_ node: Node) throws {
+    try _CoderNodeWriter(settings: settings, sortedKeys: false, path: path, depth: frames.count)
+      .write(node, to: &writer)
   }
 }
 
 /// Thrown (and recorded) when a value cannot be streamed; see ``_StreamEncoder``.
 struct _StreamAbandoned: Error {}
 
+/// Thrown when the top-level value wrote nothing (the `Node` encoder gives the error).
+struct _StreamWroteNothing: Error {}
+
+/// `[String: V]`, whose members the encoders write with their keys as they are.
+protocol _StringKeyedEncodable {
+  func writeMembers(to stream: _StreamEncoder) throws
+  func writeMembers(to encoder: _NodeEncoder) throws
+}
+
+extension Dictionary: _StringKeyedEncodable where Key == String, Value: Encodable {
+  func writeMembers(to stream: _StreamEncoder) throws {
+    let id = stream.openValueObject()
+    for (key, value) in self { try stream.rawMember(key, value, in: id) }
+  }
+
+  func writeMembers(to encoder: _NodeEncoder) throws {
+    encoder.box.makeObject()
+    for (key, value) in self {
+      encoder.box.setMember(
+        key, .node(try encoder.node(of: value, key: _AnyCodingKey(stringValue: key))))
+    }
+  }
+}
+
 extension _NodeEncodingSettings {
-  /// `value` written into `writer` without a value tree, or `false` when it has to go through
-  /// the `Node` encoder (nothing of it is then left in `writer`).
+  /// `value` written into `writer` without a value tree (`true`), or `false` when it has to
+  /// go through the `Node` encoder (nothing of it is then left in `writer`), which also gives
+  /// any error: how `Codable` values inside mappings are written.
   func stream(_ value: some Encodable, into writer: inout _JSONWriter) -> Bool {
-    let stream = _StreamEncoder(
-      settings: self, writer: _JSONWriter(pretty: writer.isPretty, capacity: 0))
+    (try? streaming(into: &writer, describing: value) { try $0.value(value, pathKey: nil) })
+      ?? false
+  }
+
+  /// The top-level `value` written into `writer` (`true`), or `false` when it has to go
+  /// through the `Node` encoder. An error the value threw itself (not one of the stream's
+  /// limits) is thrown as it is, and a value whose own code writes nothing is `JSONEncoder`'s
+  /// error.
+  func streamTopLevel<T: Encodable>(_ value: T, into writer: inout _JSONWriter) throws -> Bool {
+    try streaming(into: &writer, describing: value) { stream in
+      if Self.writesSpecially(T.self) || Self.isScalar(T.self) {
+        try stream.value(value, pathKey: nil)
+      } else {
+        try stream.nested(nil, topLevel: true) { try value.encode(to: stream) }
+      }
+    }
+  }
+
+  /// ``streamTopLevel(_:into:)`` for a value whose encoding is `encode` (a configured one).
+  func streamTopLevel<T>(
+    _ value: T, into writer: inout _JSONWriter, encode: (any Encoder) throws -> Void
+  ) throws -> Bool {
+    try streaming(into: &writer, describing: value) { stream in
+      try stream.nested(nil, topLevel: true) { try encode(stream) }
+    }
+  }
+
+  /// Runs `body` with a stream writing into `writer`; see ``streamTopLevel(_:into:)``.
+  private func streaming<T>(
+    into writer: inout _JSONWriter, describing value: T, _ body: (_StreamEncoder) throws -> Void
+  ) throws -> Bool {
+    let stream = _StreamEncoder(settings: self, writer: _JSONWriter(capacity: 0))
     swap(&stream.writer, &writer)
     let start = stream.writer.checkpoint()
+    var thrown: (any Error)?
     do {
-      try stream.value(value, pathKey: nil)
+      try body(stream)
+    } catch is _StreamWroteNothing {
+      thrown = Self.wroteNothing(value)
+      stream.abandon()
+    } catch is _TooDeep {
+      thrown = Self.tooDeep(value)
+      stream.abandon()
     } catch {
+      if !stream.cannotStream { thrown = error }
       stream.abandon()
     }
     if stream.abandoned { stream.writer.rollback(to: start) }
     swap(&stream.writer, &writer)
+    if let thrown { throw thrown }
     return !stream.abandoned
+  }
+
+  /// Whether `T` is one of the four scalars the stream writes itself.
+  static func isScalar<T>(_ type: T.Type) -> Bool {
+    T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
   }
 }
 
@@ -406,6 +630,11 @@ struct _StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     try stream.double(value, key)
   }
 
+  mutating func encode(_ value: Float, forKey key: Key) throws {
+    try self.key(key)
+    try stream.float(value, key)
+  }
+
   mutating func encode(_ value: Int, forKey key: Key) throws {
     try self.key(key)
     stream.writer.int64(Int64(value))
@@ -416,9 +645,27 @@ struct _StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     stream.writer.int64(value)
   }
 
-  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128, forKey key: Key) throws {
     try self.key(key)
-    try stream.value(value, pathKey: key)
+    stream.writer.numberText(value.description)
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128, forKey key: Key) throws {
+    try self.key(key)
+    stream.writer.numberText(value.description)
+  }
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    try stream.member(value, key: key, in: id, pathCount: pathCount)
+  }
+
+  // `encodeIfPresent` written here rather than through the protocol's default (which calls
+  // `encode` from a frame of its own): one frame less per level of a recursive model.
+  mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    guard let value else { return }
+    try stream.member(value, key: key, in: id, pathCount: pathCount)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -435,11 +682,11 @@ struct _StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func superEncoder() -> any Encoder {
-    stream.superEncoder(path: codingPath)
+    stream.superEncoder(path: codingPath + [_AnyCodingKey.super])
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    stream.superEncoder(path: codingPath)
+    stream.superEncoder(path: codingPath + [key])
   }
 }
 
@@ -470,9 +717,26 @@ struct _StreamUnkeyedContainer: UnkeyedEncodingContainer {
     try stream.double(value, _IndexKey(index))
   }
 
+  mutating func encode(_ value: Float) throws {
+    let index = try stream.element(in: id)
+    try stream.float(value, _IndexKey(index))
+  }
+
   mutating func encode(_ value: Int) throws {
     _ = try stream.element(in: id)
     stream.writer.int64(Int64(value))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128) throws {
+    _ = try stream.element(in: id)
+    stream.writer.numberText(value.description)
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128) throws {
+    _ = try stream.element(in: id)
+    stream.writer.numberText(value.description)
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
@@ -494,7 +758,7 @@ struct _StreamUnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func superEncoder() -> any Encoder {
-    stream.superEncoder(path: codingPath)
+    stream.superEncoder(path: codingPath + [_IndexKey(count)])
   }
 }
 
@@ -523,9 +787,26 @@ struct _StreamSingleContainer: SingleValueEncodingContainer {
     try stream.double(value, nil)
   }
 
+  mutating func encode(_ value: Float) throws {
+    try stream.singleValue()
+    try stream.float(value, nil)
+  }
+
   mutating func encode(_ value: Int) throws {
     try stream.singleValue()
     stream.writer.int64(Int64(value))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128) throws {
+    try stream.singleValue()
+    stream.writer.numberText(value.description)
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128) throws {
+    try stream.singleValue()
+    stream.writer.numberText(value.description)
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {

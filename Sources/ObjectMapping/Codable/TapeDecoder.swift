@@ -43,17 +43,10 @@ class _PathNode {
 final class _TapeDecoder: _PathNode, Decoder {
   let reading: _CodableReading
   let index: Int
-  /// Whether the key strategy applies to this value's keys: not for a `[String: V]`, whose keys
-  /// are data (as `JSONDecoder` decodes them).
-  let convertsKeys: Bool
 
-  init(
-    _ reading: _CodableReading, index: Int, parent: _PathNode?, key: (any CodingKey)?,
-    convertsKeys: Bool = true
-  ) {
+  init(_ reading: _CodableReading, index: Int, parent: _PathNode?, key: (any CodingKey)?) {
     self.reading = reading
     self.index = index
-    self.convertsKeys = convertsKeys
     super.init(parent: parent, key: key)
   }
 
@@ -61,54 +54,41 @@ final class _TapeDecoder: _PathNode, Decoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     reading.checkLifetime()
-    guard reading.tape[index].kind == .object else {
-      throw _mismatch([String: Any].self, at: index, path: codingPath, reading: reading)
+    let kind = reading.tape[index].kind
+    guard kind == .object else {
+      if kind == .null {
+        throw DecodingError.valueNotFound(
+          [String: Any].self,
+          DecodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+      }
+      throw reading.mismatch([String: Any].self, at: index, path: codingPath)
     }
     return KeyedDecodingContainer(
       _KeyedTapeContainer<Key>(
         decoder: self,
-        keys: convertsKeys ? reading.convertedKeys(of: index, path: self.codingPath) : nil))
+        keys: reading.convertsKeys ? reading.convertedKeys(of: index, path: self.codingPath) : nil))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     reading.checkLifetime()
-    guard reading.tape[index].kind == .array else {
-      throw _mismatch([Any].self, at: index, path: codingPath, reading: reading)
+    let kind = reading.tape[index].kind
+    guard kind == .array else {
+      if kind == .null {
+        throw DecodingError.valueNotFound(
+          [Any].self,
+          DecodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
+      }
+      throw reading.mismatch([Any].self, at: index, path: codingPath)
     }
     return _UnkeyedTapeContainer(decoder: self)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
     _SingleTapeContainer(decoder: self)
-  }
-}
-
-/// A type mismatch for the value at `index`: what was found there.
-private func _mismatch(
-  _ type: Any.Type, at index: Int, path: [any CodingKey], reading: _CodableReading
-) -> DecodingError {
-  let found = reading.payload(at: index).rawDescription
-  if reading.tape[index].kind == .null {
-    return .valueNotFound(
-      type, DecodingError.Context(codingPath: path, debugDescription: "found null"))
-  }
-  let expected = type == [Any].self ? "an array" : "an object"
-  return .typeMismatch(
-    type,
-    DecodingError.Context(
-      codingPath: path, debugDescription: found,
-      underlyingError: ConversionFailure.typeMismatch(
-        expected: expected, found: _kindDescription(reading.tape[index].kind))))
-}
-
-private func _kindDescription(_ kind: _TapeKind) -> String {
-  switch kind {
-  case .null: "null"
-  case .true, .false: "a boolean"
-  case .integer, .number: "a number"
-  case .string: "a string"
-  case .array: "an array"
-  case .object: "an object"
   }
 }
 
@@ -130,19 +110,25 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   var codingPath: [any CodingKey] { decoder.codingPath }
 
+  /// The keys of the members (under the key strategy), each once: the first of members whose
+  /// keys are equal strings, in the payload's order.
   var allKeys: [Key] {
+    reading.checkLifetime()
     if let keys { return keys.names.compactMap { Key(stringValue: $0) } }
     var result: [Key] = []
+    var seen: Set<String> = []
     var cursor = object + 1
     for _ in 0..<reading.tape.count(at: object) {
-      if let key = Key(stringValue: reading.tape.string(at: cursor)) { result.append(key) }
+      let name = reading.tape.string(at: cursor)
+      if seen.insert(name).inserted, let key = Key(stringValue: name) { result.append(key) }
       cursor = reading.tape.next(after: cursor + 1)
     }
     return result
   }
 
   func contains(_ key: Key) -> Bool {
-    reading.member(of: object, key: key, keys: keys, depth: decoder.depth) != nil
+    reading.checkLifetime()
+    return reading.member(of: object, key: key, keys: keys, depth: decoder.depth) != nil
   }
 
   @inline(__always)
@@ -150,63 +136,9 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     reading.checkLifetime()
     guard let index = reading.member(of: object, key: key, keys: keys, depth: decoder.depth)
     else {
-      throw DecodingError.keyNotFound(
-        key,
-        DecodingError.Context(
-          codingPath: codingPath,
-          debugDescription: "No value associated with key \(key.stringValue)."))
+      throw _keyNotFound(key, path: codingPath)
     }
     return index
-  }
-
-  func decodeNil(forKey key: Key) throws -> Bool {
-    reading.tape[try valueIndex(key)].kind == .null
-  }
-
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try reading.readScalar(Bool.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try reading.readScalar(String.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    try reading.readFloatingPoint(Double.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-    try reading.readFloatingPoint(Float.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    try reading.readScalar(Int.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-    try reading.readScalar(Int8.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-    try reading.readScalar(Int16.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-    try reading.readScalar(Int32.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    try reading.readScalar(Int64.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-    try reading.readScalar(UInt.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-    try reading.readScalar(UInt8.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-    try reading.readScalar(UInt16.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-    try reading.readScalar(UInt32.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-    try reading.readScalar(UInt64.self, at: try valueIndex(key), path: codingPath + [key])
-  }
-  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try reading.readValue(T.self, at: try valueIndex(key), parent: decoder, key: key)
   }
 
   /// `nil` when the key is absent or `null`, without building a coding path.
@@ -219,29 +151,102 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return index
   }
 
+  func decodeNil(forKey key: Key) throws -> Bool {
+    reading.tape[try valueIndex(key)].kind == .null
+  }
+
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try reading.readBool(at: try valueIndex(key), path: codingPath + [key])
+  }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    try reading.readString(at: try valueIndex(key), path: codingPath + [key])
+  }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    try reading.readFloat(Double.self, at: try valueIndex(key), path: codingPath + [key])
+  }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    try reading.readFloat(Float.self, at: try valueIndex(key), path: codingPath + [key])
+  }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    try integer(Int.self, key)
+  }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+    try integer(Int8.self, key)
+  }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+    try integer(Int16.self, key)
+  }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+    try integer(Int32.self, key)
+  }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    try integer(Int64.self, key)
+  }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
+    try integer(Int128.self, key)
+  }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+    try integer(UInt.self, key)
+  }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+    try integer(UInt8.self, key)
+  }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+    try integer(UInt16.self, key)
+  }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+    try integer(UInt32.self, key)
+  }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+    try integer(UInt64.self, key)
+  }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
+    try integer(UInt128.self, key)
+  }
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    guard let index = lookUp(key) else { throw _keyNotFound(key, path: codingPath) }
+    return try reading.readValue(type, at: index, parent: decoder, key: key)
+  }
+
+  /// The member `key`'s tape index (lifetime checked), out of line: the generic members call
+  /// it once per level of a recursive model, whose frames must stay small (512 levels in a
+  /// 512 KB stack); the lookup's own frame is then not on the stack during the recursion.
+  @inline(never)
+  private func lookUp(_ key: Key) -> Int? {
+    reading.checkLifetime()
+    return reading.member(of: object, key: key, keys: keys, depth: decoder.depth)
+  }
+
+  @inline(__always)
+  private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
+    try reading.readInteger(T.self, at: try valueIndex(key), path: codingPath + [key])
+  }
+
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.readScalar(Bool.self, at: index, path: codingPath + [key])
+    return try reading.readBool(at: index, path: codingPath + [key])
   }
   func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.readScalar(String.self, at: index, path: codingPath + [key])
+    return try reading.readString(at: index, path: codingPath + [key])
   }
   func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.readFloatingPoint(Double.self, at: index, path: codingPath + [key])
+    return try reading.readFloat(Double.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.readScalar(Int.self, at: index, path: codingPath + [key])
+    return try reading.readInteger(Int.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
     guard let index = presentIndex(key) else { return nil }
-    return try reading.readScalar(Int64.self, at: index, path: codingPath + [key])
+    return try reading.readInteger(Int64.self, at: index, path: codingPath + [key])
   }
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    guard let index = presentIndex(key) else { return nil }
-    return try reading.readValue(T.self, at: index, parent: decoder, key: key)
+    guard let index = lookUp(key), reading.tape[index].kind != .null else { return nil }
+    return try reading.readValue(type, at: index, parent: decoder, key: key)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -257,28 +262,36 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func superDecoder() throws -> any Decoder {
-    try superDecoder(key: _AnyCodingKey.super)
+    superDecoder(key: _AnyCodingKey.super)
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
-    try superDecoder(key: key)
+    superDecoder(key: key)
   }
 
-  private func superDecoder(key: some CodingKey) throws -> any Decoder {
+  /// The decoder of the member `key`, or of `null` when there is none (as `JSONDecoder` gives
+  /// it: the super value of a type written without one decodes as absent).
+  private func superDecoder(key: some CodingKey) -> any Decoder {
     reading.checkLifetime()
-    var name = key.stringValue
-    let found =
-      keys.map { $0.index[name] }
-      ?? name.withUTF8 { reading.tape.member(of: object, named: $0) }
-    guard let index = found else {
-      throw DecodingError.keyNotFound(
-        key, DecodingError.Context(codingPath: codingPath, debugDescription: "No super value."))
+    guard let index = reading.member(of: object, key: key, keys: keys, depth: decoder.depth) else {
+      return _TapeDecoder(
+        _CodableReading.null(options: reading.options), index: 0, parent: decoder, key: key)
     }
     return _TapeDecoder(reading, index: index, parent: decoder, key: key)
   }
 }
 
-/// The elements of one array, read in order.
+/// `.keyNotFound` for `key` (`JSONDecoder`'s text).
+private func _keyNotFound(_ key: some CodingKey, path: [any CodingKey]) -> DecodingError {
+  .keyNotFound(
+    key,
+    DecodingError.Context(
+      codingPath: path,
+      debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+}
+
+/// The elements of one array, read in order. A read that fails leaves the container where it
+/// was (as `JSONDecoder`'s does): the same element can be read again as another type.
 struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
   /// The array's decoder: its reading and its node of the coding path.
   let decoder: _TapeDecoder
@@ -298,76 +311,200 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
 
   var isAtEnd: Bool { currentIndex >= (count ?? 0) }
 
-  /// The next element's index and position, advancing past it.
+  /// The next element's tape index; `.valueNotFound` with `message` at the end (the text
+  /// `JSONDecoder` gives).
   @inline(__always)
-  private mutating func next(_ type: Any.Type) throws -> (index: Int, key: _AnyCodingKey) {
+  private func next(_ type: Any.Type, message: String = "Unkeyed container is at end.") throws
+    -> Int
+  {
     reading.checkLifetime()
     guard !isAtEnd else {
       throw DecodingError.valueNotFound(
         type,
         DecodingError.Context(
-          codingPath: codingPath + [_AnyCodingKey(intValue: currentIndex)],
-          debugDescription: "Unkeyed container is at end."))
+          codingPath: codingPath + [_IndexKey(currentIndex)], debugDescription: message))
     }
-    let element = (cursor, _AnyCodingKey(intValue: currentIndex))
+    return cursor
+  }
+
+  /// Moves past the element just read.
+  @inline(__always)
+  private mutating func advance() {
     cursor = reading.tape.next(after: cursor)
     currentIndex += 1
-    return element
   }
 
   mutating func decodeNil() throws -> Bool {
-    reading.checkLifetime()
-    guard !isAtEnd, reading.tape[cursor].kind == .null else { return false }
-    cursor = reading.tape.next(after: cursor)
-    currentIndex += 1
+    let index = try next(Never.self)
+    guard reading.tape[index].kind == .null else { return false }
+    advance()
     return true
   }
 
   mutating func decode(_ type: Bool.Type) throws -> Bool {
-    let (index, key) = try next(type)
-    return try reading.readScalar(Bool.self, at: index, path: codingPath + [key])
+    let value = try reading.readBool(at: try next(type), path: elementPath)
+    advance()
+    return value
   }
   mutating func decode(_ type: String.Type) throws -> String {
-    let (index, key) = try next(type)
-    return try reading.readScalar(String.self, at: index, path: codingPath + [key])
+    let value = try reading.readString(at: try next(type), path: elementPath)
+    advance()
+    return value
   }
   mutating func decode(_ type: Double.Type) throws -> Double {
-    let (index, key) = try next(type)
-    return try reading.readFloatingPoint(Double.self, at: index, path: codingPath + [key])
+    let value = try reading.readFloat(Double.self, at: try next(type), path: elementPath)
+    advance()
+    return value
   }
   mutating func decode(_ type: Float.Type) throws -> Float {
-    let (index, key) = try next(type)
-    return try reading.readFloatingPoint(Float.self, at: index, path: codingPath + [key])
+    let value = try reading.readFloat(Float.self, at: try next(type), path: elementPath)
+    advance()
+    return value
   }
-  mutating func decode(_ type: Int.Type) throws -> Int {
-    let (index, key) = try next(type)
-    return try reading.readScalar(Int.self, at: index, path: codingPath + [key])
-  }
-  mutating func decode(_ type: Int64.Type) throws -> Int64 {
-    let (index, key) = try next(type)
-    return try reading.readScalar(Int64.self, at: index, path: codingPath + [key])
-  }
+  mutating func decode(_ type: Int.Type) throws -> Int { try integer(Int.self) }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self) }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(Int16.self) }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(Int32.self) }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(Int64.self) }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(Int128.self) }
+  mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(UInt.self) }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(UInt8.self) }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(UInt16.self) }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(UInt32.self) }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(UInt64.self) }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(UInt128.self) }
+
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    let (index, key) = try next(type)
-    return try reading.readValue(T.self, at: index, parent: decoder, key: key)
+    let index = try next(type)
+    let value = try reading.readValue(
+      type, at: index, parent: decoder, key: _IndexKey(currentIndex))
+    advance()
+    return value
   }
+
+  /// `JSONDecoder`'s: `nil` at the end or for `null`, and the container moves on either way
+  /// (past its end too).
+  mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readValue(
+      type, at: index, parent: decoder, key: _IndexKey(currentIndex))
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readBool(at: index, path: elementPath)
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: String.Type) throws -> String? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readString(at: index, path: elementPath)
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readFloat(Double.self, at: index, path: elementPath)
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readFloat(Float.self, at: index, path: elementPath)
+    advance()
+    return value
+  }
+  mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try integerIfPresent(type) }
+  mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try integerIfPresent(type) }
+  mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? {
+    try integerIfPresent(type)
+  }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try integerIfPresent(type) }
+  mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? {
+    try integerIfPresent(type)
+  }
+  mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? {
+    try integerIfPresent(type)
+  }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? {
+    try integerIfPresent(type)
+  }
+
+  private mutating func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type) throws -> T? {
+    guard let index = presentIndex() else { return nil }
+    let value = try reading.readInteger(T.self, at: index, path: elementPath)
+    advance()
+    return value
+  }
+
+  /// The next element's tape index when it is there and not `null`; otherwise moves on (past
+  /// the end too, as `JSONDecoder`'s container does) and returns `nil`.
+  private mutating func presentIndex() -> Int? {
+    reading.checkLifetime()
+    guard !isAtEnd, reading.tape[cursor].kind != .null else {
+      if !isAtEnd { cursor = reading.tape.next(after: cursor) }
+      currentIndex += 1
+      return nil
+    }
+    return cursor
+  }
+
+  @inline(__always)
+  private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    let value = try reading.readInteger(T.self, at: try next(type), path: elementPath)
+    advance()
+    return value
+  }
+
+  /// The coding path of the next element (built for an error).
+  private var elementPath: [any CodingKey] { codingPath + [_IndexKey(currentIndex)] }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    let (index, key) = try next([String: Any].self)
-    return try _TapeDecoder(reading, index: index, parent: decoder, key: key)
-      .container(keyedBy: type)
+    let index = try next(KeyedDecodingContainer<NestedKey>.self)
+    let container = try _TapeDecoder(
+      reading, index: index, parent: decoder, key: _IndexKey(currentIndex)
+    ).container(keyedBy: type)
+    advance()
+    return container
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    let (index, key) = try next([Any].self)
-    return try _TapeDecoder(reading, index: index, parent: decoder, key: key).unkeyedContainer()
+    let index = try next((any UnkeyedDecodingContainer).self)
+    let container = try _TapeDecoder(
+      reading, index: index, parent: decoder, key: _IndexKey(currentIndex)
+    ).unkeyedContainer()
+    advance()
+    return container
   }
 
   mutating func superDecoder() throws -> any Decoder {
-    let (index, key) = try next(Any.self)
-    return _TapeDecoder(reading, index: index, parent: decoder, key: key)
+    let index = try next(
+      (any Decoder).self, message: "Cannot get superDecoder() -- unkeyed container is at end.")
+    let element = _TapeDecoder(reading, index: index, parent: decoder, key: _IndexKey(currentIndex))
+    advance()
+    return element
   }
 }
 
@@ -384,48 +521,41 @@ struct _SingleTapeContainer: SingleValueDecodingContainer {
   }
 
   func decode(_ type: Bool.Type) throws -> Bool {
-    try reading.scalar(Bool.self, at: index, path: codingPath)
+    reading.checkLifetime()
+    return try reading.readBool(at: index, path: codingPath)
   }
   func decode(_ type: String.Type) throws -> String {
-    try reading.scalar(String.self, at: index, path: codingPath)
+    reading.checkLifetime()
+    return try reading.readString(at: index, path: codingPath)
   }
   func decode(_ type: Double.Type) throws -> Double {
-    try reading.floatingPoint(Double.self, at: index, path: codingPath)
+    reading.checkLifetime()
+    return try reading.readFloat(Double.self, at: index, path: codingPath)
   }
   func decode(_ type: Float.Type) throws -> Float {
-    try reading.floatingPoint(Float.self, at: index, path: codingPath)
+    reading.checkLifetime()
+    return try reading.readFloat(Float.self, at: index, path: codingPath)
   }
-  func decode(_ type: Int.Type) throws -> Int {
-    try reading.scalar(Int.self, at: index, path: codingPath)
-  }
-  func decode(_ type: Int8.Type) throws -> Int8 {
-    try reading.scalar(Int8.self, at: index, path: codingPath)
-  }
-  func decode(_ type: Int16.Type) throws -> Int16 {
-    try reading.scalar(Int16.self, at: index, path: codingPath)
-  }
-  func decode(_ type: Int32.Type) throws -> Int32 {
-    try reading.scalar(Int32.self, at: index, path: codingPath)
-  }
-  func decode(_ type: Int64.Type) throws -> Int64 {
-    try reading.scalar(Int64.self, at: index, path: codingPath)
-  }
-  func decode(_ type: UInt.Type) throws -> UInt {
-    try reading.scalar(UInt.self, at: index, path: codingPath)
-  }
-  func decode(_ type: UInt8.Type) throws -> UInt8 {
-    try reading.scalar(UInt8.self, at: index, path: codingPath)
-  }
-  func decode(_ type: UInt16.Type) throws -> UInt16 {
-    try reading.scalar(UInt16.self, at: index, path: codingPath)
-  }
-  func decode(_ type: UInt32.Type) throws -> UInt32 {
-    try reading.scalar(UInt32.self, at: index, path: codingPath)
-  }
-  func decode(_ type: UInt64.Type) throws -> UInt64 {
-    try reading.scalar(UInt64.self, at: index, path: codingPath)
-  }
+  func decode(_ type: Int.Type) throws -> Int { try integer(Int.self) }
+  func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try integer(Int16.self) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try integer(Int32.self) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try integer(Int64.self) }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  func decode(_ type: Int128.Type) throws -> Int128 { try integer(Int128.self) }
+  func decode(_ type: UInt.Type) throws -> UInt { try integer(UInt.self) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(UInt8.self) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(UInt16.self) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(UInt32.self) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(UInt64.self) }
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(UInt128.self) }
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try reading.decode(T.self, at: index, parent: decoder.parent, key: decoder.key)
+    try reading.decode(type, at: index, parent: decoder.parent, key: decoder.key)
+  }
+
+  private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    reading.checkLifetime()
+    return try reading.readInteger(T.self, at: index, path: codingPath)
   }
 }

@@ -574,18 +574,19 @@ extension Attribute where Value: Codable & SendableMetatype {
   /// - Parameters:
   ///   - source: Where the value is read.
   ///   - property: The property to write.
-  ///   - decoder: The decoding strategies (dates, keys, data).
-  ///   - encoder: The encoding strategies.
+  ///   - decoder: The decoding strategies (dates, keys, data), as they are when the rule is
+  ///     made.
+  ///   - encoder: The encoding strategies, as they are when the rule is made.
   @_disfavoredOverload
   public init(
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     decoder: FastJSONDecoder = FastJSONDecoder(), encoder: FastJSONEncoder = FastJSONEncoder()
   ) {
     let optional = _OptionalTraits<Value>.ofValue
-    let settings = _SendableCoders(decoder: decoder)
+    let options = decoder.options
     self.init(
       source: source.sourcePath, property: property,
-      read: { try _decodeCodable(Value.self, from: $0, with: settings.decoder) },
+      read: { try _decodeCodable(Value.self, from: $0, with: options) },
       nullValue: { optional?.none() }, defaultValue: nil, serialize: .codable(encoder),
       expected: _withArticle("\(Value.self)"))
   }
@@ -601,14 +602,6 @@ where Value: Codable & RawRepresentable & SendableMetatype, Value.RawValue: Mapp
   ) {
     self.init(rawValueAt: source.sourcePath, property)
   }
-}
-
-/// The coders a `Codable` attribute uses, shared by its closures: immutable once made.
-struct _SendableCoders: @unchecked Sendable {
-  // @unchecked: the strategies may hold closures that are not marked Sendable; the value is
-  // never mutated after the rule is made, and `JSONDecoder` shares the same settings the same
-  // way.
-  let decoder: FastJSONDecoder
 }
 
 extension Attribute {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a rule declared without a key (`Attribute(\.createdAt)`) names its payload key: from the
 /// property's name, through a convention the mapping declares.
 ///
@@ -116,22 +118,88 @@ final class _CustomConvention: Sendable {}
 /// `name`'s words joined by `separator`, lowercased: a word starts at an uppercase letter that
 /// follows a lowercase letter or a digit, and at the last uppercase letter of a run followed by a
 /// lowercase one (`htmlURLString` -> `html_url_string`).
+///
+/// The library's own snake case (``KeyConvention/snakeCase``). `JSONEncoder`'s
+/// `convertToSnakeCase` (``_convertToSnakeCase(_:)``, which the `Codable` coders use so that
+/// either coder reads what the other wrote) splits acronyms differently (`HTTPStatus` ->
+/// `h_ttp_status`, here `http_status`); both lowercase and join their words with
+/// ``_joinedLowercased(_:separator:)``.
 func _separatedWords(_ name: String, by separator: Character) -> String {
   let characters = Array(name)
-  var result = ""
-  result.reserveCapacity(characters.count + 4)
-  for (offset, character) in characters.enumerated() {
-    if character.isUppercase, offset > 0 {
-      let previous = characters[offset - 1]
-      let next = offset + 1 < characters.count ? characters[offset + 1] : nil
-      let startsWord =
-        previous.isLowercase || previous.isNumber
-        || (previous.isUppercase && (next?.isLowercase ?? false))
-      if startsWord, previous != separator { result.append(separator) }
+  var words: [Range<Int>] = []
+  var wordStart = 0
+  for (offset, character) in characters.enumerated() where character.isUppercase && offset > 0 {
+    let previous = characters[offset - 1]
+    let next = offset + 1 < characters.count ? characters[offset + 1] : nil
+    let startsWord =
+      previous.isLowercase || previous.isNumber
+      || (previous.isUppercase && (next?.isLowercase ?? false))
+    if startsWord, previous != separator {
+      words.append(wordStart..<offset)
+      wordStart = offset
     }
-    result += character.lowercased()
+  }
+  words.append(wordStart..<characters.count)
+  return _joinedLowercased(words.map { String(characters[$0]) }, separator: separator)
+}
+
+/// `words` lowercased and joined by `separator`: the last step of both snake cases.
+func _joinedLowercased(_ words: [some StringProtocol], separator: Character) -> String {
+  var result = ""
+  for (offset, word) in words.enumerated() {
+    if offset > 0 { result.append(separator) }
+    result += word.lowercased()
   }
   return result
+}
+
+/// `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase`, exactly: `createdAt` -> `created_at`,
+/// `userID` -> `user_id`, `myURLProperty` -> `my_url_property`, and, as `JSONEncoder` writes
+/// them, `HTTPStatus` -> `h_ttp_status`, `URLValue` -> `u_rl_value`, `ALL_CAPS` ->
+/// `a_ll_caps` (the first character never starts a word of its own run). Leading and
+/// trailing underscores are kept. What the `Codable` coders write, so that `JSONDecoder` and
+/// ``FastJSONDecoder`` read each other's output.
+func _convertToSnakeCase(_ key: String) -> String {
+  guard !key.isEmpty else { return key }
+  var words: [Range<String.Index>] = []
+  // A word ends before an uppercase letter (not looked for at the first character); a run of
+  // uppercase letters followed by a lowercase one is a word up to its last letter, which
+  // starts the next word.
+  var wordStart = key.startIndex
+  var searchRange = key.index(after: wordStart)..<key.endIndex
+  while let upper = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchRange) {
+    words.append(wordStart..<upper.lowerBound)
+    searchRange = upper.lowerBound..<searchRange.upperBound
+    guard let lower = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange)
+    else {
+      wordStart = searchRange.lowerBound
+      break
+    }
+    if lower.lowerBound == key.index(after: upper.lowerBound) {
+      wordStart = upper.lowerBound
+    } else {
+      let beforeLower = key.index(before: lower.lowerBound)
+      words.append(upper.lowerBound..<beforeLower)
+      wordStart = beforeLower
+    }
+    searchRange = lower.upperBound..<searchRange.upperBound
+  }
+  words.append(wordStart..<searchRange.upperBound)
+  return _joinedLowercased(words.map { key[$0] }, separator: "_")
+}
+
+/// `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase`, exactly: `created_at` ->
+/// `createdAt`, `ALL_CAPS` -> `allCaps`, `h_ttp_status` -> `hTtpStatus`; a key without
+/// underscores between its words is left as it is (`userID`), and leading and trailing
+/// underscores are kept (`_leading`, `trailing_`).
+func _convertFromSnakeCase(_ key: String) -> String {
+  guard let first = key.firstIndex(where: { $0 != "_" }) else { return key }
+  var last = key.index(before: key.endIndex)
+  while last > first, key[last] == "_" { key.formIndex(before: &last) }
+  let words = key[first...last].split(separator: "_")
+  guard words.count > 1 else { return key }
+  let joined = words[0].lowercased() + words.dropFirst().map(\.capitalized).joined()
+  return String(key[..<first]) + joined + String(key[key.index(after: last)...])
 }
 
 /// The name a rule without a key derives its key from.
@@ -233,7 +301,7 @@ extension Attribute where Value: MappableValue {
     keyIsDefault = true
   }
 
-  /// ``init(_:)`` with a default for an absent or `null` value.
+  /// The keyless rule above, with a default for an absent or `null` value.
   public init(_ property: WritableKeyPath<Object, Value> & Sendable, default defaultValue: Value)
   where Value: Sendable {
     let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
@@ -254,6 +322,79 @@ extension Attribute {
     self.init(derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property, transform)
     derivedKey = derived
     keyIsDefault = true
+  }
+}
+
+extension Attribute {
+  /// `make`'s rule at the key the mapping's ``KeyConvention`` makes from `property`'s name.
+  fileprivate static func keyless(
+    _ property: AnyKeyPath, _ make: (SourcePath) -> Attribute
+  ) -> Attribute {
+    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    var rule = make(derived.source(with: .identity) ?? SourcePath(keys: ["?"]))
+    rule.derivedKey = derived
+    rule.keyIsDefault = true
+    return rule
+  }
+}
+
+extension Attribute
+where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
+  /// A raw-value enum at the key the mapping's ``KeyConvention`` makes from the property's
+  /// name, read and written by its raw value (as the initializer with a key does).
+  ///
+  /// ```swift
+  /// enum IssueState: String { case open, closed }
+  /// Mapping(Issue.init, keys: .snakeCase) { Attribute(\.issueState) }   // "issue_state"
+  /// ```
+  @_disfavoredOverload
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable) {
+    self = .keyless(property) { Attribute(rawValueAt: $0, property) }
+  }
+
+  /// The keyless raw-value rule above, with a default for an absent or `null` value.
+  @_disfavoredOverload
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable, default defaultValue: Value)
+  where Value: Sendable {
+    self = .keyless(property) { Attribute($0, property, default: defaultValue) }
+  }
+}
+
+extension Attribute where Value: Codable & SendableMetatype {
+  /// A `Codable` value at the key the mapping's ``KeyConvention`` makes from the property's
+  /// name, read and written by its `Codable` conformance with the coders given (as the
+  /// initializer with a key does).
+  ///
+  /// ```swift
+  /// struct Reactions: Codable { var plusOne: Int; var heart: Int }
+  /// Mapping(Issue.init) { Attribute(\.reactions) }   // "reactions"
+  /// ```
+  @_disfavoredOverload
+  public init(
+    _ property: WritableKeyPath<Object, Value> & Sendable,
+    decoder: FastJSONDecoder = FastJSONDecoder(), encoder: FastJSONEncoder = FastJSONEncoder()
+  ) {
+    self = .keyless(property) { Attribute($0, property, decoder: decoder, encoder: encoder) }
+  }
+}
+
+extension Attribute
+where Value: Codable & RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
+  /// A `Codable` raw-value enum at the key the convention makes: read and written by its raw
+  /// value (the more specific of the two keyless initializers).
+  @_disfavoredOverload
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable) {
+    self = .keyless(property) { Attribute(rawValueAt: $0, property) }
+  }
+}
+
+extension Attribute {
+  /// An optional raw-value enum at the key the convention makes: `null` and absence are `nil`.
+  @_disfavoredOverload
+  public init<Wrapped: RawRepresentable & SendableMetatype>(
+    _ property: WritableKeyPath<Object, Wrapped?> & Sendable
+  ) where Value == Wrapped?, Wrapped.RawValue: MappableValue {
+    self = .keyless(property) { Attribute($0, property) }
   }
 }
 

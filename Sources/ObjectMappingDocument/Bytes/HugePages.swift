@@ -16,17 +16,25 @@
 /// platforms without `madvise(MADV_HUGEPAGE)`.
 package func _adviseHugePages<Element>(for array: inout [Element]) {
   #if os(Linux) && canImport(Glibc)
-    let hugePage = 2 << 20
     let bytes = array.capacity * MemoryLayout<Element>.stride
-    guard bytes >= 4 * hugePage else { return }
     array.withUnsafeMutableBufferPointer { buffer in
       // The buffer's count may be 0; its base address is still the start of the storage.
-      guard let base = buffer.baseAddress else { return }
-      let address = Int(bitPattern: base)
-      let start = (address + hugePage - 1) & ~(hugePage - 1)
-      let stop = (address + bytes) & ~(hugePage - 1)
-      guard stop > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-      _ = madvise(pointer, stop - start, MADV_HUGEPAGE)
+      _adviseHugePages(for: UnsafeMutableRawBufferPointer(start: buffer.baseAddress, count: bytes))
     }
+  #endif
+}
+
+/// ``_adviseHugePages(for:)-(inout [Element])`` for storage given as a raw buffer (the tape
+/// the scanner writes into).
+package func _adviseHugePages(for storage: UnsafeMutableRawBufferPointer) {
+  #if os(Linux) && canImport(Glibc)
+    let hugePage = 2 << 20
+    let bytes = storage.count
+    guard bytes >= 4 * hugePage, let base = storage.baseAddress else { return }
+    let address = Int(bitPattern: base)
+    let start = (address + hugePage - 1) & ~(hugePage - 1)
+    let stop = (address + bytes) & ~(hugePage - 1)
+    guard stop > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+    _ = madvise(pointer, stop - start, MADV_HUGEPAGE)
   #endif
 }

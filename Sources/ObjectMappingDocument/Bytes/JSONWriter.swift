@@ -29,7 +29,8 @@ import struct Foundation.Data
 ///   with two-space indentation and without the space before the colon.
 /// - **Escaping** is minimal: only `"`, `\` and control characters below U+0020 are escaped
 ///   (`\n \r \t \b \f` in their short forms, the others as `\u00XX` with lowercase hex).
-///   `/` is not escaped and non-ASCII text is written as raw UTF-8.
+///   `/` is not escaped (unless ``escapesSlashes`` is set) and non-ASCII text is written as raw
+///   UTF-8. ``encoderLayout`` gives pretty output `JSONEncoder`'s spacing instead.
 /// - **Numbers**: integers in decimal; doubles in the shortest form that reads back to the same
 ///   value (Swift's own `description`, e.g. `0.1`, `1e-05`, `-0.0`, `1e+20`); non-finite doubles
 ///   are an error; ``numberText(_:)`` writes literal number text (exact decimals) unchanged.
@@ -50,6 +51,13 @@ package struct _JSONWriter {
   package private(set) var count = 0
   /// Whether output is pretty-printed (see the type's documentation for the layout).
   package let isPretty: Bool
+  /// Whether `/` is written `\/`, as `JSONEncoder` writes it unless told
+  /// `.withoutEscapingSlashes` (the `Codable` encoder sets it; the library's own output leaves
+  /// `/` alone).
+  package var escapesSlashes = false
+  /// Whether pretty output takes `JSONEncoder`'s layout: `"key" : value` (a space on both
+  /// sides of the colon) and an empty container as its brackets around an empty line.
+  package var encoderLayout = false
   /// The number of open containers.
   package private(set) var depth = 0
   /// Whether the innermost open container (or the top level) already holds a value, so the
@@ -301,7 +309,8 @@ package struct _JSONWriter {
     appendDecimal(value)
   }
 
-  /// Writes a double in the shortest form that reads back to the same value.
+  /// Writes a double in the shortest form that reads back to the same value (the text of its
+  /// `description`, written by ``_ShortestDecimal``).
   ///
   /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
   ///   which JSON cannot represent. Nothing is written in that case.
@@ -311,6 +320,37 @@ package struct _JSONWriter {
     }
     beginValue()
     appendShortest(value)
+  }
+
+  /// ``double(_:)``, with the choice of `description`'s `.0` after a whole number in digits.
+  ///
+  /// - Parameters:
+  ///   - pointZero: Whether a whole number in digits ends in `.0` (`100.0`, `-0.0`), as
+  ///     ``double(_:)`` writes it; without it the text is `JSONEncoder`'s (`100`, `-0`, and
+  ///     otherwise the same: `1e+16`, `9.5e+15`).
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` for NaN and infinities; nothing is written.
+  package mutating func double(_ value: Double, pointZero: Bool) throws(FormatError) {
+    guard value.isFinite else {
+      throw FormatError(.nonFiniteNumber(value: value.description))
+    }
+    beginValue()
+    count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
+  }
+
+  /// Writes a float in the shortest form that reads back to the same `Float` (`0.1`, not the
+  /// `0.10000000149011612` of its `Double` expansion): the text of `Float.description`.
+  ///
+  /// - Parameters:
+  ///   - pointZero: Whether a whole number in digits ends in `.0` (`100.0`); without it the
+  ///     text is `JSONEncoder`'s (`100`).
+  /// - Throws: ``FormatError`` `.nonFiniteNumber` (with an empty path) for NaN and infinities,
+  ///   which JSON cannot represent. Nothing is written in that case.
+  package mutating func float(_ value: Float, pointZero: Bool = true) throws(FormatError) {
+    guard value.isFinite else {
+      throw FormatError(.nonFiniteNumber(value: value.description))
+    }
+    beginValue()
+    count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
@@ -408,6 +448,7 @@ package struct _JSONWriter {
   @inline(__always)
   private mutating func endKey() {
     if isPretty {
+      if encoderLayout { append(UInt8(ascii: " ")) }
       append(UInt8(ascii: ":"))
       append(UInt8(ascii: " "))
     } else {
@@ -438,7 +479,12 @@ package struct _JSONWriter {
       assert(openObjects.popLast() == isObject && !afterKey, "unbalanced JSON containers")
     #endif
     depth -= 1
-    if isPretty && hasValueInContainer { appendNewlineAndIndent() }
+    if isPretty && encoderLayout && !hasValueInContainer {
+      append(UInt8(ascii: "\n"))
+      appendNewlineAndIndent()
+    } else if isPretty && hasValueInContainer {
+      appendNewlineAndIndent()
+    }
     hasValueInContainer = true
   }
 
@@ -487,32 +533,37 @@ package struct _JSONWriter {
 
   /// Appends `utf8` with the characters JSON requires escaped; clean runs are copied whole.
   private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    guard let base = utf8.baseAddress else { return }
+    let raw = UnsafeRawPointer(base)
     var runStart = 0
     var index = 0
     let count = utf8.count
-    if let base = utf8.baseAddress {
-      // Skip 8 bytes at a time while none needs escaping (no control character, `"` or `\`).
-      // The word tests are exact yes/no answers (bit tricks from "Bit Twiddling Hacks"): a word
-      // that answers yes falls through to the byte loop below.
-      let raw = UnsafeRawPointer(base)
+    while index < count {
+      // Skip 8 bytes at a time while none needs escaping (no control character, `"` or `\`,
+      // nor `/` when slashes are escaped). The word tests are exact yes/no answers (bit tricks
+      // from "Bit Twiddling Hacks"): a word that answers yes is gone through byte by byte, up
+      // to the byte to escape, and the word loop resumes after it.
       while index + 8 <= count {
         let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        if _needsEscaping(word) { break }
+        if _needsEscaping(word) || (escapesSlashes && _hasSlash(word)) { break }
         index += 8
       }
-    }
-    while index < count {
-      let byte = utf8[index]
-      if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+      while index < count {
+        let byte = utf8[index]
+        if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+          && (byte != UInt8(ascii: "/") || !escapesSlashes)
+        {
+          index += 1
+          continue
+        }
+        if runStart < index {
+          append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        }
+        appendEscape(for: byte)
         index += 1
-        continue
+        runStart = index
+        break
       }
-      if runStart < index {
-        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-      }
-      appendEscape(for: byte)
-      index += 1
-      runStart = index
     }
     if runStart < count {
       append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
@@ -532,9 +583,18 @@ package struct _JSONWriter {
     return (control | quoteZero | backslashZero) != 0
   }
 
+  /// Whether any byte of `word` is `/`.
+  @inline(__always)
+  private func _hasSlash(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let slash = word ^ (ones &* 0x2F)
+    return (slash &- ones) & ~slash & (ones &* 0x80) != 0
+  }
+
   private mutating func appendEscape(for byte: UInt8) {
     append(UInt8(ascii: "\\"))
     switch byte {
+    case UInt8(ascii: "/"): append(UInt8(ascii: "/"))
     case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
     case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
     case 0x0A: append(UInt8(ascii: "n"))
@@ -582,9 +642,23 @@ package struct _JSONWriter {
     }
   }
 
-  /// Appends the shortest round-trip text of a finite double.
+  /// Appends the shortest round-trip text of a finite double, written in place.
+  @inline(__always)
   private mutating func appendShortest(_ value: Double) {
-    value.write(to: &self)
+    count &+= _ShortestDecimal.write(value, to: roomForNumber())
+  }
+
+  /// Where a floating-point number's text goes: the end of the output, with room for
+  /// ``_ShortestDecimal/maximumLength`` bytes, in storage this writer holds uniquely.
+  @inline(__always)
+  private mutating func roomForNumber() -> UnsafeMutablePointer<UInt8> {
+    if storage.capacity &- count < _ShortestDecimal.maximumLength
+      || !isKnownUniquelyReferenced(&storage)
+    {
+      makeRoom(for: _ShortestDecimal.maximumLength)
+    }
+    assert(count + _ShortestDecimal.maximumLength <= storage.capacity, "the number's text fits")
+    return storage.base + count
   }
 
   // MARK: Constants
@@ -603,43 +677,25 @@ package struct _JSONWriter {
   }()
 }
 
-extension _JSONWriter: TextOutputStream {
-  /// Appends text as is (the standard library's number formatting writes here).
-  package mutating func write(_ string: String) {
-    appendRaw(string)
-  }
-
-  // Called by the standard library's floating-point `write(to:)` with the formatted digits,
-  // so a double is written without a `String` (see ``_appendShortestText(of:to:)``).
-  package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-    append(contentsOf: buffer)
-  }
-}
-
-/// Appends the shortest round-trip text of a `Double` (Swift's `description`) to `bytes`.
-///
-/// Swift's `Double.write(to:)` formats into a stack buffer and hands the ASCII bytes to the
-/// stream's `_writeASCII(_:)`, so routing it through ``_ASCIISink`` costs no `String`
-/// allocation per number. Should the standard library stop calling `_writeASCII`, the sink's
-/// `write(_:)` receives the same text and the output is unchanged. The form encoder uses it;
-/// ``_JSONWriter`` is such a text stream itself, so every format prints doubles alike.
+/// Appends the shortest round-trip text of a `Double` (the text of its `description`) to
+/// `bytes`, without a `String` (see ``_ShortestDecimal``). The form encoder uses it, so every
+/// format prints doubles alike.
 package func _appendShortestText(of value: Double, to bytes: inout [UInt8]) {
-  var sink = _ASCIISink()
-  swap(&sink.bytes, &bytes)
-  value.write(to: &sink)
-  swap(&sink.bytes, &bytes)
+  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
+    buffer in
+    guard let base = buffer.baseAddress else { return }
+    let count = _ShortestDecimal.write(value, to: base)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+  }
 }
 
-/// A text stream over a byte buffer, used to receive a number's digits without a `String`.
-private struct _ASCIISink: TextOutputStream {
-  var bytes: [UInt8] = []
-
-  mutating func write(_ string: String) {
-    bytes.append(contentsOf: string.utf8)
-  }
-
-  // Called by the standard library's floating-point `write(to:)` with the formatted digits.
-  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-    bytes.append(contentsOf: buffer)
+/// Appends the shortest round-trip text of a `Float` (the text of its `description`: `0.1`, not
+/// the `0.10000000149011612` of its `Double` expansion) to `bytes`, without a `String`.
+package func _appendShortestText(of value: Float, to bytes: inout [UInt8]) {
+  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
+    buffer in
+    guard let base = buffer.baseAddress else { return }
+    let count = _ShortestDecimal.write(value, to: base)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
   }
 }

@@ -80,6 +80,11 @@ package enum _ReadingScope {
     store(previous, currentKey)
   }
 
+  /// Whether the reading with `token` was begun on this thread (current or not).
+  package static func began(onThisThread token: UInt64) -> Bool {
+    token != 0 && token >> counterBits == load(nextKey) >> counterBits
+  }
+
   /// Whether the reading with `token` is the one in progress on this thread.
   @inline(__always)
   package static func isCurrent(_ token: UInt64) -> Bool {

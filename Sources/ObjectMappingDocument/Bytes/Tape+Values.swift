@@ -147,7 +147,7 @@ private struct _NodeBuilder {
     if entry.kind == .string && entry.flags & _TapeEntry.stringHasEscapes != 0 {
       return _unescapeJSONString(content)
     }
-    return String(decoding: content, as: UTF8.self)
+    return _string(validUTF8: content)
   }
 }
 

@@ -26,10 +26,10 @@ struct CodableMappingTests {
   }
 
   static let mapping: Mapping<Issue> = {
-    var decoder = FastJSONDecoder()
+    let decoder = FastJSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     decoder.dateDecodingStrategy = .secondsSince1970
-    var encoder = FastJSONEncoder()
+    let encoder = FastJSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.dateEncodingStrategy = .secondsSince1970
     return Mapping(Issue.init) {
@@ -76,8 +76,9 @@ struct CodableMappingTests {
     #expect(paths.contains("/milestone/open_issues"))
     #expect(paths.contains("/labels/1/color"))
     // The decoder on its own names the payload's members too, not the converted coding keys.
-    var decoder = FastJSONDecoder()
+    let decoder = FastJSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
+    decoder.errorReporting = .mappingErrors
     let direct = #expect(throws: MappingErrors.self) {
       try decoder.decode([Milestone].self, from: #"[{"title": "a", "open_issues": "x"}]"#)
     }

@@ -108,21 +108,23 @@ struct FastJSONDecoderPathTests {
   }
 
   @Test func errorsDeepInsideArraysNameTheirPath() throws {
+    let decoder = FastJSONDecoder()
+    decoder.errorReporting = .mappingErrors
     let bad = Self.payload.replacingOccurrences(of: #"{"v": 6}"#, with: #"{"v": "six"}"#)
     let error = #expect(throws: MappingErrors.self) {
-      try FastJSONDecoder().decode(Root.self, from: bad)
+      try decoder.decode(Root.self, from: bad)
     }
     #expect(error?.errors.map(\.path) == ["/grid/1/1/v"])
     let missing = Self.payload.replacingOccurrences(of: #"[{"v": 9}]"#, with: #"[{"w": 9}]"#)
     let absent = #expect(throws: MappingErrors.self) {
-      try FastJSONDecoder().decode(Root.self, from: missing)
+      try decoder.decode(Root.self, from: missing)
     }
     #expect(absent?.errors.map(\.path) == ["/nested/items/2/0/v"])
   }
 
   @Test func aCustomKeyStrategySeesThePathOfEachKey() throws {
     let seen = Locked<Set<String>>([])
-    var decoder = FastJSONDecoder()
+    let decoder = FastJSONDecoder()
     decoder.keyDecodingStrategy = .custom { path in
       seen.withLock { _ = $0.insert(FastJSONDecoderPathTests.render(path)) }
       return path[path.count - 1]

@@ -125,7 +125,7 @@ struct FastJSONDecoderTests {
   ) throws {
     let data = try TestData.data("json-benchmark/\(corpus).json")
     let foundation = JSONDecoder()
-    var fast = FastJSONDecoder()
+    let fast = FastJSONDecoder()
     if snakeCase {
       foundation.keyDecodingStrategy = .convertFromSnakeCase
       fast.keyDecodingStrategy = .convertFromSnakeCase
@@ -166,7 +166,7 @@ struct FastJSONDecoderTests {
       foundation.dateDecodingStrategy = strategy
       foundation.nonConformingFloatDecodingStrategy = .convertFromString(
         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-      var fast = FastJSONDecoder()
+      let fast = FastJSONDecoder()
       fast.dateDecodingStrategy = strategy
       fast.nonConformingFloatDecodingStrategy = .convertFromString(
         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
@@ -189,7 +189,7 @@ struct FastJSONDecoderTests {
         tag = decoder.userInfo[CodingUserInfoKey(rawValue: "tag")!] as? String ?? ""
       }
     }
-    var fast = FastJSONDecoder()
+    let fast = FastJSONDecoder()
     fast.userInfo = [CodingUserInfoKey(rawValue: "tag")!: "t1"]
     fast.keyDecodingStrategy = .custom { path in
       let last = path.last?.stringValue ?? ""
@@ -249,24 +249,29 @@ struct FastJSONDecoderTests {
     struct Item: Decodable { var id: Int }
     struct Order: Decodable { var items: [Item] }
     let decoder = FastJSONDecoder()
+    decoder.errorReporting = .mappingErrors
     do {
       _ = try decoder.decode(Order.self, from: #"{"items": [{"id": 1}, {"id": "two"}]}"#)
       Issue.record("expected an error")
-    } catch {
-      #expect(error.errors.map(\.path) == ["/items/1/id"])
+    } catch let error as MappingErrors {
+      #expect(
+        error.errors.map(\.description) == [#"/items/1/id: expected an integer, found "two""#])
       #expect(error.errors.first?.underlyingError is DecodingError)
     }
     do {
       _ = try decoder.decode(Order.self, from: #"{"items": [{}]}"#)
       Issue.record("expected an error")
-    } catch {
+    } catch let error as MappingErrors {
       #expect(error.errors.map(\.description) == ["/items/0/id: required value is missing"])
     }
     do {
       _ = try decoder.decode(Order.self, from: "{\"items\": [\n  {\"id\": }]}")
       Issue.record("expected an error")
-    } catch {
-      #expect(error.errors.first?.description.contains("line 2, column 10") == true)
+    } catch let error as MappingErrors {
+      #expect(
+        error.errors.map(\.description) == [
+          "syntax error at line 2, column 10 (byte 21): expected a value, found '}'"
+        ])
     }
     #expect(throws: MappingErrors.self) {
       try decoder.decode(Item.self, from: #"{"id": 1.5}"#)
@@ -283,7 +288,7 @@ struct FastJSONDecoderTests {
     let json = #"{"created_at": 1, "user_id": 2, "_private": 3, "plain": 4}"#
     let foundation = JSONDecoder()
     foundation.keyDecodingStrategy = .convertFromSnakeCase
-    var fast = FastJSONDecoder()
+    let fast = FastJSONDecoder()
     fast.keyDecodingStrategy = .convertFromSnakeCase
     #expect(
       try fast.decode(Keys.self, from: json)
@@ -319,12 +324,15 @@ struct FastJSONDecoderTests {
         try single.encode(URL(string: "https://a.b")!)
       }
     }
-    var encoder = FastJSONEncoder()
+    let encoder = FastJSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let json = String(decoding: try encoder.encode(Custom()), as: UTF8.self)
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = [.sortedKeys]
+    #expect(json == String(decoding: try foundation.encode(Custom()), as: UTF8.self))
     #expect(
       json
-        == #"{"big":18446744073709551615,"list":[1,{"k":"x"}],"none":null,"price":12.5,"super":"https://a.b"}"#
+        == #"{"big":18446744073709551615,"list":[1,{"k":"x"}],"none":null,"price":12.5,"super":"https:\/\/a.b"}"#
     )
   }
 }
@@ -357,36 +365,17 @@ struct FastJSONDecoderShortcutTests {
   }
 
   @Test func aFailingElementOfNestedArraysNamesItsPath() throws {
+    let decoder = FastJSONDecoder()
+    decoder.errorReporting = .mappingErrors
     let json = #"{"a":1,"c":true,"e":[[[1]],[[2],[3,"x"]]],"f":[],"g":[],"h":[]}"#
     let error = #expect(throws: MappingErrors.self) {
-      try FastJSONDecoder().decode(Shuffled.self, from: json)
+      try decoder.decode(Shuffled.self, from: json)
     }
     #expect(error?.errors.first?.path == "/e/1/1/1")
     let notArray = #"{"a":1,"c":true,"e":[{"x":1}],"f":[],"g":[],"h":[]}"#
     let second = #expect(throws: MappingErrors.self) {
-      try FastJSONDecoder().decode(Shuffled.self, from: notArray)
+      try decoder.decode(Shuffled.self, from: notArray)
     }
     #expect(second?.errors.first?.path == "/e/0")
-  }
-}
-
-/// A decoder or container kept past its `decode` call reads a document that is gone: using it
-/// stops the program instead (issue 20).
-@Suite("FastJSONDecoder lifetime")
-struct FastJSONDecoderLifetimeTests {
-  final class Escaper: Decodable, @unchecked Sendable {
-    // @unchecked: only read on the test's own thread, once the decode returned.
-    let container: KeyedDecodingContainer<FastJSONDecoderTests.Key>
-    init(from decoder: any Decoder) throws {
-      container = try decoder.container(keyedBy: FastJSONDecoderTests.Key.self)
-    }
-  }
-
-  @Test("A container used after decode returned stops the program")
-  func usedAfterTheCall() async {
-    await #expect(processExitsWith: .failure) {
-      let escaper = try FastJSONDecoder().decode(Escaper.self, from: #"{"a": "text"}"#)
-      _ = try escaper.container.decode(String.self, forKey: .init(stringValue: "a"))
-    }
   }
 }

@@ -1,0 +1,720 @@
+import Foundation
+
+/// One decoding call of ``FastJSONDecoder``: the scanned document, the settings, and how each
+/// value of the document becomes a `Decodable` value.
+///
+/// Lifetime: the document is the caller's (the bytes of the `Data` being decoded, the scanner's
+/// index), borrowed for the decode call (``run(tape:options:_:)``). A model's `init(from:)` may
+/// keep its decoder or a container (legal `Codable`: `JSONDecoder`'s containers own their
+/// values); whatever it kept holds this reading. When the call ends and anything still holds
+/// the reading, the reading copies the document (``_TapeCopy``) and reads the copy from then
+/// on, on any thread, as `JSONDecoder` does (`takeOwnershipOfBackingDataIfNeeded`). The copy is
+/// made only then: a call whose decoders and containers all ended with it copies nothing.
+///
+/// While the call runs, its reading token is current on the decoding thread
+/// (``_ReadingScope``), begun and ended by ``run(tape:options:_:)`` itself (never by a
+/// `deinit`, which could run later on another thread). Every member of a decoder or container
+/// that reads the document checks the token first (``checkLifetime()``): current, or the
+/// reading owns its copy, or a reading nested in this one runs on the same thread (the
+/// document is still alive).
+///
+/// Values are read as `JSONDecoder` reads them: the same conversions, the same errors with
+/// the same coding paths (see `CodableReading+Scalars.swift`).
+final class _CodableReading {
+  /// The document: the caller's while the call runs, ``copy``'s after it ended with the
+  /// reading still held. (Exclusivity: replaced once, by the decoding thread, before the
+  /// call returns; every later access only reads it.)
+  @exclusivity(unchecked) private(set) var tape: _TapeView
+  /// The owned copy of the document, once the call ended with the reading still held.
+  @exclusivity(unchecked) private var copy: _TapeCopy?
+  /// Whether the decode call that made this reading returned.
+  @exclusivity(unchecked) private var ended = false
+  let options: _DecodingOptions
+  let userInfo: [CodingUserInfoKey: Any]
+  /// A key strategy other than `.useDefaultKeys` is set.
+  let convertsKeys: Bool
+  /// The token of the call's reading (``_ReadingScope``).
+  private let token: UInt64
+  /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
+  /// by one thread at a time, and no access outlives a lookup.)
+  @exclusivity(unchecked) private var hints: [_ObjectHint] = []
+  /// The conformances looked up so far (``dictionaryType(_:)``, ``arrayType(_:)``): those of
+  /// earlier calls (``_KnownConformances``), and whether this one added some.
+  @exclusivity(unchecked) private var dictionaryTypes = _TypeCache<
+    any _TapeDecodableDictionary.Type
+  >()
+  @exclusivity(unchecked) private var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
+  @exclusivity(unchecked) private var learnedConformances = false
+  /// Whether the caches hold the earlier calls' answers yet (read at the first miss, so that a
+  /// call that needs no conformance takes no lock).
+  @exclusivity(unchecked) private var loadedConformances = false
+
+  private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
+    self.tape = tape
+    self.options = options
+    self.token = token
+    userInfo = options.userInfo.mapValues { $0 as Any }
+    if case .useDefaultKeys = options.keyDecodingStrategy {
+      convertsKeys = false
+    } else {
+      convertsKeys = true
+    }
+  }
+
+  /// Runs one decoding call on `tape`: begins its reading, calls `body` with it, and before
+  /// returning ends the reading, moving it to a copy of the document when a decoder or
+  /// container made during the call is still held (see the type's documentation).
+  static func run<Result>(
+    tape: _TapeView, options: _DecodingOptions, _ body: (_CodableReading) throws -> Result
+  ) rethrows -> Result {
+    let (token, previous) = _ReadingScope.begin()
+    defer { _ReadingScope.end(restoring: previous) }
+    var reading = _CodableReading(tape: tape, options: options, token: token)
+    defer {
+      if !isKnownUniquelyReferenced(&reading) { reading.keepDocument() }
+      reading.ended = true
+      if reading.learnedConformances {
+        _KnownConformances.shared.current = (reading.dictionaryTypes, reading.arrayTypes)
+      }
+    }
+    return try body(reading)
+  }
+
+  /// A reading of a document holding one `null`, that any thread may read at any time: what a
+  /// keyed container's `superDecoder(forKey:)` reads for an absent key, as `JSONDecoder`
+  /// gives a decoder of null there.
+  static func null(options: _DecodingOptions) -> _CodableReading {
+    let reading = _CodableReading(tape: _nullTapeCopy.view, options: options, token: 0)
+    reading.copy = _nullTapeCopy
+    reading.ended = true
+    return reading
+  }
+
+  /// Moves the reading to its own copy of the document: something made during the call
+  /// outlives it.
+  private func keepDocument() {
+    let copy = _TapeCopy(copying: tape)
+    self.copy = copy
+    tape = copy.view
+  }
+
+  /// Checks that the document can be read here (see the type's documentation): stops the
+  /// program only for a container used on another thread while its decode call still runs,
+  /// a data race the compiler rejects (decoders and containers are not `Sendable`).
+  @inline(__always)
+  func checkLifetime() {
+    guard _fastPath(_ReadingScope.isCurrent(token)) else { return checkLifetimeOutsideTheCall() }
+  }
+
+  @inline(never)
+  private func checkLifetimeOutsideTheCall() {
+    if copy != nil { return }
+    if !ended && _ReadingScope.began(onThisThread: token) { return }
+    _decoderUsedOnAnotherThread()
+  }
+
+  // MARK: Values
+
+  /// A value of any `Decodable` type at `index` (checking the lifetime first).
+  func decode<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    checkLifetime()
+    return try readValue(type, at: index, parent: parent, key: key)
+  }
+
+  /// ``decode(_:at:parent:key:)`` for a caller that checked the lifetime already.
+  ///
+  /// Objects, the values most models nest, go straight to their type's `init(from:)` (or, for
+  /// a `[String: V]`, to a loop over the members); everything else to ``readOther(_:at:parent:key:)``.
+  /// Kept small and not inlined: it is on the stack once per level of a recursive model, which
+  /// must fit 512 levels in a 512 KB stack. Nothing here makes an `Optional<T>`: in this
+  /// unspecialized function its metadata would be looked up on every call.
+  @inline(never)
+  func readValue<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    if _slowPath(type != T.self) {
+      // A subclass passed as its superclass's metatype: decode the subclass.
+      return try readDynamic(type, at: index, parent: parent, key: key)
+    }
+    if tape[index].kind == .object, !Self.isSpecial(T.self) {
+      if let dictionary = dictionaryType(T.self) {
+        return try Self.decodeDictionary(
+          dictionary, as: T.self, self, at: index, parent: parent, key: key)
+      }
+      return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+    }
+    return try readOther(type, at: index, parent: parent, key: key)
+  }
+
+  /// `T` as a `[String: V]` type, or `nil`. Conformances are looked up once per type and
+  /// kept (``_TypeCache``): most objects of a document are of a few types, and a lookup costs
+  /// about a tenth of decoding a small object.
+  @inline(__always)
+  private func dictionaryType<T>(_ type: T.Type) -> (any _TapeDecodableDictionary.Type)? {
+    if let known = dictionaryTypes[T.self] { return known }
+    return lookUpDictionaryType(T.self)
+  }
+
+  @inline(never)
+  private func lookUpDictionaryType<T>(_ type: T.Type) -> (any _TapeDecodableDictionary.Type)? {
+    if loadEarlierConformances(), let known = dictionaryTypes[T.self] { return known }
+    let found = T.self as? any _TapeDecodableDictionary.Type
+    dictionaryTypes[T.self] = .some(found)
+    learnedConformances = true
+    return found
+  }
+
+  /// `T` as an array type read element by element, or `nil` (looked up once per type).
+  @inline(__always)
+  private func arrayType<T>(_ type: T.Type) -> (any _TapeDecodableArray.Type)? {
+    if let known = arrayTypes[T.self] { return known }
+    return lookUpArrayType(T.self)
+  }
+
+  @inline(never)
+  private func lookUpArrayType<T>(_ type: T.Type) -> (any _TapeDecodableArray.Type)? {
+    if loadEarlierConformances(), let known = arrayTypes[T.self] { return known }
+    let found = T.self as? any _TapeDecodableArray.Type
+    arrayTypes[T.self] = .some(found)
+    learnedConformances = true
+    return found
+  }
+
+  /// Reads the earlier calls' answers into the caches, the first time only: `true` when it
+  /// did (the caller looks again).
+  private func loadEarlierConformances() -> Bool {
+    guard !loadedConformances else { return false }
+    loadedConformances = true
+    (dictionaryTypes, arrayTypes) = _KnownConformances.shared.current
+    return true
+  }
+
+  /// Whether `T` is one of the types `JSONDecoder` reads with a strategy or specially
+  /// (`Date`, `Data`, `URL`, `Decimal`), or ``Node``, read from the document whole.
+  @inline(__always)
+  static func isSpecial<T>(_ type: T.Type) -> Bool {
+    T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self
+      || T.self == Node.self
+  }
+
+  /// A value that is not an object of an ordinary type: scalars and arrays read straight from
+  /// the document (the common types by specialized code, the comparisons of metadata
+  /// pointers), the special types, anything else through its `init(from:)`.
+  @inline(never)
+  private func readOther<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    let kind = tape[index].kind
+    if kind == .array {
+      if Self.isFastArray(T.self) {
+        return try fastArray(T.self, at: index, parent: parent, key: key)
+      }
+      if let array = arrayType(T.self) {
+        return try Self.decodeArray(array, as: T.self, self, at: index, parent: parent, key: key)
+      }
+    }
+    if Self.isFastScalar(T.self) {
+      return try fastScalar(T.self, at: index, parent: parent, key: key)
+    }
+    if Self.isSpecial(T.self) {
+      return try readSpecial(type, at: index, parent: parent, key: key)
+    }
+    if kind == .null, convertsKeys, T.self is any _TapeDecodableDictionary.Type {
+      // `JSONDecoder` reads a `[String: V]` itself under a key strategy, and says so.
+      throw _nullFound([String: Any].self, path: _path(parent, key))
+    }
+    return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+  }
+
+  /// A value of `type`, a subclass of `T` (the caller's static type).
+  @inline(never)
+  private func readDynamic<T: Decodable>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    let dynamicType: any Decodable.Type = type
+    func read<U: Decodable>(_: U.Type) throws -> T {
+      let value = try readValue(U.self, at: index, parent: parent, key: key)
+      guard let typed = value as? T else {
+        throw DecodingError.typeMismatch(
+          T.self,
+          DecodingError.Context(
+            codingPath: _path(parent, key), debugDescription: "\(U.self) is not a \(T.self)"))
+      }
+      return typed
+    }
+    return try read(dynamicType)
+  }
+
+  /// Whether ``fastScalar(_:at:parent:key:)`` reads `T`.
+  @inline(__always)
+  static func isFastScalar<T>(_ type: T.Type) -> Bool {
+    T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
+      || T.self == Int64.self
+  }
+
+  /// The value at `index` when `T` is one of the common scalars (`String`, `Int`, `Double`,
+  /// `Bool`, `Int64`; see ``isFastScalar(_:)``), read straight from the document. The caller
+  /// has checked the lifetime.
+  @inline(__always)
+  func fastScalar<T>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    if T.self == String.self {
+      return _identityCast(try readString(at: index, path: _path(parent, key)), to: T.self)
+    }
+    if T.self == Int.self {
+      return _identityCast(
+        try readInteger(Int.self, at: index, path: _path(parent, key)), to: T.self)
+    }
+    if T.self == Double.self {
+      return _identityCast(
+        try readFloat(Double.self, at: index, path: _path(parent, key)), to: T.self)
+    }
+    if T.self == Bool.self {
+      return _identityCast(try readBool(at: index, path: _path(parent, key)), to: T.self)
+    }
+    return _identityCast(
+      try readInteger(Int64.self, at: index, path: _path(parent, key)), to: T.self)
+  }
+
+  /// Whether ``fastArray(_:at:parent:key:)`` reads `T`.
+  @inline(__always)
+  static func isFastArray<T>(_ type: T.Type) -> Bool {
+    T.self == [Double].self || T.self == [[Double]].self || T.self == [[[Double]]].self
+      || T.self == [Int].self || T.self == [String].self || T.self == [Int64].self
+      || T.self == [Bool].self
+  }
+
+  /// The array at `index` when `T` is an array of the common scalars (`[Double]` up to three
+  /// levels deep, as coordinates are; `[Int]`, `[Int64]`, `[String]`, `[Bool]`; see
+  /// ``isFastArray(_:)``), read by specialized loops whose paths are built only for an error.
+  /// The caller has checked the lifetime; no code of the model's runs in these loops.
+  @inline(never)
+  private func fastArray<T>(
+    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    let path = _ArrayPath(parent: parent, key: key)
+    if T.self == [Double].self {
+      return _identityCast(try doubles(at: index, path: path), to: T.self)
+    }
+    if T.self == [[Double]].self {
+      return _identityCast(
+        try elements(at: index, path: path) { try doubles(at: $0, path: $1) }, to: T.self)
+    }
+    if T.self == [[[Double]]].self {
+      return _identityCast(
+        try elements(at: index, path: path) { cursor, path in
+          try elements(at: cursor, path: path) { try doubles(at: $0, path: $1) }
+        }, to: T.self)
+    }
+    if T.self == [Int].self {
+      return _identityCast(
+        try elements(at: index, path: path) { try readInteger(Int.self, at: $0, path: $1.path) },
+        to: T.self)
+    }
+    if T.self == [String].self {
+      return _identityCast(
+        try elements(at: index, path: path) { try readString(at: $0, path: $1.path) },
+        to: T.self)
+    }
+    if T.self == [Int64].self {
+      return _identityCast(
+        try elements(at: index, path: path) {
+          try readInteger(Int64.self, at: $0, path: $1.path)
+        },
+        to: T.self)
+    }
+    return _identityCast(
+      try elements(at: index, path: path) { try readBool(at: $0, path: $1.path) }, to: T.self)
+  }
+
+  /// `[Element]` (the opened `array`) read element by element, as `T` (the same type).
+  static func decodeArray<A: _TapeDecodableArray, T>(
+    _ array: A.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
+    parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    _identityCast(try A.decodeElements(reading, at: index, parent: parent, key: key), to: T.self)
+  }
+
+  /// `[String: Value]` (the opened `dictionary`) read member by member, as `T` (the same type).
+  static func decodeDictionary<D: _TapeDecodableDictionary, T>(
+    _ dictionary: D.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
+    parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> T {
+    _identityCast(try D.decodeMembers(reading, at: index, parent: parent, key: key), to: T.self)
+  }
+
+  private func doubles(at index: Int, path: _ArrayPath) throws -> [Double] {
+    try elements(at: index, path: path) { try readFloat(Double.self, at: $0, path: $1.path) }
+  }
+
+  /// The elements of the array at `index`, each read by `element` from its tape index and its
+  /// path. Anything but an array is reported as `[E](from:)` reports it.
+  @inline(__always)
+  private func elements<E: Decodable>(
+    at index: Int, path: _ArrayPath, _ element: (Int, _ArrayPath) throws -> E
+  ) throws -> [E] {
+    guard tape[index].kind == .array else {
+      return try [E](from: _TapeDecoder(self, index: index, parent: path.node, key: nil))
+    }
+    let count = tape.count(at: index)
+    var result: [E] = []
+    result.reserveCapacity(count)
+    var cursor = index + 1
+    for offset in 0..<count {
+      result.append(try element(cursor, path.appending(offset)))
+      cursor = tape.next(after: cursor)
+    }
+    return result
+  }
+
+  // MARK: Keys
+
+  /// The value index of the member of the object at `object` whose key matches `key` (the
+  /// first such member, as `JSONDecoder` finds it), under the key strategy: by `keys`, the
+  /// converted keys, when there are some.
+  ///
+  /// An ASCII key is compared byte for byte: lookups in one object start where the previous
+  /// one stopped (``_MemberHint``), so a model whose properties come in the payload's order
+  /// finds each member at the first comparison; `depth` (the container's coding path length)
+  /// picks the object's hint slot. A key that is not ASCII is compared as a `String`, by
+  /// canonical equivalence, as `JSONDecoder`'s dictionary of members compares keys
+  /// (``memberComparingText(of:name:)``).
+  @inline(__always)
+  func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?, depth: Int) -> Int? {
+    if let keys { return keys.index[key.stringValue] }
+    var name = key.stringValue
+    // `nil`: the key is not ASCII; `.some(nil)`: an ASCII key the bytes did not find.
+    let found: Int?? = name.withUTF8 { bytes -> Int?? in
+      guard _isASCII(bytes) else { return .none }
+      let key = _KeyBytes(bytes)
+      if depth >= hints.count {
+        hints.append(
+          contentsOf: repeatElement(_ObjectHint(object: -1), count: depth + 1 - hints.count))
+      }
+      if hints[depth].object != object { hints[depth] = _ObjectHint(object: object) }
+      // A key looked up before in this object (a `decodeNil` then a `decode`, say) may lie
+      // before the hint: the lookup then scans from the start, to find the first member.
+      let mayRepeat = hints[depth].found & key.signature != 0
+      hints[depth].found |= key.signature
+      return .some(
+        tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat))
+    }
+    // An ASCII key the bytes did not find is not there: the bytes compared every member
+    // (escaped keys by their decoded text). See below for the one exception.
+    if let found { return found }
+    return memberComparingText(of: object, name: name)
+  }
+
+  /// The first member of `object` whose key equals `name` (a key that is not ASCII) as a
+  /// `String`: by canonical equivalence, as `JSONDecoder` compares keys (`"café"` written
+  /// with U+00E9 or with `e` and U+0301).
+  ///
+  /// An ASCII key is compared byte for byte only: the one case that differs from `JSONDecoder`
+  /// is a payload key holding U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK or U+1FEF GREEK
+  /// VARIA, which Unicode makes equal to `K`, `;` and `` ` ``, for a model key spelled with
+  /// those ASCII characters (documented in MigratingFromCodable.md). Checking every missed
+  /// ASCII key for them would cost a scan of the object's keys per absent optional member.
+  @inline(never)
+  private func memberComparingText(of object: Int, name: String) -> Int? {
+    var cursor = object + 1
+    for _ in 0..<tape.count(at: object) {
+      if tape.string(at: cursor) == name { return cursor + 1 }
+      cursor = tape.next(after: cursor + 1)
+    }
+    return nil
+  }
+
+  /// The object's keys as the key strategy converts them; `nil` for `.useDefaultKeys`.
+  func convertedKeys(of object: Int, path: @autoclosure () -> [any CodingKey]) -> _ConvertedKeys? {
+    switch options.keyDecodingStrategy {
+    case .useDefaultKeys:
+      return nil
+    case .convertFromSnakeCase:
+      return _ConvertedKeys(tape: tape, object: object) { _convertFromSnakeCase($0) }
+    case .custom(let closure):
+      let path = path()
+      return _ConvertedKeys(tape: tape, object: object) { name in
+        closure(path + [_AnyCodingKey(stringValue: name)]).stringValue
+      }
+    @unknown default:
+      return nil
+    }
+  }
+
+  // MARK: Errors
+
+  /// `error`, thrown while decoding the value at `root`, as the caller receives it: unchanged
+  /// (``FastJSONDecoder/ErrorReporting/decodingError``), or as ``MappingErrors`` with the
+  /// payload's paths.
+  func report(_ error: any Error, root: Int) -> any Error {
+    switch options.errorReporting {
+    case .decodingError:
+      return error
+    case .mappingErrors:
+      if let errors = error as? MappingErrors { return errors }
+      return MappingErrors([mappingError(error, root: root)])
+    }
+  }
+
+  /// `error` as a ``MappingError`` whose path names the payload's members as they are written
+  /// there, from the value at `root`.
+  func mappingError(_ error: any Error, root: Int) -> MappingError {
+    guard convertsKeys else { return _mappingError(error) }
+    return _mappingError(error) { self.payloadPath($0, from: root) }
+  }
+
+  /// The payload path that `codingPath` reaches from the value at `root`: each member's name
+  /// as the payload spells it (before the key strategy converted it). Past a member that is
+  /// not there (a missing key), the coding keys are used as they are.
+  func payloadPath(_ codingPath: [any CodingKey], from root: Int) -> [_PathComponent] {
+    var current: Int? = root
+    var components: [_PathComponent] = []
+    for key in codingPath {
+      guard let at = current else {
+        components.append(key.intValue.map { .index($0) } ?? .key(key.stringValue))
+        continue
+      }
+      if let position = key.intValue, tape[at].kind == .array {
+        components.append(.index(position))
+        current = tape.element(of: at, at: position)
+        continue
+      }
+      var name = key.stringValue
+      // A converted key, or a key left as it is (a `[String: V]`'s).
+      guard tape[at].kind == .object,
+        let value = convertedKeys(of: at, path: [])?.index[name]
+          ?? name.withUTF8({ tape.member(of: at, named: $0) })
+      else {
+        components.append(.key(key.stringValue))
+        current = nil
+        continue
+      }
+      components.append(.key(tape.string(at: value - 1)))
+      current = value
+    }
+    return components
+  }
+
+  /// How the value at `index` reads in a message (`"two"`, `1.5`, `an object`).
+  func rawDescription(at index: Int) -> String {
+    PayloadValue(tape: tape, index: index, context: .default, token: 0).description(
+      of: tape[index])
+  }
+}
+
+/// The stop of `_CodableReading.checkLifetime()`, out of line.
+@inline(never)
+private func _decoderUsedOnAnotherThread() -> Never {
+  preconditionFailure(
+    "a Decoder or decoding container of FastJSONDecoder was used on another thread while the "
+      + "decode call that made it was still running")
+}
+
+/// A document of one `null`, kept for the life of the process
+/// (``_CodableReading/null(options:)``).
+private let _nullTapeCopy = _Tape(entries: [_PackedEntry(kind: .null)], bytes: []).withView {
+  _TapeCopy(copying: $0)
+}
+
+/// Whether every byte of `bytes` is ASCII.
+@inline(__always)
+func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  var union: UInt8 = 0
+  for byte in bytes { union |= byte }
+  return union < 0x80
+}
+
+/// What a conformance lookup found for the types seen so far (`Value?`: the type as the
+/// protocol's metatype, or `nil` when it does not conform): 64 slots, a type's entry within
+/// four of the one its metadata address picks (a type seen again is found in a comparison or
+/// two; when all four are taken, the first is replaced).
+struct _TypeCache<Value> {
+  private var types = [ObjectIdentifier?](repeating: nil, count: 64)
+  private var values = [Value?](repeating: nil, count: 64)
+
+  private static func slot(_ id: ObjectIdentifier) -> Int {
+    let bits = UInt(bitPattern: id)
+    return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & 63
+  }
+
+  /// The recorded result for `type` (`.some(nil)`: it does not conform), or `nil` when none is.
+  subscript(type: Any.Type) -> Value?? {
+    get {
+      let id = ObjectIdentifier(type)
+      let first = Self.slot(id)
+      for probe in 0..<4 {
+        let slot = (first + probe) & 63
+        guard let stored = types[slot] else { return nil }
+        if stored == id { return .some(values[slot]) }
+      }
+      return nil
+    }
+    set {
+      let id = ObjectIdentifier(type)
+      let first = Self.slot(id)
+      var chosen = first
+      for probe in 0..<4 {
+        let slot = (first + probe) & 63
+        if types[slot] == nil || types[slot] == id {
+          chosen = slot
+          break
+        }
+      }
+      types[chosen] = id
+      values[chosen] = newValue ?? nil
+    }
+  }
+}
+
+/// The conformances the decoding calls looked up, kept for the next calls: the runtime's own
+/// answer for a type that does not conform costs thousands of instructions each time (it
+/// scans the conformance records), and most documents of an app are of the same few types.
+/// Each call reads the table when it starts and, when it learned something, stores its own
+/// when it ends (the last call's table wins: a lost entry is only looked up again).
+final class _KnownConformances: @unchecked Sendable {
+  // @unchecked: `table` is read and written under `lock`; the metatypes it holds are
+  // immutable.
+  static let shared = _KnownConformances()
+  private let lock = NSLock()
+  private var table = (
+    _TypeCache<any _TapeDecodableDictionary.Type>(), _TypeCache<any _TapeDecodableArray.Type>()
+  )
+
+  var current:
+    (_TypeCache<any _TapeDecodableDictionary.Type>, _TypeCache<any _TapeDecodableArray.Type>)
+  {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return table
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      table = newValue
+    }
+  }
+}
+
+/// The member-lookup state of one object.
+struct _ObjectHint {
+  var object: Int
+  var hint: _MemberHint
+  /// The signatures of the keys looked up so far.
+  var found: UInt64 = 0
+
+  init(object: Int) {
+    self.object = object
+    hint = _MemberHint(object: max(object, 0))
+  }
+}
+
+/// `[Element]`, read element by element from the document without an unkeyed container.
+protocol _TapeDecodableArray {
+  static func decodeElements(
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> Self
+}
+
+extension Array: _TapeDecodableArray where Element: Decodable {
+  static func decodeElements(
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> Self {
+    let count = reading.tape.count(at: index)
+    var elements: [Element] = []
+    elements.reserveCapacity(count)
+    var cursor = index + 1
+    // The array's node of the coding path, once for all its elements.
+    let path = _PathNode.node(parent, key)
+    if _CodableReading.isFastScalar(Element.self) {
+      // Scalars: an element's path is built only when it fails.
+      for offset in 0..<count {
+        elements.append(
+          try reading.fastScalar(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
+        cursor = reading.tape.next(after: cursor)
+      }
+      return elements
+    }
+    for offset in 0..<count {
+      // The caller checked the lifetime; the elements' own code runs within this same call.
+      elements.append(
+        try reading.readValue(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
+      cursor = reading.tape.next(after: cursor)
+    }
+    return elements
+  }
+}
+
+/// `[String: Value]`, read member by member from the document without a keyed container: its
+/// keys are data, left as they are by any key strategy (as `JSONDecoder` reads them), and the
+/// first of members whose keys are equal strings wins (as in `JSONDecoder`'s dictionary).
+protocol _TapeDecodableDictionary {
+  static func decodeMembers(
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> Self
+}
+
+extension Dictionary: _TapeDecodableDictionary where Key == String, Value: Decodable {
+  static func decodeMembers(
+    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+  ) throws -> Self {
+    let count = reading.tape.count(at: index)
+    var members: [String: Value] = [:]
+    members.reserveCapacity(count)
+    var cursor = index + 1
+    let path = _PathNode.node(parent, key)
+    // `JSONDecoder` reads the members through `Dictionary.init(from:)` (whose keys have an
+    // integer value when they read as one) unless a key strategy is set.
+    let integerKeys = !reading.convertsKeys
+    for _ in 0..<count {
+      let name = reading.tape.string(at: cursor)
+      if members[name] == nil {
+        let key = _DictionaryKey(name, integerKeys: integerKeys)
+        members[name] = try reading.readValue(Value.self, at: cursor + 1, parent: path, key: key)
+      }
+      cursor = reading.tape.next(after: cursor + 1)
+    }
+    return members
+  }
+}
+
+/// An object's members by converted key (the first member of a repeated key wins).
+struct _ConvertedKeys {
+  var index: [String: Int] = [:]
+  var names: [String] = []
+
+  init(tape: _TapeView, object: Int, convert: (String) -> String) {
+    var cursor = object + 1
+    for _ in 0..<tape.count(at: object) {
+      let name = convert(tape.string(at: cursor))
+      if index[name] == nil {
+        index[name] = cursor + 1
+        names.append(name)
+      }
+      cursor = tape.next(after: cursor + 1)
+    }
+  }
+}
+
+// MARK: Codable values inside mappings
+
+/// A `Decodable` value read from a mapping's payload value with ``FastJSONDecoder``'s reader:
+/// failures inside it are a `MappingError` whose path continues the rule's
+/// (`/meta/tags/2`).
+func _decodeCodable<T: Decodable>(
+  _ type: T.Type, from payload: PayloadValue, with options: _DecodingOptions
+) throws -> T {
+  payload.checkLifetime()
+  return try _CodableReading.run(tape: payload.tape, options: options) { reading in
+    do {
+      return try reading.decode(T.self, at: payload.index, parent: nil, key: nil)
+    } catch let errors as MappingErrors {
+      throw errors
+    } catch {
+      throw reading.mappingError(error, root: payload.index)
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import ObjectMapping
+import Testing
+
+/// What the default limits accept (512 levels of JSON nesting) decodes and encodes through the
+/// `Codable` coders on a 512 KB thread stack in release builds (4 MB in debug builds, 16 MB
+/// under AddressSanitizer: see ``DeepNestingTests``), with `JSONDecoder`'s and `JSONEncoder`'s
+/// results (issue 34). Measured per level in release builds: 784 bytes for a recursive class
+/// decoded or encoded, 155 bytes for a `Node` (Limits.md).
+@Suite struct CodableDeepNestingTests {
+  static let levels = DeepNestingTests.levels
+
+  /// A recursive class, one object per level: `{"name": "x", "next": {...}}`.
+  final class Chain: Codable, Equatable, @unchecked Sendable {
+    // @unchecked: built and read by one thread at a time.
+    var name = "x"
+    var next: Chain?
+
+    init(depth: Int) {
+      var node: Chain?
+      for _ in 0..<depth - 1 {
+        let outer = Chain(next: node)
+        node = outer
+      }
+      next = node
+    }
+
+    private init(next: Chain?) { self.next = next }
+
+    static func == (lhs: Chain, rhs: Chain) -> Bool {
+      var left: Chain? = lhs
+      var right: Chain? = rhs
+      while let a = left, let b = right {
+        guard a.name == b.name else { return false }
+        left = a.next
+        right = b.next
+      }
+      return left == nil && right == nil
+    }
+
+    var depth: Int {
+      var count = 0
+      var node: Chain? = self
+      while let current = node {
+        count += 1
+        node = current.next
+      }
+      return count
+    }
+
+    /// Frees the chain without recursion.
+    deinit {
+      var node = next
+      next = nil
+      while let current = node, isKnownUniquelyReferenced(&node) {
+        node = current.next
+        current.next = nil
+      }
+    }
+  }
+
+  /// A recursive struct through an array: two JSON levels per model level.
+  struct Tree: Codable, Equatable, Sendable {
+    var children: [Tree]
+  }
+
+  static func chainJSON(_ depth: Int) -> String {
+    String(repeating: #"{"name":"x","next":"#, count: depth - 1) + #"{"name":"x"}"#
+      + String(repeating: "}", count: depth - 1)
+  }
+
+  static func nestedArrays(_ depth: Int) -> String {
+    String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+  }
+
+  @Test func aNodeAtTheDepthLimitDecodesOnASmallStack() throws {
+    let json = Self.nestedArrays(Self.levels)
+    let decoded = DeepNestingTests.onSmallStack { () -> Bool in
+      guard let node = try? FastJSONDecoder().decode(Node.self, from: json) else { return false }
+      return node == (try? Node(jsonString: json))
+    }
+    #expect(decoded)
+    // One level more is JSONDecoder's error too.
+    let deeper = Self.nestedArrays(Self.levels + 1)
+    let (ours, foundation) = Parity.decode(Node.self, Data(deeper.utf8))
+    #expect(ours == foundation)
+    #expect(ours == .error("dataCorrupted at : The given data was not valid JSON."))
+  }
+
+  @Test func aRecursiveModelAtTheDepthLimitDecodesOnASmallStack() throws {
+    let json = Self.chainJSON(Self.levels)
+    let depth = DeepNestingTests.onSmallStack { () -> Int in
+      (try? FastJSONDecoder().decode(Chain.self, from: json))?.depth ?? 0
+    }
+    #expect(depth == Self.levels)
+    // JSONDecoder reads the same chain (on the test's own, larger stack).
+    let foundation = try JSONDecoder().decode(Chain.self, from: Data(json.utf8))
+    #expect(try FastJSONDecoder().decode(Chain.self, from: json) == foundation)
+
+    let tree = Self.nestedTree(Self.levels / 2)
+    let treeDepth = DeepNestingTests.onSmallStack { () -> Int in
+      (try? FastJSONDecoder().decode(Tree.self, from: tree)).map(Self.depth(of:)) ?? 0
+    }
+    #expect(treeDepth == Self.levels / 2)
+    #expect(
+      try FastJSONDecoder().decode(Tree.self, from: tree)
+        == (try JSONDecoder().decode(Tree.self, from: Data(tree.utf8))))
+  }
+
+  static func nestedTree(_ depth: Int) -> String {
+    String(repeating: #"{"children":["#, count: depth - 1) + #"{"children":[]}"#
+      + String(repeating: "]}", count: depth - 1)
+  }
+
+  static func depth(of tree: Tree) -> Int {
+    var count = 1
+    var level = tree
+    while let child = level.children.first {
+      count += 1
+      level = child
+    }
+    return count
+  }
+
+  @Test func fiveHundredTwelveLevelsEncodeOnASmallStack() throws {
+    let chain = Chain(depth: Self.levels)
+    let node = try Node(jsonString: Self.nestedArrays(Self.levels))
+    let encoded = DeepNestingTests.onSmallStack { () -> [Data] in
+      [
+        (try? FastJSONEncoder().encode(chain)) ?? Data(),
+        (try? FastJSONEncoder().encode(node)) ?? Data(),
+      ]
+    }
+    #expect(String(decoding: encoded[0], as: UTF8.self) == Self.chainJSON(Self.levels))
+    #expect(String(decoding: encoded[1], as: UTF8.self) == Self.nestedArrays(Self.levels))
+    // JSONEncoder writes one level less (511, see EncoderParityTests); there both write the
+    // same bytes.
+    let shorter = Chain(depth: Self.levels - 1)
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    #expect(try FastJSONEncoder().encode(shorter) == (try foundation.encode(shorter)))
+    // Sorted keys (through a value tree) on a small stack too.
+    let sorted = DeepNestingTests.onSmallStack { () -> Data in
+      let encoder = FastJSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      return (try? encoder.encode(chain)) ?? Data()
+    }
+    #expect(sorted == encoded[0])
+  }
+}
