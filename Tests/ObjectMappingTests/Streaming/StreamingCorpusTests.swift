@@ -99,7 +99,7 @@ import Testing
     let twitter = try TestData.data("json-benchmark/twitter.json")
     let foundation = JSONDecoder()
     foundation.keyDecodingStrategy = .convertFromSnakeCase
-    var fast = FastJSONDecoder()
+    let fast = FastJSONDecoder()
     fast.keyDecodingStrategy = .convertFromSnakeCase
     let expected = try foundation.decode(Twitter.self, from: twitter).statuses
     for size in [3, 4_096, 1 << 22] {
