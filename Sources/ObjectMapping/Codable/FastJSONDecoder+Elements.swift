@@ -12,10 +12,13 @@ extension FastJSONDecoder {
   /// }
   /// ```
   ///
-  /// Each element is decoded by this decoder's own `decode(_:from:)`, with its settings, from
-  /// the element's bytes, once the stream reader found them valid in their place in the
-  /// payload: the values are those decoding the whole payload as `[T]` gives, and an error in
-  /// an element is at its path (`/1234/user`). A payload that is not the array the layout
+  /// Each element is decoded by this decoder's own `decode(_:from:)`, with its settings (as
+  /// they are when the stream is made), from the element's bytes, once the stream reader found
+  /// them valid in their place in the payload: the values are those decoding the whole payload
+  /// as `[T]` gives. An element's error is reported as ``errorReporting`` says, at its place in
+  /// the payload: by default a `DecodingError` whose coding path starts at the payload's root
+  /// (`Index 1234`, `user`), with ``ErrorReporting/mappingErrors`` ``MappingErrors`` at
+  /// `/1234/user`. A payload that is not the array the layout
   /// names is decoded whole as `[T]` (within the element size limit). The stream reads with
   /// ``StreamOptions/reading``, or this decoder's own `reading` options when it is `nil`.
   ///
@@ -31,7 +34,7 @@ extension FastJSONDecoder {
   ) -> StreamedElements<T, Chunks> where Chunks.Element: ContiguousBytes {
     StreamedElements(
       source: chunks, layout: layout, options: options,
-      reader: _DecodedElements<T>(decoder: _DecoderCopy(decoder: self)))
+      reader: _DecodedElements<T>(decoder: _DecoderCopy(options: self.options)))
   }
 
   /// The elements of a payload, decoded as its bytes arrive one at a time, read as
@@ -51,13 +54,17 @@ extension FastJSONDecoder {
   }
 }
 
-/// A decoder's settings, as a stream holds them.
-///
-/// `@unchecked Sendable`: the copy is taken when the stream is made and only read afterwards;
-/// its settings are `JSONDecoder`'s, which Foundation declares `Sendable` (`JSONDecoder` is
-/// `@unchecked Sendable`), and its `userInfo` values are `Sendable`.
-struct _DecoderCopy: @unchecked Sendable {
-  let decoder: FastJSONDecoder
+/// A decoder's settings, copied when the stream is made: changing the decoder afterwards does
+/// not change a stream made before.
+struct _DecoderCopy: Sendable {
+  let options: _DecodingOptions
+
+  /// `bytes` decoded as `type`, with the copied settings.
+  func decode<T: Decodable>(_ type: T.Type, from input: _JSONInput) throws -> T {
+    try options.decode(from: input) { reading in
+      try reading.decode(type, at: 0, parent: nil, key: nil)
+    }
+  }
 }
 
 /// Decodes each element the stream reader finds with `FastJSONDecoder.decode(_:from:)`.
@@ -65,11 +72,11 @@ struct _DecoderCopy: @unchecked Sendable {
 struct _DecodedElements<Value: Decodable>: _ElementReading {
   let decoder: _DecoderCopy
 
-  var defaultReading: JSONReadingOptions { decoder.decoder.reading }
+  var defaultReading: JSONReadingOptions { decoder.options.reading }
 
   func readBatch(_ state: _ElementStreamState<Value>) -> _StreamBatchOutcome {
     let skips = state.options.onElementFailure == .skip
-    let decoder = self.decoder.decoder
+    let decoder = self.decoder
     return state.reader.read { item in
       state.summary.elementCount += 1
       let index: Int
@@ -77,7 +84,7 @@ struct _DecodedElements<Value: Decodable>: _ElementReading {
       switch item {
       case .element(let position, _, let bytes):
         do {
-          state.deliver(try decoder.decode(Value.self, from: Array(bytes)))
+          state.deliver(try decoder.decode(Value.self, from: .bytes(Array(bytes))))
           return true
         } catch {
           index = position
@@ -85,7 +92,9 @@ struct _DecodedElements<Value: Decodable>: _ElementReading {
         }
       case .failedElement(let position, let error):
         index = position
-        failure = MappingErrors([MappingError(error)])
+        // A syntax error as the decoder reports one: `.dataCorrupted` (the reader's error,
+        // with the element's path and line, underneath), or `MappingErrors` at the element.
+        failure = decoder.options.syntaxError(error)
       }
       guard skips else {
         state.fail(failure)
@@ -104,11 +113,11 @@ struct _DecodedElements<Value: Decodable>: _ElementReading {
     case .streamed:
       return
     case .document(let bytes):
-      values = try decoder.decoder.decode([Value].self, from: bytes)
+      values = try decoder.decode([Value].self, from: .bytes(bytes))
     case .envelope(let document):
       let value = try state.value(atKeyPathIn: document)
       do {
-        values = try decoder.decoder.decode([Value].self, from: try value.jsonData())
+        values = try decoder.decode([Value].self, from: .data(try value.jsonData()))
       } catch {
         throw _prefixed(error, with: state.arrayPath)
       }

@@ -94,14 +94,50 @@ import Testing
     }
   }
 
+  @Test func aStreamKeepsTheDecodersSettingsAsTheyWereWhenMade() async {
+    struct Snaked: Decodable, Equatable { var eventId: Int }
+    let decoder = FastJSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let stream = decoder.elements(
+      Snaked.self, of: ProbedChunks(Array(#"[{"event_id": 7}]"#.utf8), size: 4))
+    decoder.keyDecodingStrategy = .useDefaultKeys
+    let (values, error) = await collect(stream)
+    #expect(error == nil)
+    #expect(values == [Snaked(eventId: 7)])
+  }
+
   @Test func aDecodableElementThatFailsCarriesItsPath() async {
     let text =
       #"{"events": [{"id": 1, "kind": "a"}, {"id": "two", "kind": "b"}, {"id": 3, "kind": "c"}]}"#
+    // By default, JSONDecoder's error, its coding path from the payload's root.
     let (elements, error) = await collect(
       FastJSONDecoder().elements(
         Event.self, of: ProbedChunks(Array(text.utf8), size: 9), as: .array(at: "events")))
     #expect(elements.map(\.id) == [1])
-    let errors = error as? MappingErrors
+    guard case .typeMismatch(let type, let context)? = error as? DecodingError else {
+      Issue.record("expected a type mismatch, got \(String(describing: error))")
+      return
+    }
+    // The path JSONDecoder gives decoding the whole payload.
+    struct Page: Decodable { var events: [Event] }
+    var foundationPath: [String] = []
+    do {
+      _ = try JSONDecoder().decode(Page.self, from: Data(text.utf8))
+    } catch DecodingError.typeMismatch(_, let context) {
+      foundationPath = context.codingPath.map(\.stringValue)
+    } catch {}
+    #expect(ObjectIdentifier(type) == ObjectIdentifier(Int.self))
+    #expect(context.codingPath.map(\.stringValue) == ["events", "Index 1", "id"])
+    #expect(context.codingPath.map(\.stringValue) == foundationPath)
+    #expect(context.codingPath.map(\.intValue) == [nil, 1, nil])
+    // With `.mappingErrors`, the library's errors at their JSON Pointer paths.
+    let rich = FastJSONDecoder()
+    rich.errorReporting = .mappingErrors
+    let (richElements, richError) = await collect(
+      rich.elements(
+        Event.self, of: ProbedChunks(Array(text.utf8), size: 9), as: .array(at: "events")))
+    #expect(richElements.map(\.id) == [1])
+    let errors = richError as? MappingErrors
     #expect(errors?.errors.map(\.path) == ["/events/1/id"])
     let stream = FastJSONDecoder().elements(
       Event.self, of: ProbedChunks(Array(text.utf8), size: 9), as: .array(at: "events"),
