@@ -20,7 +20,7 @@ import ObjectMapping
 
 func registerStreamingBenchmarks() {
   let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+    metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal, .peakMemoryResident],
     timeUnits: .milliseconds,
     warmupIterations: 1,
     maxDuration: .seconds(30),
