@@ -787,15 +787,23 @@ package struct _JSONStreamReader {
     cut = batch.count
   }
 
-  /// The current line passed the size limit: it fails with the first error in what it holds,
-  /// or with the limit, and the rest of the line is skipped.
+  /// The most bytes after an error's location that can decide it (a surrogate pair's 12).
+  static let errorLookAhead = 12
+
+  /// The current line passed the size limit: it fails with the first error in what it holds
+  /// (when the bytes before the limit decide it), or with the limit, and the rest of the line
+  /// is skipped.
   private mutating func lineTooLong() {
     let range = valueStart..<batch.count
     let index = firstIndex + elements.count
     let error: FormatError = batch.withUnsafeBufferPointer { buffer in
       let bytes = UnsafeBufferPointer(rebasing: buffer[range])
+      // Only an error the held bytes decide whatever follows counts: one at least 12 bytes
+      // (the longest look-ahead of an error, a `\ud83d\ude39` pair) before the limit. Closer
+      // to the limit, the end of what is held can make one up (a high surrogate whose pair was
+      // cut off), and what is held past the limit depends on the chunks.
       if let error = Self.documentError(bytes, options: options), let at = error.location,
-        at.offset < Swift.min(bytes.count, limit)
+        at.offset + Self.errorLookAhead <= limit, at.offset < bytes.count
       {
         return translated(error, base: lineLocation, skipping: 0, element: index)
       }

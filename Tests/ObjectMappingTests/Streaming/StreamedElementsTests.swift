@@ -248,6 +248,37 @@ import Testing
         + "than the element size limit of 1,000 bytes")
   }
 
+  @Test func aLineLargerThanTheLimitIsTheLimitWhateverTheChunks() async {
+    // Found by StreamReaderFuzz: cut at the limit, a valid surrogate pair looked like a lone
+    // surrogate when the line arrived in one chunk, and the limit a byte at a time.
+    struct Box: Equatable { var value: Node = .null }
+    let mapping = Mapping(Box.init) { Attribute(.root, \.value) }
+    let line = Array(#"["\ud83d\ude39\ud83d\udc8d"]"#.utf8)
+    for size in [1, 3, 17, line.count] {
+      let (elements, error) = await collect(
+        mapping.elements(
+          of: ProbedChunks(line, size: size), as: .jsonLines,
+          options: StreamOptions(maximumElementSize: 16)))
+      #expect(elements.isEmpty)
+      #expect(
+        "\(error.map { "\($0)" } ?? "none")"
+          == "/0: syntax error at line 1, column 1 (byte 0): the line is larger than the element "
+          + "size limit of 16 bytes", "chunks of \(size)")
+    }
+    // An error the bytes before the limit decide is reported, whatever the chunks.
+    let broken = Array(#"[tru, 1, 2, 3, 4, 5, 6, 7, 8, 9]"#.utf8)
+    for size in [1, 5, broken.count] {
+      let (_, error) = await collect(
+        mapping.elements(
+          of: ProbedChunks(broken, size: size), as: .jsonLines,
+          options: StreamOptions(maximumElementSize: 16)))
+      #expect(
+        "\(error.map { "\($0)" } ?? "none")"
+          == "/0: syntax error at line 1, column 5 (byte 4): expected 'true', found ','",
+        "chunks of \(size)")
+    }
+  }
+
   @Test func aRuleReadingTheWholePayloadCannotBeStreamed() async {
     struct Tagged: Equatable {
       var id = 0
