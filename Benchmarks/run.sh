@@ -32,7 +32,7 @@ million='Scale.articles_1000000.ObjectMapping'
 
 # The persistent store's rows have a table of their own: Benchmarks/store.sh.
 swift package --package-path Benchmarks benchmark \
-  --format jmh --path "$results" --no-progress --skip "$million" --skip 'Store\..*' "$@" >&2
+  --format jmh --path "$results" --no-progress --skip "$million" --skip 'Store\..*' --skip 'Stream\..*' "$@" >&2
 
 json="$results/Current_run.jmh.json"
 if [[ -n "${BENCHMARK_RESULTS:-}" ]]; then

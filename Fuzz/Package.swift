@@ -30,6 +30,10 @@ let package = Package(
       dependencies: [.product(name: "ObjectMapping", package: "swift-object-mapping")]
     ),
     .executableTarget(
+      name: "StreamReaderFuzz",
+      dependencies: [.product(name: "ObjectMapping", package: "swift-object-mapping")]
+    ),
+    .executableTarget(
       name: "DefinitionFuzz",
       dependencies: [
         .product(name: "ObjectMapping", package: "swift-object-mapping"),

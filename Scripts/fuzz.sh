@@ -40,6 +40,7 @@ MapperFuzz       15000         1500        yes
 NodeFuzz         25000         1800        no
 ModelFuzz        100000        15000       yes
 DefinitionFuzz   50000         10000       no
+StreamReaderFuzz 20000         2000        yes
 "
 
 all_targets() { awk 'NF { print $1 }' <<<"$TARGET_TABLE"; }

@@ -44,6 +44,25 @@ public protocol HTTPTransport: Sendable {
   ///   was cancelled, any other code for a failed transfer.
   func send(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
     -> TransportResponse
+
+  /// Sends `request` and returns the response once its head arrived, with its body to read as
+  /// it arrives (``ObjectManager/elements(_:query:mapping:as:onElementFailure:headers:limits:)``).
+  ///
+  /// A transport that streams delivers the body in chunks, reading from the network only as
+  /// fast as the chunks are taken (backpressure), and closes the connection when the body is
+  /// released before its end or cancelled. The default implementation calls
+  /// ``send(_:maximumBodySize:)`` and delivers the whole body as one chunk, within
+  /// `maximumBodySize`: existing transports stream that way with no change.
+  ///
+  /// - Parameters:
+  ///   - request: The method, URL, header fields and body.
+  ///   - maximumBodySize: The most body bytes a transport that holds the whole body may hold;
+  ///     a transport that streams delivers any number (the reader bounds each element).
+  /// - Returns: The status, header fields, URL and body.
+  /// - Throws: `URLError`, as ``send(_:maximumBodySize:)`` does; the body's own errors are
+  ///   thrown as it is read.
+  func stream(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
+    -> StreamedTransportResponse
 }
 
 /// A request as the manager hands it to its ``HTTPTransport``.

@@ -176,8 +176,36 @@ extension ObjectManager {
     _ method: HTTPMethod, _ url: URL, body: RequestBody?, headers requestHeaders: HeaderFields,
     limits requestLimits: RequestLimits?
   ) async throws(ObjectManagerError) -> Response {
-    if Task.isCancelled { throw .cancelled }
     let limits = requestLimits ?? self.limits
+    let transport = self.transport
+    let maximum = limits.maximumResponseSize
+    let response = try await exchange(
+      method, url, body: body, headers: requestHeaders, limits: limits,
+      deadline: ContinuousClock.now.advanced(by: limits.timeout),
+      send: { request throws(URLError) in
+        try await transport.send(request, maximumBodySize: maximum)
+      },
+      head: { ($0.statusCode, $0.headers, $0.url) },
+      check: { response throws(ObjectManagerError) in
+        guard response.body.count <= maximum else { throw .responseTooLarge(limit: maximum) }
+      })
+    return try finish(response, method: method, requestURL: url)
+  }
+
+  /// Sends one request with `send` (the transport's `send`, or its streaming `stream`) and
+  /// follows redirects with ``redirects``, each response raced against `deadline`; returns the
+  /// last response, whatever its status. `check` vets each response before its status is
+  /// looked at (the size limit); `head` reads its status, header fields and URL. A redirect's
+  /// response is dropped (a streamed body closes its connection then).
+  func exchange<Reply: Sendable>(
+    _ method: HTTPMethod, _ url: URL, body: RequestBody?, headers requestHeaders: HeaderFields,
+    accept: String = "application/json", limits: RequestLimits,
+    deadline: ContinuousClock.Instant,
+    send: @escaping @Sendable (TransportRequest) async throws(URLError) -> Reply,
+    head: (Reply) -> (statusCode: Int, headers: HeaderFields, url: URL),
+    check: (Reply) throws(ObjectManagerError) -> Void = { _ in }
+  ) async throws(ObjectManagerError) -> Reply {
+    if Task.isCancelled { throw .cancelled }
     for field in self.headers.fields + requestHeaders.fields {
       if let problem = HeaderFields.problem(name: field.name, value: field.value) {
         throw .invalidHeader(name: field.name, reason: problem)
@@ -189,25 +217,23 @@ extension ObjectManager {
     guard let firstOrigin = Self.origin(of: url) else {
       throw .invalidPath(url.absoluteString, reason: "it is not an http or https URL with a host")
     }
-    var defaults: HeaderFields = ["Accept": "application/json"]
+    var defaults: HeaderFields = ["Accept": accept]
     if let body { defaults["Content-Type"] = body.contentType }
     var fields = defaults
     if firstOrigin == Self.origin(of: baseURL) { fields = fields.merging(self.headers) }
     fields = fields.merging(requestHeaders)
 
-    let deadline = ContinuousClock.now.advanced(by: limits.timeout)
     var request = TransportRequest(method: method, url: url, headers: fields, body: body?.data)
     var stripped = false
     var redirectCount = 0
     while true {
       let sent = request
-      let transport = self.transport
       let maximum = limits.maximumResponseSize
       let timeout = limits.timeout
       let received = await _race(deadline: deadline) {
-        () -> Result<TransportResponse, ObjectManagerError> in
+        () -> Result<Reply, ObjectManagerError> in
         do throws(URLError) {
-          return .success(try await transport.send(sent, maximumBodySize: maximum))
+          return .success(try await send(sent))
         } catch {
           return .failure(Self.error(for: error, limit: maximum))
         }
@@ -215,38 +241,39 @@ extension ObjectManager {
         .timedOut(after: timeout)
       }
       let response = try received.get()
-      guard response.body.count <= maximum else { throw .responseTooLarge(limit: maximum) }
+      try check(response)
+      let (statusCode, responseHeaders, responseURL) = head(response)
 
-      guard [301, 302, 303, 307, 308].contains(response.statusCode),
-        let location = response.headers["Location"]
+      guard [301, 302, 303, 307, 308].contains(statusCode),
+        let location = responseHeaders["Location"]
       else {
-        return try finish(response, method: method, requestURL: url)
+        return response
       }
       guard redirects.scope != .never else {
         throw .redirectRefused(
-          location: location, status: response.statusCode, reason: .policyForbidsRedirects)
+          location: location, status: statusCode, reason: .policyForbidsRedirects)
       }
-      guard let next = URL(string: location, relativeTo: response.url)?.absoluteURL,
+      guard let next = URL(string: location, relativeTo: responseURL)?.absoluteURL,
         let nextOrigin = Self.origin(of: next)
       else {
         throw .redirectRefused(
-          location: location, status: response.statusCode, reason: .unsupportedLocation)
+          location: location, status: statusCode, reason: .unsupportedLocation)
       }
       let leavesOrigin = nextOrigin != firstOrigin
       if leavesOrigin, redirects.scope == .sameOrigin {
         throw .redirectRefused(
-          location: next.absoluteString, status: response.statusCode, reason: .otherOrigin)
+          location: next.absoluteString, status: statusCode, reason: .otherOrigin)
       }
       guard redirectCount < redirects.maximumCount else {
         throw .redirectRefused(
-          location: next.absoluteString, status: response.statusCode,
+          location: next.absoluteString, status: statusCode,
           reason: .tooManyRedirects(limit: redirects.maximumCount))
       }
       redirectCount += 1
 
       var nextMethod = request.method
       var nextBody = request.body
-      switch response.statusCode {
+      switch statusCode {
       case 303 where nextMethod != .head && nextMethod != .get,
         301 where nextMethod == .post, 302 where nextMethod == .post:
         nextMethod = .get
@@ -265,7 +292,7 @@ extension ObjectManager {
   }
 
   /// The response, when its status is in 200–299.
-  private func finish(_ response: TransportResponse, method: HTTPMethod, requestURL: URL)
+  func finish(_ response: TransportResponse, method: HTTPMethod, requestURL: URL)
     throws(ObjectManagerError) -> Response
   {
     let mapped = Response(
@@ -284,7 +311,7 @@ extension ObjectManager {
   }
 
   /// The manager's error for a transport's.
-  private static func error(for error: URLError, limit: Int) -> ObjectManagerError {
+  static func error(for error: URLError, limit: Int) -> ObjectManagerError {
     switch error.code {
     case .cancelled: .cancelled
     case .timedOut: .timedOut(after: nil)
@@ -298,7 +325,7 @@ extension ObjectManager {
 /// `deadline`, or `.cancelled` when the calling task is cancelled, whichever comes first. The
 /// losing tasks are cancelled at once (a transport's cancellation closes its connection); the
 /// caller never waits for an operation that ignores cancellation.
-private func _race<Value: Sendable>(
+func _race<Value: Sendable>(
   deadline: ContinuousClock.Instant,
   _ operation: @escaping @Sendable () async -> Result<Value, ObjectManagerError>,
   timedOut: @escaping @Sendable () -> ObjectManagerError

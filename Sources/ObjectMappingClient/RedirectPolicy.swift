@@ -121,17 +121,27 @@ public struct RequestLimits: Sendable, Hashable {
   /// manager abandons it with ``ObjectManagerError/timedOut(after:)`` and the transport's
   /// connection is closed, however slowly the server keeps sending.
   public var timeout: Duration
+  /// For a streamed response (``ObjectManager/elements(_:query:mapping:as:onElementFailure:headers:limits:)``),
+  /// the most bytes one element may take (16 MiB by default), in place of a limit on the whole
+  /// body: memory is bounded by the largest element, and a larger one ends the stream.
+  public var maximumElementSize: Int
 
   /// Limits.
   ///
   /// - Parameters:
   ///   - maximumResponseSize: The most body bytes (default 64 MiB).
   ///   - timeout: The whole request's deadline (default 60 seconds).
-  public init(maximumResponseSize: Int = 64 << 20, timeout: Duration = .seconds(60)) {
+  ///   - maximumElementSize: The most bytes of one element of a streamed response (default
+  ///     16 MiB).
+  public init(
+    maximumResponseSize: Int = 64 << 20, timeout: Duration = .seconds(60),
+    maximumElementSize: Int = 16 << 20
+  ) {
     self.maximumResponseSize = max(0, maximumResponseSize)
     self.timeout = timeout
+    self.maximumElementSize = max(1, maximumElementSize)
   }
 
-  /// 64 MiB and 60 seconds.
+  /// 64 MiB, 60 seconds, and 16 MiB elements.
   public static let standard = RequestLimits()
 }

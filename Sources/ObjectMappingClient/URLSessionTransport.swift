@@ -39,7 +39,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// without a transport has one of its own).
   public static let shared = URLSessionTransport()
 
-  private let session: URLSession
+  let session: URLSession
   private let delegate: _TransportDelegate
 
   /// A transport on a session of its own with `configuration`.
@@ -128,7 +128,7 @@ private let _sessionCalls = DispatchQueue(
   /// chunks never pile up in a queue faster than they are consumed. The delegate never blocks
   /// and never calls back into the session synchronously (it cancels tasks from another queue),
   /// so running on that thread cannot deadlock.
-  private final class _InlineOperationQueue: OperationQueue, @unchecked Sendable {
+  final class _InlineOperationQueue: OperationQueue, @unchecked Sendable {
     // @unchecked: no state of its own; OperationQueue's is unused.
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
       block()
@@ -263,7 +263,7 @@ private final class _Transfer: @unchecked Sendable {
       }
       return .success(
         TransportResponse(
-          statusCode: http.statusCode, headers: Self.headers(of: http), body: body, url: url))
+          statusCode: http.statusCode, headers: _headerFields(of: http), body: body, url: url))
     }
     finish(result, cancelling: false)
   }
@@ -291,10 +291,11 @@ private final class _Transfer: @unchecked Sendable {
     }
   }
 
-  /// The response's header fields, sorted by name (URLSession does not keep their order).
-  private static func headers(of response: HTTPURLResponse) -> HeaderFields {
-    HeaderFields(
-      response.allHeaderFields.map { HeaderFields.Field(name: "\($0.key)", value: "\($0.value)") }
-        .sorted { $0.name.lowercased() < $1.name.lowercased() })
-  }
+}
+
+/// A response's header fields, sorted by name (URLSession does not keep their order).
+func _headerFields(of response: HTTPURLResponse) -> HeaderFields {
+  HeaderFields(
+    response.allHeaderFields.map { HeaderFields.Field(name: "\($0.key)", value: "\($0.value)") }
+      .sorted { $0.name.lowercased() < $1.name.lowercased() })
 }

@@ -27,6 +27,7 @@ public enum ShowcaseCommand {
     usage: showcase                               map the bundled payloads and print the report
            showcase --list                        list the bundled mappings
            showcase --mapping NAME [--file PATH] [--body json|form]
+           showcase --stream MEGABYTES            stream a generated JSON Lines file of posts
            showcase --help
 
     options:
@@ -35,6 +36,8 @@ public enum ShowcaseCommand {
                          without --file it maps that mapping's bundled sample
       --file PATH        the JSON file to map ("-" reads standard input)
       --body json|form   also print the request body the same mapping writes back
+      --stream MB        write MB megabytes of posts as JSON Lines to a temporary file, map
+                         them as the file is read, and print progress and resident memory
       -h, --help         print this help
 
     exit status: 0 mapped; 1 the payload has mapping errors (all printed, with their paths);
@@ -44,6 +47,7 @@ public enum ShowcaseCommand {
       swift run showcase
       swift run showcase --mapping users
       swift run showcase --mapping timeline --file my-timeline.json --body form
+      swift run -c release showcase --stream 1000
     """
 
   /// Runs the command for `arguments` (without the program name).

@@ -30,4 +30,5 @@ let benchmarks: @Sendable () -> Void = {
   registerDefinitionFileBenchmarks()
   registerStoreBenchmarks()
   registerPeerBenchmarks()
+  registerStreamingBenchmarks()
 }

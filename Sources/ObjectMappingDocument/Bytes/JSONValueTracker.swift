@@ -1,0 +1,205 @@
+/// Follows one JSON value byte by byte without validating it: enough structure (strings and
+/// their escapes, the nesting of brackets, comments, the end of a number or literal) to know
+/// where the value ends, whatever chunks its bytes arrive in.
+///
+/// The stream reader (``_JSONStreamReader``) uses it to cut a stream into values; the scanner
+/// then validates each value in its real context. A byte the tracker reports as an
+/// ``Step/anomaly`` is an error in any JSON text (a bracket closing the wrong container, a
+/// control character in a string, nesting past the limit, `/` not starting a comment): the
+/// reader stops there and lets the scanner name the first error.
+struct _JSONValueTracker {
+  /// What a byte did to the value.
+  enum Step {
+    /// The value goes on.
+    case inside
+    /// The value ends with this byte (a closing bracket or quote).
+    case endsAfter
+    /// The value (a number or a literal) ended before this byte, which is not part of it.
+    case endsBefore
+    /// This byte is an error in any JSON text.
+    case anomaly
+  }
+
+  /// A comment being skipped (lenient reading only).
+  enum Comment: UInt8 {
+    case none, slash, line, block, blockStar
+  }
+
+  private enum Mode: UInt8 {
+    case container, string, scalar
+  }
+
+  private var mode = Mode.container
+  /// Whether each open container is an object (`true`) or an array.
+  private var containers: [Bool] = []
+  private(set) var inString = false
+  private var escaped = false
+  private var comment = Comment.none
+  /// Whether `//` and `/* */` comments are whitespace.
+  let allowsComments: Bool
+  /// How many containers the value may open (the reading options' depth limit minus the
+  /// value's own depth).
+  var depthLimit: Int
+
+  init(allowsComments: Bool, depthLimit: Int) {
+    self.allowsComments = allowsComments
+    self.depthLimit = depthLimit
+  }
+
+  /// How many containers are open.
+  var depth: Int { containers.count }
+
+  /// Starts a value whose first byte is `byte` (not whitespace).
+  mutating func begin(_ byte: UInt8) -> Step {
+    containers.removeAll(keepingCapacity: true)
+    inString = false
+    escaped = false
+    comment = .none
+    switch byte {
+    case _JSONByte.openBracket, _JSONByte.openBrace:
+      mode = .container
+      return open(byte)
+    case _JSONByte.quote:
+      mode = .string
+      inString = true
+      return .inside
+    default:
+      mode = .scalar
+      return .inside
+    }
+  }
+
+  /// Follows the value with its next byte.
+  @inline(__always)
+  mutating func step(_ byte: UInt8) -> Step {
+    if inString {
+      if escaped {
+        escaped = false
+      } else if byte == _JSONByte.backslash {
+        escaped = true
+      } else if byte == _JSONByte.quote {
+        inString = false
+        if mode == .string { return .endsAfter }
+      } else if byte < 0x20 {
+        return .anomaly
+      }
+      return .inside
+    }
+    switch mode {
+    case .scalar:
+      return _JSONByte.endsScalar(byte, allowsComments: allowsComments) ? .endsBefore : .inside
+    case .string:
+      return .endsAfter  // not reached: a string value ends with its closing quote
+    case .container:
+      if comment != .none {
+        return Self.follow(&comment, byte) ? .inside : .anomaly
+      }
+      switch byte {
+      case _JSONByte.quote:
+        inString = true
+      case _JSONByte.openBracket, _JSONByte.openBrace:
+        return open(byte)
+      case _JSONByte.closeBracket, _JSONByte.closeBrace:
+        guard let isObject = containers.last, isObject == (byte == _JSONByte.closeBrace) else {
+          return .anomaly
+        }
+        containers.removeLast()
+        if containers.isEmpty { return .endsAfter }
+      case _JSONByte.slash where allowsComments:
+        comment = .slash
+      default:
+        break
+      }
+      return .inside
+    }
+  }
+
+  /// Skips the bytes of a string's contents at `index` up to the first byte that needs a look
+  /// (a quote, a backslash or a control character); returns the new index.
+  @inline(__always)
+  func skipStringContents(_ input: UnsafeRawBufferPointer, from index: Int, to end: Int) -> Int {
+    guard inString, !escaped else { return index }
+    var index = index
+    while index < end {
+      let byte = input[index]
+      if byte == _JSONByte.quote || byte == _JSONByte.backslash || byte < 0x20 { break }
+      index += 1
+    }
+    return index
+  }
+
+  private mutating func open(_ byte: UInt8) -> Step {
+    guard containers.count < depthLimit else { return .anomaly }
+    containers.append(byte == _JSONByte.openBrace)
+    return .inside
+  }
+
+  /// Follows a comment with `byte`; `false` when `byte` is an error (`/` not followed by `/`
+  /// or `*`). A line comment ends before its line break, which is whitespace.
+  @inline(__always)
+  static func follow(_ comment: inout Comment, _ byte: UInt8) -> Bool {
+    switch comment {
+    case .none:
+      return true
+    case .slash:
+      if byte == _JSONByte.slash {
+        comment = .line
+      } else if byte == _JSONByte.star {
+        comment = .block
+      } else {
+        return false
+      }
+    case .line:
+      if byte == _JSONByte.newline || byte == _JSONByte.carriageReturn { comment = .none }
+    case .block:
+      if byte == _JSONByte.star { comment = .blockStar }
+    case .blockStar:
+      if byte == _JSONByte.slash {
+        comment = .none
+      } else if byte != _JSONByte.star {
+        comment = .block
+      }
+    }
+    return true
+  }
+}
+
+/// The bytes the stream reader looks at.
+enum _JSONByte {
+  static let tab = UInt8(ascii: "\t")
+  static let newline = UInt8(ascii: "\n")
+  static let carriageReturn = UInt8(ascii: "\r")
+  static let space = UInt8(ascii: " ")
+  static let quote = UInt8(ascii: "\"")
+  static let comma = UInt8(ascii: ",")
+  static let slash = UInt8(ascii: "/")
+  static let star = UInt8(ascii: "*")
+  static let colon = UInt8(ascii: ":")
+  static let openBracket = UInt8(ascii: "[")
+  static let closeBracket = UInt8(ascii: "]")
+  static let openBrace = UInt8(ascii: "{")
+  static let closeBrace = UInt8(ascii: "}")
+  static let backslash = UInt8(ascii: "\\")
+
+  /// JSON whitespace.
+  @inline(__always)
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == space || byte == newline || byte == carriageReturn || byte == tab
+  }
+
+  /// Whether `byte` ends a number or a literal: whitespace, a structural character, a quote,
+  /// or `/` where comments are allowed. Anything else is part of the token (the scanner then
+  /// says what is wrong with `12x` or `tru`).
+  @inline(__always)
+  static func endsScalar(_ byte: UInt8, allowsComments: Bool) -> Bool {
+    switch byte {
+    case space, newline, carriageReturn, tab, comma, colon, quote, openBracket, closeBracket,
+      openBrace, closeBrace:
+      return true
+    case slash:
+      return allowsComments
+    default:
+      return false
+    }
+  }
+}
