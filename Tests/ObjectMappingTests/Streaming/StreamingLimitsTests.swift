@@ -52,16 +52,16 @@ import Testing
     StreamedElementsTests.payload(count, separator: ",")
   }
 
-  @Test func elementsOfAnArrayInLinearTime() throws {
-    try Scaling.expectLinear(
+  @Test func elementsOfAnArrayInLinearTime() async throws {
+    try await Scaling.expectLinear(
       "streamed array", base: 2_000, prepare: Self.articles
     ) { bytes in
       #expect(Self.streamSynchronously(bytes, chunk: 4_096) > 0)
     }
   }
 
-  @Test func jsonLinesInLinearTime() throws {
-    try Scaling.expectLinear(
+  @Test func jsonLinesInLinearTime() async throws {
+    try await Scaling.expectLinear(
       "streamed JSON Lines", base: 2_000,
       prepare: { count in
         Array(((0..<count).map(StreamedElementsTests.article).joined(separator: "\n")).utf8)
@@ -72,10 +72,10 @@ import Testing
     )
   }
 
-  @Test func oneLargeElementInSmallChunksInLinearTime() throws {
+  @Test func oneLargeElementInSmallChunksInLinearTime() async throws {
     // One element of n bytes arriving 64 bytes at a time: its bytes are kept once, not copied
     // again for every chunk.
-    try Scaling.expectLinear(
+    try await Scaling.expectLinear(
       "a large element in small chunks", base: 200_000,
       prepare: { size in
         Array(
@@ -88,8 +88,8 @@ import Testing
     )
   }
 
-  @Test func aLargeEnvelopeInLinearTime() throws {
-    try Scaling.expectLinear(
+  @Test func aLargeEnvelopeInLinearTime() async throws {
+    try await Scaling.expectLinear(
       "a large envelope before the array", base: 5_000,
       prepare: { count in
         let members = (0..<count).map { #""k\#($0)": [\#($0), {"a": "b"}]"# }.joined(separator: ",")
@@ -102,8 +102,8 @@ import Testing
     )
   }
 
-  @Test func deeplyNestedElementsInLinearTime() throws {
-    try Scaling.expectLinear(
+  @Test func deeplyNestedElementsInLinearTime() async throws {
+    try await Scaling.expectLinear(
       "deeply nested elements", base: 20_000,
       prepare: { depth in
         Array(
