@@ -21,14 +21,14 @@ public struct MappingReport<Object> {
   /// not computed, and this is ``object``.
   public let partialObject: Object?
   /// Every error, with its path: missing required keys, conversion and validation failures
-  /// (at most the run's ``MappingErrorLimit``).
+  /// (at most the run's ``MappingOptions/errorLimit``).
   public let errors: [MappingError]
   /// Everything noticed that is not an error: rejected values, declined or skipped elements
-  /// (at most the run's ``MappingErrorLimit``).
+  /// (at most the run's ``MappingOptions/errorLimit``).
   public let diagnostics: [MappingDiagnostic]
-  /// How many more errors the run found past its ``MappingErrorLimit``: counted, not kept.
+  /// How many more errors the run found past its ``MappingOptions/errorLimit``: counted, not kept.
   public let omittedErrorCount: Int
-  /// How many more diagnostics the run noticed past its ``MappingErrorLimit``.
+  /// How many more diagnostics the run noticed past its ``MappingOptions/errorLimit``.
   public let omittedDiagnosticCount: Int
 
   /// Whether the payload mapped without an error.
@@ -42,7 +42,7 @@ public struct MappingReport<Object> {
 
   /// Errors then diagnostics, one line each, in the order found; a line counts each that were
   /// left out past the limit (`… and 5 more errors (beyond the error limit of a run; see
-  /// MappingErrorLimit)`).
+  /// MappingOptions.errorLimit)`).
   public var summary: [String] {
     var lines = errors.map(\.description)
     if let more = MessageText.omittedLine(omittedErrorCount, of: "error") { lines.append(more) }
