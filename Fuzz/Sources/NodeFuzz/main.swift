@@ -100,7 +100,7 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     } catch {
       require(
         error.errors.allSatisfy {
-          if case .depthLimitExceeded = $0.kind { return true } else { return false }
+          if case .format(.depthLimitExceeded) = $0.kind { return true } else { return false }
         }, "a node deeper than the limit failed with \(error)")
     }
   }

@@ -240,9 +240,10 @@ struct MapperOutcomeTests {
     #expect(
       throws: MappingErrors([
         MappingError(
-          .syntax(
-            message: "expected a value, found '}'",
-            location: TextLocation(offset: 14, line: 1, column: 15)))
+          .format(
+            .syntax(
+              message: "expected a value, found '}'",
+              location: TextLocation(offset: 14, line: 1, column: 15))))
       ])
     ) { try Mapper(Shop.provider).map(#"{"products": [}"#) }
     do {
