@@ -107,7 +107,7 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   if let json, builder.deepest <= 512 {
     let fromNode = Result { () throws(MappingErrors) in try sampleMapping.map(node) }
     let fromText = Result { () throws(MappingErrors) in
-      try sampleMapping.map(json, options: deepOptions)
+      try sampleMapping.map(.json(json, reading: deepOptions))
     }
     switch (fromNode, fromText) {
     case (.success(let a), .success(let b)):

@@ -101,57 +101,6 @@ extension MappingProtocol {
     }
   }
 
-  /// Reports a value parsed by `JSONSerialization`; the same as
-  /// `report(.foundation(value), with: options)`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - options: Settings for this call.
-  /// - Returns: The object (when it mapped), every error and every diagnostic.
-  @_disfavoredOverload
-  public func report(_ foundation: Any, with options: MappingOptions = .none)
-    -> MappingReport<Object>
-  {
-    report(MappingInput.foundation(foundation), with: options)
-  }
-
-  /// Maps a value parsed by `JSONSerialization` onto an existing instance and reports; the same
-  /// as `report(.foundation(value), onto: &existing, with: options)`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - existing: The instance to update; left as it was when anything failed.
-  ///   - options: Settings for this call.
-  /// - Returns: The report, as ``report(_:onto:with:)`` returns it.
-  @_disfavoredOverload
-  public func report(
-    _ foundation: Any, onto existing: inout Object, with options: MappingOptions = .none
-  ) -> MappingReport<Object> {
-    report(MappingInput.foundation(foundation), onto: &existing, with: options)
-  }
-
-  /// Reports a JSON payload read with `reading`; the same as
-  /// `report(.json(data, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - data: UTF-8 JSON.
-  ///   - reading: Reader options.
-  /// - Returns: The object (when it mapped), every error and every diagnostic.
-  public func report(_ data: Data, options reading: JSONReadingOptions) -> MappingReport<Object> {
-    report(MappingInput.json(data, reading: reading))
-  }
-
-  /// Reports a JSON text read with `reading`; the same as
-  /// `report(.json(json, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - json: JSON text.
-  ///   - reading: Reader options.
-  /// - Returns: The object (when it mapped), every error and every diagnostic.
-  public func report(_ json: String, options reading: JSONReadingOptions) -> MappingReport<Object> {
-    report(MappingInput.json(json, reading: reading))
-  }
-
   /// Maps a payload onto an existing instance (transactionally, as
   /// `map(_:onto:with:)`) and reports everything the run found.
   ///

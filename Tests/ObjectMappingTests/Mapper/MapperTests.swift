@@ -269,7 +269,7 @@ struct MapperInputTests {
     #expect(try mapper.map(data).all(Shop.Product.self) == expected)
     #expect(try mapper.map(Self.json).all(Shop.Product.self) == expected)
     #expect(try mapper.map(node).all(Shop.Product.self) == expected)
-    #expect(try mapper.map(foundation).all(Shop.Product.self) == expected)
+    #expect(try mapper.map(.foundation(foundation)).all(Shop.Product.self) == expected)
   }
 
   @Test("A payload with a Content-Type is read with the format registry")
