@@ -32,7 +32,7 @@ public func fuzzMapper(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   }
 
   if let object = try? gadget.map(data) { checkRoundTrip(object) }
-  if let object = try? gadget.coercion(.strict).map(data, options: .lenient) {
+  if let object = try? gadget.coercion(.strict).map(.json(data, reading: .lenient)) {
     checkRoundTrip(object)
   }
   if let objects = try? gadget.mapCollection(data) {
@@ -57,7 +57,7 @@ public func fuzzMapper(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   _ = report.summary
   if report.succeeded, let object = report.object { checkRoundTrip(object) }
 
-  if let result = try? Mapper(Mappings.provider, trace: true).map(data, options: .lenient) {
+  if let result = try? Mapper(Mappings.provider, trace: true).map(.json(data, reading: .lenient)) {
     _ = (result.count, result.keyPaths, result.asDictionary(), result.asError())
     for object in result.all(Gadget.self).prefix(4) { checkRoundTrip(object) }
     _ = result.all(Attachment.self)

@@ -14,7 +14,7 @@ func payload(_ account: Account) -> Node? {
   } catch {
     for failure in error.errors {
       switch failure.kind {
-      case .nonFiniteNumber, .notRepresentable: continue
+      case .format(.nonFiniteNumber), .format(.notRepresentable), .notRepresentable: continue
       default: fatalError("serializing failed: \(error)")
       }
     }

@@ -100,14 +100,14 @@ public func fuzzNode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     } catch {
       require(
         error.errors.allSatisfy {
-          if case .depthLimitExceeded = $0.kind { return true } else { return false }
+          if case .format(.depthLimitExceeded) = $0.kind { return true } else { return false }
         }, "a node deeper than the limit failed with \(error)")
     }
   }
   if let json, builder.deepest <= 512 {
     let fromNode = Result { () throws(MappingErrors) in try sampleMapping.map(node) }
     let fromText = Result { () throws(MappingErrors) in
-      try sampleMapping.map(json, options: deepOptions)
+      try sampleMapping.map(.json(json, reading: deepOptions))
     }
     switch (fromNode, fromText) {
     case (.success(let a), .success(let b)):

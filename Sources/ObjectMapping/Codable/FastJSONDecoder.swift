@@ -148,33 +148,6 @@ public final class FastJSONDecoder: @unchecked Sendable {
     }
   }
 
-  /// Decodes a value of `type` from JSON text, reading the string's UTF-8 in place.
-  ///
-  /// - Parameters:
-  ///   - type: The type to decode.
-  ///   - json: The JSON text.
-  /// - Returns: The value.
-  /// - Throws: As the `Data` variant of `decode(_:from:)`.
-  public func decode<T: Decodable>(_ type: T.Type, from json: String) throws -> T {
-    try options.decode(from: .string(json)) { reading in
-      try reading.decode(type, at: 0, parent: nil, key: nil)
-    }
-  }
-
-  /// Decodes a value of `type` from JSON bytes (UTF-8, or UTF-16 or UTF-32 as
-  /// the `Data` variant tells them).
-  ///
-  /// - Parameters:
-  ///   - type: The type to decode.
-  ///   - bytes: The JSON bytes.
-  /// - Returns: The value.
-  /// - Throws: As the `Data` variant of `decode(_:from:)`.
-  public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-    try options.decode(from: .bytes(bytes)) { reading in
-      try reading.decode(type, at: 0, parent: nil, key: nil)
-    }
-  }
-
   /// Decodes a value of a type that needs a configuration to decode, as `JSONDecoder`'s
   /// method of the same name does.
   ///

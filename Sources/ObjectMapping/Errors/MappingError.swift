@@ -38,16 +38,25 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
   }
 
   /// The kinds of problem a payload, a mapping or a value can have.
+  ///
+  /// New kinds may be added in later releases (a new reader, a new rule), so a `switch` over
+  /// kinds ends with `default:`; the kinds of the document layer are one case, ``format(_:)``,
+  /// that wraps the reader's or writer's own ``FormatError/Kind`` unchanged:
+  ///
+  /// ```swift
+  /// switch error.kind {
+  /// case .missingRequiredKey: askForIt(error.path)
+  /// case .format(.syntax(_, let location)): highlight(location)
+  /// case .format: showTheText(error.description)
+  /// default: log(error.description)
+  /// }
+  /// ```
   public enum Kind: Sendable, Equatable {
-    /// The text is not valid in its format: `message` says what was expected and found.
-    case syntax(message: String, location: TextLocation)
-    /// Arrays and objects nest deeper than the reader's limit. `location` has line 0 when the
-    /// input is not text (``Node/init(foundation:maximumDepth:)``): the path says where.
-    case depthLimitExceeded(limit: Int, location: TextLocation)
-    /// The bytes are not valid UTF-8.
-    case invalidUTF8(location: TextLocation)
-    /// A `Double` that is NaN or infinite cannot be written as JSON; `value` is its description.
-    case nonFiniteNumber(value: String)
+    /// A reader or a writer of the document layer found the problem: the payload is not valid
+    /// in its format (``FormatError/Kind/syntax(message:location:)``, invalid UTF-8, nesting
+    /// past the depth limit, a `.decimal` node that is not a JSON number) or a value cannot be
+    /// written (a non-finite number). Its text is the ``FormatError``'s.
+    case format(FormatError.Kind)
     /// A required key is absent (or `null` where `null` is not allowed).
     case missingRequiredKey
     /// The value has the wrong shape: `expected` and `found` are short descriptions.
@@ -101,15 +110,8 @@ extension MappingError.Kind: CustomStringConvertible {
   /// ``MappingError/description`` says.
   public var description: String {
     switch self {
-    case .syntax(let message, let location):
-      return "syntax error at \(location): \(MessageText.message(message))"
-    case .depthLimitExceeded(let limit, let location):
-      guard location.line > 0 else { return "nesting deeper than \(limit) levels" }
-      return "nesting deeper than \(limit) levels at \(location)"
-    case .invalidUTF8(let location):
-      return "invalid UTF-8 at \(location)"
-    case .nonFiniteNumber(let value):
-      return "cannot write the non-finite number \(MessageText.value(value))"
+    case .format(let kind):
+      return kind.description
     case .missingRequiredKey:
       return "required value is missing"
     case .typeMismatch(let expected, let found):
@@ -154,22 +156,6 @@ extension MappingError {
   /// The mapping error for a problem a reader or a writer found: the same path and the same
   /// text (a ``FormatError`` renders exactly as the `MappingError` it becomes).
   init(_ error: FormatError) {
-    switch error.kind {
-    case .syntax(let message, let location):
-      self.init(path: error.path, .syntax(message: message, location: location))
-    case .depthLimitExceeded(let limit, let location):
-      self.init(path: error.path, .depthLimitExceeded(limit: limit, location: location))
-    case .invalidUTF8(let location):
-      self.init(path: error.path, .invalidUTF8(location: location))
-    case .nonFiniteNumber(let value):
-      self.init(path: error.path, .nonFiniteNumber(value: value))
-    case .invalidNumber(let text):
-      self.init(
-        path: error.path,
-        .conversionFailed(
-          expected: "a number", raw: _decimalForMessage(text), reason: "not a JSON number"))
-    case .notRepresentable(let reason):
-      self.init(path: error.path, .notRepresentable(reason: reason))
-    }
+    self.init(path: error.path, .format(error.kind))
   }
 }

@@ -13,9 +13,9 @@
 /// }
 /// ```
 public struct MappingErrors: Error, Sendable, CustomStringConvertible {
-  /// The problems, in the order they were found (at most the run's ``MappingErrorLimit``).
+  /// The problems, in the order they were found (at most the run's ``MappingOptions/errorLimit``).
   public var errors: [MappingError]
-  /// How many more problems the run found past its ``MappingErrorLimit``: counted exactly, but
+  /// How many more problems the run found past its ``MappingOptions/errorLimit``: counted exactly, but
   /// not kept.
   public var omittedCount: Int
   /// What could be mapped despite the errors: the valid elements of a collection (`[T]`), or
@@ -62,7 +62,7 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
   ///
   /// ```
   /// /0: expected an object, found 1
-  /// … and 999,999 more errors (beyond the error limit of a run; see MappingErrorLimit)
+  /// … and 999,999 more errors (beyond the error limit of a run; see MappingOptions.errorLimit)
   /// ```
   public var description: String {
     var lines = errors.map(\.description)

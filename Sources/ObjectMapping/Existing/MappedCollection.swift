@@ -20,14 +20,14 @@ public struct MappedCollection<Object> {
   /// The mapped elements, in payload order.
   public var objects: [Object]
   /// The errors of the elements that were left out, each with its path (`/3/email`); at most
-  /// the run's ``MappingErrorLimit``.
+  /// the run's ``MappingOptions/errorLimit``.
   public var errors: [MappingError]
   /// What the run noticed besides errors (declined elements of a dynamic mapping); at most the
-  /// run's ``MappingErrorLimit``.
+  /// run's ``MappingOptions/errorLimit``.
   public var diagnostics: [MappingDiagnostic]
-  /// How many more errors the run found past its ``MappingErrorLimit``: counted, not kept.
+  /// How many more errors the run found past its ``MappingOptions/errorLimit``: counted, not kept.
   public var omittedErrorCount = 0
-  /// How many more diagnostics the run noticed past its ``MappingErrorLimit``.
+  /// How many more diagnostics the run noticed past its ``MappingOptions/errorLimit``.
   public var omittedDiagnosticCount = 0
 }
 

@@ -33,34 +33,6 @@ extension MappingProtocol {
       .apply(to: &existing)
   }
 
-  /// Maps JSON bytes read with `reading` onto an existing instance; the same as
-  /// `map(.json(data, reading: reading), onto: &existing)`.
-  ///
-  /// - Parameters:
-  ///   - data: UTF-8 JSON.
-  ///   - existing: The instance to update.
-  ///   - reading: Reader options.
-  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
-  public func map(_ data: Data, onto existing: inout Object, options reading: JSONReadingOptions)
-    throws(MappingErrors)
-  {
-    try map(MappingInput.json(data, reading: reading), onto: &existing)
-  }
-
-  /// Maps JSON text read with `reading` onto an existing instance; the same as
-  /// `map(.json(json, reading: reading), onto: &existing)`.
-  ///
-  /// - Parameters:
-  ///   - json: JSON text.
-  ///   - existing: The instance to update.
-  ///   - reading: Reader options.
-  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
-  public func map(_ json: String, onto existing: inout Object, options reading: JSONReadingOptions)
-    throws(MappingErrors)
-  {
-    try map(MappingInput.json(json, reading: reading), onto: &existing)
-  }
-
   /// The writes that map the payload onto `existing`, with the run's problems: nothing is
   /// written until the whole payload mapped.
   func _collectExisting(
@@ -116,29 +88,4 @@ extension MappingProtocol where Object: AnyObject {
     try map(input, onto: &reference, with: options)
   }
 
-  /// Maps JSON bytes read with `reading` onto an existing class instance, in place.
-  ///
-  /// - Parameters:
-  ///   - data: UTF-8 JSON.
-  ///   - existing: The instance to update.
-  ///   - reading: Reader options.
-  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
-  public func map(_ data: Data, onto existing: Object, options reading: JSONReadingOptions)
-    throws(MappingErrors)
-  {
-    try map(MappingInput.json(data, reading: reading), onto: existing)
-  }
-
-  /// Maps JSON text read with `reading` onto an existing class instance, in place.
-  ///
-  /// - Parameters:
-  ///   - json: JSON text.
-  ///   - existing: The instance to update.
-  ///   - reading: Reader options.
-  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
-  public func map(_ json: String, onto existing: Object, options reading: JSONReadingOptions)
-    throws(MappingErrors)
-  {
-    try map(MappingInput.json(json, reading: reading), onto: existing)
-  }
 }

@@ -1,5 +1,5 @@
 /// The errors or diagnostics of a run, kept up to a limit and counted beyond it
-/// (``MappingErrorLimit``).
+/// (``MappingOptions/errorLimit``).
 ///
 /// ``count`` counts every element appended, kept or not, so the engine's "did this step fail"
 /// checks (`run.errors.count == before`) stay exact past the limit. An element past the limit
@@ -97,7 +97,7 @@ struct _MappingRun {
   var readsElementsAlone = false
   /// Set when a rule needed the whole payload while ``readsElementsAlone``.
   var needsWholePayload = false
-  /// Every problem found, kept up to the run's limit (``MappingErrorLimit``) and counted past it.
+  /// Every problem found, kept up to the call's limit (``MappingOptions/errorLimit``) and counted past it.
   var errors: CappedList<MappingError>
   var path: [_PathComponent] = []
   /// What the run noticed that is not an error (declined elements, rejected values), kept and
@@ -176,7 +176,7 @@ struct _MappingRun {
   /// ``reading``'s token, copied into each `PayloadValue` the run makes.
   private(set) var token: UInt64
 
-  init(tape: _TapeView, errorLimit: Int = MappingErrorLimit.current) {
+  init(tape: _TapeView, errorLimit: Int) {
     self.tape = tape
     errors = CappedList(limit: errorLimit)
     diagnostics = CappedList(limit: errorLimit)
@@ -194,10 +194,9 @@ struct _MappingRun {
   /// A run of `plan` as the root mapping of a call with `options`: the call's options over the
   /// mapping's own settings.
   init<Object>(
-    tape: _TapeView, root plan: _MappingPlan<Object>, options: MappingOptions,
-    errorLimit: Int = MappingErrorLimit.current
+    tape: _TapeView, root plan: _MappingPlan<Object>, options: MappingOptions
   ) {
-    self.init(tape: tape, errorLimit: errorLimit)
+    self.init(tape: tape, errorLimit: options.resolvedErrorLimit)
     startCall(root: plan, options: options)
   }
 

@@ -9,7 +9,7 @@ extension Mapper {
   /// own), mapping onto `target` when a route can take it.
   func _map(view tape: _TapeView, target: Any? = nil, options: MappingOptions) -> MappingResult {
     let options = options.overriding(self.options)
-    var run = _MappingRun(tape: tape)
+    var run = _MappingRun(tape: tape, errorLimit: options.resolvedErrorLimit)
     var target = target
     if isTracing { run.trace = [] }
     for error in provider.definitionErrors { run.errors.append(error) }

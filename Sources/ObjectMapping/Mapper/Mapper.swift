@@ -97,47 +97,6 @@ public struct Mapper: Sendable {
     return result
   }
 
-  /// Maps a payload already parsed by `JSONSerialization` or `PropertyListSerialization`; the
-  /// same as `map(.foundation(value), with: options)`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - options: Settings for this call.
-  /// - Returns: The objects, errors and diagnostics of the run.
-  /// - Throws: ``MappingErrors`` when the value holds something that is not a payload value.
-  @_disfavoredOverload
-  public func map(_ foundation: Any, with options: MappingOptions = .none) throws(MappingErrors)
-    -> sending MappingResult
-  {
-    try map(MappingInput.foundation(foundation), with: options)
-  }
-
-  /// Maps JSON bytes read with `reading`; the same as `map(.json(data, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - data: UTF-8 JSON.
-  ///   - reading: Reader options (depth limit, lenient dialect).
-  /// - Returns: The objects, errors and diagnostics of the run.
-  /// - Throws: ``MappingErrors`` when the payload is not valid JSON.
-  public func map(_ data: Data, options reading: JSONReadingOptions) throws(MappingErrors)
-    -> sending MappingResult
-  {
-    try map(MappingInput.json(data, reading: reading))
-  }
-
-  /// Maps JSON text read with `reading`; the same as `map(.json(json, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - json: JSON text.
-  ///   - reading: Reader options.
-  /// - Returns: The objects, errors and diagnostics of the run.
-  /// - Throws: ``MappingErrors`` when the payload is not valid JSON.
-  public func map(_ json: String, options reading: JSONReadingOptions) throws(MappingErrors)
-    -> sending MappingResult
-  {
-    try map(MappingInput.json(json, reading: reading))
-  }
-
   /// Maps a payload onto an existing object (RestKit's target object): a single object
   /// reached by a route whose model type is the target's is mapped onto it — only the keys
   /// present are written, transactionally (see
@@ -165,36 +124,6 @@ public struct Mapper: Sendable {
     _ input: some MappingInputConvertible, target: Any, with options: MappingOptions = .none
   ) throws(MappingErrors) -> MappingResult {
     try input.mappingInput.withView { _map(view: $0, target: target, options: options) }
-  }
-
-  /// Maps JSON text read with `reading` onto a target; the same as
-  /// `map(.json(json, reading: reading), target: target)`.
-  ///
-  /// - Parameters:
-  ///   - json: JSON text.
-  ///   - target: The object to update.
-  ///   - reading: Reader options.
-  /// - Returns: The objects, errors and diagnostics of the run.
-  /// - Throws: ``MappingErrors`` when the payload is not valid JSON.
-  public func map(_ json: String, target: Any, options reading: JSONReadingOptions)
-    throws(MappingErrors) -> MappingResult
-  {
-    try map(MappingInput.json(json, reading: reading), target: target)
-  }
-
-  /// Maps JSON bytes read with `reading` onto a target; the same as
-  /// `map(.json(data, reading: reading), target: target)`.
-  ///
-  /// - Parameters:
-  ///   - data: UTF-8 JSON.
-  ///   - target: The object to update.
-  ///   - reading: Reader options.
-  /// - Returns: The objects, errors and diagnostics of the run.
-  /// - Throws: ``MappingErrors`` when the payload is not valid JSON.
-  public func map(_ data: Data, target: Any, options reading: JSONReadingOptions)
-    throws(MappingErrors) -> MappingResult
-  {
-    try map(MappingInput.json(data, reading: reading), target: target)
   }
 
   /// Maps a payload in the format its `Content-Type` names, read with ``formats``; the same as

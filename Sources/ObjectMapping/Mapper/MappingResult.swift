@@ -28,15 +28,15 @@ public struct MappingResult {
 
   let entries: [Entry]
   /// Every problem of the run, each with its path, in the order found (at most the run's
-  /// ``MappingErrorLimit``). Mapping errors of individual objects do not stop the run
+  /// ``MappingOptions/errorLimit``). Mapping errors of individual objects do not stop the run
   /// (RestKit): the objects that failed are left out.
   public let errors: [MappingError]
   /// What the run noticed that is not an error: skipped `null` or failed elements, declined
-  /// elements, ignored values (at most the run's ``MappingErrorLimit``).
+  /// elements, ignored values (at most the run's ``MappingOptions/errorLimit``).
   public let diagnostics: [MappingDiagnostic]
-  /// How many more errors the run found past its ``MappingErrorLimit``: counted, not kept.
+  /// How many more errors the run found past its ``MappingOptions/errorLimit``: counted, not kept.
   public let omittedErrorCount: Int
-  /// How many more diagnostics the run noticed past its ``MappingErrorLimit``.
+  /// How many more diagnostics the run noticed past its ``MappingOptions/errorLimit``.
   public let omittedDiagnosticCount: Int
   /// The trace, when the mapper was made with `trace: true`; `nil` otherwise.
   public let trace: [MappingTraceEvent]?

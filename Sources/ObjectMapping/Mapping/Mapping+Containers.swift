@@ -27,21 +27,6 @@ extension MappingProtocol {
     try mapShaped(input.mappingInput, .keyedObjects, options: options)
   }
 
-  /// Maps a dictionary parsed by `JSONSerialization`; the same as
-  /// `mapDictionary(.foundation(value), with: options)`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - options: Settings for this call.
-  /// - Returns: The objects by key.
-  /// - Throws: ``MappingErrors`` as `mapDictionary(_:with:)` does.
-  @_disfavoredOverload
-  public func mapDictionary(_ foundation: Any, with options: MappingOptions = .none)
-    throws(MappingErrors) -> [String: Object]
-  {
-    try mapDictionary(MappingInput.foundation(foundation), with: options)
-  }
-
   /// Maps a payload that is an object of arrays of objects
   /// (`{"open": [{...}], "done": [{...}, {...}]}`).
   ///
@@ -56,20 +41,6 @@ extension MappingProtocol {
     try mapShaped(input.mappingInput, .dictionary(of: .array(of: .object)), options: options)
   }
 
-  /// `mapDictionaryOfArrays(_:with:)` for a value parsed by `JSONSerialization`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - options: Settings for this call.
-  /// - Returns: The arrays of objects by key.
-  /// - Throws: ``MappingErrors`` as `mapDictionaryOfArrays(_:with:)` does.
-  @_disfavoredOverload
-  public func mapDictionaryOfArrays(_ foundation: Any, with options: MappingOptions = .none)
-    throws(MappingErrors) -> [String: [Object]]
-  {
-    try mapDictionaryOfArrays(MappingInput.foundation(foundation), with: options)
-  }
-
   /// Maps a payload that is an array of arrays of objects (`[[{...}, {...}], [{...}]]`).
   ///
   /// - Parameters:
@@ -81,20 +52,6 @@ extension MappingProtocol {
     _ input: some MappingInputConvertible, with options: MappingOptions = .none
   ) throws(MappingErrors) -> [[Object]] {
     try mapShaped(input.mappingInput, .array(of: .array(of: .object)), options: options)
-  }
-
-  /// `mapArrayOfArrays(_:with:)` for a value parsed by `JSONSerialization`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - options: Settings for this call.
-  /// - Returns: The arrays of objects, in payload order.
-  /// - Throws: ``MappingErrors`` as `mapArrayOfArrays(_:with:)` does.
-  @_disfavoredOverload
-  public func mapArrayOfArrays(_ foundation: Any, with options: MappingOptions = .none)
-    throws(MappingErrors) -> [[Object]]
-  {
-    try mapArrayOfArrays(MappingInput.foundation(foundation), with: options)
   }
 
   /// Serializes objects by key as one object, keys sorted: the inverse of

@@ -1,9 +1,9 @@
 import Foundation
 
-// The decoding verbs that make new objects: `map` and `mapCollection`, each taking any
-// ``MappingInput`` and ``MappingOptions``. The other spellings are one-line forwards kept for the
-// SPEC's contract (`map(data)`, `map(foundationValue)`, `map(_:contentType:)`) and for today's
-// `options: JSONReadingOptions` call sites.
+// The decoding verbs that make new objects: `map` and `mapCollection`, each taking one input
+// (`Data`, `String`, `[UInt8]`, `Node` or a ``MappingInput``: `.json(_:reading:)` for reader
+// options, `.foundation(_:)` for a parsed Foundation value) and ``MappingOptions``. Issue 37
+// removed the `Any` and `options: JSONReadingOptions` overloads that only converted their input.
 
 extension MappingProtocol {
   /// Maps a payload that is one object.
@@ -31,21 +31,6 @@ extension MappingProtocol {
     try input.mappingInput.withView { decodeObject(view: $0, options: options) }.get()
   }
 
-  /// Maps an object already parsed by `JSONSerialization` or `PropertyListSerialization`; the
-  /// same as `map(.foundation(value), with: options)`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - options: Settings for this call.
-  /// - Returns: The mapped object.
-  /// - Throws: ``MappingErrors`` as `map(_:with:)` does.
-  @_disfavoredOverload
-  public func map(_ foundation: Any, with options: MappingOptions = .none) throws(MappingErrors)
-    -> Object
-  {
-    try map(MappingInput.foundation(foundation), with: options)
-  }
-
   /// Maps a payload read with the format registered for its `Content-Type`; the same as
   /// `map(.payload(data, contentType: contentType, formats: formats), with: options)`. JSON is
   /// scanned in place, as ``Mapper/map(_:contentType:with:)`` does.
@@ -67,32 +52,6 @@ extension MappingProtocol {
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> Object {
     try map(MappingInput.payload(data, contentType: contentType, formats: formats), with: options)
-  }
-
-  /// Maps JSON bytes read with `reading`; the same as `map(.json(data, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - data: UTF-8 JSON.
-  ///   - reading: Reader options (depth limit, lenient dialect, duplicate keys rejected).
-  /// - Returns: The mapped object.
-  /// - Throws: ``MappingErrors`` as `map(_:with:)` does.
-  public func map(_ data: Data, options reading: JSONReadingOptions) throws(MappingErrors)
-    -> Object
-  {
-    try map(MappingInput.json(data, reading: reading))
-  }
-
-  /// Maps JSON text read with `reading`; the same as `map(.json(json, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - json: JSON text.
-  ///   - reading: Reader options.
-  /// - Returns: The mapped object.
-  /// - Throws: ``MappingErrors`` as `map(_:with:)` does.
-  public func map(_ json: String, options reading: JSONReadingOptions) throws(MappingErrors)
-    -> Object
-  {
-    try map(MappingInput.json(json, reading: reading))
   }
 
   /// Maps a payload that is an array of objects (a single object maps as a one-element array).
@@ -117,49 +76,6 @@ extension MappingProtocol {
     _ input: some MappingInputConvertible, with options: MappingOptions = .none
   ) throws(MappingErrors) -> [Object] {
     try collectObjects(input.mappingInput, options: options).flatMap(\.allOrNothing).get()
-  }
-
-  /// Maps an array already parsed by `JSONSerialization` or `PropertyListSerialization`; the
-  /// same as `mapCollection(.foundation(value), with: options)`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - options: Settings for this call.
-  /// - Returns: The mapped objects in payload order.
-  /// - Throws: ``MappingErrors`` as `mapCollection(_:with:)` does.
-  @_disfavoredOverload
-  public func mapCollection(_ foundation: Any, with options: MappingOptions = .none)
-    throws(MappingErrors) -> [Object]
-  {
-    try mapCollection(MappingInput.foundation(foundation), with: options)
-  }
-
-  /// Maps a JSON array read with `reading`; the same as
-  /// `mapCollection(.json(data, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - data: UTF-8 JSON.
-  ///   - reading: Reader options.
-  /// - Returns: The mapped objects in payload order.
-  /// - Throws: ``MappingErrors`` as `mapCollection(_:with:)` does.
-  public func mapCollection(_ data: Data, options reading: JSONReadingOptions)
-    throws(MappingErrors) -> [Object]
-  {
-    try mapCollection(MappingInput.json(data, reading: reading))
-  }
-
-  /// Maps a JSON text array read with `reading`; the same as
-  /// `mapCollection(.json(json, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - json: JSON text.
-  ///   - reading: Reader options.
-  /// - Returns: The mapped objects in payload order.
-  /// - Throws: ``MappingErrors`` as `mapCollection(_:with:)` does.
-  public func mapCollection(_ json: String, options reading: JSONReadingOptions)
-    throws(MappingErrors) -> [Object]
-  {
-    try mapCollection(MappingInput.json(json, reading: reading))
   }
 
   /// Maps a collection payload with collection options: with

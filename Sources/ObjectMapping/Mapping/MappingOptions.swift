@@ -76,6 +76,30 @@ public struct MappingOptions: Sendable {
   /// options of its own; `nil`: not set (``FormEncodingOptions``' defaults). Options given to
   /// the format (`.formURLEncoded(FormEncodingOptions(booleans: .numeric))`) win.
   public var form: FormEncodingOptions?
+  /// How many errors, and how many diagnostics, the call keeps with their paths; the rest are
+  /// only counted (``MappingErrors/omittedCount``); `nil`: not set (``defaultErrorLimit``,
+  /// 1,000). `0` keeps none and only counts them; negative values count as `0`.
+  ///
+  /// A hostile payload can fail a million times (`[1, 1, 1, …]` against a collection of
+  /// objects). A run keeps the first errors up to this limit and counts the rest without
+  /// building them, so memory and time stay bounded by the limit, not by the payload. The limit
+  /// never changes whether a payload maps: a run with errors past it fails exactly as it would
+  /// with all of them kept.
+  ///
+  /// ```swift
+  /// let report = articleMapping.report(json, with: MappingOptions(errorLimit: 10))
+  /// try articleMapping.mapCollection(json, with: MappingOptions(errorLimit: .max))  // keep all
+  /// ```
+  ///
+  /// It belongs to the call, so it reaches calls made for you: the object manager
+  /// (`ObjectManager(baseURL:options:)` in ObjectMappingClient) maps every response with its
+  /// options, `MappingOptions(errorLimit: 10)` included. A mapper's own options give it when the
+  /// call's do not.
+  public var errorLimit: Int?
+
+  /// The error limit of a call that sets none (``errorLimit``): 1,000 errors and 1,000
+  /// diagnostics per call.
+  public static let defaultErrorLimit = 1_000
 
   /// Creates options; every parameter left out is not set, so the mappings' own settings apply.
   ///
@@ -98,6 +122,7 @@ public struct MappingOptions: Sendable {
   ///   - childMerging: How payload objects map onto existing to-one children.
   ///   - relationshipNulls: Whether `nil` relationships serialize as `null`.
   ///   - form: How form bodies are written by ``PayloadFormat/formURLEncoded``.
+  ///   - errorLimit: How many errors and diagnostics the call keeps (``errorLimit``).
   public init(
     coercion: Coercion? = nil, nulls: NullPolicy? = nil, groups: Set<String>? = nil,
     dateFormats: [DateFormat]? = nil, validation: Bool? = nil,
@@ -105,8 +130,10 @@ public struct MappingOptions: Sendable {
     metadata: Node? = nil, groupMatching: GroupMatching? = nil, keys: KeyConvention? = nil,
     attributeFailures: AttributeFailurePolicy? = nil, emptyStrings: EmptyStringPolicy? = nil,
     allowsUnmappableRepresentation: Bool? = nil, childMerging: ChildMerging? = nil,
-    relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil
+    relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil,
+    errorLimit: Int? = nil
   ) {
+    self.errorLimit = errorLimit
     self.attributeFailures = attributeFailures
     self.emptyStrings = emptyStrings
     self.allowsUnmappableRepresentation = allowsUnmappableRepresentation
@@ -144,8 +171,11 @@ public struct MappingOptions: Sendable {
         ?? inherited.allowsUnmappableRepresentation,
       childMerging: childMerging ?? inherited.childMerging,
       relationshipNulls: relationshipNulls ?? inherited.relationshipNulls,
-      form: form ?? inherited.form)
+      form: form ?? inherited.form, errorLimit: errorLimit ?? inherited.errorLimit)
   }
+
+  /// The number of errors (and diagnostics) a run of a call with these options keeps.
+  var resolvedErrorLimit: Int { max(0, errorLimit ?? Self.defaultErrorLimit) }
 
   /// Whether a field that mapping (not serializing) reads is set.
   var setsDecodeSettings: Bool {

@@ -243,7 +243,9 @@ public struct PayloadEncoder {
     case .json:
       do { try json.double(value) } catch { throw MappingError(error) }
     case .node:
-      guard value.isFinite else { throw MappingError(.nonFiniteNumber(value: value.description)) }
+      guard value.isFinite else {
+        throw MappingError(.format(.nonFiniteNumber(value: value.description)))
+      }
       nodes.value(.double(value))
     }
   }

@@ -95,7 +95,8 @@ public struct PayloadFormat: Sendable {
       throw error
     } catch {
       throw MappingError(
-        .syntax(message: "\(error)", location: TextLocation(offset: 0, line: 1, column: 1)))
+        .format(
+          .syntax(message: "\(error)", location: TextLocation(offset: 0, line: 1, column: 1))))
     }
   }
 

@@ -21,14 +21,14 @@ public struct MappingReport<Object> {
   /// not computed, and this is ``object``.
   public let partialObject: Object?
   /// Every error, with its path: missing required keys, conversion and validation failures
-  /// (at most the run's ``MappingErrorLimit``).
+  /// (at most the run's ``MappingOptions/errorLimit``).
   public let errors: [MappingError]
   /// Everything noticed that is not an error: rejected values, declined or skipped elements
-  /// (at most the run's ``MappingErrorLimit``).
+  /// (at most the run's ``MappingOptions/errorLimit``).
   public let diagnostics: [MappingDiagnostic]
-  /// How many more errors the run found past its ``MappingErrorLimit``: counted, not kept.
+  /// How many more errors the run found past its ``MappingOptions/errorLimit``: counted, not kept.
   public let omittedErrorCount: Int
-  /// How many more diagnostics the run noticed past its ``MappingErrorLimit``.
+  /// How many more diagnostics the run noticed past its ``MappingOptions/errorLimit``.
   public let omittedDiagnosticCount: Int
 
   /// Whether the payload mapped without an error.
@@ -42,7 +42,7 @@ public struct MappingReport<Object> {
 
   /// Errors then diagnostics, one line each, in the order found; a line counts each that were
   /// left out past the limit (`… and 5 more errors (beyond the error limit of a run; see
-  /// MappingErrorLimit)`).
+  /// MappingOptions.errorLimit)`).
   public var summary: [String] {
     var lines = errors.map(\.description)
     if let more = MessageText.omittedLine(omittedErrorCount, of: "error") { lines.append(more) }
@@ -99,57 +99,6 @@ extension MappingProtocol {
     } catch {
       return MappingReport(failure: error)
     }
-  }
-
-  /// Reports a value parsed by `JSONSerialization`; the same as
-  /// `report(.foundation(value), with: options)`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - options: Settings for this call.
-  /// - Returns: The object (when it mapped), every error and every diagnostic.
-  @_disfavoredOverload
-  public func report(_ foundation: Any, with options: MappingOptions = .none)
-    -> MappingReport<Object>
-  {
-    report(MappingInput.foundation(foundation), with: options)
-  }
-
-  /// Maps a value parsed by `JSONSerialization` onto an existing instance and reports; the same
-  /// as `report(.foundation(value), onto: &existing, with: options)`.
-  ///
-  /// - Parameters:
-  ///   - foundation: The parsed payload.
-  ///   - existing: The instance to update; left as it was when anything failed.
-  ///   - options: Settings for this call.
-  /// - Returns: The report, as ``report(_:onto:with:)`` returns it.
-  @_disfavoredOverload
-  public func report(
-    _ foundation: Any, onto existing: inout Object, with options: MappingOptions = .none
-  ) -> MappingReport<Object> {
-    report(MappingInput.foundation(foundation), onto: &existing, with: options)
-  }
-
-  /// Reports a JSON payload read with `reading`; the same as
-  /// `report(.json(data, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - data: UTF-8 JSON.
-  ///   - reading: Reader options.
-  /// - Returns: The object (when it mapped), every error and every diagnostic.
-  public func report(_ data: Data, options reading: JSONReadingOptions) -> MappingReport<Object> {
-    report(MappingInput.json(data, reading: reading))
-  }
-
-  /// Reports a JSON text read with `reading`; the same as
-  /// `report(.json(json, reading: reading))`.
-  ///
-  /// - Parameters:
-  ///   - json: JSON text.
-  ///   - reading: Reader options.
-  /// - Returns: The object (when it mapped), every error and every diagnostic.
-  public func report(_ json: String, options reading: JSONReadingOptions) -> MappingReport<Object> {
-    report(MappingInput.json(json, reading: reading))
   }
 
   /// Maps a payload onto an existing instance (transactionally, as

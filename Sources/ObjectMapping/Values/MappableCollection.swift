@@ -93,10 +93,6 @@ extension Optional: MappableCollection where Wrapped: MappableCollection {
   public var mappedElements: [Wrapped.Element] { self?.mappedElements ?? [] }
 }
 
-/// The former name of ``MappableCollection``, kept so that generic code constrained to it
-/// still compiles.
-public typealias RelationshipCollection = MappableCollection
-
 extension MappableValue where Self: MappableCollection, Element: MappableValue {
   /// Each element converted with its own conversion, in order; under lenient coercion a
   /// single value becomes a one-element collection. Every failing element is reported with

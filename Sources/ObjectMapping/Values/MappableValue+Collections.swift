@@ -34,11 +34,22 @@ extension PayloadValue {
       }
       return [try Element(payload: self)]
     }
-    return try Element.decodeElements(of: self)
+    // The common element types convert in loops specialized for them: the generic loop pays
+    // a witness call per element. The test is on metatypes, folded away when specialized.
+    if Element.self == Double.self {
+      return _identityCast(try convertedElements(as: Double.self), to: [Element].self)
+    }
+    if Element.self == Int.self {
+      return _identityCast(try convertedElements(as: Int.self), to: [Element].self)
+    }
+    if Element.self == String.self {
+      return _identityCast(try convertedElements(as: String.self), to: [Element].self)
+    }
+    return try convertedElements(as: Element.self)
   }
 
   /// Each element of this array value converted, with every failure collected with its index
-  /// (``MappableValue/decodeElements(of:)``'s default and its built-in overrides).
+  /// (``collectionElements(_:)``'s loop, specialized for `Double`, `Int` and `String`).
   @inline(__always)
   func convertedElements<Element: MappableValue>(as type: Element.Type) throws -> [Element] {
     let entry = self.entry
@@ -73,30 +84,6 @@ extension PayloadValue {
     }
     guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
     return result
-  }
-}
-
-// The common element types convert in loops specialized for them: the generic loop pays a
-// witness call per element.
-
-extension Double {
-  /// Each element converted in a loop specialized for `Double`.
-  public static func decodeElements(of payload: PayloadValue) throws -> [Double] {
-    try payload.convertedElements(as: Double.self)
-  }
-}
-
-extension Int {
-  /// Each element converted in a loop specialized for `Int`.
-  public static func decodeElements(of payload: PayloadValue) throws -> [Int] {
-    try payload.convertedElements(as: Int.self)
-  }
-}
-
-extension String {
-  /// Each element converted in a loop specialized for `String`.
-  public static func decodeElements(of payload: PayloadValue) throws -> [String] {
-    try payload.convertedElements(as: String.self)
   }
 }
 

@@ -60,18 +60,6 @@ public protocol MappableValue: SendableMetatype {
   ///   written.
   func encode(to encoder: inout PayloadEncoder) throws
 
-  /// Reads every element of an array payload value as this type, for `[Self]`, `Set<Self>`
-  /// and to-many collections of values.
-  ///
-  /// The default converts each element with ``init(payload:)`` and reports every failing
-  /// element with its index; the built-in number and string types override it with a loop
-  /// specialized for them. There is normally no reason to implement it.
-  ///
-  /// - Parameter payload: An array value (``PayloadValue/kind`` is ``PayloadValue/Kind/array``).
-  /// - Returns: The elements, in order.
-  /// - Throws: The failures of every element that does not convert, each with its index.
-  static func decodeElements(of payload: PayloadValue) throws -> [Self]
-
   /// The value `null` stands for, for types that accept it (`Optional`'s `nil`, ``Node/null``);
   /// `nil` for every other type, which makes a `null` payload an error.
   static var nullValue: Self? { get }
@@ -89,11 +77,6 @@ extension MappableValue {
   public static var nullValue: Self? { nil }
   /// `nil`: no zero unless the type has one.
   public static var zeroValue: Self? { nil }
-  /// Converts each element with ``init(payload:)``.
-  public static func decodeElements(of payload: PayloadValue) throws -> [Self] {
-    try payload.convertedElements(as: Self.self)
-  }
-
   /// Writes ``payloadNode()``.
   public func encode(to encoder: inout PayloadEncoder) throws {
     try encoder.node(payloadNode())

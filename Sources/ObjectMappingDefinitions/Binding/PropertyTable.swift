@@ -368,20 +368,20 @@ extension Property {
 
   /// A to-many relationship: an array or a set of another ``DefinableModel``, or an optional
   /// of either.
-  public init<Collection: RelationshipCollection>(
+  public init<Collection: MappableCollection>(
     _ name: String, _ property: WritableKeyPath<Object, Collection> & Sendable
   ) where Collection.Element: DefinableModel {
     self.init(name: name, toMany: property)
   }
 
   /// A to-many relationship named as its key path names it.
-  public init<Collection: RelationshipCollection>(
+  public init<Collection: MappableCollection>(
     _ property: WritableKeyPath<Object, Collection> & Sendable
   ) where Collection.Element: DefinableModel {
     self.init(name: nil, toMany: property)
   }
 
-  private init<Collection: RelationshipCollection>(
+  private init<Collection: MappableCollection>(
     name: String?, toMany property: WritableKeyPath<Object, Collection> & Sendable
   ) where Collection.Element: DefinableModel {
     self.init(

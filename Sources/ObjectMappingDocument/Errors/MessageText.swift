@@ -49,13 +49,13 @@ package enum MessageText {
     return result
   }
 
-  /// The line that counts what a run left out past its `MappingErrorLimit`, or `nil` when
+  /// The line that counts what a run left out past its `MappingOptions.errorLimit`, or `nil` when
   /// nothing was: `… and 999,000 more errors (beyond the error limit of a run; see
-  /// MappingErrorLimit)`.
+  /// MappingOptions.errorLimit)`.
   package static func omittedLine(_ count: Int, of noun: String) -> String? {
     guard count > 0 else { return nil }
     return "… and \(grouped(count)) more \(noun)\(count == 1 ? "" : "s") (beyond the error limit "
-      + "of a run; see MappingErrorLimit)"
+      + "of a run; see MappingOptions.errorLimit)"
   }
 
   /// `count` with thousands separators: `999,900`.

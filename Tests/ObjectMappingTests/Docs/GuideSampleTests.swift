@@ -113,9 +113,10 @@ struct ErrorsAndDiagnosticsSampleTests {
     #expect(
       throws: MappingErrors([
         MappingError(
-          .syntax(
-            message: "expected a value, found '}'",
-            location: TextLocation(offset: 26, line: 2, column: 11)))
+          .format(
+            .syntax(
+              message: "expected a value, found '}'",
+              location: TextLocation(offset: 26, line: 2, column: 11))))
       ])
     ) {
       try Sample.authorMapping.map("{\"name\": \"Ann\",\n \"email\": }")
@@ -134,10 +135,34 @@ struct ErrorsAndDiagnosticsSampleTests {
     }
   }
 
+  /// The guide's `switch` over kinds: the document layer's kinds are one `.format` case.
+  @Test func kindsAreMatchedWithAFormatCaseAndADefault() {
+    func handle(_ error: MappingError) -> String {
+      switch error.kind {
+      case .missingRequiredKey: return "ask for \(error.path)"
+      case .format(.syntax(_, let location)): return "highlight line \(location.line)"
+      case .format: return "show \(error.description)"
+      default: return "log \(error.description)"
+      }
+    }
+    let syntax = #expect(throws: MappingErrors.self) {
+      try Sample.authorMapping.map("{\"name\": \"Ann\",\n \"email\": }")
+    }
+    #expect(syntax?.errors.map(handle) == ["highlight line 2"])
+    let utf8 = #expect(throws: MappingErrors.self) {
+      try Sample.authorMapping.map(Data([0x22, 0x61, 0xFF, 0x22]))
+    }
+    #expect(utf8?.errors.map(handle) == ["show invalid UTF-8 at line 1, column 3 (byte 2)"])
+    let missing = #expect(throws: MappingErrors.self) { try Sample.authorMapping.map("{}") }
+    #expect(missing?.errors.first.map(handle) == "ask for /name")
+  }
+
   @Test func serializationErrorsHaveThePathInTheOutput() {
     struct Reading { var value = 0.0 }
     let mapping = Mapping(Reading.init) { Attribute("value", \.value) }
-    #expect(throws: MappingErrors([MappingError(path: "/value", .nonFiniteNumber(value: "nan"))])) {
+    #expect(
+      throws: MappingErrors([MappingError(path: "/value", .format(.nonFiniteNumber(value: "nan")))])
+    ) {
       try mapping.serialize(Reading(value: .nan))
     }
   }
@@ -329,13 +354,14 @@ struct ErrorTableSampleTests {
     #expect(
       throws: MappingErrors([
         MappingError(
-          .depthLimitExceeded(limit: 512, location: TextLocation(offset: 512, line: 1, column: 513))
-        )
+          .format(
+            .depthLimitExceeded(
+              limit: 512, location: TextLocation(offset: 512, line: 1, column: 513))))
       ])
     ) { try Sample.authorMapping.map(deep) }
     #expect(
       throws: MappingErrors([
-        MappingError(.invalidUTF8(location: TextLocation(offset: 2, line: 1, column: 3)))
+        MappingError(.format(.invalidUTF8(location: TextLocation(offset: 2, line: 1, column: 3))))
       ])
     ) { try Sample.authorMapping.map(Data([0x22, 0x61, 0xFF, 0x22])) }
   }

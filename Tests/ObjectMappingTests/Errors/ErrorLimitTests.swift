@@ -2,7 +2,7 @@ import Foundation
 import ObjectMapping
 import Testing
 
-// A run keeps the first MappingErrorLimit.current errors and diagnostics and counts the rest.
+// A run keeps the first MappingOptions.errorLimit errors and diagnostics and counts the rest.
 
 struct Numbered: Equatable {
   var id = 0
@@ -25,7 +25,7 @@ private func numbers(_ count: Int) -> String {
   "[" + Array(repeating: "1", count: count).joined(separator: ",") + "]"
 }
 
-private let moreLine = "(beyond the error limit of a run; see MappingErrorLimit)"
+private let moreLine = "(beyond the error limit of a run; see MappingOptions.errorLimit)"
 
 /// Counts how often its description is asked for (from several test tasks at once, so behind
 /// a lock: the only mutable state is `count`, always accessed with `lock` held).
@@ -47,7 +47,7 @@ private struct CountedError: Error, CustomStringConvertible {
 @Suite("Error limit of a run")
 struct ErrorLimitTests {
   @Test func aRunKeepsAThousandErrorsAndCountsTheRest() throws {
-    #expect(MappingErrorLimit.default == 1_000 && MappingErrorLimit.current == 1_000)
+    #expect(MappingOptions.defaultErrorLimit == 1_000 && MappingOptions.none.errorLimit == nil)
     do {
       _ = try numberedMapping.mapCollection(numbers(5_000))
       Issue.record("expected errors")
@@ -60,16 +60,14 @@ struct ErrorLimitTests {
     }
   }
 
-  @Test func theLimitIsSetPerScope() throws {
-    let report = MappingErrorLimit.withLimit(2) { numberedMapping.report(#"{"id": []}"#) }
+  @Test func theLimitIsSetPerCall() throws {
+    let two = MappingOptions(errorLimit: 2)
+    let report = numberedMapping.report(#"{"id": []}"#, with: two)
     #expect(report.summary == ["/id: expected an integer, found an array"])
     do {
-      try MappingErrorLimit.withLimit(2) {
-        #expect(MappingErrorLimit.current == 2)
-        _ = try numberedMapping.mapCollection(numbers(3))
-      }
+      _ = try numberedMapping.mapCollection(numbers(3), with: two)
       Issue.record("expected errors")
-    } catch let error as MappingErrors {
+    } catch {
       #expect(
         error.description == """
           /0: expected an object, found 1
@@ -77,29 +75,37 @@ struct ErrorLimitTests {
           … and 1 more error \(moreLine)
           """)
     }
-    #expect(MappingErrorLimit.current == 1_000)
+    // The next call without the option keeps the default again; a negative limit counts as 0.
+    do {
+      _ = try numberedMapping.mapCollection(numbers(3))
+      Issue.record("expected errors")
+    } catch {
+      #expect(error.errors.count == 3 && error.omittedCount == 0)
+    }
+    #expect(
+      numberedMapping.report(#"{"id": []}"#, with: MappingOptions(errorLimit: -5)).summary == [
+        "… and 1 more error \(moreLine)"
+      ])
   }
 
   @Test func aRunPastItsLimitStillFails() throws {
     do {
-      try MappingErrorLimit.withLimit(0) { _ = try numberedMapping.map(#"{"id": "x"}"#) }
+      _ = try numberedMapping.map(#"{"id": "x"}"#, with: MappingOptions(errorLimit: 0))
       Issue.record("expected errors")
-    } catch let error as MappingErrors {
+    } catch {
       #expect(error.errors.isEmpty && error.omittedCount == 1)
       #expect(error.description == "… and 1 more error \(moreLine)")
     }
     var existing = Numbered(id: 4)
-    let report = MappingErrorLimit.withLimit(0) {
-      numberedMapping.report(#"{"id": "x"}"#, onto: &existing)
-    }
+    let report = numberedMapping.report(
+      #"{"id": "x"}"#, onto: &existing, with: MappingOptions(errorLimit: 0))
     #expect(!report.succeeded && report.object == nil && existing == Numbered(id: 4))
     #expect(report.summary == ["… and 1 more error \(moreLine)"])
   }
 
   @Test func skippedElementsAreDiagnosticsUnderTheSameLimit() throws {
-    let report = MappingErrorLimit.withLimit(2) {
-      droppingShelf.report(#"{"numbers": [1, {}, "x"]}"#)
-    }
+    let report = droppingShelf.report(
+      #"{"numbers": [1, {}, "x"]}"#, with: MappingOptions(errorLimit: 2))
     #expect(report.succeeded && report.object?.numbers == [])
     #expect(report.omittedErrorCount == 0 && report.omittedDiagnosticCount == 1)
     #expect(
@@ -134,26 +140,24 @@ struct ErrorLimitTests {
     }
     let payload = "[" + Array(repeating: #"{"id": 1}"#, count: 200).joined(separator: ",") + "]"
     do {
-      try MappingErrorLimit.withLimit(5) { _ = try mapping.mapCollection(payload) }
+      _ = try mapping.mapCollection(payload, with: MappingOptions(errorLimit: 5))
       Issue.record("expected errors")
-    } catch let error as MappingErrors {
+    } catch {
       #expect(error.errors.count == 5 && error.omittedCount == 195)
     }
     #expect(counter.value == 5)
   }
 
   @Test func collectionsReportsAndMapperResultsCountWhatTheyLeftOut() throws {
-    let collection = try MappingErrorLimit.withLimit(1) {
-      try numberedMapping.mapCollection(#"[{"id": 1}, 2, 3]"#, options: .skippingInvalidElements)
-    }
+    let collection = try numberedMapping.mapCollection(
+      #"[{"id": 1}, 2, 3]"#, options: .skippingInvalidElements, with: MappingOptions(errorLimit: 1))
     #expect(collection.objects == [Numbered(id: 1)])
     #expect(collection.errors.map(\.description) == ["/1: expected an object, found 2"])
     #expect(collection.omittedErrorCount == 1 && collection.omittedDiagnosticCount == 0)
 
     let mapper = Mapper(MappingProvider { Route("numbers", numberedMapping) })
-    let result = try MappingErrorLimit.withLimit(1) {
-      try mapper.map(#"{"numbers": [{"id": "a"}, {"id": "b"}, {"id": 3}]}"#)
-    }
+    let result = try mapper.map(
+      #"{"numbers": [{"id": "a"}, {"id": "b"}, {"id": 3}]}"#, with: MappingOptions(errorLimit: 1))
     #expect(result.all(Numbered.self) == [Numbered(id: 3)])
     #expect(
       result.errors.map(\.description) == [#"/numbers/0/id: cannot convert "a" to an integer"#])
@@ -162,6 +166,23 @@ struct ErrorLimitTests {
       result.diagnostics.map(\.description) == [
         "/numbers/0: element skipped: it did not map (see the errors at this path)"
       ])
+  }
+
+  @Test func aMapperTakesTheLimitFromItsOwnOptionsUnlessTheCallGivesOne() throws {
+    let provider = MappingProvider { Route("numbers", numberedMapping) }
+    let mapper = Mapper(provider, options: MappingOptions(errorLimit: 1))
+    let payload = #"{"numbers": [{"id": "a"}, {"id": "b"}, {"id": "c"}]}"#
+    let own = try mapper.map(payload)
+    #expect(
+      own.errors.map(\.description) == [#"/numbers/0/id: cannot convert "a" to an integer"#])
+    #expect(own.omittedErrorCount == 2)
+    let call = try mapper.map(payload, with: MappingOptions(errorLimit: 2))
+    #expect(
+      call.errors.map(\.description) == [
+        #"/numbers/0/id: cannot convert "a" to an integer"#,
+        #"/numbers/1/id: cannot convert "b" to an integer"#,
+      ])
+    #expect(call.omittedErrorCount == 1)
   }
 
   @Test func manyFailingElementsMakeABoundedReport() throws {

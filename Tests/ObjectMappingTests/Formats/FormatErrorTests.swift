@@ -29,9 +29,10 @@ import Testing
     #expect(mapError?.errors.map(\.description) == [expected])
     #expect(
       mapError?.errors.first?.kind
-        == .syntax(
-          message: "expected a string key after ',' in an object, found '}'",
-          location: TextLocation(offset: 12, line: 1, column: 13)))
+        == .format(
+          .syntax(
+            message: "expected a string key after ',' in an object, found '}'",
+            location: TextLocation(offset: 12, line: 1, column: 13))))
   }
 
   @Test func theFormReaderAndTheFoundationBridgeThrowFormatErrors() {
@@ -60,35 +61,33 @@ import Testing
   @Test(arguments: [
     (
       FormatError(.syntax(message: "expected a value, found 'x'", location: location)),
-      MappingError(.syntax(message: "expected a value, found 'x'", location: location)),
+      MappingError(.format(.syntax(message: "expected a value, found 'x'", location: location))),
       "syntax error at line 2, column 3 (byte 4): expected a value, found 'x'"
     ),
     (
       FormatError(path: "/a", .depthLimitExceeded(limit: 2, location: location)),
-      MappingError(path: "/a", .depthLimitExceeded(limit: 2, location: location)),
+      MappingError(path: "/a", .format(.depthLimitExceeded(limit: 2, location: location))),
       "/a: nesting deeper than 2 levels at line 2, column 3 (byte 4)"
     ),
     (
       FormatError(.invalidUTF8(location: location)),
-      MappingError(.invalidUTF8(location: location)),
+      MappingError(.format(.invalidUTF8(location: location))),
       "invalid UTF-8 at line 2, column 3 (byte 4)"
     ),
     (
       FormatError(path: "/n", .nonFiniteNumber(value: "-inf")),
-      MappingError(path: "/n", .nonFiniteNumber(value: "-inf")),
+      MappingError(path: "/n", .format(.nonFiniteNumber(value: "-inf"))),
       "/n: cannot write the non-finite number -inf"
     ),
     (
       FormatError(path: "/d", .invalidNumber(text: "1e")),
-      MappingError(
-        path: "/d",
-        .conversionFailed(
-          expected: "a number", raw: #".decimal("1e")"#, reason: "not a JSON number")),
+      MappingError(path: "/d", .format(.invalidNumber(text: "1e"))),
       #"/d: cannot convert .decimal("1e") to a number: not a JSON number"#
     ),
     (
       FormatError(path: "/k", .notRepresentable(reason: "the key \"0\" reads back as an index")),
-      MappingError(path: "/k", .notRepresentable(reason: "the key \"0\" reads back as an index")),
+      MappingError(
+        path: "/k", .format(.notRepresentable(reason: "the key \"0\" reads back as an index"))),
       #"/k: cannot serialize: the key "0" reads back as an index"#
     ),
   ])

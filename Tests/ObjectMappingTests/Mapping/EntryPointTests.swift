@@ -203,11 +203,13 @@ struct EntryPointReadErrorTests {
     let value: Any = ["id": 1, "bad": NSObject()]
     let expected = "/bad: cannot serialize: a value of type NSObject has no Node equivalent"
     #expect(
-      EntryPoints.failure { () throws(MappingErrors) in _ = try EntryPoints.item.map(value) }
+      EntryPoints.failure { () throws(MappingErrors) in
+        _ = try EntryPoints.item.map(.foundation(value))
+      }
         == expected)
     #expect(
       EntryPoints.failure { () throws(MappingErrors) in
-        _ = try Mapper(EntryPoints.provider).map(value)
+        _ = try Mapper(EntryPoints.provider).map(.foundation(value))
       } == expected)
     #expect(EntryPoints.item.report(.foundation(value)).summary == [expected])
   }
@@ -217,19 +219,21 @@ struct EntryPointReadErrorTests {
 struct EntryPointSpellingTests {
   typealias Item = EntryPoints.Item
 
-  @Test("String literals, Data, Node literals and legacy reader options resolve without ambiguity")
+  @Test("String literals, Data, Node literals and every input spelling resolve without ambiguity")
   func spellings() throws {
     let mapping = EntryPoints.item
     let expected = Item(id: 1, name: "Ann")
     #expect(try mapping.map(#"{"id": 1, "name": "Ann"}"#) == expected)
     #expect(try mapping.map(Data(#"{"id": 1, "name": "Ann"}"#.utf8)) == expected)
     #expect(try mapping.map(["id": 1, "name": "Ann"] as Node) == expected)
-    #expect(try mapping.map(["id": 1, "name": "Ann"] as [String: Any]) == expected)
-    #expect(try mapping.map(#"{"id": 1, /* c */ "name": "Ann"}"#, options: .lenient) == expected)
+    #expect(try mapping.map(.foundation(["id": 1, "name": "Ann"] as [String: Any])) == expected)
     #expect(
-      try mapping.map(Data(#"{"id": 1, "name": "Ann",}"#.utf8), options: .lenient) == expected)
+      try mapping.map(.json(#"{"id": 1, /* c */ "name": "Ann"}"#, reading: .lenient)) == expected)
     #expect(
-      try mapping.mapCollection(#"[{"id": 1, "name": "Ann",},]"#, options: .lenient) == [
+      try mapping.map(.json(Data(#"{"id": 1, "name": "Ann",}"#.utf8), reading: .lenient))
+        == expected)
+    #expect(
+      try mapping.mapCollection(.json(#"[{"id": 1, "name": "Ann",},]"#, reading: .lenient)) == [
         expected
       ])
     // The input spellings read at the call site (static members on the protocol, SE-0299).
@@ -255,7 +259,7 @@ struct EntryPointSpellingTests {
     #expect(mapping.report(#"{"id": 1, "name": "Ann"}"#).object == expected)
     #expect(try Mapper(EntryPoints.provider).map(#"{"id": 1, "name": "Ann"}"#).count == 1)
     #expect(
-      try Mapper(EntryPoints.provider).map(#"{"id": 1, "name": "Ann",}"#, options: .lenient)
+      try Mapper(EntryPoints.provider).map(.json(#"{"id": 1, "name": "Ann",}"#, reading: .lenient))
         .count == 1)
   }
 }

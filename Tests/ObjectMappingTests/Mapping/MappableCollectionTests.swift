@@ -204,7 +204,10 @@ struct MappableCollectionTests {
       var tags = TestOrderedSet<String>()
     }
     let tags = Mapping(Tags.init) { Attribute("tags", \.tags) }
-    #expect(try tags.map(["tags": ordered] as [String: Any]).tags.elements == ["b", "a", "c"])
+    #expect(
+      try tags.map(.foundation(["tags": ordered] as [String: Any])).tags.elements == [
+        "b", "a", "c",
+      ])
     // An unordered set has no order to keep: an error naming its type.
     #expect(throws: FormatError.self) { try Node(foundation: ["tags": NSSet(array: ["a"])]) }
   }

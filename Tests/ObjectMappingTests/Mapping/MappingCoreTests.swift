@@ -23,7 +23,7 @@ import Testing
     let fromData = try articleMapping.map(Data(json.utf8))
     let fromNode = try articleMapping.map(Node(jsonString: json))
     let foundation = try JSONSerialization.jsonObject(with: Data(json.utf8))
-    let fromFoundation = try articleMapping.map(foundation)
+    let fromFoundation = try articleMapping.map(.foundation(foundation))
     #expect(fromData == Article(id: 1, title: "T"))
     #expect(fromNode == fromData)
     #expect(fromFoundation == fromData)

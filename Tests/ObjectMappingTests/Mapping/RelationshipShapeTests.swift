@@ -140,7 +140,7 @@ struct RelationshipShapeTests {
         == #"{"x":{"taskId":1,"title":"a"},"y":{"taskId":2,"title":"b"}}"#)
     #expect(try Self.task.mapDictionary(json) == tasks)
     let foundation: Any = ["z": ["taskId": 3, "title": "c"]]
-    #expect(try Self.task.mapDictionary(foundation)["z"]?.taskId == 3)
+    #expect(try Self.task.mapDictionary(.foundation(foundation))["z"]?.taskId == 3)
   }
 
   @Test func topLevelDictionaryOfArraysAndArrayOfArrays() throws {

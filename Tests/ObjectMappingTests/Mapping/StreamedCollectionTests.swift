@@ -29,7 +29,7 @@ import Testing
     _ text: String, options: JSONReadingOptions = .strict, mapping: Mapping<Entry> = entryMapping
   ) -> [String] {
     outcome { () throws(MappingErrors) in
-      try mapping.mapCollection(Data(text.utf8), options: options)
+      try mapping.mapCollection(.json(Data(text.utf8), reading: options))
     }
   }
 

@@ -286,9 +286,8 @@ struct UnmappableRepresentationTests {
         #expect(result.isEmpty && result.diagnostics.count == 1_000)
         #expect(result.omittedDiagnosticCount > 0)
       })
-    let limited = try MappingErrorLimit.withLimit(2) {
-      try Self.user.mapCollection(elements(5), options: .skippingInvalidElements)
-    }
+    let limited = try Self.user.mapCollection(
+      elements(5), options: .skippingInvalidElements, with: MappingOptions(errorLimit: 2))
     #expect(limited.errors.count == 2 && limited.omittedErrorCount == 3)
   }
 

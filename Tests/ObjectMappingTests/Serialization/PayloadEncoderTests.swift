@@ -211,19 +211,23 @@ import Testing
         """)
   }
 
-  /// A type reading a list of integers from an array through the public element reader.
+  /// A type reading a list of integers from an array through `[Int]`'s own conversion.
   struct Scores: MappableValue, Equatable {
     var values: [Int]
     init(values: [Int]) { self.values = values }
-    init(payload: PayloadValue) throws { values = try Int.decodeElements(of: payload) }
+    init(payload: PayloadValue) throws { values = try [Int](payload: payload) }
     func payloadNode() throws -> Node { .array(values.map { .integer(Int64($0)) }) }
   }
 
-  @Test func decodeElementsReadsArraysAndRejectsOtherValues() throws {
+  @Test func arraysOfValuesReadEveryElementAndRejectOtherValues() throws {
     struct Holder: Equatable { var scores = Scores(values: []) }
     let mapping = Mapping(Holder.init) { Attribute("s", \.scores) }
     #expect(try mapping.map(#"{"s": [3, "4"]}"#) == Holder(scores: Scores(values: [3, 4])))
-    let error = #expect(throws: MappingErrors.self) { try mapping.map(#"{"s": "12"}"#) }
+    // Lenient coercion (the default) reads a lone value as a one-element array; strict does not.
+    #expect(try mapping.map(#"{"s": "12"}"#) == Holder(scores: Scores(values: [12])))
+    let error = #expect(throws: MappingErrors.self) {
+      try mapping.map(#"{"s": "12"}"#, with: MappingOptions(coercion: .strict))
+    }
     #expect(error?.description == #"/s: expected an array of an integer, found "12""#)
     let elements = #expect(throws: MappingErrors.self) { try mapping.map(#"{"s": [1, "x", []]}"#) }
     #expect(

@@ -49,13 +49,11 @@ import Testing
     }
     #expect(
       invalid?.description == #"/d: cannot convert .decimal("1e") to a number: not a JSON number"#)
-    // Mapping wraps it into the same text.
+    // Mapping wraps it unchanged, with the same text (issue 37: it was a `.conversionFailed`).
+    let wrapped = invalid.map(MappingError.init)
+    #expect(wrapped == MappingError(path: "/d", .format(.invalidNumber(text: "1e"))))
     #expect(
-      invalid.map(MappingError.init)
-        == MappingError(
-          path: "/d",
-          .conversionFailed(
-            expected: "a number", raw: #".decimal("1e")"#, reason: "not a JSON number")))
+      wrapped?.description == #"/d: cannot convert .decimal("1e") to a number: not a JSON number"#)
   }
 
   @Test func scalarsAndEmptyContainers() throws {

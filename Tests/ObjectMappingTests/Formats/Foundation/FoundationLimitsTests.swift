@@ -59,7 +59,7 @@ import Testing
     struct Box { var value: Node? }
     let mapping = Mapping(Box.init) { Attribute("value", \.value) }
     #expect(
-      errorLines { try mapping.map(["value": Self.nestedArrays(600)]) } == [
+      errorLines { try mapping.map(.foundation(["value": Self.nestedArrays(600)])) } == [
         "/value" + String(repeating: "/0", count: 511) + ": nesting deeper than 512 levels"
       ])
   }

@@ -125,7 +125,7 @@ import Testing
   /// The rendered error of mapping `json` with duplicate keys rejected.
   static func rejection(_ json: String) -> String {
     do {
-      _ = try anyObject.map(json, options: rejecting)
+      _ = try anyObject.map(.json(json, reading: rejecting))
       return "accepted"
     } catch {
       return error.description
@@ -184,13 +184,17 @@ import Testing
       }
     }
     #expect(
-      rendered { _ = try Self.anyObject.mapCollection(json, options: Self.rejecting) } == expected)
+      rendered { _ = try Self.anyObject.mapCollection(.json(json, reading: Self.rejecting)) }
+        == expected)
     #expect(
-      rendered { _ = try Self.anyObject.mapCollection(Data(json.utf8), options: Self.rejecting) }
+      rendered {
+        _ = try Self.anyObject.mapCollection(.json(Data(json.utf8), reading: Self.rejecting))
+      }
         == expected)
     #expect(rendered { _ = try Node(jsonString: json, options: Self.rejecting) } == expected)
     let provider = MappingProvider { Route("", Self.anyObject) }
-    #expect(rendered { _ = try Mapper(provider).map(json, options: Self.rejecting) } == expected)
+    #expect(
+      rendered { _ = try Mapper(provider).map(.json(json, reading: Self.rejecting)) } == expected)
     #expect(rendered { _ = try Self.anyObject.mapCollection(json) } == "accepted")
   }
 }

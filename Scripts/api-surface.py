@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Measures the public surface of the ObjectMapping module (issue 37).
+
+    Scripts/api-surface.py            # the two figures
+    Scripts/api-surface.py --list     # ... and every decode entry point, by file
+
+Counts, in Sources/ObjectMapping (comments left out):
+- public declarations: every `public` or `open` func, var, let, init, subscript, type, protocol,
+  typealias, associatedtype, macro or operator; enum cases and `public extension` lines are not
+  counted (a case belongs to its enum; an extension only re-opens a type);
+- decode entry points: the public functions that map, report or decode a payload: `map`,
+  `mapCollection`, `mapDictionary…`, `mapArrayOfArrays`, `report` and `decode` (the
+  `FastJSONDecoder.decode` overloads and `PayloadValue.decode` included).
+
+Goals (issue 37): at most 400 public declarations, at most 12 decode entry points.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "Sources" / "ObjectMapping"
+
+MODIFIERS = (
+    "final|static|class|override|mutating|nonmutating|convenience|required|indirect|"
+    "nonisolated|consuming|borrowing|lazy|dynamic|weak|unowned|"
+    r"(?:fileprivate|private|internal|package)\(set\)"
+)
+KINDS = (
+    "func|var|let|init|subscript|class|struct|enum|actor|protocol|typealias|associatedtype|"
+    "macro|operator|precedencegroup"
+)
+ATTRIBUTES = r'(?:@[\w.]+(?:\([^)]*\))?\s+)*'
+DECLARATION = re.compile(
+    rf"^\s*{ATTRIBUTES}(?:public|open)\s+(?:(?:{MODIFIERS})\s+)*(?P<kind>{KINDS})\b"
+    r"(?:\s+(?P<name>[A-Za-z_]\w*))?"
+)
+ENTRY_POINT = re.compile(r"^(map|mapCollection|mapDictionary\w*|mapArrayOfArrays|report|decode)$")
+
+
+def code_lines(text: str):
+    """The file's lines with block and line comments removed (string literals kept)."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    for number, line in enumerate(text.splitlines(), start=1):
+        yield number, re.sub(r"//.*", "", line)
+
+
+def measure():
+    declarations = 0
+    entry_points = []
+    for path in sorted(SOURCES.rglob("*.swift")):
+        for number, line in code_lines(path.read_text(encoding="utf-8")):
+            match = DECLARATION.match(line)
+            if not match:
+                continue
+            declarations += 1
+            if match["kind"] == "func" and match["name"] and ENTRY_POINT.match(match["name"]):
+                entry_points.append((path.relative_to(ROOT), number, line.strip()))
+    return declarations, entry_points
+
+
+def main():
+    declarations, entry_points = measure()
+    print(f"ObjectMapping: {declarations} public declarations (goal ≤ 400), "
+          f"{len(entry_points)} public decode entry points (goal ≤ 12)")
+    if "--list" in sys.argv[1:]:
+        for path, number, line in entry_points:
+            print(f"  {path}:{number}: {line}")
+
+
+if __name__ == "__main__":
+    main()
