@@ -73,6 +73,7 @@ struct _DecodedElements<Value: Decodable>: _ElementReading {
   let decoder: _DecoderCopy
 
   var defaultReading: JSONReadingOptions { decoder.options.reading }
+  var errorLimit: Int { MappingOptions.defaultErrorLimit }
 
   func readBatch(_ state: _ElementStreamState<Value>) -> _StreamBatchOutcome {
     let skips = state.options.onElementFailure == .skip

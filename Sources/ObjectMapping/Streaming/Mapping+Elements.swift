@@ -78,6 +78,7 @@ struct _MappedElements<Object>: _ElementReading {
   let options: MappingOptions
 
   var defaultReading: JSONReadingOptions { .strict }
+  var errorLimit: Int { options.resolvedErrorLimit }
 
   func readBatch(_ state: _ElementStreamState<Object>) -> _StreamBatchOutcome {
     do {
@@ -86,7 +87,7 @@ struct _MappedElements<Object>: _ElementReading {
       state.fail(error)
       return .stopped
     }
-    var run = _MappingRun(tape: .empty, root: plan, options: options, errorLimit: state.errorLimit)
+    var run = _MappingRun(tape: .empty, root: plan, options: options)
     run.readsElementsAlone = true
     let skips = state.options.onElementFailure == .skip
     let arrayPath = state.arrayPath

@@ -9,7 +9,7 @@
 ///
 /// Limits apply per element, as they apply per payload to `map(_:)`: the reader's depth limit
 /// counts from the top of the payload, the size limit bounds each element (and the payload
-/// around a streamed array), and the error limit (``MappingErrorLimit``) bounds each element's
+/// around a streamed array), and the error limit (``MappingOptions/errorLimit``) bounds each element's
 /// errors.
 public struct StreamOptions: Sendable, Equatable {
   /// The most bytes one element may take, whitespace before it included (16 MiB by default).

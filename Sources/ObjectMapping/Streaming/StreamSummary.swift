@@ -15,7 +15,7 @@ public struct StreamSummary: Sendable, Equatable {
   public var skippedCount = 0
   /// What the mapping noticed besides errors, each at its path: skipped elements (with their
   /// errors), elements a dynamic mapping declined, rejected values; at most the
-  /// ``MappingErrorLimit`` of the stream.
+  /// ``MappingOptions/errorLimit`` the stream was made with.
   public var diagnostics: [MappingDiagnostic] = []
   /// How many more diagnostics were noticed past the limit.
   public var omittedDiagnosticCount = 0

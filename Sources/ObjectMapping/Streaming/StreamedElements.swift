@@ -162,6 +162,8 @@ protocol _ElementReading<Element>: Sendable {
   associatedtype Element
   /// The reader options when the stream's options name none.
   var defaultReading: JSONReadingOptions { get }
+  /// How many errors and diagnostics one element keeps (``MappingOptions/errorLimit``).
+  var errorLimit: Int { get }
   /// Reads the stream reader's ready batch into `state`.
   func readBatch(_ state: _ElementStreamState<Element>) -> _StreamBatchOutcome
   /// The values of what the payload's end left to read whole (a payload that is not the
@@ -204,7 +206,7 @@ final class _ElementStreamState<Element> {
     self.reading = reading
     self.box = box
     arrayPath = (layout.keys ?? []).map { .key($0) }
-    errorLimit = MappingErrorLimit.current
+    errorLimit = elements.errorLimit
     diagnostics = CappedList(limit: errorLimit)
     box.update(summary)
   }

@@ -219,11 +219,9 @@ import Testing
     let mapping = Mapping(Wide.init) { Attribute("values", \.values) }
     let bad = "{\"values\": [" + Array(repeating: "\"x\"", count: 30).joined(separator: ",") + "]}"
     let text = "[{\"values\": [1]}, \(bad)]"
-    let stream = mapping.elements(of: ProbedChunks(Array(text.utf8), size: 16))
-    let (elements, error) = await MappingErrorLimit.withLimit(3) {
-      // The limit of the task that iterates.
-      Task { await collect(stream) }
-    }.value
+    let stream = mapping.elements(
+      of: ProbedChunks(Array(text.utf8), size: 16), with: MappingOptions(errorLimit: 3))
+    let (elements, error) = await collect(stream)
     #expect(elements == [Wide(values: [1])])
     let errors = error as? MappingErrors
     #expect(errors?.errors.count == 3)
