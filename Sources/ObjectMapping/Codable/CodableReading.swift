@@ -24,11 +24,11 @@ final class _CodableReading {
   /// The document: the caller's while the call runs, ``copy``'s after it ended with the
   /// reading still held. (Exclusivity: replaced once, by the decoding thread, before the
   /// call returns; every later access only reads it.)
-  @exclusivity(unchecked) private(set) var tape: _TapeView
+  private(set) var tape: _TapeView
   /// The owned copy of the document, once the call ended with the reading still held.
-  @exclusivity(unchecked) private var copy: _TapeCopy?
+  private var copy: _TapeCopy?
   /// Whether the decode call that made this reading returned.
-  @exclusivity(unchecked) private var ended = false
+  private var ended = false
   let options: _DecodingOptions
   let userInfo: [CodingUserInfoKey: Any]
   /// A key strategy other than `.useDefaultKeys` is set.
@@ -37,17 +37,17 @@ final class _CodableReading {
   private let token: UInt64
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one thread at a time, and no access outlives a lookup.)
-  @exclusivity(unchecked) private var hints: [_ObjectHint] = []
+  private var hints: [_ObjectHint] = []
   /// The conformances looked up so far (``dictionaryType(_:)``, ``arrayType(_:)``): those of
   /// earlier calls (``_KnownConformances``), and whether this one added some.
-  @exclusivity(unchecked) private var dictionaryTypes = _TypeCache<
+  private var dictionaryTypes = _TypeCache<
     any _TapeDecodableDictionary.Type
   >()
-  @exclusivity(unchecked) private var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
-  @exclusivity(unchecked) private var learnedConformances = false
+  private var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
+  private var learnedConformances = false
   /// Whether the caches hold the earlier calls' answers yet (read at the first miss, so that a
   /// call that needs no conformance takes no lock).
-  @exclusivity(unchecked) private var loadedConformances = false
+  private var loadedConformances = false
 
   private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
     self.tape = tape
@@ -387,9 +387,7 @@ final class _CodableReading {
     if let keys { return keys.index[key.stringValue] }
     var name = key.stringValue
     // `nil`: the key is not ASCII; `.some(nil)`: an ASCII key the bytes did not find.
-    let found: Int?? = name.withUTF8 { bytes -> Int?? in
-      guard _isASCII(bytes) else { return .none }
-      let key = _KeyBytes(bytes)
+    let found: Int?? = name.withASCIIKeyBytes { key -> Int? in
       if depth >= hints.count {
         hints.append(
           contentsOf: repeatElement(_ObjectHint(object: -1), count: depth + 1 - hints.count))
@@ -399,8 +397,7 @@ final class _CodableReading {
       // before the hint: the lookup then scans from the start, to find the first member.
       let mayRepeat = hints[depth].found & key.signature != 0
       hints[depth].found |= key.signature
-      return .some(
-        tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat))
+      return tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat)
     }
     // An ASCII key the bytes did not find is not there: the bytes compared every member
     // (escaped keys by their decoded text). See below for the one exception.
@@ -482,11 +479,11 @@ final class _CodableReading {
         current = tape.element(of: at, at: position)
         continue
       }
-      var name = key.stringValue
+      let name = key.stringValue
       // A converted key, or a key left as it is (a `[String: V]`'s).
       guard tape[at].kind == .object,
         let value = convertedKeys(of: at, path: [])?.index[name]
-          ?? name.withUTF8({ tape.member(of: at, named: $0) })
+          ?? tape.member(of: at, named: name)
       else {
         components.append(.key(key.stringValue))
         current = nil
@@ -517,14 +514,6 @@ private func _decoderUsedOnAnotherThread() -> Never {
 /// (``_CodableReading/null(options:)``).
 private let _nullTapeCopy = _Tape(entries: [_PackedEntry(kind: .null)], bytes: []).withView {
   _TapeCopy(copying: $0)
-}
-
-/// Whether every byte of `bytes` is ASCII.
-@inline(__always)
-func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-  var union: UInt8 = 0
-  for byte in bytes { union |= byte }
-  return union < 0x80
 }
 
 /// What a conformance lookup found for the types seen so far (`Value?`: the type as the

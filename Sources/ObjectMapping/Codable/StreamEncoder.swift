@@ -35,32 +35,32 @@ final class _StreamEncoder: Encoder {
   // call at a time on one thread (Codable coders are not shared across threads), and no method
   // hands out an `inout` access to its state that outlives the call; checking every access at
   // run time costs a fifth of the encoding time.
-  @exclusivity(unchecked) var writer: _JSONWriter
+  var writer: _JSONWriter
   let settings: _NodeEncodingSettings
   /// How keys are converted (decided once, not per key).
   private let keyMode: KeyMode
   /// Whether the output must be discarded and the value encoded through the `Node` encoder.
-  @exclusivity(unchecked) private(set) var abandoned = false
+  private(set) var abandoned = false
   /// Whether a use the stream cannot follow was met (``abandon()``), as opposed to an error
   /// the value itself threw: only then is the value encoded again.
-  @exclusivity(unchecked) private(set) var cannotStream = false
+  private(set) var cannotStream = false
 
-  @exclusivity(unchecked) private var frames: [Frame] = []
+  private var frames: [Frame] = []
   /// The innermost open container's id (0: none).
-  @exclusivity(unchecked) private var topID = 0
-  @exclusivity(unchecked) private var lastID = 0
+  private var topID = 0
+  private var lastID = 0
   /// The hashes of the keys written into the open objects, innermost last.
-  @exclusivity(unchecked) private var writtenKeys: [UInt64] = []
+  private var writtenKeys: [UInt64] = []
   /// The key hashes of large open objects (by container id), where a scan would be quadratic.
-  @exclusivity(unchecked) private var largeObjectKeys: [Int: Set<UInt64>] = [:]
+  private var largeObjectKeys: [Int: Set<UInt64>] = [:]
   /// The coding path of what is being written: the value's keys and nested containers' keys.
-  @exclusivity(unchecked) private var path: [any CodingKey] = []
+  private var path: [any CodingKey] = []
   /// The length of the coding path of the value being encoded (the encoder's `codingPath`).
-  @exclusivity(unchecked) private var valuePathCount = 0
+  private var valuePathCount = 0
   /// The first frame of the value being encoded, and whether it has written anything yet.
-  @exclusivity(unchecked) private var valueBase = 0
-  @exclusivity(unchecked) private var valueStarted = false
-  @exclusivity(unchecked) private var snakeCaseKeys: [String: String] = [:]
+  private var valueBase = 0
+  private var valueStarted = false
+  private var snakeCaseKeys: [String: String] = [:]
 
   /// The deepest nesting `JSONEncoder` writes.
   static let maximumDepth = 512
