@@ -558,33 +558,24 @@ struct _TypeCache<Value> {
   }
 }
 
+extension _TypeCache: Sendable where Value: Sendable {}
+
 /// The conformances the decoding calls looked up, kept for the next calls: the runtime's own
 /// answer for a type that does not conform costs thousands of instructions each time (it
 /// scans the conformance records), and most documents of an app are of the same few types.
 /// Each call reads the table when it starts and, when it learned something, stores its own
 /// when it ends (the last call's table wins: a lost entry is only looked up again).
-final class _KnownConformances: @unchecked Sendable {
-  // @unchecked: `table` is read and written under `lock`; the metatypes it holds are
-  // immutable.
+final class _KnownConformances: Sendable {
   static let shared = _KnownConformances()
-  private let lock = NSLock()
-  private var table = (
-    _TypeCache<any _TapeDecodableDictionary.Type>(), _TypeCache<any _TapeDecodableArray.Type>()
+  private let table = Locked(
+    (_TypeCache<any _TapeDecodableDictionary.Type>(), _TypeCache<any _TapeDecodableArray.Type>())
   )
 
   var current:
     (_TypeCache<any _TapeDecodableDictionary.Type>, _TypeCache<any _TapeDecodableArray.Type>)
   {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return table
-    }
-    set {
-      lock.lock()
-      defer { lock.unlock() }
-      table = newValue
-    }
+    get { table.value }
+    set { table.withLock { $0 = newValue } }
   }
 }
 
@@ -602,7 +593,7 @@ struct _ObjectHint {
 }
 
 /// `[Element]`, read element by element from the document without an unkeyed container.
-protocol _TapeDecodableArray {
+protocol _TapeDecodableArray: SendableMetatype {
   static func decodeElements(
     _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> Self
@@ -640,7 +631,7 @@ extension Array: _TapeDecodableArray where Element: Decodable {
 /// `[String: Value]`, read member by member from the document without a keyed container: its
 /// keys are data, left as they are by any key strategy (as `JSONDecoder` reads them), and the
 /// first of members whose keys are equal strings wins (as in `JSONDecoder`'s dictionary).
-protocol _TapeDecodableDictionary {
+protocol _TapeDecodableDictionary: SendableMetatype {
   static func decodeMembers(
     _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> Self
