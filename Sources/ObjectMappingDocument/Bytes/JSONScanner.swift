@@ -34,7 +34,8 @@
 /// check `index < entryCount` in debug builds.
 @safe package struct _JSONScanner {
   private let input: UnsafeBufferPointer<UInt8>
-  private let base: UnsafePointer<UInt8>
+  /// The input, read through an accessor that asserts every index in debug and fuzz builds.
+  private let base: _CheckedBytes
   private let end: Int
   private let options: JSONReadingOptions
   private let allowsComments: Bool
@@ -65,7 +66,7 @@
     input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, options: JSONReadingOptions
   ) {
     unsafe self.input = unsafe input
-    unsafe self.base = unsafe base
+    unsafe self.base = unsafe _CheckedBytes(start: base, count: input.count)
     self.end = input.count
     self.options = options
     self.allowsComments = options.allowsComments
@@ -848,7 +849,7 @@
   @inline(__always)
   private func skipDigits(from start: Int) -> Int {
     var index = start
-    unsafe _skipDigits(base, &index, end)
+    unsafe _skipDigits(base.start, &index, end)
     return index
   }
 
@@ -1169,7 +1170,7 @@ private func _isPlainThreeByteLead(_ lead: UInt8) -> Bool {
 /// or `nil` for an ill-formed one: a stray continuation byte, an overlong form, an encoded
 /// surrogate, a scalar above U+10FFFF or a truncated sequence.
 @inline(__always)
-private func _utf8SequenceLength(_ base: UnsafePointer<UInt8>, at index: Int, end: Int) -> Int? {
+private func _utf8SequenceLength(_ base: _CheckedBytes, at index: Int, end: Int) -> Int? {
   @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
   let lead = unsafe base[index]
   if lead < 0xC2 { return nil }
@@ -1213,7 +1214,7 @@ private func _hexDigit(_ byte: UInt8) -> UInt32? {
 /// The value of four hex digits at `index` (which the caller made sure are in bounds), or `nil`
 /// when one is not a hex digit.
 @inline(__always)
-private func _hexValue(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt32? {
+private func _hexValue(_ base: _CheckedBytes, at index: Int) -> UInt32? {
   var value: UInt32 = 0
   for offset in 0..<4 {
     guard let digit = unsafe _hexDigit(base[index + offset]) else { return nil }
