@@ -20,15 +20,24 @@ import Foundation
 ///
 /// Values are read as `JSONDecoder` reads them: the same conversions, the same errors with
 /// the same coding paths (see `CodableReading+Scalars.swift`).
-final class _CodableReading {
+final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// The document: the caller's while the call runs, ``copy``'s after it ended with the
   /// reading still held. (Exclusivity: replaced once, by the decoding thread, before the
   /// call returns; every later access only reads it.)
-  private(set) var tape: _TapeView
+  private(set) var tape: _TapeView {
+    @inline(__always) get { state.tape }
+    set { state.tape = newValue }
+  }
   /// The owned copy of the document, once the call ended with the reading still held.
-  private var copy: _TapeCopy?
+  private var copy: _TapeCopy? {
+    get { state.copy }
+    set { state.copy = newValue }
+  }
   /// Whether the decode call that made this reading returned.
-  private var ended = false
+  private var ended: Bool {
+    get { state.ended }
+    set { state.ended = newValue }
+  }
   let options: _DecodingOptions
   let userInfo: [CodingUserInfoKey: Any]
   /// A key strategy other than `.useDefaultKeys` is set.
@@ -37,20 +46,32 @@ final class _CodableReading {
   private let token: UInt64
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one thread at a time, and no access outlives a lookup.)
-  private var hints: [_ObjectHint] = []
+  private var hints: [_ObjectHint] {
+    @inline(__always) get { state.hints }
+    @inline(__always) _modify { yield &state.hints }
+  }
   /// The conformances looked up so far (``dictionaryType(_:)``, ``arrayType(_:)``): those of
   /// earlier calls (``_KnownConformances``), and whether this one added some.
-  private var dictionaryTypes = _TypeCache<
-    any _TapeDecodableDictionary.Type
-  >()
-  private var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
-  private var learnedConformances = false
+  private var dictionaryTypes: _TypeCache<any _TapeDecodableDictionary.Type> {
+    @inline(__always) get { state.dictionaryTypes }
+    @inline(__always) _modify { yield &state.dictionaryTypes }
+  }
+  private var arrayTypes: _TypeCache<any _TapeDecodableArray.Type> {
+    @inline(__always) get { state.arrayTypes }
+    @inline(__always) _modify { yield &state.arrayTypes }
+  }
+  private var learnedConformances: Bool {
+    get { state.learnedConformances }
+    set { state.learnedConformances = newValue }
+  }
   /// Whether the caches hold the earlier calls' answers yet (read at the first miss, so that a
   /// call that needs no conformance takes no lock).
-  private var loadedConformances = false
+  private var loadedConformances: Bool {
+    get { state.loadedConformances }
+    set { state.loadedConformances = newValue }
+  }
 
   private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
-    self.tape = tape
     self.options = options
     self.token = token
     userInfo = options.userInfo.mapValues { $0 as Any }
@@ -59,6 +80,7 @@ final class _CodableReading {
     } else {
       convertsKeys = true
     }
+    super.init(state: _CodableReadingState(tape: tape))
   }
 
   /// Runs one decoding call on `tape`: begins its reading, calls `body` with it, and before
@@ -577,6 +599,19 @@ final class _KnownConformances: Sendable {
     get { table.value }
     set { table.withLock { $0 = newValue } }
   }
+}
+
+/// The mutable state of a ``_CodableReading`` (see its properties of the same names), kept
+/// without dynamic exclusivity checks (``_UncheckedExclusiveState``).
+struct _CodableReadingState {
+  var tape: _TapeView
+  var copy: _TapeCopy?
+  var ended = false
+  var hints: [_ObjectHint] = []
+  var dictionaryTypes = _TypeCache<any _TapeDecodableDictionary.Type>()
+  var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
+  var learnedConformances = false
+  var loadedConformances = false
 }
 
 /// The member-lookup state of one object.
