@@ -38,6 +38,9 @@
     private let type: Any.Type
   #endif
 
+  // Always inlined: in release builds `type` is unused and costs nothing once inlined (a call
+  // of the generic initializer cost about 2% of serializing twitter.json).
+  @inline(__always)
   fileprivate init<Value>(_ raw: UnsafeRawPointer, _ type: Value.Type) {
     unsafe self.raw = unsafe raw
     #if DEBUG
