@@ -288,6 +288,7 @@
   @usableFromInline package let signature: UInt64
 
   /// A view of `buffer`, which must stay valid while the view is used.
+  @inlinable
   package init(_ buffer: UnsafeBufferPointer<UInt8>) {
     unsafe self.buffer = unsafe buffer
     signature = unsafe _KeyBytes.signature(length: buffer.count, first: buffer.first ?? 0)
@@ -371,7 +372,8 @@ package func _string(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
 extension String {
   /// Calls `body` with a key view of this string's UTF-8 when every byte is ASCII; `nil`
   /// (without calling `body`) otherwise. The view is valid during the call only.
-  @inline(__always)
+  /// (Inlinable: a generic call across the module boundary looked up metadata per key.)
+  @inlinable @inline(__always)
   package mutating func withASCIIKeyBytes<Result>(_ body: (_KeyBytes) -> Result) -> Result? {
     withUTF8 { bytes -> Result? in
       var union: UInt8 = 0
