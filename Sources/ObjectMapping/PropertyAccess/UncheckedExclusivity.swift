@@ -9,9 +9,9 @@
 /// `inout` access that outlives its call, and no call made during such an access reaches the
 /// same part of the state. The static exclusivity checks still hold for everything else.
 ///
-/// `@safe` under that invariant, which the compiler does not check: marking it `@unsafe` would
-/// mark each of the 200-odd accesses in `Codable/` without making one of them safer. The two
-/// subclasses are named in Documentation/Architecture.md's fence section.
+/// Not marked `@unsafe`, under that invariant, which the compiler does not check: marking it
+/// would mark each of the 200-odd accesses in `Codable/` without making one of them safer. The
+/// two subclasses are named in Documentation/Architecture.md's fence section.
 class _UncheckedExclusiveState<State> {
   @exclusivity(unchecked) private final var storage: State
 
