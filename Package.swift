@@ -17,10 +17,14 @@ let package = Package(
     // The document model and its formats (Node, the scanned tape, JSON, form and Foundation
     // readers and writers). It knows nothing of mappings; ObjectMapping uses its `package`
     // declarations and re-exports its public API, so users write one `import ObjectMapping`.
-    .target(name: "ObjectMappingDocument"),
+    .target(
+      name: "ObjectMappingDocument",
+      swiftSettings: [.strictMemorySafety()]
+    ),
     .target(
       name: "ObjectMapping",
-      dependencies: ["ObjectMappingDocument"]
+      dependencies: ["ObjectMappingDocument"],
+      swiftSettings: [.strictMemorySafety()]
     ),
     // The object manager: a router and an async HTTP client (URLSession; FoundationNetworking
     // on Linux) that loads, sends and maps objects.

@@ -347,25 +347,26 @@ func _race<Value: Sendable>(
 }
 
 /// The state of a ``_race(deadline:_:timedOut:)``: the first result wins.
-private final class _Race<Value: Sendable>: @unchecked Sendable {
-  // @unchecked: every `var` is only touched under `lock`.
-  private let lock = NSLock()
-  private var continuation: CheckedContinuation<Result<Value, ObjectManagerError>, Never>?
-  private var outcome: Result<Value, ObjectManagerError>?
-  private var tasks: [Task<Void, Never>] = []
+private final class _Race<Value: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<Result<Value, ObjectManagerError>, Never>?
+    var outcome: Result<Value, ObjectManagerError>?
+    var tasks: [Task<Void, Never>] = []
+  }
+  private let state = Locked(State())
 
   func start(_ continuation: CheckedContinuation<Result<Value, ObjectManagerError>, Never>) {
-    let decided = lock.withLock {
-      if outcome == nil { self.continuation = continuation }
-      return outcome
+    let decided = state.withLock { state in
+      if state.outcome == nil { state.continuation = continuation }
+      return state.outcome
     }
     if let decided { continuation.resume(returning: decided) }
   }
 
   func add(_ task: Task<Void, Never>) {
-    let decided = lock.withLock {
-      if outcome == nil { tasks.append(task) }
-      return outcome != nil
+    let decided = state.withLock { state in
+      if state.outcome == nil { state.tasks.append(task) }
+      return state.outcome != nil
     }
     if decided { task.cancel() }
   }
@@ -373,14 +374,14 @@ private final class _Race<Value: Sendable>: @unchecked Sendable {
   func finish(_ result: Result<Value, ObjectManagerError>) {
     let won:
       (CheckedContinuation<Result<Value, ObjectManagerError>, Never>?, [Task<Void, Never>])? =
-        lock.withLock {
-          guard outcome == nil else { return nil }
-          outcome = result
+        state.withLock { state in
+          guard state.outcome == nil else { return nil }
+          state.outcome = result
           defer {
-            continuation = nil
-            tasks = []
+            state.continuation = nil
+            state.tasks = []
           }
-          return (continuation, tasks)
+          return (state.continuation, state.tasks)
         }
     guard let (continuation, tasks) = won else { return }
     continuation?.resume(returning: result)

@@ -20,15 +20,24 @@ import Foundation
 ///
 /// Values are read as `JSONDecoder` reads them: the same conversions, the same errors with
 /// the same coding paths (see `CodableReading+Scalars.swift`).
-final class _CodableReading {
+final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// The document: the caller's while the call runs, ``copy``'s after it ended with the
   /// reading still held. (Exclusivity: replaced once, by the decoding thread, before the
   /// call returns; every later access only reads it.)
-  @exclusivity(unchecked) private(set) var tape: _TapeView
+  private(set) var tape: _TapeView {
+    @inline(__always) get { state.tape }
+    set { state.tape = newValue }
+  }
   /// The owned copy of the document, once the call ended with the reading still held.
-  @exclusivity(unchecked) private var copy: _TapeCopy?
+  private var copy: _TapeCopy? {
+    get { state.copy }
+    set { state.copy = newValue }
+  }
   /// Whether the decode call that made this reading returned.
-  @exclusivity(unchecked) private var ended = false
+  private var ended: Bool {
+    get { state.ended }
+    set { state.ended = newValue }
+  }
   let options: _DecodingOptions
   let userInfo: [CodingUserInfoKey: Any]
   /// A key strategy other than `.useDefaultKeys` is set.
@@ -37,20 +46,32 @@ final class _CodableReading {
   private let token: UInt64
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one thread at a time, and no access outlives a lookup.)
-  @exclusivity(unchecked) private var hints: [_ObjectHint] = []
+  private var hints: [_ObjectHint] {
+    @inline(__always) get { state.hints }
+    @inline(__always) _modify { yield &state.hints }
+  }
   /// The conformances looked up so far (``dictionaryType(_:)``, ``arrayType(_:)``): those of
   /// earlier calls (``_KnownConformances``), and whether this one added some.
-  @exclusivity(unchecked) private var dictionaryTypes = _TypeCache<
-    any _TapeDecodableDictionary.Type
-  >()
-  @exclusivity(unchecked) private var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
-  @exclusivity(unchecked) private var learnedConformances = false
+  private var dictionaryTypes: _TypeCache<any _TapeDecodableDictionary.Type> {
+    @inline(__always) get { state.dictionaryTypes }
+    @inline(__always) _modify { yield &state.dictionaryTypes }
+  }
+  private var arrayTypes: _TypeCache<any _TapeDecodableArray.Type> {
+    @inline(__always) get { state.arrayTypes }
+    @inline(__always) _modify { yield &state.arrayTypes }
+  }
+  private var learnedConformances: Bool {
+    get { state.learnedConformances }
+    set { state.learnedConformances = newValue }
+  }
   /// Whether the caches hold the earlier calls' answers yet (read at the first miss, so that a
   /// call that needs no conformance takes no lock).
-  @exclusivity(unchecked) private var loadedConformances = false
+  private var loadedConformances: Bool {
+    get { state.loadedConformances }
+    set { state.loadedConformances = newValue }
+  }
 
   private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
-    self.tape = tape
     self.options = options
     self.token = token
     userInfo = options.userInfo.mapValues { $0 as Any }
@@ -59,6 +80,7 @@ final class _CodableReading {
     } else {
       convertsKeys = true
     }
+    super.init(state: _CodableReadingState(tape: tape))
   }
 
   /// Runs one decoding call on `tape`: begins its reading, calls `body` with it, and before
@@ -387,9 +409,7 @@ final class _CodableReading {
     if let keys { return keys.index[key.stringValue] }
     var name = key.stringValue
     // `nil`: the key is not ASCII; `.some(nil)`: an ASCII key the bytes did not find.
-    let found: Int?? = name.withUTF8 { bytes -> Int?? in
-      guard _isASCII(bytes) else { return .none }
-      let key = _KeyBytes(bytes)
+    let found: Int?? = name.withASCIIKeyBytes { key -> Int? in
       if depth >= hints.count {
         hints.append(
           contentsOf: repeatElement(_ObjectHint(object: -1), count: depth + 1 - hints.count))
@@ -399,8 +419,7 @@ final class _CodableReading {
       // before the hint: the lookup then scans from the start, to find the first member.
       let mayRepeat = hints[depth].found & key.signature != 0
       hints[depth].found |= key.signature
-      return .some(
-        tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat))
+      return tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat)
     }
     // An ASCII key the bytes did not find is not there: the bytes compared every member
     // (escaped keys by their decoded text). See below for the one exception.
@@ -482,11 +501,11 @@ final class _CodableReading {
         current = tape.element(of: at, at: position)
         continue
       }
-      var name = key.stringValue
+      let name = key.stringValue
       // A converted key, or a key left as it is (a `[String: V]`'s).
       guard tape[at].kind == .object,
         let value = convertedKeys(of: at, path: [])?.index[name]
-          ?? name.withUTF8({ tape.member(of: at, named: $0) })
+          ?? tape.member(of: at, named: name)
       else {
         components.append(.key(key.stringValue))
         current = nil
@@ -517,14 +536,6 @@ private func _decoderUsedOnAnotherThread() -> Never {
 /// (``_CodableReading/null(options:)``).
 private let _nullTapeCopy = _Tape(entries: [_PackedEntry(kind: .null)], bytes: []).withView {
   _TapeCopy(copying: $0)
-}
-
-/// Whether every byte of `bytes` is ASCII.
-@inline(__always)
-func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-  var union: UInt8 = 0
-  for byte in bytes { union |= byte }
-  return union < 0x80
 }
 
 /// What a conformance lookup found for the types seen so far (`Value?`: the type as the
@@ -569,34 +580,38 @@ struct _TypeCache<Value> {
   }
 }
 
+extension _TypeCache: Sendable where Value: Sendable {}
+
 /// The conformances the decoding calls looked up, kept for the next calls: the runtime's own
 /// answer for a type that does not conform costs thousands of instructions each time (it
 /// scans the conformance records), and most documents of an app are of the same few types.
 /// Each call reads the table when it starts and, when it learned something, stores its own
 /// when it ends (the last call's table wins: a lost entry is only looked up again).
-final class _KnownConformances: @unchecked Sendable {
-  // @unchecked: `table` is read and written under `lock`; the metatypes it holds are
-  // immutable.
+final class _KnownConformances: Sendable {
   static let shared = _KnownConformances()
-  private let lock = NSLock()
-  private var table = (
-    _TypeCache<any _TapeDecodableDictionary.Type>(), _TypeCache<any _TapeDecodableArray.Type>()
+  private let table = Locked(
+    (_TypeCache<any _TapeDecodableDictionary.Type>(), _TypeCache<any _TapeDecodableArray.Type>())
   )
 
   var current:
     (_TypeCache<any _TapeDecodableDictionary.Type>, _TypeCache<any _TapeDecodableArray.Type>)
   {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return table
-    }
-    set {
-      lock.lock()
-      defer { lock.unlock() }
-      table = newValue
-    }
+    get { table.value }
+    set { table.withLock { $0 = newValue } }
   }
+}
+
+/// The mutable state of a ``_CodableReading`` (see its properties of the same names), kept
+/// without dynamic exclusivity checks (``_UncheckedExclusiveState``).
+struct _CodableReadingState {
+  var tape: _TapeView
+  var copy: _TapeCopy?
+  var ended = false
+  var hints: [_ObjectHint] = []
+  var dictionaryTypes = _TypeCache<any _TapeDecodableDictionary.Type>()
+  var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
+  var learnedConformances = false
+  var loadedConformances = false
 }
 
 /// The member-lookup state of one object.
@@ -613,7 +628,7 @@ struct _ObjectHint {
 }
 
 /// `[Element]`, read element by element from the document without an unkeyed container.
-protocol _TapeDecodableArray {
+protocol _TapeDecodableArray: SendableMetatype {
   static func decodeElements(
     _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> Self
@@ -651,7 +666,7 @@ extension Array: _TapeDecodableArray where Element: Decodable {
 /// `[String: Value]`, read member by member from the document without a keyed container: its
 /// keys are data, left as they are by any key strategy (as `JSONDecoder` reads them), and the
 /// first of members whose keys are equal strings wins (as in `JSONDecoder`'s dictionary).
-protocol _TapeDecodableDictionary {
+protocol _TapeDecodableDictionary: SendableMetatype {
   static func decodeMembers(
     _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
   ) throws -> Self

@@ -23,8 +23,7 @@ import Foundation
 /// Set ``errorReporting`` to ``ErrorReporting/mappingErrors`` for the library's own errors
 /// instead: ``MappingErrors`` with a JSON Pointer path (`/statuses/3/user/id`), the line and
 /// column of a syntax error, and every problem of a `MappedCodable` value inside.
-public final class FastJSONDecoder: @unchecked Sendable {
-  // @unchecked: the settings are guarded by `lock`; a call copies them once and reads the copy.
+public final class FastJSONDecoder: Sendable {
 
   /// How `FastJSONDecoder.decode(_:from:)` reports a failure.
   public enum ErrorReporting: Sendable, Equatable {
@@ -40,20 +39,14 @@ public final class FastJSONDecoder: @unchecked Sendable {
     case mappingErrors
   }
 
-  private let lock = NSLock()
-  private var storedOptions = _DecodingOptions()
+  /// The settings; a call copies them once and reads the copy.
+  private let storedOptions = Locked(_DecodingOptions())
 
   /// The settings, as one call reads them.
-  var options: _DecodingOptions {
-    lock.lock()
-    defer { lock.unlock() }
-    return storedOptions
-  }
+  var options: _DecodingOptions { storedOptions.value }
 
   private func update(_ change: (inout _DecodingOptions) -> Void) {
-    lock.lock()
-    defer { lock.unlock() }
-    change(&storedOptions)
+    storedOptions.withLock { change(&$0) }
   }
 
   /// How keys of the payload are matched with coding keys (`JSONDecoder`'s type; default

@@ -27,8 +27,7 @@ import Foundation
 ///
 /// Set ``errorReporting`` to ``ErrorReporting/mappingErrors`` for ``MappingErrors`` with the
 /// JSON Pointer path of the value that cannot be written.
-public final class FastJSONEncoder: @unchecked Sendable {
-  // @unchecked: the settings are guarded by `lock`; a call copies them once and reads the copy.
+public final class FastJSONEncoder: Sendable {
 
   /// How ``FastJSONEncoder/encode(_:)`` reports a failure.
   public enum ErrorReporting: Sendable, Equatable {
@@ -40,33 +39,29 @@ public final class FastJSONEncoder: @unchecked Sendable {
     case mappingErrors
   }
 
-  private let lock = NSLock()
-  private var storedOptions = _EncodingOptions()
-  /// The settings made from ``storedOptions``, until a property changes them.
-  private var storedSettings: _NodeEncodingSettings?
+  /// The settings as the properties set them, and the settings made from them until a
+  /// property changes them; a call copies them once and reads the copy.
+  private let stored = Locked<(options: _EncodingOptions, settings: _NodeEncodingSettings?)>(
+    (_EncodingOptions(), nil))
 
   /// The settings as the properties set them.
-  private var options: _EncodingOptions {
-    lock.lock()
-    defer { lock.unlock() }
-    return storedOptions
-  }
+  private var options: _EncodingOptions { stored.withLock { $0.options } }
 
   /// The settings, as one call reads them (made once per change of a property).
   var settings: _NodeEncodingSettings {
-    lock.lock()
-    defer { lock.unlock() }
-    if let storedSettings { return storedSettings }
-    let settings = _NodeEncodingSettings(storedOptions)
-    storedSettings = settings
-    return settings
+    stored.withLock { stored in
+      if let settings = stored.settings { return settings }
+      let settings = _NodeEncodingSettings(stored.options)
+      stored.settings = settings
+      return settings
+    }
   }
 
   private func update(_ change: (inout _EncodingOptions) -> Void) {
-    lock.lock()
-    defer { lock.unlock() }
-    change(&storedOptions)
-    storedSettings = nil
+    stored.withLock { stored in
+      change(&stored.options)
+      stored.settings = nil
+    }
   }
 
   /// The output format: `.sortedKeys` (by the keys' UTF-8 bytes, as `JSONEncoder` on Linux

@@ -15,7 +15,8 @@ enum _ISO8601Coding {
   /// The date `text` stands for, or `nil` when `JSONDecoder` would refuse it.
   static func date(from text: String) -> Date? {
     var text = text
-    if let seconds = text.withUTF8({ commonForm($0) }) {
+    text.makeContiguousUTF8()
+    if let seconds = commonForm(text.utf8.span) {
       return Date(timeIntervalSince1970: Double(seconds))
     }
     return try? Date.ISO8601FormatStyle().parse(text)
@@ -61,17 +62,9 @@ enum _ISO8601Coding {
 
   /// Seconds since 1970 for `yyyy-MM-ddTHH:mm:ssZ` or `yyyy-MM-ddTHH:mm:ss±hh:mm` with a valid
   /// date and time (`nil` for anything else, left to Foundation).
-  private static func commonForm(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+  private static func commonForm(_ bytes: Span<UInt8>) -> Int64? {
     guard bytes.count == 20 || bytes.count == 25 else { return nil }
-    func number(_ start: Int, _ count: Int) -> Int? {
-      var value = 0
-      for offset in start..<start + count {
-        let digit = Int(bytes[offset]) - 0x30
-        guard digit >= 0 && digit <= 9 else { return nil }
-        value = value * 10 + digit
-      }
-      return value
-    }
+    func number(_ start: Int, _ count: Int) -> Int? { digits(bytes, start, count) }
     guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
       bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
       bytes[16] == UInt8(ascii: ":"),
@@ -92,6 +85,17 @@ enum _ISO8601Coding {
     }
     let days = daysSinceEpoch(year: year, month: month, day: day)
     return days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
+  }
+
+  /// The decimal number in `bytes[start..<start + count]`; `nil` unless all are digits.
+  private static func digits(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) -> Int? {
+    var value = 0
+    for offset in start..<start + count {
+      let digit = Int(bytes[offset]) - 0x30
+      guard digit >= 0 && digit <= 9 else { return nil }
+      value = value * 10 + digit
+    }
+    return value
   }
 
   private static func daysIn(month: Int, year: Int) -> Int {

@@ -116,9 +116,8 @@ struct _JSON5Reader {
   private mutating func readLiteral(_ literal: StaticString, _ kind: _TapeKind) throws(FormatError)
   {
     let count = literal.utf8CodeUnitCount
-    let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
     guard position + count <= input.count,
-      input[position..<position + count].elementsEqual(expected)
+      input[position..<position + count].elementsEqual(literal.description.utf8)
     else {
       throw error("invalid literal, expected \(literal)")
     }

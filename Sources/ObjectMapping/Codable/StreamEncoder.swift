@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Paths are `JSONEncoder`'s: an encoder's `codingPath` is its value's (a nested container made
 /// from it does not change it), a container's is its own.
-final class _StreamEncoder: Encoder {
+final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encoder {
   /// An open container.
   struct Frame {
     let id: Int
@@ -34,33 +34,73 @@ final class _StreamEncoder: Encoder {
   // Exclusivity: the encoder is reached only through its own methods and its containers, one
   // call at a time on one thread (Codable coders are not shared across threads), and no method
   // hands out an `inout` access to its state that outlives the call; checking every access at
-  // run time costs a fifth of the encoding time.
-  @exclusivity(unchecked) var writer: _JSONWriter
+  // run time costs a fifth of the encoding time. So the state lives in `state`
+  // (``_UncheckedExclusiveState``), and these properties forward to it.
+  var writer: _JSONWriter {
+    @inline(__always) get { state.writer }
+    @inline(__always) _modify { yield &state.writer }
+  }
   let settings: _NodeEncodingSettings
   /// How keys are converted (decided once, not per key).
   private let keyMode: KeyMode
   /// Whether the output must be discarded and the value encoded through the `Node` encoder.
-  @exclusivity(unchecked) private(set) var abandoned = false
+  private(set) var abandoned: Bool {
+    @inline(__always) get { state.abandoned }
+    @inline(__always) _modify { yield &state.abandoned }
+  }
   /// Whether a use the stream cannot follow was met (``abandon()``), as opposed to an error
   /// the value itself threw: only then is the value encoded again.
-  @exclusivity(unchecked) private(set) var cannotStream = false
+  private(set) var cannotStream: Bool {
+    @inline(__always) get { state.cannotStream }
+    @inline(__always) _modify { yield &state.cannotStream }
+  }
 
-  @exclusivity(unchecked) private var frames: [Frame] = []
+  private var frames: [Frame] {
+    @inline(__always) get { state.frames }
+    @inline(__always) _modify { yield &state.frames }
+  }
   /// The innermost open container's id (0: none).
-  @exclusivity(unchecked) private var topID = 0
-  @exclusivity(unchecked) private var lastID = 0
+  private var topID: Int {
+    @inline(__always) get { state.topID }
+    @inline(__always) _modify { yield &state.topID }
+  }
+  private var lastID: Int {
+    @inline(__always) get { state.lastID }
+    @inline(__always) _modify { yield &state.lastID }
+  }
   /// The hashes of the keys written into the open objects, innermost last.
-  @exclusivity(unchecked) private var writtenKeys: [UInt64] = []
+  private var writtenKeys: [UInt64] {
+    @inline(__always) get { state.writtenKeys }
+    @inline(__always) _modify { yield &state.writtenKeys }
+  }
   /// The key hashes of large open objects (by container id), where a scan would be quadratic.
-  @exclusivity(unchecked) private var largeObjectKeys: [Int: Set<UInt64>] = [:]
+  private var largeObjectKeys: [Int: Set<UInt64>] {
+    @inline(__always) get { state.largeObjectKeys }
+    @inline(__always) _modify { yield &state.largeObjectKeys }
+  }
   /// The coding path of what is being written: the value's keys and nested containers' keys.
-  @exclusivity(unchecked) private var path: [any CodingKey] = []
+  private var path: [any CodingKey] {
+    @inline(__always) get { state.path }
+    @inline(__always) _modify { yield &state.path }
+  }
   /// The length of the coding path of the value being encoded (the encoder's `codingPath`).
-  @exclusivity(unchecked) private var valuePathCount = 0
+  private var valuePathCount: Int {
+    @inline(__always) get { state.valuePathCount }
+    @inline(__always) _modify { yield &state.valuePathCount }
+  }
   /// The first frame of the value being encoded, and whether it has written anything yet.
-  @exclusivity(unchecked) private var valueBase = 0
-  @exclusivity(unchecked) private var valueStarted = false
-  @exclusivity(unchecked) private var snakeCaseKeys: [String: String] = [:]
+  private var valueBase: Int {
+    @inline(__always) get { state.valueBase }
+    @inline(__always) _modify { yield &state.valueBase }
+  }
+  private var valueStarted: Bool {
+    @inline(__always) get { state.valueStarted }
+    @inline(__always) _modify { yield &state.valueStarted }
+  }
+  private var snakeCaseKeys: [String: String] {
+    @inline(__always) get { state.snakeCaseKeys }
+    @inline(__always) _modify { yield &state.snakeCaseKeys }
+  }
 
   /// The deepest nesting `JSONEncoder` writes.
   static let maximumDepth = 512
@@ -73,12 +113,12 @@ final class _StreamEncoder: Encoder {
 
   init(settings: _NodeEncodingSettings, writer: _JSONWriter) {
     self.settings = settings
-    self.writer = writer
     switch settings.keyEncodingStrategy {
     case .useDefaultKeys: keyMode = .same
     case .convertToSnakeCase: keyMode = .snakeCase
     default: keyMode = .strategy
     }
+    super.init(state: _StreamEncoderState(writer: writer))
   }
 
   var codingPath: [any CodingKey] { Array(path.prefix(valuePathCount)) }
@@ -813,4 +853,22 @@ struct _StreamSingleContainer: SingleValueEncodingContainer {
     try stream.singleValue()
     try stream.value(value, pathKey: nil)
   }
+}
+
+/// The mutable state of a ``_StreamEncoder`` (see its properties of the same names), kept
+/// without dynamic exclusivity checks (``_UncheckedExclusiveState``).
+struct _StreamEncoderState {
+  var writer: _JSONWriter
+  var abandoned = false
+  var cannotStream = false
+  var frames: [_StreamEncoder.Frame] = []
+  var topID = 0
+  var lastID = 0
+  var writtenKeys: [UInt64] = []
+  var largeObjectKeys: [Int: Set<UInt64>] = [:]
+  var path: [any CodingKey] = []
+  var valuePathCount = 0
+  var valueBase = 0
+  var valueStarted = false
+  var snakeCaseKeys: [String: String] = [:]
 }

@@ -36,7 +36,7 @@ struct _CompiledSource: @unchecked Sendable {
       var current = tape.member(of: objectIndex, named: first, hint: &hint, mayRepeat: mayRepeat)
     else { return nil }
     for offset in rest.indices {
-      if let found = tape.member(of: current, named: rest[offset].buffer) {
+      if let found = tape.member(of: current, named: rest[offset]) {
         current = found
       } else if let index = restIndexes[offset], let found = tape.element(of: current, at: index) {
         current = found
@@ -77,11 +77,11 @@ extension _CompiledSource {
   /// array where a member is needed fans out again (an array of arrays).
   func fanOut(in tape: _TapeView, from objectIndex: Int) -> _FannedOut? {
     guard let first, !rest.isEmpty,
-      var current = tape.member(of: objectIndex, named: first.buffer)
+      var current = tape.member(of: objectIndex, named: first)
     else { return nil }
     var prefix: [_PathComponent] = [pathComponents[0]]
     for offset in rest.indices {
-      if let found = tape.member(of: current, named: rest[offset].buffer) {
+      if let found = tape.member(of: current, named: rest[offset]) {
         current = found
       } else if let index = restIndexes[offset], let found = tape.element(of: current, at: index) {
         current = found
@@ -110,7 +110,7 @@ extension _CompiledSource {
       var slot: Node?
       for step in offset..<rest.count {
         guard let at = current else { break }
-        if let found = tape.member(of: at, named: rest[step].buffer) {
+        if let found = tape.member(of: at, named: rest[step]) {
           current = found
         } else if let index = restIndexes[step], let found = tape.element(of: at, at: index) {
           current = found

@@ -91,10 +91,8 @@ public struct Mapper: Sendable {
     // The result is made by this call and holds only objects the run created (a Foundation
     // input is copied into a `Node` first), never a reference to `input`, so it can be sent
     // although the checker merges it into `input`'s region.
-    nonisolated(unsafe) let result = try input.mappingInput.withView {
-      _map(view: $0, options: options)
-    }
-    return result
+    let result = try input.mappingInput.withView { _map(view: $0, options: options) }
+    return _sendingResultOfFreshRun(result)
   }
 
   /// Maps a payload onto an existing object (RestKit's target object): a single object

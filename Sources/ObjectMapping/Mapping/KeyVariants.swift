@@ -9,13 +9,11 @@ import Foundation
 /// convention per call (each one a new convention) gets a derivation per call, never an
 /// unbounded cache. Shared by every task that maps with the mapping; the lock is taken only by
 /// calls that declare a convention.
-final class _KeyVariants<Plan: AnyObject & Sendable>: @unchecked Sendable {
-  // @unchecked: `kept` is read and written under `lock` only; `derive` is immutable.
+final class _KeyVariants<Plan: AnyObject & Sendable>: Sendable {
   /// Derives the plan for a convention; the argument is the owning plan's identity, which the
   /// derived plan keeps for the settings precedence (see ``_MappingPlan/settingsID``).
   private let derive: @Sendable (KeyConvention, ObjectIdentifier) -> Plan
-  private let lock = NSLock()
-  private var kept: [(convention: KeyConvention, plan: Plan)] = []
+  private let kept = Locked<[(convention: KeyConvention, plan: Plan)]>([])
 
   /// How many conventions' plans a mapping keeps.
   static var limit: Int { 8 }
@@ -31,19 +29,17 @@ final class _KeyVariants<Plan: AnyObject & Sendable>: @unchecked Sendable {
     // Derived outside the lock: deriving builds a mapping, which may reach other mappings'
     // variants (a recursive relationship's) and must not wait for this one.
     let derived = derive(convention, owner)
-    lock.lock()
-    defer { lock.unlock() }
-    if let raced = kept.first(where: { $0.convention.name == convention.name }) {
-      return raced.plan
+    return kept.withLock { kept in
+      if let raced = kept.first(where: { $0.convention.name == convention.name }) {
+        return raced.plan
+      }
+      if kept.count == Self.limit { kept.removeFirst() }
+      kept.append((convention, derived))
+      return derived
     }
-    if kept.count == Self.limit { kept.removeFirst() }
-    kept.append((convention, derived))
-    return derived
   }
 
   private func lookUp(_ convention: KeyConvention) -> Plan? {
-    lock.lock()
-    defer { lock.unlock() }
-    return kept.first(where: { $0.convention.name == convention.name })?.plan
+    kept.withLock { kept in kept.first(where: { $0.convention.name == convention.name })?.plan }
   }
 }

@@ -133,7 +133,7 @@ extension InverseMapping {
       ) { writer, run in
         _ = shape.encode(value, plan, &writer, &run, run.options.nulls ?? .omit)
       }
-      return writer.json.withBytes { Data($0) }
+      return writer.json.data
     }
     let writer = try _write(to: .node, options: options) { writer, run in
       _ = shape.encode(value, plan, &writer, &run, run.options.nulls ?? .omit)

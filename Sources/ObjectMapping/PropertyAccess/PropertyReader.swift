@@ -26,7 +26,7 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
         try body($0.erased)
       }
     }
-    return try body(root.advanced(by: offset))
+    return try body(root.advanced(by: offset, from: Root.self, to: Value.self))
   }
 
   /// A copy of the property's value in the lent `root`.
@@ -41,6 +41,6 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
   @inline(__always)
   func storedValue(in root: _BorrowedModel) -> _BorrowedModel? {
     guard let offset else { return nil }
-    return root.advanced(by: offset)
+    return root.advanced(by: offset, from: Root.self, to: Value.self)
   }
 }

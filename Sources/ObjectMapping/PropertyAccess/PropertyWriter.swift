@@ -27,7 +27,7 @@ struct _PropertyWriter<Object, Value>: @unchecked Sendable {
     }
     // `&object` lends the model's address for the call (no closure: recursive relationship
     // steps repeat this frame per level of nesting).
-    Self.store(value, at: offset, in: &object)
+    unsafe Self.store(value, at: offset, in: &object)
   }
 
   /// Stores `value` at `offset` in the model at `base`. In bounds and correctly typed:
@@ -35,7 +35,8 @@ struct _PropertyWriter<Object, Value>: @unchecked Sendable {
   /// and `base` is the address of an `Object` exclusively accessed for the call.
   @inline(__always)
   private static func store(_ value: Value, at offset: Int, in base: UnsafeMutablePointer<Object>) {
-    (UnsafeMutableRawPointer(base) + offset).assumingMemoryBound(to: Value.self).pointee = value
+    unsafe (UnsafeMutableRawPointer(base) + offset).assumingMemoryBound(to: Value.self).pointee =
+      value
   }
 
   /// The property's value in `object`.

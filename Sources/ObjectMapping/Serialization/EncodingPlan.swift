@@ -650,9 +650,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
     while index < end {
       let member = members[index]
       let mark = writer.json.checkpoint()
-      keyBytes.withSlice(from: member.framedStart, count: member.framedCount) {
-        writer.json.key(framed: $0)
-      }
+      keyBytes.writeKey(from: member.framedStart, count: member.framedCount, to: &writer.json)
       let wrote: Bool
       if let step = member.step {
         let nulls = member.nulls ?? objectNulls

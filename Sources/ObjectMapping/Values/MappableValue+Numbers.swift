@@ -68,7 +68,7 @@ extension PayloadValue {
   @inline(never)
   private func checkExactZero() throws {
     let entry = self.entry
-    guard entry.kind == .number, _hasNonZeroSignificand(tape.content(of: entry)) else { return }
+    guard entry.kind == .number, tape.hasNonZeroSignificand(entry) else { return }
     throw invalid(expected: "a number", reason: "out of range (rounds to 0)")
   }
 }

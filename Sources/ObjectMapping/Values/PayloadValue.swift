@@ -156,10 +156,7 @@ public struct PayloadValue {
   /// this is not an object.
   public subscript(key: String) -> PayloadValue? {
     checkLifetime()
-    var key = key
-    return key.withUTF8 { bytes in
-      tape.member(of: index, named: bytes).map { sibling(at: $0) }
-    }
+    return tape.member(of: index, named: key).map { sibling(at: $0) }
   }
 
   /// How this value reads in an error message: strings quoted and numbers as written (both
@@ -180,7 +177,7 @@ public struct PayloadValue {
     case .number:
       // A number as written, kept to both ends when long (a megabyte literal makes a short
       // message); rendering it again in the error's description leaves it as it is.
-      return MessageText.value(String(decoding: tape.content(of: entry), as: UTF8.self))
+      return MessageText.value(tape.contentText(of: entry))
     case .string: return _quotedForMessage(tape.string(at: index))
     case .array: return "an array"
     case .object: return "an object"

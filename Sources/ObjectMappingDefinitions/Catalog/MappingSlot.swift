@@ -1,5 +1,6 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingDocument
 
 /// The mapping of a definition that a relationship refers to through a level of indirection: in
 /// a cycle (a comment's replies), in a long chain of definitions, or where the relationship's
@@ -11,10 +12,8 @@ import ObjectMapping
 /// catalog never lets more than ``_CatalogBuilder/maximumDirectHeight`` levels hold each other
 /// directly, and a slot hands its mapping to ``_DeferredRelease`` when it goes: the chain is
 /// freed level by level in a loop, never by recursion proportional to its length.
-final class _MappingSlot<T>: @unchecked Sendable {
-  // @unchecked: `value` is only touched under `lock`.
-  private let lock = NSLock()
-  private var value: Mapping<T>?
+final class _MappingSlot<T>: Sendable {
+  private let value = Locked<Mapping<T>?>(nil)
   private let placeholder: @Sendable () -> Mapping<T>
 
   init(_ placeholder: @escaping @Sendable () -> Mapping<T>) {
@@ -22,16 +21,16 @@ final class _MappingSlot<T>: @unchecked Sendable {
   }
 
   func fill(_ mapping: Mapping<T>) {
-    lock.withLock { value = mapping }
+    value.withLock { $0 = mapping }
   }
 
   var mapping: Mapping<T> {
-    lock.withLock { value } ?? placeholder()
+    value.value ?? placeholder()
   }
 
   deinit {
     // Handed over, not copied: no reference may be left in this frame to free the mapping here.
-    if let held = value.take() { _DeferredRelease.release(consume held) }
+    if let held = value.withLock({ $0.take() }) { _DeferredRelease.release(consume held) }
   }
 }
 

@@ -22,7 +22,7 @@ import struct Foundation.Data
 /// writer's `count` are uninitialized and never read. The writer copies the object before
 /// writing when it is shared (`isKnownUniquelyReferenced`), so `_JSONWriter` keeps value
 /// semantics.
-package final class _ByteBuffer {
+@unsafe package final class _ByteBuffer {
   // Both are read for every append: run-time exclusivity checks on them doubled the cost of
   // writing JSON. They are safe to skip because only the writer that holds this object uniquely
   // mutates them (it copies a shared buffer first), and a writer is not shared between threads
@@ -36,34 +36,34 @@ package final class _ByteBuffer {
   /// A block of at least `capacity` bytes (16 at least).
   package init(capacity: Int) {
     let size = Swift.max(capacity, 16)
-    self.base = _ByteBuffer.allocate(size)
-    self.capacity = size
+    unsafe self.base = unsafe _ByteBuffer.allocate(size)
+    unsafe self.capacity = size
   }
 
-  deinit { free(base) }
+  deinit { unsafe free(base) }
 
   /// A new block of `bytes` bytes; stops the program when memory is exhausted, as growing an
   /// `Array` does.
   private static func allocate(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
-    guard let raw = malloc(bytes) else { _outOfMemory(bytes) }
-    return raw.bindMemory(to: UInt8.self, capacity: bytes)
+    guard let raw = unsafe malloc(bytes) else { _outOfMemory(bytes) }
+    return unsafe raw.bindMemory(to: UInt8.self, capacity: bytes)
   }
 
   /// Grows the block to at least `minimum` bytes, keeping its first `count` bytes.
   package func grow(toAtLeast minimum: Int, keeping count: Int) {
-    assert(count <= capacity, "the bytes kept are inside the block")
+    unsafe assert(count <= capacity, "the bytes kept are inside the block")
     // Doubles (adding at most 16 MB at a time), so the total copying is linear in the output.
-    let size = Swift.max(minimum, capacity + Swift.min(capacity, 1 << 24))
-    guard let raw = realloc(base, size) else { _outOfMemory(size) }
-    base = raw.bindMemory(to: UInt8.self, capacity: size)
-    capacity = size
+    let size = unsafe Swift.max(minimum, capacity + Swift.min(capacity, 1 << 24))
+    guard let raw = unsafe realloc(base, size) else { _outOfMemory(size) }
+    unsafe base = unsafe raw.bindMemory(to: UInt8.self, capacity: size)
+    unsafe capacity = size
   }
 
   /// A copy of the first `count` bytes, in a block of the same capacity.
   package func copy(count: Int) -> _ByteBuffer {
-    let copy = _ByteBuffer(capacity: capacity)
-    copy.base.update(from: base, count: count)
-    return copy
+    let copy = unsafe _ByteBuffer(capacity: capacity)
+    unsafe copy.base.update(from: base, count: count)
+    return unsafe copy
   }
 
   /// The first `count` bytes as `Data` that takes over the block (no copy); the buffer owns an
@@ -71,13 +71,13 @@ package final class _ByteBuffer {
   package func takeData(count: Int) -> Data {
     // Small outputs are copied: `Data` keeps up to 14 bytes inline, and a block much larger
     // than its bytes would hold memory the caller cannot see.
-    guard count > 4096, count >= capacity / 2 else {
-      return Data(UnsafeBufferPointer(start: base, count: count))
+    guard count > 4096, unsafe count >= capacity / 2 else {
+      return unsafe Data(UnsafeBufferPointer(start: base, count: count))
     }
-    let taken = base
-    base = _ByteBuffer.allocate(16)
-    capacity = 16
-    return Data(bytesNoCopy: taken, count: count, deallocator: .free)
+    let taken = unsafe base
+    unsafe base = unsafe _ByteBuffer.allocate(16)
+    unsafe capacity = 16
+    return unsafe Data(bytesNoCopy: taken, count: count, deallocator: .free)
   }
 }
 

@@ -16,8 +16,8 @@ package enum _EiselLemire {
     let normalized = w << UInt64(leadingZeros)
     let index = 2 * (q - exponentRange.lowerBound)
     // 5^q as a 128-bit fixed-point number with its top bit set, high word first.
-    let (powerHigh, powerLow) = _powersOfFive.withUnsafeBufferPointer { table in
-      (table[index], table[index + 1])
+    let (powerHigh, powerLow) = unsafe _powersOfFive.withUnsafeBufferPointer { table in
+      unsafe (table[index], table[index + 1])
     }
     var (high, low) = normalized.multipliedFullWidth(by: powerHigh)
     // 64 - 52 mantissa bits - 3 = 9 bits below the rounding position.
@@ -58,8 +58,8 @@ package enum _EiselLemire {
 /// checked with this before it is mapped or written, so it can neither mislead the number
 /// parser nor inject JSON into the output.
 package func _isJSONNumber(_ text: String) -> Bool {
-  if let valid = text.utf8.withContiguousStorageIfAvailable(_isJSONNumber) { return valid }
-  return Array(text.utf8).withUnsafeBufferPointer(_isJSONNumber)
+  if let valid = unsafe text.utf8.withContiguousStorageIfAvailable(_isJSONNumber) { return valid }
+  return unsafe Array(text.utf8).withUnsafeBufferPointer(_isJSONNumber)
 }
 
 /// Whether the bytes are a JSON number; see ``_isJSONNumber(_:)-(String)``.
@@ -67,28 +67,29 @@ package func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
   guard let base = text.baseAddress, !text.isEmpty else { return false }
   let end = text.count
   var index = 0
-  if base[index] == UInt8(ascii: "-") { index += 1 }
+  if unsafe base[index] == UInt8(ascii: "-") { index += 1 }
   guard index < end else { return false }
-  if base[index] == UInt8(ascii: "0") {
+  if unsafe base[index] == UInt8(ascii: "0") {
     index += 1
   } else {
     let start = index
-    _skipDigits(base, &index, end)
+    unsafe _skipDigits(base, &index, end)
     guard index > start else { return false }
   }
-  if index < end && base[index] == UInt8(ascii: ".") {
+  if unsafe index < end && base[index] == UInt8(ascii: ".") {
     index += 1
     let start = index
-    _skipDigits(base, &index, end)
+    unsafe _skipDigits(base, &index, end)
     guard index > start else { return false }
   }
-  if index < end && base[index] | 0x20 == UInt8(ascii: "e") {
+  if unsafe index < end && base[index] | 0x20 == UInt8(ascii: "e") {
     index += 1
-    if index < end && (base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+")) {
+    if unsafe index < end && (base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+"))
+    {
       index += 1
     }
     let start = index
-    _skipDigits(base, &index, end)
+    unsafe _skipDigits(base, &index, end)
     guard index > start else { return false }
   }
   return index == end
@@ -102,15 +103,15 @@ package func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
 @inline(__always)
 package func _skipDigits(_ base: UnsafePointer<UInt8>, _ index: inout Int, _ end: Int) {
   while end - index >= 8 {
-    let count = _leadingDigits(_word(base, at: index, end: end))
+    let count = unsafe _leadingDigits(_word(base, at: index, end: end))
     index += count
     if count < 8 { return }
   }
   guard index < end else { return }
   if end >= 8 {
-    index += _leadingDigits(_word(base, at: index, end: end))
+    unsafe index += _leadingDigits(_word(base, at: index, end: end))
   } else {
-    while index < end && base[index] &- UInt8(ascii: "0") <= 9 { index += 1 }
+    while unsafe index < end && base[index] &- UInt8(ascii: "0") <= 9 { index += 1 }
   }
 }
 
@@ -122,9 +123,11 @@ package func _skipDigits(_ base: UnsafePointer<UInt8>, _ index: inout Int, _ end
 package func _word(_ base: UnsafePointer<UInt8>, at index: Int, end: Int) -> UInt64 {
   assert(end >= 8 && index < end, "a word read stays inside the text")
   if end - index >= 8 {
-    return UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+    return unsafe UInt64(
+      littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
   }
-  let last = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
+  let last = unsafe UInt64(
+    littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
   return last &>> UInt64((8 - (end - index)) * 8)
 }
 

@@ -17,9 +17,10 @@
 package func _adviseHugePages<Element>(for array: inout [Element]) {
   #if os(Linux) && canImport(Glibc)
     let bytes = array.capacity * MemoryLayout<Element>.stride
-    array.withUnsafeMutableBufferPointer { buffer in
+    unsafe array.withUnsafeMutableBufferPointer { buffer in
       // The buffer's count may be 0; its base address is still the start of the storage.
-      _adviseHugePages(for: UnsafeMutableRawBufferPointer(start: buffer.baseAddress, count: bytes))
+      unsafe _adviseHugePages(
+        for: UnsafeMutableRawBufferPointer(start: buffer.baseAddress, count: bytes))
     }
   #endif
 }
@@ -34,7 +35,9 @@ package func _adviseHugePages(for storage: UnsafeMutableRawBufferPointer) {
     let address = Int(bitPattern: base)
     let start = (address + hugePage - 1) & ~(hugePage - 1)
     let stop = (address + bytes) & ~(hugePage - 1)
-    guard stop > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-    _ = madvise(pointer, stop - start, MADV_HUGEPAGE)
+    guard stop > start, let pointer = unsafe UnsafeMutableRawPointer(bitPattern: start) else {
+      return
+    }
+    _ = unsafe madvise(pointer, stop - start, MADV_HUGEPAGE)
   #endif
 }

@@ -32,16 +32,17 @@
 /// full the scan stops with ``overflowed`` set and starts again with more (see
 /// ``append(_:)``). The storage is borrowed for the scan only, and reads of written entries
 /// check `index < entryCount` in debug builds.
-package struct _JSONScanner {
+@safe package struct _JSONScanner {
   private let input: UnsafeBufferPointer<UInt8>
-  private let base: UnsafePointer<UInt8>
+  /// The input, read through an accessor that asserts every index in debug and fuzz builds.
+  private let base: _CheckedBytes
   private let end: Int
   private let options: JSONReadingOptions
   private let allowsComments: Bool
   private var position = 0
   /// The storage entries are written into: its first ``entryCount`` are the entries scanned.
   /// Borrowed from the caller for the scan (see the type's invariant).
-  private var tape = UnsafeMutableBufferPointer<_PackedEntry>(start: nil, count: 0)
+  private var tape = unsafe UnsafeMutableBufferPointer<_PackedEntry>(start: nil, count: 0)
   /// The number of entries written.
   private var entryCount = 0
   /// Set when an entry did not fit ``tape``: the scan stopped, to be run again with more room.
@@ -64,8 +65,8 @@ package struct _JSONScanner {
   private init(
     input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, options: JSONReadingOptions
   ) {
-    self.input = input
-    self.base = base
+    unsafe self.input = unsafe input
+    unsafe self.base = unsafe _CheckedBytes(start: base, count: input.count)
     self.end = input.count
     self.options = options
     self.allowsComments = options.allowsComments
@@ -88,7 +89,7 @@ package struct _JSONScanner {
           message: "expected a value, found end of input",
           location: TextLocation(offset: 0, line: 1, column: 1)))
     }
-    try _JSONScanner(input: input, base: base, options: options).checkSize()
+    unsafe try _JSONScanner(input: input, base: base, options: options).checkSize()
     // Every value but the last takes at least 2 bytes (`0,`), so a document of n bytes has at
     // most n / 2 + 1 entries: reserving that many means the tape never grows (growing copies
     // the whole tape and briefly holds both copies). The reservation costs address space, not
@@ -99,18 +100,18 @@ package struct _JSONScanner {
     // character of a scalar).
     var capacity = Swift.max(reserved ?? input.count / 2 + 2, 1)
     while true {
-      var scanner = _JSONScanner(input: input, base: base, options: options)
+      var scanner = unsafe _JSONScanner(input: input, base: base, options: options)
       var failure: FormatError?
-      let entries = [_PackedEntry](unsafeUninitializedCapacity: capacity) { buffer, count in
-        _adviseHugePages(for: UnsafeMutableRawBufferPointer(buffer))
-        scanner.tape = buffer
+      let entries = unsafe [_PackedEntry](unsafeUninitializedCapacity: capacity) { buffer, count in
+        unsafe _adviseHugePages(for: UnsafeMutableRawBufferPointer(buffer))
+        unsafe scanner.tape = unsafe buffer
         do throws(FormatError) {
           try scanner.scanDocument()
         } catch {
           failure = error
         }
         count = scanner.entryCount
-        scanner.tape = UnsafeMutableBufferPointer(start: nil, count: 0)
+        unsafe scanner.tape = unsafe UnsafeMutableBufferPointer(start: nil, count: 0)
       }
       if let failure {
         guard scanner.overflowed, capacity < input.count + 2 else { throw failure }
@@ -144,8 +145,8 @@ package struct _JSONScanner {
   /// throws so the caller can scan again with more room (the error is never shown).
   @inline(__always)
   private mutating func append(_ entry: _PackedEntry) throws(FormatError) {
-    guard _fastPath(entryCount < tape.count) else { throw tapeIsFull() }
-    tape[entryCount] = entry
+    guard unsafe _fastPath(entryCount < tape.count) else { throw tapeIsFull() }
+    unsafe tape[entryCount] = entry
     entryCount &+= 1
   }
 
@@ -159,14 +160,14 @@ package struct _JSONScanner {
   @inline(__always)
   private func word(at index: Int) -> UInt64 {
     assert(index >= 0 && index <= end &- 8, "a word is loaded only from inside the input")
-    return UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+    return unsafe UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
   }
 
   /// The entry written at `index`.
   @inline(__always)
   private func entry(at index: Int) -> _PackedEntry {
     assert(index >= 0 && index < entryCount, "only written entries are read")
-    return tape[index]
+    return unsafe tape[index]
   }
 
   // MARK: - Structure
@@ -184,7 +185,7 @@ package struct _JSONScanner {
   ///
   /// Invariant: `shallow` is scratch memory of ``scanValue(isDocument:)`` that outlives the
   /// stack, and its first `min(count, shallow.count)` frames are the ones written.
-  private struct FrameStack {
+  @unsafe private struct FrameStack {
     /// How many levels live in the scratch memory: 32 frames of 24 bytes. The standard library
     /// puts a temporary allocation of up to 1 KiB on the stack and `malloc`s a larger one,
     /// which would be an allocation per document and per streamed element (64 levels were).
@@ -195,32 +196,32 @@ package struct _JSONScanner {
     private(set) var count = 0
 
     init(shallow: UnsafeMutableBufferPointer<Frame>, deep: [Frame]) {
-      self.shallow = shallow
-      self.deep = deep
+      unsafe self.shallow = unsafe shallow
+      unsafe self.deep = deep
     }
 
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { unsafe count == 0 }
 
     @inline(__always)
     mutating func push(_ frame: Frame) {
-      if count < shallow.count {
-        shallow[count] = frame
+      if unsafe count < shallow.count {
+        unsafe shallow[count] = frame
       } else {
-        deep.append(frame)
+        unsafe deep.append(frame)
       }
-      count &+= 1
+      unsafe count &+= 1
     }
 
     @inline(__always)
     mutating func pop() -> Frame {
-      assert(count > 0, "a frame is popped only when one was pushed")
-      count &-= 1
-      return count < shallow.count ? shallow[count] : deep.removeLast()
+      unsafe assert(count > 0, "a frame is popped only when one was pushed")
+      unsafe count &-= 1
+      return unsafe count < shallow.count ? shallow[count] : deep.removeLast()
     }
 
     /// Every frame, outermost first (for duplicate-key checks and their errors).
     var all: [Frame] {
-      Array(shallow.prefix(Swift.min(count, shallow.count))) + deep
+      unsafe Array(shallow.prefix(Swift.min(count, shallow.count))) + deep
     }
   }
 
@@ -231,7 +232,7 @@ package struct _JSONScanner {
 
   /// Skips a UTF-8 byte order mark at the start of the input, when the options allow one.
   private mutating func skipByteOrderMark() throws(FormatError) {
-    if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
+    if unsafe end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
       guard options.allowsByteOrderMark else {
         throw syntaxError("expected a value, found a byte order mark (U+FEFF)", at: 0)
       }
@@ -249,14 +250,14 @@ package struct _JSONScanner {
     swap(&deep, &frames)
     deep.removeAll(keepingCapacity: true)
     defer { swap(&deep, &frames) }
-    assert(
+    unsafe assert(
       MemoryLayout<Frame>.stride * FrameStack.shallowLevels <= 1024,
       "the scratch frames stay small enough for the stack")
-    try withUnsafeTemporaryAllocation(of: Frame.self, capacity: FrameStack.shallowLevels) {
+    unsafe try withUnsafeTemporaryAllocation(of: Frame.self, capacity: FrameStack.shallowLevels) {
       shallow throws(FormatError) in
-      var stack = FrameStack(shallow: shallow, deep: deep)
-      defer { swap(&deep, &stack.deep) }
-      try scanValue(isDocument: isDocument, stack: &stack)
+      var stack = unsafe FrameStack(shallow: shallow, deep: deep)
+      defer { unsafe swap(&deep, &stack.deep) }
+      unsafe try scanValue(isDocument: isDocument, stack: &stack)
     }
   }
 
@@ -271,7 +272,7 @@ package struct _JSONScanner {
       guard position < end else {
         throw syntaxError("expected a value, found end of input", at: position)
       }
-      let byte = base[position]
+      let byte = unsafe base[position]
       switch byte {
       case _quote:
         try scanString()
@@ -284,19 +285,19 @@ package struct _JSONScanner {
       case UInt8(ascii: "n"):
         try scanLiteral("null", word: 0x6C6C_756E, kind: .null)
       case _openBracket, _openBrace:
-        guard stack.count < maximumDepth else {
+        guard unsafe stack.count < maximumDepth else {
           throw FormatError(
             .depthLimitExceeded(limit: options.maximumDepth, location: location(of: position)))
         }
-        stack.push(current)
+        unsafe stack.push(current)
         let isObject = byte == _openBrace
         current = Frame(container: entryCount, count: 0, isObject: isObject)
         try append(_PackedEntry(kind: isObject ? .object : .array))
         position += 1
         try skipWhitespace()
-        if position < end && base[position] == (isObject ? _closeBrace : _closeBracket) {
+        if unsafe position < end && base[position] == (isObject ? _closeBrace : _closeBracket) {
           position += 1
-          try close(&current, &stack)
+          unsafe try close(&current, &stack)
         } else {
           if isObject { try scanKey(afterComma: false) }
           continue value
@@ -307,7 +308,7 @@ package struct _JSONScanner {
 
       // A value is complete: continue the enclosing container, or finish the document.
       while true {
-        guard !stack.isEmpty else {
+        guard unsafe !stack.isEmpty else {
           if isDocument { try finishDocument() }
           return
         }
@@ -315,26 +316,26 @@ package struct _JSONScanner {
         try skipWhitespace()
         let closer = current.isObject ? _closeBrace : _closeBracket
         if position < end {
-          let byte = base[position]
+          let byte = unsafe base[position]
           if byte == _comma {
             position += 1
             if allowsTrailingCommas {
               try skipWhitespace()
-              if position < end && base[position] == closer {
+              if unsafe position < end && base[position] == closer {
                 position += 1
-                try close(&current, &stack)
+                unsafe try close(&current, &stack)
                 continue
               }
             }
             if current.isObject {
               try scanKey(afterComma: true)
-              if rejectsDuplicateKeys { try checkKey(of: current, enclosedBy: stack) }
+              if rejectsDuplicateKeys { unsafe try checkKey(of: current, enclosedBy: stack) }
             }
             continue value
           }
           if byte == closer {
             position += 1
-            try close(&current, &stack)
+            unsafe try close(&current, &stack)
             continue
           }
         }
@@ -363,12 +364,12 @@ package struct _JSONScanner {
     if object.count < 16 {
       var cursor = object.container + 1
       for _ in 0..<object.count {
-        if keysEqual(cursor, key) { throw duplicateKey(key, first: cursor, in: stack.all) }
+        if keysEqual(cursor, key) { throw unsafe duplicateKey(key, first: cursor, in: stack.all) }
         cursor = entry(at: cursor + 1).next(at: cursor + 1)
       }
       return
     }
-    let depth = stack.count
+    let depth = unsafe stack.count
     while keyTables.count <= depth { keyTables.append([]) }
     var table: [Int] = []
     swap(&table, &keyTables[depth])
@@ -385,7 +386,7 @@ package struct _JSONScanner {
       }
     }
     if let first = insertKey(key, into: &table) {
-      throw duplicateKey(key, first: first, in: stack.all)
+      throw unsafe duplicateKey(key, first: first, in: stack.all)
     }
   }
 
@@ -408,11 +409,11 @@ package struct _JSONScanner {
     var hasher = Hasher()
     let entry = scannedEntry(at: index)
     if entry.flags & _TapeEntry.stringHasEscapes == 0 {
-      hasher.combine(
+      unsafe hasher.combine(
         bytes: UnsafeRawBufferPointer(start: base + Int(entry.payload), count: Int(entry.length)))
     } else {
       var text = keyText(at: index)
-      text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+      text.withUTF8 { unsafe hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
     return hasher.finalize()
   }
@@ -425,7 +426,7 @@ package struct _JSONScanner {
     if !one.hasFlag && !other.hasFlag && one.storedLength != _PackedEntry.longLength {
       // The common case: two keys without escapes, compared by their bytes.
       let length = one.storedLength
-      return length == other.storedLength
+      return unsafe length == other.storedLength
         && (length == 0
           || memcmp(base + one.storedPayload, base + other.storedPayload, length) == 0)
     }
@@ -438,7 +439,7 @@ package struct _JSONScanner {
     let a = scannedEntry(at: first)
     let b = scannedEntry(at: second)
     if a.flags | b.flags == 0 {
-      return a.length == b.length
+      return unsafe a.length == b.length
         && (a.length == 0
           || memcmp(base + Int(a.payload), base + Int(b.payload), Int(a.length)) == 0)
     }
@@ -459,9 +460,10 @@ package struct _JSONScanner {
   /// The decoded text of the key entry at `index`.
   private func keyText(at index: Int) -> String {
     let entry = scannedEntry(at: index)
-    let content = UnsafeBufferPointer(start: base + Int(entry.payload), count: Int(entry.length))
-    if entry.flags & _TapeEntry.stringHasEscapes != 0 { return _unescapeJSONString(content) }
-    return String(decoding: content, as: UTF8.self)
+    let content = unsafe UnsafeBufferPointer(
+      start: base + Int(entry.payload), count: Int(entry.length))
+    if entry.flags & _TapeEntry.stringHasEscapes != 0 { return unsafe _unescapeJSONString(content) }
+    return unsafe String(decoding: content, as: UTF8.self)
   }
 
   /// The error for the key entry at `key` repeating the one at `first`, with the path of their
@@ -521,17 +523,17 @@ package struct _JSONScanner {
     _ body: (_ offset: Int, _ element: _TapeView, _ end: Int) -> Bool
   ) throws(FormatError) -> ElementScan {
     guard let base = input.baseAddress, !input.isEmpty else { return .notAnArray }
-    var scanner = _JSONScanner(input: input, base: base, options: options)
+    var scanner = unsafe _JSONScanner(input: input, base: base, options: options)
     try scanner.checkSize()
     try scanner.skipByteOrderMark()
     try scanner.skipWhitespace()
-    guard scanner.position < scanner.end, base[scanner.position] == _openBracket,
+    guard scanner.position < scanner.end, unsafe base[scanner.position] == _openBracket,
       options.maximumDepth > 0
     else { return .notAnArray }
     scanner.position += 1
     scanner.baseDepth = 1
     try scanner.skipWhitespace()
-    if scanner.position < scanner.end && base[scanner.position] == _closeBracket {
+    if unsafe scanner.position < scanner.end && base[scanner.position] == _closeBracket {
       scanner.position += 1
       try scanner.finishDocument()
       return .finished
@@ -548,14 +550,14 @@ package struct _JSONScanner {
         scanner.longLengths.removeAll(keepingCapacity: true)
         scanner.entryCount = 0
         var failure: FormatError?
-        storage.withUnsafeMutableBufferPointer { buffer in
-          scanner.tape = buffer
+        unsafe storage.withUnsafeMutableBufferPointer { buffer in
+          unsafe scanner.tape = unsafe buffer
           do throws(FormatError) {
             try scanner.scanValue(isDocument: false)
           } catch {
             failure = error
           }
-          scanner.tape = UnsafeMutableBufferPointer(start: nil, count: 0)
+          unsafe scanner.tape = unsafe UnsafeMutableBufferPointer(start: nil, count: 0)
         }
         guard let failure else { break }
         guard scanner.overflowed, storage.count < scanner.end - start + 2 else { throw failure }
@@ -566,9 +568,9 @@ package struct _JSONScanner {
       }
       let longLengths = scanner.sortedLongLengths()
       let count = scanner.entryCount
-      let goesOn = storage.withUnsafeBufferPointer { entries in
-        longLengths.withUnsafeBufferPointer { longLengths in
-          body(
+      let goesOn = unsafe storage.withUnsafeBufferPointer { entries in
+        unsafe longLengths.withUnsafeBufferPointer { longLengths in
+          unsafe body(
             offset,
             _TapeView(
               entries: UnsafeBufferPointer(rebasing: entries[..<count]), bytes: input,
@@ -580,12 +582,12 @@ package struct _JSONScanner {
       offset += 1
       try scanner.skipWhitespace()
       if scanner.position < scanner.end {
-        let byte = base[scanner.position]
+        let byte = unsafe base[scanner.position]
         if byte == _comma {
           scanner.position += 1
           if options.allowsTrailingCommas {
             try scanner.skipWhitespace()
-            if scanner.position < scanner.end && base[scanner.position] == _closeBracket {
+            if unsafe scanner.position < scanner.end && base[scanner.position] == _closeBracket {
               scanner.position += 1
               break
             }
@@ -621,22 +623,22 @@ package struct _JSONScanner {
         _LongLength(index: current.container, length: UInt32(truncatingIfNeeded: current.count)))
     }
     assert(current.container < entryCount, "a container's entry is written when it opens")
-    tape[current.container].close(count: current.count, after: after)
-    current = stack.pop()
+    unsafe tape[current.container].close(count: current.count, after: after)
+    current = unsafe stack.pop()
   }
 
   /// Scans an object member's key and the colon after it; `position` is at the key (or at
   /// whitespace before it).
   private mutating func scanKey(afterComma: Bool) throws(FormatError) {
     try skipWhitespace()
-    guard position < end && base[position] == _quote else {
+    guard unsafe position < end && base[position] == _quote else {
       let expected =
         afterComma ? "expected a string key after ',' in an object" : "expected a string key or '}'"
       throw syntaxError("\(expected), found \(found(at: position))", at: position)
     }
     try scanString()
     try skipWhitespace()
-    guard position < end && base[position] == _colon else {
+    guard unsafe position < end && base[position] == _colon else {
       throw syntaxError(
         "expected ':' after an object key, found \(found(at: position))", at: position)
     }
@@ -646,13 +648,13 @@ package struct _JSONScanner {
   @inline(__always)
   private mutating func skipWhitespace() throws(FormatError) {
     // Most values follow their delimiter directly.
-    if position < end && base[position] > _space && base[position] != _slash { return }
+    if unsafe position < end && base[position] > _space && base[position] != _slash { return }
     try skipWhitespaceRun()
   }
 
   private mutating func skipWhitespaceRun() throws(FormatError) {
     while position < end {
-      let byte = base[position]
+      let byte = unsafe base[position]
       if byte == _space || byte == _newline || byte == _return || byte == _tab {
         position += 1
         #if _endian(little)
@@ -680,16 +682,16 @@ package struct _JSONScanner {
     guard start + 1 < end else {
       throw syntaxError("unexpected end of input after '/'", at: end)
     }
-    switch base[start + 1] {
+    switch unsafe base[start + 1] {
     case _slash:
       position = start + 2
-      while position < end && base[position] != _newline && base[position] != _return {
+      while unsafe position < end && base[position] != _newline && base[position] != _return {
         position += 1
       }
     case _star:
       var index = start + 2
       while index + 1 < end {
-        if base[index] == _star && base[index + 1] == _slash {
+        if unsafe base[index] == _star && base[index + 1] == _slash {
           position = index + 2
           return
         }
@@ -715,10 +717,10 @@ package struct _JSONScanner {
     let count = literal.utf8CodeUnitCount
     if position &+ count <= end {
       assert(position >= 0, "the literal is inside the input")
-      let loaded = UInt32(
+      let loaded = unsafe UInt32(
         littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self))
       // `false` has a fifth byte, checked on its own.
-      if loaded == word && (count == 4 || base[position &+ 4] == UInt8(ascii: "e")) {
+      if unsafe loaded == word && (count == 4 || base[position &+ 4] == UInt8(ascii: "e")) {
         position &+= count
         try append(_PackedEntry(kind: kind))
         return
@@ -733,10 +735,10 @@ package struct _JSONScanner {
     throws(FormatError)
   {
     let count = literal.utf8CodeUnitCount
-    let text = literal.utf8Start
+    let text = unsafe literal.utf8Start
     for offset in 1..<count {
       let index = position + offset
-      guard index < end && base[index] == text[offset] else {
+      guard unsafe index < end && base[index] == text[offset] else {
         throw syntaxError("expected '\(literal)', found \(found(at: index))", at: index)
       }
     }
@@ -748,25 +750,25 @@ package struct _JSONScanner {
   private mutating func scanNumber() throws(FormatError) {
     let start = position
     var index = position
-    let negative = base[index] == _minus
+    let negative = unsafe base[index] == _minus
     if negative {
       index += 1
-      guard index < end && base[index] &- _zero < 10 else {
+      guard unsafe index < end && base[index] &- _zero < 10 else {
         throw syntaxError("expected a digit after '-', found \(found(at: index))", at: index)
       }
     }
     let digitsStart = index
     var magnitude: UInt64 = 0
-    if base[index] == _zero {
+    if unsafe base[index] == _zero {
       index += 1
-      if index < end && base[index] &- _zero < 10 {
+      if unsafe index < end && base[index] &- _zero < 10 {
         throw syntaxError("leading zeros are not allowed in numbers", at: digitsStart)
       }
     } else {
       // At most 19 digits fit a UInt64 without overflow; longer integers are not `.integer`
       // anyway, so the wrapping value is never used.
       while index < end {
-        let digit = base[index] &- _zero
+        let digit = unsafe base[index] &- _zero
         guard digit < 10 else { break }
         magnitude = magnitude &* 10 &+ UInt64(digit)
         index += 1
@@ -774,20 +776,20 @@ package struct _JSONScanner {
     }
     let digitCount = index - digitsStart
     var integral = true
-    if index < end && base[index] == _period {
+    if unsafe index < end && base[index] == _period {
       integral = false
       index += 1
-      guard index < end && base[index] &- _zero < 10 else {
+      guard unsafe index < end && base[index] &- _zero < 10 else {
         throw syntaxError(
           "expected a digit after the decimal point, found \(found(at: index))", at: index)
       }
       index = skipDigits(from: index + 1)
     }
-    if index < end && base[index] | 0x20 == UInt8(ascii: "e") {
+    if unsafe index < end && base[index] | 0x20 == UInt8(ascii: "e") {
       integral = false
       index += 1
-      if index < end && (base[index] == _plus || base[index] == _minus) { index += 1 }
-      guard index < end && base[index] &- _zero < 10 else {
+      if unsafe index < end && (base[index] == _plus || base[index] == _minus) { index += 1 }
+      guard unsafe index < end && base[index] &- _zero < 10 else {
         throw syntaxError(
           "expected a digit in the exponent, found \(found(at: index))", at: index)
       }
@@ -847,7 +849,7 @@ package struct _JSONScanner {
   @inline(__always)
   private func skipDigits(from start: Int) -> Int {
     var index = start
-    _skipDigits(base, &index, end)
+    unsafe _skipDigits(base.start, &index, end)
     return index
   }
 
@@ -863,7 +865,7 @@ package struct _JSONScanner {
   private mutating func scanString() throws(FormatError) {
     let start = position &+ 1
     let index = skipPlainStringBytes(from: start)
-    guard _fastPath(index < end && base[index] == _quote) else {
+    guard unsafe _fastPath(index < end && base[index] == _quote) else {
       return try scanRestOfString(from: index, start: start)
     }
     position = index &+ 1
@@ -880,7 +882,7 @@ package struct _JSONScanner {
       guard index < end else {
         throw syntaxError("unexpected end of input inside a string", at: end)
       }
-      let byte = base[index]
+      let byte = unsafe base[index]
       if byte == _quote {
         break
       } else if byte == _backslash {
@@ -934,10 +936,10 @@ package struct _JSONScanner {
           index &+= 2
           continue
         }
-      } else if index >= end || base[index] < 0x80 {
+      } else if unsafe index >= end || base[index] < 0x80 {
         return index
       }
-      guard let length = _utf8SequenceLength(base, at: index, end: end) else {
+      guard let length = unsafe _utf8SequenceLength(base, at: index, end: end) else {
         throw FormatError(.invalidUTF8(location: location(of: index)))
       }
       index &+= length
@@ -979,7 +981,7 @@ package struct _JSONScanner {
       index &+= 8
     }
     while index < end {
-      let byte = base[index]
+      let byte = unsafe base[index]
       if byte == _quote || byte == _backslash || byte < 0x20 || byte >= 0x80 { return index }
       index &+= 1
     }
@@ -992,16 +994,16 @@ package struct _JSONScanner {
     guard index + 1 < end else {
       throw syntaxError("unexpected end of input inside a string", at: end)
     }
-    switch base[index + 1] {
+    switch unsafe base[index + 1] {
     case _quote, _backslash, _slash, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
       UInt8(ascii: "r"), UInt8(ascii: "t"):
       return index + 2
     case UInt8(ascii: "u"):
       let unit = try hexQuad(at: index + 2)
       if unit & 0xFC00 == 0xD800 {
-        if index + 12 <= end && base[index + 6] == _backslash
+        if unsafe index + 12 <= end && base[index + 6] == _backslash
           && base[index + 7] == UInt8(ascii: "u"),
-          let low = _hexValue(base, at: index + 8), low & 0xFC00 == 0xDC00
+          let low = unsafe _hexValue(base, at: index + 8), low & 0xFC00 == 0xDC00
         {
           return index + 12
         }
@@ -1011,9 +1013,9 @@ package struct _JSONScanner {
       }
       return index + 6
     default:
-      let escaped = base[index + 1]
+      let escaped = unsafe base[index + 1]
       if escaped > 0x20 && escaped < 0x7F {
-        let text = String(
+        let text = unsafe String(
           decoding: UnsafeBufferPointer(start: base + index, count: 2), as: UTF8.self)
         throw syntaxError("invalid escape '\(text)' in a string", at: index)
       }
@@ -1028,17 +1030,18 @@ package struct _JSONScanner {
       guard index < end else {
         throw syntaxError("unexpected end of input inside a string", at: end)
       }
-      guard _hexDigit(base[index]) != nil else {
+      guard unsafe _hexDigit(base[index]) != nil else {
         throw syntaxError(
           "expected 4 hex digits after '\\u', found \(found(at: index))", at: index)
       }
     }
-    return _hexValue(base, at: start) ?? 0
+    return unsafe _hexValue(base, at: start) ?? 0
   }
 
   private func loneSurrogate(at index: Int) throws(FormatError) {
     guard options.loneSurrogates == .reject else { return }
-    let text = String(decoding: UnsafeBufferPointer(start: base + index, count: 6), as: UTF8.self)
+    let text = unsafe String(
+      decoding: UnsafeBufferPointer(start: base + index, count: 6), as: UTF8.self)
     throw syntaxError("lone surrogate '\(text)' in a string", at: index)
   }
 
@@ -1049,7 +1052,7 @@ package struct _JSONScanner {
   }
 
   private func location(of offset: Int) -> TextLocation {
-    _JSONScanner.location(of: offset, in: input)
+    unsafe _JSONScanner.location(of: offset, in: input)
   }
 
   /// The line and column of `offset` in `input`: `\n`, `\r\n` and `\r` each end a line, columns
@@ -1060,14 +1063,14 @@ package struct _JSONScanner {
     var column = 1
     var index = 0
     let limit = min(offset, input.count)
-    if limit >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF { index = 3 }
+    if unsafe limit >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF { index = 3 }
     while index < limit {
-      let byte = input[index]
+      let byte = unsafe input[index]
       if byte == _newline {
         line += 1
         column = 1
       } else if byte == _return {
-        if index + 1 < limit && input[index + 1] == _newline { index += 1 }
+        if unsafe index + 1 < limit && input[index + 1] == _newline { index += 1 }
         line += 1
         column = 1
       } else if byte & 0xC0 != 0x80 {
@@ -1082,12 +1085,12 @@ package struct _JSONScanner {
   /// `end of input`.
   private func found(at offset: Int) -> String {
     guard offset < end else { return "end of input" }
-    let byte = base[offset]
+    let byte = unsafe base[offset]
     if byte == UInt8(ascii: "'") { return "\"'\"" }
     if byte > 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
     if byte < 0x80 { return _unicodeName(UInt32(byte)) }
-    guard let length = _utf8SequenceLength(base, at: offset, end: end),
-      let scalar = String(
+    guard let length = unsafe _utf8SequenceLength(base, at: offset, end: end),
+      let scalar = unsafe String(
         decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self
       ).unicodeScalars.first
     else {
@@ -1108,8 +1111,8 @@ extension _Tape {
   ///
   /// - Throws: `FormatError` with path `""` for invalid JSON (see ``_JSONScanner``).
   package init(json bytes: [UInt8], options: JSONReadingOptions = .strict) throws(FormatError) {
-    let index = try bytes.withUnsafeBufferPointer { buffer throws(FormatError) in
-      try _JSONScanner.scan(buffer, options: options)
+    let index = unsafe try bytes.withUnsafeBufferPointer { buffer throws(FormatError) in
+      unsafe try _JSONScanner.scan(buffer, options: options)
     }
     self.init(entries: index.entries, bytes: bytes, longLengths: index.longLengths)
   }
@@ -1167,29 +1170,31 @@ private func _isPlainThreeByteLead(_ lead: UInt8) -> Bool {
 /// or `nil` for an ill-formed one: a stray continuation byte, an overlong form, an encoded
 /// surrogate, a scalar above U+10FFFF or a truncated sequence.
 @inline(__always)
-private func _utf8SequenceLength(_ base: UnsafePointer<UInt8>, at index: Int, end: Int) -> Int? {
+private func _utf8SequenceLength(_ base: _CheckedBytes, at index: Int, end: Int) -> Int? {
   @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
-  let lead = base[index]
+  let lead = unsafe base[index]
   if lead < 0xC2 { return nil }
   if lead < 0xE0 {
-    guard index + 1 < end, isContinuation(base[index + 1]) else { return nil }
+    guard index + 1 < end, unsafe isContinuation(base[index + 1]) else { return nil }
     return 2
   }
   if lead < 0xF0 {
     guard index + 2 < end else { return nil }
-    let second = base[index + 1]
+    let second = unsafe base[index + 1]
     let lower: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
     let upper: UInt8 = lead == 0xED ? 0x9F : 0xBF
-    guard second >= lower && second <= upper, isContinuation(base[index + 2]) else { return nil }
+    guard second >= lower && second <= upper, unsafe isContinuation(base[index + 2]) else {
+      return nil
+    }
     return 3
   }
   if lead < 0xF5 {
     guard index + 3 < end else { return nil }
-    let second = base[index + 1]
+    let second = unsafe base[index + 1]
     let lower: UInt8 = lead == 0xF0 ? 0x90 : 0x80
     let upper: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
-    guard second >= lower && second <= upper, isContinuation(base[index + 2]),
-      isContinuation(base[index + 3])
+    guard second >= lower && second <= upper, unsafe isContinuation(base[index + 2]),
+      unsafe isContinuation(base[index + 3])
     else { return nil }
     return 4
   }
@@ -1209,10 +1214,10 @@ private func _hexDigit(_ byte: UInt8) -> UInt32? {
 /// The value of four hex digits at `index` (which the caller made sure are in bounds), or `nil`
 /// when one is not a hex digit.
 @inline(__always)
-private func _hexValue(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt32? {
+private func _hexValue(_ base: _CheckedBytes, at index: Int) -> UInt32? {
   var value: UInt32 = 0
   for offset in 0..<4 {
-    guard let digit = _hexDigit(base[index + offset]) else { return nil }
+    guard let digit = unsafe _hexDigit(base[index + offset]) else { return nil }
     value = value << 4 | digit
   }
   return value

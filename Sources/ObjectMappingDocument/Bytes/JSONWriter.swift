@@ -42,7 +42,7 @@ import struct Foundation.Data
 ///
 /// The caller is responsible for producing a well-formed event sequence (one top-level value, a
 /// key before every object member, balanced begin/end); debug builds assert it.
-package struct _JSONWriter {
+@safe package struct _JSONWriter {
   /// The output: the first ``count`` bytes are written, the rest is room to grow into.
   /// Appends copy into this room through a pointer (one uniqueness check, no `Array` append
   /// machinery per key or string); taking a checkpoint back only resets ``count``.
@@ -78,18 +78,24 @@ package struct _JSONWriter {
   package init(pretty: Bool = false, capacity: Int = 1024) {
     self.isPretty = pretty
     // Memory is only reserved: pages are touched as the output reaches them.
-    storage = _ByteBuffer(capacity: capacity)
+    unsafe storage = unsafe _ByteBuffer(capacity: capacity)
   }
 
   /// The UTF-8 bytes written so far (a copy).
-  package var bytes: [UInt8] { withBytes { Array($0) } }
+  package var bytes: [UInt8] { unsafe withBytes { unsafe Array($0) } }
+
+  /// The bytes written so far as text (a copy).
+  package var text: String { unsafe withBytes { unsafe String(decoding: $0, as: UTF8.self) } }
+
+  /// The bytes written so far as `Data` (a copy).
+  package var data: Data { unsafe withBytes { unsafe Data($0) } }
 
   /// Calls `body` with the bytes written so far, in place.
   package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
     -> Result
   {
-    try withExtendedLifetime(storage) {
-      try body(UnsafeBufferPointer(start: storage.base, count: count))
+    unsafe try withExtendedLifetime(storage) {
+      unsafe try body(UnsafeBufferPointer(start: storage.base, count: count))
     }
   }
 
@@ -104,10 +110,10 @@ package struct _JSONWriter {
   /// for large outputs); the writer is empty afterwards.
   package mutating func takeData() -> Data {
     let taken: Data
-    if isKnownUniquelyReferenced(&storage) {
-      taken = storage.takeData(count: count)
+    if unsafe isKnownUniquelyReferenced(&storage) {
+      taken = unsafe storage.takeData(count: count)
     } else {
-      taken = withBytes { Data($0) }
+      taken = unsafe withBytes { unsafe Data($0) }
     }
     count = 0
     return taken
@@ -118,9 +124,9 @@ package struct _JSONWriter {
   /// Appends one byte.
   @inline(__always)
   private mutating func append(_ byte: UInt8) {
-    if count == storage.capacity || !isKnownUniquelyReferenced(&storage) { makeRoom(for: 1) }
-    assert(count < storage.capacity, "the writer's room holds the byte")
-    storage.base[count] = byte
+    if unsafe count == storage.capacity || !isKnownUniquelyReferenced(&storage) { makeRoom(for: 1) }
+    unsafe assert(count < storage.capacity, "the writer's room holds the byte")
+    unsafe storage.base[count] = byte
     count &+= 1
   }
 
@@ -129,11 +135,11 @@ package struct _JSONWriter {
   private mutating func append(contentsOf source: UnsafeBufferPointer<UInt8>) {
     guard let from = source.baseAddress else { return }
     let added = source.count
-    if storage.capacity &- count < added || !isKnownUniquelyReferenced(&storage) {
+    if unsafe storage.capacity &- count < added || !isKnownUniquelyReferenced(&storage) {
       makeRoom(for: added)
     }
-    assert(count + added <= storage.capacity, "the writer's room holds the bytes")
-    (storage.base + count).update(from: from, count: added)
+    unsafe assert(count + added <= storage.capacity, "the writer's room holds the bytes")
+    unsafe (storage.base + count).update(from: from, count: added)
     count &+= added
   }
 
@@ -141,9 +147,11 @@ package struct _JSONWriter {
   /// large enough for `added` more bytes.
   @inline(never)
   private mutating func makeRoom(for added: Int) {
-    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(count: count) }
-    if storage.capacity &- count < added {
-      storage.grow(toAtLeast: count + added, keeping: count)
+    if unsafe !isKnownUniquelyReferenced(&storage) {
+      unsafe storage = unsafe storage.copy(count: count)
+    }
+    if unsafe storage.capacity &- count < added {
+      unsafe storage.grow(toAtLeast: count + added, keeping: count)
     }
   }
 
@@ -190,16 +198,16 @@ package struct _JSONWriter {
   package mutating func hashedKey(_ key: String) -> UInt64 {
     beginKey()
     append(UInt8(ascii: "\""))
-    var hash = key.utf8.withContiguousStorageIfAvailable { bytes in
-      appendEscaped(bytes)
-      return Self.hash(bytes)
+    var hash = unsafe key.utf8.withContiguousStorageIfAvailable { bytes in
+      unsafe appendEscaped(bytes)
+      return unsafe Self.hash(bytes)
     }
     if hash == nil {
       var copy = key
       copy.makeContiguousUTF8()
-      hash = copy.utf8.withContiguousStorageIfAvailable { bytes in
-        appendEscaped(bytes)
-        return Self.hash(bytes)
+      hash = unsafe copy.utf8.withContiguousStorageIfAvailable { bytes in
+        unsafe appendEscaped(bytes)
+        return unsafe Self.hash(bytes)
       }
     }
     append(UInt8(ascii: "\""))
@@ -214,16 +222,17 @@ package struct _JSONWriter {
     var index = 0
     let count = bytes.count
     if let base = bytes.baseAddress {
-      let raw = UnsafeRawPointer(base)
+      let raw = unsafe UnsafeRawPointer(base)
       while index + 8 <= count {
-        hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* multiplier
+        hash =
+          unsafe (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* multiplier
         hash ^= hash >> 29
         index += 8
       }
     }
     var tail: UInt64 = 0
     while index < count {
-      tail = tail << 8 | UInt64(bytes[index])
+      tail = unsafe tail << 8 | UInt64(bytes[index])
       index += 1
     }
     hash = (hash ^ tail) &* multiplier
@@ -234,7 +243,7 @@ package struct _JSONWriter {
   package mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
     beginKey()
     append(UInt8(ascii: "\""))
-    appendEscaped(utf8)
+    unsafe appendEscaped(utf8)
     append(UInt8(ascii: "\""))
     endKey()
   }
@@ -245,19 +254,19 @@ package struct _JSONWriter {
   package mutating func key(escapedUTF8: UnsafeBufferPointer<UInt8>) {
     beginKey()
     append(UInt8(ascii: "\""))
-    append(contentsOf: escapedUTF8)
+    unsafe append(contentsOf: escapedUTF8)
     append(UInt8(ascii: "\""))
     endKey()
   }
 
   /// ``key(escapedUTF8:)`` for bytes held in an array.
   package mutating func key(escapedUTF8 bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { key(escapedUTF8: $0) }
+    unsafe bytes.withUnsafeBufferPointer { unsafe key(escapedUTF8: $0) }
   }
 
   /// ``key(framed:)`` for bytes held in an array.
   package mutating func key(framed bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { key(framed: $0) }
+    unsafe bytes.withUnsafeBufferPointer { unsafe key(framed: $0) }
   }
 
   /// Writes a key already framed as `"key":` (quoted, escaped, with the colon), as
@@ -265,7 +274,7 @@ package struct _JSONWriter {
   package mutating func key(framed: UnsafeBufferPointer<UInt8>) {
     assert(!isPretty, "framed keys carry the compact colon")
     beginKey()
-    append(contentsOf: framed)
+    unsafe append(contentsOf: framed)
     afterKey = true
   }
 
@@ -273,7 +282,7 @@ package struct _JSONWriter {
   package static func escapedUTF8(_ text: String) -> [UInt8] {
     var writer = _JSONWriter(capacity: text.utf8.count + 8)
     writer.appendQuoted(text)
-    return writer.withBytes { Array($0.dropFirst().dropLast()) }
+    return unsafe writer.withBytes { unsafe Array($0.dropFirst().dropLast()) }
   }
 
   // MARK: Scalars
@@ -288,7 +297,7 @@ package struct _JSONWriter {
   package mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()
     append(UInt8(ascii: "\""))
-    appendEscaped(utf8)
+    unsafe appendEscaped(utf8)
     append(UInt8(ascii: "\""))
   }
 
@@ -334,7 +343,7 @@ package struct _JSONWriter {
       throw FormatError(.nonFiniteNumber(value: value.description))
     }
     beginValue()
-    count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
+    unsafe count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
   }
 
   /// Writes a float in the shortest form that reads back to the same `Float` (`0.1`, not the
@@ -350,7 +359,7 @@ package struct _JSONWriter {
       throw FormatError(.nonFiniteNumber(value: value.description))
     }
     beginValue()
-    count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
+    unsafe count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
@@ -364,7 +373,7 @@ package struct _JSONWriter {
   /// Writes number text given as UTF-8 bytes, as is (see ``numberText(_:)``).
   package mutating func numberText(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()
-    append(contentsOf: utf8)
+    unsafe append(contentsOf: utf8)
   }
 
   /// Writes `true` or `false`.
@@ -493,8 +502,8 @@ package struct _JSONWriter {
     var remaining = depth * 2
     while remaining > 0 {
       let chunk = min(remaining, _JSONWriter.spaces.count)
-      _JSONWriter.spaces.withUnsafeBufferPointer {
-        append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<chunk]))
+      unsafe _JSONWriter.spaces.withUnsafeBufferPointer {
+        unsafe append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<chunk]))
       }
       remaining -= chunk
     }
@@ -505,11 +514,11 @@ package struct _JSONWriter {
   /// Appends `text` between quotes, escaped.
   private mutating func appendQuoted(_ text: String) {
     append(UInt8(ascii: "\""))
-    let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+    let done: Void? = unsafe text.utf8.withContiguousStorageIfAvailable { unsafe appendEscaped($0) }
     if done == nil {
       var copy = text
       copy.makeContiguousUTF8()
-      copy.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+      unsafe copy.utf8.withContiguousStorageIfAvailable { unsafe appendEscaped($0) }
     }
     append(UInt8(ascii: "\""))
   }
@@ -517,24 +526,26 @@ package struct _JSONWriter {
   /// Appends a literal's bytes (no array of them to retain per call).
   @inline(__always)
   private mutating func appendLiteral(_ literal: StaticString) {
-    append(
+    unsafe append(
       contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
 
   /// Appends `text`'s UTF-8 bytes unchanged.
   private mutating func appendRaw(_ text: String) {
-    let done: Void? = text.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+    let done: Void? = unsafe text.utf8.withContiguousStorageIfAvailable {
+      unsafe append(contentsOf: $0)
+    }
     if done == nil {
       var copy = text
       copy.makeContiguousUTF8()
-      copy.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+      unsafe copy.utf8.withContiguousStorageIfAvailable { unsafe append(contentsOf: $0) }
     }
   }
 
   /// Appends `utf8` with the characters JSON requires escaped; clean runs are copied whole.
   private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
     guard let base = utf8.baseAddress else { return }
-    let raw = UnsafeRawPointer(base)
+    let raw = unsafe UnsafeRawPointer(base)
     var runStart = 0
     var index = 0
     let count = utf8.count
@@ -544,12 +555,12 @@ package struct _JSONWriter {
       // from "Bit Twiddling Hacks"): a word that answers yes is gone through byte by byte, up
       // to the byte to escape, and the word loop resumes after it.
       while index + 8 <= count {
-        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let word = unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
         if _needsEscaping(word) || (escapesSlashes && _hasSlash(word)) { break }
         index += 8
       }
       while index < count {
-        let byte = utf8[index]
+        let byte = unsafe utf8[index]
         if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
           && (byte != UInt8(ascii: "/") || !escapesSlashes)
         {
@@ -557,7 +568,7 @@ package struct _JSONWriter {
           continue
         }
         if runStart < index {
-          append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+          unsafe append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
         }
         appendEscape(for: byte)
         index += 1
@@ -566,7 +577,7 @@ package struct _JSONWriter {
       }
     }
     if runStart < count {
-      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+      unsafe append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
     }
   }
 
@@ -619,46 +630,47 @@ package struct _JSONWriter {
       append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
       return
     }
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+    unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
       var remaining = value
       var start = 20
       while remaining >= 100 {
         let pair = Int(remaining % 100) &* 2
         remaining /= 100
         start &-= 2
-        digits[start] = _JSONWriter.digitPairs[pair]
-        digits[start &+ 1] = _JSONWriter.digitPairs[pair &+ 1]
+        unsafe digits[start] = _JSONWriter.digitPairs[pair]
+        unsafe digits[start &+ 1] = _JSONWriter.digitPairs[pair &+ 1]
       }
       if remaining >= 10 {
         let pair = Int(remaining) &* 2
         start &-= 2
-        digits[start] = _JSONWriter.digitPairs[pair]
-        digits[start &+ 1] = _JSONWriter.digitPairs[pair &+ 1]
+        unsafe digits[start] = _JSONWriter.digitPairs[pair]
+        unsafe digits[start &+ 1] = _JSONWriter.digitPairs[pair &+ 1]
       } else {
         start &-= 1
-        digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining)
+        unsafe digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining)
       }
-      append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+      unsafe append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
     }
   }
 
   /// Appends the shortest round-trip text of a finite double, written in place.
   @inline(__always)
   private mutating func appendShortest(_ value: Double) {
-    count &+= _ShortestDecimal.write(value, to: roomForNumber())
+    unsafe count &+= _ShortestDecimal.write(value, to: roomForNumber())
   }
 
   /// Where a floating-point number's text goes: the end of the output, with room for
   /// ``_ShortestDecimal/maximumLength`` bytes, in storage this writer holds uniquely.
   @inline(__always)
   private mutating func roomForNumber() -> UnsafeMutablePointer<UInt8> {
-    if storage.capacity &- count < _ShortestDecimal.maximumLength
+    if unsafe storage.capacity &- count < _ShortestDecimal.maximumLength
       || !isKnownUniquelyReferenced(&storage)
     {
       makeRoom(for: _ShortestDecimal.maximumLength)
     }
-    assert(count + _ShortestDecimal.maximumLength <= storage.capacity, "the number's text fits")
-    return storage.base + count
+    unsafe assert(
+      count + _ShortestDecimal.maximumLength <= storage.capacity, "the number's text fits")
+    return unsafe storage.base + count
   }
 
   // MARK: Constants
@@ -681,21 +693,21 @@ package struct _JSONWriter {
 /// `bytes`, without a `String` (see ``_ShortestDecimal``). The form encoder uses it, so every
 /// format prints doubles alike.
 package func _appendShortestText(of value: Double, to bytes: inout [UInt8]) {
-  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
+  unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
     buffer in
     guard let base = buffer.baseAddress else { return }
-    let count = _ShortestDecimal.write(value, to: base)
-    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    let count = unsafe _ShortestDecimal.write(value, to: base)
+    unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
   }
 }
 
 /// Appends the shortest round-trip text of a `Float` (the text of its `description`: `0.1`, not
 /// the `0.10000000149011612` of its `Double` expansion) to `bytes`, without a `String`.
 package func _appendShortestText(of value: Float, to bytes: inout [UInt8]) {
-  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
+  unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _ShortestDecimal.maximumLength) {
     buffer in
     guard let base = buffer.baseAddress else { return }
-    let count = _ShortestDecimal.write(value, to: base)
-    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    let count = unsafe _ShortestDecimal.write(value, to: base)
+    unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
   }
 }

@@ -56,8 +56,8 @@ package func _appendPercentEncoded(_ text: String, to bytes: inout [UInt8]) {
 /// Appends UTF-8 bytes percent-encoded for form data: ASCII letters, digits and `*-._` as is,
 /// space as `+`, every other byte as `%XX` (uppercase hex). Clean runs are copied whole.
 package func _appendPercentEncoded(_ utf8: [UInt8], to bytes: inout [UInt8]) {
-  utf8.withUnsafeBufferPointer {
-    _appendPercentEncoded(
+  unsafe utf8.withUnsafeBufferPointer {
+    unsafe _appendPercentEncoded(
       $0, keeping: .formComponent, spaceAsPlus: true, keepingEscapes: false, to: &bytes)
   }
 }
@@ -69,13 +69,13 @@ package func _appendPercentEncoded(
   _ text: String, keeping set: _PercentEncodingSet, spaceAsPlus: Bool = false,
   keepingEscapes: Bool = false, to bytes: inout [UInt8]
 ) {
-  let done: Void? = text.utf8.withContiguousStorageIfAvailable {
-    _appendPercentEncoded(
+  let done: Void? = unsafe text.utf8.withContiguousStorageIfAvailable {
+    unsafe _appendPercentEncoded(
       $0, keeping: set, spaceAsPlus: spaceAsPlus, keepingEscapes: keepingEscapes, to: &bytes)
   }
   if done == nil {
-    Array(text.utf8).withUnsafeBufferPointer {
-      _appendPercentEncoded(
+    unsafe Array(text.utf8).withUnsafeBufferPointer {
+      unsafe _appendPercentEncoded(
         $0, keeping: set, spaceAsPlus: spaceAsPlus, keepingEscapes: keepingEscapes, to: &bytes)
     }
   }
@@ -98,19 +98,19 @@ private func _appendPercentEncoded(
   var runStart = 0
   var index = 0
   while index < utf8.count {
-    let byte = utf8[index]
+    let byte = unsafe utf8[index]
     if set.contains(byte) {
       index += 1
       continue
     }
     if keepingEscapes, byte == UInt8(ascii: "%"), index + 2 < utf8.count,
-      _hexDigitValue(utf8[index + 1]) != nil, _hexDigitValue(utf8[index + 2]) != nil
+      unsafe _hexDigitValue(utf8[index + 1]) != nil, unsafe _hexDigitValue(utf8[index + 2]) != nil
     {
       index += 3
       continue
     }
     if runStart < index {
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      unsafe bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
     }
     if spaceAsPlus, byte == UInt8(ascii: " ") {
       bytes.append(UInt8(ascii: "+"))
@@ -123,7 +123,7 @@ private func _appendPercentEncoded(
     runStart = index
   }
   if runStart < utf8.count {
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+    unsafe bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
   }
 }
 
@@ -167,5 +167,5 @@ package func _hexDigitValue(_ byte: UInt8) -> UInt8? {
 
 /// The UTF-8 bytes of `text` in a new array, copied in one block from a native string.
 package func _utf8Array(_ text: String) -> [UInt8] {
-  text.utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(text.utf8)
+  unsafe text.utf8.withContiguousStorageIfAvailable { unsafe Array($0) } ?? Array(text.utf8)
 }

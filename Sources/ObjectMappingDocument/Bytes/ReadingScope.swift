@@ -28,9 +28,9 @@ package enum _ReadingScope {
   /// Guards ``nextOrdinal``; never freed (it lives as long as the process).
   nonisolated(unsafe) private static let ordinalLock: UnsafeMutablePointer<pthread_mutex_t> = {
     let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    lock.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(lock, nil)
-    return lock
+    unsafe lock.initialize(to: pthread_mutex_t())
+    unsafe pthread_mutex_init(lock, nil)
+    return unsafe lock
   }()
   /// The ordinal the next thread to read takes. Guarded by ``ordinalLock``.
   nonisolated(unsafe) private static var nextOrdinal: UInt64 = 1
@@ -39,17 +39,17 @@ package enum _ReadingScope {
 
   private static func makeKey() -> pthread_key_t {
     var key = pthread_key_t()
-    let status = pthread_key_create(&key, nil)
+    let status = unsafe pthread_key_create(&key, nil)
     precondition(status == 0, "cannot create a thread-local key (pthread_key_create: \(status))")
     return key
   }
 
   private static func load(_ key: pthread_key_t) -> UInt64 {
-    UInt64(UInt(bitPattern: pthread_getspecific(key)))
+    unsafe UInt64(UInt(bitPattern: pthread_getspecific(key)))
   }
 
   private static func store(_ value: UInt64, _ key: pthread_key_t) {
-    pthread_setspecific(key, UnsafeRawPointer(bitPattern: UInt(value)))
+    unsafe pthread_setspecific(key, UnsafeRawPointer(bitPattern: UInt(value)))
   }
 
   /// Begins a reading on this thread: returns its token, and the token to restore when it ends.
@@ -58,10 +58,10 @@ package enum _ReadingScope {
     var token = load(nextKey)
     if token == 0 || token & ((1 << counterBits) - 1) == 0 {
       // First reading on this thread, or its counter wrapped: a fresh ordinal.
-      pthread_mutex_lock(ordinalLock)
-      let ordinal = nextOrdinal
-      nextOrdinal += 1
-      pthread_mutex_unlock(ordinalLock)
+      unsafe pthread_mutex_lock(ordinalLock)
+      let ordinal = unsafe nextOrdinal
+      unsafe nextOrdinal += 1
+      unsafe pthread_mutex_unlock(ordinalLock)
       token = (ordinal << counterBits) | 1
     }
     store(token &+ 1, nextKey)

@@ -53,23 +53,23 @@ package enum _ShortestDecimal {
     let bits = value.bitPattern
     let fraction = bits & (1 << 52 - 1)
     let biased = Int(truncatingIfNeeded: bits >> 52) & 0x7FF
-    guard biased != 0x7FF else { return writeNonFinite(value.description, to: out) }
-    var start = out
+    guard biased != 0x7FF else { return unsafe writeNonFinite(value.description, to: out) }
+    var start = unsafe out
     if bits >> 63 != 0 {
-      start[0] = UInt8(ascii: "-")
-      start += 1
+      unsafe start[0] = UInt8(ascii: "-")
+      unsafe start += 1
     }
     let written: Int
     if biased == 0 && fraction == 0 {
-      written = writeZero(to: start)
+      written = unsafe writeZero(to: start)
     } else {
       // Subnormals have no implicit bit and the exponent of the smallest normal binade.
       let decimal = shortest(
         significand: biased == 0 ? fraction : fraction | 1 << 52,
         exponent: Swift.max(biased, 1) &- 1075, lowerIsCloser: fraction == 0 && biased > 1)
-      written = format(decimal, exponentForm: value.magnitude > 0x1p53, to: start)
+      written = unsafe format(decimal, exponentForm: value.magnitude > 0x1p53, to: start)
     }
-    let count = start - out + written
+    let count = unsafe start - out + written
     assert(count <= maximumLength, "a number's text fits its room")
     return count
   }
@@ -83,22 +83,22 @@ package enum _ShortestDecimal {
     let bits = value.bitPattern
     let fraction = UInt64(bits & (1 << 23 - 1))
     let biased = Int(truncatingIfNeeded: bits >> 23) & 0xFF
-    guard biased != 0xFF else { return writeNonFinite(value.description, to: out) }
-    var start = out
+    guard biased != 0xFF else { return unsafe writeNonFinite(value.description, to: out) }
+    var start = unsafe out
     if bits >> 31 != 0 {
-      start[0] = UInt8(ascii: "-")
-      start += 1
+      unsafe start[0] = UInt8(ascii: "-")
+      unsafe start += 1
     }
     let written: Int
     if biased == 0 && fraction == 0 {
-      written = writeZero(to: start)
+      written = unsafe writeZero(to: start)
     } else {
       let decimal = shortest(
         significand: biased == 0 ? fraction : fraction | 1 << 23,
         exponent: Swift.max(biased, 1) &- 150, lowerIsCloser: fraction == 0 && biased > 1)
-      written = format(decimal, exponentForm: value.magnitude > 0x1p24, to: start)
+      written = unsafe format(decimal, exponentForm: value.magnitude > 0x1p24, to: start)
     }
-    let count = start - out + written
+    let count = unsafe start - out + written
     assert(count <= maximumLength, "a number's text fits its room")
     return count
   }
@@ -114,8 +114,8 @@ package enum _ShortestDecimal {
   package static func write(
     _ value: Double, to out: UnsafeMutablePointer<UInt8>, pointZero: Bool
   ) -> Int {
-    let count = write(value, to: out)
-    return pointZero ? count : withoutPointZero(out, count: count)
+    let count = unsafe write(value, to: out)
+    return unsafe pointZero ? count : withoutPointZero(out, count: count)
   }
 
   /// ``write(_:to:)-(Float,_)``, with the choice of `description`'s `.0` after a whole number in
@@ -123,32 +123,33 @@ package enum _ShortestDecimal {
   package static func write(
     _ value: Float, to out: UnsafeMutablePointer<UInt8>, pointZero: Bool
   ) -> Int {
-    let count = write(value, to: out)
-    return pointZero ? count : withoutPointZero(out, count: count)
+    let count = unsafe write(value, to: out)
+    return unsafe pointZero ? count : withoutPointZero(out, count: count)
   }
 
   /// The count of the text at `out` without a final `.0`: only a whole number in digits ends
   /// so (a fraction never ends in a zero, and an exponent never follows a point).
   private static func withoutPointZero(_ out: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
-    guard count >= 2, out[count &- 1] == UInt8(ascii: "0"), out[count &- 2] == UInt8(ascii: ".")
+    guard count >= 2, unsafe out[count &- 1] == UInt8(ascii: "0"),
+      unsafe out[count &- 2] == UInt8(ascii: ".")
     else { return count }
     return count &- 2
   }
 
   /// The shortest round-trip text of `value`: equal to `value.description`.
   package static func text(_ value: Double) -> String {
-    String(unsafeUninitializedCapacity: maximumLength) { buffer in
+    unsafe String(unsafeUninitializedCapacity: maximumLength) { buffer in
       // A fresh string's storage has at least `maximumLength` bytes.
       guard let base = buffer.baseAddress else { return 0 }
-      return write(value, to: base)
+      return unsafe write(value, to: base)
     }
   }
 
   /// The shortest round-trip text of `value`: equal to `value.description`.
   package static func text(_ value: Float) -> String {
-    String(unsafeUninitializedCapacity: maximumLength) { buffer in
+    unsafe String(unsafeUninitializedCapacity: maximumLength) { buffer in
       guard let base = buffer.baseAddress else { return 0 }
-      return write(value, to: base)
+      return unsafe write(value, to: base)
     }
   }
 
@@ -200,8 +201,8 @@ package enum _ShortestDecimal {
     let shift = q &+ 1 &+ (((0 &- k) &* 913_124_641_741) >> 38)
     assert(shift >= 1 && shift <= 4, "the scaled values keep below 2^60")
     let index = 2 &* (k &- smallestExponent)
-    let (powerHigh, powerLow) = _shortestDecimalPowers.withUnsafeBufferPointer { table in
-      (table[index], table[index &+ 1])
+    let (powerHigh, powerLow) = unsafe _shortestDecimalPowers.withUnsafeBufferPointer { table in
+      unsafe (table[index], table[index &+ 1])
     }
     let middle = roundedToOdd(scaled << shift, powerHigh, powerLow)
     let lowerScaled = roundedToOdd(lower << shift, powerHigh, powerLow)
@@ -279,7 +280,8 @@ package enum _ShortestDecimal {
       assert(significand > 0 && significand < 100_000_000_000_000_000, "at most 17 digits")
       let length = digitCount(significand)
       scientific = exponent &+ length &- 1
-      let padded = significand &* _powersOfTen.withUnsafeBufferPointer { $0[17 &- length] }
+      let padded =
+        unsafe significand &* _powersOfTen.withUnsafeBufferPointer { unsafe $0[17 &- length] }
       let first = padded / 10_000_000_000_000_000
       let rest = padded &- first &* 10_000_000_000_000_000
       let high = eightDigits(UInt32(truncatingIfNeeded: rest / 100_000_000))
@@ -297,9 +299,9 @@ package enum _ShortestDecimal {
     /// Writes the 17 digits at `out` (the bytes after the significant ones are zeros).
     @inline(__always)
     func write(to out: UnsafeMutablePointer<UInt8>) {
-      out[0] = first
-      UnsafeMutableRawPointer(out + 1).storeBytes(of: high.littleEndian, as: UInt64.self)
-      UnsafeMutableRawPointer(out + 9).storeBytes(of: low.littleEndian, as: UInt64.self)
+      unsafe out[0] = first
+      unsafe UnsafeMutableRawPointer(out + 1).storeBytes(of: high.littleEndian, as: UInt64.self)
+      unsafe UnsafeMutableRawPointer(out + 9).storeBytes(of: low.littleEndian, as: UInt64.self)
     }
   }
 
@@ -318,16 +320,16 @@ package enum _ShortestDecimal {
     let integerDigits = digits.scientific &+ 1
     // The common case inline: `ddd.ddd` with at most six digits before the point.
     guard !exponentForm, integerDigits > 0, integerDigits < digits.count, integerDigits <= 6
-    else { return formatOthers(digits, exponentForm: exponentForm, to: out) }
+    else { return unsafe formatOthers(digits, exponentForm: exponentForm, to: out) }
     // The digits one byte to the right, then, in one word, the first eight with the integer
     // part kept in place and the digits after it moved one byte up (the ones moved out of the
     // word are in place already), stored over the first eight bytes; then the point.
-    digits.write(to: out + 1)
+    unsafe digits.write(to: out + 1)
     let leading = UInt64(digits.first) | digits.high << 8
     let kept = integerDigits &* 8
     let word = leading & ((1 &<< kept) &- 1) | (leading &>> kept) &<< (kept &+ 8)
-    UnsafeMutableRawPointer(out).storeBytes(of: word.littleEndian, as: UInt64.self)
-    out[integerDigits] = UInt8(ascii: ".")
+    unsafe UnsafeMutableRawPointer(out).storeBytes(of: word.littleEndian, as: UInt64.self)
+    unsafe out[integerDigits] = UInt8(ascii: ".")
     return digits.count &+ 1
   }
 
@@ -340,45 +342,45 @@ package enum _ShortestDecimal {
     let count = digits.count
     if exponentForm || scientific < -4 {
       // `d.ddde±XX`: the first digit, the point, the other digits, the exponent.
-      digits.write(to: out + 1)
-      out[0] = digits.first
+      unsafe digits.write(to: out + 1)
+      unsafe out[0] = digits.first
       var end = 1
       if count > 1 {
-        out[1] = UInt8(ascii: ".")
+        unsafe out[1] = UInt8(ascii: ".")
         end = count &+ 1
       }
-      out[end] = UInt8(ascii: "e")
-      out[end &+ 1] = scientific < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+      unsafe out[end] = UInt8(ascii: "e")
+      unsafe out[end &+ 1] = scientific < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
       let magnitude = Int(truncatingIfNeeded: scientific.magnitude)
       if magnitude < 100 {
-        writePair(magnitude, to: out + (end &+ 2))
+        unsafe writePair(magnitude, to: out + (end &+ 2))
         return end &+ 4
       }
-      out[end &+ 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 100)
-      writePair(magnitude % 100, to: out + (end &+ 3))
+      unsafe out[end &+ 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 100)
+      unsafe writePair(magnitude % 100, to: out + (end &+ 3))
       return end &+ 5
     }
     if scientific < 0 {
       // `0.000ddd`: at most three zeros after the point.
       let zeros = 0 &- scientific
-      out.update(repeating: UInt8(ascii: "0"), count: zeros &+ 1)
-      out[1] = UInt8(ascii: ".")
-      digits.write(to: out + (zeros &+ 1))
+      unsafe out.update(repeating: UInt8(ascii: "0"), count: zeros &+ 1)
+      unsafe out[1] = UInt8(ascii: ".")
+      unsafe digits.write(to: out + (zeros &+ 1))
       return zeros &+ 1 &+ count
     }
     let integerDigits = scientific &+ 1
     if integerDigits >= count {
       // An integer (at most 2^53, so 16 digits): its digits, its zeros (those of the 17
       // written), then `.0`.
-      digits.write(to: out)
-      out[integerDigits] = UInt8(ascii: ".")
-      out[integerDigits &+ 1] = UInt8(ascii: "0")
+      unsafe digits.write(to: out)
+      unsafe out[integerDigits] = UInt8(ascii: ".")
+      unsafe out[integerDigits &+ 1] = UInt8(ascii: "0")
       return integerDigits &+ 2
     }
     // `ddd.ddd`: the digits one byte to the right, then the integer part moved left.
-    digits.write(to: out + 1)
-    for index in 0..<integerDigits { out[index] = out[index &+ 1] }
-    out[integerDigits] = UInt8(ascii: ".")
+    unsafe digits.write(to: out + 1)
+    for index in 0..<integerDigits { unsafe out[index] = unsafe out[index &+ 1] }
+    unsafe out[integerDigits] = UInt8(ascii: ".")
     return count &+ 1
   }
 
@@ -388,7 +390,7 @@ package enum _ShortestDecimal {
     // ⌊log10(2^bits)⌋ from the bit length (1233 / 4096 ≈ log10(2)), then one comparison.
     let bits = 64 &- (value | 1).leadingZeroBitCount
     let guess = (bits &* 1233) >> 12
-    let power = _powersOfTen.withUnsafeBufferPointer { $0[guess] }
+    let power = unsafe _powersOfTen.withUnsafeBufferPointer { unsafe $0[guess] }
     return guess &+ (value >= power ? 1 : 0)
   }
 
@@ -415,16 +417,16 @@ package enum _ShortestDecimal {
   private static func writePair(_ pair: Int, to out: UnsafeMutablePointer<UInt8>) {
     // ⌊pair / 10⌋ as a multiplication: (n × 103) >> 10 = ⌊n / 10⌋ for every n below 179.
     let tens = (pair &* 103) >> 10
-    out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
-    out[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair &- tens &* 10)
+    unsafe out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+    unsafe out[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair &- tens &* 10)
   }
 
   /// Writes `0.0` at `out`; returns the byte count.
   @inline(__always)
   private static func writeZero(to out: UnsafeMutablePointer<UInt8>) -> Int {
-    out[0] = UInt8(ascii: "0")
-    out[1] = UInt8(ascii: ".")
-    out[2] = UInt8(ascii: "0")
+    unsafe out[0] = UInt8(ascii: "0")
+    unsafe out[1] = UInt8(ascii: ".")
+    unsafe out[2] = UInt8(ascii: "0")
     return 3
   }
 
@@ -433,7 +435,7 @@ package enum _ShortestDecimal {
   private static func writeNonFinite(_ text: String, to out: UnsafeMutablePointer<UInt8>) -> Int {
     var count = 0
     for byte in text.utf8.prefix(maximumLength) {
-      out[count] = byte
+      unsafe out[count] = byte
       count += 1
     }
     return count

@@ -10,8 +10,8 @@ extension _Tape {
   package static func scan<Result>(
     jsonData data: Data, options: JSONReadingOptions, _ body: (_TapeView) -> Result
   ) throws(FormatError) -> Result {
-    try data.withUnsafeBytes { raw in
-      scanInPlace(raw.bindMemory(to: UInt8.self), options: options, body)
+    unsafe try data.withUnsafeBytes { raw in
+      unsafe scanInPlace(raw.bindMemory(to: UInt8.self), options: options, body)
     }.get()
   }
 
@@ -21,7 +21,7 @@ extension _Tape {
     jsonString string: String, options: JSONReadingOptions, _ body: (_TapeView) -> Result
   ) throws(FormatError) -> Result {
     var string = string
-    return try string.withUTF8 { scanInPlace($0, options: options, body) }.get()
+    return try string.withUTF8 { unsafe scanInPlace($0, options: options, body) }.get()
   }
 
   /// Scans the top-level array in `data` one element at a time (see
@@ -34,8 +34,8 @@ extension _Tape {
     jsonData data: Data, options: JSONReadingOptions,
     _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
   ) throws(FormatError) -> _JSONScanner.ElementScan {
-    try data.withUnsafeBytes { raw in
-      scanElementsInPlace(raw.bindMemory(to: UInt8.self), options: options, body)
+    unsafe try data.withUnsafeBytes { raw in
+      unsafe scanElementsInPlace(raw.bindMemory(to: UInt8.self), options: options, body)
     }.get()
   }
 
@@ -45,7 +45,7 @@ extension _Tape {
     _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
   ) throws(FormatError) -> _JSONScanner.ElementScan {
     var string = string
-    return try string.withUTF8 { scanElementsInPlace($0, options: options, body) }.get()
+    return try string.withUTF8 { unsafe scanElementsInPlace($0, options: options, body) }.get()
   }
 
   fileprivate static func scanInPlace<Result>(
@@ -54,14 +54,14 @@ extension _Tape {
   ) -> Swift.Result<Result, FormatError> {
     let index: (entries: [_PackedEntry], longLengths: [_LongLength])
     do throws(FormatError) {
-      index = try _JSONScanner.scan(bytes, options: options)
+      index = unsafe try _JSONScanner.scan(bytes, options: options)
     } catch {
       return .failure(error)
     }
-    return .success(
+    return unsafe .success(
       index.entries.withUnsafeBufferPointer { entries in
-        index.longLengths.withUnsafeBufferPointer { longLengths in
-          body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+        unsafe index.longLengths.withUnsafeBufferPointer { longLengths in
+          unsafe body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
         }
       })
   }
@@ -71,7 +71,7 @@ extension _Tape {
     _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
   ) -> Swift.Result<_JSONScanner.ElementScan, FormatError> {
     Swift.Result { () throws(FormatError) in
-      try _JSONScanner.scanArrayElements(bytes, options: options) { offset, element, end in
+      unsafe try _JSONScanner.scanArrayElements(bytes, options: options) { offset, element, end in
         body(offset, element, end, bytes.count)
       }
     }
@@ -92,7 +92,7 @@ package enum _JSONText {
   package func scan<Result>(options: JSONReadingOptions, _ body: (_TapeView) -> Result)
     throws(FormatError) -> Result
   {
-    try withBytes { _Tape.scanInPlace($0, options: options, body) }.get()
+    unsafe try withBytes { unsafe _Tape.scanInPlace($0, options: options, body) }.get()
   }
 
   /// Scans a top-level array one element at a time (see
@@ -101,15 +101,15 @@ package enum _JSONText {
     options: JSONReadingOptions,
     _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
   ) throws(FormatError) -> _JSONScanner.ElementScan {
-    try withBytes { _Tape.scanElementsInPlace($0, options: options, body) }.get()
+    unsafe try withBytes { unsafe _Tape.scanElementsInPlace($0, options: options, body) }.get()
   }
 
   private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     switch self {
     case .data(let data):
-      return data.withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) }
+      return unsafe data.withUnsafeBytes { unsafe body($0.bindMemory(to: UInt8.self)) }
     case .bytes(let bytes):
-      return bytes.withUnsafeBufferPointer(body)
+      return unsafe bytes.withUnsafeBufferPointer(body)
     case .string(var string):
       return string.withUTF8(body)
     }
@@ -120,7 +120,7 @@ extension _TapeView {
   /// A view of no entries and no bytes: a placeholder until a real view is set.
   @inlinable
   package static var empty: _TapeView {
-    _TapeView(
+    unsafe _TapeView(
       entries: UnsafeBufferPointer(start: nil, count: 0),
       bytes: UnsafeBufferPointer(start: nil, count: 0))
   }

@@ -32,7 +32,7 @@ extension _Tape {
 
   /// Whether the string entry at `index` is exactly `key` (UTF-8 bytes).
   package func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    withView { $0.stringEquals(at: index, key) }
+    withView { unsafe $0.stringEquals(at: index, key) }
   }
 
   /// The whole subtree at `index` as a ``Node``.
@@ -52,7 +52,7 @@ extension _TapeView {
 /// the reader bounds with its depth limit.
 private struct _NodeBuilder {
   let view: _TapeView
-  var bytes: UnsafeBufferPointer<UInt8> { view.bytes }
+  var bytes: UnsafeBufferPointer<UInt8> { unsafe view.bytes }
   var cursor: Int
   /// Recently built keys too long for a small string, so repeated keys share one allocation.
   private var keyCache: [_CachedKey] = []
@@ -94,22 +94,22 @@ private struct _NodeBuilder {
     case .array where entry.length == 0: return .array([])
     case .object where entry.length == 0: return .object([])
     case .array:
-      return .array(
+      return unsafe .array(
         Array(unsafeUninitializedCapacity: Int(entry.length)) { buffer, count in
           guard let base = buffer.baseAddress else { return }
           for offset in 0..<Int(entry.length) {
-            (base + offset).initialize(to: next())
+            unsafe (base + offset).initialize(to: next())
             count = offset + 1
           }
         })
     case .object:
-      return .object(
+      return unsafe .object(
         Array(unsafeUninitializedCapacity: Int(entry.length)) { buffer, count in
           guard let base = buffer.baseAddress else { return }
           for offset in 0..<Int(entry.length) {
             let key = self.key(of: view[cursor])
             cursor += 1
-            (base + offset).initialize(to: Node.Member(key, next()))
+            unsafe (base + offset).initialize(to: Node.Member(key, next()))
             count = offset + 1
           }
         })
@@ -122,16 +122,16 @@ private struct _NodeBuilder {
   mutating func key(of entry: _TapeEntry) -> String {
     let length = Int(entry.length)
     guard length > 15, entry.flags & _TapeEntry.stringHasEscapes == 0,
-      let base = bytes.baseAddress
+      let base = unsafe bytes.baseAddress
     else { return text(of: entry) }
     let start = Int(entry.payload)
-    let head = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
-    let tail = UnsafeRawPointer(base + start + length - 8).loadUnaligned(as: UInt64.self)
+    let head = unsafe UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+    let tail = unsafe UnsafeRawPointer(base + start + length - 8).loadUnaligned(as: UInt64.self)
     let hash = (head ^ (tail >> 29 | tail << 35) ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
     let slot = Int(truncatingIfNeeded: hash >> 58)
     if keyCache.isEmpty { keyCache = Array(repeating: _CachedKey(), count: 64) }
     let cached = keyCache[slot]
-    if cached.length == length && memcmp(base + start, base + cached.offset, length) == 0 {
+    if unsafe cached.length == length && memcmp(base + start, base + cached.offset, length) == 0 {
       return cached.key
     }
     let key = text(of: entry)
@@ -142,12 +142,12 @@ private struct _NodeBuilder {
   /// The decoded text of a string or number entry.
   @inline(__always)
   func text(of entry: _TapeEntry) -> String {
-    let content = UnsafeBufferPointer(
+    let content = unsafe UnsafeBufferPointer(
       rebasing: bytes[Int(entry.payload)..<Int(entry.payload) + Int(entry.length)])
     if entry.kind == .string && entry.flags & _TapeEntry.stringHasEscapes != 0 {
-      return _unescapeJSONString(content)
+      return unsafe _unescapeJSONString(content)
     }
-    return _string(validUTF8: content)
+    return unsafe _string(validUTF8: content)
   }
 }
 
@@ -164,37 +164,37 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   guard let base = text.baseAddress, !text.isEmpty else { return .nan }
   let end = text.count
   var index = 0
-  let negative = base[0] == UInt8(ascii: "-")
+  let negative = unsafe base[0] == UInt8(ascii: "-")
   if negative { index = 1 }
   // A leading zero stands alone: `0`, `0.5`, never `01`.
   let integerStart = index
-  let leadingZero = index < end && base[index] == UInt8(ascii: "0")
+  let leadingZero = unsafe index < end && base[index] == UInt8(ascii: "0")
   var significand: UInt64 = 0
   // Digits from the first non-zero one on: more than 19 may not fit `significand`.
   var digitCount = 0
   var exponent = 0
   while index < end {
-    let digit = base[index] &- UInt8(ascii: "0")
+    let digit = unsafe base[index] &- UInt8(ascii: "0")
     guard digit <= 9 else { break }
     significand = significand &* 10 &+ UInt64(digit)
     digitCount &+= significand == 0 ? 0 : 1
     index += 1
   }
   guard index > integerStart, !leadingZero || index == integerStart + 1 else { return .nan }
-  if index < end && base[index] == UInt8(ascii: ".") {
+  if unsafe index < end && base[index] == UInt8(ascii: ".") {
     index += 1
     let fractionStart = index
     // Leading zeros (`0.000123`) byte by byte, since they are not significant digits; then
     // eight digits at a time while eight bytes remain; then the rest byte by byte.
     while significand == 0 && index < end {
-      let digit = base[index] &- UInt8(ascii: "0")
+      let digit = unsafe base[index] &- UInt8(ascii: "0")
       guard digit <= 9 else { break }
       significand = UInt64(digit)
       digitCount &+= significand == 0 ? 0 : 1
       index += 1
     }
     while significand != 0 && end - index >= 8 {
-      let word = _word(base, at: index, end: end)
+      let word = unsafe _word(base, at: index, end: end)
       guard _leadingDigits(word) == 8 else { break }
       significand = significand &* 100_000_000 &+ _eightDigitsValue(word)
       digitCount &+= 8
@@ -203,7 +203,7 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
     // Fewer than eight digits left: their `n`, moved to the top of the word, read as an
     // `n`-digit number.
     if significand != 0 && index < end && end >= 8 {
-      let word = _word(base, at: index, end: end)
+      let word = unsafe _word(base, at: index, end: end)
       let count = _leadingDigits(word)
       if count > 0 && count < 8 {
         significand =
@@ -214,7 +214,7 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
       }
     }
     while index < end {
-      let digit = base[index] &- UInt8(ascii: "0")
+      let digit = unsafe base[index] &- UInt8(ascii: "0")
       guard digit <= 9 else { break }
       significand = significand &* 10 &+ UInt64(digit)
       digitCount &+= significand == 0 ? 0 : 1
@@ -225,17 +225,18 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   }
   if index < end {
     // Exponent part.
-    guard base[index] | 0x20 == UInt8(ascii: "e") else { return .nan }
+    guard unsafe base[index] | 0x20 == UInt8(ascii: "e") else { return .nan }
     index += 1
     var exponentNegative = false
-    if index < end && (base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+")) {
-      exponentNegative = base[index] == UInt8(ascii: "-")
+    if unsafe index < end && (base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+"))
+    {
+      exponentNegative = unsafe base[index] == UInt8(ascii: "-")
       index += 1
     }
     guard index < end else { return .nan }
     var value = 0
     while index < end {
-      let digit = base[index] &- UInt8(ascii: "0")
+      let digit = unsafe base[index] &- UInt8(ascii: "0")
       guard digit <= 9 else { return .nan }
       // Beyond ±100,000 every non-zero significand is out of range either way.
       value = min(value &* 10 &+ Int(digit), 100_000)
@@ -259,7 +260,7 @@ package func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
   {
     return result
   }
-  return _strtod(text)
+  return unsafe _strtod(text)
 }
 
 /// 10^`exponent` for `exponent` in 0...7, for the significand of a partial word of digits (a
@@ -287,22 +288,24 @@ private let _powersOfTen: [Double] = [
 /// `-+.eE` and digits, which every C locale reads the same way except for the decimal point;
 /// the text is rewritten to the current locale's decimal point when it differs.
 private func _strtod(_ text: UnsafeBufferPointer<UInt8>) -> Double {
-  withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer in
+  unsafe withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer in
     guard let base = buffer.baseAddress else { return .nan }
     let point = _localeDecimalPoint()
-    for (offset, byte) in text.enumerated() {
-      base[offset] = byte == UInt8(ascii: ".") ? point : CChar(bitPattern: byte)
+    for offset in 0..<text.count {
+      let byte = unsafe text[offset]
+      unsafe base[offset] = byte == UInt8(ascii: ".") ? point : CChar(bitPattern: byte)
     }
-    base[text.count] = 0
-    return strtod(base, nil)
+    unsafe base[text.count] = 0
+    return unsafe strtod(base, nil)
   }
 }
 
 private func _localeDecimalPoint() -> CChar {
-  guard let conventions = localeconv(), let point = conventions.pointee.decimal_point else {
+  guard let conventions = unsafe localeconv(), let point = unsafe conventions.pointee.decimal_point
+  else {
     return CChar(bitPattern: UInt8(ascii: "."))
   }
-  return point.pointee
+  return unsafe point.pointee
 }
 
 /// Decodes JSON string content that contains escapes. Lone surrogates (only present when the
@@ -311,7 +314,7 @@ package func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> Strin
   // Every escape the reader accepts decodes to fewer bytes than it takes; the slack covers a
   // malformed `\u` (2 bytes in, U+FFFD's 3 out) from any other producer.
   let capacity = content.count + content.count / 2 + 4
-  return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+  return unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
     guard let output = buffer.baseAddress, let input = content.baseAddress else { return "" }
     let count = content.count
     var written = 0
@@ -320,7 +323,7 @@ package func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> Strin
       guard position + 4 <= count else { return nil }
       var value: UInt32 = 0
       for offset in 0..<4 {
-        let byte = input[position + offset]
+        let byte = unsafe input[position + offset]
         let digit: UInt32
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
@@ -334,34 +337,34 @@ package func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> Strin
     }
     func append(scalar: UInt32) {
       for byte in (Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8 {
-        output[written] = byte
+        unsafe output[written] = byte
         written += 1
       }
     }
     while index < count {
       // Copy the run up to the next backslash in one go.
       var runEnd = index
-      while runEnd < count && input[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
+      while unsafe runEnd < count && input[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
       if runEnd > index {
-        (output + written).update(from: input + index, count: runEnd - index)
+        unsafe (output + written).update(from: input + index, count: runEnd - index)
         written += runEnd - index
         index = runEnd
       }
       guard index + 1 < count else {
         if index < count {
-          output[written] = input[index]
+          unsafe output[written] = unsafe input[index]
           written += 1
         }
         break
       }
-      let escape = input[index + 1]
+      let escape = unsafe input[index + 1]
       index += 2
       switch escape {
-      case UInt8(ascii: "n"): output[written] = 0x0A
-      case UInt8(ascii: "t"): output[written] = 0x09
-      case UInt8(ascii: "r"): output[written] = 0x0D
-      case UInt8(ascii: "b"): output[written] = 0x08
-      case UInt8(ascii: "f"): output[written] = 0x0C
+      case UInt8(ascii: "n"): unsafe output[written] = 0x0A
+      case UInt8(ascii: "t"): unsafe output[written] = 0x09
+      case UInt8(ascii: "r"): unsafe output[written] = 0x0D
+      case UInt8(ascii: "b"): unsafe output[written] = 0x08
+      case UInt8(ascii: "f"): unsafe output[written] = 0x0C
       case UInt8(ascii: "u"):
         guard let unit = hex(at: index) else {
           append(scalar: 0xFFFD)
@@ -369,7 +372,7 @@ package func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> Strin
         }
         index += 4
         if unit >= 0xD800 && unit < 0xDC00, index + 6 <= count,
-          input[index] == UInt8(ascii: "\\"), input[index + 1] == UInt8(ascii: "u"),
+          unsafe input[index] == UInt8(ascii: "\\"), unsafe input[index + 1] == UInt8(ascii: "u"),
           let low = hex(at: index + 2), low >= 0xDC00 && low < 0xE000
         {
           index += 6
@@ -378,10 +381,11 @@ package func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> Strin
           append(scalar: unit)
         }
         continue
-      default: output[written] = escape  // \" \\ \/
+      default: unsafe output[written] = escape  // \" \\ \/
       }
       written += 1
     }
-    return String(decoding: UnsafeBufferPointer(start: output, count: written), as: UTF8.self)
+    return unsafe String(
+      decoding: UnsafeBufferPointer(start: output, count: written), as: UTF8.self)
   }
 }

@@ -251,8 +251,8 @@ extension UnsafeBufferPointer<_LongLength> {
     var high = count
     while low < high {
       let middle = (low + high) / 2
-      if self[middle].index < index { low = middle + 1 } else { high = middle }
+      if unsafe self[middle].index < index { low = middle + 1 } else { high = middle }
     }
-    return low < count && self[low].index == index ? self[low].length : 0
+    return unsafe low < count && self[low].index == index ? self[low].length : 0
   }
 }

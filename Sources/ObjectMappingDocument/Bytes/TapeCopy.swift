@@ -10,7 +10,7 @@
 /// from the source view there, never written afterwards, and freed only in `deinit`; a holder
 /// of ``view`` keeps the copy alive (it stores the copy next to the view), so the view never
 /// outlives its memory. Reading the copy from several threads is safe: nothing writes to it.
-package final class _TapeCopy: @unchecked Sendable {
+@safe package final class _TapeCopy: @unchecked Sendable {
   // @unchecked: immutable after `init` (see the invariant).
   private let entries: UnsafeMutableBufferPointer<_PackedEntry>
   private let bytes: UnsafeMutableBufferPointer<UInt8>
@@ -20,14 +20,15 @@ package final class _TapeCopy: @unchecked Sendable {
 
   /// Copies what `source` reads.
   package init(copying source: _TapeView) {
-    entries = Self.copy(source.entries)
-    bytes = Self.copy(source.bytes)
-    longLengths = Self.copy(source.longLengths)
-    view = _TapeView(
+    unsafe entries = unsafe Self.copy(source.entries)
+    unsafe bytes = unsafe Self.copy(source.bytes)
+    unsafe longLengths = unsafe Self.copy(source.longLengths)
+    view = unsafe _TapeView(
       entries: UnsafeBufferPointer(rebasing: entries[0..<source.entries.count]),
       bytes: UnsafeBufferPointer(rebasing: bytes[0..<source.bytes.count]),
       longLengths: UnsafeBufferPointer(rebasing: longLengths[0..<source.longLengths.count]))
-    assert(view.entries.count == source.entries.count && view.bytes.count == source.bytes.count)
+    unsafe assert(
+      view.entries.count == source.entries.count && view.bytes.count == source.bytes.count)
   }
 
   /// A new buffer holding `source`'s elements (at least one element of capacity, so that the
@@ -37,15 +38,16 @@ package final class _TapeCopy: @unchecked Sendable {
   {
     let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(source.count, 1))
     if source.count > 0 {
-      _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<source.count]).initialize(from: source)
+      _ = unsafe UnsafeMutableBufferPointer(rebasing: buffer[0..<source.count]).initialize(
+        from: source)
     }
-    return buffer
+    return unsafe buffer
   }
 
   deinit {
     // The elements are trivial (integers and bit patterns): nothing to deinitialize.
-    entries.deallocate()
-    bytes.deallocate()
-    longLengths.deallocate()
+    unsafe entries.deallocate()
+    unsafe bytes.deallocate()
+    unsafe longLengths.deallocate()
   }
 }

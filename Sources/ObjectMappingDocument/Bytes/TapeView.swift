@@ -20,7 +20,7 @@
 /// string or number entry's content lies inside `bytes`, and every index a caller passes was
 /// obtained from the view itself (the root 0, a container's members, `next(after:)`). Debug
 /// builds assert the index and content bounds on each read.
-@usableFromInline package struct _TapeView {
+@safe @usableFromInline package struct _TapeView {
   @usableFromInline package let entries: UnsafeBufferPointer<_PackedEntry>
   @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
@@ -29,30 +29,30 @@
   @inlinable @inline(__always)
   package init(
     entries: UnsafeBufferPointer<_PackedEntry>, bytes: UnsafeBufferPointer<UInt8>,
-    longLengths: UnsafeBufferPointer<_LongLength> = UnsafeBufferPointer(start: nil, count: 0)
+    longLengths: UnsafeBufferPointer<_LongLength> = unsafe UnsafeBufferPointer(start: nil, count: 0)
   ) {
-    self.entries = entries
-    self.bytes = bytes
-    self.longLengths = longLengths
+    unsafe self.entries = unsafe entries
+    unsafe self.bytes = unsafe bytes
+    unsafe self.longLengths = unsafe longLengths
   }
 
   /// The entry at `index`.
   @inlinable @inline(__always)
   package subscript(index: Int) -> _TapeEntry {
-    assert(index >= 0 && index < entries.count, "tape index out of range")
-    let packed = entries[index]
+    unsafe assert(index >= 0 && index < entries.count, "tape index out of range")
+    let packed = unsafe entries[index]
     var entry = packed.unpacked
-    if _slowPath(packed.hasLongLength) { entry.length = longLengths.length(at: index) }
+    if _slowPath(packed.hasLongLength) { entry.length = unsafe longLengths.length(at: index) }
     return entry
   }
 
   /// The element or member count of the array or object at `index`.
   @inlinable @inline(__always)
   package func count(at index: Int) -> Int {
-    let packed = entries[index]
+    let packed = unsafe entries[index]
     let count = packed.storedLength
     guard _fastPath(count != _PackedEntry.longLength) else {
-      return Int(longLengths.length(at: index))
+      return unsafe Int(longLengths.length(at: index))
     }
     return count
   }
@@ -60,28 +60,29 @@
   /// The index of the first entry after the value at `index` (its whole subtree).
   @inlinable @inline(__always)
   package func next(after index: Int) -> Int {
-    assert(index >= 0 && index < entries.count, "tape index out of range")
-    return entries[index].next(at: index)
+    unsafe assert(index >= 0 && index < entries.count, "tape index out of range")
+    return unsafe entries[index].next(at: index)
   }
 
   /// The content bytes of a string or number entry.
   @inlinable @inline(__always)
   package func content(of entry: _TapeEntry) -> UnsafeBufferPointer<UInt8> {
     let start = Int(entry.payload)
-    assert(start >= 0 && start + Int(entry.length) <= bytes.count, "content outside the bytes")
-    return UnsafeBufferPointer(rebasing: bytes[start..<start + Int(entry.length)])
+    unsafe assert(
+      start >= 0 && start + Int(entry.length) <= bytes.count, "content outside the bytes")
+    return unsafe UnsafeBufferPointer(rebasing: bytes[start..<start + Int(entry.length)])
   }
 
   /// The decoded string of the string entry at `index`.
   @inlinable @inline(__always)
   package func string(at index: Int) -> String {
-    let packed = entries[index]
+    let packed = unsafe entries[index]
     let length = packed.storedLength
     guard !packed.hasFlag && length != _PackedEntry.longLength else {
       return decodedString(at: index)
     }
     let start = packed.storedPayload
-    return _string(validUTF8: UnsafeBufferPointer(rebasing: bytes[start..<start + length]))
+    return unsafe _string(validUTF8: UnsafeBufferPointer(rebasing: bytes[start..<start + length]))
   }
 
   /// ``string(at:)`` for a string with escapes or a long length.
@@ -89,16 +90,16 @@
   package func decodedString(at index: Int) -> String {
     let entry = self[index]
     if entry.flags & _TapeEntry.stringHasEscapes == 0 {
-      return _string(validUTF8: content(of: entry))
+      return unsafe _string(validUTF8: content(of: entry))
     }
-    return _unescapeJSONString(content(of: entry))
+    return unsafe _unescapeJSONString(content(of: entry))
   }
 
   /// The literal text of the number entry at `index` (or the decimal text of an integer entry).
   package func numberText(at index: Int) -> String {
     let entry = self[index]
     if entry.kind == .integer { return String(entry.payload) }
-    return String(decoding: content(of: entry), as: UTF8.self)
+    return unsafe String(decoding: content(of: entry), as: UTF8.self)
   }
 
   /// The correctly rounded `Double` of a number or integer entry; `nil` for other kinds.
@@ -107,7 +108,7 @@
     let entry = self[index]
     switch entry.kind {
     case .integer: return Double(entry.payload)
-    case .number: return _parseDouble(content(of: entry))
+    case .number: return unsafe _parseDouble(content(of: entry))
     default: return nil
     }
   }
@@ -116,25 +117,25 @@
   /// `String` for unescaped keys.
   @inlinable @inline(__always)
   package func stringEquals(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    let packed = entries[index]
+    let packed = unsafe entries[index]
     if packed.hasFlag || packed.storedLength == _PackedEntry.longLength {
-      return string(at: index).utf8.elementsEqual(key)
+      return unsafe string(at: index).utf8.elementsEqual(key)
     }
     guard packed.storedLength == key.count else { return false }
-    guard let keyBase = key.baseAddress, let base = bytes.baseAddress else { return true }
-    return memcmp(base + packed.storedPayload, keyBase, key.count) == 0
+    guard let keyBase = key.baseAddress, let base = unsafe bytes.baseAddress else { return true }
+    return unsafe memcmp(base + packed.storedPayload, keyBase, key.count) == 0
   }
 
   /// ``member(of:named:)`` for a key held in an array.
   @inlinable
   package func member(of object: Int, named key: [UInt8]) -> Int? {
-    key.withUnsafeBufferPointer { member(of: object, named: $0) }
+    unsafe key.withUnsafeBufferPointer { unsafe member(of: object, named: $0) }
   }
 
   /// ``stringEquals(at:_:)`` for a key held in an array.
   @inlinable
   package func stringEquals(at index: Int, _ key: [UInt8]) -> Bool {
-    key.withUnsafeBufferPointer { stringEquals(at: index, $0) }
+    unsafe key.withUnsafeBufferPointer { unsafe stringEquals(at: index, $0) }
   }
 
   /// The value index of element `position` (from 0) of the array at `array`; `nil` when
@@ -159,14 +160,41 @@
     return element(of: current, at: index)
   }
 
+  /// The value index of the first member of the object at `object` whose key is `key` (a
+  /// rule's key bytes); `nil` when absent or when `object` is not an object.
+  @inlinable @inline(__always)
+  package func member(of object: Int, named key: _KeyBytes) -> Int? {
+    unsafe member(of: object, named: key.buffer)
+  }
+
+  /// The value index of the first member of the object at `object` whose key is the UTF-8 of
+  /// `key`; `nil` when absent or when `object` is not an object.
+  @inlinable
+  package func member(of object: Int, named key: String) -> Int? {
+    var key = key
+    return key.withUTF8 { unsafe member(of: object, named: $0) }
+  }
+
+  /// The content bytes of the string or number entry `entry` as text (a number as written).
+  @inlinable
+  package func contentText(of entry: _TapeEntry) -> String {
+    unsafe String(decoding: content(of: entry), as: UTF8.self)
+  }
+
+  /// Whether the digits of the number entry `entry` (its significand) are not all zeros.
+  @inline(__always)
+  package func hasNonZeroSignificand(_ entry: _TapeEntry) -> Bool {
+    unsafe _hasNonZeroSignificand(content(of: entry))
+  }
+
   /// The value index of the first member of the object at `object` whose key is `key`; `nil`
   /// when absent or when `object` is not an object.
   @inlinable
   package func member(of object: Int, named key: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard entries[object].isObject else { return nil }
+    guard unsafe entries[object].isObject else { return nil }
     var cursor = object + 1
     for _ in 0..<count(at: object) {
-      if stringEquals(at: cursor, key) { return cursor + 1 }
+      if unsafe stringEquals(at: cursor, key) { return cursor + 1 }
       cursor = next(after: cursor + 1)
     }
     return nil
@@ -184,9 +212,9 @@
   package func member(
     of object: Int, named key: _KeyBytes, hint: inout _MemberHint, mayRepeat: Bool
   ) -> Int? {
-    guard entries[object].isObject else { return nil }
+    guard unsafe entries[object].isObject else { return nil }
     if mayRepeat || hint.skippedKeys & key.signature != 0 {
-      return member(of: object, named: key.buffer)
+      return unsafe member(of: object, named: key.buffer)
     }
     let count = count(at: object)
     // From the hint to the end, remembering the keys passed over.
@@ -195,11 +223,11 @@
     var skipped = hint.skippedKeys
     while ordinal < count {
       let value = cursor + 1
-      if stringEquals(at: cursor, key.buffer) {
+      if unsafe stringEquals(at: cursor, key.buffer) {
         hint = _MemberHint(cursor: next(after: value), ordinal: ordinal + 1, skippedKeys: skipped)
         return value
       }
-      skipped |= _KeyBytes.signature(of: entries[cursor], bytes: bytes)
+      unsafe skipped |= _KeyBytes.signature(of: entries[cursor], bytes: bytes)
       cursor = next(after: value)
       ordinal += 1
     }
@@ -209,7 +237,7 @@
     ordinal = 0
     while ordinal < hint.ordinal {
       let value = cursor + 1
-      if stringEquals(at: cursor, key.buffer) {
+      if unsafe stringEquals(at: cursor, key.buffer) {
         hint.cursor = next(after: value)
         hint.ordinal = ordinal + 1
         return value
@@ -253,16 +281,17 @@
 /// Invariant: a key view is used only while the storage that made it is alive; every holder
 /// keeps that storage in a stored property next to its views (`_CompiledSource`), so the bytes
 /// live exactly as long as the views. The view itself owns nothing and frees nothing.
-@usableFromInline package struct _KeyBytes: @unchecked Sendable {
+@safe @usableFromInline package struct _KeyBytes: @unchecked Sendable {
   // @unchecked: a view of immutable bytes (written once by `_KeyStorage.init`).
   @usableFromInline package let buffer: UnsafeBufferPointer<UInt8>
   /// One bit chosen by the key's length and first byte: keys with different signatures differ.
   @usableFromInline package let signature: UInt64
 
   /// A view of `buffer`, which must stay valid while the view is used.
+  @inlinable
   package init(_ buffer: UnsafeBufferPointer<UInt8>) {
-    self.buffer = buffer
-    signature = _KeyBytes.signature(length: buffer.count, first: buffer.first ?? 0)
+    unsafe self.buffer = unsafe buffer
+    signature = unsafe _KeyBytes.signature(length: buffer.count, first: buffer.first ?? 0)
   }
 
   @inlinable @inline(__always)
@@ -276,13 +305,13 @@
   {
     let length = entry.storedLength
     guard !entry.hasFlag && length != _PackedEntry.longLength else { return ~0 }
-    return signature(length: length, first: length == 0 ? 0 : bytes[entry.storedPayload])
+    return unsafe signature(length: length, first: length == 0 ? 0 : bytes[entry.storedPayload])
   }
 }
 
 /// The bytes of a path's keys, in one allocation made when a mapping is built and freed with
 /// the storage: what the ``_KeyBytes`` views of a compiled source read.
-package final class _KeyStorage: @unchecked Sendable {
+@safe package final class _KeyStorage: @unchecked Sendable {
   // @unchecked: the bytes are written once in `init` and only read afterwards.
   private let storage: UnsafeMutableBufferPointer<UInt8>
   /// One view per key, in order, valid while this storage is alive.
@@ -290,21 +319,21 @@ package final class _KeyStorage: @unchecked Sendable {
 
   package init(_ keys: [[UInt8]]) {
     let total = keys.reduce(0) { $0 + $1.count }
-    storage = .allocate(capacity: max(total, 1))
+    unsafe storage = .allocate(capacity: max(total, 1))
     var views: [_KeyBytes] = []
     views.reserveCapacity(keys.count)
     var offset = 0
     for key in keys {
-      let slice = UnsafeMutableBufferPointer(rebasing: storage[offset..<offset + key.count])
-      _ = slice.initialize(from: key)
-      views.append(_KeyBytes(UnsafeBufferPointer(slice)))
+      let slice = unsafe UnsafeMutableBufferPointer(rebasing: storage[offset..<offset + key.count])
+      _ = unsafe slice.initialize(from: key)
+      unsafe views.append(_KeyBytes(UnsafeBufferPointer(slice)))
       offset += key.count
     }
     self.keys = views
   }
 
   deinit {
-    storage.deallocate()
+    unsafe storage.deallocate()
   }
 }
 
@@ -312,10 +341,10 @@ extension _Tape {
   /// Calls `body` with a view of this tape, valid during the call.
   @inlinable @inline(__always)
   package func withView<Result>(_ body: (_TapeView) throws -> Result) rethrows -> Result {
-    try entries.withUnsafeBufferPointer { entries in
-      try bytes.withUnsafeBufferPointer { bytes in
-        try longLengths.withUnsafeBufferPointer { longLengths in
-          try body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+    unsafe try entries.withUnsafeBufferPointer { entries in
+      unsafe try bytes.withUnsafeBufferPointer { bytes in
+        unsafe try longLengths.withUnsafeBufferPointer { longLengths in
+          unsafe try body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
         }
       }
     }
@@ -333,9 +362,24 @@ extension _Tape {
 /// fuzzers' build, which keeps the debug checks on) check the invariant.
 @inlinable @inline(__always)
 package func _string(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
-  assert(String(validating: bytes, as: UTF8.self) != nil, "tape text is valid UTF-8")
+  unsafe assert(String(validating: bytes, as: UTF8.self) != nil, "tape text is valid UTF-8")
   if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-    return String(copying: UTF8Span(unchecked: bytes.span))
+    return unsafe String(copying: UTF8Span(unchecked: bytes.span))
   }
-  return String(decoding: bytes, as: UTF8.self)
+  return unsafe String(decoding: bytes, as: UTF8.self)
+}
+
+extension String {
+  /// Calls `body` with a key view of this string's UTF-8 when every byte is ASCII; `nil`
+  /// (without calling `body`) otherwise. The view is valid during the call only.
+  /// (Inlinable: a generic call across the module boundary looked up metadata per key.)
+  @inlinable @inline(__always)
+  package mutating func withASCIIKeyBytes<Result>(_ body: (_KeyBytes) -> Result) -> Result? {
+    withUTF8 { bytes -> Result? in
+      var union: UInt8 = 0
+      for index in 0..<bytes.count { union |= unsafe bytes[index] }
+      guard union < 0x80 else { return nil }
+      return unsafe body(_KeyBytes(bytes))
+    }
+  }
 }

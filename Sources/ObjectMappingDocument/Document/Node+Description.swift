@@ -13,7 +13,7 @@ extension Node: CustomStringConvertible {
     // The `.describe` policy writes non-finite numbers as text instead of throwing, so this
     // cannot fail.
     try? _writeJSON(to: &writer, sortedKeys: false, nonFinite: .describe)
-    return writer.withBytes { String(decoding: $0, as: UTF8.self) }
+    return writer.text
   }
 }
 

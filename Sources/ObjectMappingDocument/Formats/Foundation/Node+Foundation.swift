@@ -407,7 +407,7 @@ private func _decimalText(_ number: Decimal) -> String {
 /// A non-decimal `NSNumber`: boolean, integer or floating point, by its storage type.
 private func _numberNode(_ number: NSNumber) -> Node {
   if _isBoolean(number) { return .bool(number.boolValue) }
-  switch number.objCType.pointee {
+  switch _storageTypeCode(of: number) {
   case CChar(UInt8(ascii: "f")): return _floatNode(number.floatValue)
   case CChar(UInt8(ascii: "d")): return .double(number.doubleValue)
   case CChar(UInt8(ascii: "C")), CChar(UInt8(ascii: "S")), CChar(UInt8(ascii: "I")),
@@ -426,7 +426,7 @@ private func _numberNode(_ number: NSNumber) -> Node {
 /// `JSONSerialization` produces for `true` and `false`. An `Int8` 1 shares the `"c"` storage
 /// type with a boolean, so the type code alone cannot tell them apart: identity can.
 private func _isBoolean(_ number: NSNumber) -> Bool {
-  guard number.objCType.pointee == CChar(UInt8(ascii: "c")) else { return false }
+  guard _storageTypeCode(of: number) == CChar(UInt8(ascii: "c")) else { return false }
   return number === NSNumber(value: true) || number === NSNumber(value: false)
     || String(describing: type(of: number)).hasSuffix("Boolean")
 }
