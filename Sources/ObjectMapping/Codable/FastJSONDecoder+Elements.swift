@@ -85,7 +85,7 @@ struct _DecodedElements<Value: Decodable>: _ElementReading {
       switch item {
       case .element(let position, _, let bytes):
         do {
-          state.deliver(try decoder.decode(Value.self, from: .bytes(Array(bytes))))
+          state.deliver(try decoder.decode(Value.self, from: .bytes(bytes.array)))
           return true
         } catch {
           index = position

@@ -133,13 +133,7 @@ where Source.Element: ContiguousBytes {
     /// Hands the bytes of the current chunk to the reader; `false` when there are none.
     private mutating func feedPendingBytes() -> Bool {
       guard let current = chunk else { return false }
-      var offset = chunkOffset
-      var exhausted = false
-      let state = self.state
-      current.withUnsafeBytes { bytes in
-        offset = state.consume(bytes, from: offset)
-        exhausted = offset >= bytes.count
-      }
+      let (offset, exhausted) = state.consume(current, from: chunkOffset)
       chunkOffset = offset
       if exhausted { chunk = nil }
       return true
@@ -245,8 +239,8 @@ final class _ElementStreamState<Element> {
     diagnostics.append(diagnostic())
   }
 
-  func consume(_ bytes: UnsafeRawBufferPointer, from offset: Int) -> Int {
-    reader.consume(bytes, from: offset)
+  func consume(_ chunk: some ContiguousBytes, from offset: Int) -> (offset: Int, exhausted: Bool) {
+    reader.consume(chunk, from: offset)
   }
 
   /// The source ended.

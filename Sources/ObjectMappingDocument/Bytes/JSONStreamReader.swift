@@ -1,11 +1,26 @@
+import protocol Foundation.ContiguousBytes
+
 /// An element the stream reader hands to its caller.
 package enum _StreamItem {
   /// A complete, valid element: its position among the elements, its scanned entries (valid
   /// during the call) and its bytes.
-  case element(index: Int, view: _TapeView, bytes: UnsafeRawBufferPointer)
+  case element(index: Int, view: _TapeView, bytes: _ElementBytes)
   /// A JSON Lines line that is not one valid JSON value (or is longer than the limit): the
   /// stream can go on at the next line.
   case failedElement(index: Int, error: FormatError)
+}
+
+/// The bytes of a streamed element, valid only during the reader's call that reports them (as
+/// its tape view is): the caller copies them out (``array``) or not at all.
+@safe package struct _ElementBytes {
+  private let buffer: UnsafeRawBufferPointer
+
+  init(buffer: UnsafeRawBufferPointer) {
+    unsafe self.buffer = buffer
+  }
+
+  /// A copy of the element's bytes.
+  package var array: [UInt8] { unsafe Array(buffer) }
 }
 
 /// How reading a batch ended.
@@ -238,23 +253,38 @@ package struct _JSONStreamReader {
   /// Consumes bytes of `input` from `start` on, until it ends, a batch is full or the reader
   /// stops; returns the index of the first byte not consumed. Call ``read(_:)`` when
   /// ``isReady``.
+  /// Reads `chunk` from `start` until the batch is full or the chunk ends; returns where it
+  /// stopped and whether that is the chunk's end.
+  package mutating func consume<Chunk: ContiguousBytes>(
+    _ chunk: Chunk, from start: Int
+  ) -> (offset: Int, exhausted: Bool) {
+    unsafe chunk.withUnsafeBytes { input in
+      let offset = unsafe consume(input, from: start)
+      return (offset, offset >= input.count)
+    }
+  }
+
   package mutating func consume(_ input: UnsafeRawBufferPointer, from start: Int) -> Int {
     var index = start
     while index < input.count {
       let before = index
       switch phase {
       case .envelope:
-        index = consumeEnvelope(input, from: index)
+        index = unsafe consumeEnvelope(input, from: index)
       case .array:
         guard terminal == nil, !isBatchFull else { return index }
-        index = consumeArray(input, from: index)
+        index = unsafe consumeArray(input, from: index)
       case .lines:
         guard !isBatchFull else { return index }
-        index = consumeLines(input, from: index)
+        index = unsafe consumeLines(input, from: index)
       case .failing(let remaining, let inBatch):
         let count = Swift.min(remaining, input.count - index)
-        let bytes = UnsafeRawBufferPointer(rebasing: input[index..<index + count])
-        if inBatch { batch.append(contentsOf: bytes) } else { envelope.append(contentsOf: bytes) }
+        let bytes = unsafe UnsafeRawBufferPointer(rebasing: input[index..<index + count])
+        if inBatch {
+          unsafe batch.append(contentsOf: bytes)
+        } else {
+          unsafe envelope.append(contentsOf: bytes)
+        }
         index += count
         phase =
           remaining == count ? .stopped : .failing(remaining: remaining - count, inBatch: inBatch)
@@ -297,7 +327,7 @@ package struct _JSONStreamReader {
     let end = input.count
     var segment = index
     @inline(__always) func flush() {
-      envelope.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[segment..<index]))
+      unsafe envelope.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[segment..<index]))
       segment = index
     }
     defer { flush() }
@@ -308,7 +338,7 @@ package struct _JSONStreamReader {
         failEnvelopeTooLarge()
         return index
       }
-      let byte = input[index]
+      let byte = unsafe input[index]
       switch navigation {
       case .whole:
         index = Swift.min(end, index + (limit + 1 - (envelope.count + (index - segment))))
@@ -519,9 +549,9 @@ package struct _JSONStreamReader {
 
   /// The scanner's first error in the envelope read as a document, at its stream location.
   private func envelopeScanError() -> FormatError? {
-    let error: FormatError? = envelope.withUnsafeBufferPointer { buffer in
+    let error: FormatError? = unsafe envelope.withUnsafeBufferPointer { buffer in
       do throws(FormatError) {
-        _ = try _JSONScanner.scan(buffer, options: options)
+        _ = unsafe try _JSONScanner.scan(buffer, options: options)
         return nil
       } catch {
         return error
@@ -532,9 +562,9 @@ package struct _JSONStreamReader {
 
   /// The first error in the envelope's first `count` bytes, when it is before their end.
   private func envelopeError(before count: Int) -> FormatError? {
-    let error: FormatError? = envelope.withUnsafeBufferPointer { buffer in
+    let error: FormatError? = unsafe envelope.withUnsafeBufferPointer { buffer in
       do throws(FormatError) {
-        _ = try _JSONScanner.scan(
+        _ = unsafe try _JSONScanner.scan(
           UnsafeBufferPointer(rebasing: buffer[0..<count]), options: options)
         return nil
       } catch {
@@ -588,7 +618,7 @@ package struct _JSONStreamReader {
     let end = input.count
     var segment = index
     @inline(__always) func flush() {
-      batch.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[segment..<index]))
+      unsafe batch.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[segment..<index]))
       segment = index
     }
     defer { flush() }
@@ -604,9 +634,9 @@ package struct _JSONStreamReader {
       let stop = Swift.min(end, index + room)
       while index < stop {
         if inValue {
-          index = tracker.skipStringContents(input, from: index, to: stop)
+          index = unsafe tracker.skipStringContents(input, from: index, to: stop)
           guard index < stop else { break }
-          switch tracker.step(input[index]) {
+          switch unsafe tracker.step(input[index]) {
           case .inside:
             index += 1
           case .endsAfter:
@@ -628,7 +658,7 @@ package struct _JSONStreamReader {
           }
           continue
         }
-        let byte = input[index]
+        let byte = unsafe input[index]
         if gapComment != .none {
           index += 1
           guard _JSONValueTracker.follow(&gapComment, byte) else {
@@ -680,13 +710,13 @@ package struct _JSONStreamReader {
     var segment = index
     @inline(__always) func flush() {
       if lineState == .value {
-        batch.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[segment..<index]))
+        unsafe batch.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[segment..<index]))
       }
       segment = index
     }
     defer { flush() }
     while index < end {
-      let byte = input[index]
+      let byte = unsafe input[index]
       if pendingReturn {
         // A `\r` ended the last chunk: a line break of its own unless this is its `\n`.
         pendingReturn = false
@@ -711,7 +741,7 @@ package struct _JSONStreamReader {
           line += 1
           column = 1
           if index < end {
-            if input[index] == _JSONByte.newline {
+            if unsafe input[index] == _JSONByte.newline {
               index += 1
               segment = index
             }
@@ -730,11 +760,11 @@ package struct _JSONStreamReader {
       case .value, .discard:
         // Up to the line feed; a lone `\r` inside is a line break for locations.
         while index < end {
-          let byte = input[index]
+          let byte = unsafe input[index]
           if byte == _JSONByte.newline { break }
           if byte == _JSONByte.carriageReturn {
             if index + 1 < end {
-              if input[index + 1] != _JSONByte.newline { lineBreaks += 1 }
+              if unsafe input[index + 1] != _JSONByte.newline { lineBreaks += 1 }
             } else {
               pendingReturn = true
             }
@@ -745,7 +775,7 @@ package struct _JSONStreamReader {
           // The line passed the limit: what it holds so far decides the error (4 more bytes
           // show the character at an error), and the rest of the line is skipped.
           let keep = Swift.max(0, limit + 4 - (batch.count - valueStart))
-          batch.append(
+          unsafe batch.append(
             contentsOf: UnsafeRawBufferPointer(
               rebasing: input[segment..<Swift.min(index, segment + keep)]))
           segment = index
@@ -796,13 +826,13 @@ package struct _JSONStreamReader {
   private mutating func lineTooLong() {
     let range = valueStart..<batch.count
     let index = firstIndex + elements.count
-    let error: FormatError = batch.withUnsafeBufferPointer { buffer in
-      let bytes = UnsafeBufferPointer(rebasing: buffer[range])
+    let error: FormatError = unsafe batch.withUnsafeBufferPointer { buffer in
+      let bytes = unsafe UnsafeBufferPointer(rebasing: buffer[range])
       // Only an error the held bytes decide whatever follows counts: one at least 12 bytes
       // (the longest look-ahead of an error, a `\ud83d\ude39` pair) before the limit. Closer
       // to the limit, the end of what is held can make one up (a high surrogate whose pair was
       // cut off), and what is held past the limit depends on the chunks.
-      if let error = Self.documentError(bytes, options: options), let at = error.location,
+      if let error = unsafe Self.documentError(bytes, options: options), let at = error.location,
         at.offset + Self.errorLookAhead <= limit, at.offset < bytes.count
       {
         return translated(error, base: lineLocation, skipping: 0, element: index)
@@ -920,10 +950,12 @@ package struct _JSONStreamReader {
     let firstIndex = self.firstIndex
     let elements = self.elements
     let options = batchOptions
-    batch.withUnsafeBufferPointer { buffer in
-      let scanned = UnsafeBufferPointer(rebasing: buffer[0..<(closes ? scanEnd + 1 : scanEnd)])
+    unsafe batch.withUnsafeBufferPointer { buffer in
+      let scanned = unsafe UnsafeBufferPointer(
+        rebasing: buffer[0..<(closes ? scanEnd + 1 : scanEnd)])
       do throws(FormatError) {
-        _ = try _JSONScanner.scanArrayElements(scanned, options: options) { offset, view, end in
+        _ = unsafe try _JSONScanner.scanArrayElements(scanned, options: options) {
+          offset, view, end in
           let slot = standIn ? offset - 1 : offset
           guard slot >= 0 else { return true }
           guard slot < elements.count, end == elements[slot].upperBound else {
@@ -932,8 +964,12 @@ package struct _JSONStreamReader {
             return true
           }
           let range = elements[slot]
-          let bytes = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range]))
-          if body(.element(index: firstIndex + slot, view: view, bytes: bytes)) { return true }
+          let bytes = unsafe UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range]))
+          if unsafe body(
+            .element(index: firstIndex + slot, view: view, bytes: _ElementBytes(buffer: bytes)))
+          {
+            return true
+          }
           stoppedByBody = true
           return false
         }
@@ -949,9 +985,9 @@ package struct _JSONStreamReader {
       if closes, let location = error.location, location.offset == scanEnd, scanEnd < batch.count {
         // The error is at the `]` put after the batch's last element (a number or a literal
         // cut short: `1.`): the same scan with the byte that really follows it.
-        error = batch.withUnsafeBufferPointer { buffer in
+        error = unsafe batch.withUnsafeBufferPointer { buffer in
           do throws(FormatError) {
-            _ = try _JSONScanner.scanArrayElements(
+            _ = unsafe try _JSONScanner.scanArrayElements(
               UnsafeBufferPointer(rebasing: buffer[0..<scanEnd + 1]), options: options
             ) { _, _, _ in true }
             return error
@@ -1046,10 +1082,11 @@ package struct _JSONStreamReader {
       let firstIndex = self.firstIndex
       let elements = self.elements
       let options = batchOptions
-      batch.withUnsafeBufferPointer { buffer in
-        let scanned = UnsafeBufferPointer(rebasing: buffer[slotStart...closeAt])
+      unsafe batch.withUnsafeBufferPointer { buffer in
+        let scanned = unsafe UnsafeBufferPointer(rebasing: buffer[slotStart...closeAt])
         do throws(FormatError) {
-          _ = try _JSONScanner.scanArrayElements(scanned, options: options) { offset, view, end in
+          _ = unsafe try _JSONScanner.scanArrayElements(scanned, options: options) {
+            offset, view, end in
             let slot = first + offset
             guard slot < stop else {
               anomaly = slot
@@ -1059,13 +1096,18 @@ package struct _JSONStreamReader {
             // Only whitespace may follow the value on its line; anything else is read again
             // as the line's own document.
             var after = slotStart + end
-            while after < range.upperBound, _JSONByte.isWhitespace(buffer[after]) { after += 1 }
+            while after < range.upperBound, unsafe _JSONByte.isWhitespace(buffer[after]) {
+              after += 1
+            }
             guard after == range.upperBound else {
               anomaly = slot
               return false
             }
-            let bytes = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range]))
-            guard body(.element(index: firstIndex + slot, view: view, bytes: bytes)) else {
+            let bytes = unsafe UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range]))
+            guard
+              unsafe body(
+                .element(index: firstIndex + slot, view: view, bytes: _ElementBytes(buffer: bytes)))
+            else {
               stopped = true
               return false
             }
@@ -1119,23 +1161,23 @@ package struct _JSONStreamReader {
     let range = elements[slot]
     let index = firstIndex + slot
     let location = lineStarts[slot]
-    return batch.withUnsafeBufferPointer { buffer in
-      let bytes = UnsafeBufferPointer(rebasing: buffer[range])
+    return unsafe batch.withUnsafeBufferPointer { buffer in
+      let bytes = unsafe UnsafeBufferPointer(rebasing: buffer[range])
       let scanned: (entries: [_PackedEntry], longLengths: [_LongLength])
       do throws(FormatError) {
-        scanned = try _JSONScanner.scan(bytes, options: options)
+        scanned = unsafe try _JSONScanner.scan(bytes, options: options)
       } catch {
         return body(
           .failedElement(
             index: index, error: translated(error, base: location, skipping: 0, element: index)))
       }
-      return scanned.entries.withUnsafeBufferPointer { entries in
-        scanned.longLengths.withUnsafeBufferPointer { longLengths in
-          body(
+      return unsafe scanned.entries.withUnsafeBufferPointer { entries in
+        unsafe scanned.longLengths.withUnsafeBufferPointer { longLengths in
+          unsafe body(
             .element(
               index: index,
               view: _TapeView(entries: entries, bytes: bytes, longLengths: longLengths),
-              bytes: UnsafeRawBufferPointer(bytes)))
+              bytes: _ElementBytes(buffer: UnsafeRawBufferPointer(bytes))))
         }
       }
     }
@@ -1146,7 +1188,7 @@ package struct _JSONStreamReader {
     _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions
   ) -> FormatError? {
     do throws(FormatError) {
-      _ = try _JSONScanner.scan(bytes, options: options)
+      _ = unsafe try _JSONScanner.scan(bytes, options: options)
       return nil
     } catch {
       return error
@@ -1157,8 +1199,8 @@ package struct _JSONStreamReader {
 
   /// The stream location of batch position `position`.
   private func streamLocation(ofBatch position: Int) -> TextLocation {
-    let relative = batch.withUnsafeBufferPointer { buffer in
-      Self.advance(
+    let relative = unsafe batch.withUnsafeBufferPointer { buffer in
+      unsafe Self.advance(
         TextLocation(offset: 0, line: 1, column: 1),
         over: UnsafeBufferPointer(
           rebasing: buffer[contentStart..<Swift.max(contentStart, position)]))
@@ -1171,8 +1213,8 @@ package struct _JSONStreamReader {
     guard let prefixCount, position >= prefixCount, let closeLocation else {
       return Self.location(of: position, in: envelope)
     }
-    let relative = envelope.withUnsafeBufferPointer { buffer in
-      Self.advance(
+    let relative = unsafe envelope.withUnsafeBufferPointer { buffer in
+      unsafe Self.advance(
         TextLocation(offset: 0, line: 1, column: 1),
         over: UnsafeBufferPointer(rebasing: buffer[prefixCount..<position]))
     }
@@ -1264,12 +1306,12 @@ package struct _JSONStreamReader {
     var index = 0
     let count = bytes.count
     while index < count {
-      let byte = bytes[index]
+      let byte = unsafe bytes[index]
       if byte == _JSONByte.newline {
         line += 1
         column = 1
       } else if byte == _JSONByte.carriageReturn {
-        if index + 1 < count && bytes[index + 1] == _JSONByte.newline { index += 1 }
+        if unsafe index + 1 < count && bytes[index + 1] == _JSONByte.newline { index += 1 }
         line += 1
         column = 1
       } else if byte & 0xC0 != 0x80 {
@@ -1283,7 +1325,7 @@ package struct _JSONStreamReader {
   /// The location of `position` in `bytes`, read from their start (a leading byte order mark
   /// is not counted in columns).
   private static func location(of position: Int, in bytes: [UInt8]) -> TextLocation {
-    bytes.withUnsafeBufferPointer { _JSONScanner.location(of: position, in: $0) }
+    unsafe bytes.withUnsafeBufferPointer { unsafe _JSONScanner.location(of: position, in: $0) }
   }
 }
 

@@ -121,7 +121,7 @@ struct _JSONValueTracker {
     guard inString, !escaped else { return index }
     var index = index
     while index < end {
-      let byte = input[index]
+      let byte = unsafe input[index]
       if byte == _JSONByte.quote || byte == _JSONByte.backslash || byte < 0x20 { break }
       index += 1
     }

@@ -34,12 +34,12 @@ import Testing
     var start = 0
     while start < bytes.count, !state.isOver {
       let end = Swift.min(bytes.count, start + chunk)
-      bytes[start..<end].withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count, !state.isOver {
-          offset = state.consume(buffer, from: offset)
-          drain()
-        }
+      let piece = Array(bytes[start..<end])
+      var offset = 0
+      var exhausted = piece.isEmpty
+      while !exhausted, !state.isOver {
+        (offset, exhausted) = state.consume(piece, from: offset)
+        drain()
       }
       start = end
     }

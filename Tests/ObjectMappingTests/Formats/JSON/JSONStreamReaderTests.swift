@@ -36,7 +36,7 @@ struct StreamReading: Equatable {
             reading.elements.append(view.node(at: 0))
             reading.indexes.append(index)
             // The bytes are the element's text.
-            if let node = try? Node(jsonBytes: Array(elementBytes), options: options) {
+            if let node = try? Node(jsonBytes: elementBytes.array, options: options) {
               #expect(node == view.node(at: 0))
             }
           case .failedElement(_, let error):
