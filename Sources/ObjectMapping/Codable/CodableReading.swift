@@ -386,6 +386,8 @@ final class _CodableReading {
   func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?, depth: Int) -> Int? {
     if let keys { return keys.index[key.stringValue] }
     var name = key.stringValue
+    // A mapping derived from the model's `Codable` conformance: its convention's key.
+    if let names = options.payloadKeys { name = names.payloadKey(for: name) }
     // `nil`: the key is not ASCII; `.some(nil)`: an ASCII key the bytes did not find.
     let found: Int?? = name.withUTF8 { bytes -> Int?? in
       guard _isASCII(bytes) else { return .none }
@@ -462,7 +464,7 @@ final class _CodableReading {
   /// `error` as a ``MappingError`` whose path names the payload's members as they are written
   /// there, from the value at `root`.
   func mappingError(_ error: any Error, root: Int) -> MappingError {
-    guard convertsKeys else { return _mappingError(error) }
+    guard convertsKeys || options.payloadKeys != nil else { return _mappingError(error) }
     return _mappingError(error) { self.payloadPath($0, from: root) }
   }
 
@@ -483,9 +485,11 @@ final class _CodableReading {
         continue
       }
       var name = key.stringValue
+      var conventional = options.payloadKeys?.payloadKey(for: name)
       // A converted key, or a key left as it is (a `[String: V]`'s).
       guard tape[at].kind == .object,
         let value = convertedKeys(of: at, path: [])?.index[name]
+          ?? conventional?.withUTF8({ tape.member(of: at, named: $0) })
           ?? name.withUTF8({ tape.member(of: at, named: $0) })
       else {
         components.append(.key(key.stringValue))

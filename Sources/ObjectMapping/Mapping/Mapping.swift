@@ -23,7 +23,11 @@
 /// key paths. Works for structs and final classes. The rules are compiled into a plan when the
 /// mapping is built; mapping never re-plans per object and a mapping holds no mutable state.
 public struct Mapping<Object>: MappingProtocol {
-  let make: @Sendable () -> Object
+  /// `nil` for a mapping derived from the model's `Codable` conformance (``derivation``).
+  let make: (@Sendable () -> Object)?
+  /// For a mapping derived from the model's `Codable` conformance: builds its plan
+  /// (`Mapping+Derived.swift`).
+  var derivation: _Derivation<Object>?
   var rules: [any MappingRule<Object>]
   /// `nil` unless set: mapping then uses the parent's (or the call's) mode, else lenient.
   var coercionMode: Coercion?
@@ -66,7 +70,7 @@ public struct Mapping<Object>: MappingProtocol {
   var keyVariantOf: ObjectIdentifier?
 
   /// The compiled plan (opaque).
-  public private(set) var plan: MappingPlan<Object>
+  public internal(set) var plan: MappingPlan<Object>
 
   /// Creates a mapping.
   ///
@@ -129,7 +133,7 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   /// `rules` with the keys of keyless rules made by `convention`.
-  private static func applying(
+  static func applying(
     _ convention: KeyConvention, to rules: [any MappingRule<Object>]
   ) -> [any MappingRule<Object>] {
     rules.map { rule in
@@ -169,7 +173,12 @@ public struct Mapping<Object>: MappingProtocol {
       childMerging: childMergingPolicy)
   }
 
-  private mutating func rebuildPlan() {
+  mutating func rebuildPlan() {
+    if let derivation {
+      plan = MappingPlan(derivation.plan(of: self))
+      return
+    }
+    guard let make else { return }
     // Every rule is compiled for mapping: the groups that apply are chosen per run, so that a
     // call's groups reach child mappings. Serialization still uses the mapping's own groups.
     let rules = expandedRules

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Builds the plan of a mapping derived from a model's `Codable` conformance
+/// (``Mapping/init(_:keys:overrides:)``): a one-case dynamic plan, like ``CodableMapping``'s,
+/// whose case runs the model's `init(from:)` and `encode(to:)` with the mapping's convention
+/// and overrides.
+enum _DerivedPlan {
+  static func make<Object: Codable & Sendable>(
+    _ mapping: Mapping<Object>, names: _PayloadKeyNames
+  ) -> _MappingPlan<Object> {
+    let rules = mapping.expandedRules
+    var problems: [String] = []
+    var overrides: [_DerivedOverride] = []
+    for rule in rules {
+      guard let overriding = rule as? any _DerivedOverriding else {
+        let shown = (rule as? any _DecodingRule<Object>).map { "\(type(of: $0)) \"\($0.source)\"" }
+        problems.append(
+          "\(shown ?? "\(type(of: rule))") cannot override a member of a mapping derived from "
+            + "\(Object.self)'s Codable conformance; overrides are Attribute rules (give the "
+            + "child type a Codable conformance, or write a full Mapping(\(Object.self).init))")
+        continue
+      }
+      switch overriding.derivedOverride() {
+      case .success(let override):
+        if overrides.contains(where: { $0.name == override.name }) {
+          problems.append("two rules override \(override.name); keep one")
+        }
+        overrides.append(override)
+      case .failure(let problem):
+        problems.append(problem.message)
+      }
+    }
+    let formats = mapping.formats
+    let decoding = {
+      var options = _DecodingOptions()
+      options.payloadKeys = names
+      options.dateDecodingStrategy = .custom { decoder in try _derivedDate(decoder, formats) }
+      return options
+    }()
+    let encoder = FastJSONEncoder()
+    let convention = names
+    encoder.keyEncodingStrategy = .custom { path in
+      _AnyCodingKey(stringValue: convention.payloadKey(for: path.last?.stringValue ?? ""))
+    }
+    encoder.dateEncodingStrategy = .iso8601
+    let settings = encoder.settings
+    let overridden = overrides.map { names.payloadKey(for: $0.name) }
+    let inverseOfOverrides = InverseMapping(
+      encodings: rules.compactMap { ($0 as? any _EncodableRule<Object>)?.encoding },
+      nulls: mapping.nullPolicy, dateFormat: mapping.dateFormatsAreExplicit ? formats.first : nil,
+      groups: mapping.activeGroups, groupMatching: mapping.groupMatchingMode)
+    let name = "\(Object.self)"
+    let overridesCopy = overrides
+    let hasOverrides = !rules.isEmpty
+    let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
+      decodeObject(Object.self, at: index, overrides: overridesCopy, options: decoding, run: &run)
+    }
+    let single = DynamicCase<Object>(
+      name: name, decode: decode,
+      collectExisting: { _, index, run in
+        // The model's `init(from:)` makes a whole value: it replaces the existing one.
+        guard let value = decode(index, &run) else { return nil }
+        var patch = _Patch<Object>()
+        patch.append({ $0 = value }, preview: { $0 = value })
+        return patch
+      },
+      makeEncoder: { _ in
+        _CaseEncoder { value, _, writer, run in
+          var node: Node
+          do {
+            node = try settings.node(of: value)
+          } catch {
+            let failure = _encodingMappingError(error)
+            run.errors.append(
+              MappingError(
+                path: _jsonPointer(run.path) + failure.path, failure.kind,
+                underlyingError: failure.underlyingError))
+            writer.null()
+            return true
+          }
+          if case .object(let members) = node, !overridden.isEmpty {
+            node = .object(members.filter { !overridden.contains($0.key) })
+          }
+          if hasOverrides {
+            var written = _PayloadWriter(target: .node, pretty: false, capacity: 256)
+            inverseOfOverrides.plan.encode(value, to: &written, run: &run)
+            node = node.deepMerged(with: written.nodes.result)
+          }
+          do throws(MappingError) {
+            try writer.node(node)
+          } catch {
+            run.errors.append(error)
+          }
+          return true
+        }
+      })
+    let dispatch = _DynamicDispatch(
+      cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,
+      declineIsError: true)
+    let inverse = InverseMapping(dispatchingTo: [single.makeEncoder(nil)], typeName: name)
+    return _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
+  }
+
+  /// Maps the object at `index`: reads every override, then runs the model's `init(from:)`.
+  static func decodeObject<Object: Decodable>(
+    _ type: Object.Type, at index: Int, overrides: [_DerivedOverride],
+    options: _DecodingOptions, run: inout _MappingRun
+  ) -> Object? {
+    guard run.tape[index].kind == .object else {
+      run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+      return nil
+    }
+    let before = run.errors.count
+    var outcomes: [_OverrideOutcome] = []
+    outcomes.reserveCapacity(overrides.count)
+    for override in overrides { outcomes.append(override.evaluate(index, &run)) }
+    let payload = PayloadValue(run: run, index: index, context: run.context)
+    payload.checkLifetime()
+    var found: [MappingError] = []
+    let object = _CodableReading.run(tape: payload.tape, options: options) { reading in
+      let decoder = _DerivedDecoder(
+        _TapeDecoder(reading, index: index, parent: nil, key: nil), overrides: overrides,
+        outcomes: outcomes)
+      var object: Object?
+      do {
+        object = try Object(from: decoder)
+      } catch {
+        decoder.collected.append(error)
+      }
+      for error in decoder.collected {
+        switch error {
+        case is _AlreadyRecorded:
+          continue
+        case let absent as _OverrideAbsent:
+          found.append(
+            MappingError(
+              path: _jsonPointer(overrides[absent.position].path), .missingRequiredKey))
+        case let mismatch as _OverrideTypeMismatch:
+          let override = overrides[mismatch.position]
+          found.append(
+            MappingError(
+              .invalidDefinition(
+                message: "\(override.rule) gives a \(mismatch.given) for \(override.name), "
+                  + "where \(Object.self)'s init(from:) reads a \(mismatch.asked)")))
+        default:
+          found.append(reading.mappingError(error, root: index))
+        }
+      }
+      for (position, override) in overrides.enumerated() where !decoder.asked[position] {
+        if case .notApplied = outcomes[position] { continue }
+        found.append(
+          MappingError(
+            .invalidDefinition(
+              message: "\(override.rule) overrides \(override.name), which "
+                + "\(Object.self)'s init(from:) never reads; name a property its Codable "
+                + "conformance decodes")))
+      }
+      return object
+    }
+    for error in found { run.record(error) }
+    return run.errors.count == before ? object : nil
+  }
+}
+
+/// A date read by a derived mapping's model: with the mapping's date formats, as attributes
+/// read them.
+private func _derivedDate(_ decoder: any Decoder, _ formats: [DateFormat]) throws -> Date {
+  guard let decoder = decoder as? _TapeDecoder else {
+    return try Date(from: decoder)
+  }
+  let payload = PayloadValue(
+    tape: decoder.reading.tape, index: decoder.index, context: .default, token: 0)
+  do {
+    return try Date.read(payload, formats: formats)
+  } catch {
+    throw DecodingError.dataCorrupted(
+      DecodingError.Context(
+        codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
+  }
+}
