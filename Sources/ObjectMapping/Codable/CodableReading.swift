@@ -492,7 +492,7 @@ final class _CodableReading {
           ?? conventional?.withUTF8({ tape.member(of: at, named: $0) })
           ?? name.withUTF8({ tape.member(of: at, named: $0) })
       else {
-        components.append(.key(key.stringValue))
+        components.append(.key(conventional ?? key.stringValue))
         current = nil
         continue
       }

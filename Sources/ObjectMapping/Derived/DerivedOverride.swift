@@ -54,27 +54,11 @@ extension Attribute: _DerivedOverriding {
             + "of \(Object.self) that its init(from:) could read; an override names one of "
             + "the model's coding keys by its property"))
     }
-    let grouped = !groupNames.isEmpty
-    let ungrouped = slotted().decodeStep(mayRepeat: true)
-    let step = grouped ? _GroupedStep(ungrouped, groups: groupNames) : ungrouped
     let path = source.isSpecial ? [] : source.keys.map { _PathComponent.key($0) }
     return .success(
       _DerivedOverride(
         name: name, rule: "Attribute \"\(source)\"", path: path,
-        evaluate: { index, run in
-          if grouped, !step.applies(in: run) { return .notApplied }
-          var slot = _DerivedSlot<Value>()
-          var patch = _Patch<_DerivedSlot<Value>>()
-          var hint = _MemberHint(object: index)
-          let before = run.errors.count
-          let outerMode = run.ontoExisting
-          run.ontoExisting = false
-          step.decode(&slot, &patch, objectIndex: index, hint: &hint, run: &run)
-          run.ontoExisting = outerMode
-          if run.errors.count != before { return .failed }
-          guard let value = slot.value else { return .absent }
-          return .value(value)
-        }))
+        evaluate: _slotEvaluator(slotted().decodeStep(mayRepeat: true), groups: groupNames)))
   }
 
   /// This rule writing into a ``_DerivedSlot`` instead of the model: the same source, read,
@@ -113,5 +97,87 @@ extension Attribute: _DerivedOverriding {
       }
     }
     return slotted
+  }
+}
+
+/// Reads an override's value for the object at an index (see ``_DerivedOverride/evaluate``).
+typealias _SlotEvaluator = @Sendable (Int, inout _MappingRun) -> _OverrideOutcome
+
+/// Runs `step` (a rule compiled to write into a ``_DerivedSlot``) on an object and returns
+/// what it wrote.
+func _slotEvaluator<Value>(_ step: _DecodeStep<_DerivedSlot<Value>>, groups: [String])
+  -> _SlotEvaluator
+{
+  let grouped = !groups.isEmpty
+  let step = grouped ? _GroupedStep(step, groups: groups) : step
+  return { index, run in
+    if grouped, !step.applies(in: run) { return .notApplied }
+    var slot = _DerivedSlot<Value>()
+    var patch = _Patch<_DerivedSlot<Value>>()
+    var hint = _MemberHint(object: index)
+    let before = run.errors.count
+    let outerMode = run.ontoExisting
+    run.ontoExisting = false
+    step.decode(&slot, &patch, objectIndex: index, hint: &hint, run: &run)
+    run.ontoExisting = outerMode
+    if run.errors.count != before { return .failed }
+    guard let value = slot.value else { return .absent }
+    return .value(value)
+  }
+}
+
+extension Relationship: _DerivedOverriding {
+  func derivedOverride() -> Result<_DerivedOverride, _DerivedProblem> {
+    if let keyPathProblem { return .failure(_DerivedProblem(message: keyPathProblem)) }
+    guard let name = KeyConvention.propertyName(of: propertyKeyPath, in: Object.self),
+      !name.contains(".")
+    else {
+      return .failure(
+        _DerivedProblem(
+          message: "Relationship \"\(source)\" writes \(propertyKeyPath), which is not a "
+            + "stored property of \(Object.self) that its init(from:) could read; an override "
+            + "names one of the model's coding keys by its property"))
+    }
+    guard let derivedReader else {
+      return .failure(
+        _DerivedProblem(
+          message: "Relationship \"\(source)\" maps a dictionary or nested collections, which "
+            + "a derived mapping cannot override yet; give the property's type a Codable "
+            + "conformance (it is then read by the model's init(from:)) or write a full mapping"))
+    }
+    let path = source.isSpecial ? [] : source.keys.map { _PathComponent.key($0) }
+    return .success(
+      _DerivedOverride(
+        name: name, rule: "Relationship \"\(source)\"", path: path,
+        evaluate: derivedReader(self)))
+  }
+
+  /// The settings of this rule that reading a value depends on, given to `other`.
+  func givingSettings<Other>(to other: Relationship<Other>) -> Relationship<Other> {
+    var copy = other
+    copy.presence = presence
+    copy.childFailure = childFailure
+    copy.validators = validators
+    copy.absence = absence
+    return copy
+  }
+
+  /// A to-one override's reader: the same relationship into a slot.
+  func slotEvaluator<Child, M: MappingProtocol<Child>>(
+    _: Child.Type, lazy mapping: @escaping @Sendable () -> M
+  ) -> _SlotEvaluator {
+    let slotted = givingSettings(
+      to: Relationship<_DerivedSlot<Child>>(source, \_DerivedSlot<Child>.value, lazy: mapping))
+    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+  }
+
+  /// A to-many override's reader: the same relationship into a slot.
+  func slotEvaluator<Collection: MappableCollection, M: MappingProtocol<Collection.Element>>(
+    collection _: Collection.Type, lazy mapping: @escaping @Sendable () -> M
+  ) -> _SlotEvaluator {
+    let slotted = givingSettings(
+      to: Relationship<_DerivedSlot<Collection>>(
+        source, \_DerivedSlot<Collection>.value, lazy: mapping))
+    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 }

@@ -45,13 +45,43 @@ enum _DerivedPlan {
     encoder.dateEncodingStrategy = .iso8601
     let settings = encoder.settings
     let overridden = overrides.map { names.payloadKey(for: $0.name) }
-    let inverseOfOverrides = InverseMapping(
-      encodings: rules.compactMap { ($0 as? any _EncodableRule<Object>)?.encoding },
-      nulls: mapping.nullPolicy, dateFormat: mapping.dateFormatsAreExplicit ? formats.first : nil,
-      groups: mapping.activeGroups, groupMatching: mapping.groupMatchingMode)
+    // The model's own members, written by its `encode(to:)` into the object the overrides
+    // write (after them, leaving out the keys they answer for).
+    let codableMembers = _ClosureValueWriter<Object> { value, writer, _ in
+      var node: Node
+      do {
+        node = try settings.node(of: value)
+      } catch {
+        throw _encodingMappingError(error)
+      }
+      if case .object(let members) = node, !overridden.isEmpty {
+        node = .object(members.filter { !overridden.contains($0.key) })
+      }
+      try writer.node(node)
+      return true
+    }
+    var members = _EncodingRule<Object>(
+      path: [], property: \Object.self, label: "\(Object.self)'s encode(to:)", nulls: nil,
+      step: _AttributeEncodeStep(
+        reader: _PropertyReader(\Object.self), valueWriter: codableMembers, outputFormat: nil,
+        errorPath: []))
+    members.placement = .selfMembers
+    var encodings: [_RuleEncoding<Object>] = rules.compactMap { rule in
+      guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
+      if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
+        encoding = encoding.grouped(names)
+      }
+      return encoding
+    }
+    encodings.append(.rule(members))
+    var inverse = InverseMapping(
+      encodings: encodings, nulls: mapping.nullPolicy,
+      dateFormat: mapping.dateFormatsAreExplicit ? formats.first : nil,
+      groups: mapping.activeGroups, groupMatching: mapping.groupMatchingMode,
+      relationshipNulls: mapping.relationshipNullPolicy, form: mapping.formOptions)
+    if let customize = mapping.inverseCustomization { inverse = customize(inverse) }
     let name = "\(Object.self)"
     let overridesCopy = overrides
-    let hasOverrides = !rules.isEmpty
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
       decodeObject(Object.self, at: index, overrides: overridesCopy, options: decoding, run: &run)
     }
@@ -64,40 +94,10 @@ enum _DerivedPlan {
         patch.append({ $0 = value }, preview: { $0 = value })
         return patch
       },
-      makeEncoder: { _ in
-        _CaseEncoder { value, _, writer, run in
-          var node: Node
-          do {
-            node = try settings.node(of: value)
-          } catch {
-            let failure = _encodingMappingError(error)
-            run.errors.append(
-              MappingError(
-                path: _jsonPointer(run.path) + failure.path, failure.kind,
-                underlyingError: failure.underlyingError))
-            writer.null()
-            return true
-          }
-          if case .object(let members) = node, !overridden.isEmpty {
-            node = .object(members.filter { !overridden.contains($0.key) })
-          }
-          if hasOverrides {
-            var written = _PayloadWriter(target: .node, pretty: false, capacity: 256)
-            inverseOfOverrides.plan.encode(value, to: &written, run: &run)
-            node = node.deepMerged(with: written.nodes.result)
-          }
-          do throws(MappingError) {
-            try writer.node(node)
-          } catch {
-            run.errors.append(error)
-          }
-          return true
-        }
-      })
+      makeEncoder: { _ in _CaseEncoder { _, _, _, _ in false } })
     let dispatch = _DynamicDispatch(
       cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,
       declineIsError: true)
-    let inverse = InverseMapping(dispatchingTo: [single.makeEncoder(nil)], typeName: name)
     return _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
   }
 
@@ -146,7 +146,8 @@ enum _DerivedPlan {
           found.append(reading.mappingError(error, root: index))
         }
       }
-      for (position, override) in overrides.enumerated() where !decoder.asked[position] {
+      for (position, override) in overrides.enumerated()
+      where object != nil && !decoder.asked[position] {
         if case .notApplied = outcomes[position] { continue }
         found.append(
           MappingError(
