@@ -79,11 +79,15 @@ enum _DerivedPlan {
       dateFormat: mapping.dateFormatsAreExplicit ? formats.first : nil,
       groups: mapping.activeGroups, groupMatching: mapping.groupMatchingMode,
       relationshipNulls: mapping.relationshipNullPolicy, form: mapping.formOptions)
+    // The convention reaches the child mappings of relationship overrides that declare none.
+    inverse.keyConvention = names.convention
     if let customize = mapping.inverseCustomization { inverse = customize(inverse) }
     let name = "\(Object.self)"
     let overridesCopy = overrides
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
-      decodeObject(Object.self, at: index, overrides: overridesCopy, options: decoding, run: &run)
+      decodeObject(
+        Object.self, at: index, overrides: overridesCopy, convention: names.convention,
+        options: decoding, run: &run)
     }
     let single = DynamicCase<Object>(
       name: name, decode: decode,
@@ -104,7 +108,7 @@ enum _DerivedPlan {
   /// Maps the object at `index`: reads every override, then runs the model's `init(from:)`.
   static func decodeObject<Object: Decodable>(
     _ type: Object.Type, at index: Int, overrides: [_DerivedOverride],
-    options: _DecodingOptions, run: inout _MappingRun
+    convention: KeyConvention, options: _DecodingOptions, run: inout _MappingRun
   ) -> Object? {
     guard run.tape[index].kind == .object else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
@@ -113,7 +117,13 @@ enum _DerivedPlan {
     let before = run.errors.count
     var outcomes: [_OverrideOutcome] = []
     outcomes.reserveCapacity(overrides.count)
-    for override in overrides { outcomes.append(override.evaluate(index, &run)) }
+    if !overrides.isEmpty {
+      // The mapping's convention reaches the child mappings of relationship overrides.
+      let outer = run.keyConvention
+      run.keyConvention = convention
+      for override in overrides { outcomes.append(override.evaluate(index, &run)) }
+      run.keyConvention = outer
+    }
     let payload = PayloadValue(run: run, index: index, context: run.context)
     payload.checkLifetime()
     var found: [MappingError] = []

@@ -54,6 +54,11 @@ public struct InverseMapping<Object>: Sendable {
   var keyEncoder: (@Sendable (Object) throws -> String)? {
     didSet { self = rebuilt() }
   }
+  /// The mapping's own key convention, which reaches the child mappings that declare none
+  /// (``KeyConvention``); `nil` when it declares none.
+  var keyConvention: KeyConvention? {
+    didSet { self = rebuilt() }
+  }
 
   init(
     encodings: [_RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
@@ -118,7 +123,7 @@ public struct InverseMapping<Object>: Sendable {
     (copy.plan, copy.placementProblems) = _InversePlan.build(
       rules: rules, nulls: nullPolicy, dateFormat: dateFormat, groups: groups,
       groupMatching: groupMatching,
-      dispatch: dispatch, keyEncoder: keyEncoder)
+      dispatch: dispatch, keyEncoder: keyEncoder, keyConvention: keyConvention)
     return copy
   }
 
