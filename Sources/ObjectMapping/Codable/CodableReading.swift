@@ -34,7 +34,7 @@ final class _CodableReading {
   /// A key strategy other than `.useDefaultKeys` is set.
   let convertsKeys: Bool
   /// The token of the call's reading (``_ReadingScope``).
-  private let token: UInt64
+  let token: UInt64
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one thread at a time, and no access outlives a lookup.)
   @exclusivity(unchecked) private var hints: [_ObjectHint] = []

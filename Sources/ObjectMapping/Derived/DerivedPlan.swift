@@ -31,23 +31,19 @@ enum _DerivedPlan {
       }
     }
     let formats = mapping.formats
-    let decoding = {
-      var options = _DecodingOptions()
-      options.payloadKeys = names
-      options.dateDecodingStrategy = .custom { decoder in try _derivedDate(decoder, formats) }
-      return options
-    }()
-    let encoder = FastJSONEncoder()
-    let convention = names
-    encoder.keyEncodingStrategy = .custom { path in
-      _AnyCodingKey(stringValue: convention.payloadKey(for: path.last?.stringValue ?? ""))
-    }
-    encoder.dateEncodingStrategy = .iso8601
-    let settings = encoder.settings
+    // Dates: the mapping's own formats when it sets them, else the run's (the call's, or the
+    // library's default: ISO 8601, then epoch seconds).
+    let ownFormats = mapping.dateFormatsAreExplicit ? formats : nil
+    let decoding = _derivedOptions(names: names, formats: DateFormat.defaultFormats)
+    let settings = _derivedEncoding(names: names, dateFormat: .iso8601)
     let overridden = overrides.map { names.payloadKey(for: $0.name) }
     // The model's own members, written by its `encode(to:)` into the object the overrides
     // write (after them, leaving out the keys they answer for).
     let codableMembers = _ClosureValueWriter<Object> { value, writer, _ in
+      // Dates in the format the run writes (the call's, the mapping's, else ISO 8601).
+      let format = writer.dateFormat
+      let settings =
+        format == .iso8601 ? settings : _derivedEncoding(names: names, dateFormat: format)
       var node: Node
       do {
         node = try settings.node(of: value)
@@ -85,9 +81,12 @@ enum _DerivedPlan {
     let name = "\(Object.self)"
     let overridesCopy = overrides
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
-      decodeObject(
+      let formats = ownFormats ?? run.context.dateFormats
+      return decodeObject(
         Object.self, at: index, overrides: overridesCopy, convention: names.convention,
-        options: decoding, run: &run)
+        options: formats == DateFormat.defaultFormats
+          ? decoding : _derivedOptions(names: names, formats: formats),
+        run: &run)
     }
     let single = DynamicCase<Object>(
       name: name, decode: decode,
@@ -173,6 +172,30 @@ enum _DerivedPlan {
   }
 }
 
+/// The decoding options of a derived mapping: its convention's keys, dates read with
+/// `formats`.
+private func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _DecodingOptions {
+  var options = _DecodingOptions()
+  options.payloadKeys = names
+  options.dateDecodingStrategy = .custom { decoder in try _derivedDate(decoder, formats) }
+  return options
+}
+
+/// The encoding settings of a derived mapping: its convention's keys, dates in `dateFormat`.
+private func _derivedEncoding(names: _PayloadKeyNames, dateFormat: DateFormat)
+  -> _NodeEncodingSettings
+{
+  let encoder = FastJSONEncoder()
+  encoder.keyEncodingStrategy = .custom { path in
+    _AnyCodingKey(stringValue: names.payloadKey(for: path.last?.stringValue ?? ""))
+  }
+  encoder.dateEncodingStrategy = .custom { date, encoder in
+    var container = encoder.singleValueContainer()
+    try container.encode(try dateFormat.format(date))
+  }
+  return encoder.settings
+}
+
 /// A date read by a derived mapping's model: with the mapping's date formats, as attributes
 /// read them.
 private func _derivedDate(_ decoder: any Decoder, _ formats: [DateFormat]) throws -> Date {
@@ -180,7 +203,8 @@ private func _derivedDate(_ decoder: any Decoder, _ formats: [DateFormat]) throw
     return try Date(from: decoder)
   }
   let payload = PayloadValue(
-    tape: decoder.reading.tape, index: decoder.index, context: .default, token: 0)
+    tape: decoder.reading.tape, index: decoder.index, context: .default,
+    token: decoder.reading.token)
   do {
     return try Date.read(payload, formats: formats)
   } catch {

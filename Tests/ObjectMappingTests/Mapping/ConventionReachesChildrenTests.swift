@@ -78,4 +78,32 @@ struct ConventionReachesChildrenTests {
     let options = MappingOptions(keys: .kebabCase)
     #expect(try Self.issue.map(Self.payload, with: options) == Self.expected)
   }
+
+  struct Status: Equatable, Sendable {
+    var state = ""
+    var targetURL = ""
+    var mergeCommitSha = ""
+  }
+
+  @Test func inverseEditingUsesTheConventionsKeys() throws {
+    let mapping = Mapping(Status.init, keys: .snakeCase) {
+      Attribute(\.state)
+      Attribute(\.targetURL)
+    }
+    let status = Status(state: "ok", targetURL: "https://ci", mergeCommitSha: "abc")
+    let kept = mapping.inverted().keeping("state", "target_url")
+    #expect(kept.omitted.isEmpty)
+    #expect(
+      String(decoding: try kept.serialize(status), as: UTF8.self)
+        == #"{"state":"ok","target_url":"https://ci"}"#)
+    let byName = mapping.inverted().keeping("targetURL")
+    #expect(byName.omitted.isEmpty)
+    #expect(
+      String(decoding: try byName.serialize(status), as: UTF8.self)
+        == #"{"target_url":"https://ci"}"#)
+    let added = mapping.inverted().adding(Attribute(\.mergeCommitSha))
+    #expect(
+      String(decoding: try added.serialize(status), as: UTF8.self)
+        == #"{"state":"ok","target_url":"https://ci","merge_commit_sha":"abc"}"#)
+  }
 }
