@@ -176,7 +176,8 @@ enum _DerivedPlan {
 /// `formats`.
 private func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _DecodingOptions {
   var options = _DecodingOptions()
-  options.payloadKeys = names
+  // The identity convention looks coding keys up as they are, as FastJSONDecoder does.
+  if names.convention.name != .identity { options.payloadKeys = names }
   options.dateDecodingStrategy = .custom { decoder in try _derivedDate(decoder, formats) }
   return options
 }
