@@ -52,7 +52,7 @@ private func registerDecode<Model: Decodable & Equatable>(
 /// The same Codable models through a mapping derived from their `Codable` conformance
 /// (`Mapping(Model.self)`, issue 41): their `init(from:)` on the library's reader, as
 /// FastJSONDecoder runs it, inside a mapping.
-func registerDerivedDecode<Model: Codable & Equatable & Sendable>(
+func registerDerivedDecode<Model: Codable & Equatable & SendableMetatype>(
   _ corpus: Corpus, _: Model.Type
 ) {
   let mapping = Mapping(Model.self)
@@ -60,7 +60,7 @@ func registerDerivedDecode<Model: Codable & Equatable & Sendable>(
     for _ in benchmark.scaledIterations {
       blackHole(try mapping.map(data))
     }
-  } setup: {
+  } setup: { () throws -> Data in
     let data = try fastDecodeCorpus(corpus, Model.self)
     guard try mapping.map(data) == FastJSONDecoder().decode(Model.self, from: data) else {
       FileHandle.standardError.write(

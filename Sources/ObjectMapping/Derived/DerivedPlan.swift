@@ -5,7 +5,7 @@ import Foundation
 /// whose case runs the model's `init(from:)` and `encode(to:)` with the mapping's convention
 /// and overrides.
 enum _DerivedPlan {
-  static func make<Object: Codable & Sendable>(
+  static func make<Object: Codable & SendableMetatype>(
     _ mapping: Mapping<Object>, names: _PayloadKeyNames
   ) -> _MappingPlan<Object> {
     let rules = mapping.expandedRules
@@ -16,8 +16,8 @@ enum _DerivedPlan {
         let shown = (rule as? any _DecodingRule<Object>).map { "\(type(of: $0)) \"\($0.source)\"" }
         problems.append(
           "\(shown ?? "\(type(of: rule))") cannot override a member of a mapping derived from "
-            + "\(Object.self)'s Codable conformance; overrides are Attribute rules (give the "
-            + "child type a Codable conformance, or write a full Mapping(\(Object.self).init))")
+            + "\(Object.self)'s Codable conformance; overrides are Attribute and Relationship "
+            + "rules (or write a full Mapping(\(Object.self).init))")
         continue
       }
       switch overriding.derivedOverride() {

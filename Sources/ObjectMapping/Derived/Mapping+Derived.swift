@@ -1,12 +1,12 @@
 import Foundation
 
-extension Mapping where Object: Codable & Sendable {
+extension Mapping where Object: Codable & SendableMetatype {
   /// A mapping derived from the model's own `Codable` conformance: every key its `init(from:)`
   /// reads and its `encode(to:)` writes is mapped, named by `keys` from the coding key, and the
   /// block lists only the properties whose mapping differs.
   ///
   /// ```swift
-  /// struct Issue: Codable, Sendable {
+  /// struct Issue: Codable {
   ///   var id: Int
   ///   var htmlURL: URL                 // "html_url"
   ///   var createdAt: Date              // "created_at", ISO 8601 or epoch seconds
@@ -35,13 +35,18 @@ extension Mapping where Object: Codable & Sendable {
   /// members that overrides write, and adds what the overrides write, at their paths. JSON and
   /// form bodies come from the same definition.
   ///
-  /// Overrides are ``Attribute`` rules; a ``Relationship`` override (a child through another
-  /// mapping) is a definition problem for now: give the child type a `Codable` conformance or
-  /// write a full mapping. An override for a property that the model's `init(from:)` never
-  /// asks for is reported as a definition problem the first time an object is mapped.
+  /// Overrides are ``Attribute`` rules (nested keys, transforms, defaults, validation,
+  /// `decodeOnly()`, groups) and ``Relationship`` rules to one child, an optional child or a
+  /// collection of children through another mapping (a ``DynamicMapping`` too); a
+  /// `[String: T]` or nested-collection relationship cannot override yet. A rule that cannot
+  /// override, and an override for a property that the model's `init(from:)` never asks for
+  /// (found the first time an object is mapped), are definition problems. The mapping's
+  /// convention reaches the child mappings of its relationship overrides that declare none.
   ///
-  /// Dates that the model's `Codable` reads are read with the mapping's date formats (by
-  /// default ISO 8601, then epoch seconds) and written in ISO 8601; `Data` is base64.
+  /// Dates that the model's `Codable` reads are read with the mapping's date formats, else the
+  /// call's, else ISO 8601 then epoch seconds, and written in the first of them; `Data` is
+  /// base64. Onto an existing instance the model's `init(from:)` makes a whole new value, which
+  /// replaces the existing one.
   ///
   /// - Parameters:
   ///   - type: The model type, whose `Codable` conformance the mapping derives from.
@@ -66,7 +71,7 @@ final class _Derivation<Object>: Sendable {
   let names: _PayloadKeyNames
   private let build: @Sendable (Mapping<Object>, _PayloadKeyNames) -> _MappingPlan<Object>
 
-  init(keys: KeyConvention) where Object: Codable & Sendable {
+  init(keys: KeyConvention) where Object: Codable & SendableMetatype {
     names = _PayloadKeyNames(keys)
     build = { mapping, names in _DerivedPlan.make(mapping, names: names) }
   }
