@@ -206,4 +206,39 @@ struct DerivedMappingTests {
     let body = try Mapping(Label.self, keys: .snakeCase).serialize(label, as: .formURLEncoded)
     #expect(String(decoding: body, as: UTF8.self) == "name=bug&color_code=d73a4a")
   }
+
+  @Test func oneDerivedMappingServesManyThreads() throws {
+    let expected = try Self.issueMapping.map(Self.payload)
+    let results = _ThreadResults(count: 8)
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      var same = true
+      for _ in 0..<50 {
+        same = same && (try? Self.issueMapping.map(Self.payload)) == expected
+        same = same && (try? Self.issueMapping.serialize(expected)) != nil
+      }
+      results.set(thread, same)
+    }
+    #expect(results.all)
+  }
+}
+
+/// Whether each thread saw the expected values.
+private final class _ThreadResults: @unchecked Sendable {
+  // @unchecked: `values` is read and written under `lock` only.
+  private let lock = NSLock()
+  private var values: [Bool]
+
+  init(count: Int) { values = Array(repeating: false, count: count) }
+
+  func set(_ index: Int, _ value: Bool) {
+    lock.lock()
+    values[index] = value
+    lock.unlock()
+  }
+
+  var all: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return values.allSatisfy { $0 }
+  }
 }
