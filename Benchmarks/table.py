@@ -56,6 +56,7 @@ PEER_AREAS = ("Decode", "Encode", "Parse")
 IMPLEMENTATIONS = (
     OURS,
     "FastJSONDecoder",
+    "Derived",
     "FastJSONEncoder",
     "JSONDecoder",
     "JSONEncoder",

@@ -12,6 +12,9 @@ func registerDecodeBenchmarks() {
   registerDecode(.twitter, TwitterMappings.search)
   registerDecode(.citmCatalog, CitmMappings.catalog)
   registerDecode(.canada, CanadaMappings.featureCollection)
+  registerDerivedDecode(.twitter, TwitterSearch.self)
+  registerDerivedDecode(.citmCatalog, CitmCatalog.self)
+  registerDerivedDecode(.canada, CanadaFeatureCollection.self)
   registerScalingBenchmarks()
 }
 
@@ -43,6 +46,28 @@ private func registerDecode<Model: Decodable & Equatable>(
     }
   } setup: {
     try fastDecodeCorpus(corpus, Model.self)
+  }
+}
+
+/// The same Codable models through a mapping derived from their `Codable` conformance
+/// (`Mapping(Model.self)`, issue 41): their `init(from:)` on the library's reader, as
+/// FastJSONDecoder runs it, inside a mapping.
+func registerDerivedDecode<Model: Codable & Equatable & SendableMetatype>(
+  _ corpus: Corpus, _: Model.Type
+) {
+  let mapping = Mapping(Model.self)
+  Benchmark("Decode.\(corpus.name).Derived") { benchmark, data in
+    for _ in benchmark.scaledIterations {
+      blackHole(try mapping.map(data))
+    }
+  } setup: { () throws -> Data in
+    let data = try fastDecodeCorpus(corpus, Model.self)
+    guard try mapping.map(data) == FastJSONDecoder().decode(Model.self, from: data) else {
+      FileHandle.standardError.write(
+        Data("error: Decode.\(corpus.name): the derived mapping and FastJSONDecoder differ\n".utf8))
+      exit(1)
+    }
+    return data
   }
 }
 

@@ -43,7 +43,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// A key strategy other than `.useDefaultKeys` is set.
   let convertsKeys: Bool
   /// The token of the call's reading (``_ReadingScope``).
-  private let token: UInt64
+  let token: UInt64
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one thread at a time, and no access outlives a lookup.)
   private var hints: [_ObjectHint] {
@@ -408,6 +408,8 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?, depth: Int) -> Int? {
     if let keys { return keys.index[key.stringValue] }
     var name = key.stringValue
+    // A mapping derived from the model's `Codable` conformance: its convention's key.
+    if let names = options.payloadKeys { name = names.payloadKey(for: name) }
     // `nil`: the key is not ASCII; `.some(nil)`: an ASCII key the bytes did not find.
     let found: Int?? = name.withASCIIKeyBytes { key -> Int? in
       if depth >= hints.count {
@@ -481,7 +483,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// `error` as a ``MappingError`` whose path names the payload's members as they are written
   /// there, from the value at `root`.
   func mappingError(_ error: any Error, root: Int) -> MappingError {
-    guard convertsKeys else { return _mappingError(error) }
+    guard convertsKeys || options.payloadKeys != nil else { return _mappingError(error) }
     return _mappingError(error) { self.payloadPath($0, from: root) }
   }
 
@@ -502,12 +504,14 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
         continue
       }
       let name = key.stringValue
+      let conventional = options.payloadKeys?.payloadKey(for: name)
       // A converted key, or a key left as it is (a `[String: V]`'s).
       guard tape[at].kind == .object,
         let value = convertedKeys(of: at, path: [])?.index[name]
+          ?? conventional.flatMap({ tape.member(of: at, named: $0) })
           ?? tape.member(of: at, named: name)
       else {
-        components.append(.key(key.stringValue))
+        components.append(.key(conventional ?? key.stringValue))
         current = nil
         continue
       }

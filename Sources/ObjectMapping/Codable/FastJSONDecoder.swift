@@ -196,6 +196,9 @@ struct _DecodingOptions: @unchecked Sendable {
   var assumesTopLevelDictionary = false
   var reading = FastJSONDecoder.defaultReading
   var errorReporting = FastJSONDecoder.ErrorReporting.decodingError
+  /// For a mapping derived from a model's `Codable` conformance: the payload keys its
+  /// convention makes from the coding keys (``_PayloadKeyNames``); `nil` for the coders.
+  var payloadKeys: _PayloadKeyNames?
 
   /// Reads `input` and decodes the value at its root with `body`, reporting failures as
   /// ``errorReporting`` says.

@@ -134,6 +134,10 @@ struct _MappingRun {
   /// ``keyConvention`` is set: tested per object instead of the optional, which would take a
   /// slot in the frame of every level of a recursion.
   private(set) var hasKeyConvention = false
+  /// Set by a plan that put its own convention in effect, for the object it is about to map
+  /// (``_MappingPlan/runPassingConvention(on:patch:ontoExisting:at:run:)``), and cleared as
+  /// it begins.
+  var passesOwnConvention = false
   /// The contexts derived for child mappings in this run, by (inherited context, child plan):
   /// derived once, reused for every object, and kept alive for the values that hold them
   /// unretained.

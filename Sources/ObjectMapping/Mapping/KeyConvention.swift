@@ -327,7 +327,7 @@ extension Attribute {
 
 extension Attribute {
   /// `make`'s rule at the key the mapping's ``KeyConvention`` makes from `property`'s name.
-  fileprivate static func keyless(
+  static func keyless(
     _ property: AnyKeyPath, _ make: (SourcePath) -> Attribute
   ) -> Attribute {
     let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")

@@ -23,7 +23,11 @@
 /// key paths. Works for structs and final classes. The rules are compiled into a plan when the
 /// mapping is built; mapping never re-plans per object and a mapping holds no mutable state.
 public struct Mapping<Object>: MappingProtocol {
-  let make: @Sendable () -> Object
+  /// `nil` for a mapping derived from the model's `Codable` conformance (``derivation``).
+  let make: (@Sendable () -> Object)?
+  /// For a mapping derived from the model's `Codable` conformance: builds its plan
+  /// (`Mapping+Derived.swift`).
+  var derivation: _Derivation<Object>?
   var rules: [any MappingRule<Object>]
   /// `nil` unless set: mapping then uses the parent's (or the call's) mode, else lenient.
   var coercionMode: Coercion?
@@ -64,9 +68,12 @@ public struct Mapping<Object>: MappingProtocol {
   /// For a mapping derived for a call's key convention (``MappingOptions/keys``): the plan it
   /// was derived from.
   var keyVariantOf: ObjectIdentifier?
+  /// The convention the mapping declares (`keys:`, ``keys(_:)``): it reaches the child mappings
+  /// that declare none.
+  var ownConvention: KeyConvention?
 
   /// The compiled plan (opaque).
-  public private(set) var plan: MappingPlan<Object>
+  public internal(set) var plan: MappingPlan<Object>
 
   /// Creates a mapping.
   ///
@@ -103,6 +110,7 @@ public struct Mapping<Object>: MappingProtocol {
   ) {
     self.make = make
     self.rules = Self.applying(keys, to: rules())
+    ownConvention = keys
     plan = MappingPlan(_MappingPlan(placeholder: ()))
     rebuildPlan()
   }
@@ -112,6 +120,7 @@ public struct Mapping<Object>: MappingProtocol {
   public func keys(_ convention: KeyConvention) -> Self {
     var copy = self
     copy.rules = Self.applying(convention, to: rules)
+    copy.ownConvention = copy.ownConvention ?? convention
     copy.rebuildPlan()
     return copy
   }
@@ -129,7 +138,7 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   /// `rules` with the keys of keyless rules made by `convention`.
-  private static func applying(
+  static func applying(
     _ convention: KeyConvention, to rules: [any MappingRule<Object>]
   ) -> [any MappingRule<Object>] {
     rules.map { rule in
@@ -169,7 +178,12 @@ public struct Mapping<Object>: MappingProtocol {
       childMerging: childMergingPolicy)
   }
 
-  private mutating func rebuildPlan() {
+  mutating func rebuildPlan() {
+    if let derivation {
+      plan = MappingPlan(derivation.plan(of: self))
+      return
+    }
+    guard let make else { return }
     // Every rule is compiled for mapping: the groups that apply are chosen per run, so that a
     // call's groups reach child mappings. Serialization still uses the mapping's own groups.
     let rules = expandedRules
@@ -205,6 +219,7 @@ public struct Mapping<Object>: MappingProtocol {
       groups: activeGroups, groupMatching: groupMatchingMode,
       relationshipNulls: relationshipNullPolicy, form: formOptions)
     inverse.keyEncoder = keyRule?.encode
+    if let ownConvention { inverse.keyConvention = ownConvention }
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
     var problems = Self.definitionProblems(rules: rules, compiled: compiled, keyRule: keyRule)
     problems += self.rules.compactMap { ($0 as? Include<Object>)?.problem }
@@ -255,7 +270,8 @@ public struct Mapping<Object>: MappingProtocol {
       _MappingPlan(
         make: make, rules: compiled, settings: decodeSettings, inverse: inverse,
         keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys,
-        flatKnownKeys: flatKnownKeys, keyVariants: keyVariants, derivedFrom: keyVariantOf))
+        flatKnownKeys: flatKnownKeys, keyVariants: keyVariants, derivedFrom: keyVariantOf,
+        ownConvention: keyVariantOf == nil ? ownConvention : nil))
   }
 
   /// Two rules of this block (not of included mappings) writing one property, unless their
@@ -650,6 +666,10 @@ final class _MappingPlan<Object>: Sendable {
   /// For a plan derived for a call's key convention: the identity of the plan it was derived
   /// from.
   private let derivedFrom: ObjectIdentifier?
+  /// The mapping's own key convention, in effect for its child mappings that declare none.
+  let ownConvention: KeyConvention?
+  /// ``ownConvention`` is set: tested on the hot path instead of the optional.
+  let hasOwnConvention: Bool
 
   /// The identity the settings precedence knows this plan by (``_MappingRun/rootPlan``,
   /// ``_MappingRun/enterSettings(of:)``): a plan derived for a key convention is the mapping it
@@ -662,8 +682,11 @@ final class _MappingPlan<Object>: Sendable {
     keyRule: _KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
     problems: [String] = [], knownKeys: [_KnownKey]? = nil,
     flatKnownKeys: [_FlatKnownKeys] = [],
-    keyVariants: _KeyVariants<_MappingPlan<Object>>? = nil, derivedFrom: ObjectIdentifier? = nil
+    keyVariants: _KeyVariants<_MappingPlan<Object>>? = nil, derivedFrom: ObjectIdentifier? = nil,
+    ownConvention: KeyConvention? = nil
   ) {
+    self.ownConvention = ownConvention
+    hasOwnConvention = ownConvention != nil
     self.keyVariants = keyVariants
     hasKeyVariants = keyVariants != nil
     self.derivedFrom = derivedFrom
@@ -688,8 +711,11 @@ final class _MappingPlan<Object>: Sendable {
   }
 
   init(
-    dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>, problems: [String] = []
+    dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>, problems: [String] = [],
+    ownConvention: KeyConvention? = nil
   ) {
+    self.ownConvention = ownConvention
+    hasOwnConvention = ownConvention != nil
     make = nil
     keyReadingSteps = []
     keyVariants = nil
@@ -713,6 +739,8 @@ final class _MappingPlan<Object>: Sendable {
   }
 
   init(placeholder: Void) {
+    ownConvention = nil
+    hasOwnConvention = false
     make = nil
     keyReadingSteps = []
     keyVariants = nil
@@ -888,6 +916,11 @@ final class _MappingPlan<Object>: Sendable {
       return runKeyedSteps(
         on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)
     }
+    if hasOwnConvention, !run.passesOwnConvention {
+      return runPassingConvention(
+        on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)
+    }
+    run.passesOwnConvention = false
     let before = run.errors.count
     var hint = _MemberHint(object: index)
     let inherited = hasSettings ? run.enterSettings(of: self) : nil
@@ -904,6 +937,23 @@ final class _MappingPlan<Object>: Sendable {
 }
 
 extension _MappingPlan {
+  /// ``runSteps(on:patch:ontoExisting:at:run:)`` with this mapping's own key convention in
+  /// effect for its child mappings that declare none; out of line, like
+  /// ``runKeyedSteps(on:patch:ontoExisting:at:run:)``.
+  @inline(never)
+  func runPassingConvention(
+    on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
+    run: inout _MappingRun
+  ) -> Bool {
+    let outer = run.keyConvention
+    run.keyConvention = ownConvention
+    run.passesOwnConvention = true
+    let succeeded = runSteps(
+      on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)
+    run.keyConvention = outer
+    return succeeded
+  }
+
   /// ``runSteps(on:patch:ontoExisting:at:run:)`` with the plan derived for the call's key
   /// convention; out of line, so that the frame of `runSteps`, which recursion repeats per level
   /// of nesting, holds nothing for it.

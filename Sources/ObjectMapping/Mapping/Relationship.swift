@@ -95,6 +95,9 @@ public struct Relationship<Object>: MappingRule {
   /// Why the property's key path must not be used (a force unwrap or an array subscript that
   /// could trap), or `nil`; see ``_KeyPathCheck``.
   let keyPathProblem: String?
+  /// For an override of a derived mapping: reads this relationship's value without a model
+  /// (`Derived/DerivedOverride.swift`); `nil` for the shapes that cannot override yet.
+  var derivedReader: (@Sendable (Relationship<Object>) -> _SlotEvaluator)?
 
   /// What the relationship maps: one child, a collection, or a dictionary of children.
   var shape: _RelationshipShape = .toMany
@@ -750,6 +753,7 @@ extension Relationship {
       step: { _ToOneStep($0, source: $1, property: property, mapping: mapping) })
     flatChild = _FlatChild(mapping, property: property)
     shape = .toOne
+    derivedReader = { rule in rule.slotEvaluator(Child.self, lazy: mapping) }
   }
 
   /// An optional to-one relationship: absent leaves it, `null` clears it.
@@ -774,6 +778,7 @@ extension Relationship {
       step: { _OptionalToOneStep($0, source: $1, property: property, mapping: mapping) })
     flatChild = _FlatChild(mapping, property: property)
     shape = .toOne
+    derivedReader = { rule in rule.slotEvaluator(Child.self, lazy: mapping) }
   }
 
   /// A to-many relationship into an array, a set, or an optional of either.
@@ -799,6 +804,7 @@ extension Relationship {
         _ToManyEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
       step: { _ToManyStep($0, source: $1, property: property, mapping: mapping) })
+    derivedReader = { rule in rule.slotEvaluator(collection: Collection.self, lazy: mapping) }
   }
 
   /// A dictionary of objects keyed by the payload's keys (`{"ann": {...}, "bob": {...}}`).

@@ -234,7 +234,7 @@ extension Optional: _OptionalMappableValue where Wrapped: MappableValue {
 }
 
 /// A writer made of a closure (reversed transforms).
-private final class _ClosureValueWriter<Value>: _ValueWriter<Value>, @unchecked Sendable {
+final class _ClosureValueWriter<Value>: _ValueWriter<Value>, @unchecked Sendable {
   let body: @Sendable (Value, inout _PayloadWriter, NullPolicy) throws -> Bool
 
   init(_ body: @escaping @Sendable (Value, inout _PayloadWriter, NullPolicy) throws -> Bool) {

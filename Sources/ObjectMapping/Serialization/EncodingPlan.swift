@@ -24,12 +24,22 @@ struct _EncodingRun {
   /// How many objects deep the writing is: 0 while no object (the root) is being written.
   var depth = 0
 
-  /// The call declares a key convention (``MappingOptions/keys``): tested per object instead
-  /// of the optional, which would take a slot in the frame of every level of a recursion.
-  let hasKeyConvention: Bool
+  /// The key convention in effect: the nearest enclosing mapping's own, else the call's
+  /// (``MappingOptions/keys``); mappings with default keys write with the plan they derived
+  /// for it.
+  var keyConvention: KeyConvention? {
+    didSet { hasKeyConvention = keyConvention != nil }
+  }
+  /// ``keyConvention`` is set: tested per object instead of the optional, which would take a
+  /// slot in the frame of every level of a recursion.
+  private(set) var hasKeyConvention: Bool
+  /// Set by a plan that put its own convention in effect, for the object it is about to write
+  /// (``_InversePlan/encodeBody(at:to:run:)``), and cleared as it begins.
+  var passesOwnConvention = false
 
   init(options: MappingOptions = .none) {
     self.options = options
+    keyConvention = options.keys
     hasKeyConvention = options.keys != nil
   }
 
@@ -361,14 +371,21 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private let selfMemberSteps: [(step: _SelfMembersEncodeStep, nulls: NullPolicy?)]
   /// ``wholeOutput`` or ``selfMemberSteps`` is set: tested on the hot path instead of both.
   private let writesSelf: Bool
+  /// The mapping's own key convention, which its child mappings that declare none write with.
+  private let ownConvention: KeyConvention?
+  /// ``ownConvention`` is set: tested on the hot path instead of the optional.
+  private let hasOwnConvention: Bool
 
   private init(
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     groups: Set<String>?, groupMatching: GroupMatching?,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
-    keyEncoder: (@Sendable (Object) throws -> String)?, problems: inout [InverseOmission]
+    keyEncoder: (@Sendable (Object) throws -> String)?, keyConvention: KeyConvention?,
+    problems: inout [InverseOmission]
   ) {
     self.groupMatching = groupMatching
+    ownConvention = keyConvention
+    hasOwnConvention = keyConvention != nil
     if rules.contains(where: { $0.defaultKeyNames != nil }) {
       keyVariants = _KeyVariants { convention, _ in
         _InversePlan.build(
@@ -446,13 +463,13 @@ final class _InversePlan<Object>: @unchecked Sendable {
     rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     groups: Set<String>? = nil, groupMatching: GroupMatching? = nil,
     dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
-    keyEncoder: (@Sendable (Object) throws -> String)?
+    keyEncoder: (@Sendable (Object) throws -> String)?, keyConvention: KeyConvention? = nil
   ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
     var problems: [InverseOmission] = []
     let plan = _InversePlan(
       rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups,
       groupMatching: groupMatching, dispatch: dispatch,
-      keyEncoder: keyEncoder, problems: &problems)
+      keyEncoder: keyEncoder, keyConvention: keyConvention, problems: &problems)
     return (plan, problems)
   }
 
@@ -523,6 +540,10 @@ final class _InversePlan<Object>: @unchecked Sendable {
     if hasKeyVariants, run.hasKeyConvention {
       return encodeKeyedBody(at: object, to: &writer, run: &run)
     }
+    if hasOwnConvention, !run.passesOwnConvention {
+      return encodePassingConvention(at: object, to: &writer, run: &run)
+    }
+    run.passesOwnConvention = false
     if let dispatch {
       return dispatch(object.load(Object.self), &writer, &run)
     }
@@ -570,6 +591,19 @@ final class _InversePlan<Object>: @unchecked Sendable {
     if isClass { run.visiting.removeLast() }
   }
 
+  /// ``encodeBody(at:to:run:)`` with this mapping's own convention in effect for its child
+  /// mappings; out of line, like ``encodeKeyedBody(at:to:run:)``.
+  @inline(never)
+  private func encodePassingConvention(
+    at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
+  ) {
+    let outer = run.keyConvention
+    run.keyConvention = ownConvention
+    run.passesOwnConvention = true
+    encodeBody(at: object, to: &writer, run: &run)
+    run.keyConvention = outer
+  }
+
   /// ``encodeBody(at:to:run:)`` with the plan derived for the call's key convention; out of
   /// line, so that the frame of `encodeBody`, which recursion repeats per level of nesting,
   /// holds nothing for it.
@@ -597,7 +631,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// call declares one and this plan has default keys, else this one.
   @inline(never)
   private func keyed(in run: borrowing _EncodingRun) -> _InversePlan<Object> {
-    guard let keyVariants, let convention = run.options.keys else { return self }
+    guard let keyVariants, let convention = run.keyConvention else { return self }
     return keyVariants.plan(for: convention, owner: ObjectIdentifier(self))
   }
 

@@ -54,6 +54,11 @@ public struct InverseMapping<Object>: Sendable {
   var keyEncoder: (@Sendable (Object) throws -> String)? {
     didSet { self = rebuilt() }
   }
+  /// The mapping's own key convention, which reaches the child mappings that declare none
+  /// (``KeyConvention``); `nil` when it declares none.
+  var keyConvention: KeyConvention? {
+    didSet { self = rebuilt() }
+  }
 
   init(
     encodings: [_RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
@@ -118,7 +123,7 @@ public struct InverseMapping<Object>: Sendable {
     (copy.plan, copy.placementProblems) = _InversePlan.build(
       rules: rules, nulls: nullPolicy, dateFormat: dateFormat, groups: groups,
       groupMatching: groupMatching,
-      dispatch: dispatch, keyEncoder: keyEncoder)
+      dispatch: dispatch, keyEncoder: keyEncoder, keyConvention: keyConvention)
     return copy
   }
 
@@ -161,8 +166,10 @@ public struct InverseMapping<Object>: Sendable {
   /// ```
   ///
   /// A key path keeps the member it names and, for a nested object, everything under it
-  /// (`"user"` keeps `user.name` and `user.email`). A key path that no rule writes is listed in
-  /// ``omitted`` (a misspelt allow-list would otherwise drop a field silently).
+  /// (`"user"` keeps `user.name` and `user.email`). Under the mapping's key convention a
+  /// property name also names the key the convention writes (`"targetURL"` keeps
+  /// `target_url`). A key path that no rule writes is listed in ``omitted`` (a misspelt
+  /// allow-list would otherwise drop a field silently).
   public func keeping(_ keyPaths: String...) -> Self {
     keeping(keyPaths)
   }
@@ -170,12 +177,18 @@ public struct InverseMapping<Object>: Sendable {
   /// The variadic `keeping(_:)` with the key paths in an array.
   public func keeping(_ keyPaths: [String]) -> Self {
     let kept = keyPaths.map { SourcePath($0).keys }
+    // Under the mapping's convention a property name names the key the convention writes too
+    // (`keeping("targetURL")` keeps `target_url`).
+    let conventional = kept.map { path in path.map { keyConvention?.key(for: $0) ?? $0 } }
+    func isKept(_ rule: _EncodingRule<Object>, _ position: Int) -> Bool {
+      rule.path.starts(with: kept[position]) || rule.path.starts(with: conventional[position])
+    }
     var copy = self
     copy.rules.removeAll { rule in
-      !kept.contains { rule.path.starts(with: $0) }
+      !kept.indices.contains { isKept(rule, $0) }
     }
-    for (text, path) in zip(keyPaths, kept)
-    where !rules.contains(where: { $0.path.starts(with: path) }) {
+    for (position, text) in keyPaths.enumerated()
+    where !rules.contains(where: { isKept($0, position) }) {
       copy.leftOut.append(
         InverseOmission(rule: "keeping(\"\(text)\")", reason: "no rule writes \"\(text)\""))
     }
@@ -210,13 +223,22 @@ public struct InverseMapping<Object>: Sendable {
     return copy.rebuilt()
   }
 
-  /// The inverse with the serializing side of `rule` added after the existing rules.
+  /// The inverse with the serializing side of `rule` added after the existing rules. A rule
+  /// without a key takes it from the mapping's key convention, as in the mapping
+  /// (`adding(Attribute(\.mergeCommitSha))` writes `merge_commit_sha` under `.snakeCase`).
   ///
   /// ```swift
   /// inverse.adding(Attribute("summary", \.summary))
   /// ```
   public func adding(_ rule: some MappingRule<Object>) -> Self {
     var copy = self
+    var rule: any MappingRule<Object> = rule
+    // A rule without a key takes it from the mapping's convention, as in the mapping itself.
+    if let keyConvention, let deriving = rule as? any _KeyDerivingRule,
+      let keyed = deriving.applyingKeyConvention(keyConvention) as? any MappingRule<Object>
+    {
+      rule = keyed
+    }
     if let encodable = rule as? any _EncodableRule<Object> {
       switch encodable.encoding {
       case .rule(let encoding): copy.rules.append(encoding)

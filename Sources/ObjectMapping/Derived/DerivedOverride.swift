@@ -1,0 +1,183 @@
+import Foundation
+
+/// One rule of a derived mapping (``Mapping/init(_:keys:overrides:)``) compiled for decoding:
+/// the coding key it answers for, and how it reads its value from an object of the payload.
+struct _DerivedOverride: Sendable {
+  /// The property's name, which is the coding key it answers for.
+  let name: String
+  /// How the rule reads in a message (`Attribute "pull_request.url"`).
+  let rule: String
+  /// Where the rule reads, for a value `init(from:)` needs but the rule left absent.
+  let path: [_PathComponent]
+  /// Reads the value from the object at the index, recording problems in the run.
+  let evaluate: @Sendable (Int, inout _MappingRun) -> _OverrideOutcome
+}
+
+/// What an override read for one object.
+enum _OverrideOutcome {
+  /// The value (of the property's type).
+  case value(Any)
+  /// Absent (or rejected by a validator), with no default.
+  case absent
+  /// The value failed; its errors are in the run.
+  case failed
+  /// The rule's groups do not apply in the run: the coding key is read as if not overridden.
+  case notApplied
+}
+
+/// Where an override's step writes the value it read.
+struct _DerivedSlot<Value> {
+  var value: Value?
+}
+
+/// A rule that can answer for a coding key of a derived mapping.
+protocol _DerivedOverriding<Object> {
+  associatedtype Object
+  /// The rule compiled as an override; `nil` with the reason when it cannot be one.
+  func derivedOverride() -> Result<_DerivedOverride, _DerivedProblem>
+}
+
+/// Why a rule cannot be an override of a derived mapping.
+struct _DerivedProblem: Error {
+  let message: String
+}
+
+extension Attribute: _DerivedOverriding {
+  func derivedOverride() -> Result<_DerivedOverride, _DerivedProblem> {
+    if let keyPathProblem { return .failure(_DerivedProblem(message: keyPathProblem)) }
+    guard let name = KeyConvention.propertyName(of: property, in: Object.self),
+      !name.contains(".")
+    else {
+      return .failure(
+        _DerivedProblem(
+          message: "Attribute \"\(source)\" writes \(property), which is not a stored property "
+            + "of \(Object.self) that its init(from:) could read; an override names one of "
+            + "the model's coding keys by its property"))
+    }
+    let path = source.isSpecial ? [] : source.keys.map { _PathComponent.key($0) }
+    return .success(
+      _DerivedOverride(
+        name: name, rule: "Attribute \"\(source)\"", path: path,
+        evaluate: _slotEvaluator(slotted().decodeStep(mayRepeat: true), groups: groupNames)))
+  }
+
+  /// This rule writing into a ``_DerivedSlot`` instead of the model: the same source, read,
+  /// defaults, presence, date formats and validators.
+  func slotted() -> Attribute<_DerivedSlot<Value>, Value?> {
+    let read = self.read
+    let nullValue = self.nullValue
+    let slotNull: @Sendable () -> Value?? = {
+      guard let value = nullValue() else { return nil }
+      return .some(.some(value))
+    }
+    let slotDefault: (@Sendable () -> Value?)?
+    if let made = defaultValue {
+      slotDefault = { () -> Value? in made() }
+    } else {
+      slotDefault = nil
+    }
+    var slotted = Attribute<_DerivedSlot<Value>, Value?>(
+      source: source, property: \_DerivedSlot<Value>.value,
+      read: { payload -> Value? in try read(payload) },
+      nullValue: slotNull, defaultValue: slotDefault, serialize: nil, expected: expected)
+    if let zeroValue {
+      slotted.zeroValue = { () -> Value?? in
+        guard let zero = zeroValue() else { return nil }
+        return .some(.some(zero))
+      }
+    }
+    slotted.presence = presence
+    slotted.attributeDateFormats = attributeDateFormats
+    slotted.absence = absence
+    slotted.validators = validators.map { validator in
+      _Validator(message: validator.message) { (value: inout Value?) in
+        guard var typed = value else { return true }
+        defer { value = typed }
+        return try validator.body(&typed)
+      }
+    }
+    return slotted
+  }
+}
+
+/// Reads an override's value for the object at an index (see ``_DerivedOverride/evaluate``).
+typealias _SlotEvaluator = @Sendable (Int, inout _MappingRun) -> _OverrideOutcome
+
+/// Runs `step` (a rule compiled to write into a ``_DerivedSlot``) on an object and returns
+/// what it wrote.
+func _slotEvaluator<Value>(_ step: _DecodeStep<_DerivedSlot<Value>>, groups: [String])
+  -> _SlotEvaluator
+{
+  let grouped = !groups.isEmpty
+  let step = grouped ? _GroupedStep(step, groups: groups) : step
+  return { index, run in
+    if grouped, !step.applies(in: run) { return .notApplied }
+    var slot = _DerivedSlot<Value>()
+    var patch = _Patch<_DerivedSlot<Value>>()
+    var hint = _MemberHint(object: index)
+    let before = run.errors.count
+    let outerMode = run.ontoExisting
+    run.ontoExisting = false
+    step.decode(&slot, &patch, objectIndex: index, hint: &hint, run: &run)
+    run.ontoExisting = outerMode
+    if run.errors.count != before { return .failed }
+    guard let value = slot.value else { return .absent }
+    return .value(value)
+  }
+}
+
+extension Relationship: _DerivedOverriding {
+  func derivedOverride() -> Result<_DerivedOverride, _DerivedProblem> {
+    if let keyPathProblem { return .failure(_DerivedProblem(message: keyPathProblem)) }
+    guard let name = KeyConvention.propertyName(of: propertyKeyPath, in: Object.self),
+      !name.contains(".")
+    else {
+      return .failure(
+        _DerivedProblem(
+          message: "Relationship \"\(source)\" writes \(propertyKeyPath), which is not a "
+            + "stored property of \(Object.self) that its init(from:) could read; an override "
+            + "names one of the model's coding keys by its property"))
+    }
+    guard let derivedReader else {
+      return .failure(
+        _DerivedProblem(
+          message: "Relationship \"\(source)\" maps a dictionary or nested collections, which "
+            + "a derived mapping cannot override yet; give the property's type a Codable "
+            + "conformance (it is then read by the model's init(from:)) or write a full mapping"))
+    }
+    let path = source.isSpecial ? [] : source.keys.map { _PathComponent.key($0) }
+    return .success(
+      _DerivedOverride(
+        name: name, rule: "Relationship \"\(source)\"", path: path,
+        evaluate: derivedReader(self)))
+  }
+
+  /// The settings of this rule that reading a value depends on, given to `other`.
+  func givingSettings<Other>(to other: Relationship<Other>) -> Relationship<Other> {
+    var copy = other
+    copy.presence = presence
+    copy.childFailure = childFailure
+    copy.validators = validators
+    copy.absence = absence
+    return copy
+  }
+
+  /// A to-one override's reader: the same relationship into a slot.
+  func slotEvaluator<Child, M: MappingProtocol<Child>>(
+    _: Child.Type, lazy mapping: @escaping @Sendable () -> M
+  ) -> _SlotEvaluator {
+    let slotted = givingSettings(
+      to: Relationship<_DerivedSlot<Child>>(source, \_DerivedSlot<Child>.value, lazy: mapping))
+    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+  }
+
+  /// A to-many override's reader: the same relationship into a slot.
+  func slotEvaluator<Collection: MappableCollection, M: MappingProtocol<Collection.Element>>(
+    collection _: Collection.Type, lazy mapping: @escaping @Sendable () -> M
+  ) -> _SlotEvaluator {
+    let slotted = givingSettings(
+      to: Relationship<_DerivedSlot<Collection>>(
+        source, \_DerivedSlot<Collection>.value, lazy: mapping))
+    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+  }
+}

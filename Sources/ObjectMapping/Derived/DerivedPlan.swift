@@ -1,0 +1,216 @@
+import Foundation
+
+/// Builds the plan of a mapping derived from a model's `Codable` conformance
+/// (``Mapping/init(_:keys:overrides:)``): a one-case dynamic plan, like ``CodableMapping``'s,
+/// whose case runs the model's `init(from:)` and `encode(to:)` with the mapping's convention
+/// and overrides.
+enum _DerivedPlan {
+  static func make<Object: Codable & SendableMetatype>(
+    _ mapping: Mapping<Object>, names: _PayloadKeyNames
+  ) -> _MappingPlan<Object> {
+    let rules = mapping.expandedRules
+    var problems: [String] = []
+    var overrides: [_DerivedOverride] = []
+    for rule in rules {
+      guard let overriding = rule as? any _DerivedOverriding else {
+        let shown = (rule as? any _DecodingRule<Object>).map { "\(type(of: $0)) \"\($0.source)\"" }
+        problems.append(
+          "\(shown ?? "\(type(of: rule))") cannot override a member of a mapping derived from "
+            + "\(Object.self)'s Codable conformance; overrides are Attribute and Relationship "
+            + "rules (or write a full Mapping(\(Object.self).init))")
+        continue
+      }
+      switch overriding.derivedOverride() {
+      case .success(let override):
+        if overrides.contains(where: { $0.name == override.name }) {
+          problems.append("two rules override \(override.name); keep one")
+        }
+        overrides.append(override)
+      case .failure(let problem):
+        problems.append(problem.message)
+      }
+    }
+    let formats = mapping.formats
+    // Dates: the mapping's own formats when it sets them, else the run's (the call's, or the
+    // library's default: ISO 8601, then epoch seconds).
+    let ownFormats = mapping.dateFormatsAreExplicit ? formats : nil
+    let decoding = _derivedOptions(names: names, formats: DateFormat.defaultFormats)
+    let settings = _derivedEncoding(names: names, dateFormat: .iso8601)
+    let overridden = overrides.map { names.payloadKey(for: $0.name) }
+    // The model's own members, written by its `encode(to:)` into the object the overrides
+    // write (after them, leaving out the keys they answer for).
+    let codableMembers = _ClosureValueWriter<Object> { value, writer, _ in
+      // Dates in the format the run writes (the call's, the mapping's, else ISO 8601).
+      let format = writer.dateFormat
+      let settings =
+        format == .iso8601 ? settings : _derivedEncoding(names: names, dateFormat: format)
+      var node: Node
+      do {
+        node = try settings.node(of: value)
+      } catch {
+        throw _encodingMappingError(error)
+      }
+      if case .object(let members) = node, !overridden.isEmpty {
+        node = .object(members.filter { !overridden.contains($0.key) })
+      }
+      try writer.node(node)
+      return true
+    }
+    var members = _EncodingRule<Object>(
+      path: [], property: \Object.self, label: "\(Object.self)'s encode(to:)", nulls: nil,
+      step: _AttributeEncodeStep(
+        reader: _PropertyReader(\Object.self), valueWriter: codableMembers, outputFormat: nil,
+        errorPath: []))
+    members.placement = .selfMembers
+    var encodings: [_RuleEncoding<Object>] = rules.compactMap { rule in
+      guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
+      if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
+        encoding = encoding.grouped(names)
+      }
+      return encoding
+    }
+    encodings.append(.rule(members))
+    var inverse = InverseMapping(
+      encodings: encodings, nulls: mapping.nullPolicy,
+      dateFormat: mapping.dateFormatsAreExplicit ? formats.first : nil,
+      groups: mapping.activeGroups, groupMatching: mapping.groupMatchingMode,
+      relationshipNulls: mapping.relationshipNullPolicy, form: mapping.formOptions)
+    // The convention reaches the child mappings of relationship overrides that declare none.
+    inverse.keyConvention = names.convention
+    if let customize = mapping.inverseCustomization { inverse = customize(inverse) }
+    let name = "\(Object.self)"
+    let overridesCopy = overrides
+    let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
+      let formats = ownFormats ?? run.context.dateFormats
+      return decodeObject(
+        Object.self, at: index, overrides: overridesCopy, convention: names.convention,
+        options: formats == DateFormat.defaultFormats
+          ? decoding : _derivedOptions(names: names, formats: formats),
+        run: &run)
+    }
+    let single = DynamicCase<Object>(
+      name: name, decode: decode,
+      collectExisting: { _, index, run in
+        // The model's `init(from:)` makes a whole value: it replaces the existing one.
+        guard let value = decode(index, &run) else { return nil }
+        var patch = _Patch<Object>()
+        patch.append({ $0 = value }, preview: { $0 = value })
+        return patch
+      },
+      makeEncoder: { _ in _CaseEncoder { _, _, _, _ in false } })
+    let dispatch = _DynamicDispatch(
+      cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,
+      declineIsError: true)
+    return _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
+  }
+
+  /// Maps the object at `index`: reads every override, then runs the model's `init(from:)`.
+  static func decodeObject<Object: Decodable>(
+    _ type: Object.Type, at index: Int, overrides: [_DerivedOverride],
+    convention: KeyConvention, options: _DecodingOptions, run: inout _MappingRun
+  ) -> Object? {
+    guard run.tape[index].kind == .object else {
+      run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+      return nil
+    }
+    let before = run.errors.count
+    var outcomes: [_OverrideOutcome] = []
+    outcomes.reserveCapacity(overrides.count)
+    if !overrides.isEmpty {
+      // The mapping's convention reaches the child mappings of relationship overrides.
+      let outer = run.keyConvention
+      run.keyConvention = convention
+      for override in overrides { outcomes.append(override.evaluate(index, &run)) }
+      run.keyConvention = outer
+    }
+    let payload = PayloadValue(run: run, index: index, context: run.context)
+    payload.checkLifetime()
+    var found: [MappingError] = []
+    let object = _CodableReading.run(tape: payload.tape, options: options) { reading in
+      let decoder = _DerivedDecoder(
+        _TapeDecoder(reading, index: index, parent: nil, key: nil), overrides: overrides,
+        outcomes: outcomes)
+      var object: Object?
+      do {
+        object = try Object(from: decoder)
+      } catch {
+        decoder.collected.append(error)
+      }
+      for error in decoder.collected {
+        switch error {
+        case is _AlreadyRecorded:
+          continue
+        case let absent as _OverrideAbsent:
+          found.append(
+            MappingError(
+              path: _jsonPointer(overrides[absent.position].path), .missingRequiredKey))
+        case let mismatch as _OverrideTypeMismatch:
+          let override = overrides[mismatch.position]
+          found.append(
+            MappingError(
+              .invalidDefinition(
+                message: "\(override.rule) gives a \(mismatch.given) for \(override.name), "
+                  + "where \(Object.self)'s init(from:) reads a \(mismatch.asked)")))
+        default:
+          found.append(reading.mappingError(error, root: index))
+        }
+      }
+      for (position, override) in overrides.enumerated()
+      where object != nil && !decoder.asked[position] {
+        if case .notApplied = outcomes[position] { continue }
+        found.append(
+          MappingError(
+            .invalidDefinition(
+              message: "\(override.rule) overrides \(override.name), which "
+                + "\(Object.self)'s init(from:) never reads; name a property its Codable "
+                + "conformance decodes")))
+      }
+      return object
+    }
+    for error in found { run.record(error) }
+    return run.errors.count == before ? object : nil
+  }
+}
+
+/// The decoding options of a derived mapping: its convention's keys, dates read with
+/// `formats`.
+private func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _DecodingOptions {
+  var options = _DecodingOptions()
+  // The identity convention looks coding keys up as they are, as FastJSONDecoder does.
+  if names.convention.name != .identity { options.payloadKeys = names }
+  options.dateDecodingStrategy = .custom { decoder in try _derivedDate(decoder, formats) }
+  return options
+}
+
+/// The encoding settings of a derived mapping: its convention's keys, dates in `dateFormat`.
+private func _derivedEncoding(names: _PayloadKeyNames, dateFormat: DateFormat)
+  -> _NodeEncodingSettings
+{
+  let encoder = FastJSONEncoder()
+  encoder.keyEncodingStrategy = .custom { path in
+    _AnyCodingKey(stringValue: names.payloadKey(for: path.last?.stringValue ?? ""))
+  }
+  encoder.dateEncodingStrategy = .custom { date, encoder in
+    var container = encoder.singleValueContainer()
+    try container.encode(try dateFormat.format(date))
+  }
+  return encoder.settings
+}
+
+/// A date read by a derived mapping's model: with the mapping's date formats, as attributes
+/// read them.
+private func _derivedDate(_ decoder: any Decoder, _ formats: [DateFormat]) throws -> Date {
+  guard let decoder = decoder as? _TapeDecoder else {
+    return try Date(from: decoder)
+  }
+  let payload = PayloadValue(
+    tape: decoder.reading.tape, index: decoder.index, context: .default,
+    token: decoder.reading.token)
+  do {
+    return try Date.read(payload, formats: formats)
+  } catch {
+    throw DecodingError.dataCorrupted(
+      DecodingError.Context(
+        codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
+  }
+}
