@@ -224,6 +224,46 @@ struct StreamingTests {
     #expect(try await Self.eventually { server.abandonedRequests == 1 })
   }
 
+  @Test func aLaggingStreamDoesNotHoldUpOtherRequests() async throws {
+    let counter = Counter()
+    let streaming = try Self.endlessServer(counter: counter)
+    defer { streaming.stop() }
+    let other = try LoopbackServer { _ in .json(Self.event(7)) }
+    defer { other.stop() }
+    let streamingManager = ObjectManager(
+      baseURL: streaming.baseURL, limits: RequestLimits(timeout: .seconds(60)))
+    let otherManager = ObjectManager(
+      baseURL: other.baseURL, limits: RequestLimits(timeout: .seconds(3)))
+    var iterator = try await streamingManager.elements("/events", mapping: Self.eventMapping)
+      .makeAsyncIterator()
+    #expect(try await iterator.next()?.id == 0)
+    // The consumer lags until the transfer's queue is full and the server stops writing.
+    var previous = -1
+    while counter.count != previous {
+      previous = counter.count
+      try await Task.sleep(for: .milliseconds(300))
+    }
+    // While it lags, an ordinary request on another manager (and session) should be served;
+    // held up, it times out behind the stream, which is not read again before it returns. On
+    // Linux it is held up: swift-corelibs-foundation runs every session on one work queue,
+    // which the waiting delegate holds, and `suspend()` cannot replace the wait there (see
+    // Documentation/Streaming.md, "The object manager"). When that is fixed, this known issue
+    // is no longer recorded and the test fails: then drop `withKnownIssue` and `.serialized`.
+    try await withKnownIssue("a lagging streamed transfer holds FoundationNetworking's work queue")
+    {
+      let event = try await otherManager.get("/event", mapping: Self.eventMapping)
+      #expect(event == Event(id: 7, name: "event 7 é"))
+    } when: {
+      #if canImport(FoundationNetworking)
+        true
+      #else
+        false
+      #endif
+    }
+    #expect(counter.count - previous < 1 << 20, "kept writing while nobody read")
+    #expect(try await iterator.next()?.id == 1)
+  }
+
   @Test func stoppingEarlyClosesTheConnection() async throws {
     let counter = Counter()
     let server = try Self.endlessServer(counter: counter)

@@ -381,6 +381,34 @@ struct StreamReading: Equatable {
     return text
   }
 
+  /// The batch locations (counted a word at a time without `\r`) are the scanner's.
+  @Test func locationsAfterBytesAreTheScanners() {
+    var random = Generator(state: 42)
+    let pieces = ["a", "{\"k\": 1}", " ", "\n", "\r", "\r\n", "é", "€", "😀", "\n\n"]
+    for round in 0..<2_000 {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...40, using: &random) {
+        // Every fourth payload without `\r`: the fast path.
+        let piece = pieces[Int.random(in: 0..<pieces.count, using: &random)]
+        text += round % 4 == 0 ? piece.replacingOccurrences(of: "\r", with: "") : piece
+      }
+      let bytes = Array(text.utf8)
+      let start = TextLocation(offset: 7, line: 3, column: 5)
+      bytes.withUnsafeBufferPointer { buffer in
+        let whole = _JSONScanner.location(of: buffer.count, in: buffer)
+        let fromStart = _JSONStreamReader.advance(
+          TextLocation(offset: 0, line: 1, column: 1), over: buffer)
+        #expect(fromStart == whole, "\(text.debugDescription)")
+        let moved = _JSONStreamReader.advance(start, over: buffer)
+        #expect(moved.offset == 7 + bytes.count)
+        #expect(moved.line == 2 + whole.line, "\(text.debugDescription)")
+        #expect(
+          moved.column == (whole.line == 1 ? 4 + whole.column : whole.column),
+          "\(text.debugDescription)")
+      }
+    }
+  }
+
   @Test(arguments: [false, true])
   func mutatedPayloadsReadAsTheWholeDocument(keyPath: Bool) {
     var random = Generator(state: keyPath ? 40 : 41)
