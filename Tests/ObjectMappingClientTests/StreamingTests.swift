@@ -248,9 +248,12 @@ struct StreamingTests {
     // Linux it is held up: swift-corelibs-foundation runs every session on one work queue,
     // which the waiting delegate holds, and `suspend()` cannot replace the wait there (see
     // Documentation/Streaming.md, "The object manager"). When that is fixed, this known issue
-    // is no longer recorded and the test fails: then drop `withKnownIssue` and `.serialized`.
-    try await withKnownIssue("a lagging streamed transfer holds FoundationNetworking's work queue")
-    {
+    // is no longer recorded: then drop `withKnownIssue` and `.serialized`. It is intermittent
+    // because on a loaded machine the lag loop above can end before the queue is full, and the
+    // request is then served.
+    try await withKnownIssue(
+      "a lagging streamed transfer holds FoundationNetworking's work queue", isIntermittent: true
+    ) {
       let event = try await otherManager.get("/event", mapping: Self.eventMapping)
       #expect(event == Event(id: 7, name: "event 7 é"))
     } when: {

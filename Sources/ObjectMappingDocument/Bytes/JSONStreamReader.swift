@@ -1304,14 +1304,14 @@ package struct _JSONStreamReader {
     let count = bytes.count
     // The common case, bytes without `\r`, eight bytes at a time: this runs over every batch,
     // and a byte-at-a-time loop cost as much as a tenth of streaming an array.
-    let whole = Self.byteCounts(bytes)
+    let whole = unsafe Self.byteCounts(bytes)
     if whole.returns == 0 {
       var scalars = count - whole.continuations
       if whole.lineFeeds > 0 {
         var lastLine = count
-        while lastLine > 0, bytes[lastLine - 1] != _JSONByte.newline { lastLine -= 1 }
-        let tail = UnsafeBufferPointer(rebasing: bytes[lastLine...])
-        scalars = tail.count - Self.byteCounts(tail).continuations
+        while lastLine > 0, unsafe bytes[lastLine - 1] != _JSONByte.newline { lastLine -= 1 }
+        let tail = unsafe UnsafeBufferPointer(rebasing: bytes[lastLine...])
+        scalars = unsafe tail.count - Self.byteCounts(tail).continuations
       }
       return TextLocation(
         offset: start.offset + count, line: start.line + whole.lineFeeds,
@@ -1358,7 +1358,7 @@ package struct _JSONStreamReader {
       Int(truncatingIfNeeded: (word &* 0x0101_0101_0101_0101) >> 56)
     }
     if let base = bytes.baseAddress {
-      let raw = UnsafeRawPointer(base)
+      let raw = unsafe UnsafeRawPointer(base)
       while index + 8 <= count {
         // Each byte lane counts up to 31 words (a lane sum under 256), then they are added up.
         var feedLanes: UInt64 = 0
@@ -1366,7 +1366,7 @@ package struct _JSONStreamReader {
         var continuationLanes: UInt64 = 0
         var words = 0
         while words < 31, index + 8 <= count {
-          let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          let word = unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
           feedLanes &+= zeros(word ^ 0x0A0A_0A0A_0A0A_0A0A) >> 7
           returnLanes &+= zeros(word ^ 0x0D0D_0D0D_0D0D_0D0D) >> 7
           continuationLanes &+= (word & ~(word << 1) & high) >> 7
@@ -1379,7 +1379,7 @@ package struct _JSONStreamReader {
       }
     }
     while index < count {
-      let byte = bytes[index]
+      let byte = unsafe bytes[index]
       if byte == _JSONByte.newline { lineFeeds += 1 }
       if byte == _JSONByte.carriageReturn { returns += 1 }
       if byte & 0xC0 == 0x80 { continuations += 1 }
