@@ -199,7 +199,21 @@ struct StreamingTests {
 
   // MARK: Backpressure, closing, deadline
 
-  @Test func theServerIsReadOnlyAsFastAsElementsAreTaken() async throws {
+  /// Whether the tests that leave a streamed transfer unread for a while run: on Linux such a
+  /// transfer holds FoundationNetworking's one work queue, and another test's `resume()` on
+  /// Swift's cooperative threads then waits for it, which can stall every async test of the
+  /// process until the transfer times out (Documentation/Streaming.md, "The object manager").
+  /// There they run in a process of their own (`.ci/run` sets `OBJECT_MAPPING_LAG_TESTS=1`).
+  static var lagTestsRun: Bool {
+    #if canImport(FoundationNetworking)
+      ProcessInfo.processInfo.environment["OBJECT_MAPPING_LAG_TESTS"] == "1"
+    #else
+      true
+    #endif
+  }
+
+  @Test(.enabled(if: lagTestsRun, "run alone: OBJECT_MAPPING_LAG_TESTS=1"))
+  func theServerIsReadOnlyAsFastAsElementsAreTaken() async throws {
     let counter = Counter()
     let server = try Self.endlessServer(counter: counter)
     defer { server.stop() }
@@ -224,7 +238,8 @@ struct StreamingTests {
     #expect(try await Self.eventually { server.abandonedRequests == 1 })
   }
 
-  @Test func aLaggingStreamDoesNotHoldUpOtherRequests() async throws {
+  @Test(.enabled(if: lagTestsRun, "run alone: OBJECT_MAPPING_LAG_TESTS=1"))
+  func aLaggingStreamDoesNotHoldUpOtherRequests() async throws {
     let counter = Counter()
     let streaming = try Self.endlessServer(counter: counter)
     defer { streaming.stop() }
