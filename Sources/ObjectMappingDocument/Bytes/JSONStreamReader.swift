@@ -1079,6 +1079,8 @@ package struct _JSONStreamReader {
       batch[closeAt] = _JSONByte.closeBracket
       var anomaly: Int?
       var stopped = false
+      // How many lines of the scan were delivered: the next one is the value in progress.
+      var delivered = 0
       let firstIndex = self.firstIndex
       let elements = self.elements
       let options = batchOptions
@@ -1111,14 +1113,21 @@ package struct _JSONStreamReader {
               stopped = true
               return false
             }
+            delivered = offset + 1
             return true
           }
         } catch {
-          // The line holding the error is read again as its own document.
-          let position = slotStart + (error.location?.offset ?? 0)
-          var slot = first
-          while slot + 1 < stop, elements[slot + 1].lowerBound <= position { slot += 1 }
-          anomaly = slot
+          // The value in progress failed: its line is read again as its own document. The error
+          // may lie on a later line (a value left open runs on through the lines after it), so
+          // the line is the first one not delivered, not the one holding the error.
+          if first + delivered < stop {
+            anomaly = first + delivered
+          } else {
+            let position = slotStart + (error.location?.offset ?? 0)
+            var slot = first
+            while slot + 1 < stop, elements[slot + 1].lowerBound <= position { slot += 1 }
+            anomaly = slot
+          }
         }
       }
       batch[slotStart] = savedStart

@@ -142,6 +142,22 @@ import Testing
     }
   }
 
+  @Test func aLineLeftOpenFailsAsItselfWhateverTheChunks() async {
+    // The first line's object is left open: read with the lines after it, the scan fails on a
+    // later line; the failing element is still the first line (found by the stream fuzzer).
+    let text = "{\"id\": 1\n\n][2\n}\"three\"\n{\"bad\": }\n"
+    for size in [1, 2, 3, 5, 1_000] {
+      let (elements, error) = await collect(
+        Self.articleMapping.elements(
+          of: ProbedChunks(Array(text.utf8), size: size), as: .jsonLines))
+      #expect(elements.isEmpty)
+      #expect(
+        "\(error.map { "\($0)" } ?? "no error")"
+          == "/0: syntax error at line 1, column 9 (byte 8): expected ',' or '}' after an object "
+          + "member, found end of input", "chunks of \(size)")
+    }
+  }
+
   // MARK: Errors
 
   @Test func aSyntaxErrorEndsTheStreamAfterTheElementsBeforeIt() async {
