@@ -1,8 +1,9 @@
 import Foundation
 import ObjectMapping
-import ObjectMappingClient
 import ObjectMappingTestSupport
 import Testing
+
+@testable import ObjectMappingClient
 
 #if canImport(Glibc)
   import Glibc
@@ -485,6 +486,29 @@ struct StreamingTests {
     }
     let report = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     if ProcessInfo.processInfo.environment["OBJECT_MAPPING_PRINT_SCALING"] == "1" { print(report) }
+  }
+
+  @Test func theSpoolIsARingThatGivesBytesBackInOrder() throws {
+    #expect(_Spool.namePrefix == Self.spoolPrefix)
+    let spool = try _Spool(capacity: 10)
+    #expect(Self.namedSpools().isEmpty)
+    try spool.write(Data("abcdef".utf8))
+    #expect(try spool.read(upTo: 4) == Data("abcd".utf8))
+    // "ef" at 4 and 5; "ghijklm" goes to 6…9, then wraps to 0…2.
+    try spool.write(Data("ghijklm".utf8))
+    #expect(spool.count == 9)
+    // Full but one: a write past the capacity fails rather than grow the file.
+    #expect(throws: URLError(.cannotWriteToFile)) { try spool.write(Data("no".utf8)) }
+    try spool.write(Data("n".utf8))
+    var read = Data()
+    while spool.count > 0 { read += try spool.read(upTo: 3) }
+    #expect(String(decoding: read, as: UTF8.self) == "efghijklmn")
+    // Drained, it starts again at the ring's start.
+    try spool.write(Data("xyz".utf8))
+    #expect(try spool.read(upTo: 100) == Data("xyz".utf8))
+    spool.close()
+    #expect(spool.count == 0)
+    #expect(throws: URLError(.cannotWriteToFile)) { try spool.write(Data("a".utf8)) }
   }
 
   @Test func aLaggingConsumerKeepsMemoryBounded() async throws {
