@@ -37,10 +37,12 @@ struct StreamingTests {
   }
 
   /// A server that streams an endless array of events, `perChunk` events per write, with a
-  /// pause of `pause` seconds after each.
-  static func endlessServer(counter: Counter, perChunk: Int = 100, pause: Double = 0) throws
-    -> LoopbackServer
-  {
+  /// pause of `pause` seconds after each; with `go`, it writes its first `perChunk` events,
+  /// then waits until `go` counts something (the consumer took what it needs on time, however
+  /// busy the machine is).
+  static func endlessServer(
+    counter: Counter, perChunk: Int = 100, pause: Double = 0, go: Counter? = nil
+  ) throws -> LoopbackServer {
     try LoopbackServer { _ in
       LoopbackServer.Response(
         status: 200, headers: ["Content-Type": "application/json"], length: .none,
@@ -57,6 +59,9 @@ struct StreamingTests {
             let bytes = Array(text.utf8)
             guard writer.write(bytes) else { return }
             counter.add(bytes.count)
+            while let go, go.count == 0 {
+              guard writer.pause(0.01) else { return }
+            }
             if pause > 0, !writer.pause(pause) { return }
           }
         })
@@ -240,7 +245,8 @@ struct StreamingTests {
 
   @Test func aConsumerThatFallsBehindByMoreThanTheLimitEndsTheStream() async throws {
     let counter = Counter()
-    let server = try Self.endlessServer(counter: counter)
+    let go = Counter()
+    let server = try Self.endlessServer(counter: counter, go: go)
     defer { server.stop() }
     let limit = 4 << 20
     let manager = ObjectManager(
@@ -251,9 +257,10 @@ struct StreamingTests {
     for expected in 0..<10 {
       #expect(try await iterator.next()?.id == expected)
     }
-    // The consumer pauses: the transport holds what arrives, 256 KiB in memory and the rest in
-    // its spool, until the limit, then stops the transfer and closes the connection (the server
-    // stops writing).
+    // The consumer pauses while the server writes as fast as it can: the transport holds what
+    // arrives, 256 KiB in memory and the rest in its spool, until the limit, then stops the
+    // transfer and closes the connection (the server stops writing).
+    go.add(1)
     #expect(try await Self.eventually(30) { server.abandonedRequests == 1 })
     let written = counter.count
     // What the transfer held, and what the sockets' buffers took.
@@ -284,15 +291,16 @@ struct StreamingTests {
 
   @Test func aLaggingStreamDoesNotHoldUpOtherRequests() async throws {
     let counter = Counter()
-    // About 4 MB a second: the lag below spools, and stays under the limit (64 MiB).
-    let streaming = try Self.endlessServer(counter: counter, pause: 0.001)
+    // Under 1 MB a second: the lag below spools, and stays under the limit (64 MiB) for more
+    // than a minute, on a machine however busy.
+    let streaming = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { streaming.stop() }
     let other = try LoopbackServer { _ in .json(Self.event(7)) }
     defer { other.stop() }
     let streamingManager = ObjectManager(
       baseURL: streaming.baseURL, limits: RequestLimits(timeout: .seconds(60)))
     let otherManager = ObjectManager(
-      baseURL: other.baseURL, limits: RequestLimits(timeout: .seconds(10)))
+      baseURL: other.baseURL, limits: RequestLimits(timeout: .seconds(30)))
     do {
       var iterator = try await streamingManager.elements("/events", mapping: Self.eventMapping)
         .makeAsyncIterator()
@@ -310,7 +318,8 @@ struct StreamingTests {
         return try await group.reduce(into: []) { $0.append($1) }
       }
       #expect(events == Array(repeating: Event(id: 7, name: "event 7 é"), count: 4))
-      #expect(ContinuousClock.now - start < .seconds(10))
+      // Held up, they would wait for URLSession's own timeout (60 seconds).
+      #expect(ContinuousClock.now - start < .seconds(30))
       // The lagging transfer went on reading meanwhile (into its spool).
       #expect(try await Self.eventually { counter.count > before })
       // Read back from memory and the spool, in order.
@@ -365,7 +374,7 @@ struct StreamingTests {
 
   @Test func stoppingEarlyClosesTheConnectionAndTheSpool() async throws {
     let counter = Counter()
-    let server = try Self.endlessServer(counter: counter, pause: 0.001)
+    let server = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { server.stop() }
     let manager = ObjectManager(baseURL: server.baseURL)
     var taken = 0
@@ -382,7 +391,7 @@ struct StreamingTests {
 
   @Test func aCancelledTaskClosesTheConnectionAndTheSpool() async throws {
     let counter = Counter()
-    let server = try Self.endlessServer(counter: counter, pause: 0.001)
+    let server = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { server.stop() }
     let manager = ObjectManager(baseURL: server.baseURL)
     let task = Task {
