@@ -49,15 +49,21 @@ public protocol HTTPTransport: Sendable {
   /// it arrives (``ObjectManager/elements(_:query:mapping:as:onElementFailure:headers:limits:)``).
   ///
   /// A transport that streams delivers the body in chunks, reading from the network only as
-  /// fast as the chunks are taken (backpressure), and closes the connection when the body is
-  /// released before its end or cancelled. The default implementation calls
+  /// fast as the chunks are taken (backpressure), or holding what arrives ahead of the
+  /// consumer within `maximumBodySize` (``URLSessionTransport``, which cannot pause a
+  /// transfer), and closes the connection when the body is released before its end or
+  /// cancelled. The default implementation calls
   /// ``send(_:maximumBodySize:)`` and delivers the whole body as one chunk, within
   /// `maximumBodySize`: existing transports stream that way with no change.
   ///
   /// - Parameters:
   ///   - request: The method, URL, header fields and body.
   ///   - maximumBodySize: The most body bytes a transport that holds the whole body may hold;
-  ///     a transport that streams delivers any number (the reader bounds each element).
+  ///     a transport that streams delivers any number (the reader bounds each element), and
+  ///     holds at most this many received and not yet taken (the manager passes
+  ///     ``RequestLimits/maximumResponseSize``): past them its body fails with
+  ///     `URLError(.dataLengthExceedsMaximum)`, which the manager reports as
+  ///     ``ObjectManagerError/consumerFellBehind(limit:)``.
   /// - Returns: The status, header fields, URL and body.
   /// - Throws: `URLError`, as ``send(_:maximumBodySize:)`` does; the body's own errors are
   ///   thrown as it is read.

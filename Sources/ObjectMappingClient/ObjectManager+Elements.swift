@@ -20,12 +20,14 @@ extension ObjectManager {
   /// The call sends the request, follows redirects with ``redirects`` and returns once a
   /// response with a status in 200–299 has its head: a status outside it is
   /// ``ObjectManagerError/status(_:)`` with the messages of its body (read within
-  /// ``RequestLimits/maximumResponseSize``), as for every request. The body is read as the
-  /// loop takes elements (the transport streams it with backpressure: ``URLSessionTransport``
-  /// does), each element held to ``RequestLimits/maximumElementSize`` instead of a limit on the
-  /// whole body; the request's deadline (``RequestLimits/timeout``) covers the body too, so give
-  /// a long download a longer one. Stopping early (`break`, a cancelled task) closes the
-  /// connection.
+  /// ``RequestLimits/maximumResponseSize``), as for every request. The body is read as it
+  /// arrives, each element held to ``RequestLimits/maximumElementSize`` instead of a limit on
+  /// the whole body; the request's deadline (``RequestLimits/timeout``) covers the body too, so
+  /// give a long download a longer one. Stopping early (`break`, a cancelled task) closes the
+  /// connection. What arrived and the loop has not taken yet is held by the transport, at most
+  /// ``RequestLimits/maximumResponseSize`` bytes: ``URLSessionTransport`` keeps 256 KiB in
+  /// memory and the rest in a temporary file, and a loop that falls further behind ends with
+  /// ``ObjectManagerError/consumerFellBehind(limit:)``.
   ///
   /// Elements are mapped with the manager's ``options`` and the response's metadata, as
   /// `getCollection` maps them. The layout, when `nil`, follows the response's `Content-Type`:
@@ -89,7 +91,8 @@ extension ObjectManager {
     return ElementStream(
       elements: elements,
       deadline: _StreamDeadline(deadline, timeout: limits.timeout, body: response.body),
-      statusCode: response.statusCode, headers: response.headers, url: response.url)
+      statusCode: response.statusCode, headers: response.headers, url: response.url,
+      backlogLimit: maximum)
   }
 
   /// Whether a `Content-Type` names JSON (`application/json`, `text/json`, `…+json`).
@@ -131,8 +134,9 @@ extension ObjectManager {
 ///
 /// Iterate it once. Errors end it as ``ObjectManagerError``: `.mapping` for a syntax error or
 /// an element that does not map (with its path, `/1234/author`), `.timedOut` at the request's
-/// deadline, `.transport` for a connection that failed, `.cancelled` for a cancelled task.
-/// Releasing the iterator before the end closes the connection.
+/// deadline, `.transport` for a connection that failed (or a temporary file that could not be
+/// written), `.consumerFellBehind` when the loop lagged behind the network by more than
+/// ``RequestLimits/maximumResponseSize``, `.cancelled` for a cancelled task. Releasing the iterator before the end closes the connection.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct ElementStream<Object>: AsyncSequence {
   /// A mapped element.
@@ -148,6 +152,21 @@ public struct ElementStream<Object>: AsyncSequence {
   public let headers: HeaderFields
   /// The URL that answered (after any redirect).
   public let url: URL
+  /// The most bytes the transport holds ahead of the consumer (the request's
+  /// ``RequestLimits/maximumResponseSize``).
+  let backlogLimit: Int
+
+  init(
+    elements: StreamedElements<Object, TransportBody>, deadline: _StreamDeadline,
+    statusCode: Int, headers: HeaderFields, url: URL, backlogLimit: Int
+  ) {
+    self.elements = elements
+    self.deadline = deadline
+    self.statusCode = statusCode
+    self.headers = headers
+    self.url = url
+    self.backlogLimit = backlogLimit
+  }
 
   /// What the iteration read: counts, skipped elements, and at the end the members around a
   /// streamed array.
@@ -157,7 +176,7 @@ public struct ElementStream<Object>: AsyncSequence {
   public func makeAsyncIterator() -> Iterator {
     Iterator(
       base: elements.makeAsyncIterator(), deadline: deadline, iteration: _Iteration(deadline),
-      statusCode: statusCode)
+      statusCode: statusCode, backlogLimit: backlogLimit)
   }
 
   /// Reads the body as elements are asked for.
@@ -166,15 +185,17 @@ public struct ElementStream<Object>: AsyncSequence {
     private let deadline: _StreamDeadline
     private let iteration: _Iteration
     private let statusCode: Int
+    private let backlogLimit: Int
 
     init(
       base: StreamedElements<Object, TransportBody>.Iterator, deadline: _StreamDeadline,
-      iteration: _Iteration, statusCode: Int
+      iteration: _Iteration, statusCode: Int, backlogLimit: Int
     ) {
       self.base = base
       self.deadline = deadline
       self.iteration = iteration
       self.statusCode = statusCode
+      self.backlogLimit = backlogLimit
     }
 
     /// The next element, or `nil` at the end of the body.
@@ -206,6 +227,10 @@ public struct ElementStream<Object>: AsyncSequence {
           throw .mapping(errors, status: statusCode)
         case let error as URLError:
           if deadline.expired { throw .timedOut(after: deadline.timeout) }
+          // A streaming transport stops a transfer whose consumer lags by more than the limit.
+          if error.code == .dataLengthExceedsMaximum {
+            throw .consumerFellBehind(limit: backlogLimit)
+          }
           throw ObjectManager.error(for: error, limit: 0)
         default:
           throw .cancelled

@@ -40,6 +40,11 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible, Locali
   /// The response's body is larger than the limit (counted after decompression, or announced by
   /// its `Content-Length`): the transfer was stopped and its connection closed.
   case responseTooLarge(limit: Int)
+  /// The consumer of a streamed response fell behind: more bytes than the limit
+  /// (``RequestLimits/maximumResponseSize``) arrived and were not taken, so the transfer was
+  /// stopped and its connection closed, rather than hold more on disk (see
+  /// ``ObjectManager/elements(_:query:mapping:as:onElementFailure:headers:limits:)``).
+  case consumerFellBehind(limit: Int)
   /// The request did not complete: no connection, a reset, a truncated body (`URLError`).
   case transport(URLError)
   /// The request's deadline passed (its duration), or the transport gave up waiting for data
@@ -82,6 +87,9 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible, Locali
         + "followed: \(reason)"
     case .responseTooLarge(let limit):
       return "the response is larger than the limit of \(MessageText.grouped(limit)) bytes"
+    case .consumerFellBehind(let limit):
+      return "the stream was stopped: more than \(MessageText.grouped(limit)) bytes of the "
+        + "response arrived and were not read (the consumer fell behind)"
     case .transport(let error):
       return "the request failed: \(error.localizedDescription) (URLError \(error.code.rawValue))"
     case .timedOut(let duration):

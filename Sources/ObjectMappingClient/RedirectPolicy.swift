@@ -115,7 +115,9 @@ public enum RedirectRefusal: Sendable, Hashable, CustomStringConvertible {
 public struct RequestLimits: Sendable, Hashable {
   /// The most body bytes a response may have, counted after decompression while they arrive
   /// (64 MiB by default): more is ``ObjectManagerError/responseTooLarge(limit:)``, and the
-  /// connection is closed.
+  /// connection is closed. For a streamed response, whose whole body is not held, it bounds the
+  /// bytes that arrived and were not yet taken by the loop (see
+  /// ``ObjectManagerError/consumerFellBehind(limit:)``).
   public var maximumResponseSize: Int
   /// The time the whole request may take, redirects included (60 seconds by default): then the
   /// manager abandons it with ``ObjectManagerError/timedOut(after:)`` and the transport's

@@ -6,22 +6,30 @@ import Foundation
 
 extension URLSessionTransport {
   /// Sends `request` and returns once the response head arrived; the body is delivered as the
-  /// session receives it, with backpressure (see ``HTTPTransport/stream(_:maximumBodySize:)``).
+  /// session receives it (see ``HTTPTransport/stream(_:maximumBodySize:)``).
   ///
-  /// The transfer runs on a session of its own, with this transport's configuration: while the
-  /// consumer does not take the body, the session's delegate waits once 256 KiB are queued,
-  /// which stops the session reading from the connection (TCP then slows the server down), and
-  /// a shared session would hold up every other transfer. Releasing the body, cancelling the
-  /// task or the manager's deadline cancel the transfer, which closes its connection.
-  /// Redirects are not followed here; bodies are decompressed (`gzip`, `deflate`, `br`,
-  /// `zstd`) as they arrive. A consumer that stops taking the body for longer than the
-  /// configuration's `timeoutIntervalForRequest` may see the transfer time out.
+  /// The transfer runs on a session of its own, with this transport's configuration, whose
+  /// delegate never waits for the consumer (on Linux every session's delegate runs on one
+  /// shared thread, which a waiting delegate would hold): up to 256 KiB the consumer has not
+  /// taken are queued in memory, and what comes after them is written to a temporary file (the
+  /// spool) and read back in order, so memory stays bounded whatever the consumer does. The
+  /// spool's file is unlinked as soon as it is open and closed when the body ends, fails, is
+  /// closed or released. When the consumer lags behind by more than `maximumBodySize` bytes
+  /// (memory and spool together), or the spool cannot be written (a full disk), the transfer
+  /// is cancelled and the body fails. Releasing the body, cancelling the task or the manager's
+  /// deadline cancel the transfer, which closes its connection. Redirects are not followed
+  /// here; bodies are decompressed (`gzip`, `deflate`, `br`, `zstd`) as they arrive.
   ///
   /// - Parameters:
   ///   - request: The request.
-  ///   - maximumBodySize: Not used: the body is never held whole.
+  ///   - maximumBodySize: The most bytes received and not yet taken by the consumer (at least
+  ///     256 KiB): the bound on the spool's disk use. The whole body may be larger.
   /// - Returns: The response, its body read as it arrives.
   /// - Throws: `URLError`: `.cancelled` when the task was cancelled, or the session's error.
+  ///   The body fails with `.dataLengthExceedsMaximum` when the consumer lags behind by more
+  ///   than `maximumBodySize` bytes, `.cannotCreateFile`, `.cannotWriteToFile` or
+  ///   `.cannotOpenFile` when the spool cannot be made, written or read, `.cancelled` once
+  ///   closed, or with the session's error.
   public func stream(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
     -> StreamedTransportResponse
   {
@@ -34,7 +42,7 @@ extension URLSessionTransport {
     urlRequest.httpBody = request.body
     let prepared = urlRequest
     let configuration = session.configuration
-    let transfer = _StreamTransfer()
+    let transfer = _StreamTransfer(limit: maximumBodySize)
     let head = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         transfer.awaitHead(continuation)
@@ -109,28 +117,44 @@ private final class _StreamDelegate: NSObject, URLSessionDataDelegate, @unchecke
 }
 
 /// One streamed transfer: the response head for the caller, then the body's chunks queued for
-/// the consumer, at most ``highWater`` bytes of them: past that the delegate's thread waits.
+/// the consumer. The delegate never waits: up to ``highWater`` bytes are queued in memory, the
+/// rest in a ``_Spool`` file, read back in order; past `limit` bytes held in all, the transfer
+/// fails with `URLError(.dataLengthExceedsMaximum)`.
 final class _StreamTransfer: @unchecked Sendable {
-  // @unchecked: every `var` is only touched while `condition` (the lock) is held.
-  private let condition = NSCondition()
+  // @unchecked: every `var` is only touched while `lock` is held (and the spool's file only
+  // read or written then).
+  private let lock = NSLock()
   private var task: URLSessionDataTask?
   private var headContinuation: CheckedContinuation<Result<HTTPURLResponse, URLError>, Never>?
   private var head: HTTPURLResponse?
   private var chunks: [Data] = []
   private var nextChunk = 0
+  /// The bytes of `chunks` not taken yet.
   private var queued = 0
+  /// The bytes past the in-memory mark, once there were any (in order after `chunks`).
+  private var spool: _Spool?
   /// The body arrived whole.
   private var completed = false
   private var failure: URLError?
   /// The consumer waiting for a chunk.
   private var reader: CheckedContinuation<Result<Data?, URLError>, Never>?
+  /// The most bytes held (in memory and in the spool) before the transfer fails.
+  private let limit: Int
 
-  /// The most bytes queued before the delegate waits for the consumer.
+  /// The most bytes queued in memory; more go to the spool.
   static let highWater = 256 << 10
+  /// The most bytes a read from the spool returns.
+  static let spoolChunk = 256 << 10
+
+  /// A transfer that holds at most `limit` bytes the consumer has not taken (at least
+  /// ``highWater``).
+  init(limit: Int) {
+    self.limit = max(limit, Self.highWater)
+  }
 
   private func locked<Result>(_ body: () -> Result) -> Result {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     return body()
   }
 
@@ -170,26 +194,42 @@ final class _StreamTransfer: @unchecked Sendable {
   }
 
   /// A chunk of the body arrived (on the session's delegate thread): handed to a waiting
-  /// consumer, or queued; with ``highWater`` bytes queued, waits until the consumer took them
-  /// or the transfer ended.
+  /// consumer, queued in memory under ``highWater``, or written to the spool; never waits for
+  /// the consumer. Past `limit` bytes held, or when the spool cannot be written, the transfer
+  /// fails.
   func receive(_ data: Data) {
-    condition.lock()
+    lock.lock()
     guard failure == nil, !data.isEmpty else {
-      condition.unlock()
+      lock.unlock()
       return
     }
     if let reader {
       self.reader = nil
-      condition.unlock()
+      lock.unlock()
       reader.resume(returning: .success(data))
       return
     }
-    chunks.append(data)
-    queued += data.count
-    while queued >= Self.highWater, failure == nil {
-      condition.wait()
+    let spooled = spool?.count ?? 0
+    guard queued + spooled + data.count <= limit else {
+      lock.unlock()
+      fail(URLError(.dataLengthExceedsMaximum))
+      return
     }
-    condition.unlock()
+    if spooled == 0, queued + data.count <= Self.highWater {
+      chunks.append(data)
+      queued += data.count
+      lock.unlock()
+      return
+    }
+    // Past the mark, or behind bytes already spooled: in order, after them.
+    do throws(URLError) {
+      if spool == nil { spool = try _Spool(capacity: limit) }
+      try spool?.write(data)
+      lock.unlock()
+    } catch {
+      lock.unlock()
+      fail(error)
+    }
   }
 
   /// The transfer ended: with its whole body, or with `error`.
@@ -216,38 +256,27 @@ final class _StreamTransfer: @unchecked Sendable {
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<Data?, URLError>, Never>) in
-        condition.lock()
-        if nextChunk < chunks.count {
-          let chunk = chunks[nextChunk]
-          // The queue lets go of a chunk as soon as it is taken, and drops the taken slots
-          // now and then: a producer that stays ahead never lets it drain.
-          chunks[nextChunk] = Data()
-          nextChunk += 1
-          queued -= chunk.count
-          if nextChunk == chunks.count {
-            chunks.removeAll(keepingCapacity: true)
-            nextChunk = 0
-          } else if nextChunk >= 64 {
-            chunks.removeFirst(nextChunk)
-            nextChunk = 0
-          }
-          condition.broadcast()
-          condition.unlock()
-          continuation.resume(returning: .success(chunk))
+        lock.lock()
+        if let available = take() {
+          lock.unlock()
+          if case .failure(let error) = available { fail(error) }
+          continuation.resume(returning: available)
           return
         }
         if let failure {
-          condition.unlock()
+          lock.unlock()
           continuation.resume(returning: .failure(failure))
           return
         }
         if completed {
-          condition.unlock()
+          spool?.close()
+          spool = nil
+          lock.unlock()
           continuation.resume(returning: .success(nil))
           return
         }
         reader = continuation
-        condition.unlock()
+        lock.unlock()
       }
     } onCancel: {
       fail(URLError(.cancelled))
@@ -255,31 +284,157 @@ final class _StreamTransfer: @unchecked Sendable {
     return try result.get()
   }
 
-  /// Ends the transfer with `error` (unless it already ended), wakes the delegate and the
-  /// consumer, and cancels the task, which closes its connection.
+  /// The first chunk held, from memory, then from the spool; `nil` when none is (called with
+  /// `lock` held).
+  private func take() -> Result<Data?, URLError>? {
+    guard failure == nil else { return nil }
+    if nextChunk < chunks.count {
+      let chunk = chunks[nextChunk]
+      // The queue lets go of a chunk as soon as it is taken, and drops the taken slots now
+      // and then: a producer that stays ahead never lets it drain.
+      chunks[nextChunk] = Data()
+      nextChunk += 1
+      queued -= chunk.count
+      if nextChunk == chunks.count {
+        chunks.removeAll(keepingCapacity: true)
+        nextChunk = 0
+      } else if nextChunk >= 64 {
+        chunks.removeFirst(nextChunk)
+        nextChunk = 0
+      }
+      return .success(chunk)
+    }
+    guard let spool, spool.count > 0 else { return nil }
+    do throws(URLError) {
+      return .success(try spool.read(upTo: Self.spoolChunk))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Ends the transfer with `error` (unless it already ended): lets go of what is held (the
+  /// spool's file with it), wakes the consumer, and cancels the task, which closes its
+  /// connection.
   func fail(_ error: URLError) {
-    condition.lock()
+    lock.lock()
     guard failure == nil else {
-      condition.unlock()
+      lock.unlock()
       return
     }
     failure = error
     chunks = []
     nextChunk = 0
     queued = 0
+    spool?.close()
+    spool = nil
     let waitingHead = headContinuation
     let waitingReader = reader
     headContinuation = nil
     reader = nil
     let task = completed ? nil : self.task
-    condition.broadcast()
-    condition.unlock()
+    lock.unlock()
     waitingHead?.resume(returning: .failure(error))
     waitingReader?.resume(returning: .failure(error))
     if let task {
-      // `cancel()` may wait for the session's work queue, on whose thread the delegate runs
-      // (and may be waiting: it was woken above).
+      // `cancel()` may wait for the session's work queue, on whose thread the delegate runs.
       _streamCalls.async { task.cancel() }
     }
+  }
+}
+
+/// The bytes of a streamed body that the consumer lags behind, past the in-memory mark: a
+/// temporary file used as a ring of `capacity` bytes, so it never takes more disk than that.
+///
+/// The file is created with a unique name (``namePrefix`` and a UUID, mode 0600, never
+/// following a link) in the temporary directory and unlinked as soon as it is open: it has no
+/// name while in use, and its disk space is released when it is closed, or when the process
+/// ends however it ends. Used only under its transfer's lock.
+final class _Spool {
+  /// How the spool files' names start.
+  static let namePrefix = "ObjectMapping-stream-"
+
+  private var handle: FileHandle?
+  private let capacity: Int
+  /// Where in the ring the first byte held is.
+  private var start = 0
+  /// The bytes held.
+  private(set) var count = 0
+  /// The file's size (what was written to it since it was last emptied).
+  private var size = 0
+
+  /// A new, empty spool of `capacity` bytes.
+  ///
+  /// - Throws: `URLError(.cannotCreateFile)` when no file can be made.
+  init(capacity: Int) throws(URLError) {
+    self.capacity = max(1, capacity)
+    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+      Self.namePrefix + UUID().uuidString)
+    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw URLError(.cannotCreateFile) }
+    unlink(path)
+    handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Adds `data` after the bytes held (the caller keeps `count` within the capacity).
+  ///
+  /// - Throws: `URLError(.cannotWriteToFile)` when the file cannot be written (a full disk).
+  func write(_ data: Data) throws(URLError) {
+    guard let handle, count + data.count <= capacity else { throw URLError(.cannotWriteToFile) }
+    let end = (start + count) % capacity
+    let first = min(data.count, capacity - end)
+    do {
+      try handle.seek(toOffset: UInt64(end))
+      try handle.write(contentsOf: data.prefix(first))
+      if first < data.count {
+        try handle.seek(toOffset: 0)
+        try handle.write(contentsOf: data.dropFirst(first))
+      }
+    } catch {
+      throw URLError(.cannotWriteToFile)
+    }
+    count += data.count
+    size = max(size, min(capacity, end + data.count))
+  }
+
+  /// Takes up to `maximum` of the bytes held, the first first.
+  ///
+  /// - Throws: `URLError(.cannotOpenFile)` when the file cannot be read back.
+  func read(upTo maximum: Int) throws(URLError) -> Data {
+    let length = min(maximum, count, capacity - start)
+    guard let handle, length > 0 else { return Data() }
+    let data: Data
+    do {
+      try handle.seek(toOffset: UInt64(start))
+      data = try handle.read(upToCount: length) ?? Data()
+    } catch {
+      throw URLError(.cannotOpenFile)
+    }
+    guard data.count == length else { throw URLError(.cannotOpenFile) }
+    start = (start + length) % capacity
+    count -= length
+    if count == 0 {
+      // Drained: the next byte starts the ring again, and the disk is given back.
+      start = 0
+      if size > Self.keptSize {
+        try? handle.truncate(atOffset: 0)
+        size = 0
+      }
+    }
+    return data
+  }
+
+  /// A drained file smaller than this is kept as it is (no truncation each time the consumer
+  /// catches up).
+  private static let keptSize = 1 << 20
+
+  /// Closes the file, which releases its disk space; the spool then holds nothing.
+  func close() {
+    try? handle?.close()
+    handle = nil
+    count = 0
   }
 }

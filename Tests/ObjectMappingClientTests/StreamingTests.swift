@@ -1,8 +1,9 @@
 import Foundation
 import ObjectMapping
-import ObjectMappingClient
 import ObjectMappingTestSupport
 import Testing
+
+@testable import ObjectMappingClient
 
 #if canImport(Glibc)
   import Glibc
@@ -11,9 +12,7 @@ import Testing
 /// `manager.elements(_:mapping:)` against a real server on 127.0.0.1: the body mapped as it
 /// arrives, with backpressure, the connection closed when the consumer stops, and the
 /// manager's redirects, statuses, limits and deadline (issue 40).
-// Serialized: on Linux every URLSession shares one work queue (libcurl's thread), and a streamed
-// transfer whose consumer lags holds it while its queue is full (see Documentation/Streaming.md,
-// "The object manager"); the endless-body tests would hold up the timing of the deadline test.
+// Serialized: the tests of the spool count the spool files the whole process holds open.
 @Suite("ObjectManager streaming", .serialized)
 struct StreamingTests {
   struct Event: Sendable, Equatable {
@@ -37,8 +36,13 @@ struct StreamingTests {
     func add(_ count: Int) { lock.withLock { value += count } }
   }
 
-  /// A server that streams an endless array of events, `perChunk` events per write.
-  static func endlessServer(counter: Counter, perChunk: Int = 100) throws -> LoopbackServer {
+  /// A server that streams an endless array of events, `perChunk` events per write, with a
+  /// pause of `pause` seconds after each; with `go`, it writes its first `perChunk` events,
+  /// then waits until `go` counts something (the consumer took what it needs on time, however
+  /// busy the machine is).
+  static func endlessServer(
+    counter: Counter, perChunk: Int = 100, pause: Double = 0, go: Counter? = nil
+  ) throws -> LoopbackServer {
     try LoopbackServer { _ in
       LoopbackServer.Response(
         status: 200, headers: ["Content-Type": "application/json"], length: .none,
@@ -55,6 +59,10 @@ struct StreamingTests {
             let bytes = Array(text.utf8)
             guard writer.write(bytes) else { return }
             counter.add(bytes.count)
+            while let go, go.count == 0 {
+              guard writer.pause(0.01) else { return }
+            }
+            if pause > 0, !writer.pause(pause) { return }
           }
         })
     }
@@ -197,119 +205,209 @@ struct StreamingTests {
     }
   }
 
-  // MARK: Backpressure, closing, deadline
+  // MARK: Lagging consumers, the spool, closing, deadline
 
-  /// Whether the tests that leave a streamed transfer unread for a while run: on Linux such a
-  /// transfer holds FoundationNetworking's one work queue, and another test's `resume()` on
-  /// Swift's cooperative threads then waits for it, which can stall every async test of the
-  /// process until the transfer times out (Documentation/Streaming.md, "The object manager").
-  /// There they run in a process of their own (`.ci/run` sets `OBJECT_MAPPING_LAG_TESTS=1`).
-  static var lagTestsRun: Bool {
-    #if canImport(FoundationNetworking)
-      ProcessInfo.processInfo.environment["OBJECT_MAPPING_LAG_TESTS"] == "1"
+  /// The spool files the process holds open (Linux: the descriptors whose unlinked file's name
+  /// starts with the spool's prefix), or `nil` where that cannot be seen.
+  static func openSpools() -> Int? {
+    #if os(Linux)
+      let descriptors =
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+      return descriptors.count { descriptor in
+        let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/self/fd/\(descriptor)")
+        return target?.contains("/\(spoolPrefix)") == true
+      }
     #else
-      true
+      return nil
     #endif
   }
 
-  @Test(.enabled(if: lagTestsRun, "run alone: OBJECT_MAPPING_LAG_TESTS=1"))
-  func theServerIsReadOnlyAsFastAsElementsAreTaken() async throws {
-    let counter = Counter()
-    let server = try Self.endlessServer(counter: counter)
-    defer { server.stop() }
-    let manager = ObjectManager(
-      baseURL: server.baseURL, limits: RequestLimits(timeout: .seconds(30)))
-    do {
-      var iterator = try await manager.elements("/events", mapping: Self.eventMapping)
-        .makeAsyncIterator()
-      for expected in 0..<10 {
-        #expect(try await iterator.next()?.id == expected)
-      }
-      // The consumer pauses: the server can only fill the sockets' buffers and the transfer's
-      // queue (256 KiB), not go on writing the endless body.
-      try await Task.sleep(for: .milliseconds(500))
-      let afterPause = counter.count
-      try await Task.sleep(for: .milliseconds(500))
-      #expect(counter.count - afterPause < 1 << 20, "kept writing while nobody read")
-      #expect(counter.count < 64 << 20, "wrote \(counter.count) bytes")
-      #expect(try await iterator.next()?.id == 10)
-    }
-    // The iterator is released: the connection closes (and the server's writer stops).
-    #expect(try await Self.eventually { server.abandonedRequests == 1 })
+  /// The files in the temporary directory named as spools are (never any: a spool is unlinked
+  /// as soon as it is open).
+  static func namedSpools() -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
+    return names.filter { $0.hasPrefix(spoolPrefix) }
   }
 
-  @Test(.enabled(if: lagTestsRun, "run alone: OBJECT_MAPPING_LAG_TESTS=1"))
-  func aLaggingStreamDoesNotHoldUpOtherRequests() async throws {
+  /// How a spool file's name starts (Documentation/Streaming.md, "The object manager").
+  static let spoolPrefix = "ObjectMapping-stream-"
+
+  /// Waits until the transfer writes to a spool: the consumer lags by more than 256 KiB.
+  static func spoolIsOpen() async throws -> Bool {
+    try await eventually(20) { (openSpools() ?? 1) >= 1 }
+  }
+
+  /// Waits until every spool file is closed (and none is left named).
+  static func spoolsAreGone() async throws -> Bool {
+    try await eventually { (openSpools() ?? 0) == 0 && namedSpools().isEmpty }
+  }
+
+  @Test func aConsumerThatFallsBehindByMoreThanTheLimitEndsTheStream() async throws {
     let counter = Counter()
-    let streaming = try Self.endlessServer(counter: counter)
+    let go = Counter()
+    let server = try Self.endlessServer(counter: counter, go: go)
+    defer { server.stop() }
+    let limit = 4 << 20
+    let manager = ObjectManager(
+      baseURL: server.baseURL,
+      limits: RequestLimits(maximumResponseSize: limit, timeout: .seconds(60)))
+    var iterator = try await manager.elements("/events", mapping: Self.eventMapping)
+      .makeAsyncIterator()
+    for expected in 0..<10 {
+      #expect(try await iterator.next()?.id == expected)
+    }
+    // The consumer pauses while the server writes as fast as it can: the transport holds what
+    // arrives, 256 KiB in memory and the rest in its spool, until the limit, then stops the
+    // transfer and closes the connection (the server stops writing).
+    go.add(1)
+    #expect(try await Self.eventually(30) { server.abandonedRequests == 1 })
+    let written = counter.count
+    // What the transfer held, and what the sockets' buffers took.
+    #expect(written < limit + (16 << 20), "wrote \(written) bytes")
+    #expect(written > limit, "wrote \(written) bytes")
+    #expect(try await Self.spoolsAreGone())
+    // The elements mapped before the transfer stopped are exact, then the stream fails.
+    var next = 10
+    do {
+      while let event = try await iterator.next() {
+        #expect(event == Event(id: next, name: "event \(next) é"))
+        next += 1
+      }
+      Issue.record("expected an error")
+    } catch {
+      #expect(
+        "\(error)"
+          == "the stream was stopped: more than 4,194,304 bytes of the response arrived and "
+          + "were not read (the consumer fell behind)")
+      guard case .consumerFellBehind(limit: limit) = error else {
+        Issue.record("unexpected error \(error)")
+        return
+      }
+    }
+    #expect(next < 100_000, "took \(next) elements")
+    #expect(counter.count == written)
+  }
+
+  @Test func aLaggingStreamDoesNotHoldUpOtherRequests() async throws {
+    let counter = Counter()
+    // Under 1 MB a second: the lag below spools, and stays under the limit (64 MiB) for more
+    // than a minute, on a machine however busy.
+    let streaming = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { streaming.stop() }
     let other = try LoopbackServer { _ in .json(Self.event(7)) }
     defer { other.stop() }
     let streamingManager = ObjectManager(
       baseURL: streaming.baseURL, limits: RequestLimits(timeout: .seconds(60)))
     let otherManager = ObjectManager(
-      baseURL: other.baseURL, limits: RequestLimits(timeout: .seconds(3)))
-    var iterator = try await streamingManager.elements("/events", mapping: Self.eventMapping)
-      .makeAsyncIterator()
-    #expect(try await iterator.next()?.id == 0)
-    // The consumer lags until the transfer's queue is full and the server stops writing.
-    var previous = -1
-    while counter.count != previous {
-      previous = counter.count
-      try await Task.sleep(for: .milliseconds(300))
+      baseURL: other.baseURL, limits: RequestLimits(timeout: .seconds(30)))
+    do {
+      var iterator = try await streamingManager.elements("/events", mapping: Self.eventMapping)
+        .makeAsyncIterator()
+      #expect(try await iterator.next()?.id == 0)
+      // The consumer lags until the transfer spools what it is not taking.
+      #expect(try await Self.spoolIsOpen())
+      let before = counter.count
+      // While it lags, ordinary requests on another manager (and session) are served, several
+      // at once (their `resume()` calls start on the cooperative threads).
+      let start = ContinuousClock.now
+      let events = try await withThrowingTaskGroup(of: Event.self) { group in
+        for _ in 0..<4 {
+          group.addTask { try await otherManager.get("/event", mapping: Self.eventMapping) }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(events == Array(repeating: Event(id: 7, name: "event 7 é"), count: 4))
+      // Held up, they would wait for URLSession's own timeout (60 seconds).
+      #expect(ContinuousClock.now - start < .seconds(30))
+      // The lagging transfer went on reading meanwhile (into its spool).
+      #expect(try await Self.eventually { counter.count > before })
+      // Read back from memory and the spool, in order.
+      for expected in 1..<20_000 {
+        let event = try await iterator.next()
+        guard event == Event(id: expected, name: "event \(expected) é") else {
+          Issue.record("element \(expected) is \(String(describing: event))")
+          break
+        }
+      }
     }
-    // While it lags, an ordinary request on another manager (and session) should be served;
-    // held up, it times out behind the stream, which is not read again before it returns. On
-    // Linux it is held up: swift-corelibs-foundation runs every session on one work queue,
-    // which the waiting delegate holds, and `suspend()` cannot replace the wait there (see
-    // Documentation/Streaming.md, "The object manager"). When that is fixed, this known issue
-    // is no longer recorded: then drop `withKnownIssue` and `.serialized`. It is intermittent
-    // because on a loaded machine the lag loop above can end before the queue is full, and the
-    // request is then served.
-    try await withKnownIssue(
-      "a lagging streamed transfer holds FoundationNetworking's work queue", isIntermittent: true
-    ) {
-      let event = try await otherManager.get("/event", mapping: Self.eventMapping)
-      #expect(event == Event(id: 7, name: "event 7 é"))
-    } when: {
-      #if canImport(FoundationNetworking)
-        true
-      #else
-        false
-      #endif
-    }
-    #expect(counter.count - previous < 1 << 20, "kept writing while nobody read")
-    #expect(try await iterator.next()?.id == 1)
+    // The iterator is released: the connection closes and the spool is gone.
+    #expect(try await Self.eventually { streaming.abandonedRequests == 1 })
+    #expect(try await Self.spoolsAreGone())
   }
 
-  @Test func stoppingEarlyClosesTheConnection() async throws {
+  @Test func aBodySpooledToDiskGivesTheElementsOfTheWholePayload() async throws {
+    let padding = String(repeating: "ü", count: 40)
+    let text =
+      "["
+      + (0..<20_000).map { #"{"id": \#($0), "name": "\#(padding) \#($0)"}"# }
+      .joined(separator: ",\n") + "]"
     let counter = Counter()
-    let server = try Self.endlessServer(counter: counter)
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(
+        status: 200, headers: ["Content-Type": "application/json"], length: .none,
+        stream: { writer in
+          var bytes = Array(text.utf8)[...]
+          while !bytes.isEmpty {
+            guard writer.write(Array(bytes.prefix(7_001))) else { return }
+            counter.add(min(7_001, bytes.count))
+            bytes = bytes.dropFirst(7_001)
+          }
+        })
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL)
+    let whole = try await manager.getCollection("/events", mapping: Self.eventMapping)
+    #expect(whole.count == 20_000)
+    var iterator = try await manager.elements("/events", mapping: Self.eventMapping)
+      .makeAsyncIterator()
+    var streamed: [Event] = []
+    if let first = try await iterator.next() { streamed.append(first) }
+    // The consumer pauses until the server sent the whole body (2 MB, past the 256 KiB held in
+    // memory): the rest is in the spool.
+    #expect(try await Self.eventually(20) { counter.count == 2 * text.utf8.count })
+    #expect(try await Self.spoolIsOpen())
+    while let event = try await iterator.next() { streamed.append(event) }
+    #expect(streamed == whole)
+    #expect(try await Self.spoolsAreGone())
+  }
+
+  @Test func stoppingEarlyClosesTheConnectionAndTheSpool() async throws {
+    let counter = Counter()
+    let server = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { server.stop() }
     let manager = ObjectManager(baseURL: server.baseURL)
     var taken = 0
     for try await _ in try await manager.elements("/events", mapping: Self.eventMapping) {
       taken += 1
-      if taken == 3 { break }
+      if taken == 3 {
+        #expect(try await Self.spoolIsOpen())
+        break
+      }
     }
     #expect(try await Self.eventually { server.abandonedRequests == 1 })
+    #expect(try await Self.spoolsAreGone())
   }
 
-  @Test func aCancelledTaskClosesTheConnection() async throws {
+  @Test func aCancelledTaskClosesTheConnectionAndTheSpool() async throws {
     let counter = Counter()
-    let server = try Self.endlessServer(counter: counter)
+    let server = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { server.stop() }
     let manager = ObjectManager(baseURL: server.baseURL)
     let task = Task {
       var taken = 0
       for try await _ in try await manager.elements("/events", mapping: Self.eventMapping) {
         taken += 1
-        if taken == 5 { withUnsafeCurrentTask { $0?.cancel() } }
+        if taken == 5 {
+          #expect(try await Self.spoolIsOpen())
+          withUnsafeCurrentTask { $0?.cancel() }
+        }
       }
     }
     let outcome = await task.result
     #expect(throws: ObjectManagerError.self) { try outcome.get() }
     #expect(try await Self.eventually { server.abandonedRequests == 1 })
+    #expect(try await Self.spoolsAreGone())
   }
 
   @Test func theDeadlineCoversTheBody() async throws {
@@ -398,6 +496,152 @@ struct StreamingTests {
     let report = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     if ProcessInfo.processInfo.environment["OBJECT_MAPPING_PRINT_SCALING"] == "1" { print(report) }
   }
+
+  @Test func theSpoolIsARingThatGivesBytesBackInOrder() throws {
+    #expect(_Spool.namePrefix == Self.spoolPrefix)
+    let spool = try _Spool(capacity: 10)
+    #expect(Self.namedSpools().isEmpty)
+    try spool.write(Data("abcdef".utf8))
+    #expect(try spool.read(upTo: 4) == Data("abcd".utf8))
+    // "ef" at 4 and 5; "ghijklm" goes to 6…9, then wraps to 0…2.
+    try spool.write(Data("ghijklm".utf8))
+    #expect(spool.count == 9)
+    // Full but one: a write past the capacity fails rather than grow the file.
+    #expect(throws: URLError(.cannotWriteToFile)) { try spool.write(Data("no".utf8)) }
+    try spool.write(Data("n".utf8))
+    var read = Data()
+    while spool.count > 0 { read += try spool.read(upTo: 3) }
+    #expect(String(decoding: read, as: UTF8.self) == "efghijklmn")
+    // Drained, it starts again at the ring's start.
+    try spool.write(Data("xyz".utf8))
+    #expect(try spool.read(upTo: 100) == Data("xyz".utf8))
+    spool.close()
+    #expect(spool.count == 0)
+    #expect(throws: URLError(.cannotWriteToFile)) { try spool.write(Data("a".utf8)) }
+  }
+
+  @Test func aLaggingConsumerKeepsMemoryBounded() async throws {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      // 200,000 events of about 225 bytes (45 MB), sent as fast as the network takes them while
+      // the consumer waits: they go to the spool (on disk), not to memory.
+      let padding = String(repeating: "p", count: 200)
+      let finished = StreamingTests.Counter()
+      let server = try LoopbackServer { _ in
+        LoopbackServer.Response(
+          status: 200, headers: ["Content-Type": "application/x-ndjson"], length: .none,
+          stream: { writer in
+            for block in 0..<2_000 {
+              var text = ""
+              for id in block * 100..<block * 100 + 100 {
+                text += #"{"id": \#(id), "name": "\#(padding)"}"# + "\n"
+              }
+              guard writer.write(Array(text.utf8)) else { return }
+            }
+            finished.add(1)
+          })
+      }
+      defer { server.stop() }
+      let manager = ObjectManager(
+        baseURL: server.baseURL, limits: RequestLimits(timeout: .seconds(120)))
+      let before = StreamingTests.residentBytes()
+      var iterator = try await manager.elements("/events", mapping: StreamingTests.eventMapping)
+        .makeAsyncIterator()
+      guard try await iterator.next()?.id == 0 else { exit(2) }
+      guard try await StreamingTests.eventually(90, { finished.count == 1 }) else { exit(3) }
+      let lagging = StreamingTests.residentBytes()
+      var count = 1
+      while let event = try await iterator.next() {
+        if event.id == count { count += 1 }
+      }
+      guard count == 200_000 else {
+        FileHandle.standardError.write(Data("mapped \(count) events in order\n".utf8))
+        exit(2)
+      }
+      if let before, let lagging {
+        FileHandle.standardError.write(
+          Data("resident memory grew \((lagging - before) >> 10) KiB while lagging\n".utf8))
+        if lagging - before >= 24 << 20 { exit(1) }
+      }
+    }
+    let report = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+    if ProcessInfo.processInfo.environment["OBJECT_MAPPING_PRINT_SCALING"] == "1" { print(report) }
+  }
+
+  #if os(Linux)
+    @Test func aSpoolThatCannotBeWrittenEndsTheStreamWithItsError() async throws {
+      let result = await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent]
+      ) {
+        // A file size limit of 1 MiB stands in for a full disk: the spool's writes past it fail.
+        signal(SIGXFSZ, SIG_IGN)
+        var size = rlimit(rlim_cur: 1 << 20, rlim_max: 1 << 20)
+        guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &size) == 0 else { exit(4) }
+        let server = try StreamingTests.endlessServer(counter: StreamingTests.Counter())
+        defer { server.stop() }
+        let manager = ObjectManager(baseURL: server.baseURL)
+        var iterator = try await manager.elements("/events", mapping: StreamingTests.eventMapping)
+          .makeAsyncIterator()
+        guard try await iterator.next()?.id == 0 else { exit(2) }
+        guard try await StreamingTests.eventually(30, { server.abandonedRequests == 1 }) else {
+          exit(3)
+        }
+        do {
+          while try await iterator.next() != nil {}
+          exit(5)
+        } catch {
+          FileHandle.standardError.write(Data("\(error)".utf8))
+          guard case .transport(let failure)? = error as? ObjectManagerError,
+            failure.code == .cannotWriteToFile
+          else {
+            exit(1)
+          }
+        }
+      }
+      let report = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }
+      #expect(
+        report
+          == "the request failed: The operation could not be completed. (NSURLErrorDomain error "
+          + "-3003.) (URLError -3003)")
+    }
+
+    @Test func aSpoolThatCannotBeMadeEndsTheStreamWithItsError() async throws {
+      let result = await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent]
+      ) {
+        // A temporary directory that does not exist: no spool can be created. (Only while the
+        // transfer lags: the exit test's own machinery needs the real one at the end.)
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"]
+        let server = try StreamingTests.endlessServer(
+          counter: StreamingTests.Counter(), pause: 0.01)
+        defer { server.stop() }
+        let manager = ObjectManager(baseURL: server.baseURL)
+        var iterator = try await manager.elements("/events", mapping: StreamingTests.eventMapping)
+          .makeAsyncIterator()
+        guard try await iterator.next()?.id == 0 else { exit(2) }
+        setenv("TMPDIR", "/nonexistent/ObjectMappingTests", 1)
+        guard try await StreamingTests.eventually(30, { server.abandonedRequests == 1 }) else {
+          exit(3)
+        }
+        if let temporary { setenv("TMPDIR", temporary, 1) } else { unsetenv("TMPDIR") }
+        do {
+          while try await iterator.next() != nil {}
+          exit(5)
+        } catch {
+          FileHandle.standardError.write(Data("\(error)".utf8))
+          guard case .transport(let failure)? = error as? ObjectManagerError,
+            failure.code == .cannotCreateFile
+          else {
+            exit(1)
+          }
+        }
+      }
+      let report = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }
+      #expect(
+        report
+          == "the request failed: The operation could not be completed. (NSURLErrorDomain error "
+          + "-3000.) (URLError -3000)")
+    }
+  #endif
 
   // MARK: Transports that do not stream
 
