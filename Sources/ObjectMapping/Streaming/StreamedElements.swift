@@ -73,11 +73,10 @@ where Source.Element: ContiguousBytes {
     /// The chunk being consumed, and how far.
     private var chunk: Source.Element?
     private var chunkOffset = 0
-    /// The elements of the last batch read, delivered from here without a call into the
-    /// stream's state (which is generic and not specialized for the caller's element).
+    /// The elements of the last batch read, last first: each is moved out (`popLast()`, no copy)
+    /// as it is delivered, in the caller's specialized code, without a call into the stream's
+    /// state (which is generic, not specialized for the caller's element).
     @usableFromInline var ready: [Element] = []
-    /// The next element of ``ready`` to deliver.
-    @usableFromInline var readIndex = 0
 
     init(source: Source.AsyncIterator, state: _ElementStreamState<Element>) {
       self.source = source
@@ -105,28 +104,24 @@ where Source.Element: ContiguousBytes {
     {
       // The elements of a batch are handed out here, in the caller's specialized code; the
       // stream is read again once they are all taken.
-      if readIndex < ready.count {
-        defer { readIndex += 1 }
-        return ready[readIndex]
-      }
-      return try await readNextBatch(isolation: actor)
+      if let element = ready.popLast() { return element }
+      guard try await readNextBatch(isolation: actor) else { return nil }
+      ready.reverse()
+      return ready.popLast()
     }
 
-    /// Reads the source until a batch of elements is ready, and returns its first element; `nil`
-    /// at the end of the payload.
+    /// Reads the source until a batch of elements is in ``ready`` (in payload order); `false` at
+    /// the end of the payload.
     @usableFromInline
     mutating func readNextBatch(isolation actor: isolated (any Actor)?) async throws(any Error)
-      -> Element?
+      -> Bool
     {
       while true {
-        if state.takeReady(into: &ready) {
-          readIndex = 1
-          return ready[0]
-        }
+        if state.takeReady(into: &ready) { return true }
         if state.isOver {
           release()
           if let error = state.takeError() { throw error }
-          return nil
+          return false
         }
         if state.reader.isReady {
           state.readBatch()
@@ -169,7 +164,6 @@ where Source.Element: ContiguousBytes {
       source = nil
       chunk = nil
       ready = []
-      readIndex = 0
     }
   }
 }

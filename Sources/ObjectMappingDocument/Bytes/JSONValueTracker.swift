@@ -136,39 +136,51 @@ struct _JSONValueTracker {
     defer { self.inString = inString }
     if escaped, index < end {
       escaped = false
-      index += 1
+      index &+= 1
     }
     while index < end {
       if inString {
         // Eight bytes at a time up to the first quote, backslash or control character.
-        while index + 8 <= end {
+        var found = false
+        while index &+ 8 <= end {
           let word = UInt64(
             littleEndian: unsafe (base + index).loadUnaligned(as: UInt64.self))
-          let found =
-            Self.zeroBytes(word ^ 0x2222_2222_2222_2222)
-            | Self.zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C) | Self.controlBytes(word)
-          if found != 0 {
-            index += found.trailingZeroBitCount >> 3
+          let bytes =
+            Self.firstZeroByte(word ^ 0x2222_2222_2222_2222)
+            | Self.firstZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) | Self.firstControlByte(word)
+          if bytes != 0 {
+            index &+= bytes.trailingZeroBitCount &>> 3
+            found = true
             break
           }
-          index += 8
+          index &+= 8
         }
-        var byte = UInt8(0)
-        while index < end {
-          byte = unsafe input[index]
-          if byte == _JSONByte.quote || byte == _JSONByte.backslash || byte < 0x20 { break }
-          index += 1
+        if !found {
+          while index < end {
+            let byte = unsafe input[index]
+            if byte == _JSONByte.quote || byte == _JSONByte.backslash || byte < 0x20 { break }
+            index &+= 1
+          }
+          guard index < end else { break }
         }
-        guard index < end else { break }
-        index += 1
+        let byte = unsafe input[index]
+        index &+= 1
         if byte == _JSONByte.quote {
           inString = false
+          // The next string often follows at once (`":"`, `","`).
+          if index &+ 1 < end, unsafe input[index &+ 1] == _JSONByte.quote {
+            let between = unsafe input[index]
+            if between == _JSONByte.colon || between == _JSONByte.comma {
+              index &+= 2
+              inString = true
+            }
+          }
         } else if byte == _JSONByte.backslash {
           guard index < end else {
             escaped = true
             break
           }
-          index += 1
+          index &+= 1
         } else {
           return (index, .anomaly)
         }
@@ -176,18 +188,18 @@ struct _JSONValueTracker {
       }
       // Outside strings: eight bytes at a time up to the first quote, bracket or brace (or
       // slash, where comments are allowed).
-      while index + 8 <= end {
+      while index &+ 8 <= end {
         let word = UInt64(
           littleEndian: unsafe (base + index).loadUnaligned(as: UInt64.self))
-        var found =
-          Self.zeroBytes(word ^ 0x2222_2222_2222_2222)
-          | Self.zeroBytes((word & 0xD9D9_D9D9_D9D9_D9D9) ^ 0x5959_5959_5959_5959)
-        if allowsComments { found |= Self.zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F) }
-        if found != 0 {
-          index += found.trailingZeroBitCount >> 3
+        var bytes =
+          Self.firstZeroByte(word ^ 0x2222_2222_2222_2222)
+          | Self.firstZeroByte((word & 0xD9D9_D9D9_D9D9_D9D9) ^ 0x5959_5959_5959_5959)
+        if allowsComments { bytes |= Self.firstZeroByte(word ^ 0x2F2F_2F2F_2F2F_2F2F) }
+        if bytes != 0 {
+          index &+= bytes.trailingZeroBitCount &>> 3
           break
         }
-        index += 8
+        index &+= 8
       }
       guard index < end else { break }
       let byte = unsafe input[index]
@@ -210,21 +222,24 @@ struct _JSONValueTracker {
       } else if byte == _JSONByte.slash, allowsComments {
         return (index, .inside)
       }
-      index += 1
+      index &+= 1
     }
     return (index, .inside)
   }
 
-  /// The high bit of each byte of `word` that is zero.
+  /// The high bit of the first (lowest) byte of `word` that is zero, and maybe of bytes after
+  /// it (a borrow runs on from a zero byte), never of a byte before it: only the lowest set bit
+  /// counts. Or-ed with another such mask, the lowest set bit is the first byte of either.
   @inline(__always)
-  static func zeroBytes(_ word: UInt64) -> UInt64 {
-    ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word | 0x7F7F_7F7F_7F7F_7F7F)
+  static func firstZeroByte(_ word: UInt64) -> UInt64 {
+    (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
   }
 
-  /// The high bit of each byte of `word` under 0x20 (a control character).
+  /// The high bit of the first byte of `word` under 0x20 (a control character), as
+  /// ``firstZeroByte(_:)`` marks it.
   @inline(__always)
-  static func controlBytes(_ word: UInt64) -> UInt64 {
-    ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x6060_6060_6060_6060) | word) & 0x8080_8080_8080_8080
+  static func firstControlByte(_ word: UInt64) -> UInt64 {
+    (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
   }
 
   private mutating func open(_ byte: UInt8) -> Step {
