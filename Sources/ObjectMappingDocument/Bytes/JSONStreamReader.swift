@@ -1389,7 +1389,9 @@ package struct _JSONStreamReader {
           if index + 32 <= count {
             // Most blocks of 32 bytes hold none of these bytes (each byte under 0x80 and from
             // 0x0E on): skipped with one test.
-            let (w0, w1, w2, w3) = (word(index), word(index + 8), word(index + 16), word(index + 24))
+            let (w0, w1, w2, w3) = (
+              word(index), word(index + 8), word(index + 16), word(index + 24)
+            )
             let atLeast0E =
               ((w0 & low) &+ 0x7272_7272_7272_7272) & ((w1 & low) &+ 0x7272_7272_7272_7272)
               & ((w2 & low) &+ 0x7272_7272_7272_7272) & ((w3 & low) &+ 0x7272_7272_7272_7272)
