@@ -92,49 +92,55 @@ struct _MappedElements<Object>: _ElementReading {
     let skips = state.options.onElementFailure == .skip
     let arrayPath = state.arrayPath
     let limit = state.errorLimit
-    let outcome = state.reader.read { item in
-      switch item {
-      case .element(let index, let view, _):
-        state.summary.elementCount += 1
-        run.read(view)
-        run.path.truncate(to: 0)
-        run.path.push(arrayPath)
-        run.path.append(.index(index))
-        run.errors = CappedList(limit: limit)
-        state.withReady { plan.collectElement(at: 0, into: &$0, run: &run) }
-        if run.needsWholePayload {
-          state.fail(
-            MappingErrors([
-              MappingError(
-                path: _jsonPointer(run.path),
-                .invalidDefinition(
-                  message: "a rule reads the whole payload (SourcePath.payload), which a stream "
-                    + "does not keep: map the payload whole, or read the value from the "
-                    + "stream's envelope"))
-            ]))
-          return false
+    // The count and the elements made stay local for the batch (a class's stored property is
+    // checked for exclusive access at each use): the count joins the summary before the stream
+    // fails and at the end of the batch.
+    var counted = 0
+    func failing(_ error: MappingErrors) -> Bool {
+      state.summary.elementCount += counted
+      counted = 0
+      state.fail(error)
+      return false
+    }
+    let outcome = state.withReady { ready in
+      state.reader.read { item in
+        switch item {
+        case .element(let index, let view, _):
+          counted += 1
+          run.read(view)
+          run.path.truncate(to: 0)
+          run.path.push(arrayPath)
+          run.path.append(.index(index))
+          run.errors = CappedList(limit: limit)
+          plan.collectElement(at: 0, into: &ready, run: &run)
+          if run.needsWholePayload {
+            return failing(
+              MappingErrors([
+                MappingError(
+                  path: _jsonPointer(run.path),
+                  .invalidDefinition(
+                    message: "a rule reads the whole payload (SourcePath.payload), which a "
+                      + "stream does not keep: map the payload whole, or read the value from "
+                      + "the stream's envelope"))
+              ]))
+          }
+          guard !run.errors.isEmpty else { return true }
+          guard skips else { return failing(MappingErrors(run.errors)) }
+          run.dropErrors(since: 0)
+          state.summary.skippedCount += 1
+          return true
+        case .failedElement(let index, let error):
+          counted += 1
+          guard skips else { return failing(MappingErrors([MappingError(error)])) }
+          state.skip(
+            MappingDiagnostic(
+              path: _jsonPointer(state.elementPath(index)),
+              .skippedElement(reason: MappingError(error).kind.description)))
+          return true
         }
-        guard !run.errors.isEmpty else { return true }
-        guard skips else {
-          state.fail(MappingErrors(run.errors))
-          return false
-        }
-        run.dropErrors(since: 0)
-        state.summary.skippedCount += 1
-        return true
-      case .failedElement(let index, let error):
-        state.summary.elementCount += 1
-        guard skips else {
-          state.fail(MappingErrors([MappingError(error)]))
-          return false
-        }
-        state.skip(
-          MappingDiagnostic(
-            path: _jsonPointer(state.elementPath(index)),
-            .skippedElement(reason: MappingError(error).kind.description)))
-        return true
       }
     }
+    state.summary.elementCount += counted
     state.diagnostics += run.diagnostics
     return outcome
   }

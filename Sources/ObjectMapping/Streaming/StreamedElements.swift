@@ -73,6 +73,10 @@ where Source.Element: ContiguousBytes {
     /// The chunk being consumed, and how far.
     private var chunk: Source.Element?
     private var chunkOffset = 0
+    /// The elements of the last batch read, last first: each is moved out (`popLast()`, no copy)
+    /// as it is delivered, in the caller's specialized code, without a call into the stream's
+    /// state (which is generic, not specialized for the caller's element).
+    @usableFromInline var ready: [Element] = []
 
     init(source: Source.AsyncIterator, state: _ElementStreamState<Element>) {
       self.source = source
@@ -84,6 +88,7 @@ where Source.Element: ContiguousBytes {
     /// - Returns: The element.
     /// - Throws: ``MappingErrors`` (syntax, an element that does not map), the source's error,
     ///   or `CancellationError`; then the stream is over.
+    @inlinable
     public mutating func next() async throws -> Element? {
       try await next(isolation: nil)
     }
@@ -93,15 +98,30 @@ where Source.Element: ContiguousBytes {
     /// - Parameter actor: The caller's actor.
     /// - Returns: The element, or `nil` at the end of the payload.
     /// - Throws: As ``next()``.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error)
       -> Element?
     {
+      // The elements of a batch are handed out here, in the caller's specialized code; the
+      // stream is read again once they are all taken.
+      if let element = ready.popLast() { return element }
+      guard try await readNextBatch(isolation: actor) else { return nil }
+      ready.reverse()
+      return ready.popLast()
+    }
+
+    /// Reads the source until a batch of elements is in ``ready`` (in payload order); `false` at
+    /// the end of the payload.
+    @usableFromInline
+    mutating func readNextBatch(isolation actor: isolated (any Actor)?) async throws(any Error)
+      -> Bool
+    {
       while true {
-        if let element = state.nextReady() { return element }
+        if state.takeReady(into: &ready) { return true }
         if state.isOver {
           release()
           if let error = state.takeError() { throw error }
-          return nil
+          return false
         }
         if state.reader.isReady {
           state.readBatch()
@@ -139,10 +159,11 @@ where Source.Element: ContiguousBytes {
       return true
     }
 
-    /// Lets go of the source (which closes it) and of the pending bytes.
+    /// Lets go of the source (which closes it), the pending bytes and the elements delivered.
     private mutating func release() {
       source = nil
       chunk = nil
+      ready = []
     }
   }
 }
@@ -216,6 +237,19 @@ final class _ElementStreamState<Element> {
     }
     defer { readIndex += 1 }
     return ready[readIndex]
+  }
+
+  /// Moves the elements ready to be delivered into `elements` (whose own are dropped); `false`
+  /// when there are none.
+  func takeReady(into elements: inout [Element]) -> Bool {
+    guard readIndex < ready.count else { return false }
+    elements.removeAll(keepingCapacity: true)
+    if readIndex > 0 {
+      ready.removeFirst(readIndex)
+      readIndex = 0
+    }
+    swap(&elements, &ready)
+    return true
   }
 
   /// Adds a value, in payload order.

@@ -634,9 +634,17 @@ package struct _JSONStreamReader {
       let stop = Swift.min(end, index + room)
       while index < stop {
         if inValue {
-          index = unsafe tracker.skipStringContents(input, from: index, to: stop)
-          guard index < stop else { break }
-          switch unsafe tracker.step(input[index]) {
+          var step: _JSONValueTracker.Step
+          (index, step) = unsafe tracker.scan(input, from: index, to: stop)
+          if step == .inside {
+            // The bytes up to `stop` were followed, or the one at `index` needs a closer look.
+            guard index < stop else { break }
+            step = unsafe tracker.step(input[index])
+          } else {
+            // The scan stopped after the byte that ended the value or is an error.
+            index -= 1
+          }
+          switch step {
           case .inside:
             index += 1
           case .endsAfter:
@@ -1368,6 +1376,9 @@ package struct _JSONStreamReader {
     }
     if let base = bytes.baseAddress {
       let raw = unsafe UnsafeRawPointer(base)
+      @inline(__always) func word(_ offset: Int) -> UInt64 {
+        unsafe raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      }
       while index + 8 <= count {
         // Each byte lane counts up to 31 words (a lane sum under 256), then they are added up.
         var feedLanes: UInt64 = 0
@@ -1375,12 +1386,26 @@ package struct _JSONStreamReader {
         var continuationLanes: UInt64 = 0
         var words = 0
         while words < 31, index + 8 <= count {
-          let word = unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          if index + 32 <= count {
+            // Most blocks of 32 bytes hold none of these bytes (each byte under 0x80 and from
+            // 0x0E on): skipped with one test.
+            let (w0, w1, w2, w3) = (
+              word(index), word(index + 8), word(index + 16), word(index + 24)
+            )
+            let atLeast0E =
+              ((w0 & low) &+ 0x7272_7272_7272_7272) & ((w1 & low) &+ 0x7272_7272_7272_7272)
+              & ((w2 & low) &+ 0x7272_7272_7272_7272) & ((w3 & low) &+ 0x7272_7272_7272_7272)
+            if (w0 | w1 | w2 | w3 | ~atLeast0E) & high == 0 {
+              index += 32
+              continue
+            }
+          }
+          let word = word(index)
+          index += 8
+          words += 1
           feedLanes &+= zeros(word ^ 0x0A0A_0A0A_0A0A_0A0A) >> 7
           returnLanes &+= zeros(word ^ 0x0D0D_0D0D_0D0D_0D0D) >> 7
           continuationLanes &+= (word & ~(word << 1) & high) >> 7
-          index += 8
-          words += 1
         }
         lineFeeds &+= lanes(feedLanes)
         returns &+= lanes(returnLanes)
