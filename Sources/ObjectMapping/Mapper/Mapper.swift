@@ -31,7 +31,8 @@ import Foundation
 public struct Mapper: Sendable {
   /// The routes and named mappings.
   public let provider: MappingProvider
-  /// The formats ``map(_:contentType:with:)`` reads.
+  /// The formats a ``MappingInput/payload(_:contentType:formats:)`` input without a registry of
+  /// its own is read with.
   public let formats: FormatRegistry
   /// Whether results carry a trace (``MappingResult/trace``).
   public let isTracing: Bool
@@ -46,8 +47,8 @@ public struct Mapper: Sendable {
   ///
   /// - Parameters:
   ///   - provider: The routes.
-  ///   - formats: The formats ``map(_:contentType:with:)`` reads; ``FormatRegistry/standard`` by
-  ///     default.
+  ///   - formats: The formats a `.payload(data, contentType: type)` input is read with;
+  ///     ``FormatRegistry/standard`` by default.
   ///   - trace: Whether to record a trace of the run in ``MappingResult/trace``: each route
   ///     matched, each required key missing, and what the mappings report (dynamic cases chosen
   ///     or declined, rejected values), each with its path. Off by default, and free when off.
@@ -74,7 +75,11 @@ public struct Mapper: Sendable {
   /// ```swift
   /// let result = try mapper.map(jsonData)
   /// let strict = try mapper.map(jsonData, with: MappingOptions(coercion: .strict))
+  /// let posted = try mapper.map(.payload(body, contentType: "application/json; charset=utf-8"))
   /// ```
+  ///
+  /// A ``MappingInput/payload(_:contentType:formats:)`` input without a registry of its own is
+  /// read with the mapper's ``formats``.
   ///
   /// - Parameters:
   ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, or any
@@ -91,7 +96,9 @@ public struct Mapper: Sendable {
     // The result is made by this call and holds only objects the run created (a Foundation
     // input is copied into a `Node` first), never a reference to `input`, so it can be sent
     // although the checker merges it into `input`'s region.
-    let result = try input.mappingInput.withView { _map(view: $0, options: options) }
+    let result = try input.mappingInput.withView(formats: formats) {
+      _map(view: $0, options: options)
+    }
     return _sendingResultOfFreshRun(result)
   }
 
@@ -121,26 +128,8 @@ public struct Mapper: Sendable {
   public func map(
     _ input: some MappingInputConvertible, target: Any, with options: MappingOptions = .none
   ) throws(MappingErrors) -> MappingResult {
-    try input.mappingInput.withView { _map(view: $0, target: target, options: options) }
-  }
-
-  /// Maps a payload in the format its `Content-Type` names, read with ``formats``; the same as
-  /// `map(.payload(data, contentType: contentType, formats: formats), with: options)`.
-  ///
-  /// ```swift
-  /// let result = try mapper.map(body, contentType: "application/json; charset=utf-8")
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - data: The payload bytes.
-  ///   - contentType: A `Content-Type` header value; parameters and case are ignored.
-  ///   - options: Settings for this call.
-  /// - Returns: The objects, errors and diagnostics of the run.
-  /// - Throws: ``MappingErrors``: ``MappingError/Kind/unsupportedContentType(_:)`` when no
-  ///   format reads it, or the format's error for malformed input.
-  public func map(_ data: Data, contentType: String, with options: MappingOptions = .none)
-    throws(MappingErrors) -> sending MappingResult
-  {
-    try map(MappingInput.payload(data, contentType: contentType, formats: formats), with: options)
+    try input.mappingInput.withView(formats: formats) {
+      _map(view: $0, target: target, options: options)
+    }
   }
 }
