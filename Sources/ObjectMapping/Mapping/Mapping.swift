@@ -89,6 +89,7 @@ public struct Mapping<Object>: MappingProtocol {
   /// - Parameters:
   ///   - make: Creates a fresh instance of the model (`Article.init`).
   ///   - rules: The rules: ``Attribute`` and ``Relationship`` values, with `if`, `else` and `for`.
+  @preconcurrency
   public init(
     _ make: @escaping @Sendable () -> Object,
     @MappingBuilder<Object> rules: () -> [any MappingRule<Object>]
@@ -112,6 +113,7 @@ public struct Mapping<Object>: MappingProtocol {
   ///   - make: Creates a fresh instance of the model.
   ///   - keys: The convention that makes keys from property names.
   ///   - rules: The rules.
+  @preconcurrency
   public init(
     _ make: @escaping @Sendable () -> Object, keys: KeyConvention,
     @MappingBuilder<Object> rules: () -> [any MappingRule<Object>]
@@ -405,6 +407,7 @@ public struct Mapping<Object>: MappingProtocol {
   /// }
   /// .customizingInverse { $0.removing("email") }   // never send the email back
   /// ```
+  @preconcurrency
   public func customizingInverse(
     _ customize: @escaping @Sendable (InverseMapping<Object>) -> InverseMapping<Object>
   ) -> Self {
