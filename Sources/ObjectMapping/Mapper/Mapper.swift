@@ -31,7 +31,7 @@ import Foundation
 public struct Mapper: Sendable {
   /// The routes and named mappings.
   public let provider: MappingProvider
-  /// The formats a ``MappingInput/payload(_:contentType:formats:)`` input without a registry of
+  /// The formats a `.payload(_:contentType:formats:)` input without a registry of
   /// its own is read with.
   public let formats: FormatRegistry
   /// Whether results carry a trace (``MappingResult/trace``).
@@ -81,7 +81,7 @@ public struct Mapper: Sendable {
   /// let updated = saved.first(Article.self)                 // a struct: the updated copy
   /// ```
   ///
-  /// A ``MappingInput/payload(_:contentType:formats:)`` input without a registry of its own is
+  /// A `.payload(_:contentType:formats:)` input without a registry of its own is
   /// read with the mapper's ``formats``.
   ///
   /// A target is taken by a single object reached by a route whose model type is the

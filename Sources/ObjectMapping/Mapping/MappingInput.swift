@@ -4,7 +4,7 @@ import Foundation
 /// the format their `Content-Type` names.
 ///
 /// Every decoding verb takes an input: `map(_:with:)`, `mapCollection(_:with:)`,
-/// `map(_:onto:with:)`, `report(_:onto:with:)` and ``Mapper/map(_:with:)``.
+/// `map(_:onto:with:)`, `report(_:onto:with:)` and ``Mapper/map(_:target:with:)``.
 /// `Data`, `[UInt8]`, `String` and `Node` are inputs as they are (strict JSON for the first
 /// three); the static members spell the rest:
 ///
