@@ -209,9 +209,9 @@ extension ObjectManager {
           continue
         }
         seen.insert(id)
-        if let earlier = inserted[id] {
+        if var earlier = inserted[id] {
           // Not in the store yet: updated in place, dropped with the rest if anything fails.
-          try mapping.map(element, onto: earlier, with: options)
+          try mapping.map(element, onto: &earlier, with: options)
           steps.append(.repeated(earlier))
         } else if let stored = store.object(of: type, id: id) as? M.Object {
           steps.append(

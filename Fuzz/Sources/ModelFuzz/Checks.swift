@@ -63,7 +63,7 @@ func existingAccount() -> Account {
 
 /// `map(_:onto:)` is transactional and keeps the instances of children it already had.
 func checkOnto(_ data: Data) {
-  let account = existingAccount()
+  var account = existingAccount()
   let before = payload(account)
   let owner = account.owner
   let members = account.members
@@ -71,7 +71,7 @@ func checkOnto(_ data: Data) {
     members.compactMap { member in member.id.map { ($0, ObjectIdentifier(member)) } },
     uniquingKeysWith: { first, _ in first })
   do {
-    try Mappings.account.map(data, onto: account)
+    try Mappings.account.map(data, onto: &account)
   } catch {
     require(payload(account) == before, "a failed map(_:onto:) changed the account: \(error)")
     require(account.owner === owner, "a failed map(_:onto:) replaced the owner")

@@ -60,7 +60,6 @@ extension Mapping where Object: Codable & SendableMetatype {
     make = nil
     derivation = _Derivation(keys: keys)
     rules = Self.applying(keys, to: overrides())
-    plan = MappingPlan(_MappingPlan(placeholder: ()))
     rebuildPlan()
   }
 }

@@ -34,6 +34,7 @@ public struct DynamicCase<Base>: Sendable {
   ///   - mapping: The mapping of the associated value's type.
   ///   - embed: The enum case (`Shape.circle`).
   ///   - extract: The associated value when the enum value is this case, else `nil`.
+  @preconcurrency
   public init<Child>(
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base,
     extract: @escaping @Sendable (Base) -> Child?
@@ -49,6 +50,7 @@ public struct DynamicCase<Base>: Sendable {
     message:
       "add extract: { if case .circle(let value) = $0 { value } else { nil } }, so serialization needs no reflection"
   )
+  @preconcurrency
   public init<Child>(
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
   ) {
@@ -56,6 +58,7 @@ public struct DynamicCase<Base>: Sendable {
   }
 
   /// A case with explicit conversions both ways, for enums whose cases share a payload type.
+  @preconcurrency
   public init<Child>(
     _ mapping: some MappingProtocol<Child>, embed: @escaping @Sendable (Child) -> Base,
     extract: @escaping @Sendable (Base) -> Child?

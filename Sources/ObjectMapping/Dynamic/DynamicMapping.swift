@@ -112,6 +112,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
   ///   - choose: Picks the case for one object; called once per object, from any task.
   ///   - table: The cases serialization picks from by runtime type. Without it the inverse
   ///     cannot serialize and lists the mapping in ``InverseMapping/omitted``.
+  @preconcurrency
   public init(
     choosing choose: @escaping @Sendable (PayloadValue) -> DynamicCase<Base>?,
     serializingWith table: [DynamicCase<Base>]? = nil
@@ -215,6 +216,7 @@ public struct Match<Base>: Sendable {
   ///   if case .circle(let circle) = $0 { circle } else { nil }
   /// }
   /// ```
+  @preconcurrency
   public init<Child>(
     _ keyPath: some SourcePathConvertible, equals value: Node,
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base,
@@ -231,6 +233,7 @@ public struct Match<Base>: Sendable {
     message:
       "add extract: { if case .circle(let value) = $0 { value } else { nil } }, so serialization needs no reflection"
   )
+  @preconcurrency
   public init<Child>(
     _ keyPath: some SourcePathConvertible, equals value: Node,
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
@@ -300,6 +303,7 @@ public struct Match<Base>: Sendable {
   ///   - choose: Picks the case for one object; called from any task.
   ///   - table: The cases it can choose, for serialization by runtime type (after the
   ///     matchers' cases; no discriminator is written for them).
+  @preconcurrency
   public static func otherwise(
     choosing choose: @escaping @Sendable (PayloadValue) -> DynamicCase<Base>?,
     serializingWith table: [DynamicCase<Base>] = []

@@ -10,6 +10,9 @@ extension MappingProtocol {
   /// try articleMapping.map(#"{"title": "Updated"}"#, onto: &article)   // only the title changes
   /// ```
   ///
+  /// A class instance is updated in place through the same spelling: pass a variable holding
+  /// it (`var target = profile`, then `onto: &target`); the reference is never replaced.
+  ///
   /// Relationships merge into the existing child when the child mapping has an identity
   /// (``Mapping/identified(by:)``) and the ids match (the same instance, for classes), and
   /// replace it otherwise; to-many relationships combine children with their
@@ -65,27 +68,4 @@ struct _ExistingOutcome<Object> {
     guard let patch else { throw MappingErrors(errors) }
     patch.apply(to: &existing)
   }
-}
-
-extension MappingProtocol where Object: AnyObject {
-  /// Maps a payload onto an existing class instance, in place; see
-  /// `map(_:onto:with:)`.
-  ///
-  /// ```swift
-  /// try profileMapping.map(json, onto: profile)   // profile is a class: updated in place
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - input: The payload (see ``MappingInput``).
-  ///   - existing: The instance to update.
-  ///   - options: Settings for this call.
-  /// - Throws: ``MappingErrors`` with every problem; nothing was written.
-  public func map(
-    _ input: some MappingInputConvertible, onto existing: Object,
-    with options: MappingOptions = .none
-  ) throws(MappingErrors) {
-    var reference = existing
-    try map(input, onto: &reference, with: options)
-  }
-
 }

@@ -31,7 +31,8 @@ import Foundation
 public struct Mapper: Sendable {
   /// The routes and named mappings.
   public let provider: MappingProvider
-  /// The formats ``map(_:contentType:with:)`` reads.
+  /// The formats a `.payload(_:contentType:formats:)` input without a registry of
+  /// its own is read with.
   public let formats: FormatRegistry
   /// Whether results carry a trace (``MappingResult/trace``).
   public let isTracing: Bool
@@ -46,8 +47,8 @@ public struct Mapper: Sendable {
   ///
   /// - Parameters:
   ///   - provider: The routes.
-  ///   - formats: The formats ``map(_:contentType:with:)`` reads; ``FormatRegistry/standard`` by
-  ///     default.
+  ///   - formats: The formats a `.payload(data, contentType: type)` input is read with;
+  ///     ``FormatRegistry/standard`` by default.
   ///   - trace: Whether to record a trace of the run in ``MappingResult/trace``: each route
   ///     matched, each required key missing, and what the mappings report (dynamic cases chosen
   ///     or declined, rejected values), each with its path. Off by default, and free when off.
@@ -67,80 +68,51 @@ public struct Mapper: Sendable {
     self.mapsSingleElementArraysOntoTarget = mapsSingleElementArraysOntoTarget
   }
 
-  /// Maps a payload: every route whose key path is found maps its value.
+  /// Maps a payload: every route whose key path is found maps its value; with a `target`,
+  /// the one object a route reaches is mapped onto it (RestKit's target object).
   ///
   /// JSON is scanned once into a flat index that the mappings read lazily.
   ///
   /// ```swift
   /// let result = try mapper.map(jsonData)
   /// let strict = try mapper.map(jsonData, with: MappingOptions(coercion: .strict))
+  /// let posted = try mapper.map(.payload(body, contentType: "application/json; charset=utf-8"))
+  /// let saved = try mapper.map(response, target: article)   // a class: updated in place
+  /// let updated = saved.first(Article.self)                 // a struct: the updated copy
   /// ```
+  ///
+  /// A `.payload(_:contentType:formats:)` input without a registry of its own is
+  /// read with the mapper's ``formats``.
+  ///
+  /// A target is taken by a single object reached by a route whose model type is the
+  /// target's: only the keys present are written, transactionally (see `map(_:onto:with:)`).
+  /// A target that no single-object route can take (a collection payload, another type) is
+  /// ignored, with a ``MappingDiagnostic/Kind/targetIgnored(reason:)`` diagnostic. A class
+  /// target is updated in place or not at all: when the route's mapping would make a new
+  /// instance instead (a dynamic case of another class), the value fails with an error at its
+  /// path and the target is left as it was.
+  ///
+  /// The result holds only what the run made (and the target), so a result of a payload and
+  /// no target can be sent to another task: the compiler checks it, as for any value whose
+  /// region is the call's own.
   ///
   /// - Parameters:
   ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, or any
   ///     ``MappingInput``.
+  ///   - target: The object to update, or `nil` (the default) to map new objects only.
   ///   - options: Settings for this call, reaching every route's mapping and its children
   ///     unless they set their own.
-  /// - Returns: The objects, errors and diagnostics of the run.
+  /// - Returns: The objects, errors and diagnostics of the run; the updated target is among
+  ///   the objects.
   /// - Throws: ``MappingErrors`` only when the payload cannot be read (a syntax error with its
   ///   line and column, an unsupported content type); mapping problems are in
   ///   ``MappingResult/errors``.
-  public func map(_ input: some MappingInputConvertible, with options: MappingOptions = .none)
-    throws(MappingErrors) -> sending MappingResult
-  {
-    // The result is made by this call and holds only objects the run created (a Foundation
-    // input is copied into a `Node` first), never a reference to `input`, so it can be sent
-    // although the checker merges it into `input`'s region.
-    let result = try input.mappingInput.withView { _map(view: $0, options: options) }
-    return _sendingResultOfFreshRun(result)
-  }
-
-  /// Maps a payload onto an existing object (RestKit's target object): a single object
-  /// reached by a route whose model type is the target's is mapped onto it — only the keys
-  /// present are written, transactionally (see
-  /// `map(_:onto:with:)`). A target that no
-  /// single-object route can take (a collection payload, another type) is ignored, with a
-  /// ``MappingDiagnostic/Kind/targetIgnored(reason:)`` diagnostic.
-  ///
-  /// A class target is updated in place or not at all: when the route's mapping would make a
-  /// new instance instead (a dynamic case of another class), the value fails with an error at
-  /// its path and the target is left as it was.
-  ///
-  /// ```swift
-  /// let result = try Mapper(provider).map(json, target: article)   // a class: updated in place
-  /// let updated = result.first(Article.self)                        // a struct: the updated copy
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - input: The payload (see ``MappingInput``).
-  ///   - target: The object to update.
-  ///   - options: Settings for this call.
-  /// - Returns: The objects, errors and diagnostics of the run; the updated target is among the
-  ///   objects.
-  /// - Throws: ``MappingErrors`` only when the payload cannot be read.
   public func map(
-    _ input: some MappingInputConvertible, target: Any, with options: MappingOptions = .none
+    _ input: some MappingInputConvertible, target: Any? = nil,
+    with options: MappingOptions = .none
   ) throws(MappingErrors) -> MappingResult {
-    try input.mappingInput.withView { _map(view: $0, target: target, options: options) }
-  }
-
-  /// Maps a payload in the format its `Content-Type` names, read with ``formats``; the same as
-  /// `map(.payload(data, contentType: contentType, formats: formats), with: options)`.
-  ///
-  /// ```swift
-  /// let result = try mapper.map(body, contentType: "application/json; charset=utf-8")
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - data: The payload bytes.
-  ///   - contentType: A `Content-Type` header value; parameters and case are ignored.
-  ///   - options: Settings for this call.
-  /// - Returns: The objects, errors and diagnostics of the run.
-  /// - Throws: ``MappingErrors``: ``MappingError/Kind/unsupportedContentType(_:)`` when no
-  ///   format reads it, or the format's error for malformed input.
-  public func map(_ data: Data, contentType: String, with options: MappingOptions = .none)
-    throws(MappingErrors) -> sending MappingResult
-  {
-    try map(MappingInput.payload(data, contentType: contentType, formats: formats), with: options)
+    try input.mappingInput.withView(formats: formats) {
+      _map(view: $0, target: target, options: options)
+    }
   }
 }

@@ -15,8 +15,9 @@
 /// contributes nothing; the failure is in ``errors``.
 ///
 /// A result holds your model objects, which need not be `Sendable`, so the result is not
-/// `Sendable` either; ``Mapper`` returns it as `sending`, so it can be handed to another task
-/// or actor once. ``asError()`` makes a `Sendable` error.
+/// `Sendable` either; a result of a payload and no target is a region of its own, so the
+/// compiler lets you hand it to another task or actor once. ``asError()`` makes a `Sendable`
+/// error.
 public struct MappingResult {
   struct Entry {
     var keyPath: String
@@ -156,7 +157,7 @@ public struct MappingResult {
   }
 }
 
-/// A result holds model objects that need not be `Sendable`; ``Mapper`` returns it as
-/// `sending`, so the compiler checks each hand-off instead.
+/// A result holds model objects that need not be `Sendable`; the compiler checks each hand-off
+/// of a result instead (region-based isolation).
 @available(*, unavailable)
 extension MappingResult: Sendable {}

@@ -48,6 +48,7 @@ extension Attribute {
   /// - Parameters:
   ///   - property: The property; its name makes the key.
   ///   - convert: Makes the property's value from the payload's.
+  @preconcurrency
   public init<Wire: MappableValue>(
     _ property: WritableKeyPath<Object, Value> & Sendable,
     decodeOnly convert: @escaping @Sendable (Wire) throws -> Value

@@ -72,6 +72,7 @@ public struct Attribute<Object, Value>: MappingRule {
   /// `message`); throw to **fail** the object (it is not produced, and an existing instance is
   /// left as it was). Validators run in the order they were added, then the model's
   /// ``KeyValueValidating`` hook. Defaults filled in for absent values are not validated.
+  @preconcurrency
   public func validate(
     _ message: String? = nil, _ body: @escaping @Sendable (inout Value) throws -> Bool
   ) -> Self {
@@ -680,6 +681,7 @@ extension Attribute {
   ///   - property: The property to write.
   ///   - convert: Converts the payload value; throw ``ConversionFailure`` for bad input. When
   ///     `Value` is optional, `null` and absence give `nil` without calling it.
+  @preconcurrency
   public init<Wire: MappableValue>(
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     decodeOnly convert: @escaping @Sendable (Wire) throws -> Value

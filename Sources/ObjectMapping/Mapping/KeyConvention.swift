@@ -61,6 +61,7 @@ public struct KeyConvention: Sendable {
   /// Each call of `custom` makes a new convention: a mapping derives its keys again for each
   /// one a call uses, so keep a custom convention in a constant (`static let`) rather than
   /// making it per call.
+  @preconcurrency
   public static func custom(_ transform: @escaping @Sendable (String) -> String) -> KeyConvention {
     let token = _CustomConvention()
     return KeyConvention(.custom(ObjectIdentifier(token)), token: token, transform: transform)

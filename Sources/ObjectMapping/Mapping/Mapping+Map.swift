@@ -31,29 +31,6 @@ extension MappingProtocol {
     try input.mappingInput.withView { decodeObject(view: $0, options: options) }.get()
   }
 
-  /// Maps a payload read with the format registered for its `Content-Type`; the same as
-  /// `map(.payload(data, contentType: contentType, formats: formats), with: options)`. JSON is
-  /// scanned in place, as ``Mapper/map(_:contentType:with:)`` does.
-  ///
-  /// ```swift
-  /// let article = try articleMapping.map(body, contentType: "application/x-www-form-urlencoded")
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - data: The payload bytes.
-  ///   - contentType: A `Content-Type` header value; parameters and case are ignored.
-  ///   - formats: The formats to choose from.
-  ///   - options: Settings for this call.
-  /// - Returns: The mapped object.
-  /// - Throws: ``MappingErrors``: an unsupported content type, a malformed payload, or every
-  ///   mapping problem.
-  public func map(
-    _ data: Data, contentType: String, formats: FormatRegistry = .standard,
-    with options: MappingOptions = .none
-  ) throws(MappingErrors) -> Object {
-    try map(MappingInput.payload(data, contentType: contentType, formats: formats), with: options)
-  }
-
   /// Maps a payload that is an array of objects (a single object maps as a one-element array).
   ///
   /// A top-level JSON array is mapped as it is read, an element at a time, so a large payload
@@ -76,32 +53,6 @@ extension MappingProtocol {
     _ input: some MappingInputConvertible, with options: MappingOptions = .none
   ) throws(MappingErrors) -> [Object] {
     try collectObjects(input.mappingInput, options: options).flatMap(\.allOrNothing).get()
-  }
-
-  /// Maps a collection payload with collection options: with
-  /// ``CollectionOptions/skippingInvalidElements`` the valid elements are kept and the failures
-  /// reported in the result, not thrown.
-  ///
-  /// ```swift
-  /// let mapped = try authorMapping.mapCollection(json, options: .skippingInvalidElements)
-  /// mapped.objects   // the valid authors
-  /// mapped.errors    // ["/1/email: expected a string, found an array"]
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - input: The payload (see `map(_:with:)`).
-  ///   - collectionOptions: How failing elements are handled.
-  ///   - options: Settings for this call, reaching every element and child mapping.
-  /// - Returns: The valid elements with the errors and diagnostics of the others.
-  /// - Throws: ``MappingErrors`` when the payload cannot be read or is not a collection of
-  ///   objects, or, without ``CollectionOptions/skippingInvalidElements``, when any element
-  ///   fails (with the valid ones as partial results).
-  public func mapCollection(
-    _ input: some MappingInputConvertible, options collectionOptions: CollectionOptions,
-    with options: MappingOptions = .none
-  ) throws(MappingErrors) -> MappedCollection<Object> {
-    try collectObjects(input.mappingInput, options: options).get()
-      .collection(options: collectionOptions)
   }
 }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A two-way description of how a payload maps to a model type: build it once, use it from any
 /// number of tasks.
 ///
@@ -20,8 +22,8 @@
 /// ```
 ///
 /// `make` creates a fresh instance (`Article.init`); the rules then set its properties through
-/// key paths. Works for structs and final classes. The rules are compiled into a plan when the
-/// mapping is built; mapping never re-plans per object and a mapping holds no mutable state.
+/// key paths. Works for structs and final classes. The rules are compiled into a plan once, on
+/// the mapping's first use (however many modifiers built it); mapping never re-plans per object.
 public struct Mapping<Object>: MappingProtocol {
   /// `nil` for a mapping derived from the model's `Codable` conformance (``derivation``).
   let make: (@Sendable () -> Object)?
@@ -72,21 +74,28 @@ public struct Mapping<Object>: MappingProtocol {
   /// that declare none.
   var ownConvention: KeyConvention?
 
-  /// The compiled plan (opaque).
-  public internal(set) var plan: MappingPlan<Object>
+  /// The compiled plan, made on first use: a modifier replaces it with an empty one, so a
+  /// mapping built with several modifiers compiles once.
+  var planCache = _PlanCache<Object>()
+
+  /// The compiled plan (opaque), compiled on first use; definition problems it finds are
+  /// reported when the mapping is first used (and by ``validate()``).
+  public var plan: MappingPlan<Object> {
+    MappingPlan(planCache.plan { compilePlan() })
+  }
 
   /// Creates a mapping.
   ///
   /// - Parameters:
   ///   - make: Creates a fresh instance of the model (`Article.init`).
   ///   - rules: The rules: ``Attribute`` and ``Relationship`` values, with `if`, `else` and `for`.
+  @preconcurrency
   public init(
     _ make: @escaping @Sendable () -> Object,
     @MappingBuilder<Object> rules: () -> [any MappingRule<Object>]
   ) {
     self.make = make
     self.rules = rules()
-    plan = MappingPlan(_MappingPlan(placeholder: ()))
     rebuildPlan()
   }
 
@@ -104,6 +113,7 @@ public struct Mapping<Object>: MappingProtocol {
   ///   - make: Creates a fresh instance of the model.
   ///   - keys: The convention that makes keys from property names.
   ///   - rules: The rules.
+  @preconcurrency
   public init(
     _ make: @escaping @Sendable () -> Object, keys: KeyConvention,
     @MappingBuilder<Object> rules: () -> [any MappingRule<Object>]
@@ -111,7 +121,6 @@ public struct Mapping<Object>: MappingProtocol {
     self.make = make
     self.rules = Self.applying(keys, to: rules())
     ownConvention = keys
-    plan = MappingPlan(_MappingPlan(placeholder: ()))
     rebuildPlan()
   }
 
@@ -178,12 +187,17 @@ public struct Mapping<Object>: MappingProtocol {
       childMerging: childMergingPolicy)
   }
 
+  /// Drops the compiled plan after a change: the next use compiles the mapping as it is then.
   mutating func rebuildPlan() {
+    planCache = _PlanCache()
+  }
+
+  /// The plan of the mapping's rules and settings.
+  private func compilePlan() -> _MappingPlan<Object> {
     if let derivation {
-      plan = MappingPlan(derivation.plan(of: self))
-      return
+      return derivation.plan(of: self)
     }
-    guard let make else { return }
+    guard let make else { return _MappingPlan(placeholder: ()) }
     // Every rule is compiled for mapping: the groups that apply are chosen per run, so that a
     // call's groups reach child mappings. Serialization still uses the mapping's own groups.
     let rules = expandedRules
@@ -260,18 +274,18 @@ public struct Mapping<Object>: MappingProtocol {
       } : []
     var keyVariants: _KeyVariants<_MappingPlan<Object>>?
     if keyVariantOf == nil, defaultKeys.contains(where: { $0 != nil }) {
+      // A cache of its own, so that the plan does not hold itself through the template.
       var template = self
-      template.plan = MappingPlan(_MappingPlan(placeholder: ()))
+      template.rebuildPlan()
       keyVariants = _KeyVariants { [template] convention, owner in
         template.plan(keyedBy: convention, owner: owner)
       }
     }
-    plan = MappingPlan(
-      _MappingPlan(
-        make: make, rules: compiled, settings: decodeSettings, inverse: inverse,
-        keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys,
-        flatKnownKeys: flatKnownKeys, keyVariants: keyVariants, derivedFrom: keyVariantOf,
-        ownConvention: keyVariantOf == nil ? ownConvention : nil))
+    return _MappingPlan(
+      make: make, rules: compiled, settings: decodeSettings, inverse: inverse,
+      keyRule: keyRule, identity: identity, problems: problems, knownKeys: knownKeys,
+      flatKnownKeys: flatKnownKeys, keyVariants: keyVariants, derivedFrom: keyVariantOf,
+      ownConvention: keyVariantOf == nil ? ownConvention : nil)
   }
 
   /// Two rules of this block (not of included mappings) writing one property, unless their
@@ -393,6 +407,7 @@ public struct Mapping<Object>: MappingProtocol {
   /// }
   /// .customizingInverse { $0.removing("email") }   // never send the email back
   /// ```
+  @preconcurrency
   public func customizingInverse(
     _ customize: @escaping @Sendable (InverseMapping<Object>) -> InverseMapping<Object>
   ) -> Self {
@@ -607,6 +622,20 @@ public struct MappingPlan<Object>: Sendable {
 
   init(_ compiled: _MappingPlan<Object>) {
     self.compiled = compiled
+  }
+}
+
+/// A mapping's compiled plan, made once on first use and then shared by every copy of the
+/// mapping and every task: the first plan stored wins (two tasks that compile at once make equal
+/// plans, one is kept), and reading it after that is one atomic load.
+final class _PlanCache<Object>: Sendable {
+  private let compiled = AtomicLazyReference<_MappingPlan<Object>>()
+
+  /// The plan, compiled by `compile` if none is stored yet.
+  @inline(__always)
+  func plan(_ compile: () -> _MappingPlan<Object>) -> _MappingPlan<Object> {
+    if let plan = compiled.load() { return plan }
+    return compiled.storeIfNil(compile())
   }
 }
 

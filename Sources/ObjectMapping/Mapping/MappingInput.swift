@@ -3,10 +3,8 @@ import Foundation
 /// A payload to map: JSON bytes or text, a `Node`, a value parsed by Foundation, or bytes in
 /// the format their `Content-Type` names.
 ///
-/// Every decoding verb takes an input: `map(_:with:)`,
-/// `mapCollection(_:with:)`,
-/// `map(_:onto:with:)`,
-/// `report(_:with:)` and `map(_:with:)`.
+/// Every decoding verb takes an input: `map(_:with:)`, `mapCollection(_:with:)`,
+/// `map(_:onto:with:)`, `report(_:onto:with:)` and ``Mapper/map(_:target:with:)``.
 /// `Data`, `[UInt8]`, `String` and `Node` are inputs as they are (strict JSON for the first
 /// three); the static members spell the rest:
 ///
@@ -26,7 +24,7 @@ public struct MappingInput {
     case text(String, JSONReadingOptions)
     case node(Node)
     case foundation(Any)
-    case payload(Data, contentType: String, formats: FormatRegistry)
+    case payload(Data, contentType: String, formats: FormatRegistry?)
   }
 
   let source: Source
@@ -110,11 +108,12 @@ extension MappingInputConvertible where Self == MappingInput {
   /// - Parameters:
   ///   - data: The payload.
   ///   - contentType: A `Content-Type` header value; parameters and case are ignored.
-  ///   - formats: The formats to choose from; ``FormatRegistry/standard`` by default.
+  ///   - formats: The formats to choose from; by default those of the verb: a ``Mapper``'s
+  ///     ``Mapper/formats``, ``FormatRegistry/standard`` for a mapping's own verbs.
   /// - Returns: The input; a content type no format reads is an
   ///   ``MappingError/Kind/unsupportedContentType(_:)`` error when it is mapped.
   public static func payload(
-    _ data: Data, contentType: String, formats: FormatRegistry = .standard
+    _ data: Data, contentType: String, formats: FormatRegistry? = nil
   ) -> MappingInput {
     MappingInput(source: .payload(data, contentType: contentType, formats: formats))
   }
@@ -166,12 +165,14 @@ extension Node: MappingInputConvertible {
 
 extension MappingInput {
   /// Reads the input: calls `json` with the bytes of a JSON input, in place, and its reading
-  /// options, or `node` with the document of any other input.
+  /// options, or `node` with the document of any other input. A payload input without a
+  /// registry of its own is read with `defaultFormats` (the verb's).
   ///
   /// - Throws: ``MappingErrors`` when the input cannot be read as a document at all (an
   ///   unsupported content type, a malformed form body, a Foundation value that is not a
   ///   payload); syntax errors of JSON are left to `json`, which scans it.
   func read<Result>(
+    formats defaultFormats: FormatRegistry = .standard,
     json: (_JSONText, JSONReadingOptions) -> Result,
     node: (Node) -> Result
   ) throws(MappingErrors) -> Result {
@@ -187,6 +188,7 @@ extension MappingInput {
     case .foundation(let value):
       return node(try _Tape.foundationNode(value))
     case .payload(let data, let contentType, let formats):
+      let formats = formats ?? defaultFormats
       guard let format = formats.format(forContentType: contentType) else {
         throw MappingErrors([MappingError(.unsupportedContentType(contentType))])
       }
@@ -206,8 +208,11 @@ extension MappingInput {
   ///
   /// - Throws: ``MappingErrors``: the input cannot be read (a syntax error with its line and
   ///   column, an unsupported content type, a non-finite double in a node).
-  func withView<Result>(_ body: (_TapeView) -> Result) throws(MappingErrors) -> Result {
+  func withView<Result>(
+    formats: FormatRegistry = .standard, _ body: (_TapeView) -> Result
+  ) throws(MappingErrors) -> Result {
     try read(
+      formats: formats,
       json: { text, reading -> Swift.Result<Result, MappingError> in
         do throws(FormatError) {
           return .success(try text.scan(options: reading, body))

@@ -73,6 +73,7 @@ public struct Relationship<Object>: MappingRule {
   /// types; a class child merged by identity is passed as it is now, before the payload's values
   /// are merged into it (they are merged only when the whole mapping succeeds, also when the
   /// validator replaces the child).
+  @preconcurrency
   public func validate<Value>(
     _ message: String? = nil, _ body: @escaping @Sendable (inout Value) throws -> Bool
   ) -> Self {

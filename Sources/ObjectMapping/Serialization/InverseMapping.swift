@@ -277,6 +277,7 @@ public struct InverseMapping<Object>: Sendable {
   /// inverse.adding("kind") { _ in "article" }
   /// inverse.adding("word_count") { $0.body.split(separator: " ").count }
   /// ```
+  @preconcurrency
   public func adding<Value: MappableValue>(
     _ keyPath: String, value: @escaping @Sendable (Object) throws -> Value
   ) -> Self {

@@ -39,6 +39,7 @@ public struct PayloadFormat: Sendable {
   ///   - additionalContentTypes: Other media types it reads.
   ///   - read: Parses a payload into a node; throw for malformed input.
   ///   - write: Writes a node; throw for values the format cannot hold.
+  @preconcurrency
   public init(
     contentType: String, additionalContentTypes: [String] = [],
     read: @escaping @Sendable (Data) throws -> Node,

@@ -79,47 +79,39 @@ public struct MappingReport<Object> {
 extension MappingReport: Sendable where Object: Sendable {}
 
 extension MappingProtocol {
-  /// Maps one object and reports everything the run found, without throwing: a payload that
-  /// cannot be read is reported as an error too.
+  /// Maps one object, or maps onto an existing one, and reports everything the run found,
+  /// without throwing: a payload that cannot be read is reported as an error too.
   ///
   /// ```swift
   /// let report = signupMapping.report(formBody)
   /// if !report.succeeded { showProblems(report.summary) }
+  ///
+  /// let update = articleMapping.report(#"{"title": ""}"#, onto: article)
+  /// update.object    // the updated article, or nil when nothing was written
   /// ```
+  ///
+  /// With `existing`, the payload is mapped onto it transactionally, as
+  /// `map(_:onto:with:)` does: ``MappingReport/object`` is the updated instance (a copy of a
+  /// struct; a class instance updated in place), or `nil` when anything failed, in which case
+  /// nothing was written.
   ///
   /// - Parameters:
   ///   - input: The payload (see ``MappingInput``).
+  ///   - existing: The instance to update, or `nil` (the default) to map a new object.
   ///   - options: Settings for this call, reaching every child mapping unless it sets its own.
   /// - Returns: The object (when it mapped), every error and every diagnostic.
   public func report(
-    _ input: some MappingInputConvertible, with options: MappingOptions = .none
-  ) -> MappingReport<Object> {
-    do {
-      return try input.mappingInput.withView { _report(view: $0, options: options) }
-    } catch {
-      return MappingReport(failure: error)
-    }
-  }
-
-  /// Maps a payload onto an existing instance (transactionally, as
-  /// `map(_:onto:with:)`) and reports everything the run found.
-  ///
-  /// ```swift
-  /// let report = articleMapping.report(#"{"title": ""}"#, onto: &article)
-  /// report.object    // the updated article, or nil when nothing was written
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - input: The payload (see ``MappingInput``).
-  ///   - existing: The instance to update; left as it was when anything failed.
-  ///   - options: Settings for this call.
-  /// - Returns: The report; ``MappingReport/object`` is the updated instance, or `nil` when
-  ///   nothing was written.
-  public func report(
-    _ input: some MappingInputConvertible, onto existing: inout Object,
+    _ input: some MappingInputConvertible, onto existing: Object? = nil,
     with options: MappingOptions = .none
   ) -> MappingReport<Object> {
-    let current = existing
+    guard var updated = existing else {
+      do {
+        return try input.mappingInput.withView { _report(view: $0, options: options) }
+      } catch {
+        return MappingReport(failure: error)
+      }
+    }
+    let current = updated
     let outcome: _ExistingOutcome<Object>
     do throws(MappingErrors) {
       outcome = try input.mappingInput.withView {
@@ -131,8 +123,8 @@ extension MappingProtocol {
     guard let patch = outcome.patch else {
       return MappingReport(object: nil, errors: outcome.errors, diagnostics: outcome.diagnostics)
     }
-    patch.apply(to: &existing)
-    return MappingReport(object: existing, errors: outcome.errors, diagnostics: outcome.diagnostics)
+    patch.apply(to: &updated)
+    return MappingReport(object: updated, errors: outcome.errors, diagnostics: outcome.diagnostics)
   }
 
   private func _report(view: _TapeView, options: MappingOptions) -> MappingReport<Object> {
@@ -159,24 +151,5 @@ extension MappingProtocol {
     return MappingReport(
       object: run.errors.isEmpty ? partial : nil, partialObject: partial, errors: run.errors,
       diagnostics: run.diagnostics)
-  }
-}
-
-extension MappingProtocol where Object: AnyObject {
-  /// Maps a payload onto an existing class instance, in place, and reports everything the run
-  /// found; see `report(_:onto:with:)`.
-  ///
-  /// - Parameters:
-  ///   - input: The payload (see ``MappingInput``).
-  ///   - existing: The instance to update; left as it was when anything failed.
-  ///   - options: Settings for this call.
-  /// - Returns: The report; ``MappingReport/object`` is the updated instance, or `nil` when
-  ///   nothing was written.
-  public func report(
-    _ input: some MappingInputConvertible, onto existing: Object,
-    with options: MappingOptions = .none
-  ) -> MappingReport<Object> {
-    var reference = existing
-    return report(input, onto: &reference, with: options)
   }
 }

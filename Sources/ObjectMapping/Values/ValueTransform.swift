@@ -27,6 +27,7 @@ public struct ValueTransform<Input, Output>: Sendable {
   /// - Parameters:
   ///   - forward: Payload value to model value.
   ///   - reverse: Model value to payload value.
+  @preconcurrency
   public init(
     forward: @escaping @Sendable (Input) throws -> Output,
     reverse: @escaping @Sendable (Output) throws -> Input
@@ -51,6 +52,7 @@ public struct ValueTransform<Input, Output>: Sendable {
   /// ``isReversible`` is `false`.
   ///
   /// - Parameter forward: Payload value to model value.
+  @preconcurrency
   public init(decodeOnly forward: @escaping @Sendable (Input) throws -> Output) {
     forwardBody = forward
     reverseBody = nil

@@ -54,9 +54,9 @@ struct CompositionTests {
   }
 
   @Test func includedRulesMergeOntoAnExistingSubclassInstance() throws {
-    let programmer = try coderMapping.map(#"{"person_name": "Ann", "person_age": 1}"#)
+    var programmer = try coderMapping.map(#"{"person_name": "Ann", "person_age": 1}"#)
     try coderMapping.map(
-      #"{"resource_name": "Res", "programming_skills": ["c"]}"#, onto: programmer)
+      #"{"resource_name": "Res", "programming_skills": ["c"]}"#, onto: &programmer)
     #expect(programmer.name == "Res")
     #expect(programmer.age == 1)
     #expect(programmer.skills == ["c"])

@@ -375,3 +375,69 @@ struct ErrorTableSampleTests {
       ])
   }
 }
+
+/// Documentation/UpdatingExistingObjects.md and Validation.md: one `onto:` spelling for structs
+/// and classes, `report(_:onto:)`, and a collection's valid elements (issue 37).
+@Suite("Guide samples: Updating Existing Objects")
+struct UpdatingExistingObjectsSampleTests {
+  struct Article: Equatable {
+    var id = 0
+    var title = ""
+  }
+
+  final class Post {
+    var id = 0
+    var title = ""
+  }
+
+  static let articleMapping = Mapping(Article.init) {
+    Attribute("id", \.id)
+    Attribute("title", \.title)
+  }
+
+  static let postMapping = Mapping(Post.init) {
+    Attribute("id", \.id)
+    Attribute("title", \.title)
+  }
+
+  @Test func oneSpellingUpdatesAStructAndAClassInstance() throws {
+    var article = try Self.articleMapping.map(#"{"id": 1, "title": "Original"}"#)
+    try Self.articleMapping.map(#"{"title": "Updated"}"#, onto: &article)
+    #expect(article == Article(id: 1, title: "Updated"))
+
+    let post = Post()
+    var target = post
+    try Self.postMapping.map(#"{"id": 2, "title": "New"}"#, onto: &target)
+    #expect(target === post && post.id == 2 && post.title == "New")
+  }
+
+  @Test func reportOntoReturnsTheUpdatedInstance() {
+    let article = Article(id: 1, title: "Original")
+    let update = Self.articleMapping.report(#"{"title": "Updated"}"#, onto: article)
+    #expect(update.object == Article(id: 1, title: "Updated"))
+    #expect(article == Article(id: 1, title: "Original"))
+    let failed = Self.articleMapping.report(#"{"title": []}"#, onto: article)
+    #expect(failed.object == nil)
+    #expect(failed.summary == ["/title: expected a string, found an array"])
+  }
+
+  @Test func aCollectionKeepsItsValidElementsThroughAWholePayloadRoute() throws {
+    let json = #"[{"id": 1, "title": "A"}, {"id": 2, "title": []}, {"id": 3, "title": "C"}]"#
+    do {
+      _ = try Self.articleMapping.mapCollection(json)
+      Issue.record("expected errors")
+    } catch {
+      #expect(error.partialResult(as: [Article].self)?.map(\.id) == [1, 3])
+    }
+    let mapped = try Mapper(MappingProvider { Route("", Self.articleMapping) }).map(json)
+    #expect(mapped.all(Article.self).map(\.id) == [1, 3])
+    #expect(mapped.errors.map(\.description) == ["/1/title: expected a string, found an array"])
+  }
+
+  @Test func aPayloadWithAContentTypeIsAnInput() throws {
+    let body = Data("id=4&title=Form".utf8)
+    let article = try Self.articleMapping.map(
+      .payload(body, contentType: "application/x-www-form-urlencoded"))
+    #expect(article == Article(id: 4, title: "Form"))
+  }
+}

@@ -284,8 +284,8 @@ struct DynamicMapperTests {
 struct DynamicCollectionOptionTests {
   @Test func declinedElementsAreDiagnosticsOfTheMappedCollection() throws {
     let payload = #"[{"name": "Ann", "type": "Girl"}, {"name": "Zork", "type": "Alien"}]"#
-    let mapped = try People.person.mapCollection(payload, options: [])
-    #expect(mapped.objects.map(\.name) == ["Ann"])
+    let mapped = try Mapper(MappingProvider { Route("", People.person) }).map(payload)
+    #expect(mapped.all(Person.self).map(\.name) == ["Ann"])
     #expect(mapped.errors.isEmpty)
     #expect(
       mapped.diagnostics.map(\.description) == [

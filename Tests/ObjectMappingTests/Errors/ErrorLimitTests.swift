@@ -96,9 +96,9 @@ struct ErrorLimitTests {
       #expect(error.errors.isEmpty && error.omittedCount == 1)
       #expect(error.description == "… and 1 more error \(moreLine)")
     }
-    var existing = Numbered(id: 4)
+    let existing = Numbered(id: 4)
     let report = numberedMapping.report(
-      #"{"id": "x"}"#, onto: &existing, with: MappingOptions(errorLimit: 0))
+      #"{"id": "x"}"#, onto: existing, with: MappingOptions(errorLimit: 0))
     #expect(!report.succeeded && report.object == nil && existing == Numbered(id: 4))
     #expect(report.summary == ["… and 1 more error \(moreLine)"])
   }
@@ -149,11 +149,15 @@ struct ErrorLimitTests {
   }
 
   @Test func collectionsReportsAndMapperResultsCountWhatTheyLeftOut() throws {
-    let collection = try numberedMapping.mapCollection(
-      #"[{"id": 1}, 2, 3]"#, options: .skippingInvalidElements, with: MappingOptions(errorLimit: 1))
-    #expect(collection.objects == [Numbered(id: 1)])
-    #expect(collection.errors.map(\.description) == ["/1: expected an object, found 2"])
-    #expect(collection.omittedErrorCount == 1 && collection.omittedDiagnosticCount == 0)
+    do {
+      _ = try numberedMapping.mapCollection(
+        #"[{"id": 1}, 2, 3]"#, with: MappingOptions(errorLimit: 1))
+      Issue.record("failing elements are thrown")
+    } catch {
+      #expect(error.partialResult(as: [Numbered].self) == [Numbered(id: 1)])
+      #expect(error.errors.map(\.description) == ["/1: expected an object, found 2"])
+      #expect(error.omittedCount == 1)
+    }
 
     let mapper = Mapper(MappingProvider { Route("numbers", numberedMapping) })
     let result = try mapper.map(
@@ -188,11 +192,16 @@ struct ErrorLimitTests {
   @Test func manyFailingElementsMakeABoundedReport() throws {
     let report = numberedMapping.report(#"{"id": 1}"#)
     #expect(report.succeeded)
-    let collection = try numberedMapping.mapCollection(
-      numbers(200_000), options: .skippingInvalidElements)
-    #expect(collection.errors.count == 1_000 && collection.omittedErrorCount == 199_000)
-    let text = MappingErrors(collection.errors, omittedCount: collection.omittedErrorCount)
-      .description
+    let collection: MappingErrors
+    do {
+      _ = try numberedMapping.mapCollection(numbers(200_000))
+      Issue.record("failing elements are thrown")
+      return
+    } catch {
+      collection = error
+    }
+    #expect(collection.errors.count == 1_000 && collection.omittedCount == 199_000)
+    let text = collection.description
     #expect(text.utf8.count < 40_000)
     #expect(text.hasSuffix("\n… and 199,000 more errors \(moreLine)"))
   }

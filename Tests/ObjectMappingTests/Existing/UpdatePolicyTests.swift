@@ -100,14 +100,14 @@ struct UpdatePolicyTests {
       }
       Attribute("score", \.score)
     }
-    let object = Observed()
+    var object = Observed()
     object.name = "Ann"
     object.score = 1
     object.writes = []
-    try mapping.map(#"{"name": "Ann", "score": 2}"#, onto: object)
+    try mapping.map(#"{"name": "Ann", "score": 2}"#, onto: &object)
     #expect(object.writes == ["score"])  // no setter call for the unchanged name
     #expect(validated.value == 0)  // and no validation
-    try mapping.map(#"{"name": "Bob", "score": 2}"#, onto: object)
+    try mapping.map(#"{"name": "Bob", "score": 2}"#, onto: &object)
     #expect(object.writes == ["score", "name"])
     #expect(validated.value == 1)
     // New objects get every value.

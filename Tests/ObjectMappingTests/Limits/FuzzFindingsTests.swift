@@ -39,13 +39,13 @@ import Testing
       + "identify by a property an Attribute writes"
     let invalid = #expect(throws: MappingErrors.self) { try Self.ownerMapping.validate() }
     #expect(invalid?.errors.map(\.description) == [problem])
-    let team = Team()
+    var team = Team()
     let owner = Owner()
     owner.name = "Ann"
     team.owner = owner
     let failure = #expect(throws: MappingErrors.self) {
       try Self.teamMapping.map(
-        #"{"owner": {"id": 1, "name": "Bo", "badge": {"code": "A"}}}"#, onto: team)
+        #"{"owner": {"id": 1, "name": "Bo", "badge": {"code": "A"}}}"#, onto: &team)
     }
     #expect(failure?.errors.map(\.description) == ["/owner: " + problem])
     #expect(team.owner === owner)

@@ -201,10 +201,12 @@ import Testing
         return Data("[\(items.joined(separator: ","))]".utf8)
       },
       work: { data in
-        let collection = try Self.itemMapping.mapCollection(
-          data, options: .skippingInvalidElements)
-        #expect(collection.objects.isEmpty)
-        #expect(throws: MappingErrors.self) { try Self.itemMapping.mapCollection(data) }
+        do throws(MappingErrors) {
+          _ = try Self.itemMapping.mapCollection(data)
+          Issue.record("failing elements are thrown")
+        } catch {
+          #expect(error.partialResult(as: [Item].self)?.isEmpty == true)
+        }
       })
   }
 

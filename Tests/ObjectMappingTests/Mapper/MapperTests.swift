@@ -276,15 +276,16 @@ struct MapperInputTests {
   func contentType() throws {
     let mapper = Mapper(Shop.provider)
     let json = try mapper.map(
-      Data(Self.json.utf8), contentType: "application/json; charset=utf-8")
+      .payload(Data(Self.json.utf8), contentType: "application/json; charset=utf-8"))
     #expect(json.all(Shop.Product.self) == [Shop.Product(id: 1, name: "Laptop")])
     let form = try mapper.map(
-      Data("products[0][id]=7&products[0][name]=Desk".utf8),
-      contentType: "application/x-www-form-urlencoded")
+      .payload(
+        Data("products[0][id]=7&products[0][name]=Desk".utf8),
+        contentType: "application/x-www-form-urlencoded"))
     #expect(form.errors.isEmpty)
     #expect(form.all(Shop.Product.self) == [Shop.Product(id: 7, name: "Desk")])
     #expect(throws: MappingErrors([MappingError(.unsupportedContentType("text/csv"))])) {
-      try mapper.map(Data("a,b".utf8), contentType: "text/csv")
+      try mapper.map(.payload(Data("a,b".utf8), contentType: "text/csv"))
     }
   }
 
@@ -301,7 +302,7 @@ struct MapperInputTests {
     let mapper = Mapper(
       MappingProvider { Route("users", Shop.userMapping) },
       formats: FormatRegistry.standard.registering(lines))
-    let result = try mapper.map(Data("Ann\nBob".utf8), contentType: "text/x-names")
+    let result = try mapper.map(.payload(Data("Ann\nBob".utf8), contentType: "text/x-names"))
     #expect(result.all(Shop.User.self).map(\.name) == ["Ann", "Bob"])
   }
 }

@@ -39,7 +39,7 @@ enum OptionsFlow {
   /// One decoding verb, run on ``payload`` with `options`; its error lines (empty when it
   /// mapped).
   enum Verb: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case map, mapCollection, mapCollectionSkipping, mapOnto, report, reportOnto, mapper
+    case map, mapCollection, mapOnto, report, reportOnto, mapper
 
     var testDescription: String { rawValue }
 
@@ -52,18 +52,14 @@ enum OptionsFlow {
           _ = try mapping.map(input, with: options)
         case .mapCollection:
           _ = try mapping.mapCollection(input, with: options)
-        case .mapCollectionSkipping:
-          let mapped = try mapping.mapCollection(
-            input, options: .skippingInvalidElements, with: options)
-          return mapped.errors.map(\.description)
         case .mapOnto:
           var parent = Parent()
           try mapping.map(input, onto: &parent, with: options)
         case .report:
           return mapping.report(input, with: options).errors.map(\.description)
         case .reportOnto:
-          var parent = Parent()
-          return mapping.report(input, onto: &parent, with: options).errors.map(\.description)
+          let parent = Parent()
+          return mapping.report(input, onto: parent, with: options).errors.map(\.description)
         case .mapper:
           return try Mapper(OptionsFlow.provider).map(input, with: options).errors
             .map(\.description)
@@ -96,8 +92,8 @@ struct EntryPointOptionsTests {
     let strictParent = OptionsFlow.parent.coercion(.strict)
     let errors: [String]
     if onto {
-      var parent = OptionsFlow.Parent()
-      errors = strictParent.report(OptionsFlow.payload, onto: &parent).errors.map(\.description)
+      let parent = OptionsFlow.Parent()
+      errors = strictParent.report(OptionsFlow.payload, onto: parent).errors.map(\.description)
     } else {
       errors = strictParent.report(OptionsFlow.payload).errors.map(\.description)
     }

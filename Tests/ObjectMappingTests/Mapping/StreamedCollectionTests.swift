@@ -148,14 +148,16 @@ import Testing
   @Test func skippingInvalidElementsKeepsTheValidOnesWithTheirPaths() throws {
     let payload =
       #"[{"id": 1, "title": "a"}, {"id": 2}, {"id": 3, "title": "tbd"}, {"id": 4, "title": "d"}]"#
-    let collection = try Self.entryMapping.mapCollection(
-      Data(payload.utf8), options: .skippingInvalidElements)
-    #expect(collection.objects.map(\.id) == [1, 3, 4])
-    #expect(collection.objects.map(\.position) == [0, 2, 3])
+    let mapper = Mapper(MappingProvider { Route("", Self.entryMapping) })
+    let collection = try mapper.map(Data(payload.utf8))
+    let objects = collection.all(Entry.self)
+    #expect(objects.map(\.id) == [1, 3, 4])
+    #expect(objects.map(\.position) == [0, 2, 3])
     #expect(collection.errors.map(\.description) == ["/1/title: required value is missing"])
     #expect(
       collection.diagnostics.map(\.description) == [
-        "/2/title: value rejected: no placeholder titles"
+        "/1: element skipped: it did not map (see the errors at this path)",
+        "/2/title: value rejected: no placeholder titles",
       ])
   }
 

@@ -111,7 +111,7 @@ import Testing
     let shape = Shape(corner: nil, temperature: Celsius(degrees: -3.5))
     let body = try mapping.serialize(shape, as: .formURLEncoded)
     #expect(String(decoding: body, as: UTF8.self) == "temperature=-3.5")
-    let reread = try mapping.map(body, contentType: "application/x-www-form-urlencoded")
+    let reread = try mapping.map(.payload(body, contentType: "application/x-www-form-urlencoded"))
     #expect(reread == shape)
   }
 

@@ -416,7 +416,7 @@ struct FormSerializationTests {
     let form = try Self.orderMapping.requestBody(for: order, as: .formURLEncoded)
     #expect(form.contentType == "application/x-www-form-urlencoded")
     let back = try Self.orderMapping.map(
-      form.data, contentType: "application/x-www-form-urlencoded")
+      .payload(form.data, contentType: "application/x-www-form-urlencoded"))
     #expect(back.title == order.title && back.items.count == 2)
   }
 
@@ -451,7 +451,9 @@ struct FormatRegistryTests {
   }
 
   @Test func unsupportedContentTypeIsATypedError() throws {
-    let lines = errorLines { try authorMapping.map(Data("x".utf8), contentType: "text/csv") }
+    let lines = errorLines {
+      try authorMapping.map(.payload(Data("x".utf8), contentType: "text/csv"))
+    }
     #expect(lines == [#"no reader or writer for the content type "text/csv""#])
   }
 
@@ -479,7 +481,7 @@ struct FormatRegistryTests {
       })
     let registry = FormatRegistry.standard.registering(lines)
     let author = try authorMapping.map(
-      Data("name: Ann\nemail: a@x".utf8), contentType: "text/x-lines", formats: registry)
+      .payload(Data("name: Ann\nemail: a@x".utf8), contentType: "text/x-lines", formats: registry))
     #expect(author == Author(name: "Ann", email: "a@x"))
     #expect(text(try authorMapping.serialize(author, as: lines)) == "name: Ann\nemail: a@x")
   }

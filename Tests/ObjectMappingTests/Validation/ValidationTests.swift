@@ -47,7 +47,8 @@ struct ValidationTests {
     try storyMapping.map(#"{"title": "new title"}"#, onto: &story)
     #expect(story == Story(id: 5, title: "NEW TITLE", body: "old body"))
 
-    let rejected = storyMapping.report(#"{"id": 0, "title": "again"}"#, onto: &story)
+    let rejected = storyMapping.report(#"{"id": 0, "title": "again"}"#, onto: story)
+    story = try #require(rejected.object)
     #expect(story == Story(id: 5, title: "AGAIN", body: "old body"))
     #expect(
       rejected.diagnostics.map(\.description) == ["/id: value rejected: id 0 is a placeholder"])
@@ -72,10 +73,10 @@ struct ValidationTests {
         return true
       }
     }
-    let box = Box()
+    var box = Box()
     box.name = "kept"
     box.size = 1
-    let lines = errorLines { try mapping.map(#"{"name": "changed", "size": -1}"#, onto: box) }
+    let lines = errorLines { try mapping.map(#"{"name": "changed", "size": -1}"#, onto: &box) }
     #expect(lines == ["/size: validation failed: size must not be negative"])
     #expect(box.name == "kept" && box.size == 1)
   }

@@ -76,7 +76,7 @@ struct FormRestKitStyleTests {
     // The reader reads either.
     #expect(
       try mapping.map(
-        Data("label=a%20b&note".utf8), contentType: "application/x-www-form-urlencoded")
+        .payload(Data("label=a%20b&note".utf8), contentType: "application/x-www-form-urlencoded"))
         == Tag(label: "a b", note: ""))
   }
 }
