@@ -171,6 +171,25 @@ extension Relationship: _DerivedOverriding {
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 
+  /// A required to-one override's reader: the same relationship into a slot, with a required
+  /// child's checks (`null` and a child its dynamic mapping declines are errors with the
+  /// messages of a full mapping).
+  func requiredSlotEvaluator<Child, M: MappingProtocol<Child>>(
+    _: Child.Type, lazy mapping: @escaping @Sendable () -> M
+  ) -> _SlotEvaluator {
+    let property = \_DerivedSlot<Child>.value
+    var slotted = givingSettings(
+      to: Relationship<_DerivedSlot<Child>>(
+        source: source, property: property, acceptsAbsence: false,
+        encode: _RelationshipEncoder {
+          _OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
+        },
+        step: { _RequiredSlotStep($0, source: $1, property: property, mapping: mapping) }))
+    slotted.flatChild = _FlatChild(mapping, property: property)
+    slotted.shape = .toOne
+    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+  }
+
   /// A to-many override's reader: the same relationship into a slot.
   func slotEvaluator<Collection: MappableCollection, M: MappingProtocol<Collection.Element>>(
     collection _: Collection.Type, lazy mapping: @escaping @Sendable () -> M
@@ -179,5 +198,22 @@ extension Relationship: _DerivedOverriding {
       to: Relationship<_DerivedSlot<Collection>>(
         source, \_DerivedSlot<Collection>.value, lazy: mapping))
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+  }
+}
+
+/// A required to-one override read into its slot: as ``_ToOneStep``, `null` and a declined
+/// child are errors.
+final class _RequiredSlotStep<Child, M: MappingProtocol<Child>>:
+  _PropertyRelationshipStep<_DerivedSlot<Child>, Child?, M>, @unchecked Sendable
+{
+  // @unchecked: immutable after init (see _DecodeStep).
+
+  override func decodeValue(
+    into object: inout _DerivedSlot<Child>, at index: Int, run: inout _MappingRun
+  ) {
+    guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
+    _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
+      writer.write(child, into: &object)
+    }
   }
 }
