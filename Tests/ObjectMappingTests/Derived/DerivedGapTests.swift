@@ -30,7 +30,8 @@ struct DerivedGapTests {
   }
 
   static let derived = Mapping(Event.self) { Relationship(.root, \.payload, payload) }
-  static let handWritten = Mapping({ Event(id: 0, payload: .star(Star(action: ""))) }) {
+  static func blankEvent() -> Event { Event(id: 0, payload: .star(Star(action: ""))) }
+  static let handWritten = Mapping(blankEvent) {
     Attribute(\.id)
     Relationship(.root, \.payload, payload)
   }
@@ -77,7 +78,8 @@ struct DerivedGapTests {
     }
     let owner = Mapping(Owner.self)
     let derived = Mapping(Repo.self) { Relationship(\.owner, owner) }
-    let handWritten = Mapping({ Repo(name: "", owner: Owner(login: "")) }) {
+    let blank = { Repo(name: "", owner: Owner(login: "")) }
+    let handWritten = Mapping(blank) {
       Attribute(\.name)
       Relationship(\.owner, owner)
     }

@@ -256,8 +256,8 @@ enum DerivedGitHub {
     extract: @escaping @Sendable (EventPayload) -> Body?
   ) -> Match<EventPayload> {
     let mapping = Mapping(In<Body>.self) { Relationship(\.payload, body) }
-    return Match("type", equals: .string(type), mapping, case: { embed($0.payload) }) {
-      extract($0).map(In.init)
-    }
+    return Match(
+      "type", equals: .string(type), mapping, case: { embed($0.payload) },
+      extract: { extract($0).map(In.init) })
   }
 }
