@@ -78,7 +78,7 @@ struct DerivedGapTests {
     }
     let owner = Mapping(Owner.self)
     let derived = Mapping(Repo.self) { Relationship(\.owner, owner) }
-    let blank = { Repo(name: "", owner: Owner(login: "")) }
+    let blank: @Sendable () -> Repo = { Repo(name: "", owner: Owner(login: "")) }
     let handWritten = Mapping(blank) {
       Attribute(\.name)
       Relationship(\.owner, owner)
