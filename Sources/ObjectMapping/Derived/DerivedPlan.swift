@@ -6,7 +6,7 @@ import Foundation
 /// and overrides.
 enum _DerivedPlan {
   static func make<Object: Codable & SendableMetatype>(
-    _ mapping: Mapping<Object>, names: _PayloadKeyNames
+    _ mapping: Mapping<Object>, derivation: _Derivation<Object>
   ) -> _MappingPlan<Object> {
     let rules = mapping.expandedRules
     var problems: [String] = []
@@ -34,33 +34,31 @@ enum _DerivedPlan {
     // Dates: the mapping's own formats when it sets them, else the run's (the call's, or the
     // library's default: ISO 8601, then epoch seconds).
     let ownFormats = mapping.dateFormatsAreExplicit ? formats : nil
-    let decoding = _derivedOptions(names: names, formats: DateFormat.defaultFormats)
-    let settings = _derivedEncoding(names: names, dateFormat: .iso8601)
-    let overridden = overrides.map { names.payloadKey(for: $0.name) }
+    let overriddenNames = overrides.map(\.name)
     // The model's own members, written by its `encode(to:)` into the object the overrides
-    // write (after them, leaving out the keys they answer for).
-    let codableMembers = _ClosureValueWriter<Object> { value, writer, _ in
+    // write (after them, leaving out the keys they answer for), with the run's keys.
+    var members = _EncodingRule<Object>(
+      path: [], property: \Object.self, label: "\(Object.self)'s encode(to:)", nulls: nil
+    ) { value, writer, run, _ in
+      let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
       // Dates in the format the run writes (the call's, the mapping's, else ISO 8601).
       let format = writer.dateFormat
       let settings =
-        format == .iso8601 ? settings : _derivedEncoding(names: names, dateFormat: format)
-      var node: Node
+        format == .iso8601
+        ? keys.encoding : _derivedEncoding(names: keys.names, dateFormat: format)
       do {
-        node = try settings.node(of: value)
+        var node = try settings.node(of: value)
+        if case .object(let members) = node, !overriddenNames.isEmpty {
+          let overridden = overriddenNames.map(keys.names.payloadKey(for:))
+          node = .object(members.filter { !overridden.contains($0.key) })
+        }
+        try writer.node(node)
       } catch {
-        throw _encodingMappingError(error)
+        run.record(_encodingMappingError(error), at: [])
+        return false
       }
-      if case .object(let members) = node, !overridden.isEmpty {
-        node = .object(members.filter { !overridden.contains($0.key) })
-      }
-      try writer.node(node)
       return true
     }
-    var members = _EncodingRule<Object>(
-      path: [], property: \Object.self, label: "\(Object.self)'s encode(to:)", nulls: nil,
-      step: _AttributeEncodeStep(
-        reader: _PropertyReader(\Object.self), valueWriter: codableMembers, outputFormat: nil,
-        errorPath: []))
     members.placement = .selfMembers
     var encodings: [_RuleEncoding<Object>] = rules.compactMap { rule in
       guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
@@ -76,16 +74,18 @@ enum _DerivedPlan {
       groups: mapping.activeGroups, groupMatching: mapping.groupMatchingMode,
       relationshipNulls: mapping.relationshipNullPolicy, form: mapping.formOptions)
     // The convention reaches the child mappings of relationship overrides that declare none.
-    inverse.keyConvention = names.convention
+    if let own = derivation.own { inverse.keyConvention = own.names.convention }
     if let customize = mapping.inverseCustomization { inverse = customize(inverse) }
     let name = "\(Object.self)"
     let overridesCopy = overrides
+    let ownConvention = derivation.own?.names.convention
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
+      let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
       let formats = ownFormats ?? run.context.dateFormats
       return decodeObject(
-        Object.self, at: index, overrides: overridesCopy, convention: names.convention,
+        Object.self, at: index, overrides: overridesCopy, convention: ownConvention,
         options: formats == DateFormat.defaultFormats
-          ? decoding : _derivedOptions(names: names, formats: formats),
+          ? keys.decoding : _derivedOptions(names: keys.names, formats: formats),
         run: &run)
     }
     let single = DynamicCase<Object>(
@@ -107,7 +107,7 @@ enum _DerivedPlan {
   /// Maps the object at `index`: reads every override, then runs the model's `init(from:)`.
   static func decodeObject<Object: Decodable>(
     _ type: Object.Type, at index: Int, overrides: [_DerivedOverride],
-    convention: KeyConvention, options: _DecodingOptions, run: inout _MappingRun
+    convention: KeyConvention?, options: _DecodingOptions, run: inout _MappingRun
   ) -> Object? {
     guard run.tape[index].kind == .object else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
@@ -116,12 +116,14 @@ enum _DerivedPlan {
     let before = run.errors.count
     var outcomes: [_OverrideOutcome] = []
     outcomes.reserveCapacity(overrides.count)
-    if !overrides.isEmpty {
+    if let convention, !overrides.isEmpty {
       // The mapping's convention reaches the child mappings of relationship overrides.
       let outer = run.keyConvention
       run.keyConvention = convention
       for override in overrides { outcomes.append(override.evaluate(index, &run)) }
       run.keyConvention = outer
+    } else {
+      for override in overrides { outcomes.append(override.evaluate(index, &run)) }
     }
     let payload = PayloadValue(run: run, index: index, context: run.context)
     payload.checkLifetime()
@@ -174,7 +176,7 @@ enum _DerivedPlan {
 
 /// The decoding options of a derived mapping: its convention's keys, dates read with
 /// `formats`.
-private func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _DecodingOptions {
+func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _DecodingOptions {
   var options = _DecodingOptions()
   // The identity convention looks coding keys up as they are, as FastJSONDecoder does.
   if names.convention.name != .identity { options.payloadKeys = names }
@@ -183,7 +185,7 @@ private func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> 
 }
 
 /// The encoding settings of a derived mapping: its convention's keys, dates in `dateFormat`.
-private func _derivedEncoding(names: _PayloadKeyNames, dateFormat: DateFormat)
+func _derivedEncoding(names: _PayloadKeyNames, dateFormat: DateFormat)
   -> _NodeEncodingSettings
 {
   let encoder = FastJSONEncoder()

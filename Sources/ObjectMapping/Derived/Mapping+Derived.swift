@@ -51,15 +51,17 @@ extension Mapping where Object: Codable & SendableMetatype {
   /// - Parameters:
   ///   - type: The model type, whose `Codable` conformance the mapping derives from.
   ///   - keys: The convention that makes payload keys from coding keys (`.snakeCase`:
-  ///     `createdAt` → `created_at`); ``KeyConvention/identity`` by default.
+  ///     `createdAt` → `created_at`). Without one, the call's (``MappingOptions/keys``) or a
+  ///     parent mapping's convention applies, as to a full mapping that declares none, else
+  ///     the coding keys are read as they are.
   ///   - overrides: The rules for the properties whose mapping differs.
   public init(
-    _ type: Object.Type, keys: KeyConvention = .identity,
+    _ type: Object.Type, keys: KeyConvention? = nil,
     @MappingBuilder<Object> overrides: () -> [any MappingRule<Object>] = { [] }
   ) {
     make = nil
     derivation = _Derivation(keys: keys)
-    rules = Self.applying(keys, to: overrides())
+    rules = keys.map { Self.applying($0, to: overrides()) } ?? overrides()
     plan = MappingPlan(_MappingPlan(placeholder: ()))
     rebuildPlan()
   }
@@ -67,17 +69,73 @@ extension Mapping where Object: Codable & SendableMetatype {
 
 /// What a mapping derived from a `Codable` conformance needs besides its rules: the
 /// convention's key names, and how its plan is built from the mapping's rules and settings.
-final class _Derivation<Object>: Sendable {
-  let names: _PayloadKeyNames
-  private let build: @Sendable (Mapping<Object>, _PayloadKeyNames) -> _MappingPlan<Object>
+final class _Derivation<Object>: @unchecked Sendable {
+  // @unchecked: `called` is read and written under `lock` only; the rest is immutable.
+  /// The keys of the mapping's own convention; `nil` when it declares none.
+  let own: _DerivedKeys?
+  /// The coding keys as they are, for runs without a convention.
+  let identity: _DerivedKeys
+  private let build: @Sendable (Mapping<Object>, _Derivation<Object>) -> _MappingPlan<Object>
+  private let lock = NSLock()
+  /// The keys of the conventions calls and parent mappings gave (up to 64).
+  private var called: [_ConventionName: _DerivedKeys] = [:]
 
-  init(keys: KeyConvention) where Object: Codable & SendableMetatype {
-    names = _PayloadKeyNames(keys)
-    build = { mapping, names in _DerivedPlan.make(mapping, names: names) }
+  init(keys: KeyConvention?) where Object: Codable & SendableMetatype {
+    own = keys.map { _DerivedKeys(_PayloadKeyNames($0)) }
+    identity = _DerivedKeys(_PayloadKeyNames(.identity))
+    build = { mapping, derivation in _DerivedPlan.make(mapping, derivation: derivation) }
+  }
+
+  private init(
+    own: _DerivedKeys?, identity: _DerivedKeys,
+    build: @escaping @Sendable (Mapping<Object>, _Derivation<Object>) -> _MappingPlan<Object>
+  ) {
+    self.own = own
+    self.identity = identity
+    self.build = build
+  }
+
+  /// This derivation with `convention` as the mapping's own when it declares none
+  /// (``Mapping/keys(_:)``); a declared convention is kept.
+  func declaring(_ convention: KeyConvention) -> _Derivation {
+    guard own == nil else { return self }
+    return _Derivation(
+      own: _DerivedKeys(_PayloadKeyNames(convention)), identity: identity, build: build)
   }
 
   /// The plan of `mapping`, whose rules are the overrides.
-  func plan(of mapping: Mapping<Object>) -> _MappingPlan<Object> { build(mapping, names) }
+  func plan(of mapping: Mapping<Object>) -> _MappingPlan<Object> { build(mapping, self) }
+
+  /// The keys a run reads and writes: the mapping's own convention's, else the run's
+  /// (`convention`: the call's or a parent mapping's), else the coding keys as they are.
+  func keys(for convention: KeyConvention?) -> _DerivedKeys {
+    if let own { return own }
+    guard let convention, convention.name != .identity else { return identity }
+    lock.lock()
+    let known = called[convention.name]
+    lock.unlock()
+    if let known { return known }
+    let made = _DerivedKeys(_PayloadKeyNames(convention))
+    lock.lock()
+    if called.count < 64 { called[convention.name] = made }
+    lock.unlock()
+    return made
+  }
+}
+
+/// A convention's key names with the decoding options and encoding settings that use them.
+struct _DerivedKeys: Sendable {
+  let names: _PayloadKeyNames
+  /// Dates read with the library's default formats.
+  let decoding: _DecodingOptions
+  /// Dates written as ISO 8601.
+  let encoding: _NodeEncodingSettings
+
+  init(_ names: _PayloadKeyNames) {
+    self.names = names
+    decoding = _derivedOptions(names: names, formats: DateFormat.defaultFormats)
+    encoding = _derivedEncoding(names: names, dateFormat: .iso8601)
+  }
 }
 
 /// The payload keys a convention makes from coding keys, made once per name and kept (up to

@@ -92,4 +92,69 @@ struct DerivedGapTests {
       #expect(missing.description == "/owner: required value is missing")
     }
   }
+
+  struct Label: Codable, Equatable, Sendable {
+    var name: String
+    var colorCode: String
+    var isDefault: Bool
+  }
+
+  static let labels = """
+    [{"name": "bug", "color_code": "d73a4a", "is_default": true},
+     {"name": "docs", "color_code": "0075ca", "is_default": false}]
+    """
+
+  @Test func aCallsConventionReachesADerivedMappingThatDeclaresNone() throws {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let expected = try decoder.decode([Label].self, from: Data(Self.labels.utf8))
+    let snakeCase = MappingOptions(keys: .snakeCase)
+    let derived = Mapping(Label.self)
+    #expect(try derived.mapCollection(Self.labels, with: snakeCase) == expected)
+    #expect(try derived.keys(.snakeCase).mapCollection(Self.labels) == expected)
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = .sortedKeys
+    let written = try derived.serialize(
+      expected[0], as: .json(.sortedKeys), with: snakeCase)
+    #expect(written == (try encoder.encode(expected[0])))
+    #expect(
+      try derived.keys(.snakeCase).serialize(expected[0], as: .json(.sortedKeys))
+        == (try encoder.encode(expected[0])))
+    // Without a convention, the coding keys as they are.
+    #expect(
+      String(decoding: try derived.serialize(expected[0], as: .json(.sortedKeys)), as: UTF8.self)
+        == #"{"colorCode":"d73a4a","isDefault":true,"name":"bug"}"#)
+  }
+
+  @Test func aDerivedMappingsOwnConventionWinsOverTheCalls() throws {
+    let own = Mapping(Label.self, keys: .kebabCase)
+    let label = try own.map(
+      #"{"name": "bug", "color-code": "d73a4a", "is-default": true}"#,
+      with: MappingOptions(keys: .snakeCase))
+    #expect(label == Label(name: "bug", colorCode: "d73a4a", isDefault: true))
+    #expect(
+      String(
+        decoding: try own.serialize(
+          label, as: .json(.sortedKeys), with: MappingOptions(keys: .snakeCase)), as: UTF8.self)
+        == #"{"color-code":"d73a4a","is-default":true,"name":"bug"}"#)
+  }
+
+  @Test func aParentsConventionReachesADerivedChildThatDeclaresNone() throws {
+    struct Repo: Equatable, Sendable {
+      var fullName = ""
+      var labels: [Label] = []
+    }
+    let repo = Mapping(Repo.init, keys: .snakeCase) {
+      Attribute(\.fullName)
+      Relationship(\.labels, Mapping(Label.self))
+    }
+    let payload = #"{"full_name": "o/r", "labels": \#(Self.labels)}"#
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let expected = try decoder.decode([Label].self, from: Data(Self.labels.utf8))
+    let mapped = try repo.map(payload)
+    #expect(mapped == Repo(fullName: "o/r", labels: expected))
+    #expect(try repo.map(try repo.serialize(mapped)) == mapped)
+  }
 }
