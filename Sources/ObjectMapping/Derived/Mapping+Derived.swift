@@ -37,8 +37,8 @@ extension Mapping where Object: Codable & SendableMetatype {
   ///
   /// Overrides are ``Attribute`` rules (nested keys, transforms, defaults, validation,
   /// `decodeOnly()`, groups) and ``Relationship`` rules to one child, an optional child or a
-  /// collection of children through another mapping (a ``DynamicMapping`` too); a
-  /// `[String: T]` or nested-collection relationship cannot override yet. A rule that cannot
+  /// collection of children through another mapping (a ``DynamicMapping`` too), a
+  /// `[String: T]`, `[String: [T]]` or `[[T]]` relationship. A rule that cannot
   /// override, and an override for a property that the model's `init(from:)` never asks for
   /// (found the first time an object is mapped), are definition problems. The mapping's
   /// convention reaches the child mappings of its relationship overrides that declare none.

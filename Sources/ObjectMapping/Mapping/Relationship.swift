@@ -96,7 +96,7 @@ public struct Relationship<Object>: MappingRule {
   /// could trap), or `nil`; see ``_KeyPathCheck``.
   let keyPathProblem: String?
   /// For an override of a derived mapping: reads this relationship's value without a model
-  /// (`Derived/DerivedOverride.swift`); `nil` for the shapes that cannot override yet.
+  /// (`Derived/DerivedOverride.swift`); `nil` for a rule that cannot override.
   var derivedReader: (@Sendable (Relationship<Object>) -> _SlotEvaluator)?
 
   /// What the relationship maps: one child, a collection, or a dictionary of children.

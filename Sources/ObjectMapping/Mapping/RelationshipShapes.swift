@@ -281,6 +281,7 @@ extension Relationship {
         _ShapeStep($0, source: $1, property: property, mapping: mapping, shape: shape)
       })
     self.shape = kind
+    derivedReader = { rule in rule.shapedSlotEvaluator(shape, kind: kind, lazy: mapping) }
   }
 
   /// An optional dictionary of objects keyed by the payload's keys: absent leaves it, `null`

@@ -157,4 +157,79 @@ struct DerivedGapTests {
     #expect(mapped == Repo(fullName: "o/r", labels: expected))
     #expect(try repo.map(try repo.serialize(mapped)) == mapped)
   }
+
+  struct Member: Codable, Equatable, Sendable {
+    var login: String
+  }
+
+  struct Org: Codable, Equatable, Sendable {
+    var name: String
+    var teams: [String: Member]
+    var backups: [String: Member]?
+    var rotas: [String: [Member]]
+    var grid: [[Member]]
+    var spare: [[Member]]?
+  }
+
+  @Test func dictionaryAndNestedCollectionOverridesReadAsInAFullMapping() throws {
+    // The child mapping reads "user_login": the overrides' shapes, not the model's Codable.
+    let member = Mapping(Member.self) { Attribute("user_login", \.login) }
+    let derived = Mapping(Org.self) {
+      Relationship(\.teams, member)
+      Relationship(\.backups, member)
+      Relationship(\.rotas, member)
+      Relationship(\.grid, member)
+      Relationship(\.spare, member)
+    }
+    let blank: @Sendable () -> Org = {
+      Org(name: "", teams: [:], backups: nil, rotas: [:], grid: [], spare: nil)
+    }
+    let handWritten = Mapping(blank) {
+      Attribute(\.name)
+      Relationship(\.teams, member)
+      Relationship(\.backups, member)
+      Relationship(\.rotas, member)
+      Relationship(\.grid, member)
+      Relationship(\.spare, member)
+    }
+    let payload = """
+      {"name": "o", "teams": {"core": {"user_login": "ann"}}, "backups": null,
+       "rotas": {"mon": [{"user_login": "bob"}, {"user_login": "cy"}]},
+       "grid": [[{"user_login": "a"}], []], "spare": [[{"user_login": "z"}]]}
+      """
+    let org = try derived.map(payload)
+    #expect(org == (try handWritten.map(payload)))
+    #expect(org.teams == ["core": Member(login: "ann")] && org.backups == nil)
+    #expect(org.rotas["mon"]?.map(\.login) == ["bob", "cy"])
+    #expect(org.grid == [[Member(login: "a")], []] && org.spare == [[Member(login: "z")]])
+    #expect(
+      try derived.serialize(org, as: .json(.sortedKeys))
+        == (try handWritten.serialize(org, as: .json(.sortedKeys))))
+    #expect(try derived.map(try derived.serialize(org)) == org)
+    let cases = [
+      (
+        #"{"name": "o", "teams": null, "rotas": {}, "grid": []}"#,
+        "/teams: expected an object, found null"
+      ),
+      (
+        #"{"name": "o", "teams": {"x": {"user_login": 1}}, "rotas": {}, "grid": []}"#,
+        "/teams/x/user_login: expected a string, found 1"
+      ),
+      (
+        #"{"name": "o", "teams": {}, "rotas": {"mon": [{}]}, "grid": [[{"user_login": 2}]]}"#,
+        "/rotas/mon/0/user_login: required value is missing\n"
+          + "/grid/0/0/user_login: expected a string, found 2"
+      ),
+    ]
+    for (bad, expected) in cases {
+      let derivedError = try #require(throws: MappingErrors.self) {
+        try derived.map(bad, with: MappingOptions(coercion: .strict))
+      }
+      let handError = try #require(throws: MappingErrors.self) {
+        try handWritten.map(bad, with: MappingOptions(coercion: .strict))
+      }
+      #expect(derivedError.description == expected)
+      #expect(handError.description == expected)
+    }
+  }
 }
