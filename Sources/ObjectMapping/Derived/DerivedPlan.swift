@@ -77,6 +77,7 @@ enum _DerivedPlan {
     if let own = derivation.own { inverse.keyConvention = own.names.convention }
     if let customize = mapping.inverseCustomization { inverse = customize(inverse) }
     let name = "\(Object.self)"
+    let isClass = Object.self is AnyObject.Type
     let overridesCopy = overrides
     let ownConvention = derivation.own?.names.convention
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
@@ -91,7 +92,17 @@ enum _DerivedPlan {
     let single = DynamicCase<Object>(
       name: name, decode: decode,
       collectExisting: { _, index, run in
-        // The model's `init(from:)` makes a whole value: it replaces the existing one.
+        // The model's `init(from:)` makes a whole value: it replaces an existing struct. A
+        // class instance cannot be updated in place (its other references would keep the old
+        // values, and `map(_:onto:)` of a class would silently change nothing): an error.
+        guard !isClass else {
+          run.fail(
+            .invalidDefinition(
+              message: "a mapping derived from \(name)'s Codable conformance makes new "
+                + "instances with its init(from:) and cannot update an existing \(name) in "
+                + "place; use the instance map(_:) returns, or write a full mapping"))
+          return nil
+        }
         guard let value = decode(index, &run) else { return nil }
         var patch = _Patch<Object>()
         patch.append({ $0 = value }, preview: { $0 = value })

@@ -45,8 +45,9 @@ extension Mapping where Object: Codable & SendableMetatype {
   ///
   /// Dates that the model's `Codable` reads are read with the mapping's date formats, else the
   /// call's, else ISO 8601 then epoch seconds, and written in the first of them; `Data` is
-  /// base64. Onto an existing instance the model's `init(from:)` makes a whole new value, which
-  /// replaces the existing one.
+  /// base64. Onto an existing struct the model's `init(from:)` makes a whole new value, which
+  /// replaces the existing one; onto an existing class instance, which it cannot update in
+  /// place, mapping is an error (write a full mapping for classes updated in place).
   ///
   /// - Parameters:
   ///   - type: The model type, whose `Codable` conformance the mapping derives from.

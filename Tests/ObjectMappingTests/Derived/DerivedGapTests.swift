@@ -232,4 +232,47 @@ struct DerivedGapTests {
       #expect(handError.description == expected)
     }
   }
+
+  final class Profile: Codable, Sendable {
+    let login: String
+    let followers: Int
+
+    init(login: String, followers: Int) {
+      self.login = login
+      self.followers = followers
+    }
+  }
+
+  struct Counter: Codable, Equatable, Sendable {
+    var login: String
+    var followers: Int
+    var bio: String?
+  }
+
+  @Test func ontoAnExistingInstanceAStructIsReplacedAndAClassIsAnError() throws {
+    let counters = Mapping(Counter.self)
+    var counter = Counter(login: "ann", followers: 1, bio: "hi")
+    try counters.map(#"{"login": "ann", "followers": 2}"#, onto: &counter)
+    // The whole value `init(from:)` made: the absent optional is nil, not kept.
+    #expect(counter == Counter(login: "ann", followers: 2, bio: nil))
+    let incomplete = try #require(throws: MappingErrors.self) {
+      try counters.map(#"{"followers": 3}"#, onto: &counter)
+    }
+    #expect(incomplete.description == "/login: required value is missing")
+    #expect(counter == Counter(login: "ann", followers: 2, bio: nil))
+
+    let profiles = Mapping(Profile.self)
+    let profile = Profile(login: "ann", followers: 1)
+    let error = try #require(throws: MappingErrors.self) {
+      try profiles.map(#"{"login": "ann", "followers": 2}"#, onto: profile)
+    }
+    #expect(
+      error.description
+        == "invalid mapping definition: a mapping derived from Profile's Codable conformance "
+        + "makes new instances with its "
+        + "init(from:) and cannot update an existing Profile in place; use the instance map(_:) "
+        + "returns, or write a full mapping")
+    #expect(profile.followers == 1)
+    #expect(try profiles.map(#"{"login": "ann", "followers": 2}"#).followers == 2)
+  }
 }
