@@ -80,9 +80,16 @@ enum _DerivedPlan {
     let isClass = Object.self is AnyObject.Type
     let overridesCopy = overrides
     let ownConvention = derivation.own?.names.convention
+    // The mapping's own settings (date formats, coercion, …) reach its overrides and their
+    // child mappings, as a full mapping's reach its rules.
+    let settings = mapping.decodeSettings
+    let hasSettings = settings.setsDecodeSettings
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
       let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
       let formats = ownFormats ?? run.context.dateFormats
+      let inherited = run.context
+      if hasSettings { run.context = inherited.applying(settings) }
+      defer { run.context = inherited }
       return decodeObject(
         Object.self, at: index, overrides: overridesCopy, convention: ownConvention,
         options: formats == DateFormat.defaultFormats

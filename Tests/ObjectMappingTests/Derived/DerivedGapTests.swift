@@ -275,4 +275,48 @@ struct DerivedGapTests {
     #expect(profile.followers == 1)
     #expect(try profiles.map(#"{"login": "ann", "followers": 2}"#).followers == 2)
   }
+
+  struct Author: Codable, Equatable, Sendable {
+    var login: String
+    var since: Date
+  }
+
+  struct Post: Codable, Equatable, Sendable {
+    var title: String
+    var opened: Date
+    var author: Author
+  }
+
+  @Test func aDerivedMappingsDateFormatsReachItsOverridesChildren() throws {
+    let payload = """
+      {"title": "t", "opened": "01/02/2024", "author": {"login": "a", "since": "03/04/2020"}}
+      """
+    let usDates = [DateFormat.pattern("MM/dd/yyyy")]
+    let blankAuthor: @Sendable () -> Author = { Author(login: "", since: .distantPast) }
+    let blankPost: @Sendable () -> Post = {
+      Post(title: "", opened: .distantPast, author: Author(login: "", since: .distantPast))
+    }
+    let expected = Post(
+      title: "t", opened: Date(timeIntervalSince1970: 1_704_153_600),
+      author: Author(login: "a", since: Date(timeIntervalSince1970: 1_583_280_000)))
+    for author in [
+      Mapping(Author.self),
+      Mapping(blankAuthor) {
+        Attribute(\.login)
+        Attribute(\.since)
+      },
+    ] {
+      let derived = Mapping(Post.self) { Relationship(\.author, author) }.dateFormats(usDates)
+      let handWritten = Mapping(blankPost) {
+        Attribute(\.title)
+        Attribute(\.opened)
+        Relationship(\.author, author)
+      }.dateFormats(usDates)
+      #expect(try derived.map(payload) == expected)
+      #expect(try handWritten.map(payload) == expected)
+      #expect(
+        try derived.serialize(expected, as: .json(.sortedKeys))
+          == (try handWritten.serialize(expected, as: .json(.sortedKeys))))
+    }
+  }
 }
