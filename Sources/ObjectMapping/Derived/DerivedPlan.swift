@@ -87,14 +87,20 @@ enum _DerivedPlan {
     let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
       let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
       let formats = ownFormats ?? run.context.dateFormats
+      let options =
+        formats == DateFormat.defaultFormats
+        ? keys.decoding : _derivedOptions(names: keys.names, formats: formats)
+      guard hasSettings else {
+        return decodeObject(
+          Object.self, at: index, overrides: overridesCopy, convention: ownConvention,
+          options: options, run: &run)
+      }
       let inherited = run.context
-      if hasSettings { run.context = inherited.applying(settings) }
+      run.context = inherited.applying(settings)
       defer { run.context = inherited }
       return decodeObject(
         Object.self, at: index, overrides: overridesCopy, convention: ownConvention,
-        options: formats == DateFormat.defaultFormats
-          ? keys.decoding : _derivedOptions(names: keys.names, formats: formats),
-        run: &run)
+        options: options, run: &run)
     }
     let single = DynamicCase<Object>(
       name: name, decode: decode,
