@@ -1,5 +1,6 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingTesting
 import Testing
 
 /// A client of the GitHub REST API (`GitHubPayloads`: users, labels, milestones, repositories,
@@ -16,7 +17,8 @@ struct GitHubClientTests {
   }
 
   /// Maps `payload` with both clients, checks they read the same values, that each writes what
-  /// it reads, and returns the derived client's value.
+  /// it reads (the derived mapping also passes the round-trip laws), and returns the derived
+  /// client's value.
   static func both<Codable: Swift.Codable & Equatable, Derived: Equatable>(
     _ payload: String, _: Codable.Type, _ mapping: some MappingProtocol<Derived>
   ) throws -> Derived {
@@ -28,6 +30,7 @@ struct GitHubClientTests {
     #expect(try CodableGitHub.decoder.decode(Codable.self, from: written) == codable)
     let body = try mapping.serialize(derived)
     #expect(try mapping.map(body) == derived)
+    try RoundTripLaws(mapping).checkValue(derived)
     return derived
   }
 
@@ -42,6 +45,7 @@ struct GitHubClientTests {
     #expect(try CodableGitHub.decoder.decode([Codable].self, from: written) == codable)
     let body = try mapping.serializeCollection(derived)
     #expect(try mapping.mapCollection(body) == derived)
+    for value in derived { try RoundTripLaws(mapping).checkValue(value) }
     return derived
   }
 
