@@ -9,27 +9,12 @@ enum _DerivedPlan {
     _ mapping: Mapping<Object>, derivation: _Derivation<Object>
   ) -> _MappingPlan<Object> {
     let rules = mapping.expandedRules
-    var problems: [String] = []
-    var overrides: [_DerivedOverride] = []
-    for rule in rules {
-      guard let overriding = rule as? any _DerivedOverriding else {
-        let shown = (rule as? any _DecodingRule<Object>).map { "\(type(of: $0)) \"\($0.source)\"" }
-        problems.append(
-          "\(shown ?? "\(type(of: rule))") cannot override a member of a mapping derived from "
-            + "\(Object.self)'s Codable conformance; overrides are Attribute and Relationship "
-            + "rules (or write a full Mapping(\(Object.self).init))")
-        continue
-      }
-      switch overriding.derivedOverride() {
-      case .success(let override):
-        if overrides.contains(where: { $0.name == override.name }) {
-          problems.append("two rules override \(override.name); keep one")
-        }
-        overrides.append(override)
-      case .failure(let problem):
-        problems.append(problem.message)
-      }
-    }
+    let (overrides, problems) = compileOverrides(rules)
+    // Keyless overrides of a mapping without a convention of its own take the run's (the
+    // call's or a parent mapping's): compiled again per convention, and kept.
+    let rekeys =
+      derivation.own == nil
+      && rules.contains { ($0 as? any _KeyDerivingRule)?.defaultKeyNames != nil }
     let formats = mapping.formats
     // Dates: the mapping's own formats when it sets them, else the run's (the call's, or the
     // library's default: ISO 8601, then epoch seconds).
@@ -65,6 +50,10 @@ enum _DerivedPlan {
       if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
         encoding = encoding.grouped(names)
       }
+      // A call's convention makes the keys of keyless overrides, as in a full mapping.
+      if rekeys, let keys = (rule as? any _KeyDerivingRule)?.defaultKeyNames {
+        encoding = encoding.withDefaultKeys(keys)
+      }
       return encoding
     }
     encodings.append(.rule(members))
@@ -90,6 +79,14 @@ enum _DerivedPlan {
       let options =
         formats == DateFormat.defaultFormats
         ? keys.decoding : _derivedOptions(names: keys.names, formats: formats)
+      var overridesCopy = overridesCopy
+      if rekeys, run.hasKeyConvention, let convention = run.keyConvention,
+        convention.name != .identity
+      {
+        overridesCopy = derivation.overrides(for: convention) {
+          compileOverrides(Mapping<Object>.applying(convention, to: rules)).overrides
+        }
+      }
       guard hasSettings else {
         return decodeObject(
           Object.self, at: index, overrides: overridesCopy, convention: ownConvention,
@@ -126,6 +123,34 @@ enum _DerivedPlan {
       cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,
       declineIsError: true)
     return _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
+  }
+
+  /// The overrides `rules` compile to, in order, and the problems of those that cannot be one.
+  static func compileOverrides<Object>(_ rules: [any MappingRule<Object>]) -> (
+    overrides: [_DerivedOverride], problems: [String]
+  ) {
+    var problems: [String] = []
+    var overrides: [_DerivedOverride] = []
+    for rule in rules {
+      guard let overriding = rule as? any _DerivedOverriding else {
+        let shown = (rule as? any _DecodingRule<Object>).map { "\(type(of: $0)) \"\($0.source)\"" }
+        problems.append(
+          "\(shown ?? "\(type(of: rule))") cannot override a member of a mapping derived from "
+            + "\(Object.self)'s Codable conformance; overrides are Attribute and Relationship "
+            + "rules (or write a full Mapping(\(Object.self).init))")
+        continue
+      }
+      switch overriding.derivedOverride() {
+      case .success(let override):
+        if overrides.contains(where: { $0.name == override.name }) {
+          problems.append("two rules override \(override.name); keep one")
+        }
+        overrides.append(override)
+      case .failure(let problem):
+        problems.append(problem.message)
+      }
+    }
+    return (overrides, problems)
   }
 
   /// Maps the object at `index`: reads every override, then runs the model's `init(from:)`.

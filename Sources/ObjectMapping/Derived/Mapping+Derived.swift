@@ -80,6 +80,8 @@ final class _Derivation<Object>: @unchecked Sendable {
   private let lock = NSLock()
   /// The keys of the conventions calls and parent mappings gave (up to 64).
   private var called: [_ConventionName: _DerivedKeys] = [:]
+  /// The overrides compiled for those conventions, when some are keyless (up to 64).
+  private var calledOverrides: [_ConventionName: [_DerivedOverride]] = [:]
 
   init(keys: KeyConvention?) where Object: Codable & SendableMetatype {
     own = keys.map { _DerivedKeys(_PayloadKeyNames($0)) }
@@ -119,6 +121,21 @@ final class _Derivation<Object>: @unchecked Sendable {
     let made = _DerivedKeys(_PayloadKeyNames(convention))
     lock.lock()
     if called.count < 64 { called[convention.name] = made }
+    lock.unlock()
+    return made
+  }
+
+  /// The overrides for `convention`, made by `compile` the first time.
+  func overrides(for convention: KeyConvention, compile: () -> [_DerivedOverride])
+    -> [_DerivedOverride]
+  {
+    lock.lock()
+    let known = calledOverrides[convention.name]
+    lock.unlock()
+    if let known { return known }
+    let made = compile()
+    lock.lock()
+    if calledOverrides.count < 64 { calledOverrides[convention.name] = made }
     lock.unlock()
     return made
   }

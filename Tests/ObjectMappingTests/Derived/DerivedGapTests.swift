@@ -319,4 +319,28 @@ struct DerivedGapTests {
           == (try handWritten.serialize(expected, as: .json(.sortedKeys))))
     }
   }
+
+  struct Settings: Codable, Equatable, Sendable {
+    var theme: String
+    var fontSize: Int
+  }
+
+  @Test func keylessOverridesTakeACallsConventionToo() throws {
+    let derived = Mapping(Settings.self) { Attribute(\.fontSize, default: 10) }
+    let snakeCase = MappingOptions(keys: .snakeCase)
+    let payload = #"{"theme": "dark", "font_size": 12}"#
+    #expect(try derived.map(payload, with: snakeCase) == Settings(theme: "dark", fontSize: 12))
+    #expect(try derived.map(#"{"theme": "dark"}"#, with: snakeCase).fontSize == 10)
+    #expect(try derived.keys(.snakeCase).map(payload) == Settings(theme: "dark", fontSize: 12))
+    let settings = Settings(theme: "dark", fontSize: 12)
+    #expect(
+      String(
+        decoding: try derived.serialize(settings, as: .json(.sortedKeys), with: snakeCase),
+        as: UTF8.self) == #"{"font_size":12,"theme":"dark"}"#)
+    // Without a convention: the property names.
+    #expect(
+      String(decoding: try derived.serialize(settings, as: .json(.sortedKeys)), as: UTF8.self)
+        == #"{"fontSize":12,"theme":"dark"}"#)
+    #expect(try derived.map(#"{"theme": "dark", "fontSize": 12}"#) == settings)
+  }
 }
