@@ -343,4 +343,33 @@ struct DerivedGapTests {
         == #"{"fontSize":12,"theme":"dark"}"#)
     #expect(try derived.map(#"{"theme": "dark", "fontSize": 12}"#) == settings)
   }
+
+  @Test func callConventionsFromManyThreadsShareOneDerivedMapping() async throws {
+    let derived = Mapping(Settings.self) { Attribute(\.fontSize, default: 10) }
+    let conventions: [(KeyConvention, String)] = [
+      (.snakeCase, #"{"theme": "a", "font_size": 1}"#),
+      (.kebabCase, #"{"theme": "a", "font-size": 1}"#),
+      (.pascalCase, #"{"Theme": "a", "FontSize": 1}"#),
+    ]
+    let expected = Settings(theme: "a", fontSize: 1)
+    let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+      for task in 0..<12 {
+        let (convention, payload) = conventions[task % conventions.count]
+        group.addTask {
+          var same = true
+          for _ in 0..<40 {
+            let options = MappingOptions(keys: convention)
+            let settings = try derived.map(payload, with: options)
+            same = same && settings == expected
+            let body = try derived.serialize(settings, with: options)
+            let again = try derived.map(body, with: options)
+            same = same && again == expected
+          }
+          return same
+        }
+      }
+      return try await group.reduce(into: [Bool]()) { $0.append($1) }
+    }
+    #expect(results == Array(repeating: true, count: 12))
+  }
 }
