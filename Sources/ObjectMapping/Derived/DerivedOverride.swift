@@ -141,9 +141,8 @@ extension Relationship: _DerivedOverriding {
     guard let derivedReader else {
       return .failure(
         _DerivedProblem(
-          message: "Relationship \"\(source)\" maps a dictionary or nested collections, which "
-            + "a derived mapping cannot override yet; give the property's type a Codable "
-            + "conformance (it is then read by the model's init(from:)) or write a full mapping"))
+          message: "Relationship \"\(source)\" cannot override a member of a mapping derived "
+            + "from \(Object.self)'s Codable conformance; write a full mapping"))
     }
     let path = source.isSpecial ? [] : source.keys.map { _PathComponent.key($0) }
     return .success(
@@ -171,6 +170,37 @@ extension Relationship: _DerivedOverriding {
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 
+  /// A required to-one override's reader: the same relationship into a slot, with a required
+  /// child's checks (`null` and a child its dynamic mapping declines are errors with the
+  /// messages of a full mapping).
+  func requiredSlotEvaluator<Child, M: MappingProtocol<Child>>(
+    _: Child.Type, lazy mapping: @escaping @Sendable () -> M
+  ) -> _SlotEvaluator {
+    let property = \_DerivedSlot<Child>.value
+    var slotted = givingSettings(
+      to: Relationship<_DerivedSlot<Child>>(
+        source: source, property: property, acceptsAbsence: false,
+        encode: _RelationshipEncoder {
+          _OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
+        },
+        step: { _RequiredSlotStep($0, source: $1, property: property, mapping: mapping) }))
+    slotted.flatChild = _FlatChild(mapping, property: property)
+    slotted.shape = .toOne
+    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+  }
+
+  /// A dictionary or nested-collection override's reader: the same shape into a slot.
+  func shapedSlotEvaluator<Value, M: MappingProtocol>(
+    _ shape: _Shape<Value, M.Object>, kind: _RelationshipShape,
+    lazy mapping: @escaping @Sendable () -> M
+  ) -> _SlotEvaluator {
+    let slotted = givingSettings(
+      to: Relationship<_DerivedSlot<Value>>(
+        shaped: source, property: \_DerivedSlot<Value>.value, acceptsAbsence: acceptsAbsence,
+        kind: kind, shape: .lifted(shape), mapping: mapping))
+    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+  }
+
   /// A to-many override's reader: the same relationship into a slot.
   func slotEvaluator<Collection: MappableCollection, M: MappingProtocol<Collection.Element>>(
     collection _: Collection.Type, lazy mapping: @escaping @Sendable () -> M
@@ -179,5 +209,36 @@ extension Relationship: _DerivedOverriding {
       to: Relationship<_DerivedSlot<Collection>>(
         source, \_DerivedSlot<Collection>.value, lazy: mapping))
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+  }
+}
+
+/// A required to-one override read into its slot: as ``_ToOneStep``, `null` and a declined
+/// child are errors.
+final class _RequiredSlotStep<Child, M: MappingProtocol<Child>>:
+  _PropertyRelationshipStep<_DerivedSlot<Child>, Child?, M>, @unchecked Sendable
+{
+  // @unchecked: immutable after init (see _DecodeStep).
+
+  override func decodeValue(
+    into object: inout _DerivedSlot<Child>, at index: Int, run: inout _MappingRun
+  ) {
+    guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
+    _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
+      writer.write(child, into: &object)
+    }
+  }
+}
+
+extension _Shape {
+  /// `wrapped` into an optional slot: `null` is read by `wrapped` (an error for a required
+  /// dictionary or nested collection, as in a full mapping), not made `nil`.
+  static func lifted<Wrapped>(_ wrapped: _Shape<Wrapped, Child>) -> Self where Value == Wrapped? {
+    _Shape(
+      decode: { index, plan, run in wrapped.decode(index, plan, &run).map { .some($0) } },
+      encode: { value, plan, writer, run, nulls in
+        guard let value else { return writer.nullIfIncluded(nulls) }
+        return wrapped.encode(value, plan, &writer, &run, nulls)
+      },
+      merge: nil)
   }
 }

@@ -6,9 +6,129 @@ import Foundation
 /// and overrides.
 enum _DerivedPlan {
   static func make<Object: Codable & SendableMetatype>(
-    _ mapping: Mapping<Object>, names: _PayloadKeyNames
+    _ mapping: Mapping<Object>, derivation: _Derivation<Object>
   ) -> _MappingPlan<Object> {
     let rules = mapping.expandedRules
+    let (overrides, problems) = compileOverrides(rules)
+    // Keyless overrides of a mapping without a convention of its own take the run's (the
+    // call's or a parent mapping's): compiled again per convention, and kept.
+    let rekeys =
+      derivation.own == nil
+      && rules.contains { ($0 as? any _KeyDerivingRule)?.defaultKeyNames != nil }
+    let formats = mapping.formats
+    // Dates: the mapping's own formats when it sets them, else the run's (the call's, or the
+    // library's default: ISO 8601, then epoch seconds).
+    let ownFormats = mapping.dateFormatsAreExplicit ? formats : nil
+    let overriddenNames = overrides.map(\.name)
+    // The model's own members, written by its `encode(to:)` into the object the overrides
+    // write (after them, leaving out the keys they answer for), with the run's keys.
+    var members = _EncodingRule<Object>(
+      path: [], property: \Object.self, label: "\(Object.self)'s encode(to:)", nulls: nil
+    ) { value, writer, run, _ in
+      let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
+      // Dates in the format the run writes (the call's, the mapping's, else ISO 8601).
+      let format = writer.dateFormat
+      let settings =
+        format == .iso8601
+        ? keys.encoding : _derivedEncoding(names: keys.names, dateFormat: format)
+      do {
+        var node = try settings.node(of: value)
+        if case .object(let members) = node, !overriddenNames.isEmpty {
+          let overridden = overriddenNames.map(keys.names.payloadKey(for:))
+          node = .object(members.filter { !overridden.contains($0.key) })
+        }
+        try writer.node(node)
+      } catch {
+        run.record(_encodingMappingError(error), at: [])
+        return false
+      }
+      return true
+    }
+    members.placement = .selfMembers
+    var encodings: [_RuleEncoding<Object>] = rules.compactMap { rule in
+      guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
+      if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
+        encoding = encoding.grouped(names)
+      }
+      // A call's convention makes the keys of keyless overrides, as in a full mapping.
+      if rekeys, let keys = (rule as? any _KeyDerivingRule)?.defaultKeyNames {
+        encoding = encoding.withDefaultKeys(keys)
+      }
+      return encoding
+    }
+    encodings.append(.rule(members))
+    var inverse = InverseMapping(
+      encodings: encodings, nulls: mapping.nullPolicy,
+      dateFormat: mapping.dateFormatsAreExplicit ? formats.first : nil,
+      groups: mapping.activeGroups, groupMatching: mapping.groupMatchingMode,
+      relationshipNulls: mapping.relationshipNullPolicy, form: mapping.formOptions)
+    // The convention reaches the child mappings of relationship overrides that declare none.
+    if let own = derivation.own { inverse.keyConvention = own.names.convention }
+    if let customize = mapping.inverseCustomization { inverse = customize(inverse) }
+    let name = "\(Object.self)"
+    let isClass = Object.self is AnyObject.Type
+    let overridesCopy = overrides
+    let ownConvention = derivation.own?.names.convention
+    // The mapping's own settings (date formats, coercion, …) reach its overrides and their
+    // child mappings, as a full mapping's reach its rules.
+    let settings = mapping.decodeSettings
+    let hasSettings = settings.setsDecodeSettings
+    let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
+      let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
+      let formats = ownFormats ?? run.context.dateFormats
+      let options =
+        formats == DateFormat.defaultFormats
+        ? keys.decoding : _derivedOptions(names: keys.names, formats: formats)
+      var overridesCopy = overridesCopy
+      if rekeys, run.hasKeyConvention, let convention = run.keyConvention,
+        convention.name != .identity
+      {
+        overridesCopy = derivation.overrides(for: convention) {
+          compileOverrides(Mapping<Object>.applying(convention, to: rules)).overrides
+        }
+      }
+      guard hasSettings else {
+        return decodeObject(
+          Object.self, at: index, overrides: overridesCopy, convention: ownConvention,
+          options: options, run: &run)
+      }
+      let inherited = run.context
+      run.context = inherited.applying(settings)
+      defer { run.context = inherited }
+      return decodeObject(
+        Object.self, at: index, overrides: overridesCopy, convention: ownConvention,
+        options: options, run: &run)
+    }
+    let single = DynamicCase<Object>(
+      name: name, decode: decode,
+      collectExisting: { _, index, run in
+        // The model's `init(from:)` makes a whole value: it replaces an existing struct. A
+        // class instance cannot be updated in place (its other references would keep the old
+        // values, and `map(_:onto:)` of a class would silently change nothing): an error.
+        guard !isClass else {
+          run.fail(
+            .invalidDefinition(
+              message: "a mapping derived from \(name)'s Codable conformance makes new "
+                + "instances with its init(from:) and cannot update an existing \(name) in "
+                + "place; use the instance map(_:) returns, or write a full mapping"))
+          return nil
+        }
+        guard let value = decode(index, &run) else { return nil }
+        var patch = _Patch<Object>()
+        patch.append({ $0 = value }, preview: { $0 = value })
+        return patch
+      },
+      makeEncoder: { _ in _CaseEncoder { _, _, _, _ in false } })
+    let dispatch = _DynamicDispatch(
+      cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,
+      declineIsError: true)
+    return _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
+  }
+
+  /// The overrides `rules` compile to, in order, and the problems of those that cannot be one.
+  static func compileOverrides<Object>(_ rules: [any MappingRule<Object>]) -> (
+    overrides: [_DerivedOverride], problems: [String]
+  ) {
     var problems: [String] = []
     var overrides: [_DerivedOverride] = []
     for rule in rules {
@@ -30,84 +150,13 @@ enum _DerivedPlan {
         problems.append(problem.message)
       }
     }
-    let formats = mapping.formats
-    // Dates: the mapping's own formats when it sets them, else the run's (the call's, or the
-    // library's default: ISO 8601, then epoch seconds).
-    let ownFormats = mapping.dateFormatsAreExplicit ? formats : nil
-    let decoding = _derivedOptions(names: names, formats: DateFormat.defaultFormats)
-    let settings = _derivedEncoding(names: names, dateFormat: .iso8601)
-    let overridden = overrides.map { names.payloadKey(for: $0.name) }
-    // The model's own members, written by its `encode(to:)` into the object the overrides
-    // write (after them, leaving out the keys they answer for).
-    let codableMembers = _ClosureValueWriter<Object> { value, writer, _ in
-      // Dates in the format the run writes (the call's, the mapping's, else ISO 8601).
-      let format = writer.dateFormat
-      let settings =
-        format == .iso8601 ? settings : _derivedEncoding(names: names, dateFormat: format)
-      var node: Node
-      do {
-        node = try settings.node(of: value)
-      } catch {
-        throw _encodingMappingError(error)
-      }
-      if case .object(let members) = node, !overridden.isEmpty {
-        node = .object(members.filter { !overridden.contains($0.key) })
-      }
-      try writer.node(node)
-      return true
-    }
-    var members = _EncodingRule<Object>(
-      path: [], property: \Object.self, label: "\(Object.self)'s encode(to:)", nulls: nil,
-      step: _AttributeEncodeStep(
-        reader: _PropertyReader(\Object.self), valueWriter: codableMembers, outputFormat: nil,
-        errorPath: []))
-    members.placement = .selfMembers
-    var encodings: [_RuleEncoding<Object>] = rules.compactMap { rule in
-      guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
-      if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
-        encoding = encoding.grouped(names)
-      }
-      return encoding
-    }
-    encodings.append(.rule(members))
-    var inverse = InverseMapping(
-      encodings: encodings, nulls: mapping.nullPolicy,
-      dateFormat: mapping.dateFormatsAreExplicit ? formats.first : nil,
-      groups: mapping.activeGroups, groupMatching: mapping.groupMatchingMode,
-      relationshipNulls: mapping.relationshipNullPolicy, form: mapping.formOptions)
-    // The convention reaches the child mappings of relationship overrides that declare none.
-    inverse.keyConvention = names.convention
-    if let customize = mapping.inverseCustomization { inverse = customize(inverse) }
-    let name = "\(Object.self)"
-    let overridesCopy = overrides
-    let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
-      let formats = ownFormats ?? run.context.dateFormats
-      return decodeObject(
-        Object.self, at: index, overrides: overridesCopy, convention: names.convention,
-        options: formats == DateFormat.defaultFormats
-          ? decoding : _derivedOptions(names: names, formats: formats),
-        run: &run)
-    }
-    let single = DynamicCase<Object>(
-      name: name, decode: decode,
-      collectExisting: { _, index, run in
-        // The model's `init(from:)` makes a whole value: it replaces the existing one.
-        guard let value = decode(index, &run) else { return nil }
-        var patch = _Patch<Object>()
-        patch.append({ $0 = value }, preview: { $0 = value })
-        return patch
-      },
-      makeEncoder: { _ in _CaseEncoder { _, _, _, _ in false } })
-    let dispatch = _DynamicDispatch(
-      cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,
-      declineIsError: true)
-    return _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
+    return (overrides, problems)
   }
 
   /// Maps the object at `index`: reads every override, then runs the model's `init(from:)`.
   static func decodeObject<Object: Decodable>(
     _ type: Object.Type, at index: Int, overrides: [_DerivedOverride],
-    convention: KeyConvention, options: _DecodingOptions, run: inout _MappingRun
+    convention: KeyConvention?, options: _DecodingOptions, run: inout _MappingRun
   ) -> Object? {
     guard run.tape[index].kind == .object else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
@@ -116,12 +165,14 @@ enum _DerivedPlan {
     let before = run.errors.count
     var outcomes: [_OverrideOutcome] = []
     outcomes.reserveCapacity(overrides.count)
-    if !overrides.isEmpty {
+    if let convention, !overrides.isEmpty {
       // The mapping's convention reaches the child mappings of relationship overrides.
       let outer = run.keyConvention
       run.keyConvention = convention
       for override in overrides { outcomes.append(override.evaluate(index, &run)) }
       run.keyConvention = outer
+    } else {
+      for override in overrides { outcomes.append(override.evaluate(index, &run)) }
     }
     let payload = PayloadValue(run: run, index: index, context: run.context)
     payload.checkLifetime()
@@ -174,7 +225,7 @@ enum _DerivedPlan {
 
 /// The decoding options of a derived mapping: its convention's keys, dates read with
 /// `formats`.
-private func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _DecodingOptions {
+func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _DecodingOptions {
   var options = _DecodingOptions()
   // The identity convention looks coding keys up as they are, as FastJSONDecoder does.
   if names.convention.name != .identity { options.payloadKeys = names }
@@ -183,7 +234,7 @@ private func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> 
 }
 
 /// The encoding settings of a derived mapping: its convention's keys, dates in `dateFormat`.
-private func _derivedEncoding(names: _PayloadKeyNames, dateFormat: DateFormat)
+func _derivedEncoding(names: _PayloadKeyNames, dateFormat: DateFormat)
   -> _NodeEncodingSettings
 {
   let encoder = FastJSONEncoder()

@@ -37,46 +37,122 @@ extension Mapping where Object: Codable & SendableMetatype {
   ///
   /// Overrides are ``Attribute`` rules (nested keys, transforms, defaults, validation,
   /// `decodeOnly()`, groups) and ``Relationship`` rules to one child, an optional child or a
-  /// collection of children through another mapping (a ``DynamicMapping`` too); a
-  /// `[String: T]` or nested-collection relationship cannot override yet. A rule that cannot
+  /// collection of children through another mapping (a ``DynamicMapping`` too), a
+  /// `[String: T]`, `[String: [T]]` or `[[T]]` relationship. A rule that cannot
   /// override, and an override for a property that the model's `init(from:)` never asks for
   /// (found the first time an object is mapped), are definition problems. The mapping's
   /// convention reaches the child mappings of its relationship overrides that declare none.
   ///
   /// Dates that the model's `Codable` reads are read with the mapping's date formats, else the
   /// call's, else ISO 8601 then epoch seconds, and written in the first of them; `Data` is
-  /// base64. Onto an existing instance the model's `init(from:)` makes a whole new value, which
-  /// replaces the existing one.
+  /// base64. Onto an existing struct the model's `init(from:)` makes a whole new value, which
+  /// replaces the existing one; onto an existing class instance, which it cannot update in
+  /// place, mapping is an error (write a full mapping for classes updated in place).
   ///
   /// - Parameters:
   ///   - type: The model type, whose `Codable` conformance the mapping derives from.
   ///   - keys: The convention that makes payload keys from coding keys (`.snakeCase`:
-  ///     `createdAt` → `created_at`); ``KeyConvention/identity`` by default.
+  ///     `createdAt` → `created_at`). Without one, the call's (``MappingOptions/keys``) or a
+  ///     parent mapping's convention applies, as to a full mapping that declares none, else
+  ///     the coding keys are read as they are.
   ///   - overrides: The rules for the properties whose mapping differs.
   public init(
-    _ type: Object.Type, keys: KeyConvention = .identity,
+    _ type: Object.Type, keys: KeyConvention? = nil,
     @MappingBuilder<Object> overrides: () -> [any MappingRule<Object>] = { [] }
   ) {
     make = nil
     derivation = _Derivation(keys: keys)
-    rules = Self.applying(keys, to: overrides())
+    rules = keys.map { Self.applying($0, to: overrides()) } ?? overrides()
     rebuildPlan()
   }
 }
 
 /// What a mapping derived from a `Codable` conformance needs besides its rules: the
 /// convention's key names, and how its plan is built from the mapping's rules and settings.
-final class _Derivation<Object>: Sendable {
-  let names: _PayloadKeyNames
-  private let build: @Sendable (Mapping<Object>, _PayloadKeyNames) -> _MappingPlan<Object>
+final class _Derivation<Object>: @unchecked Sendable {
+  // @unchecked: `called` is read and written under `lock` only; the rest is immutable.
+  /// The keys of the mapping's own convention; `nil` when it declares none.
+  let own: _DerivedKeys?
+  /// The coding keys as they are, for runs without a convention.
+  let identity: _DerivedKeys
+  private let build: @Sendable (Mapping<Object>, _Derivation<Object>) -> _MappingPlan<Object>
+  private let lock = NSLock()
+  /// The keys of the conventions calls and parent mappings gave (up to 64).
+  private var called: [_ConventionName: _DerivedKeys] = [:]
+  /// The overrides compiled for those conventions, when some are keyless (up to 64).
+  private var calledOverrides: [_ConventionName: [_DerivedOverride]] = [:]
 
-  init(keys: KeyConvention) where Object: Codable & SendableMetatype {
-    names = _PayloadKeyNames(keys)
-    build = { mapping, names in _DerivedPlan.make(mapping, names: names) }
+  init(keys: KeyConvention?) where Object: Codable & SendableMetatype {
+    own = keys.map { _DerivedKeys(_PayloadKeyNames($0)) }
+    identity = _DerivedKeys(_PayloadKeyNames(.identity))
+    build = { mapping, derivation in _DerivedPlan.make(mapping, derivation: derivation) }
+  }
+
+  private init(
+    own: _DerivedKeys?, identity: _DerivedKeys,
+    build: @escaping @Sendable (Mapping<Object>, _Derivation<Object>) -> _MappingPlan<Object>
+  ) {
+    self.own = own
+    self.identity = identity
+    self.build = build
+  }
+
+  /// This derivation with `convention` as the mapping's own when it declares none
+  /// (``Mapping/keys(_:)``); a declared convention is kept.
+  func declaring(_ convention: KeyConvention) -> _Derivation {
+    guard own == nil else { return self }
+    return _Derivation(
+      own: _DerivedKeys(_PayloadKeyNames(convention)), identity: identity, build: build)
   }
 
   /// The plan of `mapping`, whose rules are the overrides.
-  func plan(of mapping: Mapping<Object>) -> _MappingPlan<Object> { build(mapping, names) }
+  func plan(of mapping: Mapping<Object>) -> _MappingPlan<Object> { build(mapping, self) }
+
+  /// The keys a run reads and writes: the mapping's own convention's, else the run's
+  /// (`convention`: the call's or a parent mapping's), else the coding keys as they are.
+  func keys(for convention: KeyConvention?) -> _DerivedKeys {
+    if let own { return own }
+    guard let convention, convention.name != .identity else { return identity }
+    lock.lock()
+    let known = called[convention.name]
+    lock.unlock()
+    if let known { return known }
+    let made = _DerivedKeys(_PayloadKeyNames(convention))
+    lock.lock()
+    if called.count < 64 { called[convention.name] = made }
+    lock.unlock()
+    return made
+  }
+
+  /// The overrides for `convention`, made by `compile` the first time.
+  func overrides(for convention: KeyConvention, compile: () -> [_DerivedOverride])
+    -> [_DerivedOverride]
+  {
+    lock.lock()
+    let known = calledOverrides[convention.name]
+    lock.unlock()
+    if let known { return known }
+    let made = compile()
+    lock.lock()
+    if calledOverrides.count < 64 { calledOverrides[convention.name] = made }
+    lock.unlock()
+    return made
+  }
+}
+
+/// A convention's key names with the decoding options and encoding settings that use them.
+struct _DerivedKeys: Sendable {
+  let names: _PayloadKeyNames
+  /// Dates read with the library's default formats.
+  let decoding: _DecodingOptions
+  /// Dates written as ISO 8601.
+  let encoding: _NodeEncodingSettings
+
+  init(_ names: _PayloadKeyNames) {
+    self.names = names
+    decoding = _derivedOptions(names: names, formats: DateFormat.defaultFormats)
+    encoding = _derivedEncoding(names: names, dateFormat: .iso8601)
+  }
 }
 
 /// The payload keys a convention makes from coding keys, made once per name and kept (up to

@@ -401,7 +401,7 @@ extension Attribute {
 
 extension Relationship {
   /// Sets the key a keyless initializer derived.
-  private func derivingKey(from property: AnyKeyPath) -> Self {
+  func derivingKey(from property: AnyKeyPath) -> Self {
     var copy = self
     let derived = _DerivedKey(property, root: Object.self, rule: "Relationship")
     copy.derivedKey = derived

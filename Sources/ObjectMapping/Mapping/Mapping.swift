@@ -130,6 +130,7 @@ public struct Mapping<Object>: MappingProtocol {
     var copy = self
     copy.rules = Self.applying(convention, to: rules)
     copy.ownConvention = copy.ownConvention ?? convention
+    copy.derivation = copy.derivation?.declaring(convention)
     copy.rebuildPlan()
     return copy
   }

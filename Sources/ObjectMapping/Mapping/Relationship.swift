@@ -97,7 +97,7 @@ public struct Relationship<Object>: MappingRule {
   /// could trap), or `nil`; see ``_KeyPathCheck``.
   let keyPathProblem: String?
   /// For an override of a derived mapping: reads this relationship's value without a model
-  /// (`Derived/DerivedOverride.swift`); `nil` for the shapes that cannot override yet.
+  /// (`Derived/DerivedOverride.swift`); `nil` for a rule that cannot override.
   var derivedReader: (@Sendable (Relationship<Object>) -> _SlotEvaluator)?
 
   /// What the relationship maps: one child, a collection, or a dictionary of children.
@@ -754,7 +754,7 @@ extension Relationship {
       step: { _ToOneStep($0, source: $1, property: property, mapping: mapping) })
     flatChild = _FlatChild(mapping, property: property)
     shape = .toOne
-    derivedReader = { rule in rule.slotEvaluator(Child.self, lazy: mapping) }
+    derivedReader = { rule in rule.requiredSlotEvaluator(Child.self, lazy: mapping) }
   }
 
   /// An optional to-one relationship: absent leaves it, `null` clears it.
@@ -875,7 +875,7 @@ func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _Mappin
 /// A to-one relationship's `null`, where an object is required: an error, or ignored with a
 /// diagnostic under ``NullIntoNonOptional/keepCurrent`` (a child has no zero).
 @inline(never)
-private func _recordNullObject(run: inout _MappingRun) {
+func _recordNullObject(run: inout _MappingRun) {
   guard run.context.nullIntoNonOptional == .keepCurrent else {
     return run.fail(.typeMismatch(expected: "an object", found: "null"))
   }
@@ -1000,7 +1000,14 @@ extension Relationship: _EncodableRule {
           step: _InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
     }
     if source == .root, let flatChild {
-      return .rules(flatChild.encodings())
+      guard flatChild.isDynamic() else { return .rules(flatChild.encodings()) }
+      // A dynamic child (a `DynamicMapping`, a mapping derived from `Codable`) writes the
+      // object its case chooses: its members go into the parent's object.
+      var rule = _EncodingRule<Object>(
+        path: [], property: propertyKeyPath, label: label, nulls: nullPolicy,
+        step: encode.makeStep([], nullPolicy != nil))
+      rule.placement = .selfMembers
+      return .rule(rule)
     }
     if source == .root, writesSelfBack, shape == .toMany {
       var rule = _EncodingRule<Object>(
@@ -1028,12 +1035,15 @@ struct _FlatChild<Object>: Sendable {
   /// ``sources`` for a call's key convention: the child mapping's plan for it.
   let keyedSources: @Sendable (KeyConvention) -> [SourcePath]
   let encodings: @Sendable () -> [_EncodingRule<Object>]
+  /// The child's mapping is dynamic: its rules depend on the case chosen for each object.
+  let isDynamic: @Sendable () -> Bool
 
   init<Child, M: MappingProtocol<Child>>(
     _ mapping: @escaping @Sendable () -> M, property: WritableKeyPath<Object, Child> & Sendable
   ) {
     sources = { mapping()._plan.payloadSources }
     keyedSources = { mapping()._plan.keyedPlan(for: $0).payloadSources }
+    isDynamic = { mapping()._plan.dynamic != nil }
     encodings = {
       mapping()._plan.inverse.rules.map { rule in
         var flat = _EncodingRule<Object>(
@@ -1052,6 +1062,7 @@ struct _FlatChild<Object>: Sendable {
   ) {
     sources = { mapping()._plan.payloadSources }
     keyedSources = { mapping()._plan.keyedPlan(for: $0).payloadSources }
+    isDynamic = { mapping()._plan.dynamic != nil }
     encodings = {
       mapping()._plan.inverse.rules.map { rule in
         var flat = _EncodingRule<Object>(
@@ -1071,7 +1082,10 @@ extension _MappingPlan {
   /// The payload paths the rules read (the parts of compound sources; no special sources): an
   /// empty-source relationship's child is present when one of them is.
   var payloadSources: [SourcePath] {
-    rules.flatMap { rule -> [SourcePath] in
+    // A dynamic plan (a `DynamicMapping`, a mapping derived from `Codable`) reads the keys its
+    // chosen case reads: its child is present whenever the object is.
+    if dynamic != nil { return [.root] }
+    return rules.flatMap { rule -> [SourcePath] in
       if case .compound(let parts) = rule.source.storage { return parts }
       return rule.source.isSpecial ? [] : [rule.source]
     }

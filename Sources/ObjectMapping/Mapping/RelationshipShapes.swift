@@ -281,6 +281,7 @@ extension Relationship {
         _ShapeStep($0, source: $1, property: property, mapping: mapping, shape: shape)
       })
     self.shape = kind
+    derivedReader = { rule in rule.shapedSlotEvaluator(shape, kind: kind, lazy: mapping) }
   }
 
   /// An optional dictionary of objects keyed by the payload's keys: absent leaves it, `null`
@@ -428,4 +429,114 @@ private func _mergeDictionary<Child>(
     materialize: { current.merging(merged.mapValues { $0.materialize() }) { $1 } },
     preview: { current.merging(merged.mapValues(\.preview)) { $1 } },
     commitMerges: { for child in merged.values { child.commitMerges() } })
+}
+
+// MARK: Keyless shapes
+
+/// The keyless forms of the shapes above and of recursive relationships (issue 41): the key is
+/// the one the mapping's ``KeyConvention`` makes from the property's name, as for every
+/// keyless rule.
+extension Relationship {
+  /// A required to-one relationship whose mapping is resolved when first used (recursion), at
+  /// the key the convention makes.
+  ///
+  /// ```swift
+  /// let node: Mapping<Node> = Mapping(Node.init, keys: .snakeCase) {
+  ///   Relationship(\.rootNode, lazy: { node })   // "root_node"
+  /// }
+  /// ```
+  public init<Child, M: MappingProtocol<Child>>(
+    _ property: WritableKeyPath<Object, Child> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self = Relationship("?", property, lazy: mapping).derivingKey(from: property)
+  }
+
+  /// A recursive dictionary of objects at the key the convention makes.
+  public init<Child, M: MappingProtocol<Child>>(
+    _ property: WritableKeyPath<Object, [String: Child]> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self = Relationship("?", property, lazy: mapping).derivingKey(from: property)
+  }
+
+  /// An optional dictionary of objects at the key the convention makes: absent leaves it,
+  /// `null` clears it.
+  ///
+  /// ```swift
+  /// Mapping(Org.init) { Relationship(\.teams, teamMapping) }   // teams: [String: Team]?
+  /// ```
+  public init<Child>(
+    _ property: WritableKeyPath<Object, [String: Child]?> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
+
+  /// A recursive optional dictionary of objects at the key the convention makes.
+  public init<Child, M: MappingProtocol<Child>>(
+    _ property: WritableKeyPath<Object, [String: Child]?> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self = Relationship("?", property, lazy: mapping).derivingKey(from: property)
+  }
+
+  /// A dictionary of arrays of objects at the key the convention makes.
+  ///
+  /// ```swift
+  /// Mapping(Board.init, keys: .snakeCase) { Relationship(\.tasksByState, taskMapping) }
+  /// // "tasks_by_state": {"open": [{...}], "done": [{...}]}
+  /// ```
+  public init<Child>(
+    _ property: WritableKeyPath<Object, [String: [Child]]> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
+
+  /// A recursive dictionary of arrays of objects at the key the convention makes.
+  public init<Child, M: MappingProtocol<Child>>(
+    _ property: WritableKeyPath<Object, [String: [Child]]> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self = Relationship("?", property, lazy: mapping).derivingKey(from: property)
+  }
+
+  /// An optional dictionary of arrays of objects at the key the convention makes: absent
+  /// leaves it, `null` clears it.
+  public init<Child>(
+    _ property: WritableKeyPath<Object, [String: [Child]]?> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
+
+  /// An array of arrays of objects at the key the convention makes.
+  ///
+  /// ```swift
+  /// Mapping(Sheet.init) { Relationship(\.rows, cellMapping) }   // rows: [[Cell]]
+  /// ```
+  public init<Child>(
+    _ property: WritableKeyPath<Object, [[Child]]> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
+
+  /// A recursive array of arrays of objects at the key the convention makes.
+  public init<Child, M: MappingProtocol<Child>>(
+    _ property: WritableKeyPath<Object, [[Child]]> & Sendable,
+    lazy mapping: @escaping @Sendable () -> M
+  ) {
+    self = Relationship("?", property, lazy: mapping).derivingKey(from: property)
+  }
+
+  /// An optional array of arrays of objects at the key the convention makes: absent leaves
+  /// it, `null` clears it.
+  public init<Child>(
+    _ property: WritableKeyPath<Object, [[Child]]?> & Sendable,
+    _ mapping: some MappingProtocol<Child>
+  ) {
+    self = Relationship("?", property, mapping).derivingKey(from: property)
+  }
 }

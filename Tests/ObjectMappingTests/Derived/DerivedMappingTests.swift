@@ -170,9 +170,9 @@ struct DerivedMappingTests {
     }
     #expect(
       errors.errors.map(\.description) == [
+        #"/owner: no mapping matches: type is "Bot""#,
         #"/contributors/items/0/login: expected a string, found 1"#,
         "/contributors/items/0/site_admin: required value is missing",
-        "/owner: required value is missing",
       ])
     struct Settings: Codable, Equatable, Sendable {
       var theme: String
