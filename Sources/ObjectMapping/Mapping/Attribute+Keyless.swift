@@ -56,3 +56,60 @@ extension Attribute {
     self = .keyless(property) { Attribute($0, property, decodeOnly: convert) }
   }
 }
+
+/// What to write where a keyless form cannot exist (issue 41): these overloads match only when
+/// no available one does, and the compiler reports their message instead of a generic
+/// requirement failure.
+extension Attribute {
+  /// Unavailable: a keyless `Attribute` maps a ``MappableValue``, a `Codable` value or a
+  /// raw-value enum.
+  @available(
+    *, unavailable,
+    message:
+      "Attribute(\\.property) reads a MappableValue, a Codable value or a raw-value enum; for another type pass a ValueTransform (Attribute(\\.property, transform)), or map an object with Relationship(\\.property, childMapping)"
+  )
+  public init(_ property: WritableKeyPath<Object, Value> & Sendable) {
+    // Never runs: the compiler rejects every call.
+    self.init(
+      source: SourcePath(keys: ["?"]), property: property,
+      read: { _ in throw ConversionFailure.notRepresentable("\(Value.self)", reason: "unmapped") },
+      nullValue: { nil }, defaultValue: nil, serialize: nil, expected: "\(Value.self)")
+  }
+
+  /// Unavailable: an `Attribute` sets its property, which a read-only key path cannot.
+  @available(
+    *, unavailable,
+    message:
+      "Attribute sets its property, and this one is read-only (a let or a computed property); make it a var, or write it only when serializing: mapping.inverse.adding(\"key\") { $0.property }"
+  )
+  @_disfavoredOverload
+  public init(_ property: KeyPath<Object, Value>) {
+    // Never runs: the compiler rejects every call.
+    preconditionFailure("unavailable")
+  }
+
+  /// Unavailable: an `Attribute` sets its property, which a read-only key path cannot.
+  @available(
+    *, unavailable,
+    message:
+      "Attribute sets its property, and this one is read-only (a let or a computed property); make it a var, or write it only when serializing: mapping.inverse.adding(\"key\") { $0.property }"
+  )
+  @_disfavoredOverload
+  public init(_ source: some SourcePathConvertible, _ property: KeyPath<Object, Value>) {
+    // Never runs: the compiler rejects every call.
+    preconditionFailure("unavailable")
+  }
+}
+
+extension Relationship {
+  /// Unavailable: a keyless `Relationship` without a mapping reads a `Codable` child.
+  @available(
+    *, unavailable,
+    message:
+      "Relationship(\\.property) without a mapping reads a Codable child; pass the child's mapping (Relationship(\\.property, childMapping)) or give the child type a Codable conformance"
+  )
+  public init<Child>(_ property: WritableKeyPath<Object, Child> & Sendable) {
+    // Never runs: the compiler rejects every call.
+    preconditionFailure("unavailable")
+  }
+}
