@@ -95,7 +95,7 @@ private final class _StreamDelegate: NSObject, URLSessionDataDelegate, @unchecke
     completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
     // The manager follows redirects itself.
-    completionHandler(nil)
+    transfer.declineRedirect(completionHandler)
   }
 
   func urlSession(
@@ -176,6 +176,17 @@ final class _StreamTransfer: @unchecked Sendable {
       return failure != nil
     }
     if failed { task.cancel() } else { task.resume() }
+  }
+
+  /// Declines a redirect (the manager follows redirects itself), unless the transfer already
+  /// failed: its task is cancelled, or about to be, and FoundationNetworking traps when a
+  /// redirect callback completes after a cancellation (see `_Transfer.declineRedirect(_:)` in
+  /// URLSessionTransport.swift). Checked and completed under the lock `fail` sets the failure
+  /// under; the completion handler only queues work.
+  func declineRedirect(_ completionHandler: @Sendable (URLRequest?) -> Void) {
+    locked {
+      if failure == nil { completionHandler(nil) }
+    }
   }
 
   /// The response head arrived; `false` when it is not HTTP.

@@ -165,8 +165,9 @@ private final class _TransportDelegate: NSObject, URLSessionDataDelegate, @unche
     willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
     completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    // The manager follows redirects itself.
-    completionHandler(nil)
+    // The manager follows redirects itself. A transfer no longer registered has ended: see
+    // `_Transfer.declineRedirect(_:)` for why its callback is left uncompleted.
+    transfer(of: task)?.declineRedirect(completionHandler)
   }
 
   func urlSession(
@@ -223,6 +224,22 @@ private final class _Transfer: @unchecked Sendable {
       task.cancel()
     } else {
       task.resume()
+    }
+  }
+
+  /// Declines a redirect (the manager follows redirects itself), unless the transfer already
+  /// ended.
+  ///
+  /// FoundationNetworking completes a redirect callback on the task's work queue and traps
+  /// ("Received callback for HTTP redirection, but we're not waiting for it") when a
+  /// cancellation reached the task first. An ended transfer has cancelled its task, or is about
+  /// to, so its callback is left uncompleted and the cancellation ends the task. The check and
+  /// the completion happen under the lock that `finish` sets the outcome under: the completion
+  /// is queued either before the cancellation is requested or not at all. (The completion
+  /// handler only queues work, so calling it under the lock cannot wait.)
+  func declineRedirect(_ completionHandler: @Sendable (URLRequest?) -> Void) {
+    lock.withLock {
+      if outcome == nil { completionHandler(nil) }
     }
   }
 
