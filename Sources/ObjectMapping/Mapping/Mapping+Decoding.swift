@@ -1,8 +1,4 @@
 extension MappingProtocol {
-  func _map(tape: _Tape) throws(MappingErrors) -> Object {
-    try tape.withView { view in _map(view: view) }.get()
-  }
-
   func _map(view: _TapeView, with settings: MappingOptions = .none) -> Result<
     Object, MappingErrors
   > {

@@ -28,7 +28,7 @@ extension MappingProtocol {
   public func map(_ input: some MappingInputConvertible, with options: MappingOptions = .none)
     throws(MappingErrors) -> Object
   {
-    try input.mappingInput.withView { decodeObject(view: $0, options: options) }.get()
+    try input.mappingInput.withView { _map(view: $0, with: options) }.get()
   }
 
   /// Maps a payload that is an array of objects (a single object maps as a one-element array).
@@ -59,11 +59,6 @@ extension MappingProtocol {
 // MARK: The engine's entry points
 
 extension MappingProtocol {
-  /// Maps the one object of a scanned payload with the call's `options`.
-  func decodeObject(view: _TapeView, options: MappingOptions) -> Result<Object, MappingErrors> {
-    _map(view: view, with: options)
-  }
-
   /// Maps every element of a collection payload with the call's `options`: a top-level JSON
   /// array is streamed (``_collect(json:options:)``), anything else reads a whole index.
   func collectObjects(_ input: MappingInput, options: MappingOptions) -> Result<

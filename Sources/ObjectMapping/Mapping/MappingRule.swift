@@ -65,12 +65,6 @@ public enum MappingBuilder<Object> {
   }
 }
 
-/// Whether a rule may overwrite a value that is already there.
-enum _MappingMode {
-  /// A fresh object made by the mapping: absent required values are errors.
-  case new
-}
-
 /// The compiled, internal side of a rule.
 protocol _DecodingRule<Object>: Sendable {
   associatedtype Object
