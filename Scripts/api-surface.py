@@ -6,10 +6,8 @@
 
 Counts, in Sources/ObjectMapping (comments left out):
 - public declarations: every `public` or `open` func, var, let, init, subscript, type, protocol,
-  typealias, associatedtype, macro or operator; enum cases, `public extension` lines and
-  declarations marked `@available(*, unavailable, ...)` are not counted (a case belongs to its
-  enum; an extension only re-opens a type; an unavailable declaration cannot be called, it only
-  carries a compiler message);
+  typealias, associatedtype, macro or operator; enum cases and `public extension` lines are not
+  counted (a case belongs to its enum; an extension only re-opens a type);
 - decode entry points: the public functions that map, report or decode a payload: `map`,
   `mapCollection`, `mapDictionary…`, `mapArrayOfArrays`, `report` and `decode` (the
   `FastJSONDecoder.decode` overloads and `PayloadValue.decode` included).
@@ -51,18 +49,9 @@ def measure():
     declarations = 0
     entry_points = []
     for path in sorted(SOURCES.rglob("*.swift")):
-        unavailable = False
         for number, line in code_lines(path.read_text(encoding="utf-8")):
-            # `@available(*, unavailable, message: ...)` (one line or several) marks the next
-            # declaration as one no caller can use: it only gives the compiler's message.
-            if re.search(r"@available\(\s*\*\s*,\s*unavailable", line) or (
-                    line.strip().startswith("*, unavailable")):
-                unavailable = True
             match = DECLARATION.match(line)
             if not match:
-                continue
-            if unavailable:
-                unavailable = False
                 continue
             declarations += 1
             if match["kind"] == "func" and match["name"] and ENTRY_POINT.match(match["name"]):
