@@ -140,7 +140,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether this path reads a special source rather than payload keys.
-  public var isSpecial: Bool {
+  var isSpecial: Bool {
     if case .keys = storage { return false }
     return true
   }
