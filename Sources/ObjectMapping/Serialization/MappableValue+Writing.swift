@@ -295,10 +295,14 @@ func _sortedForOutput<Elements: Sequence>(
 }
 
 extension MappableValue {
-  /// Writes the value with its type's writer, chosen here, per call: only for the rare rules
+  /// Writes the value with its type's writing, chosen here, per call: only for the rare rules
   /// that do not compile a writer (the parts of a compound source); the plan's steps choose
-  /// theirs once, when the plan is compiled.
+  /// theirs once, when the plan is compiled. A scalar (the usual part) writes itself without a
+  /// writer being made.
   func _writePayload(to writer: inout PayloadEncoder) throws {
+    if let scalar = self as? any _DirectScalarWriting {
+      return try scalar.writePayload(to: &writer)
+    }
     try _payloadValueWriter(for: Self.self).write(self, to: &writer)
   }
 }

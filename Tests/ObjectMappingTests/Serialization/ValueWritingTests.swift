@@ -183,6 +183,29 @@ import Testing
     #expect(error?.description == "/values: cannot write the non-finite number nan")
   }
 
+  /// The parts of a compound source are written by their own type's writing: a date part takes
+  /// the mapping's date format, an array part is written as an array.
+  @Test func compoundPartsAreWrittenWithTheirTypesWriting() throws {
+    struct Span: Equatable {
+      var range = ""
+      var tags: [[String]] = []
+    }
+    let dates = ValueTransform<[Date], String>(
+      forward: { parts in parts.map { "\(Int($0.timeIntervalSince1970))" }.joined(separator: "-") },
+      reverse: { text in
+        text.split(separator: "-").map { Date(timeIntervalSince1970: Double($0) ?? 0) }
+      })
+    let lists = ValueTransform<[[String]], [[String]]>(forward: { $0 }, reverse: { $0 })
+    let mapping = Mapping(Span.init) {
+      Attribute(sources: ["start", "end"], \.range, dates)
+      Attribute(sources: ["a", "b"], \.tags, lists)
+    }.dateFormats([.epochSeconds])
+    let span = Span(range: "60-120", tags: [["x"], []])
+    let json = String(decoding: try mapping.serialize(span), as: UTF8.self)
+    #expect(json == #"{"start":60,"end":120,"a":["x"],"b":[]}"#)
+    #expect(try mapping.map(json) == span)
+  }
+
   /// A type reading a list of integers from an array through `[Int]`'s own conversion.
   struct Scores: MappableValue, Equatable {
     var values: [Int]
