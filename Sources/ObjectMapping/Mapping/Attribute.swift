@@ -38,7 +38,7 @@ import Foundation
 /// rule can write through (so no value is silently dropped).
 public struct Attribute<Object, Value>: MappingRule {
   /// Where the value is read in the payload.
-  public internal(set) var source: SourcePath
+  var source: SourcePath
   let property: WritableKeyPath<Object, Value> & Sendable
   var read: @Sendable (PayloadValue) throws -> Value
   let nullValue: @Sendable () -> Value?
@@ -112,7 +112,7 @@ public struct Attribute<Object, Value>: MappingRule {
 
   /// Whether the rule can be inverted (it has a reverse direction, reads no special source and
   /// is not marked ``decodeOnly()``).
-  public var isReversible: Bool {
+  var isReversible: Bool {
     !isDecodeOnly
       && (compoundWriter != nil
         || (serialize != nil && (!source.isSpecial || (source == .root && writesSelfBack))))

@@ -30,7 +30,7 @@
 /// path, which no rule writes through.
 public struct Relationship<Object>: MappingRule {
   /// Where the nested value is read in the payload.
-  public internal(set) var source: SourcePath
+  var source: SourcePath
   let propertyKeyPath: AnyKeyPath & Sendable
   /// Makes the step of the relationship's kind (to-one, optional to-one, to-many, dictionary)
   /// for this rule as configured.

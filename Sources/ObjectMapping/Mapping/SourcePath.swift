@@ -68,34 +68,21 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     utf8Keys = []
   }
 
-  /// The representation being mapped itself (AppCoreKit's `@self`); read-only, so the inverse
-  /// skips rules that read it.
-  public static let root = SourcePath(storage: .root)
+  /// The path behind ``SourcePathConvertible/root``.
+  static let rootPath = SourcePath(storage: .root)
 
-  /// The representation of the object that holds the one being mapped (the parent object of a
-  /// relationship's child); absent at the top level. Read-only.
-  ///
-  /// ```swift
-  /// Attribute(.parent, \.owner)                              // the parent as a Node
-  /// Attribute(SourcePath.parent.appending("name"), \.ownerName)   // a key inside the parent
-  /// ```
-  public static let parent = SourcePath(storage: .parent([]))
+  /// The path behind ``SourcePathConvertible/parent``.
+  static let parentPath = SourcePath(storage: .parent([]))
 
-  /// The whole payload being mapped, whatever object is being mapped. Read-only.
-  ///
-  /// ```swift
-  /// Attribute(SourcePath.payload.appending("meta.version"), \.apiVersion)
-  /// ```
-  public static let payload = SourcePath(storage: .payload([]))
+  /// The path behind ``SourcePathConvertible/payload``.
+  static let payloadPath = SourcePath(storage: .payload([]))
 
-  /// The call's metadata (``MappingOptions/metadata``; RestKit's `@metadata`), then keys inside
-  /// it with ``appending(_:)``: the object manager's requests carry the URL, method, status and
-  /// headers (`SourcePath.metadata.appending("response.status")`). Read-only: the inverse
-  /// writes nothing for it. Absent when the call has no metadata.
-  public static let metadata = SourcePath(storage: .metadata([]))
+  /// The path behind ``SourcePathConvertible/metadata``.
+  static let metadataPath = SourcePath(storage: .metadata([]))
 
-  /// This path followed by the dotted keys of `path`: for ``parent`` and ``payload``, a key
-  /// path inside that representation (RestKit's `@parent.name`, `@root.meta`).
+  /// This path followed by the dotted keys of `path`: for ``SourcePathConvertible/parent`` and
+  /// ``SourcePathConvertible/payload``, a key path inside that representation (RestKit's
+  /// `@parent.name`, `@root.meta`).
   public func appending(_ path: String) -> SourcePath {
     let more = SourcePath(path).keys
     switch storage {
@@ -108,7 +95,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// For ``parent`` and ``payload``, the path inside that representation.
+  /// For `.parent` and `.payload`, the path inside that representation.
   var relativeKeys: [String] {
     switch storage {
     case .parent(let keys), .payload(let keys), .metadata(let keys): return keys
@@ -116,11 +103,8 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The position of the object in its collection (RestKit's
-  /// `@metadata.mapping.collectionIndex`): elements of a to-many relationship or of a top-level
-  /// collection read `0`, `1`, …; anything else (a to-one child, a single object) reads it as
-  /// absent. Read-only.
-  public static let index = SourcePath(storage: .index)
+  /// The path behind ``SourcePathConvertible/index``.
+  static let indexPath = SourcePath(storage: .index)
 
   /// Several paths read together into one value (see ``Attribute/init(sources:_:_:)``).
   init(compound parts: [SourcePath]) {
@@ -140,7 +124,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether this path reads a special source rather than payload keys.
-  public var isSpecial: Bool {
+  var isSpecial: Bool {
     if case .keys = storage { return false }
     return true
   }
@@ -218,14 +202,35 @@ extension Array: SourcePathConvertible where Element == String {
 }
 
 extension SourcePathConvertible where Self == SourcePath {
-  /// The representation being mapped itself (AppCoreKit's `@self`).
-  public static var root: SourcePath { SourcePath.root }
-  /// The representation of the parent object.
-  public static var parent: SourcePath { SourcePath.parent }
-  /// The whole payload.
-  public static var payload: SourcePath { SourcePath.payload }
-  /// The call's metadata (``MappingOptions/metadata``).
-  public static var metadata: SourcePath { SourcePath.metadata }
-  /// The object's position in its collection.
-  public static var index: SourcePath { SourcePath.index }
+  /// The representation being mapped itself (AppCoreKit's `@self`); read-only, so the inverse
+  /// skips rules that read it.
+  public static var root: SourcePath { SourcePath.rootPath }
+
+  /// The representation of the object that holds the one being mapped (the parent object of a
+  /// relationship's child); absent at the top level. Read-only.
+  ///
+  /// ```swift
+  /// Attribute(.parent, \.owner)                              // the parent as a Node
+  /// Attribute(SourcePath.parent.appending("name"), \.ownerName)   // a key inside the parent
+  /// ```
+  public static var parent: SourcePath { SourcePath.parentPath }
+
+  /// The whole payload being mapped, whatever object is being mapped. Read-only.
+  ///
+  /// ```swift
+  /// Attribute(SourcePath.payload.appending("meta.version"), \.apiVersion)
+  /// ```
+  public static var payload: SourcePath { SourcePath.payloadPath }
+
+  /// The call's metadata (``MappingOptions/metadata``; RestKit's `@metadata`), then keys inside
+  /// it with ``SourcePath/appending(_:)``: the object manager's requests carry the URL, method, status and
+  /// headers (`SourcePath.metadata.appending("response.status")`). Read-only: the inverse
+  /// writes nothing for it. Absent when the call has no metadata.
+  public static var metadata: SourcePath { SourcePath.metadataPath }
+
+  /// The position of the object in its collection (RestKit's
+  /// `@metadata.mapping.collectionIndex`): elements of a to-many relationship or of a top-level
+  /// collection read `0`, `1`, …; anything else (a to-one child, a single object) reads it as
+  /// absent. Read-only.
+  public static var index: SourcePath { SourcePath.indexPath }
 }

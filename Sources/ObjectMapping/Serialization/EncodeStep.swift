@@ -129,9 +129,10 @@ extension _ValueWriter {
     guard transform.isReversible else { return nil }
     // An optional `Value` (a transform to `Reason?`): `nil` is left to the null policy.
     let isNone = _OptionalTraits<Value>.ofValue?.isNone
+    let wire = _payloadValueWriter(for: Wire.self)
     return _ClosureValueWriter { value, writer, nulls in
       if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
-      try transform.reverse(value)._writePayload(to: &writer)
+      try wire.write(transform.reverse(value), to: &writer)
       return true
     }
   }
@@ -141,9 +142,10 @@ extension _ValueWriter {
     _ transform: ValueTransform<Wire, Wrapped>
   ) -> _ValueWriter<Value>? where Value == Wrapped? {
     guard transform.isReversible else { return nil }
+    let wire = _payloadValueWriter(for: Wire.self)
     return _ClosureValueWriter { value, writer, nulls in
       guard let value else { return writer.nullIfIncluded(nulls) }
-      try transform.reverse(value)._writePayload(to: &writer)
+      try wire.write(transform.reverse(value), to: &writer)
       return true
     }
   }
@@ -153,8 +155,9 @@ extension _ValueWriter
 where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
   /// A raw-value enum without a ``MappableValue`` conformance: its raw value's writing.
   static var rawValue: _ValueWriter<Value> {
-    _ClosureValueWriter { value, writer, _ in
-      try value.rawValue._writePayload(to: &writer)
+    let raw = _payloadValueWriter(for: Value.RawValue.self)
+    return _ClosureValueWriter { value, writer, _ in
+      try raw.write(value.rawValue, to: &writer)
       return true
     }
   }
@@ -167,9 +170,10 @@ extension _ValueWriter {
     _: Wrapped.Type
   ) -> _ValueWriter<Value>
   where Value == Wrapped?, Wrapped.RawValue: MappableValue {
-    _ClosureValueWriter { value, writer, nulls in
+    let raw = _payloadValueWriter(for: Wrapped.RawValue.self)
+    return _ClosureValueWriter { value, writer, nulls in
       guard let value else { return writer.nullIfIncluded(nulls) }
-      try value.rawValue._writePayload(to: &writer)
+      try raw.write(value.rawValue, to: &writer)
       return true
     }
   }
@@ -194,14 +198,17 @@ extension _ValueWriter where Value: Encodable & SendableMetatype {
   }
 }
 
-/// A ``MappableValue``'s own writing, for any type but `Optional`.
+/// A ``MappableValue``'s own writing, for any type but `Optional`: the type's direct writer (a
+/// built-in type) or its node, chosen when the plan is compiled.
 private final class _MappableValueWriter<Value: MappableValue>: _ValueWriter<Value>,
   @unchecked Sendable
 {
+  let valueWriter = _payloadValueWriter(for: Value.self)
+
   override func write(
     _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
-    try value.typed(Value.self).value.encode(to: &writer)
+    try valueWriter.write(value.typed(Value.self).value, to: &writer)
     return true
   }
 }
@@ -210,13 +217,15 @@ private final class _MappableValueWriter<Value: MappableValue>: _ValueWriter<Val
 private final class _OptionalMappableValueWriter<Wrapped: MappableValue>: _ValueWriter<Wrapped?>,
   @unchecked Sendable
 {
+  let wrappedWriter = _payloadValueWriter(for: Wrapped.self)
+
   override func write(
     _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     guard let wrapped = value.typed(Wrapped?.self).value else {
       return writer.nullIfIncluded(nulls)
     }
-    try wrapped.encode(to: &writer)
+    try wrappedWriter.write(wrapped, to: &writer)
     return true
   }
 }

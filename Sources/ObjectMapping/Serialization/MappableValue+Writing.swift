@@ -1,78 +1,154 @@
 import Foundation
 
 // The built-in values write straight into the serializer's output, without a `Node` per value.
+// Which writer a type gets is decided once, when an encoding plan is compiled
+// (``_payloadValueWriter(for:)``): a cast of the metatype, never one per value. A user's
+// ``MappableValue`` is written through its ``MappableValue/payloadNode()``.
 
-extension String {
-  /// Writes the string.
-  public func encode(to writer: inout PayloadEncoder) { writer.string(self) }
+/// A built-in value type with a writer of its own (internal: users write a ``Node``).
+protocol _DirectPayloadWriting: MappableValue {
+  /// The writer of this type's values, made once per plan.
+  static func _makePayloadWriter() -> _PayloadValueWriter<Self>
 }
 
-extension Bool {
-  /// Writes `true` or `false`.
-  public func encode(to writer: inout PayloadEncoder) { writer.bool(self) }
+/// A built-in scalar that writes itself with one of the encoder's writing methods.
+protocol _DirectScalarWriting: _DirectPayloadWriting {
+  /// Writes the value: calls one of `writer`'s writing methods once.
+  func writePayload(to writer: inout PayloadEncoder) throws
 }
 
-extension Int {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+extension _DirectScalarWriting {
+  static func _makePayloadWriter() -> _PayloadValueWriter<Self> { _ScalarPayloadWriter<Self>() }
 }
 
-extension Int8 {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+/// Writes values of one ``MappableValue`` type; made once per plan, called per value.
+class _PayloadValueWriter<Value>: @unchecked Sendable {
+  // @unchecked: immutable after init; subclasses hold only `let` properties.
+
+  /// Writes `value` into `writer`.
+  func write(_ value: Value, to writer: inout PayloadEncoder) throws {}
 }
 
-extension Int16 {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+/// The writer of `type`: its own direct writer for a built-in type, ``MappableValue/payloadNode()``
+/// for any other.
+func _payloadValueWriter<Value: MappableValue>(for type: Value.Type) -> _PayloadValueWriter<Value> {
+  if let direct = type as? any _DirectPayloadWriting.Type,
+    let writer = _openDirectWriter(direct, as: type)
+  {
+    return writer
+  }
+  return _NodePayloadWriter<Value>()
 }
 
-extension Int32 {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+/// `direct`'s writer as a writer of `Value` (which `direct` is).
+private func _openDirectWriter<Direct: _DirectPayloadWriting, Value>(
+  _ direct: Direct.Type, as type: Value.Type
+) -> _PayloadValueWriter<Value>? {
+  Direct._makePayloadWriter() as? _PayloadValueWriter<Value>
 }
 
-extension Int64 {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.int64(self) }
+/// A user type's writing: its node.
+private final class _NodePayloadWriter<Value: MappableValue>: _PayloadValueWriter<Value>,
+  @unchecked Sendable
+{
+  override func write(_ value: Value, to writer: inout PayloadEncoder) throws {
+    try writer.node(value.payloadNode())
+  }
 }
 
-extension UInt {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.uint64(UInt64(self)) }
+/// A built-in scalar's writing.
+private final class _ScalarPayloadWriter<Value: _DirectScalarWriting>: _PayloadValueWriter<Value>,
+  @unchecked Sendable
+{
+  override func write(_ value: Value, to writer: inout PayloadEncoder) throws {
+    try value.writePayload(to: &writer)
+  }
 }
 
-extension UInt8 {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+/// `Double`'s writing, without the witness call of the generic scalar writer (arrays of
+/// coordinates are written element by element through it).
+private final class _DoublePayloadWriter: _PayloadValueWriter<Double>, @unchecked Sendable {
+  override func write(_ value: Double, to writer: inout PayloadEncoder) throws {
+    try writer.double(value)
+  }
 }
 
-extension UInt16 {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+/// `String`'s writing (see ``_DoublePayloadWriter``).
+private final class _StringPayloadWriter: _PayloadValueWriter<String>, @unchecked Sendable {
+  override func write(_ value: String, to writer: inout PayloadEncoder) throws {
+    writer.string(value)
+  }
 }
 
-extension UInt32 {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+/// `Int`'s writing (see ``_DoublePayloadWriter``).
+private final class _IntPayloadWriter: _PayloadValueWriter<Int>, @unchecked Sendable {
+  override func write(_ value: Int, to writer: inout PayloadEncoder) throws {
+    writer.int64(Int64(value))
+  }
 }
 
-extension UInt64 {
-  /// Writes the integer.
-  public func encode(to writer: inout PayloadEncoder) { writer.uint64(self) }
+extension String: _DirectScalarWriting {
+  static func _makePayloadWriter() -> _PayloadValueWriter<String> { _StringPayloadWriter() }
+  func writePayload(to writer: inout PayloadEncoder) { writer.string(self) }
 }
 
-extension Double {
+extension Bool: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.bool(self) }
+}
+
+extension Int: _DirectScalarWriting {
+  static func _makePayloadWriter() -> _PayloadValueWriter<Int> { _IntPayloadWriter() }
+  func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+}
+
+extension Int8: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+}
+
+extension Int16: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+}
+
+extension Int32: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+}
+
+extension Int64: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.int64(self) }
+}
+
+extension UInt: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.uint64(UInt64(self)) }
+}
+
+extension UInt8: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+}
+
+extension UInt16: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+}
+
+extension UInt32: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
+}
+
+extension UInt64: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.uint64(self) }
+}
+
+extension Double: _DirectScalarWriting {
+  static func _makePayloadWriter() -> _PayloadValueWriter<Double> { _DoublePayloadWriter() }
   /// Writes the shortest text that reads back as this value; NaN and infinities are an error.
-  public func encode(to writer: inout PayloadEncoder) throws {
+  func writePayload(to writer: inout PayloadEncoder) throws {
     try writer.double(self)
   }
 }
 
-extension Decimal {
+extension Decimal: _DirectScalarWriting {
   /// Writes the exact decimal text as a number, or as a string when the mapping asks for
   /// ``DecimalOutput/string``.
-  public func encode(to writer: inout PayloadEncoder) throws {
+  func writePayload(to writer: inout PayloadEncoder) throws {
     guard isFinite else {
       throw ConversionFailure.notRepresentable("\(self)", reason: "not a finite decimal")
     }
@@ -83,11 +159,11 @@ extension Decimal {
   }
 }
 
-extension Date {
+extension Date: _DirectScalarWriting {
   /// Writes the date in the attribute's (or mapping's) first date format; ISO 8601 in UTC by
   /// default. A date outside the years 0000 through 9999 (or with a NaN or infinite interval)
   /// is an error, not a trap.
-  public func encode(to writer: inout PayloadEncoder) throws {
+  func writePayload(to writer: inout PayloadEncoder) throws {
     switch writer.dateFormat {
     case .iso8601: writer.string(try _ISO8601.format(self))
     case let format: try writer.node(format.format(self))
@@ -95,48 +171,81 @@ extension Date {
   }
 }
 
-extension URL {
-  /// Writes the absolute string.
-  public func encode(to writer: inout PayloadEncoder) { writer.string(absoluteString) }
+extension URL: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) { writer.string(absoluteString) }
 }
 
-extension UUID {
-  /// Writes the lowercase string form.
-  public func encode(to writer: inout PayloadEncoder) {
+extension UUID: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) {
     writer.string(uuidString.lowercased())
   }
 }
 
-extension Node {
-  /// Writes the node.
-  public func encode(to writer: inout PayloadEncoder) throws { try writer.node(self) }
+extension Node: _DirectScalarWriting {
+  func writePayload(to writer: inout PayloadEncoder) throws { try writer.node(self) }
 }
 
-extension Optional where Wrapped: MappableValue {
-  /// Writes the wrapped value, or `null`.
-  public func encode(to writer: inout PayloadEncoder) throws {
-    switch self {
+// MARK: Containers: the element's writer is chosen once, with the container's
+
+extension Optional: _DirectPayloadWriting where Wrapped: MappableValue {
+  static func _makePayloadWriter() -> _PayloadValueWriter<Wrapped?> {
+    _OptionalPayloadWriter(wrapped: _payloadValueWriter(for: Wrapped.self))
+  }
+}
+
+/// Writes the wrapped value, or `null`.
+private final class _OptionalPayloadWriter<Wrapped>: _PayloadValueWriter<Wrapped?>,
+  @unchecked Sendable
+{
+  let wrapped: _PayloadValueWriter<Wrapped>
+  init(wrapped: _PayloadValueWriter<Wrapped>) { self.wrapped = wrapped }
+
+  override func write(_ value: Wrapped?, to writer: inout PayloadEncoder) throws {
+    switch value {
     case .none: writer.null()
-    case .some(let value): try value.encode(to: &writer)
+    case .some(let value): try wrapped.write(value, to: &writer)
     }
   }
 }
 
-extension Array where Element: MappableValue {
-  /// Writes an array of the elements in order.
-  public func encode(to writer: inout PayloadEncoder) throws {
+extension Array: _DirectPayloadWriting where Element: MappableValue {
+  static func _makePayloadWriter() -> _PayloadValueWriter<[Element]> {
+    _ArrayPayloadWriter(element: _payloadValueWriter(for: Element.self))
+  }
+}
+
+/// Writes an array of the elements in order.
+private final class _ArrayPayloadWriter<Element>: _PayloadValueWriter<[Element]>,
+  @unchecked Sendable
+{
+  let element: _PayloadValueWriter<Element>
+  init(element: _PayloadValueWriter<Element>) { self.element = element }
+
+  override func write(_ value: [Element], to writer: inout PayloadEncoder) throws {
     writer.beginArray()
-    for element in self { try element.encode(to: &writer) }
+    for item in value { try element.write(item, to: &writer) }
     writer.endArray()
   }
 }
 
-extension Set where Element: MappableValue {
-  /// Writes an array of the elements sorted by their compact JSON text, so the output does not
-  /// depend on the set's hashing.
-  public func encode(to writer: inout PayloadEncoder) throws {
-    let sorted = try _sortedForOutput(self, writer: writer) { element, nested in
-      try element.encode(to: &nested)
+extension Set: _DirectPayloadWriting where Element: MappableValue {
+  static func _makePayloadWriter() -> _PayloadValueWriter<Set<Element>> {
+    _SetPayloadWriter(element: _payloadValueWriter(for: Element.self))
+  }
+}
+
+/// Writes an array of the elements sorted by their compact JSON text, so the output does not
+/// depend on the set's hashing.
+private final class _SetPayloadWriter<Element: Hashable>: _PayloadValueWriter<Set<Element>>,
+  @unchecked Sendable
+{
+  let element: _PayloadValueWriter<Element>
+  init(element: _PayloadValueWriter<Element>) { self.element = element }
+
+  override func write(_ value: Set<Element>, to writer: inout PayloadEncoder) throws {
+    let element = self.element
+    let sorted = try _sortedForOutput(value, writer: writer) { item, nested in
+      try element.write(item, to: &nested)
     }
     writer.beginArray()
     for node in sorted { try writer.node(node) }
@@ -144,24 +253,28 @@ extension Set where Element: MappableValue {
   }
 }
 
-extension Dictionary where Key == String, Value: MappableValue {
-  /// Writes an object with the members sorted by key, so the output does not depend on the
-  /// dictionary's hashing.
-  public func encode(to writer: inout PayloadEncoder) throws {
-    writer.beginObject()
-    for key in keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
-      guard let value = self[key] else { continue }
-      writer.key(key)
-      try value.encode(to: &writer)
-    }
-    writer.endObject()
+extension Dictionary: _DirectPayloadWriting where Key == String, Value: MappableValue {
+  static func _makePayloadWriter() -> _PayloadValueWriter<[String: Value]> {
+    _DictionaryPayloadWriter(value: _payloadValueWriter(for: Value.self))
   }
 }
 
-extension MappableValue where Self: RawRepresentable, RawValue: MappableValue {
-  /// Writes the raw value.
-  public func encode(to writer: inout PayloadEncoder) throws {
-    try rawValue.encode(to: &writer)
+/// Writes an object with the members sorted by key, so the output does not depend on the
+/// dictionary's hashing.
+private final class _DictionaryPayloadWriter<Value>: _PayloadValueWriter<[String: Value]>,
+  @unchecked Sendable
+{
+  let value: _PayloadValueWriter<Value>
+  init(value: _PayloadValueWriter<Value>) { self.value = value }
+
+  override func write(_ dictionary: [String: Value], to writer: inout PayloadEncoder) throws {
+    writer.beginObject()
+    for key in dictionary.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
+      guard let member = dictionary[key] else { continue }
+      writer.key(key)
+      try value.write(member, to: &writer)
+    }
+    writer.endObject()
   }
 }
 
@@ -179,4 +292,17 @@ func _sortedForOutput<Elements: Sequence>(
   }
   keyed.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
   return keyed.map(\.node)
+}
+
+extension MappableValue {
+  /// Writes the value with its type's writing, chosen here, per call: only for the rare rules
+  /// that do not compile a writer (the parts of a compound source); the plan's steps choose
+  /// theirs once, when the plan is compiled. A scalar (the usual part) writes itself without a
+  /// writer being made.
+  func _writePayload(to writer: inout PayloadEncoder) throws {
+    if let scalar = self as? any _DirectScalarWriting {
+      return try scalar.writePayload(to: &writer)
+    }
+    try _payloadValueWriter(for: Self.self).write(self, to: &writer)
+  }
 }

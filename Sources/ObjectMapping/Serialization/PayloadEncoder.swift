@@ -1,29 +1,9 @@
-/// Where a value writes itself during serialization: the encoder a ``MappableValue`` receives in
-/// ``MappableValue/encode(to:)``.
+/// Where serialization writes: JSON bytes, or a ``Node`` tree for form bodies and other formats.
 ///
-/// Serialization writes straight into the output (JSON bytes, or a ``Node`` tree for form bodies
-/// and other formats); a value calls one of the writing methods once, for the one value it
-/// stands for. Containers are written with ``array(_:)`` and ``object(_:)``; mappable values of
-/// any type (including arrays and dictionaries) with ``encode(_:)``. The settings the mapping
-/// being serialized asks for (the date format, how decimals are written) are in ``context``.
-///
-/// ```swift
-/// struct Point: MappableValue {
-///   var x: Double, y: Double
-///   init(payload: PayloadValue) throws {
-///     guard let pair = payload.elements, pair.count == 2 else {
-///       throw payload.mismatch(expected: "an [x, y] pair")
-///     }
-///     x = try pair[0].decode(Double.self)
-///     y = try pair[1].decode(Double.self)
-///   }
-///   func encode(to encoder: inout PayloadEncoder) throws {
-///     try encoder.array { try $0.double(x); try $0.double(y) }  // [1.5, -2]
-///   }
-///   func payloadNode() throws -> Node { [.double(x), .double(y)] }
-/// }
-/// ```
-public struct PayloadEncoder {
+/// Internal since issue 37: a user's ``MappableValue`` writes itself as a ``Node``
+/// (``MappableValue/payloadNode()``). The built-in value types write straight into the output
+/// through ``_DirectPayloadWriting``, chosen once when an encoding plan is compiled.
+struct PayloadEncoder {
   enum Target {
     case json
     case node
@@ -33,7 +13,7 @@ public struct PayloadEncoder {
   var json: _JSONWriter
   var nodes: _NodeEventBuilder
   /// The settings of the mapping being serialized; the format writers carry none.
-  public internal(set) var context: EncodingContext
+  var context: EncodingContext
 
   /// The format `Date` values are written in (the attribute's or mapping's first format).
   var dateFormat: DateFormat {
@@ -59,98 +39,6 @@ public struct PayloadEncoder {
   /// A writer for a nested value with the same settings, writing a `Node`.
   func nodeWriter() -> PayloadEncoder {
     PayloadEncoder(target: .node, context: context)
-  }
-
-  // MARK: Public writing
-
-  /// Writes a mappable value of any type, with that type's own writing.
-  ///
-  /// ```swift
-  /// try encoder.encode(["a", "b"])        // ["a","b"]
-  /// try encoder.encode(Date(timeIntervalSince1970: 0))  // "1970-01-01T00:00:00Z"
-  /// ```
-  ///
-  /// - Parameter value: The value to write.
-  /// - Throws: What the value's ``MappableValue/encode(to:)`` throws.
-  public mutating func encode<Value: MappableValue>(_ value: Value) throws {
-    try value.encode(to: &self)
-  }
-
-  /// Writes an integer of any width; one beyond 64 bits is written as its exact decimal text.
-  ///
-  /// ```swift
-  /// encoder.integer(42)            // 42
-  /// encoder.integer(UInt64.max)    // 18446744073709551615
-  /// ```
-  ///
-  /// - Parameter value: The integer.
-  public mutating func integer<Value: BinaryInteger>(_ value: Value) {
-    if let small = Int64(exactly: value) {
-      int64(small)
-    } else if let large = UInt64(exactly: value) {
-      uint64(large)
-    } else {
-      numberText(String(value))
-    }
-  }
-
-  /// Writes number text as a number, exactly as given (`12.50` stays `12.50`).
-  ///
-  /// ```swift
-  /// try encoder.number(text: "12.50")   // 12.50
-  /// try encoder.number(text: "12,5")    // throws
-  /// ```
-  ///
-  /// - Parameter text: A number in JSON's grammar (RFC 8259).
-  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` when `text` is not a JSON
-  ///   number.
-  public mutating func number(text: String) throws {
-    guard _isJSONNumber(text) else {
-      throw ConversionFailure.notRepresentable(
-        MessageText.quoted(text), reason: "not a JSON number")
-    }
-    numberText(text)
-  }
-
-  /// Writes the elements `body` writes as an array: every value written in `body` is one
-  /// element.
-  ///
-  /// ```swift
-  /// try encoder.array { elements in
-  ///   elements.integer(1)
-  ///   try elements.encode("two")
-  /// }                                   // [1,"two"]
-  /// ```
-  ///
-  /// - Parameter body: Writes the elements, in order.
-  /// - Throws: What `body` throws.
-  public mutating func array(_ body: (inout PayloadEncoder) throws -> Void) rethrows {
-    beginArray()
-    defer { endArray() }
-    try body(&self)
-  }
-
-  /// Writes the members `body` writes as an object, in the order written.
-  ///
-  /// ```swift
-  /// try encoder.object { members in
-  ///   try members.encode(3, forKey: "x")
-  ///   try members.encode(["a"], forKey: "tags")
-  /// }                                   // {"x":3,"tags":["a"]}
-  /// ```
-  ///
-  /// - Parameter body: Writes the members, each a key and one value.
-  /// - Throws: What `body` throws.
-  public mutating func object(_ body: (inout PayloadObjectEncoder) throws -> Void) rethrows {
-    beginObject()
-    // The encoder moves into the member encoder and back, so its bytes are not copied.
-    var members = PayloadObjectEncoder(encoder: self)
-    self = PayloadEncoder(target: target, capacity: 0, context: context)
-    defer {
-      self = members.encoder
-      endObject()
-    }
-    try body(&members)
   }
 
   // MARK: Events
@@ -206,7 +94,7 @@ public struct PayloadEncoder {
   /// Writes a string.
   ///
   /// - Parameter value: The string.
-  public mutating func string(_ value: String) {
+  mutating func string(_ value: String) {
     switch target {
     case .json: json.string(value)
     case .node: nodes.value(.string(value))
@@ -233,7 +121,7 @@ public struct PayloadEncoder {
   ///
   /// - Parameter value: The number.
   /// - Throws: ``MappingError`` when `value` is NaN or infinite, which JSON cannot hold.
-  public mutating func double(_ value: Double) throws(MappingError) {
+  mutating func double(_ value: Double) throws(MappingError) {
     if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992,
       value != 0 || value.sign == .plus
     {
@@ -261,7 +149,7 @@ public struct PayloadEncoder {
   /// Writes `true` or `false`.
   ///
   /// - Parameter value: The boolean.
-  public mutating func bool(_ value: Bool) {
+  mutating func bool(_ value: Bool) {
     switch target {
     case .json: json.bool(value)
     case .node: nodes.value(.bool(value))
@@ -269,7 +157,7 @@ public struct PayloadEncoder {
   }
 
   /// Writes `null`.
-  public mutating func null() {
+  mutating func null() {
     switch target {
     case .json: json.null()
     case .node: nodes.value(.null)
@@ -280,7 +168,7 @@ public struct PayloadEncoder {
   ///
   /// - Parameter node: The node.
   /// - Throws: ``MappingError`` when the node holds a NaN or infinite double.
-  public mutating func node(_ node: Node) throws(MappingError) {
+  mutating func node(_ node: Node) throws(MappingError) {
     switch target {
     case .json:
       do {
@@ -312,42 +200,15 @@ public struct PayloadEncoder {
   }
 }
 
-/// The members of an object being written by ``PayloadEncoder/object(_:)``: each a key and one
-/// value.
-public struct PayloadObjectEncoder {
-  var encoder: PayloadEncoder
-
-  /// The settings of the mapping being serialized.
-  public var context: EncodingContext { encoder.context }
-
-  /// Writes a member: `key` and `value` with its type's own writing.
-  ///
-  /// - Parameters:
-  ///   - value: The member's value.
-  ///   - key: The member's key.
-  /// - Throws: What the value's ``MappableValue/encode(to:)`` throws; the member is then left
-  ///   out.
-  public mutating func encode<Value: MappableValue>(_ value: Value, forKey key: String) throws {
-    let mark = encoder.checkpoint()
-    encoder.key(key)
-    do {
-      try value.encode(to: &encoder)
-    } catch {
-      encoder.rollback(to: mark)
-      throw error
-    }
-  }
-}
-
 /// The settings values are written with during one serialization: the mapping's (or the
 /// attribute's) date format and how decimals are written. They belong to the mapping being
 /// serialized, not to the output format.
-public struct EncodingContext: Sendable, Equatable {
+struct EncodingContext: Sendable, Equatable {
   /// The format `Date` values are written in: the attribute's or the mapping's first date
   /// format, ISO 8601 in UTC unless one is set.
-  public internal(set) var dateFormat: DateFormat
+  var dateFormat: DateFormat
   /// How `Decimal` values are written.
-  public internal(set) var decimals: DecimalOutput
+  var decimals: DecimalOutput
 
   init(dateFormat: DateFormat = .iso8601, decimals: DecimalOutput = .number) {
     self.dateFormat = dateFormat
@@ -355,7 +216,7 @@ public struct EncodingContext: Sendable, Equatable {
   }
 }
 
-/// The encoder's name inside the engine, kept while other folders move to ``PayloadEncoder``.
+/// The encoder's name inside the engine.
 typealias _PayloadWriter = PayloadEncoder
 
 /// An output key with its JSON-escaped UTF-8 bytes, computed once per plan.

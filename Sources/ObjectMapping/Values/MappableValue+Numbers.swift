@@ -4,7 +4,7 @@ extension PayloadValue {
   /// strings that parse that way as a whole. Anything else is an error, never 0.
   func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
     let entry = self.entry
-    let expected = T.expectedIntegerDescription
+    let expected = "an integer"
     switch entry.kind {
     case .integer:
       guard let value = T(exactly: entry.payload) else {
@@ -100,104 +100,38 @@ extension _CanonicalNumber {
   }
 }
 
-extension FixedWidthInteger {
-  static var expectedIntegerDescription: String { "an integer" }
+extension MappableValue where Self: FixedWidthInteger {
+  /// Reads an exact integer in range (see ``Coercion``): a JSON integer, a number with an
+  /// exponent or a zero fraction when the value is whole (`1e5`, `3.0`) and, under lenient
+  /// coercion, a string that parses that way as a whole (`"69726278940360707"` stays exact).
+  /// Anything else is an error, never 0.
+  ///
+  /// - Parameter payload: The payload value.
+  /// - Throws: ``ConversionFailure`` for a value that is not a whole number or is out of range
+  ///   for the type.
+  public init(payload: PayloadValue) throws { self = try payload.integer(Self.self) }
 
-  func integerPayloadNode() -> Node {
+  /// The integer; one beyond `Int64` (a large `UInt64`) as its exact decimal text.
+  public func payloadNode() -> Node {
     if let value = Int64(exactly: self) { return .integer(value) }
     return .decimal(String(self))
   }
+
+  /// `"an integer"`.
+  public static var expectedDescription: String { "an integer" }
 }
 
-extension Int: MappableValue {
-  /// Reads an exact integer (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(Int.self) }
-  /// The integer.
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension Int8: MappableValue {
-  /// Reads an exact integer in range (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(Int8.self) }
-  /// The integer.
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension Int16: MappableValue {
-  /// Reads an exact integer in range (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(Int16.self) }
-  /// The integer.
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension Int32: MappableValue {
-  /// Reads an exact integer in range (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(Int32.self) }
-  /// The integer.
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension Int64: MappableValue {
-  /// Reads an exact integer (see ``Coercion``); `"69726278940360707"` stays exact.
-  public init(payload: PayloadValue) throws { self = try payload.integer(Int64.self) }
-  /// The integer.
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension UInt: MappableValue {
-  /// Reads an exact non-negative integer (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(UInt.self) }
-  /// The integer (as exact text beyond `Int64`).
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension UInt8: MappableValue {
-  /// Reads an exact integer in range (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(UInt8.self) }
-  /// The integer.
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension UInt16: MappableValue {
-  /// Reads an exact integer in range (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(UInt16.self) }
-  /// The integer.
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension UInt32: MappableValue {
-  /// Reads an exact integer in range (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(UInt32.self) }
-  /// The integer.
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
-
-extension UInt64: MappableValue {
-  /// Reads an exact non-negative integer (see ``Coercion``).
-  public init(payload: PayloadValue) throws { self = try payload.integer(UInt64.self) }
-  /// The integer (as exact text beyond `Int64`).
-  public func payloadNode() -> Node { integerPayloadNode() }
-  /// `"an integer"`.
-  public static var expectedDescription: String { expectedIntegerDescription }
-}
+// Every fixed-width integer type converts the same way, through the members above.
+extension Int: MappableValue {}
+extension Int8: MappableValue {}
+extension Int16: MappableValue {}
+extension Int32: MappableValue {}
+extension Int64: MappableValue {}
+extension UInt: MappableValue {}
+extension UInt8: MappableValue {}
+extension UInt16: MappableValue {}
+extension UInt32: MappableValue {}
+extension UInt64: MappableValue {}
 
 extension Double: MappableValue {
   /// Reads the correctly rounded value of a number (see ``Coercion``). Values beyond `Double`'s

@@ -26,12 +26,13 @@ extension Bool: MappableValue {
   /// `false`.
   public static var zeroValue: Bool? { false }
   /// The words lenient coercion reads as `true` (compared case-insensitively).
-  public static let trueWords: Set<String> = ["true", "yes", "t", "y", "on", "1"]
+  static let trueWords: Set<String> = ["true", "yes", "t", "y", "on", "1"]
   /// The words lenient coercion reads as `false` (compared case-insensitively).
-  public static let falseWords: Set<String> = ["false", "no", "f", "n", "off", "0"]
+  static let falseWords: Set<String> = ["false", "no", "f", "n", "off", "0"]
 
-  /// Reads a JSON boolean; under lenient coercion also the numbers `0`/`1` and the words in
-  /// ``trueWords`` and ``falseWords``, in any case. Other numbers and words are errors.
+  /// Reads a JSON boolean; under lenient coercion also the numbers `0`/`1` and, in any case, the
+  /// words `true`, `yes`, `t`, `y`, `on`, `1` (true) and `false`, `no`, `f`, `n`, `off`, `0`
+  /// (false). Other numbers and words are errors.
   public init(payload: PayloadValue) throws {
     let entry = payload.entry
     switch entry.kind {

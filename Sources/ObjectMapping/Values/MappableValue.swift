@@ -24,14 +24,8 @@
 /// }
 /// ```
 ///
-/// A type that is serialized often can also write itself straight into the output, without a
-/// `Node`, by implementing ``encode(to:)``:
-///
-/// ```swift
-/// extension Cents {
-///   func encode(to encoder: inout PayloadEncoder) throws { encoder.integer(amount) }
-/// }
-/// ```
+/// Serialization writes the built-in types straight into the output bytes; a type of your own
+/// is written as its ``payloadNode()``.
 public protocol MappableValue: SendableMetatype {
   /// Reads a value from a payload value.
   ///
@@ -48,17 +42,6 @@ public protocol MappableValue: SendableMetatype {
 
   /// How error messages name this type: `"an integer"`, `"a date"`.
   static var expectedDescription: String { get }
-
-  /// Writes the value during serialization: calls one of `encoder`'s writing methods once.
-  ///
-  /// The default writes ``payloadNode()``. The built-in types write straight into the output
-  /// bytes; implement this for a custom type to do the same (see ``PayloadEncoder``).
-  ///
-  /// - Parameter encoder: Where the value is written, with the settings of the mapping being
-  ///   serialized (``PayloadEncoder/context``).
-  /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` when the value cannot be
-  ///   written.
-  func encode(to encoder: inout PayloadEncoder) throws
 
   /// The value `null` stands for, for types that accept it (`Optional`'s `nil`, ``Node/null``);
   /// `nil` for every other type, which makes a `null` payload an error.
@@ -77,15 +60,6 @@ extension MappableValue {
   public static var nullValue: Self? { nil }
   /// `nil`: no zero unless the type has one.
   public static var zeroValue: Self? { nil }
-  /// Writes ``payloadNode()``.
-  public func encode(to encoder: inout PayloadEncoder) throws {
-    try encoder.node(payloadNode())
-  }
-
-  /// The engine's name for ``encode(to:)``.
-  func _writePayload(to writer: inout PayloadEncoder) throws {
-    try encode(to: &writer)
-  }
 }
 
 extension MappableValue where Self: AdditiveArithmetic {
