@@ -175,13 +175,14 @@ public struct Attribute<Object, Value>: MappingRule {
   var propertyKeyPath: AnyKeyPath & Sendable { property }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
-    if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
+    if let keyPathProblem { return _DecodeStep(_InvalidRuleStep(keyPathProblem)) }
     guard let special = _SpecialSource(source) else {
-      return _AttributeStep(self, mayRepeat: mayRepeat)
+      return _DecodeStep(_AttributeStep(self, mayRepeat: mayRepeat))
     }
     var inner = self
     inner.source = .root
-    return _SpecialSourceStep(_AttributeStep(inner, mayRepeat: false), reading: special)
+    return _DecodeStep(
+      _SpecialSourceStep(_DecodeStep(_AttributeStep(inner, mayRepeat: false)), reading: special))
   }
 
   fileprivate func _transformFailure(_ error: any Error, payload: PayloadValue) -> any Error {
@@ -203,8 +204,7 @@ public struct Attribute<Object, Value>: MappingRule {
 }
 
 /// An ``Attribute`` compiled for decoding.
-final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _AttributeStep<Object, Value>: _DecodeStepKind {
   let rule: Attribute<Object, Value>
   let source: _CompiledSource
   /// For a rule with its own date formats: its contexts per coercion mode; `nil`: values read
@@ -314,7 +314,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     return run.context.coercion == .strict ? ownFormats.strict : ownFormats.lenient
   }
 
-  override func decode(
+  func decode(
     _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
     run: inout _MappingRun
@@ -475,7 +475,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     for diagnostic in skipped { run.diagnostics.append(diagnostic) }
   }
 
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
     if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
       return !nullIsAbsent || run.tape[index].kind != .null
@@ -483,7 +483,7 @@ final class _AttributeStep<Object, Value>: _DecodeStep<Object>, @unchecked Senda
     return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
   }
 
-  override var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
+  var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
 }
 
 extension Attribute where Value: MappableValue {

@@ -80,7 +80,7 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
-    _UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat))
+    _DecodeStep(_UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat)))
   }
 
   var encoding: _RuleEncoding<Object> {
@@ -122,15 +122,14 @@ private func _notABase(_ object: Any.Type, _ base: Any.Type) -> MappingError.Kin
 }
 
 /// The step of a superclass's rule, run on a subclass instance.
-final class _UpcastStep<Object, Base>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _UpcastStep<Object, Base>: _DecodeStepKind {
   let inner: _DecodeStep<Base>
 
   init(_ inner: _DecodeStep<Base>) {
     self.inner = inner
   }
 
-  override func decode(
+  func decode(
     _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
     run: inout _MappingRun
@@ -154,15 +153,15 @@ final class _UpcastStep<Object, Base>: _DecodeStep<Object>, @unchecked Sendable 
       })
   }
 
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
   }
 
-  override func applies(in run: borrowing _MappingRun) -> Bool {
+  func applies(in run: borrowing _MappingRun) -> Bool {
     inner.applies(in: run)
   }
 
-  override var absenceAppliesOntoExistingInstances: Bool {
+  var absenceAppliesOntoExistingInstances: Bool {
     inner.absenceAppliesOntoExistingInstances
   }
 }
@@ -170,15 +169,14 @@ final class _UpcastStep<Object, Base>: _DecodeStep<Object>, @unchecked Sendable 
 /// The steps of the rules that write one property (composition): the present ones run in
 /// order, so the last present one wins; when none is present, the last rule's absence rule
 /// (default or requirement) applies.
-final class _AlternativesStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _AlternativesStep<Object>: _DecodeStepKind {
   let alternatives: [_DecodeStep<Object>]
 
   init(_ alternatives: [_DecodeStep<Object>]) {
     self.alternatives = alternatives
   }
 
-  override func decode(
+  func decode(
     _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
     run: inout _MappingRun
@@ -198,7 +196,7 @@ final class _AlternativesStep<Object>: _DecodeStep<Object>, @unchecked Sendable 
     }
   }
 
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     alternatives.contains { $0.sourceIsPresent(objectIndex: objectIndex, run: &run) }
   }
 }

@@ -822,12 +822,12 @@ final class _MappingPlan<Object>: Sendable {
         let mayRepeat = firstKey.map { !earlierKeys.insert($0).inserted } ?? false
         var step = rules[position].decodeStep(mayRepeat: mayRepeat)
         if let groups = (rules[position] as? any _GroupedRule)?.groupNames, !groups.isEmpty {
-          step = _GroupedStep(step, groups: groups)
+          step = _DecodeStep(_GroupedStep(step, groups: groups))
         }
         ruleSteps[position] = step
         return step
       }
-      steps.append(compiled.count == 1 ? compiled[0] : _AlternativesStep(compiled))
+      steps.append(compiled.count == 1 ? compiled[0] : _DecodeStep(_AlternativesStep(compiled)))
     }
     return (steps, ruleSteps.compactMap { $0 })
   }

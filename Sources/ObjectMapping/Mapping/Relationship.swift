@@ -225,33 +225,36 @@ public struct Relationship<Object>: MappingRule {
   }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
-    if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
+    if let keyPathProblem { return _DecodeStep(_InvalidRuleStep(keyPathProblem)) }
     if source == .root, let flatChild {
-      let step = makeStep(self, _CompiledSource(source, mayRepeat: false))
-      return _SpecialSourceStep(
-        step, reading: .flatChild(flatChild.sources(), keyed: flatChild.keyedSources))
+      let step = _DecodeStep(makeStep(self, _CompiledSource(source, mayRepeat: false)))
+      return _DecodeStep(
+        _SpecialSourceStep(
+          step, reading: .flatChild(flatChild.sources(), keyed: flatChild.keyedSources)))
     }
     guard let special = _SpecialSource(source) else {
-      return makeStep(self, _CompiledSource(source, mayRepeat: mayRepeat))
+      return _DecodeStep(makeStep(self, _CompiledSource(source, mayRepeat: mayRepeat)))
     }
     var inner = self
     inner.source = .root
-    return _SpecialSourceStep(
-      makeStep(inner, _CompiledSource(.root, mayRepeat: false)), reading: special)
+    return _DecodeStep(
+      _SpecialSourceStep(
+        _DecodeStep(makeStep(inner, _CompiledSource(.root, mayRepeat: false))), reading: special))
   }
 }
 
 /// A ``Relationship`` compiled for decoding: what every kind of relationship shares (finding
-/// the value, the error path, validation, dropped children). Each kind is a subclass that maps
-/// the value itself (``_ToOneStep``, ``_OptionalToOneStep``, ``_ToManyStep``,
-/// ``_ShapeStep`` for dictionaries and nested arrays), into a new model or onto an existing instance's current value.
+/// the value, the error path, validation, dropped children). Its ``kind`` maps the value itself
+/// (``_ToOneStep``, ``_OptionalToOneStep``, ``_ToManyStep``, ``_ShapeStep`` for dictionaries and
+/// nested arrays), into a new model or onto an existing instance's current value.
 ///
 /// Recursive models run `decode` once per level of nesting, so its common path (a new model, no
 /// validation, failed children fail the parent) keeps a small frame: everything else is out of
 /// line.
-class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _RelationshipStep<Object>: _DecodeStepKind {
   let rule: Relationship<Object>
+  /// How this kind of relationship maps the value.
+  let kind: any _RelationshipKind<Object>
   let source: _CompiledSource
   /// An absent value is an error.
   let absenceIsError: Bool
@@ -269,8 +272,9 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   /// (``_AbsenceTreatment/appliesOntoExisting``).
   let absenceAppliesOntoExisting: Bool
 
-  init(_ rule: Relationship<Object>, source: _CompiledSource) {
+  init(_ rule: Relationship<Object>, source: _CompiledSource, kind: any _RelationshipKind<Object>) {
     self.rule = rule
+    self.kind = kind
     self.source = source
     absenceIsError =
       rule.presence == .required || (rule.presence == .inferred && !rule.acceptsAbsence)
@@ -281,18 +285,21 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
   }
 
-  /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
-  /// records the errors in `run` instead when it fails. Each kind overrides this.
-  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {}
+  /// Maps the value at `index` through ``kind``.
+  @inline(__always)
+  private func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+    kind.decodeValue(into: &object, at: index, run: &run)
+  }
 
-  /// What mapping the value at `index` onto the current value of the property in `object` (an
-  /// existing instance) will write, merging into its existing children by identity with the
-  /// collection policy; `nil` (with errors in `run`) when it fails. Each kind overrides this.
-  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+  /// Merges the value at `index` through ``kind``.
+  @inline(__always)
+  private func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
     -> _ExistingWrite<Object>?
-  { nil }
+  {
+    kind.mergeValue(onto: object, at: index, run: &run)
+  }
 
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
     if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
       return !nullIsAbsent || run.tape[index].kind != .null
@@ -300,9 +307,9 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
   }
 
-  override var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
+  var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
 
-  override func decode(
+  func decode(
     _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
     run: inout _MappingRun
@@ -438,40 +445,52 @@ class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
   }
 }
 
-/// What every relationship kind's step holds: the property's writer and the child mapping
-/// (resolved when first used, for recursion).
-class _PropertyRelationshipStep<Object, Property, M: MappingProtocol>: _RelationshipStep<Object>,
-  @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
-  let writer: _PropertyWriter<Object, Property>
-  let mapping: @Sendable () -> M
+/// How one kind of relationship maps its value (``_RelationshipStep/kind``): a final class,
+/// immutable after `init`, whose `Sendable` conformance the compiler checks. Each holds the
+/// rule, the property's writer and the child mapping (resolved when first used, for recursion).
+protocol _RelationshipKind<Object>: AnyObject, Sendable {
+  associatedtype Object
 
-  init(
-    _ rule: Relationship<Object>, source: _CompiledSource,
-    property: WritableKeyPath<Object, Property>, mapping: @escaping @Sendable () -> M
-  ) {
-    writer = _PropertyWriter(property)
-    self.mapping = mapping
-    super.init(rule, source: source)
-  }
+  /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
+  /// records the errors in `run` instead when it fails.
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun)
+
+  /// What mapping the value at `index` onto the current value of the property in `object` (an
+  /// existing instance) will write, merging into its existing children by identity with the
+  /// collection policy; `nil` (with errors in `run`) when it fails.
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+}
+
+extension _RelationshipKind {
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+  { nil }
 }
 
 /// A to-one relationship into a non-optional property: `null` is an error.
-final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>:
-  _PropertyRelationshipStep<Object, Child, M>,
-  @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipKind {
+  let rule: Relationship<Object>
+  let writer: _PropertyWriter<Object, Child>
+  let mapping: @Sendable () -> M
 
-  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  init(
+    _ rule: Relationship<Object>, property: WritableKeyPath<Object, Child>,
+    mapping: @escaping @Sendable () -> M
+  ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
+  }
+
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
     _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
       writer.write(child, into: &object)
     }
   }
 
-  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
     -> _ExistingWrite<Object>?
   {
     guard run.tape[index].kind != .null else {
@@ -493,12 +512,21 @@ final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>:
 }
 
 /// A to-one relationship into an optional property: `null` clears it.
-final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
-  _PropertyRelationshipStep<Object, Child?, M>, @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipKind {
+  let rule: Relationship<Object>
+  let writer: _PropertyWriter<Object, Child?>
+  let mapping: @Sendable () -> M
 
-  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  init(
+    _ rule: Relationship<Object>, property: WritableKeyPath<Object, Child?>,
+    mapping: @escaping @Sendable () -> M
+  ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
+  }
+
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     guard run.tape[index].kind != .null else {
       writer.write(nil, into: &object)
       return
@@ -508,7 +536,7 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
     }
   }
 
-  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
     -> _ExistingWrite<Object>?
   {
     let writer = writer
@@ -535,8 +563,19 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
 /// A to-many relationship into an array, a set, or an optional of either.
 final class _ToManyStep<
   Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
->: _PropertyRelationshipStep<Object, Collection, M>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
+>: _RelationshipKind {
+  let rule: Relationship<Object>
+  let writer: _PropertyWriter<Object, Collection>
+  let mapping: @Sendable () -> M
+
+  init(
+    _ rule: Relationship<Object>, property: WritableKeyPath<Object, Collection>,
+    mapping: @escaping @Sendable () -> M
+  ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
+  }
 
   /// Appends one child to the children being decoded. This code is not specialized, and
   /// `children.append(_:)` written here would look up `Array<Element>`'s generic metadata for
@@ -550,7 +589,7 @@ final class _ToManyStep<
   /// What `null` sets.
   private let traits = _CollectionTraits<Collection>.of
 
-  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     let entry = run.tape[index]
     let count = Int(entry.length)
     guard entry.kind == .array, count > 0 else {
@@ -611,7 +650,7 @@ final class _ToManyStep<
     if let value { writer.write(value, into: &object) }
   }
 
-  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
     -> _ExistingWrite<Object>?
   {
     let writer = writer
@@ -660,19 +699,22 @@ final class _ToManyStep<
 /// A closure that appends an element to a collection of type `C`, holding `C`'s metadata (the
 /// generic argument of this call) so that calling it looks nothing up; see
 /// `_ToManyStep.appendChild`.
-/// (Not `@Sendable`: it captures `C`'s metadata, and it holds no state, so the step that keeps
-/// it stays safe to share; see `_DecodeStep`.)
-private func _appender<C: RangeReplaceableCollection>(for _: C.Type) -> (
-  inout C, consuming C.Element
-) -> Void {
+/// (It captures nothing but `C`'s metadata, so it is `@Sendable`.)
+private func _appender<C: RangeReplaceableCollection & SendableMetatype>(for _: C.Type)
+  -> @Sendable (
+    inout C, consuming C.Element
+  ) -> Void
+{
   { collection, element in collection.append(consume element) }
 }
 
 /// A closure that removes the last element of a non-empty collection of type `C` (when there is
 /// one), holding `C`'s metadata; see ``_appender(for:)``.
-private func _lastRemover<C: RangeReplaceableCollection & BidirectionalCollection>(
+private func _lastRemover<
+  C: RangeReplaceableCollection & BidirectionalCollection & SendableMetatype
+>(
   for _: C.Type
-) -> (inout C) -> Void {
+) -> @Sendable (inout C) -> Void {
   { collection in
     if !collection.isEmpty { collection.removeLast() }
   }
@@ -680,7 +722,9 @@ private func _lastRemover<C: RangeReplaceableCollection & BidirectionalCollectio
 
 /// A closure that makes an empty collection of type `C` with room for a number of elements,
 /// holding `C`'s metadata; see ``_appender(for:)``.
-private func _reserved<C: RangeReplaceableCollection>(for _: C.Type) -> (Int) -> C {
+private func _reserved<C: RangeReplaceableCollection & SendableMetatype>(
+  for _: C.Type
+) -> @Sendable (Int) -> C {
   { count in
     var collection = C()
     collection.reserveCapacity(count)
@@ -751,7 +795,10 @@ extension Relationship {
       encode: _RelationshipEncoder {
         _ToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
-      step: { _ToOneStep($0, source: $1, property: property, mapping: mapping) })
+      step: {
+        _RelationshipStep(
+          $0, source: $1, kind: _ToOneStep($0, property: property, mapping: mapping))
+      })
     flatChild = _FlatChild(mapping, property: property)
     shape = .toOne
     derivedReader = { rule in rule.requiredSlotEvaluator(Child.self, lazy: mapping) }
@@ -776,7 +823,10 @@ extension Relationship {
       encode: _RelationshipEncoder {
         _OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
-      step: { _OptionalToOneStep($0, source: $1, property: property, mapping: mapping) })
+      step: {
+        _RelationshipStep(
+          $0, source: $1, kind: _OptionalToOneStep($0, property: property, mapping: mapping))
+      })
     flatChild = _FlatChild(mapping, property: property)
     shape = .toOne
     derivedReader = { rule in rule.slotEvaluator(Child.self, lazy: mapping) }
@@ -804,7 +854,10 @@ extension Relationship {
       encode: _RelationshipEncoder {
         _ToManyEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
-      step: { _ToManyStep($0, source: $1, property: property, mapping: mapping) })
+      step: {
+        _RelationshipStep(
+          $0, source: $1, kind: _ToManyStep($0, property: property, mapping: mapping))
+      })
     derivedReader = { rule in rule.slotEvaluator(collection: Collection.self, lazy: mapping) }
   }
 

@@ -197,28 +197,29 @@ extension _Shape {
 
 /// A relationship of a nested shape: the value is built whole, into a new model and onto an
 /// existing instance alike (where it replaces the property's value, as a dictionary does).
-final class _ShapeStep<Object, Value, M: MappingProtocol>:
-  _PropertyRelationshipStep<Object, Value, M>, @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _ShapeStep<Object, Value, M: MappingProtocol>: _RelationshipKind {
+  let rule: Relationship<Object>
+  let writer: _PropertyWriter<Object, Value>
+  let mapping: @Sendable () -> M
   let shape: _Shape<Value, M.Object>
 
   init(
-    _ rule: Relationship<Object>, source: _CompiledSource,
-    property: WritableKeyPath<Object, Value>, mapping: @escaping @Sendable () -> M,
-    shape: _Shape<Value, M.Object>
+    _ rule: Relationship<Object>, property: WritableKeyPath<Object, Value>,
+    mapping: @escaping @Sendable () -> M, shape: _Shape<Value, M.Object>
   ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
     self.shape = shape
-    super.init(rule, source: source, property: property, mapping: mapping)
   }
 
-  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
     if let value = shape.decode(index, _childPlan(mapping), &run) {
       writer.write(value, into: &object)
     }
   }
 
-  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
     -> _ExistingWrite<Object>?
   {
     let writer = writer
@@ -278,7 +279,9 @@ extension Relationship {
         _ShapeEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1, shape: shape)
       },
       step: {
-        _ShapeStep($0, source: $1, property: property, mapping: mapping, shape: shape)
+        _RelationshipStep(
+          $0, source: $1,
+          kind: _ShapeStep($0, property: property, mapping: mapping, shape: shape))
       })
     self.shape = kind
     derivedReader = { rule in rule.shapedSlotEvaluator(shape, kind: kind, lazy: mapping) }
