@@ -29,8 +29,8 @@ final class _MappingPlan<Object>: Sendable {
   let settings: MappingOptions
   /// Whether ``settings`` sets anything mapping reads: only then does a run look at them.
   let hasSettings: Bool
-  /// The rules compiled for decoding, in order: a plain array of classes, so running them per
-  /// object needs no existential or generic metadata lookups.
+  /// The rules compiled for decoding, in order: a plain array of one final class, so running
+  /// them per object looks up no generic metadata (each step then calls its kind).
   let steps: [_DecodeStep<Object>]
   /// The same steps, unretained, for the loop that runs them (``steps`` keeps them alive).
   private let unretainedSteps: _UnretainedSteps<Object>
