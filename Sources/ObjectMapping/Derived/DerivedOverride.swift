@@ -109,7 +109,7 @@ func _slotEvaluator<Value>(_ step: _DecodeStep<_DerivedSlot<Value>>, groups: [St
   -> _SlotEvaluator
 {
   let grouped = !groups.isEmpty
-  let step = grouped ? _GroupedStep(step, groups: groups) : step
+  let step = grouped ? _DecodeStep(_GroupedStep(step, groups: groups)) : step
   return { index, run in
     if grouped, !step.applies(in: run) { return .notApplied }
     var slot = _DerivedSlot<Value>()
@@ -183,7 +183,10 @@ extension Relationship: _DerivedOverriding {
         encode: _RelationshipEncoder {
           _OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
         },
-        step: { _RequiredSlotStep($0, source: $1, property: property, mapping: mapping) }))
+        step: {
+          _RelationshipStep(
+            $0, source: $1, kind: _RequiredSlotStep($0, property: property, mapping: mapping))
+        }))
     slotted.flatChild = _FlatChild(mapping, property: property)
     slotted.shape = .toOne
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
@@ -214,12 +217,21 @@ extension Relationship: _DerivedOverriding {
 
 /// A required to-one override read into its slot: as ``_ToOneStep``, `null` and a declined
 /// child are errors.
-final class _RequiredSlotStep<Child, M: MappingProtocol<Child>>:
-  _PropertyRelationshipStep<_DerivedSlot<Child>, Child?, M>, @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _RequiredSlotStep<Child, M: MappingProtocol<Child>>: _RelationshipKind {
+  let rule: Relationship<_DerivedSlot<Child>>
+  let writer: _PropertyWriter<_DerivedSlot<Child>, Child?>
+  let mapping: @Sendable () -> M
 
-  override func decodeValue(
+  init(
+    _ rule: Relationship<_DerivedSlot<Child>>,
+    property: WritableKeyPath<_DerivedSlot<Child>, Child?>, mapping: @escaping @Sendable () -> M
+  ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
+  }
+
+  func decodeValue(
     into object: inout _DerivedSlot<Child>, at index: Int, run: inout _MappingRun
   ) {
     guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }

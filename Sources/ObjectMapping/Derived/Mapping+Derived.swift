@@ -69,18 +69,16 @@ extension Mapping where Object: Codable & SendableMetatype {
 
 /// What a mapping derived from a `Codable` conformance needs besides its rules: the
 /// convention's key names, and how its plan is built from the mapping's rules and settings.
-final class _Derivation<Object>: @unchecked Sendable {
-  // @unchecked: `called` is read and written under `lock` only; the rest is immutable.
+final class _Derivation<Object>: Sendable {
   /// The keys of the mapping's own convention; `nil` when it declares none.
   let own: _DerivedKeys?
   /// The coding keys as they are, for runs without a convention.
   let identity: _DerivedKeys
   private let build: @Sendable (Mapping<Object>, _Derivation<Object>) -> _MappingPlan<Object>
-  private let lock = NSLock()
   /// The keys of the conventions calls and parent mappings gave (up to 64).
-  private var called: [_ConventionName: _DerivedKeys] = [:]
+  private let called = Locked([_ConventionName: _DerivedKeys]())
   /// The overrides compiled for those conventions, when some are keyless (up to 64).
-  private var calledOverrides: [_ConventionName: [_DerivedOverride]] = [:]
+  private let calledOverrides = Locked([_ConventionName: [_DerivedOverride]]())
 
   init(keys: KeyConvention?) where Object: Codable & SendableMetatype {
     own = keys.map { _DerivedKeys(_PayloadKeyNames($0)) }
@@ -113,14 +111,11 @@ final class _Derivation<Object>: @unchecked Sendable {
   func keys(for convention: KeyConvention?) -> _DerivedKeys {
     if let own { return own }
     guard let convention, convention.name != .identity else { return identity }
-    lock.lock()
-    let known = called[convention.name]
-    lock.unlock()
-    if let known { return known }
+    if let known = called.withLock({ $0[convention.name] }) { return known }
     let made = _DerivedKeys(_PayloadKeyNames(convention))
-    lock.lock()
-    if called.count < 64 { called[convention.name] = made }
-    lock.unlock()
+    called.withLock { called in
+      if called.count < 64 { called[convention.name] = made }
+    }
     return made
   }
 
@@ -128,14 +123,11 @@ final class _Derivation<Object>: @unchecked Sendable {
   func overrides(for convention: KeyConvention, compile: () -> [_DerivedOverride])
     -> [_DerivedOverride]
   {
-    lock.lock()
-    let known = calledOverrides[convention.name]
-    lock.unlock()
-    if let known { return known }
+    if let known = calledOverrides.withLock({ $0[convention.name] }) { return known }
     let made = compile()
-    lock.lock()
-    if calledOverrides.count < 64 { calledOverrides[convention.name] = made }
-    lock.unlock()
+    calledOverrides.withLock { called in
+      if called.count < 64 { called[convention.name] = made }
+    }
     return made
   }
 }
@@ -158,11 +150,9 @@ struct _DerivedKeys: Sendable {
 /// The payload keys a convention makes from coding keys, made once per name and kept (up to
 /// ``limit`` names: coding keys are the model's, but a custom `init(from:)` may ask for keys
 /// it read from the payload).
-final class _PayloadKeyNames: @unchecked Sendable {
-  // @unchecked: `kept` is read and written under `lock` only.
+final class _PayloadKeyNames: Sendable {
   let convention: KeyConvention
-  private let lock = NSLock()
-  private var kept: [String: String] = [:]
+  private let kept = Locked([String: String]())
 
   static var limit: Int { 4096 }
 
@@ -172,14 +162,11 @@ final class _PayloadKeyNames: @unchecked Sendable {
 
   /// The payload key for the coding key `name`.
   func payloadKey(for name: String) -> String {
-    lock.lock()
-    let known = kept[name]
-    lock.unlock()
-    if let known { return known }
+    if let known = kept.withLock({ $0[name] }) { return known }
     let made = convention.key(for: name)
-    lock.lock()
-    if kept.count < Self.limit { kept[name] = made }
-    lock.unlock()
+    kept.withLock { kept in
+      if kept.count < Self.limit { kept[name] = made }
+    }
     return made
   }
 }

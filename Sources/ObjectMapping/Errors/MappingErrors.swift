@@ -18,9 +18,10 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
   /// How many more problems the run found past its ``MappingOptions/errorLimit``: counted exactly, but
   /// not kept.
   public var omittedCount: Int
-  /// What could be mapped despite the errors: the valid elements of a collection (`[T]`), or
-  /// `nil` when nothing could be produced. Read it typed with ``partialResult(as:)``: the
-  /// library boxes model values that are not `Sendable`.
+  /// What could be mapped despite the errors: the valid elements of a collection (`[T]`) of a
+  /// `Sendable` model, or `nil` when nothing could be produced or the model is not `Sendable`
+  /// (the error may travel to another task; a model that is not `Sendable` may not). Read it
+  /// typed with ``partialResult(as:)``.
   public var partialResult: (any Sendable)?
 
   /// Creates a collection of errors with an optional partial result.
@@ -53,9 +54,8 @@ public struct MappingErrors: Error, Sendable, CustomStringConvertible {
   /// ```swift
   /// let valid = failure.partialResult(as: [Article].self) ?? []
   /// ```
-  public func partialResult<T>(as type: T.Type) -> T? {
-    if let boxed = partialResult as? _UncheckedSendableBox<T> { return boxed.value }
-    return partialResult as? T
+  public func partialResult<T: Sendable>(as type: T.Type) -> T? {
+    partialResult as? T
   }
 
   /// One line per error, then, when errors were left out, a line that counts them:

@@ -80,7 +80,7 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
-    _UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat))
+    _DecodeStep(_UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat)))
   }
 
   var encoding: _RuleEncoding<Object> {
@@ -104,102 +104,6 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
     lifted.defaultKeyNames = rule.defaultKeyNames
     lifted.placement = rule.placement
     return lifted
-  }
-}
-
-/// `object` seen as its superclass `Base`: a checked class cast, which succeeds whenever the
-/// rule was lifted (both are classes and `Object` is `Base` or a subclass, so the reference is
-/// the same); `nil` only if that invariant were broken.
-@inline(__always)
-private func _upcast<Object, Base>(_ object: Object, to: Base.Type) -> Base? {
-  object as? Base
-}
-
-/// The error for an object that is not a `Base` (never happens for a lifted rule).
-@inline(never)
-private func _notABase(_ object: Any.Type, _ base: Any.Type) -> MappingError.Kind {
-  .invalidDefinition(message: "a \(object) is not a \(base)")
-}
-
-/// The step of a superclass's rule, run on a subclass instance.
-final class _UpcastStep<Object, Base>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
-  let inner: _DecodeStep<Base>
-
-  init(_ inner: _DecodeStep<Base>) {
-    self.inner = inner
-  }
-
-  override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
-    hint: inout _MemberHint,
-    run: inout _MappingRun
-  ) {
-    guard var base = _upcast(object, to: Base.self) else {
-      return run.fail(_notABase(Object.self, Base.self))
-    }
-    // The same instance seen as its superclass: a new model is written through it in place;
-    // onto an existing instance, the superclass's writes are recorded and lifted.
-    var basePatch = _Patch<Base>()
-    inner.decode(&base, &basePatch, objectIndex: objectIndex, hint: &hint, run: &run)
-    guard run.ontoExisting, !basePatch.isEmpty else { return }
-    patch.append(
-      { object in
-        guard var base = _upcast(object, to: Base.self) else { return }
-        basePatch.apply(to: &base)
-      },
-      preview: { object in
-        guard var base = _upcast(object, to: Base.self) else { return }
-        basePatch.applyPreview(to: &base)
-      })
-  }
-
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
-    inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
-  }
-
-  override func applies(in run: borrowing _MappingRun) -> Bool {
-    inner.applies(in: run)
-  }
-
-  override var absenceAppliesOntoExistingInstances: Bool {
-    inner.absenceAppliesOntoExistingInstances
-  }
-}
-
-/// The steps of the rules that write one property (composition): the present ones run in
-/// order, so the last present one wins; when none is present, the last rule's absence rule
-/// (default or requirement) applies.
-final class _AlternativesStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
-  let alternatives: [_DecodeStep<Object>]
-
-  init(_ alternatives: [_DecodeStep<Object>]) {
-    self.alternatives = alternatives
-  }
-
-  override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
-    hint: inout _MemberHint,
-    run: inout _MappingRun
-  ) {
-    var applied = false
-    for step in alternatives where step.sourceIsPresent(objectIndex: objectIndex, run: &run) {
-      step.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
-      applied = true
-    }
-    // None present: the last alternative that applies in this run decides (a default, or
-    // the missing-key error; nothing onto an existing instance, unless that rule treats
-    // absence there as for a new object, as definition files do).
-    if !applied, let last = alternatives.last(where: { $0.applies(in: run) }),
-      !run.ontoExisting || last.absenceAppliesOntoExistingInstances
-    {
-      last.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
-    }
-  }
-
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
-    alternatives.contains { $0.sourceIsPresent(objectIndex: objectIndex, run: &run) }
   }
 }
 
@@ -239,27 +143,5 @@ extension Relationship: _GroupedRule {
     var copy = self
     copy.groupNames += names
     return copy
-  }
-}
-
-/// The serializing step of a superclass's rule, run on a subclass instance.
-final class _UpcastEncodeStep<Object, Base>: _EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see _EncodeStep).
-  let inner: _EncodeStep
-
-  init(_ inner: _EncodeStep) {
-    self.inner = inner
-  }
-
-  override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
-    nulls: NullPolicy
-  ) -> Bool {
-    guard let base = _upcast(object.load(Object.self), to: Base.self)
-    else {
-      run.record(MappingError(_notABase(Object.self, Base.self)), at: [])
-      return false
-    }
-    return _withBorrowed(base) { inner.write($0.erased, to: &writer, run: &run, nulls: nulls) }
   }
 }

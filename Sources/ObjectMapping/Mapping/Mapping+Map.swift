@@ -47,8 +47,8 @@ extension MappingProtocol {
   ///   - input: The payload (see `map(_:with:)`).
   ///   - options: Settings for this call, reaching every element and child mapping.
   /// - Returns: The mapped objects in payload order.
-  /// - Throws: ``MappingErrors`` with every failing element's errors; the valid elements are in
-  ///   ``MappingErrors/partialResult(as:)`` (`[Object]`).
+  /// - Throws: ``MappingErrors`` with every failing element's errors; when `Object` is
+  ///   `Sendable`, the valid elements are in ``MappingErrors/partialResult(as:)`` (`[Object]`).
   public func mapCollection(
     _ input: some MappingInputConvertible, with options: MappingOptions = .none
   ) throws(MappingErrors) -> [Object] {
@@ -88,5 +88,39 @@ extension MappingProtocol {
     -> _ExistingOutcome<Object>
   {
     _collectExisting(view: view, onto: existing, with: options)
+  }
+}
+
+// MARK: Partial results of Sendable models
+
+extension MappingProtocol where Object: Sendable {
+  /// Maps a payload that is an array of objects, as the general `mapCollection(_:with:)` does,
+  /// and keeps the valid elements in the error when some fail.
+  ///
+  /// The compiler picks this spelling whenever `Object` is `Sendable`: the valid elements travel
+  /// in the thrown ``MappingErrors`` (which is `Sendable`, and may reach another task), so only
+  /// a `Sendable` model's elements may. A model that is not `Sendable` maps the same way, and
+  /// its error has no partial result (make the model `Sendable`, or map through a whole-payload
+  /// ``Mapper`` route, whose ``MappingResult`` is returned, not thrown).
+  ///
+  /// ```swift
+  /// do {
+  ///   let articles = try articleMapping.mapCollection(jsonData)
+  /// } catch let failure {
+  ///   let valid = failure.partialResult(as: [Article].self) ?? []
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see `map(_:with:)`).
+  ///   - options: Settings for this call, reaching every element and child mapping.
+  /// - Returns: The mapped objects in payload order.
+  /// - Throws: ``MappingErrors`` with every failing element's errors and the valid elements as
+  ///   ``MappingErrors/partialResult(as:)`` (`[Object]`).
+  public func mapCollection(
+    _ input: some MappingInputConvertible, with options: MappingOptions = .none
+  ) throws(MappingErrors) -> [Object] {
+    try collectObjects(input.mappingInput, options: options)
+      .flatMap(\.allOrNothingKeepingPartialResult).get()
   }
 }

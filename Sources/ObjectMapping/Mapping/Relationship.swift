@@ -225,466 +225,21 @@ public struct Relationship<Object>: MappingRule {
   }
 
   func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
-    if let keyPathProblem { return _InvalidRuleStep(keyPathProblem) }
+    if let keyPathProblem { return _DecodeStep(_InvalidRuleStep(keyPathProblem)) }
     if source == .root, let flatChild {
-      let step = makeStep(self, _CompiledSource(source, mayRepeat: false))
-      return _SpecialSourceStep(
-        step, reading: .flatChild(flatChild.sources(), keyed: flatChild.keyedSources))
+      let step = _DecodeStep(makeStep(self, _CompiledSource(source, mayRepeat: false)))
+      return _DecodeStep(
+        _SpecialSourceStep(
+          step, reading: .flatChild(flatChild.sources(), keyed: flatChild.keyedSources)))
     }
     guard let special = _SpecialSource(source) else {
-      return makeStep(self, _CompiledSource(source, mayRepeat: mayRepeat))
+      return _DecodeStep(makeStep(self, _CompiledSource(source, mayRepeat: mayRepeat)))
     }
     var inner = self
     inner.source = .root
-    return _SpecialSourceStep(
-      makeStep(inner, _CompiledSource(.root, mayRepeat: false)), reading: special)
-  }
-}
-
-/// A ``Relationship`` compiled for decoding: what every kind of relationship shares (finding
-/// the value, the error path, validation, dropped children). Each kind is a subclass that maps
-/// the value itself (``_ToOneStep``, ``_OptionalToOneStep``, ``_ToManyStep``,
-/// ``_ShapeStep`` for dictionaries and nested arrays), into a new model or onto an existing instance's current value.
-///
-/// Recursive models run `decode` once per level of nesting, so its common path (a new model, no
-/// validation, failed children fail the parent) keeps a small frame: everything else is out of
-/// line.
-class _RelationshipStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
-  let rule: Relationship<Object>
-  let source: _CompiledSource
-  /// An absent value is an error.
-  let absenceIsError: Bool
-  /// Whether the value set goes through validators (the rule's or the model's), when the run's
-  /// context validates.
-  let hasValidators: Bool
-  /// Validation or ``ChildFailurePolicy/dropChild``: the out-of-line path.
-  let needsChecks: Bool
-  /// A to-many relationship whose path has more than one key: a path that crosses an array
-  /// fans out (``_CompiledSource/fanOut(in:from:)``).
-  let fansOut: Bool
-  /// `null` is treated as absent (``_AbsenceTreatment/nullIsAbsent``).
-  let nullIsAbsent: Bool
-  /// Onto an existing instance, a required absent value is an error
-  /// (``_AbsenceTreatment/appliesOntoExisting``).
-  let absenceAppliesOntoExisting: Bool
-
-  init(_ rule: Relationship<Object>, source: _CompiledSource) {
-    self.rule = rule
-    self.source = source
-    absenceIsError =
-      rule.presence == .required || (rule.presence == .inferred && !rule.acceptsAbsence)
-    hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
-    needsChecks = hasValidators || rule.childFailure == .dropChild
-    fansOut = rule.shape == .toMany && !source.rest.isEmpty
-    nullIsAbsent = rule.absence.nullIsAbsent
-    absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
-  }
-
-  /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
-  /// records the errors in `run` instead when it fails. Each kind overrides this.
-  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {}
-
-  /// What mapping the value at `index` onto the current value of the property in `object` (an
-  /// existing instance) will write, merging into its existing children by identity with the
-  /// collection policy; `nil` (with errors in `run`) when it fails. Each kind overrides this.
-  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
-  { nil }
-
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
-    var hint = _MemberHint(object: max(objectIndex, 0))
-    if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
-      return !nullIsAbsent || run.tape[index].kind != .null
-    }
-    return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
-  }
-
-  override var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
-
-  override func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
-    hint: inout _MemberHint,
-    run: inout _MappingRun
-  ) {
-    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint),
-      !nullIsAbsent || run.tape[index].kind != .null
-    else {
-      if fansOut || run.ontoExisting || absenceIsError {
-        decodeAbsent(&object, &patch, objectIndex: objectIndex, run: &run)
-      }
-      return
-    }
-    guard !run.ontoExisting, !needsChecks else {
-      return decodeChecked(&object, &patch, objectIndex: objectIndex, index: index, run: &run)
-    }
-    let depth = run.path.count
-    run.path.push(source.pathComponents)
-    let outerDrops = run.dropsFailedChildren
-    run.dropsFailedChildren = false
-    let outerParent = run.parentIndex
-    let outerHidden = run.indexHiddenAtDepth
-    run.parentIndex = objectIndex
-    if source.first == nil { run.indexHiddenAtDepth = run.path.count }
-    decodeValue(into: &object, at: index, run: &run)
-    run.parentIndex = outerParent
-    run.indexHiddenAtDepth = outerHidden
-    run.dropsFailedChildren = outerDrops
-    run.path.truncate(to: depth)
-  }
-
-  /// The value is absent: a path across an array fans out; onto an existing instance the
-  /// property is left as it is (or set to `nil` under
-  /// ``MissingKeyPolicy/assignNilToRelationships``); a required value is an error. Out of line,
-  /// so that the frame of `decode`, which recursion repeats per level, stays small.
-  @inline(never)
-  private func decodeAbsent(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
-    run: inout _MappingRun
-  ) {
-    if fansOut,
-      decodeFannedOut(from: source, &object, &patch, objectIndex: objectIndex, run: &run)
-    {
-      return
-    }
-    if run.ontoExisting, !absenceAppliesOntoExisting {
-      guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
-      else { return }
-      // Unchanged values are not written: a relationship that is `nil` stays untouched.
-      if let isNil = rule.isNil, isNil(object) { return }
-      patch.append({ clear(&$0) }, preview: { clear(&$0) })
-    } else if absenceIsError {
-      run.fail(.missingRequiredKey, at: source.pathComponents)
-    }
-  }
-
-  /// ``decode(_:objectIndex:hint:run:)`` with validation or dropped children, or onto an
-  /// existing instance.
-  @inline(never)
-  private func decodeChecked(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, index: Int,
-    run: inout _MappingRun
-  ) {
-    let depth = run.path.count
-    run.path.push(source.pathComponents)
-    let outerDrops = run.dropsFailedChildren
-    run.dropsFailedChildren = rule.childFailure == .dropChild
-    let outerParent = run.parentIndex
-    let outerHidden = run.indexHiddenAtDepth
-    run.parentIndex = objectIndex
-    if source.first == nil { run.indexHiddenAtDepth = run.path.count }
-    defer {
-      run.parentIndex = outerParent
-      run.indexHiddenAtDepth = outerHidden
-      run.dropsFailedChildren = outerDrops
-      run.path.truncate(to: depth)
-    }
-    let errorsBefore = run.errors.count
-    let validates = hasValidators && run.context.validates
-    guard !run.ontoExisting else {
-      return merge(onto: object, &patch, at: index, validates: validates, run: &run)
-    }
-    let previous = validates ? rule.accessor.get(object) : nil
-    decodeValue(into: &object, at: index, run: &run)
-    if run.errors.count > errorsBefore {
-      // A failed child: dropped with a diagnostic, or failing the parent (the default).
-      if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
-    } else if let previous {
-      let outcome = _validate(
-        rule.accessor.get(object), validators: rule.validators, object: object,
-        keyPath: rule.propertyKeyPath)
-      if case .accept(let accepted) = outcome {
-        rule.accessor.set(&object, accepted)
-      } else {
-        rule.accessor.set(&object, previous)
-        run.record(outcome, at: [])
-      }
-    }
-  }
-
-  /// Onto an existing instance: records the write ``mergeValue(onto:at:run:)`` computes, after
-  /// validating the value it will set.
-  private func merge(
-    onto object: Object, _ patch: inout _Patch<Object>, at index: Int, validates: Bool,
-    run: inout _MappingRun
-  ) {
-    let errorsBefore = run.errors.count
-    guard let pending = mergeValue(onto: object, at: index, run: &run) else {
-      if rule.childFailure == .dropChild, run.errors.count > errorsBefore {
-        run.dropErrors(since: errorsBefore)
-      }
-      return
-    }
-    let set = rule.accessor.set
-    guard validates else {
-      patch.append(pending.write, preview: { set(&$0, pending.preview()) })
-      return
-    }
-    let outcome = _validate(
-      pending.preview(), validators: rule.validators, object: object,
-      keyPath: rule.propertyKeyPath)
-    guard case .accept(let accepted) = outcome else {
-      // Rejected (the property keeps its value) or failed (the parent fails).
-      run.record(outcome, at: [])
-      return
-    }
-    let commitMerges = pending.commitMerges
-    patch.append(
-      { object in
-        commitMerges()
-        set(&object, accepted)
-      },
-      preview: { set(&$0, accepted) })
-  }
-}
-
-/// What every relationship kind's step holds: the property's writer and the child mapping
-/// (resolved when first used, for recursion).
-class _PropertyRelationshipStep<Object, Property, M: MappingProtocol>: _RelationshipStep<Object>,
-  @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
-  let writer: _PropertyWriter<Object, Property>
-  let mapping: @Sendable () -> M
-
-  init(
-    _ rule: Relationship<Object>, source: _CompiledSource,
-    property: WritableKeyPath<Object, Property>, mapping: @escaping @Sendable () -> M
-  ) {
-    writer = _PropertyWriter(property)
-    self.mapping = mapping
-    super.init(rule, source: source)
-  }
-}
-
-/// A to-one relationship into a non-optional property: `null` is an error.
-final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>:
-  _PropertyRelationshipStep<Object, Child, M>,
-  @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
-
-  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
-    guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
-    _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
-      writer.write(child, into: &object)
-    }
-  }
-
-  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
-  {
-    guard run.tape[index].kind != .null else {
-      _recordNullObject(run: &run)
-      return nil
-    }
-    let current = writer.value(in: object)
-    let plan = mapping()._plan
-    let merged =
-      rule.mergesInPlace(in: run)
-      ? plan.pendingMerge(current, at: index, run: &run)
-      : plan.mergeOne(current, at: index, run: &run)
-    guard let child = merged else { return nil }
-    let writer = writer
-    return _ExistingWrite(
-      write: { writer.write(child.materialize(), into: &$0) }, preview: { child.preview },
-      commitMerges: child.commitMerges)
-  }
-}
-
-/// A to-one relationship into an optional property: `null` clears it.
-final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>:
-  _PropertyRelationshipStep<Object, Child?, M>, @unchecked Sendable
-{
-  // @unchecked: immutable after init (see _DecodeStep).
-
-  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
-    guard run.tape[index].kind != .null else {
-      writer.write(nil, into: &object)
-      return
-    }
-    _childPlan(mapping).decodeChild(at: index, run: &run) { child in
-      writer.write(child, into: &object)
-    }
-  }
-
-  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
-  {
-    let writer = writer
-    guard run.tape[index].kind != .null else {
-      return _ExistingWrite(setting: Child?.none as Any) { writer.write(nil, into: &$0) }
-    }
-    let plan = mapping()._plan
-    let pending: _PendingChild<Child>?
-    if let current = writer.value(in: object) {
-      pending =
-        rule.mergesInPlace(in: run)
-        ? plan.pendingMerge(current, at: index, run: &run)
-        : plan.mergeOne(current, at: index, run: &run)
-    } else {
-      pending = plan.decodeNew(at: index, run: &run).map { .fresh($0) }
-    }
-    guard let pending else { return nil }
-    return _ExistingWrite(
-      write: { writer.write(pending.materialize(), into: &$0) },
-      preview: { Child?.some(pending.preview) as Any }, commitMerges: pending.commitMerges)
-  }
-}
-
-/// A to-many relationship into an array, a set, or an optional of either.
-final class _ToManyStep<
-  Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
->: _PropertyRelationshipStep<Object, Collection, M>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
-
-  /// Appends one child to the children being decoded. This code is not specialized, and
-  /// `children.append(_:)` written here would look up `Array<Element>`'s generic metadata for
-  /// every child (about 350 instructions, 9% of citm_catalog's decode); the closure made by
-  /// ``_appender(for:)`` holds that metadata, looked up once when the step is made.
-  private let appendChild = _appender(for: [Collection.Element].self)
-  /// An empty array with room for a number of children, made the same way.
-  private let reservedChildren = _reserved(for: [Collection.Element].self)
-  /// Removes the last child appended (an unmappable one), made the same way.
-  private let dropLastChild = _lastRemover(for: [Collection.Element].self)
-  /// What `null` sets.
-  private let traits = _CollectionTraits<Collection>.of
-
-  override func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
-    let entry = run.tape[index]
-    let count = Int(entry.length)
-    guard entry.kind == .array, count > 0 else {
-      if entry.kind == .array {
-        // `[]`, common (twitter.json's empty `hashtags`, `urls`): no `Optional` in the way.
-        return writer.write(Collection(mappedElements: reservedChildren(0)), into: &object)
-      }
-      return decodeOtherThanElements(into: &object, at: index, run: &run)
-    }
-    let plan = _childPlan(mapping)
-    let before = run.errors.count
-    let dropsFailures = run.dropsFailedChildren
-    // Appended to reserved storage rather than built with
-    // `Array(unsafeUninitializedCapacity:)`, whose unspecialized frames and closure took
-    // about 270 bytes of stack per level of a recursion (instructions on twitter.json: the
-    // same within 0.5%).
-    var children = reservedChildren(count)
-    var cursor = index + 1
-    for offset in 0..<count {
-      run.path.append(.index(offset))
-      let errorsBefore = run.errors.count
-      plan.decodeChild(at: cursor, run: &run) { child in appendChild(&children, consume child) }
-      if dropsFailures {
-        dropIfFailed(&children, at: cursor, errorsBefore: errorsBefore, plan: plan, run: &run)
-      }
-      run.path.removeLast()
-      cursor = run.tape.next(after: cursor)
-    }
-    // Written also when a child failed (the parent fails then): a report's partial object
-    // keeps the children as far as they mapped.
-    if run.errors.count == before || !dropsFailures {
-      writer.write(Collection(mappedElements: children), into: &object)
-    }
-  }
-
-  /// Under ``ChildFailurePolicy/dropChild``: drops the child just mapped at `index` when it
-  /// failed (its errors become a diagnostic) or mapped without error from none of its keys
-  /// (`{}`: an unmappable representation, dropped too). Out of line, off the common path.
-  @inline(never)
-  private func dropIfFailed(
-    _ children: inout [Collection.Element], at index: Int, errorsBefore: Int,
-    plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
-  ) {
-    if run.errors.count > errorsBefore {
-      run.dropErrors(since: errorsBefore)
-    } else if plan.dropsUnmappable(at: index, run: &run) {
-      dropLastChild(&children)
-    }
-  }
-
-  /// `null` or another kind of value than an array. Out of line: a `Collection?` local in
-  /// `decodeValue` had its generic metadata looked up on every call, before any branch.
-  @inline(never)
-  private func decodeOtherThanElements(
-    into object: inout Object, at index: Int, run: inout _MappingRun
-  ) {
-    let value: Collection? = _decodeToManyOtherThanElements(at: index, mapping, run: &run)
-    if let value { writer.write(value, into: &object) }
-  }
-
-  override func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
-  {
-    let writer = writer
-    let entry = run.tape[index]
-    if entry.kind == .null {
-      let current = writer.value(in: object)
-      switch rule.collectionPolicy {
-      case .union, .append, .prepend:
-        // A policy that combines with the existing children has nothing to add: the
-        // collection keeps its elements, optional or not (RestKit's union).
-        return _ExistingWrite(setting: current) { _ in }
-      case .replace, .clearThenAppend, .merge:
-        if let null = traits.nullValue {
-          let value = null()
-          return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
-        }
-        // An error, or what the run's NullIntoNonOptional asks for.
-        guard let value: Collection = _toManyNull(run: &run) else {
-          return run.context.nullIntoNonOptional == .keepCurrent
-            ? _ExistingWrite(setting: current) { _ in } : nil
-        }
-        return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
-      }
-    }
-    let plan = mapping()._plan
-    guard entry.kind == .array || (entry.kind == .object && plan.coercion(in: run) == .lenient)
-    else {
-      run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
-      return nil
-    }
-    let current = writer.value(in: object).mappedElements
-    guard
-      let pending = plan.mergeChildren(
-        current, at: index, policy: rule.collectionPolicy, onFailure: rule.childFailure,
-        run: &run)
-    else { return nil }
-    return _ExistingWrite(
-      write: {
-        writer.write(Collection(mappedElements: pending.map { $0.materialize() }), into: &$0)
-      },
-      preview: { Collection(mappedElements: pending.map(\.preview)) },
-      commitMerges: { for child in pending { child.commitMerges() } })
-  }
-}
-
-/// A closure that appends an element to a collection of type `C`, holding `C`'s metadata (the
-/// generic argument of this call) so that calling it looks nothing up; see
-/// `_ToManyStep.appendChild`.
-/// (Not `@Sendable`: it captures `C`'s metadata, and it holds no state, so the step that keeps
-/// it stays safe to share; see `_DecodeStep`.)
-private func _appender<C: RangeReplaceableCollection>(for _: C.Type) -> (
-  inout C, consuming C.Element
-) -> Void {
-  { collection, element in collection.append(consume element) }
-}
-
-/// A closure that removes the last element of a non-empty collection of type `C` (when there is
-/// one), holding `C`'s metadata; see ``_appender(for:)``.
-private func _lastRemover<C: RangeReplaceableCollection & BidirectionalCollection>(
-  for _: C.Type
-) -> (inout C) -> Void {
-  { collection in
-    if !collection.isEmpty { collection.removeLast() }
-  }
-}
-
-/// A closure that makes an empty collection of type `C` with room for a number of elements,
-/// holding `C`'s metadata; see ``_appender(for:)``.
-private func _reserved<C: RangeReplaceableCollection>(for _: C.Type) -> (Int) -> C {
-  { count in
-    var collection = C()
-    collection.reserveCapacity(count)
-    return collection
+    return _DecodeStep(
+      _SpecialSourceStep(
+        _DecodeStep(makeStep(inner, _CompiledSource(.root, mayRepeat: false))), reading: special))
   }
 }
 
@@ -751,7 +306,10 @@ extension Relationship {
       encode: _RelationshipEncoder {
         _ToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
-      step: { _ToOneStep($0, source: $1, property: property, mapping: mapping) })
+      step: {
+        _RelationshipStep(
+          $0, source: $1, kind: _ToOneStep($0, property: property, mapping: mapping))
+      })
     flatChild = _FlatChild(mapping, property: property)
     shape = .toOne
     derivedReader = { rule in rule.requiredSlotEvaluator(Child.self, lazy: mapping) }
@@ -776,7 +334,10 @@ extension Relationship {
       encode: _RelationshipEncoder {
         _OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
-      step: { _OptionalToOneStep($0, source: $1, property: property, mapping: mapping) })
+      step: {
+        _RelationshipStep(
+          $0, source: $1, kind: _OptionalToOneStep($0, property: property, mapping: mapping))
+      })
     flatChild = _FlatChild(mapping, property: property)
     shape = .toOne
     derivedReader = { rule in rule.slotEvaluator(Child.self, lazy: mapping) }
@@ -804,7 +365,10 @@ extension Relationship {
       encode: _RelationshipEncoder {
         _ToManyEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
-      step: { _ToManyStep($0, source: $1, property: property, mapping: mapping) })
+      step: {
+        _RelationshipStep(
+          $0, source: $1, kind: _ToManyStep($0, property: property, mapping: mapping))
+      })
     derivedReader = { rule in rule.slotEvaluator(collection: Collection.self, lazy: mapping) }
   }
 
@@ -828,127 +392,6 @@ extension Relationship {
       shaped: source.sourcePath, property: property, acceptsAbsence: false, kind: .dictionary,
       shape: .keyedObjects, mapping: mapping)
   }
-}
-
-/// The objects of a `[String: Child]` relationship at `index`; `nil` when one failed.
-func _decodeDictionary<Child>(
-  at index: Int, plan: _MappingPlan<Child>, run: inout _MappingRun
-) -> [String: Child]? {
-  let entry = run.tape[index]
-  guard entry.kind == .object else {
-    run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
-    return nil
-  }
-  let before = run.errors.count
-  var children: [String: Child] = [:]
-  children.reserveCapacity(Int(entry.length))
-  // Keys already met, mapped or not: a repeated key never replaces its first member, also when
-  // that member was declined by a dynamic mapping (JSONReadingOptions.rejectsDuplicateKeys).
-  var seen: Set<String> = []
-  var cursor = index + 1
-  for _ in 0..<Int(entry.length) {
-    let key = run.tape.string(at: cursor)
-    if !seen.insert(key).inserted {
-      // A repeated key: the first member wins.
-    } else if let keyRule = plan.keyRule {
-      if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
-        children[key] = child
-      }
-    } else {
-      run.path.append(.key(key))
-      if let child = plan.decodeNew(at: cursor + 1, run: &run) { children[key] = child }
-      run.path.removeLast()
-    }
-    cursor = run.tape.next(after: cursor + 1)
-  }
-  return run.errors.count == before ? children : nil
-}
-
-/// The plan of a relationship's child mapping. Out of line, so that the mapping value (a
-/// ``Mapping`` is a large struct) never takes room in the frames of a recursion, which run once
-/// per level of nesting.
-@inline(never)
-func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _MappingPlan<Child> {
-  mapping()._plan
-}
-
-/// A to-one relationship's `null`, where an object is required: an error, or ignored with a
-/// diagnostic under ``NullIntoNonOptional/keepCurrent`` (a child has no zero).
-@inline(never)
-func _recordNullObject(run: inout _MappingRun) {
-  guard run.context.nullIntoNonOptional == .keepCurrent else {
-    return run.fail(.typeMismatch(expected: "an object", found: "null"))
-  }
-  run.note(.nullIgnored(kept: true))
-}
-
-/// What a to-many relationship sets for a value that is not a non-empty array: an empty
-/// collection, the collection for `null`, a nested-key object's children, a lone object under
-/// lenient coercion; `nil` (with an error) for anything else. Out of line, so that the frame of
-/// the common path, which recursion repeats per level, stays small.
-@inline(never)
-private func _decodeToManyOtherThanElements<
-  Collection: MappableCollection, M: MappingProtocol<Collection.Element>
->(at index: Int, _ mapping: () -> M, run: inout _MappingRun) -> Collection? {
-  switch run.tape[index].kind {
-  case .null:
-    return _toManyNull(run: &run)
-  case .array:
-    // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
-    // empty-array storage (a benign write ThreadSanitizer reports as a race).
-    return Collection(mappedElements: [])
-  case .object:
-    // A nested-key collection (recursion goes through here: nothing else in this frame), or
-    // a lone object.
-    let plan = mapping()._plan
-    if !plan.isPlain, let keyRule = plan.keyRule {
-      let before = run.errors.count
-      let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
-      return run.errors.count == before ? Collection(mappedElements: children) : nil
-    }
-    return _toManyLoneObject(at: index, plan: plan, run: &run)
-  default:
-    _recordNotAnArray(at: index, run: &run)
-    return nil
-  }
-}
-
-/// What `null` sets in a to-many relationship, or `nil` with an error.
-@inline(never)
-private func _toManyNull<Collection: MappableCollection>(
-  run: inout _MappingRun
-) -> Collection? {
-  guard let null = _CollectionTraits<Collection>.of.nullValue else {
-    switch run.context.nullIntoNonOptional {
-    case .fail:
-      run.fail(.typeMismatch(expected: "an array", found: "null"))
-    case .keepCurrent:
-      run.note(.nullIgnored(kept: true))
-    case .zero:
-      run.note(.nullIgnored(kept: false))
-      return Collection(mappedElements: [])
-    }
-    return nil
-  }
-  return null()
-}
-
-/// A lone object where a to-many relationship expects an array: one element under lenient
-/// coercion, an error otherwise.
-@inline(never)
-private func _toManyLoneObject<Collection: MappableCollection>(
-  at index: Int, plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
-) -> Collection? {
-  guard plan.coercion(in: run) == .lenient else {
-    _recordNotAnArray(at: index, run: &run)
-    return nil
-  }
-  return plan.decodeNew(at: index, run: &run).map { Collection(mappedElements: [$0]) }
-}
-
-@inline(never)
-private func _recordNotAnArray(at index: Int, run: inout _MappingRun) {
-  run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
 }
 
 /// A mapping's plan on its own: what a relationship with a known mapping hands its decode
@@ -1074,20 +517,6 @@ struct _FlatChild<Object>: Sendable {
         flat.defaultKeyNames = rule.defaultKeyNames
         return flat
       }
-    }
-  }
-}
-
-extension _MappingPlan {
-  /// The payload paths the rules read (the parts of compound sources; no special sources): an
-  /// empty-source relationship's child is present when one of them is.
-  var payloadSources: [SourcePath] {
-    // A dynamic plan (a `DynamicMapping`, a mapping derived from `Codable`) reads the keys its
-    // chosen case reads: its child is present whenever the object is.
-    if dynamic != nil { return [.root] }
-    return rules.flatMap { rule -> [SourcePath] in
-      if case .compound(let parts) = rule.source.storage { return parts }
-      return rule.source.isSpecial ? [] : [rule.source]
     }
   }
 }

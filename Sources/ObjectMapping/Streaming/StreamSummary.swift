@@ -39,18 +39,14 @@ final class _StreamSummaryBox: Sendable {
   func update(_ summary: StreamSummary) { state.withLock { $0 = summary } }
 }
 
-/// A value behind a lock.
-///
-/// `@unchecked Sendable`: `value` is only read or written inside `withLock`, under `lock`.
-package final class _Locked<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
+/// A ``Locked`` value held by reference, for state that closures share (a body's chunk, a
+/// deadline's watch): `Sendable` as the compiler checks it, with no lock of its own.
+package final class _Locked<Value: Sendable>: Sendable {
+  private let state: Locked<Value>
 
-  package init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { state = Locked(value) }
 
-  package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&value)
+  package func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+    state.withLock { body(&$0) }
   }
 }

@@ -32,8 +32,7 @@ enum _SpecialSource {
 /// The step of a rule reading a special source: it finds the value the source names and runs
 /// the rule's own step (compiled with ``SourcePath/root``) on it, or on nothing (`-1`) when the
 /// source is absent. Only mappings that use special sources pay for it.
-final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _SpecialSourceStep<Object>: _DecodeStepKind {
   let inner: _DecodeStep<Object>
   let special: _SpecialSource
 
@@ -80,7 +79,7 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
     return -1
   }
 
-  override func decode(
+  func decode(
     _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
     run: inout _MappingRun
@@ -102,7 +101,7 @@ final class _SpecialSourceStep<Object>: _DecodeStep<Object>, @unchecked Sendable
     inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
   }
 
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     if case .index = special { return run.collectionIndex != nil }
     if case .metadata(let keys) = special { return Self.metadataValue(keys, run: run) != nil }
     return target(objectIndex: objectIndex, run: &run) >= 0

@@ -134,32 +134,25 @@ struct _Collected<Object> {
   var errors: CappedList<MappingError>
   var diagnostics: CappedList<MappingDiagnostic>
 
-  /// The objects when every element mapped; else every error, with the valid elements as
-  /// partial results.
+  /// The objects when every element mapped; else every error, without the valid elements: a
+  /// model that is not `Sendable` cannot travel in an error, which is (see
+  /// ``allOrNothingKeepingPartialResult``).
   var allOrNothing: Result<[Object], MappingErrors> {
-    guard errors.isEmpty else {
-      return .failure(MappingErrors(errors, partialResult: _partial(objects)))
-    }
+    guard errors.isEmpty else { return .failure(MappingErrors(errors)) }
     return .success(objects)
   }
 }
 
-/// Wraps partial results for ``MappingErrors/partialResult``.
-///
-/// Model types need not be `Sendable`; the partial result is handed to the caller that made
-/// the objects and is never shared by the library, so it is boxed as sendable.
-func _partial<T>(_ value: T) -> (any Sendable)? {
-  _UncheckedSendableBox(value)
-}
-
-/// A box for values the library hands back to the one caller that created them.
-///
-/// `@unchecked Sendable` is sound here: the box is created on the caller's task, holds values
-/// only that caller's mapping run produced, and the library keeps no reference to it.
-struct _UncheckedSendableBox<Value>: @unchecked Sendable {
-  /// The boxed value.
-  let value: Value
-  init(_ value: Value) { self.value = value }
+extension _Collected where Object: Sendable {
+  /// The objects when every element mapped; else every error, with the valid elements as the
+  /// partial result (``MappingErrors/partialResult``): the compiler checks that they may travel
+  /// with the error to another task.
+  var allOrNothingKeepingPartialResult: Result<[Object], MappingErrors> {
+    guard errors.isEmpty else {
+      return .failure(MappingErrors(errors, partialResult: objects))
+    }
+    return .success(objects)
+  }
 }
 
 extension _MappingPlan {
@@ -239,5 +232,14 @@ extension _MappingPlan {
       return run.context.allowsUnmappable
     }
     return own
+  }
+}
+
+extension MappingProtocol where Object: Sendable {
+  /// ``_mapCollection(tape:)`` keeping the valid elements as the error's partial result, as
+  /// `mapCollection` does for a `Sendable` model.
+  func _mapCollection(tape: _Tape) throws(MappingErrors) -> [Object] {
+    try tape.withView { view in _collect(view: view).flatMap(\.allOrNothingKeepingPartialResult) }
+      .get()
   }
 }

@@ -172,7 +172,7 @@ extension _MappingRun {
   }
 }
 
-extension _DecodeStep {
+extension _DecodeStepKind {
   /// A step whose path `source` crosses an array (`friends.name` into a collection property or
   /// a to-many relationship): runs the step again on a document holding the values the rest of
   /// the path reaches in each element, under the rule's own keys; `false` when the path is

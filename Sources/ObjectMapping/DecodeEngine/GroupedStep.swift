@@ -3,8 +3,7 @@
 ///
 /// Groups are chosen per run (``_ValueContext/groups``), so that a call's groups reach every
 /// child mapping; only grouped rules pay for the check.
-final class _GroupedStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _DecodeStep).
+final class _GroupedStep<Object>: _DecodeStepKind {
   let inner: _DecodeStep<Object>
   let groups: [String]
 
@@ -13,7 +12,7 @@ final class _GroupedStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     self.groups = groups
   }
 
-  override func decode(
+  func decode(
     _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
     run: inout _MappingRun
@@ -22,16 +21,16 @@ final class _GroupedStep<Object>: _DecodeStep<Object>, @unchecked Sendable {
     inner.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
   }
 
-  override func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
     run.context.includes(groups: groups)
       && inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
   }
 
-  override func applies(in run: borrowing _MappingRun) -> Bool {
+  func applies(in run: borrowing _MappingRun) -> Bool {
     run.context.includes(groups: groups)
   }
 
-  override var absenceAppliesOntoExistingInstances: Bool {
+  var absenceAppliesOntoExistingInstances: Bool {
     inner.absenceAppliesOntoExistingInstances
   }
 }

@@ -1,0 +1,362 @@
+import Foundation
+
+/// An ``Attribute`` compiled for decoding.
+final class _AttributeStep<Object, Value>: _DecodeStepKind {
+  let rule: Attribute<Object, Value>
+  let source: _CompiledSource
+  /// For a rule with its own date formats: its contexts per coercion mode; `nil`: values read
+  /// with the run's context (``_MappingRun/context``).
+  let ownFormats: _OwnFormats?
+  /// What `null` becomes (`Value.nullValue`), computed once; `nil` when `null` is not a value.
+  /// Boxed in a class, so testing it needs no `Optional<Value>` metadata per object.
+  let nullReplacement: _Boxed<Value>?
+  /// An absent value is an error (required, or inferred and not optional, with no default).
+  let absenceIsError: Bool
+  /// Whether values go through validators (the rule's or the model's) before being set, when
+  /// the run's context validates.
+  let hasValidators: Bool
+  /// Writes the property (in place for a stored property of a struct).
+  let writer: _PropertyWriter<Object, Value>
+  /// The property is a collection and the path has more than one key: a path that crosses an
+  /// array fans out (``_CompiledSource/fanOut(in:from:)``).
+  let fansOut: Bool
+  /// `null` under ``NullIntoNonOptional/zero``: the type's zero, computed once.
+  let zeroReplacement: _Boxed<Value>?
+  /// `Value` is `Equatable`: onto an existing instance a mapped value equal to the property's
+  /// current one is not written.
+  let comparesUnchanged: Bool
+  /// `Value` (unwrapped) is a number, `Bool`, `Decimal`, `Date`, `URL` or `UUID`: under
+  /// ``EmptyStringPolicy/asNull`` an empty string that fails to convert reads as `null`.
+  let emptyStringMayBeNull: Bool
+  /// `null` is treated as absent (``_AbsenceTreatment/nullIsAbsent``).
+  let nullIsAbsent: Bool
+  /// Onto an existing instance, absence sets the default or fails a required value
+  /// (``_AbsenceTreatment/appliesOntoExisting``).
+  let absenceAppliesOntoExisting: Bool
+
+  init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
+    self.rule = rule
+    source = _CompiledSource(rule.source, mayRepeat: mayRepeat)
+    ownFormats = rule.attributeDateFormats.map(_OwnFormats.init)
+    let nullValue = rule.nullValue()
+    nullReplacement = nullValue.map(_Boxed.init)
+    absenceIsError =
+      rule.defaultValue == nil
+      && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
+    hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
+    writer = _PropertyWriter(rule.property)
+    // A key path across an array fans out into a collection property (RestKit's
+    // `friends.name` over `[{"name": "A"}, {"name": "B"}]` giving `["A", "B"]`).
+    fansOut = !source.rest.isEmpty && Value.self is any MappableCollection.Type
+    zeroReplacement = rule.zeroValue?().map(_Boxed.init)
+    comparesUnchanged = Value.self is any Equatable.Type
+    emptyStringMayBeNull = _isScalarForEmptyStrings(Value.self)
+    nullIsAbsent = rule.absence.nullIsAbsent
+    absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
+  }
+
+  /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
+  /// was rejected or failed. Only called when validating; kept out of line so that the decode
+  /// path of attributes without validation touches no validation or optional metadata.
+  @inline(never)
+  private func validated(_ value: Value, object: Object, run: inout _MappingRun) -> Value? {
+    let outcome = _validate(
+      value, validators: rule.validators, object: object, keyPath: rule.property)
+    if case .accept(let accepted) = outcome { return accepted }
+    run.record(outcome, at: source.pathComponents)
+    return nil
+  }
+
+  /// Sets `value` (in place for a new model, recorded onto an existing instance).
+  @inline(__always)
+  private func set(
+    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>,
+    run: borrowing _MappingRun
+  ) {
+    if run.ontoExisting {
+      // An unchanged value is not written: no setter, observer or validation runs (RestKit).
+      if comparesUnchanged, isUnchanged(value, in: object) { return }
+      patch.recordSet(value, with: writer)
+    } else {
+      writer.write(value, into: &object)
+    }
+  }
+
+  /// Sets `value`, after validation when the run validates this rule.
+  @inline(__always)
+  private func set(
+    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
+    run: inout _MappingRun
+  ) {
+    guard validates else { return set(value, in: &object, &patch, run: run) }
+    setValidated(value, in: &object, &patch, run: &run)
+  }
+
+  /// Validates `value`, then sets it unless it was rejected or failed.
+  @inline(never)
+  private func setValidated(
+    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+  ) {
+    if run.ontoExisting, comparesUnchanged, isUnchanged(value, in: object) { return }
+    if let accepted = validated(value, object: object, run: &run) {
+      set(accepted, in: &object, &patch, run: run)
+    }
+  }
+
+  /// The context values are read with: the run's, or the rule's own date formats with the
+  /// run's coercion.
+  @inline(__always)
+  private func valueContext(_ run: borrowing _MappingRun) -> _ValueContext {
+    guard let ownFormats else { return run.context }
+    return run.context.coercion == .strict ? ownFormats.strict : ownFormats.lenient
+  }
+
+  func decode(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
+    run: inout _MappingRun
+  ) {
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      if fansOut,
+        decodeFannedOut(from: source, &object, &patch, objectIndex: objectIndex, run: &run)
+      {
+        return
+      }
+      return decodeAbsent(&object, &patch, run: &run)
+    }
+    let validates = hasValidators && run.context.validates
+    if run.tape[index].kind == .null {
+      if nullIsAbsent { return decodeAbsent(&object, &patch, run: &run) }
+      return readNull(&object, &patch, validates: validates, run: &run)
+    }
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
+    do {
+      let value = try rule.read(payload)
+      set(value, in: &object, &patch, validates: validates, run: &run)
+    } catch {
+      readFailed(error, payload: payload, in: &object, &patch, validates: validates, run: &run)
+    }
+  }
+
+  /// The value is absent (or `null`, treated as absent): a new object gets the default, or a
+  /// required value is an error. Onto an existing instance the property is left as it is,
+  /// unless the run assigns defaults for missing keys or the rule treats absence onto existing
+  /// instances as for new objects (``_AbsenceTreatment/appliesOntoExisting``). Out of line, so
+  /// that the frame and the code of `decode`'s common path (a present value) stay small.
+  @inline(never)
+  private func decodeAbsent(
+    _ object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+  ) {
+    guard !run.ontoExisting || absenceAppliesOntoExisting else {
+      if run.context.missingKeys.contains(.assignDefaults) {
+        assignMissing(&object, &patch, run: &run)
+      }
+      return
+    }
+    if let defaultValue = rule.defaultValue {
+      set(defaultValue(), in: &object, &patch, run: run)
+    } else if absenceIsError {
+      run.fail(.missingRequiredKey, at: source.pathComponents)
+    }
+  }
+
+  /// Whether `value` equals the property's current value in `object`.
+  @inline(never)
+  private func isUnchanged(_ value: Value, in object: Object) -> Bool {
+    _areEqual(value, writer.value(in: object))
+  }
+
+  /// Onto an existing instance under ``MissingKeyPolicy/assignDefaults``: an absent key sets
+  /// the rule's default, or `nil` for an optional property.
+  @inline(never)
+  private func assignMissing(
+    _ object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+  ) {
+    if let defaultValue = rule.defaultValue {
+      set(defaultValue(), in: &object, &patch, run: run)
+    } else if let nullReplacement {
+      set(nullReplacement.value, in: &object, &patch, run: run)
+    }
+  }
+
+  /// `null` for a property that cannot hold `nil` and has no default: an error, or what the
+  /// run's ``NullIntoNonOptional`` asks for.
+  @inline(never)
+  private func nullIntoNonOptional(
+    _ object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
+    run: inout _MappingRun
+  ) {
+    switch run.context.nullIntoNonOptional {
+    case .keepCurrent:
+      run.note(.nullIgnored(kept: true), at: source.pathComponents)
+    case .zero where zeroReplacement != nil:
+      if let zeroReplacement {
+        set(zeroReplacement.value, in: &object, &patch, validates: validates, run: &run)
+        run.note(.nullIgnored(kept: false), at: source.pathComponents)
+      }
+    case .fail, .zero:
+      run.fail(.typeMismatch(expected: rule.expected, found: "null"), at: source.pathComponents)
+    }
+  }
+
+  /// A read that threw: a substituted fallback (``Attribute/unknownValues(as:)``) is set with a
+  /// diagnostic, anything else recorded as an error. Out of line: the cast's generic metadata
+  /// would otherwise be looked up on every call of `decode`.
+  @inline(never)
+  private func readFailed(
+    _ error: any Error, payload: PayloadValue, in object: inout Object,
+    _ patch: inout _Patch<Object>, validates: Bool, run: inout _MappingRun
+  ) {
+    if let substituted = error as? _Substituted<Value> {
+      set(substituted.value, in: &object, &patch, validates: validates, run: &run)
+      run.note(
+        .unknownValue(raw: substituted.raw, fallback: substituted.fallback),
+        at: source.pathComponents)
+      return
+    }
+    if emptyStringMayBeNull, run.context.emptyStrings == .asNull, payload.isEmptyString,
+      nullReplacement != nil || rule.defaultValue != nil
+        || run.context.nullIntoNonOptional != .fail
+        || run.context.attributeFailures != .skipWithDiagnostic
+    {
+      // `""` for a number, date or URL, read as `null` (MappingOptions.emptyStrings). Where
+      // `null` would be an error and failures are skipped, it is skipped as what it is: a
+      // value that does not convert.
+      return readNull(&object, &patch, validates: validates, run: &run)
+    }
+    let failure = rule._transformFailure(error, payload: payload)
+    guard run.context.attributeFailures == .skipWithDiagnostic else {
+      return run.record(failure, at: source.pathComponents)
+    }
+    skip(failure, &object, &patch, run: &run)
+  }
+
+  /// `null` (or `""` read as `null`): the property's `nil`, its default, or what the run's
+  /// ``NullIntoNonOptional`` asks for.
+  private func readNull(
+    _ object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
+    run: inout _MappingRun
+  ) {
+    if let nullReplacement {
+      set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
+    } else if let defaultValue = rule.defaultValue {
+      set(defaultValue(), in: &object, &patch, run: run)
+    } else {
+      nullIntoNonOptional(&object, &patch, validates: validates, run: &run)
+    }
+  }
+
+  /// A value that did not convert, under ``AttributeFailurePolicy/skipWithDiagnostic``: onto
+  /// an existing instance the property keeps its value; a new object gets the rule's default,
+  /// or keeps what `make()` gave it unless the value is required (then it stays an error).
+  /// Each skip is a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic per error.
+  @inline(never)
+  private func skip(
+    _ failure: any Error, _ object: inout Object, _ patch: inout _Patch<Object>,
+    run: inout _MappingRun
+  ) {
+    if !run.ontoExisting {
+      if let defaultValue = rule.defaultValue {
+        set(defaultValue(), in: &object, &patch, run: run)
+      } else if absenceIsError {
+        return run.record(failure, at: source.pathComponents)
+      }
+    }
+    // The failure's errors (one per element for a collection), turned into diagnostics.
+    let before = run.errors.count
+    run.record(failure, at: source.pathComponents)
+    let skipped = run.errors.kept(since: before).map {
+      MappingDiagnostic(path: $0.path, .valueSkipped($0.kind))
+    }
+    run.errors.remove(since: before)
+    for diagnostic in skipped { run.diagnostics.append(diagnostic) }
+  }
+
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+    var hint = _MemberHint(object: max(objectIndex, 0))
+    if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
+      return !nullIsAbsent || run.tape[index].kind != .null
+    }
+    return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
+  }
+
+  var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
+}
+
+/// Thrown by an attribute's read that substituted its fallback for an unknown enum value
+/// (``Attribute/unknownValues(as:)``): the step sets `value` and notes the substitution.
+struct _Substituted<Value>: Error, @unchecked Sendable {
+  // @unchecked: thrown and caught within one mapping run, on one thread.
+  let value: Value
+  let raw: String
+  let fallback: String
+}
+
+/// A value held by reference: a rule's constant (what `null` becomes), tested for presence
+/// without generic optional metadata.
+final class _Boxed<Value>: @unchecked Sendable {
+  // @unchecked: immutable; only rules whose values are read concurrently hold one, and they
+  // only read it.
+  let value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+}
+
+/// The contexts of a rule with its own date formats (``Attribute/dateFormats(_:)``), one per
+/// coercion mode, built once with the rule's step.
+final class _OwnFormats: Sendable {
+  let lenient: _ValueContext
+  let strict: _ValueContext
+
+  init(_ dateFormats: [DateFormat]) {
+    (lenient, strict) = _ValueContext.formatsContexts(dateFormats)
+  }
+}
+
+extension PayloadValue {
+  /// The values at `parts` of this object, in order; every missing or failing part is reported
+  /// at its path.
+  func compoundValues<Wire: MappableValue>(_ parts: [SourcePath], as: Wire.Type) throws -> [Wire] {
+    var values: [Wire] = []
+    values.reserveCapacity(parts.count)
+    var failures: [(path: [_PathComponent], failure: any Error)] = []
+    for part in parts {
+      guard let found = part.resolve(in: tape, from: index), tape[found].kind != .null else {
+        failures.append((part.pathComponents, MappingError(.missingRequiredKey)))
+        continue
+      }
+      do {
+        values.append(try Wire(payload: sibling(at: found)))
+      } catch {
+        failures.append((part.pathComponents, error))
+      }
+    }
+    guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
+    return values
+  }
+}
+
+/// Whether `first` and `second` are equal values of an `Equatable` type; `false` for any other.
+func _areEqual(_ first: Any, _ second: Any) -> Bool {
+  guard let first = first as? any Equatable else { return false }
+  return first._isEqual(to: second)
+}
+
+extension Equatable {
+  fileprivate func _isEqual(to other: Any) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
+  }
+}
+
+/// Whether `type`, or the type it wraps in an `Optional`, is one for which an empty string is
+/// no value: an integer or floating-point number, `Decimal`, `Bool`, `Date`, `URL` or `UUID`
+/// (``EmptyStringPolicy/asNull``).
+func _isScalarForEmptyStrings(_ type: Any.Type) -> Bool {
+  let unwrapped = (type as? any _OptionalTraitsProvider.Type)?.wrappedType ?? type
+  return unwrapped is any BinaryInteger.Type || unwrapped is any BinaryFloatingPoint.Type
+    || unwrapped == Decimal.self || unwrapped == Bool.self || unwrapped == Date.self
+    || unwrapped == URL.self || unwrapped == UUID.self
+}

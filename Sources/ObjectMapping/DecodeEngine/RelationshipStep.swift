@@ -1,0 +1,276 @@
+/// A ``Relationship`` compiled for decoding: what every kind of relationship shares (finding
+/// the value, the error path, validation, dropped children). Its ``kind`` maps the value itself
+/// (``_ToOneStep``, ``_OptionalToOneStep``, ``_ToManyStep``, ``_ShapeStep`` for dictionaries and
+/// nested arrays), into a new model or onto an existing instance's current value.
+///
+/// Recursive models run `decode` once per level of nesting, so its common path (a new model, no
+/// validation, failed children fail the parent) keeps a small frame: everything else is out of
+/// line.
+final class _RelationshipStep<Object>: _DecodeStepKind {
+  let rule: Relationship<Object>
+  /// How this kind of relationship maps the value.
+  let kind: any _RelationshipKind<Object>
+  let source: _CompiledSource
+  /// An absent value is an error.
+  let absenceIsError: Bool
+  /// Whether the value set goes through validators (the rule's or the model's), when the run's
+  /// context validates.
+  let hasValidators: Bool
+  /// Validation or ``ChildFailurePolicy/dropChild``: the out-of-line path.
+  let needsChecks: Bool
+  /// A to-many relationship whose path has more than one key: a path that crosses an array
+  /// fans out (``_CompiledSource/fanOut(in:from:)``).
+  let fansOut: Bool
+  /// `null` is treated as absent (``_AbsenceTreatment/nullIsAbsent``).
+  let nullIsAbsent: Bool
+  /// Onto an existing instance, a required absent value is an error
+  /// (``_AbsenceTreatment/appliesOntoExisting``).
+  let absenceAppliesOntoExisting: Bool
+
+  init(_ rule: Relationship<Object>, source: _CompiledSource, kind: any _RelationshipKind<Object>) {
+    self.rule = rule
+    self.kind = kind
+    self.source = source
+    absenceIsError =
+      rule.presence == .required || (rule.presence == .inferred && !rule.acceptsAbsence)
+    hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
+    needsChecks = hasValidators || rule.childFailure == .dropChild
+    fansOut = rule.shape == .toMany && !source.rest.isEmpty
+    nullIsAbsent = rule.absence.nullIsAbsent
+    absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
+  }
+
+  /// Maps the value at `index` through ``kind``.
+  @inline(__always)
+  private func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+    kind.decodeValue(into: &object, at: index, run: &run)
+  }
+
+  /// Merges the value at `index` through ``kind``.
+  @inline(__always)
+  private func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+  {
+    kind.mergeValue(onto: object, at: index, run: &run)
+  }
+
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+    var hint = _MemberHint(object: max(objectIndex, 0))
+    if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
+      return !nullIsAbsent || run.tape[index].kind != .null
+    }
+    return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
+  }
+
+  var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
+
+  func decode(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
+    run: inout _MappingRun
+  ) {
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint),
+      !nullIsAbsent || run.tape[index].kind != .null
+    else {
+      if fansOut || run.ontoExisting || absenceIsError {
+        decodeAbsent(&object, &patch, objectIndex: objectIndex, run: &run)
+      }
+      return
+    }
+    guard !run.ontoExisting, !needsChecks else {
+      return decodeChecked(&object, &patch, objectIndex: objectIndex, index: index, run: &run)
+    }
+    let depth = run.path.count
+    run.path.push(source.pathComponents)
+    let outerDrops = run.dropsFailedChildren
+    run.dropsFailedChildren = false
+    let outerParent = run.parentIndex
+    let outerHidden = run.indexHiddenAtDepth
+    run.parentIndex = objectIndex
+    if source.first == nil { run.indexHiddenAtDepth = run.path.count }
+    decodeValue(into: &object, at: index, run: &run)
+    run.parentIndex = outerParent
+    run.indexHiddenAtDepth = outerHidden
+    run.dropsFailedChildren = outerDrops
+    run.path.truncate(to: depth)
+  }
+
+  /// The value is absent: a path across an array fans out; onto an existing instance the
+  /// property is left as it is (or set to `nil` under
+  /// ``MissingKeyPolicy/assignNilToRelationships``); a required value is an error. Out of line,
+  /// so that the frame of `decode`, which recursion repeats per level, stays small.
+  @inline(never)
+  private func decodeAbsent(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    run: inout _MappingRun
+  ) {
+    if fansOut,
+      decodeFannedOut(from: source, &object, &patch, objectIndex: objectIndex, run: &run)
+    {
+      return
+    }
+    if run.ontoExisting, !absenceAppliesOntoExisting {
+      guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
+      else { return }
+      // Unchanged values are not written: a relationship that is `nil` stays untouched.
+      if let isNil = rule.isNil, isNil(object) { return }
+      patch.append({ clear(&$0) }, preview: { clear(&$0) })
+    } else if absenceIsError {
+      run.fail(.missingRequiredKey, at: source.pathComponents)
+    }
+  }
+
+  /// ``decode(_:objectIndex:hint:run:)`` with validation or dropped children, or onto an
+  /// existing instance.
+  @inline(never)
+  private func decodeChecked(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, index: Int,
+    run: inout _MappingRun
+  ) {
+    let depth = run.path.count
+    run.path.push(source.pathComponents)
+    let outerDrops = run.dropsFailedChildren
+    run.dropsFailedChildren = rule.childFailure == .dropChild
+    let outerParent = run.parentIndex
+    let outerHidden = run.indexHiddenAtDepth
+    run.parentIndex = objectIndex
+    if source.first == nil { run.indexHiddenAtDepth = run.path.count }
+    defer {
+      run.parentIndex = outerParent
+      run.indexHiddenAtDepth = outerHidden
+      run.dropsFailedChildren = outerDrops
+      run.path.truncate(to: depth)
+    }
+    let errorsBefore = run.errors.count
+    let validates = hasValidators && run.context.validates
+    guard !run.ontoExisting else {
+      return merge(onto: object, &patch, at: index, validates: validates, run: &run)
+    }
+    let previous = validates ? rule.accessor.get(object) : nil
+    decodeValue(into: &object, at: index, run: &run)
+    if run.errors.count > errorsBefore {
+      // A failed child: dropped with a diagnostic, or failing the parent (the default).
+      if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
+    } else if let previous {
+      let outcome = _validate(
+        rule.accessor.get(object), validators: rule.validators, object: object,
+        keyPath: rule.propertyKeyPath)
+      if case .accept(let accepted) = outcome {
+        rule.accessor.set(&object, accepted)
+      } else {
+        rule.accessor.set(&object, previous)
+        run.record(outcome, at: [])
+      }
+    }
+  }
+
+  /// Onto an existing instance: records the write ``mergeValue(onto:at:run:)`` computes, after
+  /// validating the value it will set.
+  private func merge(
+    onto object: Object, _ patch: inout _Patch<Object>, at index: Int, validates: Bool,
+    run: inout _MappingRun
+  ) {
+    let errorsBefore = run.errors.count
+    guard let pending = mergeValue(onto: object, at: index, run: &run) else {
+      if rule.childFailure == .dropChild, run.errors.count > errorsBefore {
+        run.dropErrors(since: errorsBefore)
+      }
+      return
+    }
+    let set = rule.accessor.set
+    guard validates else {
+      patch.append(pending.write, preview: { set(&$0, pending.preview()) })
+      return
+    }
+    let outcome = _validate(
+      pending.preview(), validators: rule.validators, object: object,
+      keyPath: rule.propertyKeyPath)
+    guard case .accept(let accepted) = outcome else {
+      // Rejected (the property keeps its value) or failed (the parent fails).
+      run.record(outcome, at: [])
+      return
+    }
+    let commitMerges = pending.commitMerges
+    patch.append(
+      { object in
+        commitMerges()
+        set(&object, accepted)
+      },
+      preview: { set(&$0, accepted) })
+  }
+}
+
+/// How one kind of relationship maps its value (``_RelationshipStep/kind``): a final class,
+/// immutable after `init`, whose `Sendable` conformance the compiler checks. Each holds the
+/// rule, the property's writer and the child mapping (resolved when first used, for recursion).
+protocol _RelationshipKind<Object>: AnyObject, Sendable {
+  associatedtype Object
+
+  /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
+  /// records the errors in `run` instead when it fails.
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun)
+
+  /// What mapping the value at `index` onto the current value of the property in `object` (an
+  /// existing instance) will write, merging into its existing children by identity with the
+  /// collection policy; `nil` (with errors in `run`) when it fails.
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+}
+
+extension _RelationshipKind {
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+  { nil }
+}
+
+/// The plan of a relationship's child mapping. Out of line, so that the mapping value (a
+/// ``Mapping`` is a large struct) never takes room in the frames of a recursion, which run once
+/// per level of nesting.
+@inline(never)
+func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _MappingPlan<Child> {
+  mapping()._plan
+}
+
+/// A to-one relationship's `null`, where an object is required: an error, or ignored with a
+/// diagnostic under ``NullIntoNonOptional/keepCurrent`` (a child has no zero).
+@inline(never)
+func _recordNullObject(run: inout _MappingRun) {
+  guard run.context.nullIntoNonOptional == .keepCurrent else {
+    return run.fail(.typeMismatch(expected: "an object", found: "null"))
+  }
+  run.note(.nullIgnored(kept: true))
+}
+
+/// The objects of a `[String: Child]` relationship at `index`; `nil` when one failed.
+func _decodeDictionary<Child>(
+  at index: Int, plan: _MappingPlan<Child>, run: inout _MappingRun
+) -> [String: Child]? {
+  let entry = run.tape[index]
+  guard entry.kind == .object else {
+    run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+    return nil
+  }
+  let before = run.errors.count
+  var children: [String: Child] = [:]
+  children.reserveCapacity(Int(entry.length))
+  // Keys already met, mapped or not: a repeated key never replaces its first member, also when
+  // that member was declined by a dynamic mapping (JSONReadingOptions.rejectsDuplicateKeys).
+  var seen: Set<String> = []
+  var cursor = index + 1
+  for _ in 0..<Int(entry.length) {
+    let key = run.tape.string(at: cursor)
+    if !seen.insert(key).inserted {
+      // A repeated key: the first member wins.
+    } else if let keyRule = plan.keyRule {
+      if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
+        children[key] = child
+      }
+    } else {
+      run.path.append(.key(key))
+      if let child = plan.decodeNew(at: cursor + 1, run: &run) { children[key] = child }
+      run.path.removeLast()
+    }
+    cursor = run.tape.next(after: cursor + 1)
+  }
+  return run.errors.count == before ? children : nil
+}

@@ -1,0 +1,273 @@
+/// How one level of containers is read and written around children of type `Child`.
+struct _Shape<Value, Child>: Sendable {
+  /// The value at `index`; `nil` (with errors in `run`, at their paths) when something in it
+  /// fails.
+  let decode:
+    @Sendable (_ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun) -> Value?
+  /// Writes `value`; `false` when nothing was written (`nil` under an omitting null policy).
+  let encode:
+    @Sendable (
+      _ value: Value, _ plan: _InversePlan<Child>, _ writer: inout _PayloadWriter,
+      _ run: inout _EncodingRun, _ nulls: NullPolicy
+    ) -> Bool
+  /// Onto an existing value under ``CollectionPolicy/merge``: the value at `index` mapped onto
+  /// `current` (entries merged by key); `nil` for shapes that are replaced as a whole.
+  var merge: Merge?
+
+  typealias Merge =
+    @Sendable (
+      _ current: Value, _ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun
+    ) -> _PendingValue<Value>?
+
+  init(
+    decode: @escaping @Sendable (Int, _MappingPlan<Child>, inout _MappingRun) -> Value?,
+    encode:
+      @escaping @Sendable (
+        Value, _InversePlan<Child>, inout _PayloadWriter, inout _EncodingRun, NullPolicy
+      ) -> Bool,
+    merge: Merge? = nil
+  ) {
+    self.decode = decode
+    self.encode = encode
+    self.merge = merge
+  }
+}
+
+/// A value built onto an existing one, computed before anything changes (see
+/// ``_PendingChild``).
+struct _PendingValue<Value> {
+  let materialize: () -> Value
+  let preview: () -> Value
+  let commitMerges: () -> Void
+}
+
+extension _Shape where Value == Child {
+  /// One child object; `null` is an error.
+  static var object: Self {
+    _Shape(
+      decode: { index, plan, run in
+        guard run.tape[index].kind != .null else {
+          run.fail(.typeMismatch(expected: "an object", found: "null"))
+          return nil
+        }
+        return plan.decodeNew(at: index, run: &run, declineIsAcceptable: false)
+      },
+      encode: { child, plan, writer, run, _ in
+        plan.encode(child, to: &writer, run: &run)
+        return true
+      })
+  }
+}
+
+extension _Shape where Value == [String: Child] {
+  /// Objects keyed by the payload's keys: a nested-key child mapping (``KeyAttribute``) reads
+  /// each key into its child and writes each child's body under its key.
+  static var keyedObjects: Self {
+    _Shape(
+      decode: { index, plan, run in _decodeDictionary(at: index, plan: plan, run: &run) },
+      encode: { children, plan, writer, run, _ in
+        writer.beginObject()
+        for key in children.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
+          guard let child = children[key] else { continue }
+          writer.key(key)
+          run.path.append(.key(key))
+          plan.encodeBody(child, to: &writer, run: &run)
+          run.path.removeLast()
+        }
+        writer.endObject()
+        return true
+      },
+      merge: { current, index, plan, run in
+        _mergeDictionary(current, at: index, plan: plan, run: &run)
+      })
+  }
+}
+
+extension _Shape {
+  /// An array of `element`s, each at its index on the error path.
+  static func array<Element>(of element: _Shape<Element, Child>) -> Self
+  where Value == [Element] {
+    _Shape(
+      decode: { index, plan, run in
+        let entry = run.tape[index]
+        guard entry.kind == .array else {
+          run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
+          return nil
+        }
+        let before = run.errors.count
+        var elements: [Element] = []
+        elements.reserveCapacity(Int(entry.length))
+        var cursor = index + 1
+        for offset in 0..<Int(entry.length) {
+          run.path.append(.index(offset))
+          if let value = element.decode(cursor, plan, &run) { elements.append(value) }
+          run.path.removeLast()
+          cursor = run.tape.next(after: cursor)
+        }
+        return run.errors.count == before ? elements : nil
+      },
+      encode: { elements, plan, writer, run, nulls in
+        writer.beginArray()
+        for (offset, value) in elements.enumerated() {
+          run.path.append(.index(offset))
+          _ = element.encode(value, plan, &writer, &run, nulls)
+          run.path.removeLast()
+        }
+        writer.endArray()
+        return true
+      })
+  }
+
+  /// An object of `element`s keyed by the payload's keys, each key on the error path
+  /// (`/tasks/t1/taskId`). A repeated key keeps its first member; the keys are written sorted.
+  static func dictionary<Element>(of element: _Shape<Element, Child>) -> Self
+  where Value == [String: Element] {
+    _Shape(
+      decode: { index, plan, run in
+        let entry = run.tape[index]
+        guard entry.kind == .object else {
+          run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+          return nil
+        }
+        let before = run.errors.count
+        var members: [String: Element] = [:]
+        members.reserveCapacity(Int(entry.length))
+        var seen: Set<String> = []
+        var cursor = index + 1
+        for _ in 0..<Int(entry.length) {
+          let key = run.tape.string(at: cursor)
+          if seen.insert(key).inserted {
+            run.path.append(.key(key))
+            if let value = element.decode(cursor + 1, plan, &run) { members[key] = value }
+            run.path.removeLast()
+          }
+          cursor = run.tape.next(after: cursor + 1)
+        }
+        return run.errors.count == before ? members : nil
+      },
+      encode: { members, plan, writer, run, nulls in
+        writer.beginObject()
+        for key in members.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
+          guard let value = members[key] else { continue }
+          writer.key(key)
+          run.path.append(.key(key))
+          _ = element.encode(value, plan, &writer, &run, nulls)
+          run.path.removeLast()
+        }
+        writer.endObject()
+        return true
+      })
+  }
+
+  /// `wrapped`, or `nil` for `null`; `nil` is written as the null policy says.
+  static func optional<Wrapped>(_ wrapped: _Shape<Wrapped, Child>) -> Self
+  where Value == Wrapped? {
+    var merge: Merge?
+    if let inner = wrapped.merge {
+      merge = { current, index, plan, run in
+        guard let current, run.tape[index].kind != .null else { return nil }
+        guard let pending = inner(current, index, plan, &run) else { return nil }
+        return _PendingValue(
+          materialize: { .some(pending.materialize()) }, preview: { .some(pending.preview()) },
+          commitMerges: pending.commitMerges)
+      }
+    }
+    return _Shape(
+      decode: { index, plan, run in
+        guard run.tape[index].kind != .null else { return .some(nil) }
+        return wrapped.decode(index, plan, &run).map { .some($0) }
+      },
+      encode: { value, plan, writer, run, nulls in
+        guard let value else { return writer.nullIfIncluded(nulls) }
+        return wrapped.encode(value, plan, &writer, &run, nulls)
+      },
+      merge: merge)
+  }
+}
+
+/// A relationship of a nested shape: the value is built whole, into a new model and onto an
+/// existing instance alike (where it replaces the property's value, as a dictionary does).
+final class _ShapeStep<Object, Value, M: MappingProtocol>: _RelationshipKind {
+  let rule: Relationship<Object>
+  let writer: _PropertyWriter<Object, Value>
+  let mapping: @Sendable () -> M
+  let shape: _Shape<Value, M.Object>
+
+  init(
+    _ rule: Relationship<Object>, property: WritableKeyPath<Object, Value>,
+    mapping: @escaping @Sendable () -> M, shape: _Shape<Value, M.Object>
+  ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
+    self.shape = shape
+  }
+
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+    if let value = shape.decode(index, _childPlan(mapping), &run) {
+      writer.write(value, into: &object)
+    }
+  }
+
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+  {
+    let writer = writer
+    if rule.mergesInPlace(in: run), let merge = shape.merge {
+      let errorsBefore = run.errors.count
+      if let pending = merge(writer.value(in: object), index, _childPlan(mapping), &run) {
+        return _ExistingWrite(
+          write: { writer.write(pending.materialize(), into: &$0) }, preview: pending.preview,
+          commitMerges: pending.commitMerges)
+      }
+      // Nothing to merge into (a nil dictionary, null): mapped as a new value below.
+      guard run.errors.count == errorsBefore else { return nil }
+    }
+    guard let value = shape.decode(index, _childPlan(mapping), &run) else { return nil }
+    return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+  }
+}
+
+/// The object at `index` merged into `current` by key (``CollectionPolicy/merge``): a member
+/// whose key `current` has is mapped onto that entry in place, a new key is mapped fresh, and
+/// entries the payload does not name are kept. `nil` when a member failed.
+private func _mergeDictionary<Child>(
+  _ current: [String: Child], at index: Int, plan: _MappingPlan<Child>, run: inout _MappingRun
+) -> _PendingValue<[String: Child]>? {
+  let entry = run.tape[index]
+  guard entry.kind == .object else {
+    run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
+    return nil
+  }
+  let before = run.errors.count
+  var pending: [String: _PendingChild<Child>] = [:]
+  var cursor = index + 1
+  for _ in 0..<Int(entry.length) {
+    let key = run.tape.string(at: cursor)
+    if pending[key] == nil, let keyRule = plan.keyRule {
+      // A nested-key child reads its key: mapped fresh, as keyed children always are.
+      if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
+        pending[key] = .fresh(child)
+      }
+    } else if pending[key] == nil {
+      run.path.append(.key(key))
+      let child =
+        if let existing = current[key] {
+          plan.pendingMerge(existing, at: cursor + 1, run: &run)
+        } else {
+          plan.decodeNew(at: cursor + 1, run: &run, declineIsAcceptable: false).map {
+            _PendingChild.fresh($0)
+          }
+        }
+      if let child { pending[key] = child }
+      run.path.removeLast()
+    }
+    cursor = run.tape.next(after: cursor + 1)
+  }
+  guard run.errors.count == before else { return nil }
+  let merged = pending
+  return _PendingValue(
+    materialize: { current.merging(merged.mapValues { $0.materialize() }) { $1 } },
+    preview: { current.merging(merged.mapValues(\.preview)) { $1 } },
+    commitMerges: { for child in merged.values { child.commitMerges() } })
+}

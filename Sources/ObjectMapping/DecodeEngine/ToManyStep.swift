@@ -1,0 +1,240 @@
+/// A to-many relationship into an array, a set, or an optional of either.
+final class _ToManyStep<
+  Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
+>: _RelationshipKind {
+  let rule: Relationship<Object>
+  let writer: _PropertyWriter<Object, Collection>
+  let mapping: @Sendable () -> M
+
+  init(
+    _ rule: Relationship<Object>, property: WritableKeyPath<Object, Collection>,
+    mapping: @escaping @Sendable () -> M
+  ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
+  }
+
+  /// Appends one child to the children being decoded. This code is not specialized, and
+  /// `children.append(_:)` written here would look up `Array<Element>`'s generic metadata for
+  /// every child (about 350 instructions, 9% of citm_catalog's decode); the closure made by
+  /// ``_appender(for:)`` holds that metadata, looked up once when the step is made.
+  private let appendChild = _appender(for: [Collection.Element].self)
+  /// An empty array with room for a number of children, made the same way.
+  private let reservedChildren = _reserved(for: [Collection.Element].self)
+  /// Removes the last child appended (an unmappable one), made the same way.
+  private let dropLastChild = _lastRemover(for: [Collection.Element].self)
+  /// What `null` sets.
+  private let traits = _CollectionTraits<Collection>.of
+
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+    let entry = run.tape[index]
+    let count = Int(entry.length)
+    guard entry.kind == .array, count > 0 else {
+      if entry.kind == .array {
+        // `[]`, common (twitter.json's empty `hashtags`, `urls`): no `Optional` in the way.
+        return writer.write(Collection(mappedElements: reservedChildren(0)), into: &object)
+      }
+      return decodeOtherThanElements(into: &object, at: index, run: &run)
+    }
+    let plan = _childPlan(mapping)
+    let before = run.errors.count
+    let dropsFailures = run.dropsFailedChildren
+    // Appended to reserved storage rather than built with
+    // `Array(unsafeUninitializedCapacity:)`, whose unspecialized frames and closure took
+    // about 270 bytes of stack per level of a recursion (instructions on twitter.json: the
+    // same within 0.5%).
+    var children = reservedChildren(count)
+    var cursor = index + 1
+    for offset in 0..<count {
+      run.path.append(.index(offset))
+      let errorsBefore = run.errors.count
+      plan.decodeChild(at: cursor, run: &run) { child in appendChild(&children, consume child) }
+      if dropsFailures {
+        dropIfFailed(&children, at: cursor, errorsBefore: errorsBefore, plan: plan, run: &run)
+      }
+      run.path.removeLast()
+      cursor = run.tape.next(after: cursor)
+    }
+    // Written also when a child failed (the parent fails then): a report's partial object
+    // keeps the children as far as they mapped.
+    if run.errors.count == before || !dropsFailures {
+      writer.write(Collection(mappedElements: children), into: &object)
+    }
+  }
+
+  /// Under ``ChildFailurePolicy/dropChild``: drops the child just mapped at `index` when it
+  /// failed (its errors become a diagnostic) or mapped without error from none of its keys
+  /// (`{}`: an unmappable representation, dropped too). Out of line, off the common path.
+  @inline(never)
+  private func dropIfFailed(
+    _ children: inout [Collection.Element], at index: Int, errorsBefore: Int,
+    plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
+  ) {
+    if run.errors.count > errorsBefore {
+      run.dropErrors(since: errorsBefore)
+    } else if plan.dropsUnmappable(at: index, run: &run) {
+      dropLastChild(&children)
+    }
+  }
+
+  /// `null` or another kind of value than an array. Out of line: a `Collection?` local in
+  /// `decodeValue` had its generic metadata looked up on every call, before any branch.
+  @inline(never)
+  private func decodeOtherThanElements(
+    into object: inout Object, at index: Int, run: inout _MappingRun
+  ) {
+    let value: Collection? = _decodeToManyOtherThanElements(at: index, mapping, run: &run)
+    if let value { writer.write(value, into: &object) }
+  }
+
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+  {
+    let writer = writer
+    let entry = run.tape[index]
+    if entry.kind == .null {
+      let current = writer.value(in: object)
+      switch rule.collectionPolicy {
+      case .union, .append, .prepend:
+        // A policy that combines with the existing children has nothing to add: the
+        // collection keeps its elements, optional or not (RestKit's union).
+        return _ExistingWrite(setting: current) { _ in }
+      case .replace, .clearThenAppend, .merge:
+        if let null = traits.nullValue {
+          let value = null()
+          return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+        }
+        // An error, or what the run's NullIntoNonOptional asks for.
+        guard let value: Collection = _toManyNull(run: &run) else {
+          return run.context.nullIntoNonOptional == .keepCurrent
+            ? _ExistingWrite(setting: current) { _ in } : nil
+        }
+        return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+      }
+    }
+    let plan = mapping()._plan
+    guard entry.kind == .array || (entry.kind == .object && plan.coercion(in: run) == .lenient)
+    else {
+      run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
+      return nil
+    }
+    let current = writer.value(in: object).mappedElements
+    guard
+      let pending = plan.mergeChildren(
+        current, at: index, policy: rule.collectionPolicy, onFailure: rule.childFailure,
+        run: &run)
+    else { return nil }
+    return _ExistingWrite(
+      write: {
+        writer.write(Collection(mappedElements: pending.map { $0.materialize() }), into: &$0)
+      },
+      preview: { Collection(mappedElements: pending.map(\.preview)) },
+      commitMerges: { for child in pending { child.commitMerges() } })
+  }
+}
+
+/// A closure that appends an element to a collection of type `C`, holding `C`'s metadata (the
+/// generic argument of this call) so that calling it looks nothing up; see
+/// `_ToManyStep.appendChild`.
+/// (It captures nothing but `C`'s metadata, so it is `@Sendable`.)
+private func _appender<C: RangeReplaceableCollection & SendableMetatype>(for _: C.Type)
+  -> @Sendable (
+    inout C, consuming C.Element
+  ) -> Void
+{
+  { collection, element in collection.append(consume element) }
+}
+
+/// A closure that removes the last element of a non-empty collection of type `C` (when there is
+/// one), holding `C`'s metadata; see ``_appender(for:)``.
+private func _lastRemover<
+  C: RangeReplaceableCollection & BidirectionalCollection & SendableMetatype
+>(
+  for _: C.Type
+) -> @Sendable (inout C) -> Void {
+  { collection in
+    if !collection.isEmpty { collection.removeLast() }
+  }
+}
+
+/// A closure that makes an empty collection of type `C` with room for a number of elements,
+/// holding `C`'s metadata; see ``_appender(for:)``.
+private func _reserved<C: RangeReplaceableCollection & SendableMetatype>(
+  for _: C.Type
+) -> @Sendable (Int) -> C {
+  { count in
+    var collection = C()
+    collection.reserveCapacity(count)
+    return collection
+  }
+}
+
+/// What a to-many relationship sets for a value that is not a non-empty array: an empty
+/// collection, the collection for `null`, a nested-key object's children, a lone object under
+/// lenient coercion; `nil` (with an error) for anything else. Out of line, so that the frame of
+/// the common path, which recursion repeats per level, stays small.
+@inline(never)
+private func _decodeToManyOtherThanElements<
+  Collection: MappableCollection, M: MappingProtocol<Collection.Element>
+>(at index: Int, _ mapping: () -> M, run: inout _MappingRun) -> Collection? {
+  switch run.tape[index].kind {
+  case .null:
+    return _toManyNull(run: &run)
+  case .array:
+    // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
+    // empty-array storage (a benign write ThreadSanitizer reports as a race).
+    return Collection(mappedElements: [])
+  case .object:
+    // A nested-key collection (recursion goes through here: nothing else in this frame), or
+    // a lone object.
+    let plan = mapping()._plan
+    if !plan.isPlain, let keyRule = plan.keyRule {
+      let before = run.errors.count
+      let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
+      return run.errors.count == before ? Collection(mappedElements: children) : nil
+    }
+    return _toManyLoneObject(at: index, plan: plan, run: &run)
+  default:
+    _recordNotAnArray(at: index, run: &run)
+    return nil
+  }
+}
+
+/// What `null` sets in a to-many relationship, or `nil` with an error.
+@inline(never)
+private func _toManyNull<Collection: MappableCollection>(
+  run: inout _MappingRun
+) -> Collection? {
+  guard let null = _CollectionTraits<Collection>.of.nullValue else {
+    switch run.context.nullIntoNonOptional {
+    case .fail:
+      run.fail(.typeMismatch(expected: "an array", found: "null"))
+    case .keepCurrent:
+      run.note(.nullIgnored(kept: true))
+    case .zero:
+      run.note(.nullIgnored(kept: false))
+      return Collection(mappedElements: [])
+    }
+    return nil
+  }
+  return null()
+}
+
+/// A lone object where a to-many relationship expects an array: one element under lenient
+/// coercion, an error otherwise.
+@inline(never)
+private func _toManyLoneObject<Collection: MappableCollection>(
+  at index: Int, plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
+) -> Collection? {
+  guard plan.coercion(in: run) == .lenient else {
+    _recordNotAnArray(at: index, run: &run)
+    return nil
+  }
+  return plan.decodeNew(at: index, run: &run).map { Collection(mappedElements: [$0]) }
+}
+
+@inline(never)
+private func _recordNotAnArray(at index: Int, run: inout _MappingRun) {
+  run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
+}

@@ -1,0 +1,91 @@
+/// A to-one relationship into a non-optional property: `null` is an error.
+final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipKind {
+  let rule: Relationship<Object>
+  let writer: _PropertyWriter<Object, Child>
+  let mapping: @Sendable () -> M
+
+  init(
+    _ rule: Relationship<Object>, property: WritableKeyPath<Object, Child>,
+    mapping: @escaping @Sendable () -> M
+  ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
+  }
+
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+    guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
+    _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
+      writer.write(child, into: &object)
+    }
+  }
+
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+  {
+    guard run.tape[index].kind != .null else {
+      _recordNullObject(run: &run)
+      return nil
+    }
+    let current = writer.value(in: object)
+    let plan = mapping()._plan
+    let merged =
+      rule.mergesInPlace(in: run)
+      ? plan.pendingMerge(current, at: index, run: &run)
+      : plan.mergeOne(current, at: index, run: &run)
+    guard let child = merged else { return nil }
+    let writer = writer
+    return _ExistingWrite(
+      write: { writer.write(child.materialize(), into: &$0) }, preview: { child.preview },
+      commitMerges: child.commitMerges)
+  }
+}
+
+/// A to-one relationship into an optional property: `null` clears it.
+final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipKind {
+  let rule: Relationship<Object>
+  let writer: _PropertyWriter<Object, Child?>
+  let mapping: @Sendable () -> M
+
+  init(
+    _ rule: Relationship<Object>, property: WritableKeyPath<Object, Child?>,
+    mapping: @escaping @Sendable () -> M
+  ) {
+    self.rule = rule
+    writer = _PropertyWriter(property)
+    self.mapping = mapping
+  }
+
+  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+    guard run.tape[index].kind != .null else {
+      writer.write(nil, into: &object)
+      return
+    }
+    _childPlan(mapping).decodeChild(at: index, run: &run) { child in
+      writer.write(child, into: &object)
+    }
+  }
+
+  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
+    -> _ExistingWrite<Object>?
+  {
+    let writer = writer
+    guard run.tape[index].kind != .null else {
+      return _ExistingWrite(setting: Child?.none as Any) { writer.write(nil, into: &$0) }
+    }
+    let plan = mapping()._plan
+    let pending: _PendingChild<Child>?
+    if let current = writer.value(in: object) {
+      pending =
+        rule.mergesInPlace(in: run)
+        ? plan.pendingMerge(current, at: index, run: &run)
+        : plan.mergeOne(current, at: index, run: &run)
+    } else {
+      pending = plan.decodeNew(at: index, run: &run).map { .fresh($0) }
+    }
+    guard let pending else { return nil }
+    return _ExistingWrite(
+      write: { writer.write(pending.materialize(), into: &$0) },
+      preview: { Child?.some(pending.preview) as Any }, commitMerges: pending.commitMerges)
+  }
+}

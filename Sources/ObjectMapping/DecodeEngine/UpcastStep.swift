@@ -1,0 +1,58 @@
+/// The step of a superclass's rule, run on a subclass instance.
+final class _UpcastStep<Object, Base>: _DecodeStepKind {
+  let inner: _DecodeStep<Base>
+
+  init(_ inner: _DecodeStep<Base>) {
+    self.inner = inner
+  }
+
+  func decode(
+    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    hint: inout _MemberHint,
+    run: inout _MappingRun
+  ) {
+    guard var base = _upcast(object, to: Base.self) else {
+      return run.fail(_notABase(Object.self, Base.self))
+    }
+    // The same instance seen as its superclass: a new model is written through it in place;
+    // onto an existing instance, the superclass's writes are recorded and lifted.
+    var basePatch = _Patch<Base>()
+    inner.decode(&base, &basePatch, objectIndex: objectIndex, hint: &hint, run: &run)
+    guard run.ontoExisting, !basePatch.isEmpty else { return }
+    patch.append(
+      { object in
+        guard var base = _upcast(object, to: Base.self) else { return }
+        basePatch.apply(to: &base)
+      },
+      preview: { object in
+        guard var base = _upcast(object, to: Base.self) else { return }
+        basePatch.applyPreview(to: &base)
+      })
+  }
+
+  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+    inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
+  }
+
+  func applies(in run: borrowing _MappingRun) -> Bool {
+    inner.applies(in: run)
+  }
+
+  var absenceAppliesOntoExistingInstances: Bool {
+    inner.absenceAppliesOntoExistingInstances
+  }
+}
+
+/// `object` seen as its superclass `Base`: a checked class cast, which succeeds whenever the
+/// rule was lifted (both are classes and `Object` is `Base` or a subclass, so the reference is
+/// the same); `nil` only if that invariant were broken.
+@inline(__always)
+func _upcast<Object, Base>(_ object: Object, to: Base.Type) -> Base? {
+  object as? Base
+}
+
+/// The error for an object that is not a `Base` (never happens for a lifted rule).
+@inline(never)
+func _notABase(_ object: Any.Type, _ base: Any.Type) -> MappingError.Kind {
+  .invalidDefinition(message: "a \(object) is not a \(base)")
+}
