@@ -63,7 +63,8 @@ extension Node: Codable {
       try container.encode(value)
     case .double(let value):
       try container.encode(value)
-    case .decimal(let text):
+    case .decimal(let number):
+      let text = number.text
       if let value = Decimal(string: text) {
         try container.encode(value)
       } else {

@@ -370,6 +370,27 @@ import struct Foundation.Data
     appendRaw(text)
   }
 
+  /// Writes the text of a ``Node/DecimalText`` as is: the caller guarantees it is a valid JSON
+  /// number, as for ``numberText(_:)-(String)``. A packed text is written straight from its
+  /// digits, with no `String` in between.
+  package mutating func numberText(_ number: Node.DecimalText) {
+    switch number.storage {
+    case .packed(let significand, let layout):
+      beginValue()
+      if unsafe storage.capacity &- count < Node.DecimalText.maximumPackedLength
+        || !isKnownUniquelyReferenced(&storage)
+      {
+        makeRoom(for: Node.DecimalText.maximumPackedLength)
+      }
+      unsafe assert(
+        count + Node.DecimalText.maximumPackedLength <= storage.capacity, "the number's text fits")
+      unsafe count &+= Node.DecimalText.write(
+        significand: significand, layout: layout, to: storage.base + count)
+    case .text(let text):
+      numberText(text)
+    }
+  }
+
   /// Writes number text given as UTF-8 bytes, as is (see ``numberText(_:)``).
   package mutating func numberText(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()

@@ -23,8 +23,10 @@ public enum Node: Sendable {
   /// A binary floating-point number, as produced by code (readers produce ``decimal(_:)``).
   case double(Double)
   /// A number kept as its exact literal text (RFC 8259 number grammar), for integers beyond
-  /// `Int64` and for every number with a fraction or an exponent.
-  case decimal(String)
+  /// `Int64` and for every number with a fraction or an exponent. Numbers of up to 19 digits
+  /// are held without a `String` (see ``DecimalText``); build one from a `String` with
+  /// ``decimal(_:)-(String)`` or a string literal (`.decimal("12.50")`).
+  case decimal(DecimalText)
   /// A string.
   case string(String)
   /// An array of nodes.

@@ -169,7 +169,7 @@ private func _foundationScalar(_ node: Node) -> Any {
   case .bool(let flag): return flag
   case .integer(let number): return Int(exactly: number) ?? number
   case .double(let number): return number
-  case .decimal(let text): return _foundationNumber(text)
+  case .decimal(let number): return _foundationNumber(number.text)
   case .string(let text): return text
   case .array: return [Any]()
   case .object: return [String: Any]()

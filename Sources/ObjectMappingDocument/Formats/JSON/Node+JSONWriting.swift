@@ -99,13 +99,13 @@ extension Node {
         } else {
           writer.numberText(number.description)
         }
-      case .decimal(let text):
-        guard nonFinite == .describe || _isJSONNumber(text) else {
+      case .decimal(let number):
+        guard nonFinite == .describe || number.isJSONNumber else {
           throw FormatError(
             path: _WriteFrame.path(of: stack),
-            .notRepresentable(reason: "\(_decimalForMessage(text)) is not a JSON number"))
+            .notRepresentable(reason: "\(_decimalForMessage(number.text)) is not a JSON number"))
         }
-        writer.numberText(text)
+        writer.numberText(number)
       case .string(let text): writer.string(text)
       case .array(let elements):
         writer.beginArray()
