@@ -29,9 +29,10 @@ extension Node.DecimalText {
   /// The longest exponent (in digits) a packed text holds.
   private static let maximumExponentDigits = 15
 
-  /// The longest text of a packed number: a sign, 19 digits, a point, a marker, an exponent
-  /// sign and 15 exponent digits.
-  package static let maximumPackedLength = 38
+  /// The room ``write(significand:layout:to:)`` needs: the longest text of a packed number is
+  /// 38 bytes (a sign, 19 digits, a point, a marker, an exponent sign and 15 exponent digits),
+  /// and the 19 digits are first spelled out in bytes 21...39.
+  package static let maximumPackedLength = 40
 
   /// The packed form of `text`, or `nil` when it is not a JSON number or does not fit.
   package static func packed(_ text: String) -> Storage? {
@@ -69,13 +70,14 @@ extension Node.DecimalText {
     guard first < 10 else { return nil }
     index += 1
     if first != 0 {
+      // Byte by byte: the integer part of a number with a fraction is short (`-65.6136`).
       significand = UInt64(first)
       while index < end {
         let digit = unsafe base[index] &- UInt8(ascii: "0")
         guard digit < 10 else { break }
-        guard index - integerStart < maximumDigits else { return nil }
+        guard index &- integerStart < maximumDigits else { return nil }
         significand = significand &* 10 &+ UInt64(digit)
-        index += 1
+        index &+= 1
       }
     }
     let integerDigits = index - integerStart
@@ -83,14 +85,10 @@ extension Node.DecimalText {
     if unsafe index < end && base[index] == UInt8(ascii: ".") {
       index += 1
       let fractionStart = index
-      let room = maximumDigits - integerDigits
-      while index < end {
-        let digit = unsafe base[index] &- UInt8(ascii: "0")
-        guard digit < 10 else { break }
-        guard index - fractionStart < room else { return nil }
-        significand = significand &* 10 &+ UInt64(digit)
-        index += 1
-      }
+      guard
+        unsafe readDigits(
+          base, &index, end, into: &significand, room: maximumDigits - integerDigits)
+      else { return nil }
       fractionDigits = index - fractionStart
       guard fractionDigits > 0 else { return nil }
     }
@@ -123,6 +121,58 @@ extension Node.DecimalText {
     return .packed(significand: significand, layout: layout)
   }
 
+  /// Reads the digits at `index` onto the end of `significand`, moving `index` past them, eight
+  /// at a time where the text has eight bytes; `false` when there are more than `room`.
+  @inline(__always)
+  private static func readDigits(
+    _ base: UnsafePointer<UInt8>, _ index: inout Int, _ end: Int, into significand: inout UInt64,
+    room: Int
+  ) -> Bool {
+    let start = index
+    if end >= 8 {
+      // A word of the text's bytes from `index` (zeros past its end, which are not digits).
+      while index < end {
+        let word = unsafe _word(base, at: index, end: end)
+        let count = _leadingDigits(word)
+        guard count > 0 else { return true }
+        guard index &- start &+ count <= room else { return false }
+        if count == 8 {
+          significand = significand &* 100_000_000 &+ _eightDigitsValue(word)
+          index &+= 8
+        } else {
+          significand =
+            significand &* powerOfTen(count)
+            &+ _eightDigitsValue(word &<< UInt64((8 &- count) &* 8))
+          index &+= count
+          return true
+        }
+      }
+      return true
+    }
+    while index < end {
+      let digit = unsafe base[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      guard index &- start < room else { return false }
+      significand = significand &* 10 &+ UInt64(digit)
+      index &+= 1
+    }
+    return true
+  }
+
+  /// `10^count` for `count` in `1...7`.
+  @inline(__always)
+  private static func powerOfTen(_ count: Int) -> UInt64 {
+    switch count {
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    default: 10_000_000
+    }
+  }
+
   /// Whether a packed number has neither a fraction nor an exponent.
   package static func isIntegral(layout: UInt64) -> Bool {
     layout & (31 << 6 | exponentBit) == 0
@@ -141,17 +191,33 @@ extension Node.DecimalText {
     }
     let integerDigits = Int(truncatingIfNeeded: layout >> 1 & 31)
     let fractionDigits = Int(truncatingIfNeeded: layout >> 6 & 31)
-    var remaining = significand
-    let point = position &+ integerDigits
+    // All 19 digits of the significand, leading zeros included, past the text's first 21
+    // bytes: three, then eight and eight at once. The text's digits are the last ones.
+    let scratch = unsafe out + 21
+    let high = significand / 10_000_000_000_000_000
+    let rest = significand &- high &* 10_000_000_000_000_000
+    let upper = rest / 100_000_000
+    let lower = rest &- upper &* 100_000_000
+    let hundreds = high / 100
+    let tens = high / 10 &- hundreds &* 10
+    unsafe scratch[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: hundreds)
+    unsafe scratch[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+    unsafe scratch[2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: high &- high / 10 &* 10)
+    let zeros: UInt64 = 0x3030_3030_3030_3030
+    unsafe UnsafeMutableRawPointer(scratch + 3).storeBytes(
+      of: (_ShortestDecimal.eightDigits(UInt32(truncatingIfNeeded: upper)) | zeros).littleEndian,
+      as: UInt64.self)
+    unsafe UnsafeMutableRawPointer(scratch + 11).storeBytes(
+      of: (_ShortestDecimal.eightDigits(UInt32(truncatingIfNeeded: lower)) | zeros).littleEndian,
+      as: UInt64.self)
+    let digits = unsafe scratch + (19 &- integerDigits &- fractionDigits)
+    unsafe (out + position).update(from: digits, count: integerDigits)
+    position &+= integerDigits
     if fractionDigits > 0 {
-      let last = point &+ fractionDigits
-      unsafe writeDigits(&remaining, from: last, downTo: point &+ 1, in: out)
-      unsafe out[point] = UInt8(ascii: ".")
-      position = last &+ 1
-    } else {
-      position = point
+      unsafe out[position] = UInt8(ascii: ".")
+      unsafe (out + (position &+ 1)).update(from: digits + integerDigits, count: fractionDigits)
+      position &+= fractionDigits &+ 1
     }
-    unsafe writeDigits(&remaining, from: point &- 1, downTo: point &- integerDigits, in: out)
     if layout & exponentBit != 0 {
       unsafe out[position] = layout & upperCaseBit != 0 ? UInt8(ascii: "E") : UInt8(ascii: "e")
       position &+= 1
