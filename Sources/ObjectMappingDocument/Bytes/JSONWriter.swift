@@ -363,7 +363,7 @@ import struct Foundation.Data
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
-  /// literal text of a ``Node/decimal(_:)``, which `Node._writeJSON` checks with
+  /// literal text of a ``Node/decimal(_:)-enum.case``, which `Node._writeJSON` checks with
   /// `_isJSONNumber` first; only descriptions write other text, such as `nan`).
   package mutating func numberText(_ text: String) {
     beginValue()

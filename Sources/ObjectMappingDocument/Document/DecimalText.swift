@@ -1,5 +1,5 @@
 extension Node {
-  /// A number kept exactly as its literal text: the payload of ``Node/decimal(_:)``.
+  /// A number kept exactly as its literal text: the payload of ``Node/decimal(_:)-enum.case``.
   ///
   /// The JSON reader keeps every number that is not an `Int64` (anything with a fraction or an
   /// exponent, and integers beyond `Int64`) as its text, so `Decimal` reads it exactly, a
@@ -86,7 +86,7 @@ extension Node {
     }
   }
 
-  /// A number kept as its exact literal `text`: ``decimal(_:)`` with a ``DecimalText``.
+  /// A number kept as its exact literal `text`: ``decimal(_:)-enum.case`` with a ``DecimalText``.
   ///
   /// ```swift
   /// let price = "12.50"
