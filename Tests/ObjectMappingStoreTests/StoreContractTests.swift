@@ -116,7 +116,7 @@ actor MemoryStore: PersistentStore {
     switch node {
     case .integer(let value): Double(value)
     case .double(let value): value
-    case .decimal(let text): Double(text)
+    case .decimal(let number): Double(number.text)
     case .bool(let flag): flag ? 1 : 0
     default: nil
     }

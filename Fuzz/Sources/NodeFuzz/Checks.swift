@@ -79,7 +79,7 @@ func number(_ node: Node) -> Double? {
   switch node {
   case .integer(let value): return Double(value)
   case .double(let value): return value
-  case .decimal(let text): return Double(text)
+  case .decimal(let number): return Double(number.text)
   default: return nil
   }
 }

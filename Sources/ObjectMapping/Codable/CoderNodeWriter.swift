@@ -41,14 +41,15 @@ struct _CoderNodeWriter {
           else { return }
           writer.string(text)
         }
-      case .decimal(let text):
-        guard _isJSONNumber(text) else {
+      case .decimal(let number):
+        guard number.isJSONNumber else {
+          let text = number.text
           throw EncodingError.invalidValue(
             text,
             EncodingError.Context(
               codingPath: currentPath(stack), debugDescription: "\(text) is not a JSON number"))
         }
-        writer.numberText(text)
+        writer.numberText(number)
       case .string(let text): writer.string(text)
       case .array(let elements):
         guard depth + stack.count < _StreamEncoder.maximumDepth else { throw _TooDeep() }

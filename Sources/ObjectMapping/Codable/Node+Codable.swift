@@ -14,7 +14,7 @@ extension Node: Codable {
   /// ``MappedCodable`` value finds the keys its mapping spells; of members with equal keys the
   /// first is kept, as `JSONDecoder` keeps it. Under ``FastJSONDecoder`` the node is read
   /// straight from the scanned document: members in payload order, numbers with their exact
-  /// text (``decimal(_:)``). Other decoders give objects sorted by key and numbers as the
+  /// text (``decimal(_:)-enum.case``). Other decoders give objects sorted by key and numbers as the
   /// decoder reads them.
   public init(from decoder: any Decoder) throws {
     if let decoder = decoder as? _TapeDecoder {
@@ -63,7 +63,8 @@ extension Node: Codable {
       try container.encode(value)
     case .double(let value):
       try container.encode(value)
-    case .decimal(let text):
+    case .decimal(let number):
+      let text = number.text
       if let value = Decimal(string: text) {
         try container.encode(value)
       } else {

@@ -360,7 +360,8 @@ extension Node {
   /// The text of a scalar for converting comparisons; `nil` for containers and `null`.
   fileprivate var _scalarText: String? {
     switch self {
-    case .string(let text), .decimal(let text): return text
+    case .string(let text): return text
+    case .decimal(let number): return number.text
     case .integer(let number): return String(number)
     case .double(let number): return number.description
     case .bool(let flag): return flag ? "true" : "false"

@@ -99,7 +99,8 @@ extension KeyAttribute: _KeyRuleProvider {
       },
       encode: { object in
         switch try object[keyPath: property].payloadNode() {
-        case .string(let text), .decimal(let text): return text
+        case .string(let text): return text
+        case .decimal(let number): return number.text
         case .integer(let number): return String(number)
         case .double(let number): return number.description
         case .bool(let flag): return flag ? "true" : "false"

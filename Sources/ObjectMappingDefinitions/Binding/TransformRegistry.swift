@@ -393,7 +393,7 @@ private let _apiBool = ValueTransform<Node, Bool>(
     case .bool(let value): return value
     case .integer(let value): return value != 0
     case .double(let value): return value != 0
-    case .decimal(let text): return (Double(text) ?? 0) != 0
+    case .decimal(let number): return (Double(number.text) ?? 0) != 0
     case .string(let text):
       switch text.trimmingCharacters(in: .whitespaces).lowercased() {
       case "on", "1", "true", "yes", "y", "t": return true

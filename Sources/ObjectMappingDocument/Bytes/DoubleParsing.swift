@@ -54,7 +54,7 @@ package enum _EiselLemire {
 
 /// Whether `text` is a JSON number (RFC 8259 §6): `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`.
 ///
-/// Number text that does not come from the JSON reader (``Node/decimal(_:)`` built in code) is
+/// Number text that does not come from the JSON reader (``Node/decimal(_:)-enum.case`` built in code) is
 /// checked with this before it is mapped or written, so it can neither mislead the number
 /// parser nor inject JSON into the output.
 package func _isJSONNumber(_ text: String) -> Bool {
@@ -160,7 +160,7 @@ package func _eightDigitsValue(_ word: UInt64) -> UInt64 {
   return (value &* 10_000 &+ value &>> 32) & 0xFFFF_FFFF
 }
 
-/// `.decimal("1e")`: how a ``Node/decimal(_:)`` reads in an error message (text quoted and
+/// `.decimal("1e")`: how a ``Node/decimal(_:)-enum.case`` reads in an error message (text quoted and
 /// shortened past 60 characters, as strings are).
 package func _decimalForMessage(_ text: String) -> String {
   ".decimal(" + MessageText.quoted(text) + ")"

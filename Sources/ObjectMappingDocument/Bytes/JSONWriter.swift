@@ -363,11 +363,32 @@ import struct Foundation.Data
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
-  /// literal text of a ``Node/decimal(_:)``, which `Node._writeJSON` checks with
+  /// literal text of a ``Node/decimal(_:)-enum.case``, which `Node._writeJSON` checks with
   /// `_isJSONNumber` first; only descriptions write other text, such as `nan`).
   package mutating func numberText(_ text: String) {
     beginValue()
     appendRaw(text)
+  }
+
+  /// Writes the text of a ``Node/DecimalText`` as is: the caller guarantees it is a valid JSON
+  /// number, as for ``numberText(_:)-(String)``. A packed text is written straight from its
+  /// digits, with no `String` in between.
+  package mutating func numberText(_ number: Node.DecimalText) {
+    switch number.storage {
+    case .packed(let significand, let layout):
+      beginValue()
+      if unsafe storage.capacity &- count < Node.DecimalText.maximumPackedLength
+        || !isKnownUniquelyReferenced(&storage)
+      {
+        makeRoom(for: Node.DecimalText.maximumPackedLength)
+      }
+      unsafe assert(
+        count + Node.DecimalText.maximumPackedLength <= storage.capacity, "the number's text fits")
+      unsafe count &+= Node.DecimalText.write(
+        significand: significand, layout: layout, to: storage.base + count)
+    case .text(let text):
+      numberText(text)
+    }
   }
 
   /// Writes number text given as UTF-8 bytes, as is (see ``numberText(_:)``).

@@ -403,7 +403,7 @@ package enum _ShortestDecimal {
   /// divisions are multiplications: `(n × 10486) >> 20 = ⌊n / 100⌋` for `n` below 10^4 and
   /// `(n × 103) >> 10 = ⌊n / 10⌋` below 179, and no lane's product reaches the next lane.
   @inline(__always)
-  private static func eightDigits(_ value: UInt32) -> UInt64 {
+  package static func eightDigits(_ value: UInt32) -> UInt64 {
     let high = value / 10_000
     let halves = UInt64(high) | UInt64(value &- high &* 10_000) << 32
     let hundreds = ((halves &* 10486) >> 20) & 0x0000_007F_0000_007F

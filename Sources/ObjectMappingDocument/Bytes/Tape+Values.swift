@@ -80,13 +80,18 @@ private struct _NodeBuilder {
     case .number:
       // Integers beyond the packed range (`-2⁶² ..< 2⁶²`) are stored as text; those that fit
       // `Int64` are integers in a `Node` all the same.
-      let text = text(of: entry)
-      if entry.flags & _TapeEntry.numberIsIntegral != 0, let integer = Int64(text),
-        _PackedEntry(integer: integer) == nil
-      {
-        return .integer(integer)
+      if entry.flags & _TapeEntry.numberIsIntegral != 0 {
+        let text = text(of: entry)
+        if let integer = Int64(text), _PackedEntry(integer: integer) == nil {
+          return .integer(integer)
+        }
+        return .decimal(text)
       }
-      return .decimal(text)
+      // Other numbers keep their text, packed without a `String` when it fits.
+      return unsafe .decimal(
+        Node.DecimalText(
+          utf8: UnsafeBufferPointer(
+            rebasing: bytes[Int(entry.payload)..<Int(entry.payload) + Int(entry.length)])))
     case .string: return .string(text(of: entry))
     // Empty containers are built as `[]`: `Array(unsafeUninitializedCapacity: 0)` writes its
     // count into the shared empty-array storage, a write ThreadSanitizer reports as a race

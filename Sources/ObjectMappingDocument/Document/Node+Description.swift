@@ -37,9 +37,9 @@ extension Node: CustomDebugStringConvertible {
       case .bool(let flag): output.append(contentsOf: ".bool(\(flag))".utf8)
       case .integer(let number): output.append(contentsOf: ".integer(\(number))".utf8)
       case .double(let number): output.append(contentsOf: ".double(\(number))".utf8)
-      case .decimal(let text):
+      case .decimal(let number):
         output.append(contentsOf: ".decimal(".utf8)
-        _appendDebugQuoted(text, to: &output)
+        _appendDebugQuoted(number.text, to: &output)
         output.append(UInt8(ascii: ")"))
       case .string(let text):
         output.append(contentsOf: ".string(".utf8)

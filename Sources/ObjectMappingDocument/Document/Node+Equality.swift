@@ -69,7 +69,7 @@ extension Node: Hashable {
     case .double(let value):
       guard value.isFinite else { return nil }
       return _CanonicalNumber(text: value.description)
-    case .decimal(let text): return _CanonicalNumber(text: text)
+    case .decimal(let number): return _CanonicalNumber(text: number.text)
     default: return nil
     }
   }

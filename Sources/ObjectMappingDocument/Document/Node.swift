@@ -3,7 +3,7 @@
 /// `Node` is what mappings see of a payload, whatever format it arrived in (JSON, form
 /// URL-encoded, Foundation objects). Numbers keep their exactness: integers that fit `Int64` are
 /// ``integer(_:)``, numbers read from text that do not (large integers, anything with a fraction or
-/// exponent) keep their literal text in ``decimal(_:)``, so `Decimal` can be read exactly and a
+/// exponent) keep their literal text in ``decimal(_:)-enum.case``, so `Decimal` can be read exactly and a
 /// `Double` is always the correctly rounded value of that text. Objects keep their members in
 /// payload order, duplicates included.
 ///
@@ -20,11 +20,13 @@ public enum Node: Sendable {
   case bool(Bool)
   /// An integer that fits in `Int64`, kept exact.
   case integer(Int64)
-  /// A binary floating-point number, as produced by code (readers produce ``decimal(_:)``).
+  /// A binary floating-point number, as produced by code (readers produce ``decimal(_:)-enum.case``).
   case double(Double)
   /// A number kept as its exact literal text (RFC 8259 number grammar), for integers beyond
-  /// `Int64` and for every number with a fraction or an exponent.
-  case decimal(String)
+  /// `Int64` and for every number with a fraction or an exponent. Numbers of up to 19 digits
+  /// are held without a `String` (see ``DecimalText``); build one from a `String` with
+  /// ``decimal(_:)-type.method`` or a string literal (`.decimal("12.50")`).
+  case decimal(DecimalText)
   /// A string.
   case string(String)
   /// An array of nodes.

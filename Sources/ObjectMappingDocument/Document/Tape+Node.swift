@@ -61,18 +61,18 @@ extension _Tape {
         } else {
           appendText(number.description, kind: .number, to: &entries, bytes: &bytes)
         }
-      case .decimal(let text):
-        guard _isJSONNumber(text) else {
+      case .decimal(let number):
+        guard number.isJSONNumber else {
           throw FormatError(
             path: _WriteFrame.path(of: stack.map(\.frame)),
-            .invalidNumber(text: text))
+            .invalidNumber(text: number.text))
         }
-        let integral = !text.utf8.contains {
-          $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
-        }
-        appendText(
-          text, kind: .number, flags: integral ? _TapeEntry.numberIsIntegral : 0, to: &entries,
-          bytes: &bytes)
+        let offset = bytes.count
+        number.appendText(to: &bytes)
+        entries.append(
+          _TapeEntry(
+            kind: .number, flags: number.isIntegral ? _TapeEntry.numberIsIntegral : 0,
+            length: UInt32(truncatingIfNeeded: bytes.count - offset), payload: Int64(offset)))
       case .string(let text):
         appendText(text, kind: .string, to: &entries, bytes: &bytes)
       case .array where stack.count >= maximumDepth, .object where stack.count >= maximumDepth:

@@ -48,7 +48,7 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidUTF8(location: TextLocation)
     /// A `Double` that is NaN or infinite cannot be written: `value` is its description.
     case nonFiniteNumber(value: String)
-    /// A ``Node/decimal(_:)`` whose text is not a JSON number was read as a number: `text` is
+    /// A ``Node/decimal(_:)-enum.case`` whose text is not a JSON number was read as a number: `text` is
     /// the decimal's text.
     case invalidNumber(text: String)
     /// A value cannot be written in the requested format: `reason` says why.

@@ -212,7 +212,9 @@ enum _StoreSQL {
     case .bool(let flag): return parameter(.integer(flag ? 1 : 0))
     case .integer(let integer): return parameter(.integer(integer))
     case .double(let double): return parameter(.real(double))
-    case .decimal(let text): return parameter(Double(text).map { .real($0) } ?? .text(text))
+    case .decimal(let number):
+      let text = number.text
+      return parameter(Double(text).map { .real($0) } ?? .text(text))
     case .string(let text): return parameter(.text(text))
     case .array, .object:
       return "json(\(parameter(.text((try? node.jsonString()) ?? "null"))))"

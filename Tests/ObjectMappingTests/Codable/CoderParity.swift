@@ -244,7 +244,7 @@ extension Node {
   func doublesOnly() -> Node {
     switch self {
     case .integer(let value): return .double(Double(value))
-    case .decimal(let text): return Double(text).map { .double($0) } ?? self
+    case .decimal(let number): return Double(number.text).map { .double($0) } ?? self
     case .array(let elements): return .array(elements.map { $0.doublesOnly() })
     case .object(let members):
       return .object(members.map { Node.Member($0.key, $0.value.doublesOnly()) })

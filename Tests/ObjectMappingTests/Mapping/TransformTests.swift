@@ -103,8 +103,8 @@ extension ValueTransform where Input == Node, Output == TransformTests.Coordinat
     switch node {
     case .integer(let value): return Double(value)
     case .double(let value): return value
-    case .decimal(let text):
-      if let value = Double(text) { return value }
+    case .decimal(let number):
+      if let value = Double(number.text) { return value }
     default: break
     }
     throw ConversionFailure.typeMismatch(expected: "a number", found: node.kindDescription)

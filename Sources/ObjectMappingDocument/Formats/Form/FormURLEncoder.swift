@@ -126,7 +126,10 @@ package struct _FormURLEncoder {
         var text: [UInt8] = []
         _appendShortestText(of: number, to: &text)
         appendEscaped(text, to: &output)
-      case .decimal(let text), .string(let text):
+      case .decimal(let number):
+        beginPair()
+        appendEscaped(number.text, to: &output)
+      case .string(let text):
         beginPair()
         appendEscaped(text, to: &output)
       case .array(let elements):

@@ -15,11 +15,11 @@ extension Node {
   ///   and `false`) → ``bool(_:)``. A boolean `NSNumber` is told from the number `1` on both
   ///   Linux and Apple platforms.
   /// - Integers (`Int`, `Int8`…`UInt64`, integer `NSNumber`s) → ``integer(_:)``, or
-  ///   ``decimal(_:)`` with the exact digits when beyond `Int64`.
-  /// - `Double` and floating-point `NSNumber`s → ``double(_:)``; `Float` → ``decimal(_:)`` with
+  ///   ``decimal(_:)-enum.case`` with the exact digits when beyond `Int64`.
+  /// - `Double` and floating-point `NSNumber`s → ``double(_:)``; `Float` → ``decimal(_:)-enum.case`` with
   ///   the float's shortest text (`Float(0.1)` → `"0.1"`, not `0.10000000149011612`).
   /// - `Decimal` / `NSDecimalNumber` → ``integer(_:)`` when integral and within `Int64`,
-  ///   otherwise ``decimal(_:)`` with its exact text.
+  ///   otherwise ``decimal(_:)-enum.case`` with its exact text.
   /// - `Date` / `NSDate` (property lists) → an ISO 8601 UTC string, with milliseconds when
   ///   non-zero (`"2011-07-07T04:35:28Z"`, `"2011-07-07T04:35:28.123Z"`), for dates in the
   ///   years 0000 through 9999 (see `DateFormat`); any other date is an error.
@@ -100,7 +100,7 @@ extension Node {
   /// Conversions: ``object(_:)`` → `[String: Any]` (for duplicate keys the first member wins,
   /// as in ``subscript(_:)-(String)``); ``array(_:)`` → `[Any]`; ``string(_:)`` → `String`;
   /// ``bool(_:)`` → `Bool`; ``integer(_:)`` → `Int`; ``double(_:)`` → `Double`;
-  /// ``decimal(_:)`` → `Int` for an integer that fits, `Decimal` for a larger integer,
+  /// ``decimal(_:)-enum.case`` → `Int` for an integer that fits, `Decimal` for a larger integer,
   /// `Double` (correctly rounded) for text with a fraction or an exponent, `Double.nan` for text
   /// that is not a JSON number (`.decimal("1,2")`); ``null`` → `NSNull`.
   ///
@@ -169,7 +169,7 @@ private func _foundationScalar(_ node: Node) -> Any {
   case .bool(let flag): return flag
   case .integer(let number): return Int(exactly: number) ?? number
   case .double(let number): return number
-  case .decimal(let text): return _foundationNumber(text)
+  case .decimal(let number): return _foundationNumber(number.text)
   case .string(let text): return text
   case .array: return [Any]()
   case .object: return [String: Any]()

@@ -6,7 +6,7 @@ extension Node {
   /// The reader is strict RFC 8259 by default: it validates UTF-8, rejects trailing characters,
   /// leading zeros and escaped lone surrogates, and limits nesting to 512 levels. Integers that
   /// fit `Int64` become ``integer(_:)``; every other number keeps its literal text in
-  /// ``decimal(_:)``. Duplicate keys are kept in payload order; lookups find the first (or they
+  /// ``decimal(_:)-enum.case``. Duplicate keys are kept in payload order; lookups find the first (or they
   /// are an error under ``JSONReadingOptions/rejectsDuplicateKeys``).
   ///
   /// ```swift

@@ -5,7 +5,7 @@ extension Node {
   ///
   /// Compact by default; see ``JSONWritingOptions`` for pretty-printing and sorted keys.
   /// Strings are minimally escaped (`/` and non-ASCII are written as is), doubles in their
-  /// shortest round-trip form, ``decimal(_:)`` numbers as their exact literal text. The writer
+  /// shortest round-trip form, ``decimal(_:)-enum.case`` numbers as their exact literal text. The writer
   /// walks the node with an explicit stack, so any nesting depth is fine.
   ///
   /// ```swift
@@ -18,7 +18,7 @@ extension Node {
   /// - Returns: The UTF-8 bytes of the JSON text.
   /// - Throws: ``FormatError`` `.nonFiniteNumber` at the path of the first NaN or infinite
   ///   ``double(_:)``, for example `/values/2: cannot write the non-finite number nan`;
-  ///   `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a JSON number, for
+  ///   `.notRepresentable` at the path of a ``decimal(_:)-enum.case`` whose text is not a JSON number, for
   ///   example `/n: cannot serialize: .decimal("1,\"admin\":true") is not a JSON number`.
   public func jsonData(options: JSONWritingOptions = []) throws -> Data {
     var writer = _JSONWriter(pretty: options.contains(.prettyPrinted))
@@ -36,7 +36,7 @@ extension Node {
   /// - Parameter options: Pretty-printing and key sorting; compact, in member order by default.
   /// - Returns: The UTF-8 bytes of the JSON text.
   /// - Throws: ``FormatError`` `.nonFiniteNumber` at the path of the first NaN or infinite
-  ///   ``double(_:)``; `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a
+  ///   ``double(_:)``; `.notRepresentable` at the path of a ``decimal(_:)-enum.case`` whose text is not a
   ///   JSON number.
   public func jsonBytes(options: JSONWritingOptions = []) throws -> [UInt8] {
     var writer = _JSONWriter(pretty: options.contains(.prettyPrinted))
@@ -55,7 +55,7 @@ extension Node {
   /// - Parameter options: Pretty-printing and key sorting; compact, in member order by default.
   /// - Returns: The JSON text.
   /// - Throws: ``FormatError`` `.nonFiniteNumber` at the path of the first NaN or infinite
-  ///   ``double(_:)``; `.notRepresentable` at the path of a ``decimal(_:)`` whose text is not a
+  ///   ``double(_:)``; `.notRepresentable` at the path of a ``decimal(_:)-enum.case`` whose text is not a
   ///   JSON number.
   public func jsonString(options: JSONWritingOptions = []) throws -> String {
     String(decoding: try jsonBytes(options: options), as: UTF8.self)
@@ -77,7 +77,7 @@ extension Node {
   ///   - sortedKeys: Whether to write object members sorted by the UTF-8 bytes of their keys.
   ///   - nonFinite: What to do with NaN and infinite doubles.
   /// - Throws: ``FormatError`` `.nonFiniteNumber` with the value's path, when `nonFinite` is
-  ///   `.error`; `.notRepresentable` for ``decimal(_:)`` text that is not a JSON number, also
+  ///   `.error`; `.notRepresentable` for ``decimal(_:)-enum.case`` text that is not a JSON number, also
   ///   only when `nonFinite` is `.error` (descriptions show any text).
   package func _writeJSON(
     to writer: inout _JSONWriter, sortedKeys: Bool, nonFinite: _NonFinitePolicy
@@ -99,13 +99,13 @@ extension Node {
         } else {
           writer.numberText(number.description)
         }
-      case .decimal(let text):
-        guard nonFinite == .describe || _isJSONNumber(text) else {
+      case .decimal(let number):
+        guard nonFinite == .describe || number.isJSONNumber else {
           throw FormatError(
             path: _WriteFrame.path(of: stack),
-            .notRepresentable(reason: "\(_decimalForMessage(text)) is not a JSON number"))
+            .notRepresentable(reason: "\(_decimalForMessage(number.text)) is not a JSON number"))
         }
-        writer.numberText(text)
+        writer.numberText(number)
       case .string(let text): writer.string(text)
       case .array(let elements):
         writer.beginArray()
