@@ -90,7 +90,7 @@ extension ObjectManager {
       with: mappingOptions)
     return ElementStream(
       elements: elements,
-      deadline: _StreamDeadline(deadline, timeout: limits.timeout, body: response.body),
+      deadline: StreamDeadline(deadline, timeout: limits.timeout, body: response.body),
       statusCode: response.statusCode, headers: response.headers, url: response.url,
       backlogLimit: maximum)
   }
@@ -145,7 +145,7 @@ public struct ElementStream<Object>: AsyncSequence {
   public typealias Failure = ObjectManagerError
 
   let elements: StreamedElements<Object, TransportBody>
-  let deadline: _StreamDeadline
+  let deadline: StreamDeadline
   /// The response's status code.
   public let statusCode: Int
   /// The response's header fields (`Link` for the next page, …).
@@ -157,7 +157,7 @@ public struct ElementStream<Object>: AsyncSequence {
   let backlogLimit: Int
 
   init(
-    elements: StreamedElements<Object, TransportBody>, deadline: _StreamDeadline,
+    elements: StreamedElements<Object, TransportBody>, deadline: StreamDeadline,
     statusCode: Int, headers: HeaderFields, url: URL, backlogLimit: Int
   ) {
     self.elements = elements
@@ -175,21 +175,21 @@ public struct ElementStream<Object>: AsyncSequence {
   /// An iterator over the elements.
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      base: elements.makeAsyncIterator(), deadline: deadline, iteration: _Iteration(deadline),
+      base: elements.makeAsyncIterator(), deadline: deadline, iteration: Iteration(deadline),
       statusCode: statusCode, backlogLimit: backlogLimit)
   }
 
   /// Reads the body as elements are asked for.
   public struct Iterator: AsyncIteratorProtocol {
     private var base: StreamedElements<Object, TransportBody>.Iterator
-    private let deadline: _StreamDeadline
-    private let iteration: _Iteration
+    private let deadline: StreamDeadline
+    private let iteration: Iteration
     private let statusCode: Int
     private let backlogLimit: Int
 
     init(
-      base: StreamedElements<Object, TransportBody>.Iterator, deadline: _StreamDeadline,
-      iteration: _Iteration, statusCode: Int, backlogLimit: Int
+      base: StreamedElements<Object, TransportBody>.Iterator, deadline: StreamDeadline,
+      iteration: Iteration, statusCode: Int, backlogLimit: Int
     ) {
       self.base = base
       self.deadline = deadline
@@ -240,9 +240,9 @@ public struct ElementStream<Object>: AsyncSequence {
   }
 
   /// An iteration: stops the deadline's watch when released.
-  final class _Iteration: Sendable {
-    let deadline: _StreamDeadline
-    init(_ deadline: _StreamDeadline) { self.deadline = deadline }
+  final class Iteration: Sendable {
+    let deadline: StreamDeadline
+    init(_ deadline: StreamDeadline) { self.deadline = deadline }
     deinit { deadline.stop() }
   }
 }
@@ -252,7 +252,7 @@ extension ElementStream: Sendable where Object: Sendable {}
 
 /// A streamed request's deadline: at it, the body is closed (the transport stops the transfer)
 /// and the stream ends with ``ObjectManagerError/timedOut(after:)``.
-final class _StreamDeadline: Sendable {
+final class StreamDeadline: Sendable {
   let timeout: Duration
   private let state = _Locked((expired: false, watch: Task<Void, Never>?.none))
 

@@ -330,7 +330,7 @@ func _race<Value: Sendable>(
   _ operation: @escaping @Sendable () async -> Result<Value, ObjectManagerError>,
   timedOut: @escaping @Sendable () -> ObjectManagerError
 ) async -> Result<Value, ObjectManagerError> {
-  let race = _Race<Value>()
+  let race = Race<Value>()
   return await withTaskCancellationHandler {
     await withCheckedContinuation { continuation in
       race.start(continuation)
@@ -347,7 +347,7 @@ func _race<Value: Sendable>(
 }
 
 /// The state of a ``_race(deadline:_:timedOut:)``: the first result wins.
-private final class _Race<Value: Sendable>: Sendable {
+private final class Race<Value: Sendable>: Sendable {
   private struct State {
     var continuation: CheckedContinuation<Result<Value, ObjectManagerError>, Never>?
     var outcome: Result<Value, ObjectManagerError>?

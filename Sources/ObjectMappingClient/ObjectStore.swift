@@ -196,7 +196,7 @@ extension ObjectManager {
     let options = response.mappingOptions
     let type = M.Object.self
 
-    var steps: [_StoreStep<M.Object>] = []
+    var steps: [StoreStep<M.Object>] = []
     var inserted: [String: M.Object] = [:]
     var seen: Set<String> = []
     var errors: [MappingError] = []
@@ -262,7 +262,7 @@ extension ObjectManager {
 }
 
 /// What a store-backed load does with one element once every element mapped.
-private enum _StoreStep<Object> {
+private enum StoreStep<Object> {
   /// Apply the staged writes to the stored instance.
   case update(Object, StagedUpdate<Object>)
   /// Insert the new instance.

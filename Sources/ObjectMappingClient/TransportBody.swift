@@ -65,7 +65,7 @@ public struct TransportBody: AsyncSequence, Sendable {
   /// A transfer that failed (`.cancelled` once closed, `.networkConnectionLost`, …).
   public typealias Failure = URLError
 
-  let reader: _BodyReader
+  let reader: BodyReader
 
   /// A body read through `next`, which returns the next chunk (`nil` at the end) and is called
   /// again only after it returned, and closed through `close`.
@@ -78,7 +78,7 @@ public struct TransportBody: AsyncSequence, Sendable {
     next: @escaping @Sendable () async throws(URLError) -> Data?,
     close: @escaping @Sendable () -> Void
   ) {
-    reader = _BodyReader(next: next, close: close)
+    reader = BodyReader(next: next, close: close)
   }
 
   /// A body that is all here: one chunk (none when `data` is empty).
@@ -86,13 +86,13 @@ public struct TransportBody: AsyncSequence, Sendable {
   /// - Parameter data: The whole body.
   public init(_ data: Data) {
     let chunk = _Locked<Data?>(data.isEmpty ? nil : data)
-    reader = _BodyReader(next: { chunk.withLock { $0.take() } }, close: {})
+    reader = BodyReader(next: { chunk.withLock { $0.take() } }, close: {})
   }
 
   /// An iterator over the chunks. The body is read once: releasing the iterator before the
   /// body's end closes it.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(iteration: _BodyIteration(reader))
+    Iterator(iteration: BodyIteration(reader))
   }
 
   /// Closes the body now: the transfer stops and a pending or later read fails with
@@ -103,7 +103,7 @@ public struct TransportBody: AsyncSequence, Sendable {
 
   /// Reads the body's chunks.
   public struct Iterator: AsyncIteratorProtocol {
-    let iteration: _BodyIteration
+    let iteration: BodyIteration
 
     /// The next chunk, or `nil` at the end of the body.
     ///
@@ -116,10 +116,10 @@ public struct TransportBody: AsyncSequence, Sendable {
 }
 
 /// One iteration of a body: closes it when released (a consumer that stopped early).
-final class _BodyIteration: Sendable {
-  let reader: _BodyReader
+final class BodyIteration: Sendable {
+  let reader: BodyReader
 
-  init(_ reader: _BodyReader) {
+  init(_ reader: BodyReader) {
     self.reader = reader
   }
 
@@ -129,7 +129,7 @@ final class _BodyIteration: Sendable {
 }
 
 /// The state of a body: closed when released before its end.
-final class _BodyReader: Sendable {
+final class BodyReader: Sendable {
   private let read: @Sendable () async throws(URLError) -> Data?
   private let closeTransfer: @Sendable () -> Void
   /// `.open`, `.ended` (read to its end or failed) or `.closed`.

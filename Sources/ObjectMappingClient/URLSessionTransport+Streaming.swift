@@ -42,7 +42,7 @@ extension URLSessionTransport {
     urlRequest.httpBody = request.body
     let prepared = urlRequest
     let configuration = session.configuration
-    let transfer = _StreamTransfer(limit: maximumBodySize)
+    let transfer = StreamTransfer(limit: maximumBodySize)
     let head = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         transfer.awaitHead(continuation)
@@ -50,13 +50,13 @@ extension URLSessionTransport {
         // cooperative pool.
         _streamCalls.async {
           #if canImport(FoundationNetworking)
-            let queue: OperationQueue = _InlineOperationQueue()
+            let queue: OperationQueue = InlineOperationQueue()
           #else
             let queue = OperationQueue()
             queue.maxConcurrentOperationCount = 1
           #endif
           let session = URLSession(
-            configuration: configuration, delegate: _StreamDelegate(transfer),
+            configuration: configuration, delegate: StreamDelegate(transfer),
             delegateQueue: queue)
           transfer.start(session.dataTask(with: prepared))
           // The session ends with its one task (and lets go of its delegate).
@@ -81,11 +81,11 @@ private let _streamCalls = DispatchQueue(
   label: "ObjectMappingClient.URLSessionTransport.stream", attributes: .concurrent)
 
 /// A streamed transfer's session delegate.
-private final class _StreamDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+private final class StreamDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   // @unchecked: `transfer` is immutable (and Sendable).
-  let transfer: _StreamTransfer
+  let transfer: StreamTransfer
 
-  init(_ transfer: _StreamTransfer) {
+  init(_ transfer: StreamTransfer) {
     self.transfer = transfer
   }
 
@@ -118,9 +118,9 @@ private final class _StreamDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
 /// One streamed transfer: the response head for the caller, then the body's chunks queued for
 /// the consumer. The delegate never waits: up to ``highWater`` bytes are queued in memory, the
-/// rest in a ``_Spool`` file, read back in order; past `limit` bytes held in all, the transfer
+/// rest in a ``Spool`` file, read back in order; past `limit` bytes held in all, the transfer
 /// fails with `URLError(.dataLengthExceedsMaximum)`.
-final class _StreamTransfer: @unchecked Sendable {
+final class StreamTransfer: @unchecked Sendable {
   // @unchecked: every `var` is only touched while `lock` is held (and the spool's file only
   // read or written then).
   private let lock = NSLock()
@@ -132,7 +132,7 @@ final class _StreamTransfer: @unchecked Sendable {
   /// The bytes of `chunks` not taken yet.
   private var queued = 0
   /// The bytes past the in-memory mark, once there were any (in order after `chunks`).
-  private var spool: _Spool?
+  private var spool: Spool?
   /// The body arrived whole.
   private var completed = false
   private var failure: URLError?
@@ -180,7 +180,7 @@ final class _StreamTransfer: @unchecked Sendable {
 
   /// Declines a redirect (the manager follows redirects itself), unless the transfer already
   /// failed: its task is cancelled, or about to be, and FoundationNetworking traps when a
-  /// redirect callback completes after a cancellation (see `_Transfer.declineRedirect(_:)` in
+  /// redirect callback completes after a cancellation (see `Transfer.declineRedirect(_:)` in
   /// URLSessionTransport.swift). Checked and completed under the lock `fail` sets the failure
   /// under; the completion handler only queues work.
   func declineRedirect(_ completionHandler: @Sendable (URLRequest?) -> Void) {
@@ -234,7 +234,7 @@ final class _StreamTransfer: @unchecked Sendable {
     }
     // Past the mark, or behind bytes already spooled: in order, after them.
     do throws(URLError) {
-      if spool == nil { spool = try _Spool(capacity: limit) }
+      if spool == nil { spool = try Spool(capacity: limit) }
       try spool?.write(data)
       lock.unlock()
     } catch {
@@ -360,7 +360,7 @@ final class _StreamTransfer: @unchecked Sendable {
 /// following a link) in the temporary directory and unlinked as soon as it is open: it has no
 /// name while in use, and its disk space is released when it is closed, or when the process
 /// ends however it ends. Used only under its transfer's lock.
-final class _Spool {
+final class Spool {
   /// How the spool files' names start.
   static let namePrefix = "ObjectMapping-stream-"
 

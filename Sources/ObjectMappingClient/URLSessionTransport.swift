@@ -40,7 +40,7 @@ public final class URLSessionTransport: HTTPTransport {
   public static let shared = URLSessionTransport()
 
   let session: URLSession
-  private let delegate: _TransportDelegate
+  private let delegate: TransportDelegate
 
   /// A transport on a session of its own with `configuration`.
   ///
@@ -49,10 +49,10 @@ public final class URLSessionTransport: HTTPTransport {
   ///   sent by URLSession on its own, also after a redirect the manager follows: keep them out
   ///   unless the manager talks to one origin.
   public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
-    let delegate = _TransportDelegate()
+    let delegate = TransportDelegate()
     self.delegate = delegate
     #if canImport(FoundationNetworking)
-      let queue: OperationQueue = _InlineOperationQueue()
+      let queue: OperationQueue = InlineOperationQueue()
     #else
       let queue = OperationQueue()
       queue.maxConcurrentOperationCount = 1
@@ -98,7 +98,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
     urlRequest.httpBody = request.body
     let prepared = urlRequest
-    let transfer = _Transfer(limit: maximumBodySize, expectsBody: request.method != .head)
+    let transfer = Transfer(limit: maximumBodySize, expectsBody: request.method != .head)
     let (session, delegate) = (self.session, self.delegate)
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
@@ -128,7 +128,7 @@ private let _sessionCalls = DispatchQueue(
   /// chunks never pile up in a queue faster than they are consumed. The delegate never blocks
   /// and never calls back into the session synchronously (it cancels tasks from another queue),
   /// so running on that thread cannot deadlock.
-  final class _InlineOperationQueue: OperationQueue, @unchecked Sendable {
+  final class InlineOperationQueue: OperationQueue, @unchecked Sendable {
     // @unchecked: no state of its own; OperationQueue's is unused.
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
       block()
@@ -136,27 +136,27 @@ private let _sessionCalls = DispatchQueue(
   }
 #endif
 
-/// The session's delegate: routes each task's callbacks to its ``_Transfer``.
-private final class _TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// The session's delegate: routes each task's callbacks to its ``Transfer``.
+private final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   // @unchecked: `transfers` is only touched under `lock`.
   private let lock = NSLock()
-  private var transfers: [Int: _Transfer] = [:]
+  private var transfers: [Int: Transfer] = [:]
 
-  func register(_ transfer: _Transfer, for task: URLSessionTask) {
+  func register(_ transfer: Transfer, for task: URLSessionTask) {
     lock.withLock {
       transfer.identifier = task.taskIdentifier
       transfers[task.taskIdentifier] = transfer
     }
   }
 
-  func unregister(_ transfer: _Transfer) {
+  func unregister(_ transfer: Transfer) {
     lock.withLock {
       guard let identifier = transfer.identifier else { return }
       transfers.removeValue(forKey: identifier)
     }
   }
 
-  private func transfer(of task: URLSessionTask) -> _Transfer? {
+  private func transfer(of task: URLSessionTask) -> Transfer? {
     lock.withLock { transfers[task.taskIdentifier] }
   }
 
@@ -166,7 +166,7 @@ private final class _TransportDelegate: NSObject, URLSessionDataDelegate, @unche
     completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
     // The manager follows redirects itself. A transfer no longer registered has ended: see
-    // `_Transfer.declineRedirect(_:)` for why its callback is left uncompleted.
+    // `Transfer.declineRedirect(_:)` for why its callback is left uncompleted.
     transfer(of: task)?.declineRedirect(completionHandler)
   }
 
@@ -190,7 +190,7 @@ private final class _TransportDelegate: NSObject, URLSessionDataDelegate, @unche
 }
 
 /// One request in flight: its body so far, and the continuation that ends it (exactly once).
-private final class _Transfer: @unchecked Sendable {
+private final class Transfer: @unchecked Sendable {
   // @unchecked: every `var` is only touched under `lock`, but `identifier`, which only the
   // delegate touches, under its own lock.
   private let lock = NSLock()

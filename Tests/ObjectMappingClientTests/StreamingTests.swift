@@ -498,8 +498,8 @@ struct StreamingTests {
   }
 
   @Test func theSpoolIsARingThatGivesBytesBackInOrder() throws {
-    #expect(_Spool.namePrefix == Self.spoolPrefix)
-    let spool = try _Spool(capacity: 10)
+    #expect(Spool.namePrefix == Self.spoolPrefix)
+    let spool = try Spool(capacity: 10)
     #expect(Self.namedSpools().isEmpty)
     try spool.write(Data("abcdef".utf8))
     #expect(try spool.read(upTo: 4) == Data("abcd".utf8))

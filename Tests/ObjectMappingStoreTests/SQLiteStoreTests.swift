@@ -24,7 +24,7 @@ struct SQLiteStoreTests {
     try await withStore { store, folder in
       let article = Fixtures.article(7, "Seven", editor: "Eve")
       try await store.save([article], to: Fixtures.articles)
-      let connection = try _SQLiteConnection(path: folder.path("store.sqlite"), mode: .readOnly)
+      let connection = try SQLiteConnection(path: folder.path("store.sqlite"), mode: .readOnly)
       let statement = try connection.prepare(
         "SELECT entity, id, payload FROM om_objects")
       #expect(try statement.step())

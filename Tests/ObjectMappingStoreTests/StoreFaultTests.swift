@@ -156,7 +156,7 @@ struct StoreFaultTests {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.path("other.sqlite")
-    let other = try _SQLiteConnection(path: path, mode: .readWriteCreate)
+    let other = try SQLiteConnection(path: path, mode: .readWriteCreate)
     try other.execute("CREATE TABLE people(name TEXT)")
     other.close()
     var options = SQLiteStore.Options()
@@ -171,7 +171,7 @@ struct StoreFaultTests {
     defer { folder.remove() }
     let path = folder.path("future.sqlite")
     try await SQLiteStore(path: path).close()
-    let connection = try _SQLiteConnection(path: path, mode: .readWrite)
+    let connection = try SQLiteConnection(path: path, mode: .readWrite)
     try connection.execute("UPDATE om_meta SET value = 99 WHERE key = 'format'")
     connection.close()
     #expect(throws: StoreError(.unsupportedFormat(path: path, format: 99))) {

@@ -15,7 +15,7 @@ struct StoreHostileRowsTests {
   @Test func rowsThatAreNotTheMappingsJSONAreReported() async throws {
     try await withStore { store, folder in
       try await store.save([Fixtures.article(1, "Fine")], to: Self.raw)
-      let raw = try _SQLiteConnection(path: folder.path("store.sqlite"), mode: .readWrite)
+      let raw = try SQLiteConnection(path: folder.path("store.sqlite"), mode: .readWrite)
       let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
       try raw.execute(
         """

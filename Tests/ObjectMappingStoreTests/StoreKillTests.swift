@@ -59,7 +59,7 @@ struct StoreKillTests {
     #expect(Array(stored.objects.prefix(500)) == earlier)
     #expect(stored.objects[500] == Fixtures.article(501, "Earlier too"))
     await reopened.close()
-    let check = try _SQLiteConnection(path: path, mode: .readOnly)
+    let check = try SQLiteConnection(path: path, mode: .readOnly)
     let integrity = try check.prepare("PRAGMA integrity_check")
     #expect(try integrity.step())
     #expect(integrity.string(at: 0) == "ok")

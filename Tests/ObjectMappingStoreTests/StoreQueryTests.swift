@@ -145,13 +145,13 @@ struct StoreQueryTests {
   @Test func declaredQueryKeysAreIndexedAndQueriesUseTheIndexes() async throws {
     try await withStore { store, folder in
       try await store.save(Self.library, to: Fixtures.articles)
-      let connection = try _SQLiteConnection(path: folder.path("store.sqlite"), mode: .readOnly)
+      let connection = try SQLiteConnection(path: folder.path("store.sqlite"), mode: .readOnly)
       func plan(_ predicate: StorePredicate<Article>?, _ order: [StoreOrder<Article>]) throws
         -> String
       {
         let condition = try predicate?.resolved(for: Fixtures.articles)
         let orderings = try order.map { try $0.resolved(for: Fixtures.articles) }
-        let sql = try _StoreSQL.select(
+        let sql = try StoreSQL.select(
           entity: "Article", condition: condition, order: orderings, limit: 20, offset: 0)
         let explain = try connection.prepare("EXPLAIN QUERY PLAN " + sql.text)
         try explain.bind(sql.values)
@@ -159,8 +159,8 @@ struct StoreQueryTests {
         while try explain.step() { details.append(explain.string(at: 3)) }
         return details.joined(separator: "; ")
       }
-      let byName = _StoreSQL.indexName(entity: "Article", paths: [["author", "name"]])
-      let byDate = _StoreSQL.indexName(entity: "Article", paths: [["published_at"]])
+      let byName = StoreSQL.indexName(entity: "Article", paths: [["author", "name"]])
+      let byDate = StoreSQL.indexName(entity: "Article", paths: [["published_at"]])
       #expect(try plan(\.author.name == "Ann", []).contains("USING INDEX \(byName)"))
       let ordered = try plan(nil, [.descending(\.publishedAt)])
       #expect(ordered.contains("USING INDEX \(byDate)"))

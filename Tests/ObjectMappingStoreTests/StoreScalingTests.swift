@@ -41,7 +41,7 @@ struct StoreScalingTests {
   }
 
   /// The fetch of `sql` on `path`, as the store's reader runs it: rows read and mapped.
-  static func fetch(_ sql: _SQL, on connection: _SQLiteConnection) throws -> [Article] {
+  static func fetch(_ sql: _SQL, on connection: SQLiteConnection) throws -> [Article] {
     let statement = try connection.prepare(sql.text)
     try statement.bind(sql.values)
     var articles: [Article] = []
@@ -54,7 +54,7 @@ struct StoreScalingTests {
   }
 
   /// Best-of-three CPU seconds of `work` on each connection.
-  static func times(_ connections: [_SQLiteConnection], _ work: (_SQLiteConnection) throws -> Void)
+  static func times(_ connections: [SQLiteConnection], _ work: (SQLiteConnection) throws -> Void)
     throws -> [Double]
   {
     var times = [Double](repeating: .infinity, count: connections.count)
@@ -72,8 +72,8 @@ struct StoreScalingTests {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let paths = try await Self.databases(folder, base: 2_000)
-    let connections = try paths.map { try _SQLiteConnection(path: $0, mode: .readOnly) }
-    let all = try _StoreSQL.select(
+    let connections = try paths.map { try SQLiteConnection(path: $0, mode: .readOnly) }
+    let all = try StoreSQL.select(
       entity: "Article", condition: nil, order: [], limit: nil, offset: 0)
     for (connection, size) in zip(connections, [2_000, 4_000, 8_000]) {
       #expect(try Self.fetch(all, on: connection).count == size)
@@ -93,10 +93,10 @@ struct StoreScalingTests {
     defer { folder.remove() }
     let paths = try await Self.databases(folder, base: 5_000)
     // The store creates the declared indexes on its first save.
-    let connections = try paths.map { try _SQLiteConnection(path: $0, mode: .readOnly) }
+    let connections = try paths.map { try SQLiteConnection(path: $0, mode: .readOnly) }
     let ordering = try StoreOrder<Article>.descending(\.publishedAt).resolved(
       for: Fixtures.articles)
-    let page = try _StoreSQL.select(
+    let page = try StoreSQL.select(
       entity: "Article", condition: .equal(["author", "name"], .string("Ann")),
       order: [ordering], limit: 10, offset: 0)
     for connection in connections {

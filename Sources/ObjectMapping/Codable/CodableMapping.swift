@@ -36,7 +36,7 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
     let options = decoder.options
     let settings = encoder.settings
     let name = "\(Object.self)"
-    let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
+    let decode: @Sendable (Int, inout MappingRun) -> Object? = { index, run in
       let payload = PayloadValue(run: run, index: index, context: run.context)
       do {
         return try _decodeCodable(Object.self, from: payload, with: options)
@@ -50,12 +50,12 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
       collectExisting: { _, index, run in
         // `Codable` replaces the value whole.
         guard let value = decode(index, &run) else { return nil }
-        var patch = _Patch<Object>()
+        var patch = Patch<Object>()
         patch.append({ $0 = value }, preview: { $0 = value })
         return patch
       },
       makeEncoder: { _ in
-        _CaseEncoder { value, _, writer, run in
+        CaseEncoder { value, _, writer, run in
           if writer.target == .json, settings.stream(value, into: &writer.json) { return true }
           do {
             try writer.node(try settings.node(of: value))
@@ -70,7 +70,7 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
           return true
         }
       })
-    let dispatch = _DynamicDispatch(
+    let dispatch = DynamicDispatch(
       cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,
       declineIsError: true)
     let inverse = InverseMapping(dispatchingTo: [single.makeEncoder(nil)], typeName: name)

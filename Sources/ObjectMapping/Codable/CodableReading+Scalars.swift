@@ -121,7 +121,7 @@ extension _CodableReading {
   /// four with `JSONDecoder`'s strategies and checks, a node read whole from the document.
   @inline(never)
   func readSpecial<T: Decodable>(
-    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     if T.self == Node.self {
       return _identityCast(tape.node(at: index).keepingFirstOfEqualKeys(), to: T.self)
@@ -165,10 +165,10 @@ extension _CodableReading {
     return value
   }
 
-  private func readDate(at index: Int, parent: _PathNode?, key: (any CodingKey)?) throws -> Date {
+  private func readDate(at index: Int, parent: PathNode?, key: (any CodingKey)?) throws -> Date {
     switch options.dateDecodingStrategy {
     case .deferredToDate:
-      return try Date(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+      return try Date(from: TapeDecoder(self, index: index, parent: parent, key: key))
     case .secondsSince1970:
       return Date(
         timeIntervalSince1970: try readFloat(Double.self, at: index, path: _path(parent, key)))
@@ -177,7 +177,7 @@ extension _CodableReading {
       return Date(timeIntervalSince1970: milliseconds / 1000)
     case .iso8601:
       let text = try readString(at: index, path: _path(parent, key))
-      guard let date = _ISO8601Coding.date(from: text) else {
+      guard let date = ISO8601Coding.date(from: text) else {
         // `JSONDecoder` gives its container's path here, without the date's own key; the
         // date's path is given here, as for every other error.
         throw DecodingError.dataCorrupted(
@@ -187,7 +187,7 @@ extension _CodableReading {
       }
       return date
     case .custom(let closure):
-      return try closure(_TapeDecoder(self, index: index, parent: parent, key: key))
+      return try closure(TapeDecoder(self, index: index, parent: parent, key: key))
     @unknown default:
       // `.formatted(DateFormatter)`, where Foundation has it: use `.custom` with the formatter.
       throw DecodingError.dataCorrupted(
@@ -197,10 +197,10 @@ extension _CodableReading {
     }
   }
 
-  private func readData(at index: Int, parent: _PathNode?, key: (any CodingKey)?) throws -> Data {
+  private func readData(at index: Int, parent: PathNode?, key: (any CodingKey)?) throws -> Data {
     switch options.dataDecodingStrategy {
     case .deferredToData:
-      return try Data(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+      return try Data(from: TapeDecoder(self, index: index, parent: parent, key: key))
     case .base64:
       let text = try readString(at: index, path: _path(parent, key))
       guard let data = Data(base64Encoded: text) else {
@@ -211,9 +211,9 @@ extension _CodableReading {
       }
       return data
     case .custom(let closure):
-      return try closure(_TapeDecoder(self, index: index, parent: parent, key: key))
+      return try closure(TapeDecoder(self, index: index, parent: parent, key: key))
     @unknown default:
-      return try Data(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+      return try Data(from: TapeDecoder(self, index: index, parent: parent, key: key))
     }
   }
 

@@ -20,11 +20,11 @@ import Foundation
 ///
 /// Values are read as `JSONDecoder` reads them: the same conversions, the same errors with
 /// the same coding paths (see `CodableReading+Scalars.swift`).
-final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
+final class _CodableReading: UncheckedExclusiveState<CodableReadingState> {
   /// The document: the caller's while the call runs, ``copy``'s after it ended with the
   /// reading still held. (Exclusivity: replaced once, by the decoding thread, before the
   /// call returns; every later access only reads it.)
-  private(set) var tape: _TapeView {
+  private(set) var tape: _UnsafeTapeView {
     @inline(__always) get { state.tape }
     set { state.tape = newValue }
   }
@@ -38,7 +38,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
     get { state.ended }
     set { state.ended = newValue }
   }
-  let options: _DecodingOptions
+  let options: DecodingOptions
   let userInfo: [CodingUserInfoKey: Any]
   /// A key strategy other than `.useDefaultKeys` is set.
   let convertsKeys: Bool
@@ -46,17 +46,17 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   let token: UInt64
   /// Where the last member lookup stopped, per nesting depth. (Exclusivity: a reading is used
   /// by one thread at a time, and no access outlives a lookup.)
-  private var hints: [_ObjectHint] {
+  private var hints: [ObjectHint] {
     @inline(__always) get { state.hints }
     @inline(__always) _modify { yield &state.hints }
   }
   /// The conformances looked up so far (``dictionaryType(_:)``, ``arrayType(_:)``): those of
-  /// earlier calls (``_KnownConformances``), and whether this one added some.
-  private var dictionaryTypes: _TypeCache<any _TapeDecodableDictionary.Type> {
+  /// earlier calls (``KnownConformances``), and whether this one added some.
+  private var dictionaryTypes: TypeCache<any TapeDecodableDictionary.Type> {
     @inline(__always) get { state.dictionaryTypes }
     @inline(__always) _modify { yield &state.dictionaryTypes }
   }
-  private var arrayTypes: _TypeCache<any _TapeDecodableArray.Type> {
+  private var arrayTypes: TypeCache<any TapeDecodableArray.Type> {
     @inline(__always) get { state.arrayTypes }
     @inline(__always) _modify { yield &state.arrayTypes }
   }
@@ -71,7 +71,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
     set { state.loadedConformances = newValue }
   }
 
-  private init(tape: _TapeView, options: _DecodingOptions, token: UInt64) {
+  private init(tape: _UnsafeTapeView, options: DecodingOptions, token: UInt64) {
     self.options = options
     self.token = token
     userInfo = options.userInfo.mapValues { $0 as Any }
@@ -80,14 +80,14 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
     } else {
       convertsKeys = true
     }
-    super.init(state: _CodableReadingState(tape: tape))
+    super.init(state: CodableReadingState(tape: tape))
   }
 
   /// Runs one decoding call on `tape`: begins its reading, calls `body` with it, and before
   /// returning ends the reading, moving it to a copy of the document when a decoder or
   /// container made during the call is still held (see the type's documentation).
   static func run<Result>(
-    tape: _TapeView, options: _DecodingOptions, _ body: (_CodableReading) throws -> Result
+    tape: _UnsafeTapeView, options: DecodingOptions, _ body: (_CodableReading) throws -> Result
   ) rethrows -> Result {
     let (token, previous) = _ReadingScope.begin()
     defer { _ReadingScope.end(restoring: previous) }
@@ -96,7 +96,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
       if !isKnownUniquelyReferenced(&reading) { reading.keepDocument() }
       reading.ended = true
       if reading.learnedConformances {
-        _KnownConformances.shared.current = (reading.dictionaryTypes, reading.arrayTypes)
+        KnownConformances.shared.current = (reading.dictionaryTypes, reading.arrayTypes)
       }
     }
     return try body(reading)
@@ -105,7 +105,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// A reading of a document holding one `null`, that any thread may read at any time: what a
   /// keyed container's `superDecoder(forKey:)` reads for an absent key, as `JSONDecoder`
   /// gives a decoder of null there.
-  static func null(options: _DecodingOptions) -> _CodableReading {
+  static func null(options: DecodingOptions) -> _CodableReading {
     let reading = _CodableReading(tape: _nullTapeCopy.view, options: options, token: 0)
     reading.copy = _nullTapeCopy
     reading.ended = true
@@ -139,7 +139,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
 
   /// A value of any `Decodable` type at `index` (checking the lifetime first).
   func decode<T: Decodable>(
-    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     checkLifetime()
     return try readValue(type, at: index, parent: parent, key: key)
@@ -154,7 +154,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// unspecialized function its metadata would be looked up on every call.
   @inline(never)
   func readValue<T: Decodable>(
-    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     if _slowPath(type != T.self) {
       // A subclass passed as its superclass's metatype: decode the subclass.
@@ -165,24 +165,24 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
         return try Self.decodeDictionary(
           dictionary, as: T.self, self, at: index, parent: parent, key: key)
       }
-      return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+      return try T(from: TapeDecoder(self, index: index, parent: parent, key: key))
     }
     return try readOther(type, at: index, parent: parent, key: key)
   }
 
   /// `T` as a `[String: V]` type, or `nil`. Conformances are looked up once per type and
-  /// kept (``_TypeCache``): most objects of a document are of a few types, and a lookup costs
+  /// kept (``TypeCache``): most objects of a document are of a few types, and a lookup costs
   /// about a tenth of decoding a small object.
   @inline(__always)
-  private func dictionaryType<T>(_ type: T.Type) -> (any _TapeDecodableDictionary.Type)? {
+  private func dictionaryType<T>(_ type: T.Type) -> (any TapeDecodableDictionary.Type)? {
     if let known = dictionaryTypes[T.self] { return known }
     return lookUpDictionaryType(T.self)
   }
 
   @inline(never)
-  private func lookUpDictionaryType<T>(_ type: T.Type) -> (any _TapeDecodableDictionary.Type)? {
+  private func lookUpDictionaryType<T>(_ type: T.Type) -> (any TapeDecodableDictionary.Type)? {
     if loadEarlierConformances(), let known = dictionaryTypes[T.self] { return known }
-    let found = T.self as? any _TapeDecodableDictionary.Type
+    let found = T.self as? any TapeDecodableDictionary.Type
     dictionaryTypes[T.self] = .some(found)
     learnedConformances = true
     return found
@@ -190,15 +190,15 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
 
   /// `T` as an array type read element by element, or `nil` (looked up once per type).
   @inline(__always)
-  private func arrayType<T>(_ type: T.Type) -> (any _TapeDecodableArray.Type)? {
+  private func arrayType<T>(_ type: T.Type) -> (any TapeDecodableArray.Type)? {
     if let known = arrayTypes[T.self] { return known }
     return lookUpArrayType(T.self)
   }
 
   @inline(never)
-  private func lookUpArrayType<T>(_ type: T.Type) -> (any _TapeDecodableArray.Type)? {
+  private func lookUpArrayType<T>(_ type: T.Type) -> (any TapeDecodableArray.Type)? {
     if loadEarlierConformances(), let known = arrayTypes[T.self] { return known }
-    let found = T.self as? any _TapeDecodableArray.Type
+    let found = T.self as? any TapeDecodableArray.Type
     arrayTypes[T.self] = .some(found)
     learnedConformances = true
     return found
@@ -209,7 +209,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   private func loadEarlierConformances() -> Bool {
     guard !loadedConformances else { return false }
     loadedConformances = true
-    (dictionaryTypes, arrayTypes) = _KnownConformances.shared.current
+    (dictionaryTypes, arrayTypes) = KnownConformances.shared.current
     return true
   }
 
@@ -226,7 +226,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// pointers), the special types, anything else through its `init(from:)`.
   @inline(never)
   private func readOther<T: Decodable>(
-    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     let kind = tape[index].kind
     if kind == .array {
@@ -243,17 +243,17 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
     if Self.isSpecial(T.self) {
       return try readSpecial(type, at: index, parent: parent, key: key)
     }
-    if kind == .null, convertsKeys, T.self is any _TapeDecodableDictionary.Type {
+    if kind == .null, convertsKeys, T.self is any TapeDecodableDictionary.Type {
       // `JSONDecoder` reads a `[String: V]` itself under a key strategy, and says so.
       throw _nullFound([String: Any].self, path: _path(parent, key))
     }
-    return try T(from: _TapeDecoder(self, index: index, parent: parent, key: key))
+    return try T(from: TapeDecoder(self, index: index, parent: parent, key: key))
   }
 
   /// A value of `type`, a subclass of `T` (the caller's static type).
   @inline(never)
   private func readDynamic<T: Decodable>(
-    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     let dynamicType: any Decodable.Type = type
     func read<U: Decodable>(_: U.Type) throws -> T {
@@ -281,7 +281,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// has checked the lifetime.
   @inline(__always)
   func fastScalar<T>(
-    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     if T.self == String.self {
       return _identityCast(try readString(at: index, path: _path(parent, key)), to: T.self)
@@ -315,9 +315,9 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// The caller has checked the lifetime; no code of the model's runs in these loops.
   @inline(never)
   private func fastArray<T>(
-    _ type: T.Type, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
-    let path = _ArrayPath(parent: parent, key: key)
+    let path = ArrayPath(parent: parent, key: key)
     if T.self == [Double].self {
       return _identityCast(try doubles(at: index, path: path), to: T.self)
     }
@@ -353,22 +353,22 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   }
 
   /// `[Element]` (the opened `array`) read element by element, as `T` (the same type).
-  static func decodeArray<A: _TapeDecodableArray, T>(
+  static func decodeArray<A: TapeDecodableArray, T>(
     _ array: A.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
-    parent: _PathNode?, key: (any CodingKey)?
+    parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     _identityCast(try A.decodeElements(reading, at: index, parent: parent, key: key), to: T.self)
   }
 
   /// `[String: Value]` (the opened `dictionary`) read member by member, as `T` (the same type).
-  static func decodeDictionary<D: _TapeDecodableDictionary, T>(
+  static func decodeDictionary<D: TapeDecodableDictionary, T>(
     _ dictionary: D.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
-    parent: _PathNode?, key: (any CodingKey)?
+    parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     _identityCast(try D.decodeMembers(reading, at: index, parent: parent, key: key), to: T.self)
   }
 
-  private func doubles(at index: Int, path: _ArrayPath) throws -> [Double] {
+  private func doubles(at index: Int, path: ArrayPath) throws -> [Double] {
     try elements(at: index, path: path) { try readFloat(Double.self, at: $0, path: $1.path) }
   }
 
@@ -376,10 +376,10 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// path. Anything but an array is reported as `[E](from:)` reports it.
   @inline(__always)
   private func elements<E: Decodable>(
-    at index: Int, path: _ArrayPath, _ element: (Int, _ArrayPath) throws -> E
+    at index: Int, path: ArrayPath, _ element: (Int, ArrayPath) throws -> E
   ) throws -> [E] {
     guard tape[index].kind == .array else {
-      return try [E](from: _TapeDecoder(self, index: index, parent: path.node, key: nil))
+      return try [E](from: TapeDecoder(self, index: index, parent: path.node, key: nil))
     }
     let count = tape.count(at: index)
     var result: [E] = []
@@ -405,7 +405,7 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   /// canonical equivalence, as `JSONDecoder`'s dictionary of members compares keys
   /// (``memberComparingText(of:name:)``).
   @inline(__always)
-  func member(of object: Int, key: some CodingKey, keys: _ConvertedKeys?, depth: Int) -> Int? {
+  func member(of object: Int, key: some CodingKey, keys: ConvertedKeys?, depth: Int) -> Int? {
     if let keys { return keys.index[key.stringValue] }
     var name = key.stringValue
     // A mapping derived from the model's `Codable` conformance: its convention's key.
@@ -414,9 +414,9 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
     let found: Int?? = name.withASCIIKeyBytes { key -> Int? in
       if depth >= hints.count {
         hints.append(
-          contentsOf: repeatElement(_ObjectHint(object: -1), count: depth + 1 - hints.count))
+          contentsOf: repeatElement(ObjectHint(object: -1), count: depth + 1 - hints.count))
       }
-      if hints[depth].object != object { hints[depth] = _ObjectHint(object: object) }
+      if hints[depth].object != object { hints[depth] = ObjectHint(object: object) }
       // A key looked up before in this object (a `decodeNil` then a `decode`, say) may lie
       // before the hint: the lookup then scans from the start, to find the first member.
       let mayRepeat = hints[depth].found & key.signature != 0
@@ -449,16 +449,16 @@ final class _CodableReading: _UncheckedExclusiveState<_CodableReadingState> {
   }
 
   /// The object's keys as the key strategy converts them; `nil` for `.useDefaultKeys`.
-  func convertedKeys(of object: Int, path: @autoclosure () -> [any CodingKey]) -> _ConvertedKeys? {
+  func convertedKeys(of object: Int, path: @autoclosure () -> [any CodingKey]) -> ConvertedKeys? {
     switch options.keyDecodingStrategy {
     case .useDefaultKeys:
       return nil
     case .convertFromSnakeCase:
-      return _ConvertedKeys(tape: tape, object: object) { _convertFromSnakeCase($0) }
+      return ConvertedKeys(tape: tape, object: object) { _convertFromSnakeCase($0) }
     case .custom(let closure):
       let path = path()
-      return _ConvertedKeys(tape: tape, object: object) { name in
-        closure(path + [_AnyCodingKey(stringValue: name)]).stringValue
+      return ConvertedKeys(tape: tape, object: object) { name in
+        closure(path + [AnyCodingKey(stringValue: name)]).stringValue
       }
     @unknown default:
       return nil
@@ -546,7 +546,7 @@ private let _nullTapeCopy = _Tape(entries: [_PackedEntry(kind: .null)], bytes: [
 /// protocol's metatype, or `nil` when it does not conform): 64 slots, a type's entry within
 /// four of the one its metadata address picks (a type seen again is found in a comparison or
 /// two; when all four are taken, the first is replaced).
-struct _TypeCache<Value> {
+struct TypeCache<Value> {
   private var types = [ObjectIdentifier?](repeating: nil, count: 64)
   private var values = [Value?](repeating: nil, count: 64)
 
@@ -584,21 +584,20 @@ struct _TypeCache<Value> {
   }
 }
 
-extension _TypeCache: Sendable where Value: Sendable {}
+extension TypeCache: Sendable where Value: Sendable {}
 
 /// The conformances the decoding calls looked up, kept for the next calls: the runtime's own
 /// answer for a type that does not conform costs thousands of instructions each time (it
 /// scans the conformance records), and most documents of an app are of the same few types.
 /// Each call reads the table when it starts and, when it learned something, stores its own
 /// when it ends (the last call's table wins: a lost entry is only looked up again).
-final class _KnownConformances: Sendable {
-  static let shared = _KnownConformances()
+final class KnownConformances: Sendable {
+  static let shared = KnownConformances()
   private let table = Locked(
-    (_TypeCache<any _TapeDecodableDictionary.Type>(), _TypeCache<any _TapeDecodableArray.Type>())
+    (TypeCache<any TapeDecodableDictionary.Type>(), TypeCache<any TapeDecodableArray.Type>())
   )
 
-  var current:
-    (_TypeCache<any _TapeDecodableDictionary.Type>, _TypeCache<any _TapeDecodableArray.Type>)
+  var current: (TypeCache<any TapeDecodableDictionary.Type>, TypeCache<any TapeDecodableArray.Type>)
   {
     get { table.value }
     set { table.withLock { $0 = newValue } }
@@ -606,20 +605,20 @@ final class _KnownConformances: Sendable {
 }
 
 /// The mutable state of a ``_CodableReading`` (see its properties of the same names), kept
-/// without dynamic exclusivity checks (``_UncheckedExclusiveState``).
-struct _CodableReadingState {
-  var tape: _TapeView
+/// without dynamic exclusivity checks (``UncheckedExclusiveState``).
+struct CodableReadingState {
+  var tape: _UnsafeTapeView
   var copy: _TapeCopy?
   var ended = false
-  var hints: [_ObjectHint] = []
-  var dictionaryTypes = _TypeCache<any _TapeDecodableDictionary.Type>()
-  var arrayTypes = _TypeCache<any _TapeDecodableArray.Type>()
+  var hints: [ObjectHint] = []
+  var dictionaryTypes = TypeCache<any TapeDecodableDictionary.Type>()
+  var arrayTypes = TypeCache<any TapeDecodableArray.Type>()
   var learnedConformances = false
   var loadedConformances = false
 }
 
 /// The member-lookup state of one object.
-struct _ObjectHint {
+struct ObjectHint {
   var object: Int
   var hint: _MemberHint
   /// The signatures of the keys looked up so far.
@@ -632,27 +631,27 @@ struct _ObjectHint {
 }
 
 /// `[Element]`, read element by element from the document without an unkeyed container.
-protocol _TapeDecodableArray: SendableMetatype {
+protocol TapeDecodableArray: SendableMetatype {
   static func decodeElements(
-    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ reading: _CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self
 }
 
-extension Array: _TapeDecodableArray where Element: Decodable {
+extension Array: TapeDecodableArray where Element: Decodable {
   static func decodeElements(
-    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ reading: _CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self {
     let count = reading.tape.count(at: index)
     var elements: [Element] = []
     elements.reserveCapacity(count)
     var cursor = index + 1
     // The array's node of the coding path, once for all its elements.
-    let path = _PathNode.node(parent, key)
+    let path = PathNode.node(parent, key)
     if _CodableReading.isFastScalar(Element.self) {
       // Scalars: an element's path is built only when it fails.
       for offset in 0..<count {
         elements.append(
-          try reading.fastScalar(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
+          try reading.fastScalar(Element.self, at: cursor, parent: path, key: IndexKey(offset)))
         cursor = reading.tape.next(after: cursor)
       }
       return elements
@@ -660,7 +659,7 @@ extension Array: _TapeDecodableArray where Element: Decodable {
     for offset in 0..<count {
       // The caller checked the lifetime; the elements' own code runs within this same call.
       elements.append(
-        try reading.readValue(Element.self, at: cursor, parent: path, key: _IndexKey(offset)))
+        try reading.readValue(Element.self, at: cursor, parent: path, key: IndexKey(offset)))
       cursor = reading.tape.next(after: cursor)
     }
     return elements
@@ -670,28 +669,28 @@ extension Array: _TapeDecodableArray where Element: Decodable {
 /// `[String: Value]`, read member by member from the document without a keyed container: its
 /// keys are data, left as they are by any key strategy (as `JSONDecoder` reads them), and the
 /// first of members whose keys are equal strings wins (as in `JSONDecoder`'s dictionary).
-protocol _TapeDecodableDictionary: SendableMetatype {
+protocol TapeDecodableDictionary: SendableMetatype {
   static func decodeMembers(
-    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ reading: _CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self
 }
 
-extension Dictionary: _TapeDecodableDictionary where Key == String, Value: Decodable {
+extension Dictionary: TapeDecodableDictionary where Key == String, Value: Decodable {
   static func decodeMembers(
-    _ reading: _CodableReading, at index: Int, parent: _PathNode?, key: (any CodingKey)?
+    _ reading: _CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self {
     let count = reading.tape.count(at: index)
     var members: [String: Value] = [:]
     members.reserveCapacity(count)
     var cursor = index + 1
-    let path = _PathNode.node(parent, key)
+    let path = PathNode.node(parent, key)
     // `JSONDecoder` reads the members through `Dictionary.init(from:)` (whose keys have an
     // integer value when they read as one) unless a key strategy is set.
     let integerKeys = !reading.convertsKeys
     for _ in 0..<count {
       let name = reading.tape.string(at: cursor)
       if members[name] == nil {
-        let key = _DictionaryKey(name, integerKeys: integerKeys)
+        let key = DictionaryKey(name, integerKeys: integerKeys)
         members[name] = try reading.readValue(Value.self, at: cursor + 1, parent: path, key: key)
       }
       cursor = reading.tape.next(after: cursor + 1)
@@ -701,11 +700,11 @@ extension Dictionary: _TapeDecodableDictionary where Key == String, Value: Decod
 }
 
 /// An object's members by converted key (the first member of a repeated key wins).
-struct _ConvertedKeys {
+struct ConvertedKeys {
   var index: [String: Int] = [:]
   var names: [String] = []
 
-  init(tape: _TapeView, object: Int, convert: (String) -> String) {
+  init(tape: _UnsafeTapeView, object: Int, convert: (String) -> String) {
     var cursor = object + 1
     for _ in 0..<tape.count(at: object) {
       let name = convert(tape.string(at: cursor))
@@ -724,7 +723,7 @@ struct _ConvertedKeys {
 /// failures inside it are a `MappingError` whose path continues the rule's
 /// (`/meta/tags/2`).
 func _decodeCodable<T: Decodable>(
-  _ type: T.Type, from payload: PayloadValue, with options: _DecodingOptions
+  _ type: T.Type, from payload: PayloadValue, with options: DecodingOptions
 ) throws -> T {
   payload.checkLifetime()
   return try _CodableReading.run(tape: payload.tape, options: options) { reading in

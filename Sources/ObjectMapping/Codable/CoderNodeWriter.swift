@@ -5,8 +5,8 @@ import Foundation
 /// and `JSONEncoder`'s errors (a non-finite double under the non-conforming float strategy,
 /// more than 512 levels of nesting). Without recursion: a node as deep as the reader accepts
 /// costs no stack.
-struct _CoderNodeWriter {
-  let settings: _NodeEncodingSettings
+struct CoderNodeWriter {
+  let settings: NodeEncodingSettings
   let sortedKeys: Bool
   /// The coding path of the node being written, and the nesting depth around it.
   let path: [any CodingKey]
@@ -23,7 +23,7 @@ struct _CoderNodeWriter {
   /// Writes `node` into `writer`.
   ///
   /// - Throws: `EncodingError.invalidValue` for a non-finite double the strategy does not
-  ///   name, or ``_TooDeep`` past 512 levels of nesting (the caller reports it as
+  ///   name, or ``TooDeep`` past 512 levels of nesting (the caller reports it as
   ///   `JSONEncoder` does).
   func write(_ node: Node, to writer: inout _JSONWriter) throws {
     var stack: [Frame] = []
@@ -52,7 +52,7 @@ struct _CoderNodeWriter {
         writer.numberText(number)
       case .string(let text): writer.string(text)
       case .array(let elements):
-        guard depth + stack.count < _StreamEncoder.maximumDepth else { throw _TooDeep() }
+        guard depth + stack.count < StreamEncoder.maximumDepth else { throw TooDeep() }
         writer.beginArray()
         if elements.isEmpty {
           writer.endArray()
@@ -60,7 +60,7 @@ struct _CoderNodeWriter {
           stack.append(Frame(elements: elements, isObject: false))
         }
       case .object(let members):
-        guard depth + stack.count < _StreamEncoder.maximumDepth else { throw _TooDeep() }
+        guard depth + stack.count < StreamEncoder.maximumDepth else { throw TooDeep() }
         writer.beginObject()
         if members.isEmpty {
           writer.endObject()
@@ -99,11 +99,11 @@ struct _CoderNodeWriter {
     path
       + stack.map { frame -> any CodingKey in
         frame.isObject
-          ? _AnyCodingKey(stringValue: frame.members[frame.next - 1].key)
-          : _IndexKey(frame.next - 1)
+          ? AnyCodingKey(stringValue: frame.members[frame.next - 1].key)
+          : IndexKey(frame.next - 1)
       }
   }
 }
 
 /// Thrown when a value nests deeper than `JSONEncoder` writes (512 levels).
-struct _TooDeep: Error {}
+struct TooDeep: Error {}

@@ -2,7 +2,7 @@ import Foundation
 
 /// A coding key made from a string or an index (paths, `superDecoder`, custom key strategies);
 /// an index's text is made only when asked for.
-struct _AnyCodingKey: CodingKey {
+struct AnyCodingKey: CodingKey {
   private let name: String?
   let intValue: Int?
 
@@ -18,12 +18,12 @@ struct _AnyCodingKey: CodingKey {
     self.intValue = intValue
   }
 
-  static let `super` = _AnyCodingKey(stringValue: "super")
+  static let `super` = AnyCodingKey(stringValue: "super")
 }
 
 /// An array element's coding key: its index (named `Index 3`, as `JSONDecoder` and
 /// `JSONEncoder` name it), small enough to be stored in an existential without an allocation.
-struct _IndexKey: CodingKey {
+struct IndexKey: CodingKey {
   let index: Int
   init(_ index: Int) { self.index = index }
   init?(intValue: Int) { index = intValue }
@@ -35,7 +35,7 @@ struct _IndexKey: CodingKey {
 /// The coding key of a member of a `[String: V]`: its key, and, when `integerKeys` is set and
 /// the key reads as an integer, that integer too (as the standard library's dictionary key,
 /// which `JSONDecoder` uses without a key strategy, has it).
-struct _DictionaryKey: CodingKey {
+struct DictionaryKey: CodingKey {
   let stringValue: String
   let intValue: Int?
 
@@ -57,19 +57,19 @@ struct _DictionaryKey: CodingKey {
 
 /// The coding path of an element of nested arrays (at most three levels below `key`), kept as
 /// indexes and built only when an error needs it.
-struct _ArrayPath {
-  let parent: _PathNode?
+struct ArrayPath {
+  let parent: PathNode?
   let key: (any CodingKey)?
   private var indexes: (Int, Int, Int) = (0, 0, 0)
   private var depth = 0
 
-  init(parent: _PathNode?, key: (any CodingKey)?) {
+  init(parent: PathNode?, key: (any CodingKey)?) {
     self.parent = parent
     self.key = key
   }
 
   /// The path one level down, at element `index`.
-  func appending(_ index: Int) -> _ArrayPath {
+  func appending(_ index: Int) -> ArrayPath {
     var path = self
     switch depth {
     case 0: path.indexes.0 = index
@@ -82,15 +82,15 @@ struct _ArrayPath {
 
   /// The coding path.
   var path: [any CodingKey] {
-    let all = [indexes.0, indexes.1, indexes.2].prefix(depth).map { _IndexKey($0) as any CodingKey }
+    let all = [indexes.0, indexes.1, indexes.2].prefix(depth).map { IndexKey($0) as any CodingKey }
     return _path(parent, key) + all
   }
 
   /// The coding path as a node (for a decoder made to report an error).
-  var node: _PathNode? {
-    var node = _PathNode.node(parent, key)
+  var node: PathNode? {
+    var node = PathNode.node(parent, key)
     for index in [indexes.0, indexes.1, indexes.2].prefix(depth) {
-      node = _PathNode(parent: node, key: _IndexKey(index))
+      node = PathNode(parent: node, key: IndexKey(index))
     }
     return node
   }
@@ -103,7 +103,7 @@ func _path(_ parent: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey
 }
 
 /// `parent`'s path and `key`, the coding path of a value.
-func _path(_ parent: _PathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {
+func _path(_ parent: PathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {
   var path = parent?.codingPath ?? []
   if let key { path.append(key) }
   return path

@@ -34,7 +34,7 @@ extension FastJSONDecoder {
   ) -> StreamedElements<T, Chunks> where Chunks.Element: ContiguousBytes {
     StreamedElements(
       source: chunks, layout: layout, options: options,
-      reader: _DecodedElements<T>(decoder: _DecoderCopy(options: self.options)))
+      reader: DecodedElements<T>(decoder: DecoderCopy(options: self.options)))
   }
 
   /// The elements of a payload, decoded as its bytes arrive one at a time, read as
@@ -56,11 +56,11 @@ extension FastJSONDecoder {
 
 /// A decoder's settings, copied when the stream is made: changing the decoder afterwards does
 /// not change a stream made before.
-struct _DecoderCopy: Sendable {
-  let options: _DecodingOptions
+struct DecoderCopy: Sendable {
+  let options: DecodingOptions
 
   /// `bytes` decoded as `type`, with the copied settings.
-  func decode<T: Decodable>(_ type: T.Type, from input: _JSONInput) throws -> T {
+  func decode<T: Decodable>(_ type: T.Type, from input: JSONInput) throws -> T {
     try options.decode(from: input) { reading in
       try reading.decode(type, at: 0, parent: nil, key: nil)
     }
@@ -69,13 +69,13 @@ struct _DecoderCopy: Sendable {
 
 /// Decodes each element the stream reader finds with `FastJSONDecoder.decode(_:from:)`.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-struct _DecodedElements<Value: Decodable>: _ElementReading {
-  let decoder: _DecoderCopy
+struct DecodedElements<Value: Decodable>: ElementReading {
+  let decoder: DecoderCopy
 
   var defaultReading: JSONReadingOptions { decoder.options.reading }
   var errorLimit: Int { MappingOptions.defaultErrorLimit }
 
-  func readBatch(_ state: _ElementStreamState<Value>) -> _StreamBatchOutcome {
+  func readBatch(_ state: ElementStreamState<Value>) -> _StreamBatchOutcome {
     let skips = state.options.onElementFailure == .skip
     let decoder = self.decoder
     return state.reader.read { item in
@@ -108,7 +108,7 @@ struct _DecodedElements<Value: Decodable>: _ElementReading {
     }
   }
 
-  func readWhole(_ end: _StreamEnd, _ state: _ElementStreamState<Value>) throws {
+  func readWhole(_ end: _StreamEnd, _ state: ElementStreamState<Value>) throws {
     let values: [Value]
     switch end {
     case .streamed:
@@ -139,7 +139,7 @@ func _prefixed(_ error: any Error, with path: [_PathComponent]) -> any Error {
     }
     return prefixed
   case let error as DecodingError:
-    let keys = path.map(_StreamCodingKey.init)
+    let keys = path.map(StreamCodingKey.init)
     switch error {
     case .typeMismatch(let type, let context):
       return DecodingError.typeMismatch(type, context.prefixed(keys))
@@ -158,7 +158,7 @@ func _prefixed(_ error: any Error, with path: [_PathComponent]) -> any Error {
 }
 
 /// The coding key of a streamed element's position or of a key path's key.
-struct _StreamCodingKey: CodingKey {
+struct StreamCodingKey: CodingKey {
   let stringValue: String
   let intValue: Int?
 
@@ -185,7 +185,7 @@ struct _StreamCodingKey: CodingKey {
 }
 
 extension DecodingError.Context {
-  fileprivate func prefixed(_ keys: [_StreamCodingKey]) -> DecodingError.Context {
+  fileprivate func prefixed(_ keys: [StreamCodingKey]) -> DecodingError.Context {
     DecodingError.Context(
       codingPath: keys + codingPath, debugDescription: debugDescription,
       underlyingError: underlyingError)

@@ -40,12 +40,12 @@ public final class FastJSONDecoder: Sendable {
   }
 
   /// The settings; a call copies them once and reads the copy.
-  private let storedOptions = Locked(_DecodingOptions())
+  private let storedOptions = Locked(DecodingOptions())
 
   /// The settings, as one call reads them.
-  var options: _DecodingOptions { storedOptions.value }
+  var options: DecodingOptions { storedOptions.value }
 
-  private func update(_ change: (inout _DecodingOptions) -> Void) {
+  private func update(_ change: (inout DecodingOptions) -> Void) {
     storedOptions.withLock { change(&$0) }
   }
 
@@ -161,7 +161,7 @@ public final class FastJSONDecoder: Sendable {
     try options.decode(from: .data(data)) { reading in
       reading.checkLifetime()
       return try type.init(
-        from: _TapeDecoder(reading, index: 0, parent: nil, key: nil), configuration: configuration)
+        from: TapeDecoder(reading, index: 0, parent: nil, key: nil), configuration: configuration)
     }
   }
 
@@ -184,7 +184,7 @@ public final class FastJSONDecoder: Sendable {
 }
 
 /// A ``FastJSONDecoder``'s settings, as one call reads them.
-struct _DecodingOptions: @unchecked Sendable {
+struct DecodingOptions: @unchecked Sendable {
   // @unchecked: JSONDecoder's strategy types are not all marked Sendable on every platform; a
   // copy is never mutated once a call or a rule holds it.
   var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
@@ -197,12 +197,12 @@ struct _DecodingOptions: @unchecked Sendable {
   var reading = FastJSONDecoder.defaultReading
   var errorReporting = FastJSONDecoder.ErrorReporting.decodingError
   /// For a mapping derived from a model's `Codable` conformance: the payload keys its
-  /// convention makes from the coding keys (``_PayloadKeyNames``); `nil` for the coders.
-  var payloadKeys: _PayloadKeyNames?
+  /// convention makes from the coding keys (``PayloadKeyNames``); `nil` for the coders.
+  var payloadKeys: PayloadKeyNames?
 
   /// Reads `input` and decodes the value at its root with `body`, reporting failures as
   /// ``errorReporting`` says.
-  func decode<T>(from input: _JSONInput, _ body: (_CodableReading) throws -> T) throws -> T {
+  func decode<T>(from input: JSONInput, _ body: (_CodableReading) throws -> T) throws -> T {
     let outcome: Result<T, any Error>
     do throws(FormatError) {
       outcome = try input.scan(with: self) { view in

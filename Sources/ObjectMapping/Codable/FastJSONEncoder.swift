@@ -41,23 +41,23 @@ public final class FastJSONEncoder: Sendable {
 
   /// The settings as the properties set them, and the settings made from them until a
   /// property changes them; a call copies them once and reads the copy.
-  private let stored = Locked<(options: _EncodingOptions, settings: _NodeEncodingSettings?)>(
-    (_EncodingOptions(), nil))
+  private let stored = Locked<(options: EncodingOptions, settings: NodeEncodingSettings?)>(
+    (EncodingOptions(), nil))
 
   /// The settings as the properties set them.
-  private var options: _EncodingOptions { stored.withLock { $0.options } }
+  private var options: EncodingOptions { stored.withLock { $0.options } }
 
   /// The settings, as one call reads them (made once per change of a property).
-  var settings: _NodeEncodingSettings {
+  var settings: NodeEncodingSettings {
     stored.withLock { stored in
       if let settings = stored.settings { return settings }
-      let settings = _NodeEncodingSettings(stored.options)
+      let settings = NodeEncodingSettings(stored.options)
       stored.settings = settings
       return settings
     }
   }
 
-  private func update(_ change: (inout _EncodingOptions) -> Void) {
+  private func update(_ change: (inout EncodingOptions) -> Void) {
     stored.withLock { stored in
       change(&stored.options)
       stored.settings = nil
@@ -174,7 +174,7 @@ public final class FastJSONEncoder: Sendable {
   }
 }
 
-extension _NodeEncodingSettings {
+extension NodeEncodingSettings {
   /// A top-level value as JSON: written straight into a writer by `stream` when it can be
   /// (and keys need no sorting), else built as a `Node` by `node` and written.
   func json<T>(
@@ -187,10 +187,10 @@ extension _NodeEncodingSettings {
     let node = try node()
     var writer = makeWriter(capacity: 4096)
     do {
-      try _CoderNodeWriter(
+      try CoderNodeWriter(
         settings: self, sortedKeys: outputFormatting.contains(.sortedKeys), path: [], depth: 0
       ).write(node, to: &writer)
-    } catch is _TooDeep {
+    } catch is TooDeep {
       throw Self.tooDeep(value)
     }
     return writer.takeData()

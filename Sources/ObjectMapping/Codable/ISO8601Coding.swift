@@ -11,7 +11,7 @@ import Foundation
 /// outside those years (Foundation's calendar is Julian before October 1582), goes to
 /// `Date.ISO8601FormatStyle` itself, so what is accepted and what it reads as is Foundation's
 /// decision.
-enum _ISO8601Coding {
+enum ISO8601Coding {
   /// The date `text` stands for, or `nil` when `JSONDecoder` would refuse it.
   static func date(from text: String) -> Date? {
     var text = text

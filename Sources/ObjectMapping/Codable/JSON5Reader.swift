@@ -16,7 +16,7 @@ import Foundation
 /// floating-point types to read (``_json5Special(_:as:)``). One difference: a malformed number
 /// or escape is an error where it is, when `JSONDecoder` reports it only once a model reads
 /// that value.
-struct _JSON5Reader {
+struct JSON5Reader {
   private let input: [UInt8]
   private var position = 0
   private var entries: [_TapeEntry] = []
@@ -34,7 +34,7 @@ struct _JSON5Reader {
   ///
   /// - Throws: `FormatError` with the line and column of the first problem.
   static func read(_ input: [UInt8], options: JSONReadingOptions) throws(FormatError) -> _Tape {
-    var reader = _JSON5Reader(input, options: options)
+    var reader = JSON5Reader(input, options: options)
     if input.starts(with: [0xEF, 0xBB, 0xBF]) { reader.position = 3 }
     try reader.readValue(depth: 0)
     if let byte = try reader.skipSpace() {

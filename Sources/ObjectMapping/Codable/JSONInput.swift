@@ -3,7 +3,7 @@ import Foundation
 /// The input of a ``FastJSONDecoder`` call, made into what the reader scans as
 /// `JSONDecoder` makes it: UTF-16 and UTF-32 text converted to UTF-8, a brace-less top-level
 /// object given its braces (`assumesTopLevelDictionary`), JSON5 read by its own reader.
-enum _JSONInput {
+enum JSONInput {
   case data(Data)
   case bytes([UInt8])
   case string(String)
@@ -11,7 +11,7 @@ enum _JSONInput {
   /// Scans the input and calls `body` with a view of its index, valid during the call.
   ///
   /// - Throws: `FormatError` when the input is not JSON (or not JSON5); `body` is not called.
-  func scan<Result>(with options: _DecodingOptions, _ body: (_TapeView) -> Result)
+  func scan<Result>(with options: DecodingOptions, _ body: (_UnsafeTapeView) -> Result)
     throws(FormatError) -> Result
   {
     switch self {
@@ -32,8 +32,8 @@ enum _JSONInput {
 
   /// Scans UTF-8 `text` (whose bytes `utf8` also gives, for the checks that read a few).
   private static func scan<Result>(
-    _ text: _JSONText, utf8: some Collection<UInt8>, _ options: _DecodingOptions,
-    _ body: (_TapeView) -> Result
+    _ text: _JSONText, utf8: some Collection<UInt8>, _ options: DecodingOptions,
+    _ body: (_UnsafeTapeView) -> Result
   ) throws(FormatError) -> Result {
     var text = text
     if options.assumesTopLevelDictionary, let braced = Self.braced(utf8) {
@@ -41,7 +41,7 @@ enum _JSONInput {
     }
     if options.allowsJSON5 {
       let tape = try text.withUTF8 { bytes throws(FormatError) in
-        try _JSON5Reader.read(bytes, options: options.reading)
+        try JSON5Reader.read(bytes, options: options.reading)
       }
       return tape.withView(body)
     }

@@ -37,7 +37,7 @@ extension MappedCodable {
   /// from the root of the document), with any decoder; ``FastJSONDecoder`` with
   /// ``FastJSONDecoder/ErrorReporting/mappingErrors`` throws the ``MappingErrors`` themselves.
   public init(from decoder: any Decoder) throws {
-    if let tapeDecoder = decoder as? _TapeDecoder {
+    if let tapeDecoder = decoder as? TapeDecoder {
       self = try Self.mapped(at: tapeDecoder)
       return
     }
@@ -59,11 +59,11 @@ extension MappedCodable {
 
   /// The value at `decoder`'s position of the document ``FastJSONDecoder`` scanned, mapped in
   /// place.
-  private static func mapped(at decoder: _TapeDecoder) throws -> Self {
+  private static func mapped(at decoder: TapeDecoder) throws -> Self {
     decoder.reading.checkLifetime()
     let plan = mapping._plan
     try plan.checkDefinition()
-    var run = _MappingRun(tape: decoder.reading.tape, root: plan, options: .none)
+    var run = MappingRun(tape: decoder.reading.tape, root: plan, options: .none)
     let codingPath = decoder.codingPath
     run.path = codingPath.map { key in
       key.intValue.map { .index($0) } ?? .key(key.stringValue)

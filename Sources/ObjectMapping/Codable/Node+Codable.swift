@@ -17,7 +17,7 @@ extension Node: Codable {
   /// text (``decimal(_:)-enum.case``). Other decoders give objects sorted by key and numbers as the
   /// decoder reads them.
   public init(from decoder: any Decoder) throws {
-    if let decoder = decoder as? _TapeDecoder {
+    if let decoder = decoder as? TapeDecoder {
       decoder.reading.checkLifetime()
       self = decoder.reading.tape.node(at: decoder.index).keepingFirstOfEqualKeys()
       return
@@ -46,10 +46,10 @@ extension Node: Codable {
   /// `[String: Node]`, whose keys `JSONEncoder` leaves alone; the first of repeated keys).
   /// ``FastJSONEncoder`` writes the node as it is, members in order.
   public func encode(to encoder: any Encoder) throws {
-    if let encoder = encoder as? _StreamEncoder {
+    if let encoder = encoder as? StreamEncoder {
       return try encoder.writeNode(self)
     }
-    if let encoder = encoder as? _NodeEncoder {
+    if let encoder = encoder as? NodeEncoder {
       encoder.box.content = .value(self)
       return
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A ``FastJSONEncoder``'s settings as its properties set them.
-struct _EncodingOptions: @unchecked Sendable {
+struct EncodingOptions: @unchecked Sendable {
   // @unchecked: JSONEncoder's strategy types and `userInfo` are not all marked Sendable; a
   // copy is never mutated once a call or a rule holds it.
   var outputFormatting: JSONEncoder.OutputFormatting = []
@@ -17,7 +17,7 @@ struct _EncodingOptions: @unchecked Sendable {
 /// inside mappings and by the encoder, with `JSONEncoder`'s strategies. A class, so that the
 /// encoders and containers of a call share one copy (a reference per encoder, not the whole
 /// settings per nested value).
-final class _NodeEncodingSettings: @unchecked Sendable {
+final class NodeEncodingSettings: @unchecked Sendable {
   // @unchecked: immutable; JSONEncoder's strategy types and `userInfo` are not all marked
   // Sendable.
   let outputFormatting: JSONEncoder.OutputFormatting
@@ -29,7 +29,7 @@ final class _NodeEncodingSettings: @unchecked Sendable {
   /// The user's values as `Encoder.userInfo` gives them.
   let userInfo: [CodingUserInfoKey: Any]
 
-  init(_ options: _EncodingOptions = _EncodingOptions()) {
+  init(_ options: EncodingOptions = EncodingOptions()) {
     outputFormatting = options.outputFormatting
     keyEncodingStrategy = options.keyEncodingStrategy
     dateEncodingStrategy = options.dateEncodingStrategy
@@ -41,7 +41,7 @@ final class _NodeEncodingSettings: @unchecked Sendable {
 
   /// `value` as a node.
   func node(of value: some Encodable) throws -> Node {
-    try _NodeEncoder.box(value, settings: self, parent: [], key: nil)
+    try NodeEncoder.box(value, settings: self, parent: [], key: nil)
   }
 
   /// The top-level `value` as a node: `JSONEncoder`'s error when the value's own code wrote
@@ -53,8 +53,8 @@ final class _NodeEncodingSettings: @unchecked Sendable {
 
   /// ``topLevelNode(_:)`` for a value whose encoding is `encode` (a configured one).
   func topLevelNode<T>(_ value: T, encode: (any Encoder) throws -> Void) throws -> Node {
-    let box = _NodeBox()
-    try encode(_NodeEncoder(settings: self, box: box, path: []))
+    let box = NodeBox()
+    try encode(NodeEncoder(settings: self, box: box, path: []))
     guard case .empty = box.content else { return box.node }
     throw Self.wroteNothing(value)
   }
@@ -82,11 +82,11 @@ final class _NodeEncodingSettings: @unchecked Sendable {
 /// A container's storage while it is being filled: a class, so nested containers and
 /// `superEncoder`s handed out write into their parent. Values encoded whole are kept as finished
 /// nodes; only nested containers get boxes of their own.
-final class _NodeBox {
+final class NodeBox {
   /// A member or element: finished, or a nested container still being filled.
   enum Slot {
     case node(Node)
-    case box(_NodeBox)
+    case box(NodeBox)
 
     var node: Node {
       switch self {
@@ -131,17 +131,17 @@ final class _NodeBox {
 
   /// A nested container's box for the member `key`: the box already there, or one holding the
   /// object or array already written there (`JSONEncoder` amends it), or a new one.
-  func memberBox(_ key: String) -> _NodeBox {
+  func memberBox(_ key: String) -> NodeBox {
     if case .object(_, let members) = content, let slot = members[key] {
       switch slot {
       case .box(let box): return box
       case .node(let node):
-        let box = _NodeBox(amending: node)
+        let box = NodeBox(amending: node)
         setMember(key, .box(box))
         return box
       }
     }
-    let box = _NodeBox()
+    let box = NodeBox()
     setMember(key, .box(box))
     return box
   }
@@ -178,8 +178,8 @@ final class _NodeBox {
   }
 
   /// A nested container's box, appended as an element.
-  func appendBox() -> _NodeBox {
-    let box = _NodeBox()
+  func appendBox() -> NodeBox {
+    let box = NodeBox()
     append(.box(box))
     return box
   }
@@ -190,7 +190,7 @@ final class _NodeBox {
     switch content {
     case .object: return
     case .value(let node) where node.isObject:
-      content = _NodeBox(amending: node).content
+      content = NodeBox(amending: node).content
     default:
       content = .object([], [:])
     }
@@ -201,7 +201,7 @@ final class _NodeBox {
     switch content {
     case .array: return
     case .value(let node) where node.isArray:
-      content = _NodeBox(amending: node).content
+      content = NodeBox(amending: node).content
     default:
       content = .array([])
     }
@@ -225,13 +225,13 @@ extension Node {
   }
 }
 
-final class _NodeEncoder: Encoder {
-  let settings: _NodeEncodingSettings
-  let box: _NodeBox
+final class NodeEncoder: Encoder {
+  let settings: NodeEncodingSettings
+  let box: NodeBox
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { settings.userInfo }
 
-  init(settings: _NodeEncodingSettings, box: _NodeBox, path: [any CodingKey]) {
+  init(settings: NodeEncodingSettings, box: NodeBox, path: [any CodingKey]) {
     self.settings = settings
     self.box = box
     codingPath = path
@@ -244,27 +244,27 @@ final class _NodeEncoder: Encoder {
   /// of a recursive model (512 levels must fit a 512 KB stack).
   @inline(never)
   static func box(
-    _ value: some Encodable, settings: _NodeEncodingSettings, parent: [any CodingKey],
+    _ value: some Encodable, settings: NodeEncodingSettings, parent: [any CodingKey],
     key: (any CodingKey)?
   ) throws -> Node {
     if let node = try settings.specialNode(value, parent: parent, key: key) { return node }
-    let box = _NodeBox()
-    try value.encode(to: _NodeEncoder(settings: settings, box: box, path: _path(parent, key)))
+    let box = NodeBox()
+    try value.encode(to: NodeEncoder(settings: settings, box: box, path: _path(parent, key)))
     return box.node
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     box.makeObject()
-    return KeyedEncodingContainer(_KeyedNodeContainer<Key>(encoder: self, box: box))
+    return KeyedEncodingContainer(KeyedNodeContainer<Key>(encoder: self, box: box))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     box.makeArray()
-    return _UnkeyedNodeContainer(encoder: self, box: box)
+    return UnkeyedNodeContainer(encoder: self, box: box)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    _SingleNodeContainer(encoder: self)
+    SingleNodeContainer(encoder: self)
   }
 
   /// `value` as a node, at `key` below this encoder's path.
@@ -273,8 +273,8 @@ final class _NodeEncoder: Encoder {
   }
 }
 
-extension _NodeEncodingSettings {
-  /// ``special(_:path:)`` out of line, for ``_NodeEncoder/box(_:settings:parent:key:)``.
+extension NodeEncodingSettings {
+  /// ``special(_:path:)`` out of line, for ``NodeEncoder/box(_:settings:parent:key:)``.
   @inline(never)
   func specialNode<T: Encodable>(_ value: T, parent: [any CodingKey], key: (any CodingKey)?)
     throws -> Node?
@@ -295,7 +295,7 @@ extension _NodeEncodingSettings {
     if let value = _sameType(value, as: Bool.self) { return .bool(value) }
     if Self.writesSpecially(T.self) { return try specialRare(value, path: path()) }
     if case .useDefaultKeys = keyEncodingStrategy { return nil }
-    guard let dictionary = value as? any _StringKeyedEncodable else { return nil }
+    guard let dictionary = value as? any StringKeyedEncodable else { return nil }
     return try dictionary.node(settings: self, path: path())
   }
 
@@ -381,10 +381,10 @@ extension _NodeEncodingSettings {
     case .millisecondsSince1970:
       return try float(1000 * value.timeIntervalSince1970, path: path)
     case .iso8601:
-      return .string(_ISO8601Coding.string(from: value))
+      return .string(ISO8601Coding.string(from: value))
     case .custom(let closure):
-      let box = _NodeBox()
-      try closure(value, _NodeEncoder(settings: self, box: box, path: path))
+      let box = NodeBox()
+      try closure(value, NodeEncoder(settings: self, box: box, path: path))
       return box.node
     @unknown default:
       throw EncodingError.invalidValue(
@@ -402,8 +402,8 @@ extension _NodeEncodingSettings {
     case .deferredToData:
       return .array(value.map { .integer(Int64($0)) })
     case .custom(let closure):
-      let box = _NodeBox()
-      try closure(value, _NodeEncoder(settings: self, box: box, path: path))
+      let box = NodeBox()
+      try closure(value, NodeEncoder(settings: self, box: box, path: path))
       return box.node
     @unknown default:
       return .string(value.base64EncodedString())
@@ -421,36 +421,36 @@ extension _NodeEncodingSettings {
   }
 }
 
-extension _StringKeyedEncodable {
+extension StringKeyedEncodable {
   /// The dictionary as an object node whose keys are as they are.
-  func node(settings: _NodeEncodingSettings, path: [any CodingKey]) throws -> Node {
-    let encoder = _NodeEncoder(settings: settings, box: _NodeBox(), path: path)
+  func node(settings: NodeEncodingSettings, path: [any CodingKey]) throws -> Node {
+    let encoder = NodeEncoder(settings: settings, box: NodeBox(), path: path)
     try writeMembers(to: encoder)
     return encoder.box.node
   }
 }
 
-struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let encoder: _NodeEncoder
-  let box: _NodeBox
+struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let encoder: NodeEncoder
+  let box: NodeBox
   var codingPath: [any CodingKey] { encoder.codingPath }
 
   private func outputKey(_ key: Key) -> String {
     encoder.settings.outputKey(key, path: codingPath)
   }
 
-  private func member(_ key: Key) -> _NodeBox { box.memberBox(outputKey(key)) }
+  private func member(_ key: Key) -> NodeBox { box.memberBox(outputKey(key)) }
 
   mutating func encodeNil(forKey key: Key) throws { box.setMember(outputKey(key), .node(.null)) }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   mutating func encode(_ value: Int128, forKey key: Key) throws {
-    box.setMember(outputKey(key), .node(_NodeEncodingSettings.integer(value)))
+    box.setMember(outputKey(key), .node(NodeEncodingSettings.integer(value)))
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   mutating func encode(_ value: UInt128, forKey key: Key) throws {
-    box.setMember(outputKey(key), .node(_NodeEncodingSettings.integer(value)))
+    box.setMember(outputKey(key), .node(NodeEncodingSettings.integer(value)))
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -467,31 +467,31 @@ struct _KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    _NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
+    NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
       .container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    _NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
+    NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
       .unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
-    _NodeEncoder(
+    NodeEncoder(
       settings: encoder.settings,
-      box: box.memberBox(encoder.settings.outputKey(_AnyCodingKey.super, path: codingPath)),
-      path: codingPath + [_AnyCodingKey.super]
+      box: box.memberBox(encoder.settings.outputKey(AnyCodingKey.super, path: codingPath)),
+      path: codingPath + [AnyCodingKey.super]
     )
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    _NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
+    NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
   }
 }
 
-struct _UnkeyedNodeContainer: UnkeyedEncodingContainer {
-  let encoder: _NodeEncoder
-  let box: _NodeBox
+struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
+  let encoder: NodeEncoder
+  let box: NodeBox
   var codingPath: [any CodingKey] { encoder.codingPath }
   var count: Int { box.elementCount }
 
@@ -499,52 +499,52 @@ struct _UnkeyedNodeContainer: UnkeyedEncodingContainer {
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   mutating func encode(_ value: Int128) throws {
-    box.append(.node(_NodeEncodingSettings.integer(value)))
+    box.append(.node(NodeEncodingSettings.integer(value)))
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   mutating func encode(_ value: UInt128) throws {
-    box.append(.node(_NodeEncodingSettings.integer(value)))
+    box.append(.node(NodeEncodingSettings.integer(value)))
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    box.append(.node(try encoder.node(of: value, key: _IndexKey(count))))
+    box.append(.node(try encoder.node(of: value, key: IndexKey(count))))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    let path = codingPath + [_IndexKey(count)]
-    return _NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
+    let path = codingPath + [IndexKey(count)]
+    return NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
       .container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let path = codingPath + [_IndexKey(count)]
-    return _NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
+    let path = codingPath + [IndexKey(count)]
+    return NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
       .unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
-    let path = codingPath + [_IndexKey(count)]
-    return _NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
+    let path = codingPath + [IndexKey(count)]
+    return NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
   }
 }
 
-struct _SingleNodeContainer: SingleValueEncodingContainer {
-  let encoder: _NodeEncoder
+struct SingleNodeContainer: SingleValueEncodingContainer {
+  let encoder: NodeEncoder
   var codingPath: [any CodingKey] { encoder.codingPath }
 
   mutating func encodeNil() throws { encoder.box.content = .value(.null) }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   mutating func encode(_ value: Int128) throws {
-    encoder.box.content = .value(_NodeEncodingSettings.integer(value))
+    encoder.box.content = .value(NodeEncodingSettings.integer(value))
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   mutating func encode(_ value: UInt128) throws {
-    encoder.box.content = .value(_NodeEncodingSettings.integer(value))
+    encoder.box.content = .value(NodeEncodingSettings.integer(value))
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {

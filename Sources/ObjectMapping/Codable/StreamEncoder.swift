@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Paths are `JSONEncoder`'s: an encoder's `codingPath` is its value's (a nested container made
 /// from it does not change it), a container's is its own.
-final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encoder {
+final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder {
   /// An open container.
   struct Frame {
     let id: Int
@@ -35,12 +35,12 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   // call at a time on one thread (Codable coders are not shared across threads), and no method
   // hands out an `inout` access to its state that outlives the call; checking every access at
   // run time costs a fifth of the encoding time. So the state lives in `state`
-  // (``_UncheckedExclusiveState``), and these properties forward to it.
+  // (``UncheckedExclusiveState``), and these properties forward to it.
   var writer: _JSONWriter {
     @inline(__always) get { state.writer }
     @inline(__always) _modify { yield &state.writer }
   }
-  let settings: _NodeEncodingSettings
+  let settings: NodeEncodingSettings
   /// How keys are converted (decided once, not per key).
   private let keyMode: KeyMode
   /// Whether the output must be discarded and the value encoded through the `Node` encoder.
@@ -111,14 +111,14 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
     case strategy
   }
 
-  init(settings: _NodeEncodingSettings, writer: _JSONWriter) {
+  init(settings: NodeEncodingSettings, writer: _JSONWriter) {
     self.settings = settings
     switch settings.keyEncodingStrategy {
     case .useDefaultKeys: keyMode = .same
     case .convertToSnakeCase: keyMode = .snakeCase
     default: keyMode = .strategy
     }
-    super.init(state: _StreamEncoderState(writer: writer))
+    super.init(state: StreamEncoderState(writer: writer))
   }
 
   var codingPath: [any CodingKey] { Array(path.prefix(valuePathCount)) }
@@ -129,27 +129,27 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
 
   /// Gives up on streaming; writes through containers after this are ignored.
   @discardableResult
-  func abandon() -> _StreamAbandoned {
+  func abandon() -> StreamAbandoned {
     abandoned = true
     cannotStream = true
-    return _StreamAbandoned()
+    return StreamAbandoned()
   }
 
   // MARK: Encoder
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(
-      _StreamKeyedContainer<Key>(
+      StreamKeyedContainer<Key>(
         stream: self, id: valueContainer(isObject: true), pathCount: path.count))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    _StreamUnkeyedContainer(
+    StreamUnkeyedContainer(
       stream: self, id: valueContainer(isObject: false), pathCount: path.count)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    _StreamSingleContainer(stream: self, pathCount: path.count)
+    StreamSingleContainer(stream: self, pathCount: path.count)
   }
 
   /// The id of the current value's own container: opened now, or the one it opened before (a
@@ -200,12 +200,12 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   /// Makes container `id` the innermost open one, closing the nested containers of the current
   /// value above it; throws (and abandons) when `id` is no longer open.
   @inline(__always)
-  func enter(_ id: Int) throws(_StreamAbandoned) {
+  func enter(_ id: Int) throws(StreamAbandoned) {
     if id == topID, id != 0 { return }
     try enterSlow(id)
   }
 
-  private func enterSlow(_ id: Int) throws(_StreamAbandoned) {
+  private func enterSlow(_ id: Int) throws(StreamAbandoned) {
     var index = frames.count - 1
     while index >= valueBase, frames[index].id != id { index -= 1 }
     guard id != 0, index >= valueBase, !abandoned else { throw abandon() }
@@ -214,7 +214,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
 
   /// Writes the key of a member of object `id`.
   @inline(__always)
-  func key(_ key: some CodingKey, in id: Int, pathCount: Int) throws(_StreamAbandoned) {
+  func key(_ key: some CodingKey, in id: Int, pathCount: Int) throws(StreamAbandoned) {
     try enter(id)
     // A key written twice makes the output useless, so the check can follow the write.
     try checkUnique(writer.hashedKey(outputKey(key, pathCount: pathCount)))
@@ -228,12 +228,12 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   func rawMember<V: Encodable>(_ key: String, _ value: V, in id: Int) throws {
     try enter(id)
     try checkUnique(writer.hashedKey(key))
-    try self.value(value, pathKey: _AnyCodingKey(stringValue: key))
+    try self.value(value, pathKey: AnyCodingKey(stringValue: key))
   }
 
   /// Counts an element of array `id`, returning its index.
   @inline(__always)
-  func element(in id: Int) throws(_StreamAbandoned) -> Int {
+  func element(in id: Int) throws(StreamAbandoned) -> Int {
     try enter(id)
     let last = frames.count - 1
     let index = frames[last].count
@@ -256,7 +256,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   func openNestedElement(in parent: Int, isObject: Bool) -> Int {
     do {
       let index = try element(in: parent)
-      return open(isObject: isObject, pathKey: _IndexKey(index))
+      return open(isObject: isObject, pathKey: IndexKey(index))
     } catch {
       return 0
     }
@@ -266,7 +266,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   /// them, so the value is encoded again through the `Node` encoder.
   func superEncoder(path: [any CodingKey]) -> any Encoder {
     abandon()
-    return _NodeEncoder(settings: settings, box: _NodeBox(), path: path)
+    return NodeEncoder(settings: settings, box: NodeBox(), path: path)
   }
 
   /// The number of elements written to array `id`.
@@ -293,7 +293,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   /// 64-bit hash of their bytes (`_JSONWriter.hashedKey(_:)`); the frame's bit set rules most
   /// new keys out without a scan.
   @inline(__always)
-  private func checkUnique(_ hash: UInt64) throws(_StreamAbandoned) {
+  private func checkUnique(_ hash: UInt64) throws(StreamAbandoned) {
     let last = frames.count - 1
     let bit: UInt64 = 1 << (hash >> 58)
     let bits = frames[last].keyBits
@@ -305,7 +305,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
     try checkUniqueSlow(hash, frame: last)
   }
 
-  private func checkUniqueSlow(_ hash: UInt64, frame last: Int) throws(_StreamAbandoned) {
+  private func checkUniqueSlow(_ hash: UInt64, frame last: Int) throws(StreamAbandoned) {
     let frame = frames[last]
     if frame.keyBits == .max {
       // A large object: its key hashes are kept in a set.
@@ -346,7 +346,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   /// level of a recursive model, which must fit 512 levels in a 512 KB stack.
   @inline(never)
   private func otherValue<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
-    if _NodeEncodingSettings.writesSpecially(T.self) {
+    if NodeEncodingSettings.writesSpecially(T.self) {
       return try specialValue(value, pathKey: pathKey)
     }
     if keyMode != .same, try dictionary(value, pathKey: pathKey) { return }
@@ -364,7 +364,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
     if let integer = _sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
     if let double = _sameType(value, as: Double.self) { return try self.double(double, key) }
     if let bool = _sameType(value, as: Bool.self) { return writer.bool(bool) }
-    if _NodeEncodingSettings.writesSpecially(T.self) {
+    if NodeEncodingSettings.writesSpecially(T.self) {
       return try specialValue(value, pathKey: key)
     }
     if keyMode != .same, try dictionary(value, pathKey: key) { return }
@@ -389,7 +389,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   /// them under a key strategy); `false` for other values.
   @inline(never)
   private func dictionary<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws -> Bool {
-    guard let dictionary = value as? any _StringKeyedEncodable else { return false }
+    guard let dictionary = value as? any StringKeyedEncodable else { return false }
     try nested(pathKey) { try dictionary.writeMembers(to: self) }
     return true
   }
@@ -405,7 +405,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
     }
     if let url = _sameType(value, as: URL.self) { return writer.string(url.absoluteString) }
     if let decimal = _sameType(value, as: Decimal.self) {
-      guard !decimal.isNaN else { throw _NodeEncodingSettings.nanDecimal(key()) }
+      guard !decimal.isNaN else { throw NodeEncodingSettings.nanDecimal(key()) }
       return writer.numberText(decimal.description)
     }
     if let node = _sameType(value, as: Node.self) { return try self.node(node) }
@@ -439,7 +439,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
     case .millisecondsSince1970:
       try double(1000 * date.timeIntervalSince1970, pathKey)
     case .iso8601:
-      writer.string(_ISO8601Coding.string(from: date))
+      writer.string(ISO8601Coding.string(from: date))
     case .custom(let closure):
       // What the closure writes is the date's value; nothing written is `{}`.
       try nested(pathKey) { try closure(date, self) }
@@ -504,7 +504,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   @inline(__always)
   private func leaveValue(_ saved: SavedValue, topLevel: Bool) throws {
     if !valueStarted {
-      guard !topLevel else { throw _StreamWroteNothing() }
+      guard !topLevel else { throw StreamWroteNothing() }
       writer.beginObject()
       writer.endObject()
     }
@@ -516,7 +516,7 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
   }
 
   /// Marks the current value as written through a single-value container.
-  func singleValue() throws(_StreamAbandoned) {
+  func singleValue() throws(StreamAbandoned) {
     guard !valueStarted, frames.count == valueBase, !abandoned else { throw abandon() }
     valueStarted = true
   }
@@ -541,42 +541,42 @@ final class _StreamEncoder: _UncheckedExclusiveState<_StreamEncoderState>, Encod
     writer.encoderNumber(value)
   }
 
-  /// Writes `node` as the encoder writes values (see ``_CoderNodeWriter``), nested in the
+  /// Writes `node` as the encoder writes values (see ``CoderNodeWriter``), nested in the
   /// open containers.
   private func node(_ node: Node) throws {
-    try _CoderNodeWriter(settings: settings, sortedKeys: false, path: path, depth: frames.count)
+    try CoderNodeWriter(settings: settings, sortedKeys: false, path: path, depth: frames.count)
       .write(node, to: &writer)
   }
 }
 
-/// Thrown (and recorded) when a value cannot be streamed; see ``_StreamEncoder``.
-struct _StreamAbandoned: Error {}
+/// Thrown (and recorded) when a value cannot be streamed; see ``StreamEncoder``.
+struct StreamAbandoned: Error {}
 
 /// Thrown when the top-level value wrote nothing (the `Node` encoder gives the error).
-struct _StreamWroteNothing: Error {}
+struct StreamWroteNothing: Error {}
 
 /// `[String: V]`, whose members the encoders write with their keys as they are.
-protocol _StringKeyedEncodable {
-  func writeMembers(to stream: _StreamEncoder) throws
-  func writeMembers(to encoder: _NodeEncoder) throws
+protocol StringKeyedEncodable {
+  func writeMembers(to stream: StreamEncoder) throws
+  func writeMembers(to encoder: NodeEncoder) throws
 }
 
-extension Dictionary: _StringKeyedEncodable where Key == String, Value: Encodable {
-  func writeMembers(to stream: _StreamEncoder) throws {
+extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable {
+  func writeMembers(to stream: StreamEncoder) throws {
     let id = stream.openValueObject()
     for (key, value) in self { try stream.rawMember(key, value, in: id) }
   }
 
-  func writeMembers(to encoder: _NodeEncoder) throws {
+  func writeMembers(to encoder: NodeEncoder) throws {
     encoder.box.makeObject()
     for (key, value) in self {
       encoder.box.setMember(
-        key, .node(try encoder.node(of: value, key: _AnyCodingKey(stringValue: key))))
+        key, .node(try encoder.node(of: value, key: AnyCodingKey(stringValue: key))))
     }
   }
 }
 
-extension _NodeEncodingSettings {
+extension NodeEncodingSettings {
   /// `value` written into `writer` without a value tree (`true`), or `false` when it has to
   /// go through the `Node` encoder (nothing of it is then left in `writer`), which also gives
   /// any error: how `Codable` values inside mappings are written.
@@ -610,18 +610,18 @@ extension _NodeEncodingSettings {
 
   /// Runs `body` with a stream writing into `writer`; see ``streamTopLevel(_:into:)``.
   private func streaming<T>(
-    into writer: inout _JSONWriter, describing value: T, _ body: (_StreamEncoder) throws -> Void
+    into writer: inout _JSONWriter, describing value: T, _ body: (StreamEncoder) throws -> Void
   ) throws -> Bool {
-    let stream = _StreamEncoder(settings: self, writer: _JSONWriter(capacity: 0))
+    let stream = StreamEncoder(settings: self, writer: _JSONWriter(capacity: 0))
     swap(&stream.writer, &writer)
     let start = stream.writer.checkpoint()
     var thrown: (any Error)?
     do {
       try body(stream)
-    } catch is _StreamWroteNothing {
+    } catch is StreamWroteNothing {
       thrown = Self.wroteNothing(value)
       stream.abandon()
-    } catch is _TooDeep {
+    } catch is TooDeep {
       thrown = Self.tooDeep(value)
       stream.abandon()
     } catch {
@@ -640,13 +640,13 @@ extension _NodeEncodingSettings {
   }
 }
 
-struct _StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let stream: _StreamEncoder
+struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let stream: StreamEncoder
   let id: Int
   let pathCount: Int
   var codingPath: [any CodingKey] { stream.codingPath(count: pathCount) }
 
-  private func key(_ key: Key) throws(_StreamAbandoned) {
+  private func key(_ key: Key) throws(StreamAbandoned) {
     try stream.key(key, in: id, pathCount: pathCount)
   }
 
@@ -713,16 +713,16 @@ struct _StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   ) -> KeyedEncodingContainer<NestedKey> {
     let id = stream.openNested(in: self.id, key: key, pathCount: pathCount, isObject: true)
     return KeyedEncodingContainer(
-      _StreamKeyedContainer<NestedKey>(stream: stream, id: id, pathCount: pathCount + 1))
+      StreamKeyedContainer<NestedKey>(stream: stream, id: id, pathCount: pathCount + 1))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let id = stream.openNested(in: self.id, key: key, pathCount: pathCount, isObject: false)
-    return _StreamUnkeyedContainer(stream: stream, id: id, pathCount: pathCount + 1)
+    return StreamUnkeyedContainer(stream: stream, id: id, pathCount: pathCount + 1)
   }
 
   mutating func superEncoder() -> any Encoder {
-    stream.superEncoder(path: codingPath + [_AnyCodingKey.super])
+    stream.superEncoder(path: codingPath + [AnyCodingKey.super])
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -730,8 +730,8 @@ struct _StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 }
 
-struct _StreamUnkeyedContainer: UnkeyedEncodingContainer {
-  let stream: _StreamEncoder
+struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
+  let stream: StreamEncoder
   let id: Int
   let pathCount: Int
   var codingPath: [any CodingKey] { stream.codingPath(count: pathCount) }
@@ -754,12 +754,12 @@ struct _StreamUnkeyedContainer: UnkeyedEncodingContainer {
 
   mutating func encode(_ value: Double) throws {
     let index = try stream.element(in: id)
-    try stream.double(value, _IndexKey(index))
+    try stream.double(value, IndexKey(index))
   }
 
   mutating func encode(_ value: Float) throws {
     let index = try stream.element(in: id)
-    try stream.float(value, _IndexKey(index))
+    try stream.float(value, IndexKey(index))
   }
 
   mutating func encode(_ value: Int) throws {
@@ -781,7 +781,7 @@ struct _StreamUnkeyedContainer: UnkeyedEncodingContainer {
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     let index = try stream.element(in: id)
-    try stream.value(value, pathKey: _IndexKey(index))
+    try stream.value(value, pathKey: IndexKey(index))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -789,21 +789,21 @@ struct _StreamUnkeyedContainer: UnkeyedEncodingContainer {
   ) -> KeyedEncodingContainer<NestedKey> {
     let id = stream.openNestedElement(in: self.id, isObject: true)
     return KeyedEncodingContainer(
-      _StreamKeyedContainer<NestedKey>(stream: stream, id: id, pathCount: pathCount + 1))
+      StreamKeyedContainer<NestedKey>(stream: stream, id: id, pathCount: pathCount + 1))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let id = stream.openNestedElement(in: self.id, isObject: false)
-    return _StreamUnkeyedContainer(stream: stream, id: id, pathCount: pathCount + 1)
+    return StreamUnkeyedContainer(stream: stream, id: id, pathCount: pathCount + 1)
   }
 
   mutating func superEncoder() -> any Encoder {
-    stream.superEncoder(path: codingPath + [_IndexKey(count)])
+    stream.superEncoder(path: codingPath + [IndexKey(count)])
   }
 }
 
-struct _StreamSingleContainer: SingleValueEncodingContainer {
-  let stream: _StreamEncoder
+struct StreamSingleContainer: SingleValueEncodingContainer {
+  let stream: StreamEncoder
   let pathCount: Int
   var codingPath: [any CodingKey] { stream.codingPath(count: pathCount) }
 
@@ -855,13 +855,13 @@ struct _StreamSingleContainer: SingleValueEncodingContainer {
   }
 }
 
-/// The mutable state of a ``_StreamEncoder`` (see its properties of the same names), kept
-/// without dynamic exclusivity checks (``_UncheckedExclusiveState``).
-struct _StreamEncoderState {
+/// The mutable state of a ``StreamEncoder`` (see its properties of the same names), kept
+/// without dynamic exclusivity checks (``UncheckedExclusiveState``).
+struct StreamEncoderState {
   var writer: _JSONWriter
   var abandoned = false
   var cannotStream = false
-  var frames: [_StreamEncoder.Frame] = []
+  var frames: [StreamEncoder.Frame] = []
   var topID = 0
   var lastID = 0
   var writtenKeys: [UInt64] = []

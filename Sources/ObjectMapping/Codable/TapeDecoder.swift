@@ -4,30 +4,30 @@ import Foundation
 /// node (their decoder, or their array's) instead of an array of keys, which is built only when
 /// asked for (``codingPath``: an error, a model reading its path): decoding an object costs no
 /// array and no copy of its parent's keys.
-class _PathNode {
-  let parent: _PathNode?
+class PathNode {
+  let parent: PathNode?
   /// `nil` for the root value, and for a value read where its parent is (a date's decoder).
   let key: (any CodingKey)?
   /// The number of keys in the path.
   let depth: Int
 
-  init(parent: _PathNode?, key: (any CodingKey)?) {
+  init(parent: PathNode?, key: (any CodingKey)?) {
     self.parent = parent
     self.key = key
     depth = (parent?.depth ?? 0) + (key == nil ? 0 : 1)
   }
 
   /// The node for `key` below `parent`: `parent` itself when there is no key.
-  static func node(_ parent: _PathNode?, _ key: (any CodingKey)?) -> _PathNode? {
+  static func node(_ parent: PathNode?, _ key: (any CodingKey)?) -> PathNode? {
     guard let key else { return parent }
-    return _PathNode(parent: parent, key: key)
+    return PathNode(parent: parent, key: key)
   }
 
   /// The path's keys, from the root.
   var codingPath: [any CodingKey] {
     var keys: [any CodingKey] = []
     keys.reserveCapacity(depth)
-    var node: _PathNode? = self
+    var node: PathNode? = self
     while let current = node {
       if let key = current.key { keys.append(key) }
       node = current.parent
@@ -38,13 +38,13 @@ class _PathNode {
 }
 
 /// The `Decoder` a model's `init(from:)` receives from ``FastJSONDecoder``: one value of the
-/// scanned document. It is its value's node of the coding path (``_PathNode``), which its
+/// scanned document. It is its value's node of the coding path (``PathNode``), which its
 /// containers and their values point to.
-final class _TapeDecoder: _PathNode, Decoder {
+final class TapeDecoder: PathNode, Decoder {
   let reading: _CodableReading
   let index: Int
 
-  init(_ reading: _CodableReading, index: Int, parent: _PathNode?, key: (any CodingKey)?) {
+  init(_ reading: _CodableReading, index: Int, parent: PathNode?, key: (any CodingKey)?) {
     self.reading = reading
     self.index = index
     super.init(parent: parent, key: key)
@@ -66,7 +66,7 @@ final class _TapeDecoder: _PathNode, Decoder {
       throw reading.mismatch([String: Any].self, at: index, path: codingPath)
     }
     return KeyedDecodingContainer(
-      _KeyedTapeContainer<Key>(
+      KeyedTapeContainer<Key>(
         decoder: self,
         keys: reading.convertsKeys ? reading.convertedKeys(of: index, path: self.codingPath) : nil))
   }
@@ -84,24 +84,24 @@ final class _TapeDecoder: _PathNode, Decoder {
       }
       throw reading.mismatch([Any].self, at: index, path: codingPath)
     }
-    return _UnkeyedTapeContainer(decoder: self)
+    return UnkeyedTapeContainer(decoder: self)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    _SingleTapeContainer(decoder: self)
+    SingleTapeContainer(decoder: self)
   }
 }
 
 /// The members of one object.
-struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// The object's decoder: its tape index and its node of the coding path.
-  let decoder: _TapeDecoder
+  let decoder: TapeDecoder
   /// The decoder's reading, held here too: read per member without going through the decoder.
   let reading: _CodableReading
   let object: Int
-  let keys: _ConvertedKeys?
+  let keys: ConvertedKeys?
 
-  init(decoder: _TapeDecoder, keys: _ConvertedKeys?) {
+  init(decoder: TapeDecoder, keys: ConvertedKeys?) {
     self.decoder = decoder
     reading = decoder.reading
     object = decoder.index
@@ -252,17 +252,17 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    try _TapeDecoder(reading, index: try valueIndex(key), parent: decoder, key: key)
+    try TapeDecoder(reading, index: try valueIndex(key), parent: decoder, key: key)
       .container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try _TapeDecoder(reading, index: try valueIndex(key), parent: decoder, key: key)
+    try TapeDecoder(reading, index: try valueIndex(key), parent: decoder, key: key)
       .unkeyedContainer()
   }
 
   func superDecoder() throws -> any Decoder {
-    superDecoder(key: _AnyCodingKey.super)
+    superDecoder(key: AnyCodingKey.super)
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -274,10 +274,10 @@ struct _KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private func superDecoder(key: some CodingKey) -> any Decoder {
     reading.checkLifetime()
     guard let index = reading.member(of: object, key: key, keys: keys, depth: decoder.depth) else {
-      return _TapeDecoder(
+      return TapeDecoder(
         _CodableReading.null(options: reading.options), index: 0, parent: decoder, key: key)
     }
-    return _TapeDecoder(reading, index: index, parent: decoder, key: key)
+    return TapeDecoder(reading, index: index, parent: decoder, key: key)
   }
 }
 
@@ -292,9 +292,9 @@ private func _keyNotFound(_ key: some CodingKey, path: [any CodingKey]) -> Decod
 
 /// The elements of one array, read in order. A read that fails leaves the container where it
 /// was (as `JSONDecoder`'s does): the same element can be read again as another type.
-struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
+struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
   /// The array's decoder: its reading and its node of the coding path.
-  let decoder: _TapeDecoder
+  let decoder: TapeDecoder
   let count: Int?
   private(set) var currentIndex = 0
   /// The tape index of the next element.
@@ -303,7 +303,7 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
   var reading: _CodableReading { decoder.reading }
   var codingPath: [any CodingKey] { decoder.codingPath }
 
-  init(decoder: _TapeDecoder) {
+  init(decoder: TapeDecoder) {
     self.decoder = decoder
     count = decoder.reading.tape.count(at: decoder.index)
     cursor = decoder.index + 1
@@ -322,7 +322,7 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
       throw DecodingError.valueNotFound(
         type,
         DecodingError.Context(
-          codingPath: codingPath + [_IndexKey(currentIndex)], debugDescription: message))
+          codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: message))
     }
     return cursor
   }
@@ -379,7 +379,7 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let index = try next(type)
     let value = try reading.readValue(
-      type, at: index, parent: decoder, key: _IndexKey(currentIndex))
+      type, at: index, parent: decoder, key: IndexKey(currentIndex))
     advance()
     return value
   }
@@ -389,7 +389,7 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
   mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
     guard let index = presentIndex() else { return nil }
     let value = try reading.readValue(
-      type, at: index, parent: decoder, key: _IndexKey(currentIndex))
+      type, at: index, parent: decoder, key: IndexKey(currentIndex))
     advance()
     return value
   }
@@ -477,14 +477,14 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
   }
 
   /// The coding path of the next element (built for an error).
-  private var elementPath: [any CodingKey] { codingPath + [_IndexKey(currentIndex)] }
+  private var elementPath: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
     let index = try next(KeyedDecodingContainer<NestedKey>.self)
-    let container = try _TapeDecoder(
-      reading, index: index, parent: decoder, key: _IndexKey(currentIndex)
+    let container = try TapeDecoder(
+      reading, index: index, parent: decoder, key: IndexKey(currentIndex)
     ).container(keyedBy: type)
     advance()
     return container
@@ -492,8 +492,8 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
     let index = try next((any UnkeyedDecodingContainer).self)
-    let container = try _TapeDecoder(
-      reading, index: index, parent: decoder, key: _IndexKey(currentIndex)
+    let container = try TapeDecoder(
+      reading, index: index, parent: decoder, key: IndexKey(currentIndex)
     ).unkeyedContainer()
     advance()
     return container
@@ -502,15 +502,15 @@ struct _UnkeyedTapeContainer: UnkeyedDecodingContainer {
   mutating func superDecoder() throws -> any Decoder {
     let index = try next(
       (any Decoder).self, message: "Cannot get superDecoder() -- unkeyed container is at end.")
-    let element = _TapeDecoder(reading, index: index, parent: decoder, key: _IndexKey(currentIndex))
+    let element = TapeDecoder(reading, index: index, parent: decoder, key: IndexKey(currentIndex))
     advance()
     return element
   }
 }
 
 /// One value.
-struct _SingleTapeContainer: SingleValueDecodingContainer {
-  let decoder: _TapeDecoder
+struct SingleTapeContainer: SingleValueDecodingContainer {
+  let decoder: TapeDecoder
   var reading: _CodableReading { decoder.reading }
   var index: Int { decoder.index }
   var codingPath: [any CodingKey] { decoder.codingPath }

@@ -1,17 +1,17 @@
 /// The steps of the rules that write one property (composition): the present ones run in
 /// order, so the last present one wins; when none is present, the last rule's absence rule
 /// (default or requirement) applies.
-final class _AlternativesStep<Object>: _DecodeStepKind {
-  let alternatives: [_DecodeStep<Object>]
+final class AlternativesStep<Object>: DecodeStepKind {
+  let alternatives: [DecodeStep<Object>]
 
-  init(_ alternatives: [_DecodeStep<Object>]) {
+  init(_ alternatives: [DecodeStep<Object>]) {
     self.alternatives = alternatives
   }
 
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   ) {
     var applied = false
     for step in alternatives where step.sourceIsPresent(objectIndex: objectIndex, run: &run) {
@@ -28,7 +28,7 @@ final class _AlternativesStep<Object>: _DecodeStepKind {
     }
   }
 
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     alternatives.contains { $0.sourceIsPresent(objectIndex: objectIndex, run: &run) }
   }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// An ``Attribute`` compiled for decoding.
-final class _AttributeStep<Object, Value>: _DecodeStepKind {
+final class AttributeStep<Object, Value>: DecodeStepKind {
   let rule: Attribute<Object, Value>
-  let source: _CompiledSource
+  let source: CompiledSource
   /// For a rule with its own date formats: its contexts per coercion mode; `nil`: values read
-  /// with the run's context (``_MappingRun/context``).
-  let ownFormats: _OwnFormats?
+  /// with the run's context (``MappingRun/context``).
+  let ownFormats: OwnFormats?
   /// What `null` becomes (`Value.nullValue`), computed once; `nil` when `null` is not a value.
   /// Boxed in a class, so testing it needs no `Optional<Value>` metadata per object.
   let nullReplacement: _Boxed<Value>?
@@ -16,9 +16,9 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// the run's context validates.
   let hasValidators: Bool
   /// Writes the property (in place for a stored property of a struct).
-  let writer: _PropertyWriter<Object, Value>
+  let writer: PropertyWriter<Object, Value>
   /// The property is a collection and the path has more than one key: a path that crosses an
-  /// array fans out (``_CompiledSource/fanOut(in:from:)``).
+  /// array fans out (``CompiledSource/fanOut(in:from:)``).
   let fansOut: Bool
   /// `null` under ``NullIntoNonOptional/zero``: the type's zero, computed once.
   let zeroReplacement: _Boxed<Value>?
@@ -36,15 +36,15 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
-    source = _CompiledSource(rule.source, mayRepeat: mayRepeat)
-    ownFormats = rule.attributeDateFormats.map(_OwnFormats.init)
+    source = CompiledSource(rule.source, mayRepeat: mayRepeat)
+    ownFormats = rule.attributeDateFormats.map(OwnFormats.init)
     let nullValue = rule.nullValue()
     nullReplacement = nullValue.map(_Boxed.init)
     absenceIsError =
       rule.defaultValue == nil
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
     hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
-    writer = _PropertyWriter(rule.property)
+    writer = PropertyWriter(rule.property)
     // A key path across an array fans out into a collection property (RestKit's
     // `friends.name` over `[{"name": "A"}, {"name": "B"}]` giving `["A", "B"]`).
     fansOut = !source.rest.isEmpty && Value.self is any MappableCollection.Type
@@ -59,7 +59,7 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// was rejected or failed. Only called when validating; kept out of line so that the decode
   /// path of attributes without validation touches no validation or optional metadata.
   @inline(never)
-  private func validated(_ value: Value, object: Object, run: inout _MappingRun) -> Value? {
+  private func validated(_ value: Value, object: Object, run: inout MappingRun) -> Value? {
     let outcome = _validate(
       value, validators: rule.validators, object: object, keyPath: rule.property)
     if case .accept(let accepted) = outcome { return accepted }
@@ -70,8 +70,8 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// Sets `value` (in place for a new model, recorded onto an existing instance).
   @inline(__always)
   private func set(
-    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>,
-    run: borrowing _MappingRun
+    _ value: Value, in object: inout Object, _ patch: inout Patch<Object>,
+    run: borrowing MappingRun
   ) {
     if run.ontoExisting {
       // An unchanged value is not written: no setter, observer or validation runs (RestKit).
@@ -85,8 +85,8 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// Sets `value`, after validation when the run validates this rule.
   @inline(__always)
   private func set(
-    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
-    run: inout _MappingRun
+    _ value: Value, in object: inout Object, _ patch: inout Patch<Object>, validates: Bool,
+    run: inout MappingRun
   ) {
     guard validates else { return set(value, in: &object, &patch, run: run) }
     setValidated(value, in: &object, &patch, run: &run)
@@ -95,7 +95,7 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// Validates `value`, then sets it unless it was rejected or failed.
   @inline(never)
   private func setValidated(
-    _ value: Value, in object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+    _ value: Value, in object: inout Object, _ patch: inout Patch<Object>, run: inout MappingRun
   ) {
     if run.ontoExisting, comparesUnchanged, isUnchanged(value, in: object) { return }
     if let accepted = validated(value, object: object, run: &run) {
@@ -106,15 +106,15 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// The context values are read with: the run's, or the rule's own date formats with the
   /// run's coercion.
   @inline(__always)
-  private func valueContext(_ run: borrowing _MappingRun) -> _ValueContext {
+  private func valueContext(_ run: borrowing MappingRun) -> ValueContext {
     guard let ownFormats else { return run.context }
     return run.context.coercion == .strict ? ownFormats.strict : ownFormats.lenient
   }
 
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
       if fansOut,
@@ -145,7 +145,7 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// that the frame and the code of `decode`'s common path (a present value) stay small.
   @inline(never)
   private func decodeAbsent(
-    _ object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+    _ object: inout Object, _ patch: inout Patch<Object>, run: inout MappingRun
   ) {
     guard !run.ontoExisting || absenceAppliesOntoExisting else {
       if run.context.missingKeys.contains(.assignDefaults) {
@@ -170,7 +170,7 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// the rule's default, or `nil` for an optional property.
   @inline(never)
   private func assignMissing(
-    _ object: inout Object, _ patch: inout _Patch<Object>, run: inout _MappingRun
+    _ object: inout Object, _ patch: inout Patch<Object>, run: inout MappingRun
   ) {
     if let defaultValue = rule.defaultValue {
       set(defaultValue(), in: &object, &patch, run: run)
@@ -183,8 +183,8 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// run's ``NullIntoNonOptional`` asks for.
   @inline(never)
   private func nullIntoNonOptional(
-    _ object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
-    run: inout _MappingRun
+    _ object: inout Object, _ patch: inout Patch<Object>, validates: Bool,
+    run: inout MappingRun
   ) {
     switch run.context.nullIntoNonOptional {
     case .keepCurrent:
@@ -205,9 +205,9 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   @inline(never)
   private func readFailed(
     _ error: any Error, payload: PayloadValue, in object: inout Object,
-    _ patch: inout _Patch<Object>, validates: Bool, run: inout _MappingRun
+    _ patch: inout Patch<Object>, validates: Bool, run: inout MappingRun
   ) {
-    if let substituted = error as? _Substituted<Value> {
+    if let substituted = error as? Substituted<Value> {
       set(substituted.value, in: &object, &patch, validates: validates, run: &run)
       run.note(
         .unknownValue(raw: substituted.raw, fallback: substituted.fallback),
@@ -234,8 +234,8 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// `null` (or `""` read as `null`): the property's `nil`, its default, or what the run's
   /// ``NullIntoNonOptional`` asks for.
   private func readNull(
-    _ object: inout Object, _ patch: inout _Patch<Object>, validates: Bool,
-    run: inout _MappingRun
+    _ object: inout Object, _ patch: inout Patch<Object>, validates: Bool,
+    run: inout MappingRun
   ) {
     if let nullReplacement {
       set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
@@ -252,8 +252,8 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
   /// Each skip is a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic per error.
   @inline(never)
   private func skip(
-    _ failure: any Error, _ object: inout Object, _ patch: inout _Patch<Object>,
-    run: inout _MappingRun
+    _ failure: any Error, _ object: inout Object, _ patch: inout Patch<Object>,
+    run: inout MappingRun
   ) {
     if !run.ontoExisting {
       if let defaultValue = rule.defaultValue {
@@ -272,7 +272,7 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
     for diagnostic in skipped { run.diagnostics.append(diagnostic) }
   }
 
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
     if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
       return !nullIsAbsent || run.tape[index].kind != .null
@@ -285,7 +285,7 @@ final class _AttributeStep<Object, Value>: _DecodeStepKind {
 
 /// Thrown by an attribute's read that substituted its fallback for an unknown enum value
 /// (``Attribute/unknownValues(as:)``): the step sets `value` and notes the substitution.
-struct _Substituted<Value>: Error, @unchecked Sendable {
+struct Substituted<Value>: Error, @unchecked Sendable {
   // @unchecked: thrown and caught within one mapping run, on one thread.
   let value: Value
   let raw: String
@@ -306,12 +306,12 @@ final class _Boxed<Value>: @unchecked Sendable {
 
 /// The contexts of a rule with its own date formats (``Attribute/dateFormats(_:)``), one per
 /// coercion mode, built once with the rule's step.
-final class _OwnFormats: Sendable {
-  let lenient: _ValueContext
-  let strict: _ValueContext
+final class OwnFormats: Sendable {
+  let lenient: ValueContext
+  let strict: ValueContext
 
   init(_ dateFormats: [DateFormat]) {
-    (lenient, strict) = _ValueContext.formatsContexts(dateFormats)
+    (lenient, strict) = ValueContext.formatsContexts(dateFormats)
   }
 }
 
@@ -333,7 +333,7 @@ extension PayloadValue {
         failures.append((part.pathComponents, error))
       }
     }
-    guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
+    guard failures.isEmpty else { throw NestedConversionFailures(failures: failures) }
     return values
   }
 }
@@ -355,7 +355,7 @@ extension Equatable {
 /// no value: an integer or floating-point number, `Decimal`, `Bool`, `Date`, `URL` or `UUID`
 /// (``EmptyStringPolicy/asNull``).
 func _isScalarForEmptyStrings(_ type: Any.Type) -> Bool {
-  let unwrapped = (type as? any _OptionalTraitsProvider.Type)?.wrappedType ?? type
+  let unwrapped = (type as? any OptionalTraitsProvider.Type)?.wrappedType ?? type
   return unwrapped is any BinaryInteger.Type || unwrapped is any BinaryFloatingPoint.Type
     || unwrapped == Decimal.self || unwrapped == Bool.self || unwrapped == Date.self
     || unwrapped == URL.self || unwrapped == UUID.self

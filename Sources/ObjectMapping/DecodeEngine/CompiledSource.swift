@@ -1,14 +1,14 @@
 /// A ``SourcePath`` compiled for lookups: its keys' UTF-8 bytes allocated once.
-struct _CompiledSource: @unchecked Sendable {
+struct CompiledSource: @unchecked Sendable {
   // @unchecked: the key views read immutable bytes that `storage`, held here, keeps alive.
 
-  /// Owns the bytes the key views read (see ``_KeyBytes``).
+  /// Owns the bytes the key views read (see ``_UnsafeKeyBytes``).
   private let storage: _KeyStorage
 
   /// The path's first key; `nil` for a special source (the object itself).
-  let first: _KeyBytes?
+  let first: _UnsafeKeyBytes?
   /// The path's other keys.
-  let rest: [_KeyBytes]
+  let rest: [_UnsafeKeyBytes]
   /// For each of ``rest``: the array index it names when it is a decimal integer (`"0"` in
   /// `"nested.0.value"`), read when the value at that step is an array; `nil` otherwise.
   let restIndexes: [Int?]
@@ -29,7 +29,7 @@ struct _CompiledSource: @unchecked Sendable {
   /// The tape index of the value this path reaches from the object at `objectIndex`, or `nil`
   /// when absent. The first key's lookup starts at `hint`.
   @inline(__always)
-  func resolve(in tape: _TapeView, from objectIndex: Int, hint: inout _MemberHint) -> Int? {
+  func resolve(in tape: _UnsafeTapeView, from objectIndex: Int, hint: inout _MemberHint) -> Int? {
     // A special source reads the index its wrapping step resolved (`-1`: absent).
     guard let first else { return objectIndex >= 0 ? objectIndex : nil }
     guard
@@ -62,7 +62,7 @@ func _arrayIndex(_ key: [UInt8]) -> Int? {
 
 /// The values a key path reaches across an array: one per element, `null` where an element
 /// lacks the rest of the path, and the payload path of each slot for errors.
-struct _FannedOut {
+struct FannedOut {
   /// An array ``Node`` with a value per element.
   var values: Node
   /// For each slot, the path of the value in the payload, relative to the object the key path
@@ -70,12 +70,12 @@ struct _FannedOut {
   var slotPaths: [[_PathComponent]]
 }
 
-extension _CompiledSource {
+extension CompiledSource {
   /// When the walk of this path from the object at `objectIndex` meets an array where it needs
   /// a member (`friends` in `friends.name`), the values the rest of the path reaches in each
   /// element; `nil` when the path is absent for another reason. An element that is itself an
   /// array where a member is needed fans out again (an array of arrays).
-  func fanOut(in tape: _TapeView, from objectIndex: Int) -> _FannedOut? {
+  func fanOut(in tape: _UnsafeTapeView, from objectIndex: Int) -> FannedOut? {
     guard let first, !rest.isEmpty,
       var current = tape.member(of: objectIndex, named: first)
     else { return nil }
@@ -97,8 +97,8 @@ extension _CompiledSource {
 
   /// The values `rest[offset...]` reaches in each element of the array at `array`.
   private func fanned(
-    in tape: _TapeView, array: Int, restFrom offset: Int, prefix: [_PathComponent]
-  ) -> _FannedOut {
+    in tape: _UnsafeTapeView, array: Int, restFrom offset: Int, prefix: [_PathComponent]
+  ) -> FannedOut {
     var values: [Node] = []
     var slotPaths: [[_PathComponent]] = []
     let count = Int(tape[array].length)
@@ -126,16 +126,16 @@ extension _CompiledSource {
       slotPaths.append(path)
       element = tape.next(after: element)
     }
-    return _FannedOut(values: .array(values), slotPaths: slotPaths)
+    return FannedOut(values: .array(values), slotPaths: slotPaths)
   }
 }
 
-extension _MappingRun {
+extension MappingRun {
   /// Runs `body` on a tape holding `fanned.values` under the keys of `source` (the rule's path;
   /// index 0 is the object that holds them), with the errors it records moved from the path the
   /// rule names (`/friends/name/2`) to the payload's (`/friends/2/name`).
   mutating func withFannedOut(
-    _ fanned: _FannedOut, source: [_PathComponent], _ body: (inout _MappingRun) -> Void
+    _ fanned: FannedOut, source: [_PathComponent], _ body: (inout MappingRun) -> Void
   ) {
     // The values under the rule's own keys (`{"friends": {"name": [...]}}`), so the rule
     // reads them from the synthetic object at index 0 as it reads any payload.
@@ -172,15 +172,15 @@ extension _MappingRun {
   }
 }
 
-extension _DecodeStepKind {
+extension DecodeStepKind {
   /// A step whose path `source` crosses an array (`friends.name` into a collection property or
   /// a to-many relationship): runs the step again on a document holding the values the rest of
   /// the path reaches in each element, under the rule's own keys; `false` when the path is
   /// absent for another reason.
   @inline(never)
   func decodeFannedOut(
-    from source: _CompiledSource, _ object: inout Object, _ patch: inout _Patch<Object>,
-    objectIndex: Int, run: inout _MappingRun
+    from source: CompiledSource, _ object: inout Object, _ patch: inout Patch<Object>,
+    objectIndex: Int, run: inout MappingRun
   ) -> Bool {
     guard let fanned = source.fanOut(in: run.tape, from: objectIndex) else { return false }
     run.withFannedOut(fanned, source: source.pathComponents) { run in

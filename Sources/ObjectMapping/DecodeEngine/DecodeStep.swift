@@ -3,28 +3,28 @@
 ///
 /// There is one decode engine: a step reads its value from the payload and writes it in place
 /// into a new model, or, when the run maps onto an existing instance
-/// (``_MappingRun/ontoExisting``), records the write in the object's patch, applied only when
-/// the whole object mapped (see ``_Patch``). Steps are generic over the model, so a plan runs
+/// (``MappingRun/ontoExisting``), records the write in the object's patch, applied only when
+/// the whole object mapped (see ``Patch``). Steps are generic over the model, so a plan runs
 /// them as a plain array of one class; each call goes to its ``kind`` (one witness call, as a
 /// class hierarchy's override was one virtual call).
-final class _DecodeStep<Object>: Sendable {
+final class DecodeStep<Object>: Sendable {
   /// What this step does: an attribute, a relationship, a grouped or special-source wrapper, ….
-  let kind: any _DecodeStepKind<Object>
+  let kind: any DecodeStepKind<Object>
 
-  init(_ kind: any _DecodeStepKind<Object>) {
+  init(_ kind: any DecodeStepKind<Object>) {
     self.kind = kind
   }
 
   /// Reads this step's value from the object at `objectIndex` and writes it into `object`, or
-  /// onto an existing instance (``_MappingRun/ontoExisting``) appends the write to `patch`
+  /// onto an existing instance (``MappingRun/ontoExisting``) appends the write to `patch`
   /// (`object` is then the instance as it is, for merges and validators). Problems go to `run`.
   /// `hint` carries where the previous key lookup in this object stopped. Onto an existing
   /// instance an absent value is never an error and sets no default.
   @inline(__always)
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   ) {
     kind.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
   }
@@ -32,14 +32,14 @@ final class _DecodeStep<Object>: Sendable {
   /// Whether this step's source is present (and not `null`) in the object at `objectIndex`:
   /// how a property written by several rules (composition) knows that one of them applied.
   @inline(__always)
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     kind.sourceIsPresent(objectIndex: objectIndex, run: &run)
   }
 
   /// Whether the rule applies in this run at all (a grouped rule outside the run's groups does
-  /// not, see ``_GroupedStep``).
+  /// not, see ``GroupedStep``).
   @inline(__always)
-  func applies(in run: borrowing _MappingRun) -> Bool {
+  func applies(in run: borrowing MappingRun) -> Bool {
     kind.applies(in: run)
   }
 
@@ -50,42 +50,42 @@ final class _DecodeStep<Object>: Sendable {
   }
 }
 
-/// What one kind of decode step does (``_AttributeStep``, ``_RelationshipStep``,
-/// ``_GroupedStep``, …): each kind is a final class, immutable after `init`, whose `Sendable`
-/// conformance the compiler checks. See ``_DecodeStep`` for the meaning of each requirement.
-protocol _DecodeStepKind<Object>: AnyObject, Sendable {
+/// What one kind of decode step does (``AttributeStep``, ``RelationshipStep``,
+/// ``GroupedStep``, …): each kind is a final class, immutable after `init`, whose `Sendable`
+/// conformance the compiler checks. See ``DecodeStep`` for the meaning of each requirement.
+protocol DecodeStepKind<Object>: AnyObject, Sendable {
   associatedtype Object
 
-  /// See ``_DecodeStep/decode(_:_:objectIndex:hint:run:)``.
+  /// See ``DecodeStep/decode(_:_:objectIndex:hint:run:)``.
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   )
 
-  /// See ``_DecodeStep/sourceIsPresent(objectIndex:run:)``; `true` unless a kind says otherwise.
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool
+  /// See ``DecodeStep/sourceIsPresent(objectIndex:run:)``; `true` unless a kind says otherwise.
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool
 
-  /// See ``_DecodeStep/applies(in:)``; `true` unless a kind says otherwise.
-  func applies(in run: borrowing _MappingRun) -> Bool
+  /// See ``DecodeStep/applies(in:)``; `true` unless a kind says otherwise.
+  func applies(in run: borrowing MappingRun) -> Bool
 
-  /// See ``_DecodeStep/absenceAppliesOntoExistingInstances``; `false` unless a kind says
+  /// See ``DecodeStep/absenceAppliesOntoExistingInstances``; `false` unless a kind says
   /// otherwise.
   var absenceAppliesOntoExistingInstances: Bool { get }
 }
 
-extension _DecodeStepKind {
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool { true }
+extension DecodeStepKind {
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool { true }
 
-  func applies(in run: borrowing _MappingRun) -> Bool { true }
+  func applies(in run: borrowing MappingRun) -> Bool { true }
 
   var absenceAppliesOntoExistingInstances: Bool { false }
 }
 
 /// The step of a rule whose definition cannot be run (a key path that could trap, see
-/// ``_KeyPathCheck``): records an `invalidDefinition` error for every object instead of touching
+/// ``KeyPathCheck``): records an `invalidDefinition` error for every object instead of touching
 /// the model.
-final class _InvalidRuleStep<Object>: _DecodeStepKind {
+final class InvalidRuleStep<Object>: DecodeStepKind {
   let message: String
 
   init(_ message: String) {
@@ -93,12 +93,12 @@ final class _InvalidRuleStep<Object>: _DecodeStepKind {
   }
 
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   ) {
     run.fail(.invalidDefinition(message: message))
   }
 
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool { false }
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool { false }
 }

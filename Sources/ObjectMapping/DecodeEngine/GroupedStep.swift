@@ -1,32 +1,32 @@
 /// The step of a rule tagged with groups (``Attribute/groups(_:)-(String...)``): runs the rule's step only
 /// in runs whose context selects one of its groups (or no groups at all).
 ///
-/// Groups are chosen per run (``_ValueContext/groups``), so that a call's groups reach every
+/// Groups are chosen per run (``ValueContext/groups``), so that a call's groups reach every
 /// child mapping; only grouped rules pay for the check.
-final class _GroupedStep<Object>: _DecodeStepKind {
-  let inner: _DecodeStep<Object>
+final class GroupedStep<Object>: DecodeStepKind {
+  let inner: DecodeStep<Object>
   let groups: [String]
 
-  init(_ inner: _DecodeStep<Object>, groups: [String]) {
+  init(_ inner: DecodeStep<Object>, groups: [String]) {
     self.inner = inner
     self.groups = groups
   }
 
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   ) {
     guard run.context.includes(groups: groups) else { return }
     inner.decode(&object, &patch, objectIndex: objectIndex, hint: &hint, run: &run)
   }
 
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     run.context.includes(groups: groups)
       && inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
   }
 
-  func applies(in run: borrowing _MappingRun) -> Bool {
+  func applies(in run: borrowing MappingRun) -> Bool {
     run.context.includes(groups: groups)
   }
 

@@ -1,5 +1,5 @@
 extension MappingProtocol {
-  func _map(view: _TapeView, with settings: MappingOptions = .none) -> Result<
+  func _map(view: _UnsafeTapeView, with settings: MappingOptions = .none) -> Result<
     Object, MappingErrors
   > {
     do {
@@ -7,7 +7,7 @@ extension MappingProtocol {
     } catch {
       return .failure(error)
     }
-    var run = _MappingRun(tape: view, root: _plan, options: settings)
+    var run = MappingRun(tape: view, root: _plan, options: settings)
     // The object's own errors first (a required key missing names its path); an object that
     // mapped without error but with none of the keys the mapping reads is unmappable.
     guard let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false),
@@ -22,22 +22,22 @@ extension MappingProtocol {
     try tape.withView { view in _mapCollection(view: view) }.get()
   }
 
-  func _mapCollection(view tape: _TapeView) -> Result<[Object], MappingErrors> {
+  func _mapCollection(view tape: _UnsafeTapeView) -> Result<[Object], MappingErrors> {
     _collect(view: tape).flatMap(\.allOrNothing)
   }
 
   /// Maps every element of a collection payload, keeping the valid ones with the errors and
   /// diagnostics of the run; fails only when the payload is not a collection at all (or the
   /// definition is broken).
-  func _collect(view tape: _TapeView, with settings: MappingOptions = .none) -> Result<
-    _Collected<Object>, MappingErrors
+  func _collect(view tape: _UnsafeTapeView, with settings: MappingOptions = .none) -> Result<
+    Collected<Object>, MappingErrors
   > {
     do {
       try _plan.checkDefinition()
     } catch {
       return .failure(error)
     }
-    var run = _MappingRun(tape: tape, root: _plan, options: settings)
+    var run = MappingRun(tape: tape, root: _plan, options: settings)
     let root = tape[0]
     var objects: [Object] = []
     if root.kind == .object, let keyRule = _plan.keyRule {
@@ -61,7 +61,7 @@ extension MappingProtocol {
             .typeMismatch(expected: "an array of objects", found: run.foundDescription(at: 0)))
         ]))
     }
-    return .success(_Collected(objects: objects, errors: run.errors, diagnostics: run.diagnostics))
+    return .success(Collected(objects: objects, errors: run.errors, diagnostics: run.diagnostics))
   }
 }
 
@@ -74,7 +74,7 @@ extension MappingProtocol {
   /// a whole index.
   func _collect(
     json text: _JSONText, options: JSONReadingOptions, with settings: MappingOptions = .none
-  ) -> Result<_Collected<Object>, MappingErrors> {
+  ) -> Result<Collected<Object>, MappingErrors> {
     if let streamed = _collectElements(json: text, options: options, with: settings) {
       return streamed
     }
@@ -89,13 +89,13 @@ extension MappingProtocol {
   /// the mapping) needs the whole index.
   private func _collectElements(
     json text: _JSONText, options: JSONReadingOptions, with settings: MappingOptions
-  ) -> Result<_Collected<Object>, MappingErrors>? {
+  ) -> Result<Collected<Object>, MappingErrors>? {
     // A broken definition is reported after the payload is read, as by the other entry points.
     guard (try? _plan.checkDefinition()) != nil else { return nil }
     let plan = _plan
     var objects: [Object] = []
     // The run reads each element's entries in turn (set before each element is mapped).
-    var run = _MappingRun(tape: .empty, root: plan, options: settings)
+    var run = MappingRun(tape: .empty, root: plan, options: settings)
     run.readsElementsAlone = true
     let outcome: _JSONScanner.ElementScan
     do throws(FormatError) {
@@ -123,13 +123,13 @@ extension MappingProtocol {
       return nil
     case .finished:
       return .success(
-        _Collected(objects: objects, errors: run.errors, diagnostics: run.diagnostics))
+        Collected(objects: objects, errors: run.errors, diagnostics: run.diagnostics))
     }
   }
 }
 
 /// What mapping a collection produced: the valid elements and the run's problems.
-struct _Collected<Object> {
+struct Collected<Object> {
   var objects: [Object]
   var errors: CappedList<MappingError>
   var diagnostics: CappedList<MappingDiagnostic>
@@ -143,7 +143,7 @@ struct _Collected<Object> {
   }
 }
 
-extension _Collected where Object: Sendable {
+extension Collected where Object: Sendable {
   /// The objects when every element mapped; else every error, with the valid elements as the
   /// partial result (``MappingErrors/partialResult``): the compiler checks that they may travel
   /// with the error to another task.
@@ -173,7 +173,7 @@ extension _MappingPlan {
   /// after they mapped without error (a required key missing is reported as such), and the
   /// elements of to-many relationships that drop failed children, before they are mapped,
   /// are checked: a nested child is part of an object that mapped.
-  func isUnmappable(at index: Int, run: inout _MappingRun) -> Bool {
+  func isUnmappable(at index: Int, run: inout MappingRun) -> Bool {
     if hasKeyVariants, run.hasKeyConvention {
       return keyed(in: run).isUnmappable(at: index, run: &run)
     }
@@ -191,7 +191,7 @@ extension _MappingPlan {
   /// Maps the element at `index` of a collection payload into `objects`; an element that
   /// maps without error but is an unmappable representation is an error instead.
   @inline(__always)
-  func collectElement(at index: Int, into objects: inout [Object], run: inout _MappingRun) {
+  func collectElement(at index: Int, into objects: inout [Object], run: inout MappingRun) {
     let count = objects.count
     decodeNew(at: index, run: &run) { object in objects.append(consume object) }
     if objects.count > count, failsUnmappable(at: index, run: &run) { objects.removeLast() }
@@ -199,7 +199,7 @@ extension _MappingPlan {
 
   /// ``isUnmappable(at:run:)``, recording the ``MappingError/Kind/unmappableRepresentation(keys:)``
   /// error at the current path when it is.
-  func failsUnmappable(at index: Int, run: inout _MappingRun) -> Bool {
+  func failsUnmappable(at index: Int, run: inout MappingRun) -> Bool {
     guard isUnmappable(at: index, run: &run) else { return false }
     // Past the run's error limit the error is only counted: its keys are not read.
     guard run.errors.keepsNext else {
@@ -213,7 +213,7 @@ extension _MappingPlan {
   /// ``isUnmappable(at:run:)``, recording a ``MappingDiagnostic/Kind/unmappableRepresentation(keys:)``
   /// diagnostic at the current path when it is: the object is dropped (a ``Mapper``'s route, a
   /// to-many relationship that drops failed children).
-  func dropsUnmappable(at index: Int, run: inout _MappingRun) -> Bool {
+  func dropsUnmappable(at index: Int, run: inout MappingRun) -> Bool {
     guard isUnmappable(at: index, run: &run) else { return false }
     // Past the run's diagnostic limit the diagnostic is only counted: its keys are not read.
     guard run.diagnostics.keepsNext else {
@@ -227,7 +227,7 @@ extension _MappingPlan {
   /// Whether this mapping's objects may be unmappable representations in `run`: its own
   /// setting when it has one (unless it is the call's root, where the call's options decided),
   /// else the inherited one.
-  func allowsUnmappable(in run: borrowing _MappingRun) -> Bool {
+  func allowsUnmappable(in run: borrowing MappingRun) -> Bool {
     guard settingsID != run.rootPlan, let own = settings.allowsUnmappableRepresentation else {
       return run.context.allowsUnmappable
     }

@@ -3,7 +3,7 @@ import Synchronization
 /// A mapping's compiled plan, made once on first use and then shared by every copy of the
 /// mapping and every task: the first plan stored wins (two tasks that compile at once make equal
 /// plans, one is kept), and reading it after that is one atomic load.
-final class _PlanCache<Object>: Sendable {
+final class PlanCache<Object>: Sendable {
   private let compiled = AtomicLazyReference<_MappingPlan<Object>>()
 
   /// The plan, compiled by `compile` if none is stored yet.
@@ -23,26 +23,26 @@ extension MappingProtocol {
 /// The compiled form of a mapping (see ``MappingPlan``).
 final class _MappingPlan<Object>: Sendable {
   let make: (@Sendable () -> Object)?
-  let rules: [any _DecodingRule<Object>]
+  let rules: [any DecodingRule<Object>]
   /// The settings the mapping sets itself (coercion, date formats, validation, groups), applied
-  /// over the inherited ones while it maps an object (``_MappingRun/enterSettings(of:)``).
+  /// over the inherited ones while it maps an object (``MappingRun/enterSettings(of:)``).
   let settings: MappingOptions
   /// Whether ``settings`` sets anything mapping reads: only then does a run look at them.
   let hasSettings: Bool
   /// The rules compiled for decoding, in order: a plain array of one final class, so running
   /// them per object looks up no generic metadata (each step then calls its kind).
-  let steps: [_DecodeStep<Object>]
+  let steps: [DecodeStep<Object>]
   /// The same steps, unretained, for the loop that runs them (``steps`` keeps them alive).
-  private let unretainedSteps: _UnretainedSteps<Object>
+  private let unretainedSteps: UnretainedSteps<Object>
   /// Whether every rule reads a special source (``SourcePath/root``), so the mapped value need
   /// not be an object.
   let readsOnlySpecialSources: Bool
   /// The serializing direction.
   let inverse: InverseMapping<Object>
   /// For dynamic mappings: picks the case per object.
-  let dynamic: _DynamicDispatch<Object>?
+  let dynamic: DynamicDispatch<Object>?
   /// For nested-key mappings: the key attribute.
-  let keyRule: _KeyRule<Object>?
+  let keyRule: KeyRule<Object>?
   /// Neither dynamic nor nested-key: the hot path tests this instead of the optionals above
   /// (testing a generic optional looks up its metadata per object).
   var isPlain: Bool { _isPlain }
@@ -50,21 +50,21 @@ final class _MappingPlan<Object>: Sendable {
   /// Mistakes in the definition, reported when the mapping is used.
   let problems: [String]
   /// The steps of `rules`, one per rule in rule order (``steps`` groups the alternatives).
-  let ruleSteps: [_DecodeStep<Object>]
+  let ruleSteps: [DecodeStep<Object>]
   /// With ``Mapping/rejectingUnknownKeys()``: the first keys the rules read.
-  let knownKeys: [_KnownKey]?
+  let knownKeys: [KnownKey]?
   /// With ``Mapping/rejectingUnknownKeys()``: the empty-source children's keys, for a call's
   /// key convention.
-  let flatKnownKeys: [_FlatKnownKeys]
+  let flatKnownKeys: [FlatKnownKeys]
   /// How objects are told apart when mapping onto existing instances.
   let identity: _Identity<Object>?
   /// The steps of the rules that read payload keys (not ``SourcePath/root`` or another
   /// special source), in rule order: an object none of whose keys they read is an unmappable
   /// representation. Empty for a mapping whose rules read no key, which maps any object.
-  let keyReadingSteps: [_DecodeStep<Object>]
+  let keyReadingSteps: [DecodeStep<Object>]
   /// For a mapping with default keys (rules declared without a key, no convention of its own):
   /// the plans it derives for the conventions calls declare (``MappingOptions/keys``).
-  let keyVariants: _KeyVariants<_MappingPlan<Object>>?
+  let keyVariants: KeyVariants<_MappingPlan<Object>>?
   /// ``keyVariants`` is set: tested on the hot path instead of the optional.
   let hasKeyVariants: Bool
   /// For a plan derived for a call's key convention: the identity of the plan it was derived
@@ -75,18 +75,18 @@ final class _MappingPlan<Object>: Sendable {
   /// ``ownConvention`` is set: tested on the hot path instead of the optional.
   let hasOwnConvention: Bool
 
-  /// The identity the settings precedence knows this plan by (``_MappingRun/rootPlan``,
-  /// ``_MappingRun/enterSettings(of:)``): a plan derived for a key convention is the mapping it
+  /// The identity the settings precedence knows this plan by (``MappingRun/rootPlan``,
+  /// ``MappingRun/enterSettings(of:)``): a plan derived for a key convention is the mapping it
   /// was derived from.
   var settingsID: ObjectIdentifier { derivedFrom ?? ObjectIdentifier(self) }
 
   init(
-    make: @escaping @Sendable () -> Object, rules: [any _DecodingRule<Object>],
+    make: @escaping @Sendable () -> Object, rules: [any DecodingRule<Object>],
     settings: MappingOptions = .none, inverse: InverseMapping<Object>,
-    keyRule: _KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
-    problems: [String] = [], knownKeys: [_KnownKey]? = nil,
-    flatKnownKeys: [_FlatKnownKeys] = [],
-    keyVariants: _KeyVariants<_MappingPlan<Object>>? = nil, derivedFrom: ObjectIdentifier? = nil,
+    keyRule: KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
+    problems: [String] = [], knownKeys: [KnownKey]? = nil,
+    flatKnownKeys: [FlatKnownKeys] = [],
+    keyVariants: KeyVariants<_MappingPlan<Object>>? = nil, derivedFrom: ObjectIdentifier? = nil,
     ownConvention: KeyConvention? = nil
   ) {
     self.ownConvention = ownConvention
@@ -102,7 +102,7 @@ final class _MappingPlan<Object>: Sendable {
     keyReadingSteps = zip(rules, ruleSteps).compactMap { rule, step in
       rule.readsPayloadKeys ? step : nil
     }
-    unretainedSteps = _UnretainedSteps(steps)
+    unretainedSteps = UnretainedSteps(steps)
     self.knownKeys = knownKeys
     self.flatKnownKeys = flatKnownKeys
     readsOnlySpecialSources = rules.allSatisfy { $0.source.isSpecial }
@@ -115,7 +115,7 @@ final class _MappingPlan<Object>: Sendable {
   }
 
   init(
-    dynamic: _DynamicDispatch<Object>, inverse: InverseMapping<Object>, problems: [String] = [],
+    dynamic: DynamicDispatch<Object>, inverse: InverseMapping<Object>, problems: [String] = [],
     ownConvention: KeyConvention? = nil
   ) {
     self.ownConvention = ownConvention
@@ -129,7 +129,7 @@ final class _MappingPlan<Object>: Sendable {
     settings = .none
     hasSettings = false
     steps = []
-    unretainedSteps = _UnretainedSteps([])
+    unretainedSteps = UnretainedSteps([])
     ruleSteps = []
     knownKeys = nil
     flatKnownKeys = []
@@ -157,7 +157,7 @@ final class _MappingPlan<Object>: Sendable {
     ruleSteps = []
     knownKeys = nil
     flatKnownKeys = []
-    unretainedSteps = _UnretainedSteps([])
+    unretainedSteps = UnretainedSteps([])
     readsOnlySpecialSources = true
     inverse = InverseMapping(encodings: [], nulls: .omit, dateFormat: .iso8601)
     dynamic = nil
@@ -178,30 +178,30 @@ final class _MappingPlan<Object>: Sendable {
   /// earlier step also reads is told so, since its lookup must not start after that rule's
   /// member. Also returns one step per rule, in rule order.
   private static func compile(
-    _ rules: [any _DecodingRule<Object>]
-  ) -> (steps: [_DecodeStep<Object>], ruleSteps: [_DecodeStep<Object>]) {
+    _ rules: [any DecodingRule<Object>]
+  ) -> (steps: [DecodeStep<Object>], ruleSteps: [DecodeStep<Object>]) {
     var positions: [AnyKeyPath: [Int]] = [:]
     for (offset, rule) in rules.enumerated() {
       positions[rule.propertyKeyPath, default: []].append(offset)
     }
     var earlierKeys: Set<[UInt8]> = []
-    var ruleSteps: [_DecodeStep<Object>?] = Array(repeating: nil, count: rules.count)
-    var steps: [_DecodeStep<Object>] = []
+    var ruleSteps: [DecodeStep<Object>?] = Array(repeating: nil, count: rules.count)
+    var steps: [DecodeStep<Object>] = []
     for (offset, rule) in rules.enumerated() {
       let group = positions[rule.propertyKeyPath] ?? [offset]
       guard group.first == offset else { continue }
-      let compiled = group.map { position -> _DecodeStep<Object> in
+      let compiled = group.map { position -> DecodeStep<Object> in
         let source = rules[position].source
         let firstKey = source.isSpecial ? nil : source.utf8Keys.first
         let mayRepeat = firstKey.map { !earlierKeys.insert($0).inserted } ?? false
         var step = rules[position].decodeStep(mayRepeat: mayRepeat)
-        if let groups = (rules[position] as? any _GroupedRule)?.groupNames, !groups.isEmpty {
-          step = _DecodeStep(_GroupedStep(step, groups: groups))
+        if let groups = (rules[position] as? any GroupedRule)?.groupNames, !groups.isEmpty {
+          step = DecodeStep(GroupedStep(step, groups: groups))
         }
         ruleSteps[position] = step
         return step
       }
-      steps.append(compiled.count == 1 ? compiled[0] : _DecodeStep(_AlternativesStep(compiled)))
+      steps.append(compiled.count == 1 ? compiled[0] : DecodeStep(AlternativesStep(compiled)))
     }
     return (steps, ruleSteps.compactMap { $0 })
   }
@@ -211,7 +211,7 @@ final class _MappingPlan<Object>: Sendable {
   ///
   /// A dynamic mapping may decline the object: in collections (`declineIsAcceptable`) that skips
   /// it with a diagnostic, elsewhere it is an error.
-  func decodeNew(at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool = true) -> Object?
+  func decodeNew(at index: Int, run: inout MappingRun, declineIsAcceptable: Bool = true) -> Object?
   {
     if let dynamic {
       return dynamic.decode(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)
@@ -223,7 +223,7 @@ final class _MappingPlan<Object>: Sendable {
   /// so that a dynamic mapping's frame, which recursion through it repeats per level of
   /// nesting, stays small.
   @inline(never)
-  private func decodeNewStatic(at index: Int, run: inout _MappingRun) -> Object? {
+  private func decodeNewStatic(at index: Int, run: inout MappingRun) -> Object? {
     if let keyRule { return decodeSingleKeyed(at: index, keyRule: keyRule, run: &run) }
     guard let make, acceptsValue(at: index, run: &run) else { return nil }
     var object = make()
@@ -234,7 +234,7 @@ final class _MappingPlan<Object>: Sendable {
   /// errors in `run` instead when the object fails.
   @inline(__always)
   func decodeNew(
-    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool = true,
+    at index: Int, run: inout MappingRun, declineIsAcceptable: Bool = true,
     accept: (consuming Object) -> Void
   ) {
     guard _isPlain else {
@@ -248,12 +248,12 @@ final class _MappingPlan<Object>: Sendable {
 
   /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for a relationship's child: a plain
   /// child that failed is passed to `accept` too, filled as far as it mapped, unless the
-  /// relationship drops failed children (``_MappingRun/dropsFailedChildren``). Its errors are
+  /// relationship drops failed children (``MappingRun/dropsFailedChildren``). Its errors are
   /// in `run`, so the parent fails; a report's partial object keeps the partial child, as
   /// AppCoreKit returned the object with what it could fill.
   @inline(__always)
   func decodeChild(
-    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool = true,
+    at index: Int, run: inout MappingRun, declineIsAcceptable: Bool = true,
     accept: (consuming Object) -> Void
   ) {
     guard _isPlain else {
@@ -271,7 +271,7 @@ final class _MappingPlan<Object>: Sendable {
   /// out of line so that the plain path needs no `Optional<Object>` metadata.
   @inline(never)
   private func decodeDispatched(
-    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool,
+    at index: Int, run: inout MappingRun, declineIsAcceptable: Bool,
     accept: (consuming Object) -> Void
   ) {
     let object =
@@ -286,7 +286,7 @@ final class _MappingPlan<Object>: Sendable {
   /// Whether the value at `index` can be mapped (an object, unless every rule reads a special
   /// source); records a type mismatch otherwise.
   @inline(__always)
-  func acceptsValue(at index: Int, run: inout _MappingRun) -> Bool {
+  func acceptsValue(at index: Int, run: inout MappingRun) -> Bool {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
       recordNotAnObject(at: index, run: &run)
       return false
@@ -297,15 +297,15 @@ final class _MappingPlan<Object>: Sendable {
   /// The error of ``acceptsValue(at:run:)``, out of line: the check is inlined in every
   /// relationship's path, which recursion repeats per level of nesting.
   @inline(never)
-  private func recordNotAnObject(at index: Int, run: inout _MappingRun) {
+  private func recordNotAnObject(at index: Int, run: inout MappingRun) {
     run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
   }
 
   /// Runs the steps on the value at `index` (checked with `acceptsValue`), writing into `object`;
   /// `false` when it failed.
   @inline(__always)
-  func decode(into object: inout Object, at index: Int, run: inout _MappingRun) -> Bool {
-    var unused = _Patch<Object>()
+  func decode(into object: inout Object, at index: Int, run: inout MappingRun) -> Bool {
+    var unused = Patch<Object>()
     return runSteps(on: &object, patch: &unused, ontoExisting: false, at: index, run: &run)
   }
 
@@ -313,8 +313,8 @@ final class _MappingPlan<Object>: Sendable {
   /// (written in place) and existing instances (`ontoExisting`: `object` is read, the writes go
   /// to `patch`) alike; `false` when it failed.
   func runSteps(
-    on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
-    run: inout _MappingRun
+    on object: inout Object, patch: inout Patch<Object>, ontoExisting: Bool, at index: Int,
+    run: inout MappingRun
   ) -> Bool {
     if hasKeyVariants, run.hasKeyConvention {
       return runKeyedSteps(
@@ -346,8 +346,8 @@ extension _MappingPlan {
   /// ``runKeyedSteps(on:patch:ontoExisting:at:run:)``.
   @inline(never)
   func runPassingConvention(
-    on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
-    run: inout _MappingRun
+    on object: inout Object, patch: inout Patch<Object>, ontoExisting: Bool, at index: Int,
+    run: inout MappingRun
   ) -> Bool {
     let outer = run.keyConvention
     run.keyConvention = ownConvention
@@ -363,8 +363,8 @@ extension _MappingPlan {
   /// of nesting, holds nothing for it.
   @inline(never)
   func runKeyedSteps(
-    on object: inout Object, patch: inout _Patch<Object>, ontoExisting: Bool, at index: Int,
-    run: inout _MappingRun
+    on object: inout Object, patch: inout Patch<Object>, ontoExisting: Bool, at index: Int,
+    run: inout MappingRun
   ) -> Bool {
     let keyed = keyed(in: run)
     // What the convention made wrong in the definition (two rules reading one key, in a
@@ -388,14 +388,14 @@ extension _MappingPlan {
   /// The plan to map with in `run`: the one derived for the call's key convention when the
   /// call declares one and this mapping has default keys, else this one.
   @inline(never)
-  func keyed(in run: borrowing _MappingRun) -> _MappingPlan<Object> {
+  func keyed(in run: borrowing MappingRun) -> _MappingPlan<Object> {
     guard let convention = run.keyConvention else { return self }
     return keyedPlan(for: convention)
   }
 
   /// The coercion this mapping's objects are mapped with in `run`: its own when it sets one
   /// (unless it is the call's root, where the call's options decided), else the inherited one.
-  func coercion(in run: borrowing _MappingRun) -> Coercion {
+  func coercion(in run: borrowing MappingRun) -> Coercion {
     guard settingsID != run.rootPlan, let own = settings.coercion else {
       return run.context.coercion
     }
@@ -403,7 +403,7 @@ extension _MappingPlan {
   }
 }
 
-extension _MappingRun {
+extension MappingRun {
   /// How the value at `index` reads in an error message.
   func foundDescription(at index: Int) -> String {
     let value = PayloadValue(run: self, index: index, context: .default)
@@ -415,17 +415,17 @@ extension _MappingPlan {
   /// Records an ``MappingError/Kind/unknownKey`` error for every member of the object at
   /// `index` whose key no rule reads.
   @inline(never)
-  func reportUnknownKeys(at index: Int, run: inout _MappingRun) {
+  func reportUnknownKeys(at index: Int, run: inout MappingRun) {
     guard let knownKeys, run.tape[index].kind == .object else { return }
     // Under a call's key convention, the keys empty-source children read are those of their
     // plans for it.
-    var flatKeys: [_KnownKey]?
+    var flatKeys: [KnownKey]?
     if run.hasKeyConvention, let convention = run.keyConvention, !flatKnownKeys.isEmpty {
       flatKeys = flatKnownKeys.flatMap { $0.keys(for: convention) }
     }
     var cursor = index + 1
     for _ in 0..<Int(run.tape[index].length) {
-      func matches(_ key: _KnownKey) -> Bool {
+      func matches(_ key: KnownKey) -> Bool {
         run.context.includes(groups: key.groups) && run.tape.stringEquals(at: cursor, key.bytes)
       }
       let known =
@@ -439,32 +439,32 @@ extension _MappingPlan {
 
 /// A first key that a rule of a mapping reads, for ``Mapping/rejectingUnknownKeys()``: known
 /// only in runs where the rule's groups apply.
-struct _KnownKey: Sendable {
+struct KnownKey: Sendable {
   let bytes: [UInt8]
   let groups: [String]
   /// Read by an empty-source relationship's child: under a call's key convention that child's
-  /// keys are its plan's for the convention (``_FlatKnownKeys``), not this one.
+  /// keys are its plan's for the convention (``FlatKnownKeys``), not this one.
   var ofFlatChild = false
 }
 
 /// The keys an empty-source relationship's child reads, for ``Mapping/rejectingUnknownKeys()``
 /// under a call's key convention.
-struct _FlatKnownKeys: Sendable {
+struct FlatKnownKeys: Sendable {
   let sources: @Sendable (KeyConvention) -> [SourcePath]
   let groups: [String]
 
-  func keys(for convention: KeyConvention) -> [_KnownKey] {
-    sources(convention).compactMap(\.utf8Keys.first).map { _KnownKey(bytes: $0, groups: groups) }
+  func keys(for convention: KeyConvention) -> [KnownKey] {
+    sources(convention).compactMap(\.utf8Keys.first).map { KnownKey(bytes: $0, groups: groups) }
   }
 }
 
 /// A rule that reads its child from its parent's own fields (an empty-source relationship).
-protocol _FlatChildSourcing {
+protocol FlatChildSourcing {
   /// The child's payload sources for a call's key convention; `nil` for any other rule.
   var keyedFlatSources: (@Sendable (KeyConvention) -> [SourcePath])? { get }
 }
 
-extension Relationship: _FlatChildSourcing {
+extension Relationship: FlatChildSourcing {
   var keyedFlatSources: (@Sendable (KeyConvention) -> [SourcePath])? {
     guard source == .root, let flatChild else { return nil }
     return flatChild.keyedSources

@@ -85,12 +85,12 @@ struct CappedList<Element> {
 ///
 /// A run is created per call of a mapping entry point and passed `inout` down the plan, so a
 /// mapping itself holds no mutable state and can be used from many tasks at once. It reads the
-/// document through a ``_TapeView``, so it lives inside the ``_Tape/withView(_:)`` call that
+/// document through a ``_UnsafeTapeView``, so it lives inside the ``_Tape/withView(_:)`` call that
 /// made the view.
-struct _MappingRun {
+struct MappingRun {
   /// The document; when a top-level array is mapped an element at a time, the current
   /// element's entries (see ``readsElementsAlone``).
-  var tape: _TapeView
+  var tape: _UnsafeTapeView
   /// The tape holds one element of a top-level array, not the whole payload: a rule reading
   /// ``SourcePath/payload`` cannot be served and sets ``needsWholePayload``, and the caller maps
   /// the payload again from a whole tape.
@@ -121,7 +121,7 @@ struct _MappingRun {
   /// The settings in effect for the mapping being run: the call's options over the root
   /// mapping's own settings, changed where a child mapping sets its own (see
   /// ``enterSettings(of:)``).
-  var context: _ValueContext = .default
+  var context: ValueContext = .default
   /// The call's metadata (``MappingOptions/metadata``), read by ``SourcePath/metadata``.
   var metadata: Node?
   /// The call's root mapping: its own settings yield to the call's options wherever it recurs.
@@ -142,7 +142,7 @@ struct _MappingRun {
   /// derived once, reused for every object, and kept alive for the values that hold them
   /// unretained.
   private var derivedContexts:
-    [(inherited: _ValueContext, plan: ObjectIdentifier, derived: _ValueContext)] = []
+    [(inherited: ValueContext, plan: ObjectIdentifier, derived: ValueContext)] = []
 
   /// The position of the object being mapped in its collection (``SourcePath/index``): the
   /// last path component when it is an index; `nil` for anything else.
@@ -180,7 +180,7 @@ struct _MappingRun {
   /// ``reading``'s token, copied into each `PayloadValue` the run makes.
   private(set) var token: UInt64
 
-  init(tape: _TapeView, errorLimit: Int) {
+  init(tape: _UnsafeTapeView, errorLimit: Int) {
     self.tape = tape
     errors = CappedList(limit: errorLimit)
     diagnostics = CappedList(limit: errorLimit)
@@ -190,7 +190,7 @@ struct _MappingRun {
 
   /// Moves the run to another document (the next element of a streamed array): the values made
   /// for the previous one stop being valid.
-  mutating func read(_ tape: _TapeView) {
+  mutating func read(_ tape: _UnsafeTapeView) {
     self.tape = tape
     token = reading.renew()
   }
@@ -198,7 +198,7 @@ struct _MappingRun {
   /// A run of `plan` as the root mapping of a call with `options`: the call's options over the
   /// mapping's own settings.
   init<Object>(
-    tape: _TapeView, root plan: _MappingPlan<Object>, options: MappingOptions
+    tape: _UnsafeTapeView, root plan: _MappingPlan<Object>, options: MappingOptions
   ) {
     self.init(tape: tape, errorLimit: options.resolvedErrorLimit)
     startCall(root: plan, options: options)
@@ -208,7 +208,7 @@ struct _MappingRun {
   /// over the mapping's own settings (a mapper calls it per route).
   mutating func startCall<Object>(root plan: _MappingPlan<Object>, options: MappingOptions) {
     rootPlan = plan.settingsID
-    context = _ValueContext.default.applying(options.overriding(plan.settings))
+    context = ValueContext.default.applying(options.overriding(plan.settings))
     metadata = options.metadata
     keyConvention = options.keys
   }
@@ -220,8 +220,8 @@ struct _MappingRun {
 
   /// A run for a side computation of this one (an identity read, a special source's scratch
   /// run): the same document, settings and root, its own problems.
-  func scratch(tape: _TapeView? = nil, errorLimit: Int) -> _MappingRun {
-    var run = _MappingRun(tape: tape ?? self.tape, errorLimit: errorLimit)
+  func scratch(tape: _UnsafeTapeView? = nil, errorLimit: Int) -> MappingRun {
+    var run = MappingRun(tape: tape ?? self.tape, errorLimit: errorLimit)
     if tape == nil {
       // The same document: the parent's values stay valid in the scratch run and after it.
       run.reading = reading
@@ -241,7 +241,7 @@ struct _MappingRun {
   /// restore) when the plan changes nothing or is the call's root mapping, whose settings the
   /// call's options already decided.
   @inline(never)
-  mutating func enterSettings<Object>(of plan: _MappingPlan<Object>) -> _ValueContext? {
+  mutating func enterSettings<Object>(of plan: _MappingPlan<Object>) -> ValueContext? {
     let id = plan.settingsID
     guard id != rootPlan, !context.isUnchanged(by: plan.settings) else { return nil }
     let inherited = context
@@ -274,7 +274,7 @@ struct _MappingRun {
   /// Records an error thrown by a value conversion, a transform or a validator.
   mutating func record(_ error: any Error, at extra: [_PathComponent] = []) {
     switch error {
-    case let nested as _NestedConversionFailures:
+    case let nested as NestedConversionFailures:
       for inner in nested.failures { record(inner.failure, at: extra + inner.path) }
     case let failure as ConversionFailure:
       switch failure {
@@ -293,7 +293,7 @@ struct _MappingRun {
     case let mappingErrors as MappingErrors:
       for inner in mappingErrors.errors { record(inner, at: extra) }
       errors.countOmitted(mappingErrors.omittedCount)
-    case let thrown as _ThrownByUser:
+    case let thrown as ThrownByUser:
       guard errors.keepsNext else { return errors.countOmitted(1) }
       errors.append(
         MappingError(path: _jsonPointer(path + extra), thrown.kind, underlyingError: thrown.error))
@@ -310,7 +310,7 @@ struct _MappingRun {
 
 /// An error a transform's closure or a custom conversion threw, kept for
 /// ``MappingError/underlyingError``, with the kind of error it becomes.
-struct _ThrownByUser: Error {
+struct ThrownByUser: Error {
   let error: any Error
   let kind: MappingError.Kind
 }

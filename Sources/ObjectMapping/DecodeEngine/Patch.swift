@@ -2,10 +2,10 @@
 /// when the whole object (children included) mapped without an error. That is what makes
 /// objects transactional: a failure anywhere leaves the existing instance — and the existing
 /// children it would have merged into — exactly as it was.
-struct _Patch<Object> {
+struct Patch<Object> {
   /// The writes, allocated by the first one: an empty patch (every new model's, which never
   /// records anything) is a null reference, made without generic metadata.
-  private var storage: _PatchStorage<Object>?
+  private var storage: PatchStorage<Object>?
 
   init() {
     storage = nil
@@ -20,9 +20,9 @@ struct _Patch<Object> {
   var isEmpty: Bool { storage?.writes.isEmpty ?? true }
 
   /// The storage, unique to this patch, for appending.
-  private mutating func uniqueStorage() -> _PatchStorage<Object> {
+  private mutating func uniqueStorage() -> PatchStorage<Object> {
     if let storage, isKnownUniquelyReferenced(&self.storage) { return storage }
-    let copy = _PatchStorage<Object>(copying: storage)
+    let copy = PatchStorage<Object>(copying: storage)
     storage = copy
     return copy
   }
@@ -45,7 +45,7 @@ struct _Patch<Object> {
 
   /// Appends the write that sets the property `writer` writes to `value`.
   @inline(never)
-  mutating func recordSet<Value>(_ value: Value, with writer: _PropertyWriter<Object, Value>) {
+  mutating func recordSet<Value>(_ value: Value, with writer: PropertyWriter<Object, Value>) {
     append { writer.write(value, into: &$0) }
   }
 
@@ -63,12 +63,12 @@ struct _Patch<Object> {
   }
 }
 
-/// The writes of a ``_Patch``, shared by copies of it until one appends (copy on write).
-final class _PatchStorage<Object> {
+/// The writes of a ``Patch``, shared by copies of it until one appends (copy on write).
+final class PatchStorage<Object> {
   var writes: [(inout Object) -> Void]
   var previewWrites: [(inout Object) -> Void]
 
-  init(copying other: _PatchStorage<Object>?) {
+  init(copying other: PatchStorage<Object>?) {
     writes = other?.writes ?? []
     previewWrites = other?.previewWrites ?? []
   }
@@ -76,8 +76,8 @@ final class _PatchStorage<Object> {
 
 /// A child of a to-many relationship mapped onto existing children: either an existing child
 /// with the writes to merge into it, or a fresh one.
-enum _PendingChild<Child> {
-  case merged(Child, _Patch<Child>)
+enum PendingChild<Child> {
+  case merged(Child, Patch<Child>)
   case fresh(Child)
 
   /// The child, with its writes applied (only called once the whole mapping succeeded).
@@ -114,11 +114,11 @@ enum _PendingChild<Child> {
 }
 
 /// What a relationship will write onto an existing instance, computed before anything changes.
-struct _ExistingWrite<Object> {
+struct ExistingWrite<Object> {
   /// Sets the property to the mapped value, merging into existing children.
   let write: (inout Object) -> Void
   /// The value `write` sets, computed without changing anything (see
-  /// ``_PendingChild/preview``), for validators and for previewing enclosing children.
+  /// ``PendingChild/preview``), for validators and for previewing enclosing children.
   let preview: () -> Any
   /// Merges into the existing class instances that `write` would merge into, for writing a
   /// validated value instead.
@@ -182,11 +182,11 @@ struct _Identity<Object>: Sendable {
 }
 
 /// An `Optional` seen without its wrapped type, to tell a `nil` identity.
-protocol _OptionalIdentity {
+protocol OptionalIdentity {
   var _identityValue: AnyHashable? { get }
 }
 
-extension Optional: _OptionalIdentity where Wrapped: Hashable {
+extension Optional: OptionalIdentity where Wrapped: Hashable {
   var _identityValue: AnyHashable? { self.map { AnyHashable($0) } }
 }
 
@@ -194,7 +194,7 @@ extension _MappingPlan {
   /// The identity of the object that the payload at `index` describes, read with the identity
   /// rule alone; `nil` when the mapping has no identity or the payload has no id (a missing id
   /// never matches).
-  func payloadIdentity(at index: Int, run: inout _MappingRun) -> AnyHashable? {
+  func payloadIdentity(at index: Int, run: inout MappingRun) -> AnyHashable? {
     if hasKeyVariants, run.hasKeyConvention {
       return keyed(in: run).payloadIdentity(at: index, run: &run)
     }
@@ -208,7 +208,7 @@ extension _MappingPlan {
     }
     guard rules[position].source.resolve(in: run.tape, from: index) != nil else { return nil }
     var scratch = make()
-    var unused = _Patch<Object>()
+    var unused = Patch<Object>()
     var quiet = run.scratch(errorLimit: 0)
     quiet.ontoExisting = false
     var hint = _MemberHint(object: index)
@@ -219,8 +219,7 @@ extension _MappingPlan {
 
   /// Collects the writes that map the object at `index` onto `existing`: only present keys are
   /// written; absence is never an error. `nil` (with the errors in `run`) when it fails.
-  func collectExisting(_ existing: Object, at index: Int, run: inout _MappingRun) -> _Patch<Object>?
-  {
+  func collectExisting(_ existing: Object, at index: Int, run: inout MappingRun) -> Patch<Object>? {
     if let dynamic {
       // The chosen case's mapping updates the existing instance (which must be of its type).
       return dynamic.collectExisting(existing, at: index, run: &run)
@@ -233,13 +232,13 @@ extension _MappingPlan {
 
   /// ``collectExisting(_:at:run:)`` for the rules of a plain mapping (or the keyed value of a
   /// nested-key one): the same steps as for a new model, on a target that records the writes.
-  func collectFields(_ existing: Object, at index: Int, run: inout _MappingRun) -> _Patch<Object>? {
+  func collectFields(_ existing: Object, at index: Int, run: inout MappingRun) -> Patch<Object>? {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
       return nil
     }
     var object = existing
-    var patch = _Patch<Object>()
+    var patch = Patch<Object>()
     guard runSteps(on: &object, patch: &patch, ontoExisting: true, at: index, run: &run) else {
       return nil
     }
@@ -250,8 +249,8 @@ extension _MappingPlan {
   /// `existing` children with `policy`; `nil` when a child failed and failures fail the parent.
   func mergeChildren(
     _ existing: [Object], at index: Int, policy: CollectionPolicy, onFailure: ChildFailurePolicy,
-    run: inout _MappingRun
-  ) -> [_PendingChild<Object>]? {
+    run: inout MappingRun
+  ) -> [PendingChild<Object>]? {
     let entry = run.tape[index]
     var elementIndexes: [Int] = []
     if entry.kind == .array {
@@ -270,7 +269,7 @@ extension _MappingPlan {
         if let id = identity.value(child), existingIds[id] == nil { existingIds[id] = position }
       }
     }
-    var mapped: [_PendingChild<Object>] = []
+    var mapped: [PendingChild<Object>] = []
     var mappedIds: [AnyHashable: Int] = [:]
     var mergedExisting: [Int: Int] = [:]  // existing position -> mapped position
     let before = run.errors.count
@@ -313,7 +312,7 @@ extension _MappingPlan {
     case .prepend:
       return mapped + existing.map { .fresh($0) }
     case .union:
-      var result: [_PendingChild<Object>] = existing.enumerated().map { position, child in
+      var result: [PendingChild<Object>] = existing.enumerated().map { position, child in
         mergedExisting[position].map { mapped[$0] } ?? .fresh(child)
       }
       let used = Set(mergedExisting.values)
@@ -325,7 +324,7 @@ extension _MappingPlan {
   }
 }
 
-extension _PendingChild {
+extension PendingChild {
   /// The child these writes go to (the existing child, or the fresh one).
   var child: Child {
     switch self {
@@ -338,7 +337,7 @@ extension _PendingChild {
   ///
   /// The writes are appended in place, so a payload that names one child n times costs O(n),
   /// not O(n²) (issue 16).
-  mutating func absorb(_ later: _PendingChild<Child>) {
+  mutating func absorb(_ later: PendingChild<Child>) {
     guard case .merged(_, let patch) = later else {
       self = later
       return
@@ -357,9 +356,9 @@ extension _PendingChild {
   }
 }
 
-extension _Patch {
+extension Patch {
   /// Appends `other`'s writes after these.
-  mutating func append(contentsOf other: _Patch<Object>) {
+  mutating func append(contentsOf other: Patch<Object>) {
     guard let source = other.storage else { return }
     let storage = uniqueStorage()
     storage.writes.append(contentsOf: source.writes)
@@ -370,8 +369,7 @@ extension _Patch {
 extension _MappingPlan {
   /// Maps the object at `index` onto `existing` when their identities match, else as a fresh
   /// object (a to-one relationship onto an existing child).
-  func mergeOne(_ existing: Object, at index: Int, run: inout _MappingRun) -> _PendingChild<Object>?
-  {
+  func mergeOne(_ existing: Object, at index: Int, run: inout MappingRun) -> PendingChild<Object>? {
     if let identity, let id = payloadIdentity(at: index, run: &run), identity.value(existing) == id
     {
       return pendingMerge(existing, at: index, run: &run)
@@ -382,8 +380,8 @@ extension _MappingPlan {
   /// `existing` updated from the payload at `index`: its pending merge, or a fresh object for
   /// the mappings that replace rather than merge (dynamic and nested-key ones), so that a
   /// pending child's preview is always the value it will become.
-  func pendingMerge(_ existing: Object, at index: Int, run: inout _MappingRun)
-    -> _PendingChild<Object>?
+  func pendingMerge(_ existing: Object, at index: Int, run: inout MappingRun)
+    -> PendingChild<Object>?
   {
     guard dynamic == nil, keyRule == nil else {
       return decodeNew(at: index, run: &run, declineIsAcceptable: false).map { .fresh($0) }

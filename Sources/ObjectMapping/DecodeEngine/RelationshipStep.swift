@@ -1,16 +1,16 @@
 /// A ``Relationship`` compiled for decoding: what every kind of relationship shares (finding
 /// the value, the error path, validation, dropped children). Its ``kind`` maps the value itself
-/// (``_ToOneStep``, ``_OptionalToOneStep``, ``_ToManyStep``, ``_ShapeStep`` for dictionaries and
+/// (``ToOneStep``, ``OptionalToOneStep``, ``ToManyStep``, ``ShapeStep`` for dictionaries and
 /// nested arrays), into a new model or onto an existing instance's current value.
 ///
 /// Recursive models run `decode` once per level of nesting, so its common path (a new model, no
 /// validation, failed children fail the parent) keeps a small frame: everything else is out of
 /// line.
-final class _RelationshipStep<Object>: _DecodeStepKind {
+final class RelationshipStep<Object>: DecodeStepKind {
   let rule: Relationship<Object>
   /// How this kind of relationship maps the value.
-  let kind: any _RelationshipKind<Object>
-  let source: _CompiledSource
+  let kind: any RelationshipKind<Object>
+  let source: CompiledSource
   /// An absent value is an error.
   let absenceIsError: Bool
   /// Whether the value set goes through validators (the rule's or the model's), when the run's
@@ -19,7 +19,7 @@ final class _RelationshipStep<Object>: _DecodeStepKind {
   /// Validation or ``ChildFailurePolicy/dropChild``: the out-of-line path.
   let needsChecks: Bool
   /// A to-many relationship whose path has more than one key: a path that crosses an array
-  /// fans out (``_CompiledSource/fanOut(in:from:)``).
+  /// fans out (``CompiledSource/fanOut(in:from:)``).
   let fansOut: Bool
   /// `null` is treated as absent (``_AbsenceTreatment/nullIsAbsent``).
   let nullIsAbsent: Bool
@@ -27,7 +27,7 @@ final class _RelationshipStep<Object>: _DecodeStepKind {
   /// (``_AbsenceTreatment/appliesOntoExisting``).
   let absenceAppliesOntoExisting: Bool
 
-  init(_ rule: Relationship<Object>, source: _CompiledSource, kind: any _RelationshipKind<Object>) {
+  init(_ rule: Relationship<Object>, source: CompiledSource, kind: any RelationshipKind<Object>) {
     self.rule = rule
     self.kind = kind
     self.source = source
@@ -42,19 +42,19 @@ final class _RelationshipStep<Object>: _DecodeStepKind {
 
   /// Maps the value at `index` through ``kind``.
   @inline(__always)
-  private func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  private func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
     kind.decodeValue(into: &object, at: index, run: &run)
   }
 
   /// Merges the value at `index` through ``kind``.
   @inline(__always)
-  private func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
+  private func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object>?
   {
     kind.mergeValue(onto: object, at: index, run: &run)
   }
 
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
     if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
       return !nullIsAbsent || run.tape[index].kind != .null
@@ -65,9 +65,9 @@ final class _RelationshipStep<Object>: _DecodeStepKind {
   var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
 
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   ) {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint),
       !nullIsAbsent || run.tape[index].kind != .null
@@ -101,8 +101,8 @@ final class _RelationshipStep<Object>: _DecodeStepKind {
   /// so that the frame of `decode`, which recursion repeats per level, stays small.
   @inline(never)
   private func decodeAbsent(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
-    run: inout _MappingRun
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
+    run: inout MappingRun
   ) {
     if fansOut,
       decodeFannedOut(from: source, &object, &patch, objectIndex: objectIndex, run: &run)
@@ -124,8 +124,8 @@ final class _RelationshipStep<Object>: _DecodeStepKind {
   /// existing instance.
   @inline(never)
   private func decodeChecked(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int, index: Int,
-    run: inout _MappingRun
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int, index: Int,
+    run: inout MappingRun
   ) {
     let depth = run.path.count
     run.path.push(source.pathComponents)
@@ -167,8 +167,8 @@ final class _RelationshipStep<Object>: _DecodeStepKind {
   /// Onto an existing instance: records the write ``mergeValue(onto:at:run:)`` computes, after
   /// validating the value it will set.
   private func merge(
-    onto object: Object, _ patch: inout _Patch<Object>, at index: Int, validates: Bool,
-    run: inout _MappingRun
+    onto object: Object, _ patch: inout Patch<Object>, at index: Int, validates: Bool,
+    run: inout MappingRun
   ) {
     let errorsBefore = run.errors.count
     guard let pending = mergeValue(onto: object, at: index, run: &run) else {
@@ -200,26 +200,26 @@ final class _RelationshipStep<Object>: _DecodeStepKind {
   }
 }
 
-/// How one kind of relationship maps its value (``_RelationshipStep/kind``): a final class,
+/// How one kind of relationship maps its value (``RelationshipStep/kind``): a final class,
 /// immutable after `init`, whose `Sendable` conformance the compiler checks. Each holds the
 /// rule, the property's writer and the child mapping (resolved when first used, for recursion).
-protocol _RelationshipKind<Object>: AnyObject, Sendable {
+protocol RelationshipKind<Object>: AnyObject, Sendable {
   associatedtype Object
 
   /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
   /// records the errors in `run` instead when it fails.
-  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun)
+  func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun)
 
   /// What mapping the value at `index` onto the current value of the property in `object` (an
   /// existing instance) will write, merging into its existing children by identity with the
   /// collection policy; `nil` (with errors in `run`) when it fails.
-  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
+  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object>?
 }
 
-extension _RelationshipKind {
-  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
+extension RelationshipKind {
+  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object>?
   { nil }
 }
 
@@ -234,7 +234,7 @@ func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _Mappin
 /// A to-one relationship's `null`, where an object is required: an error, or ignored with a
 /// diagnostic under ``NullIntoNonOptional/keepCurrent`` (a child has no zero).
 @inline(never)
-func _recordNullObject(run: inout _MappingRun) {
+func _recordNullObject(run: inout MappingRun) {
   guard run.context.nullIntoNonOptional == .keepCurrent else {
     return run.fail(.typeMismatch(expected: "an object", found: "null"))
   }
@@ -243,7 +243,7 @@ func _recordNullObject(run: inout _MappingRun) {
 
 /// The objects of a `[String: Child]` relationship at `index`; `nil` when one failed.
 func _decodeDictionary<Child>(
-  at index: Int, plan: _MappingPlan<Child>, run: inout _MappingRun
+  at index: Int, plan: _MappingPlan<Child>, run: inout MappingRun
 ) -> [String: Child]? {
   let entry = run.tape[index]
   guard entry.kind == .object else {

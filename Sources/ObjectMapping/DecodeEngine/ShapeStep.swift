@@ -3,12 +3,12 @@ struct _Shape<Value, Child>: Sendable {
   /// The value at `index`; `nil` (with errors in `run`, at their paths) when something in it
   /// fails.
   let decode:
-    @Sendable (_ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun) -> Value?
+    @Sendable (_ index: Int, _ plan: _MappingPlan<Child>, _ run: inout MappingRun) -> Value?
   /// Writes `value`; `false` when nothing was written (`nil` under an omitting null policy).
   let encode:
     @Sendable (
-      _ value: Value, _ plan: _InversePlan<Child>, _ writer: inout _PayloadWriter,
-      _ run: inout _EncodingRun, _ nulls: NullPolicy
+      _ value: Value, _ plan: InversePlan<Child>, _ writer: inout PayloadWriter,
+      _ run: inout EncodingRun, _ nulls: NullPolicy
     ) -> Bool
   /// Onto an existing value under ``CollectionPolicy/merge``: the value at `index` mapped onto
   /// `current` (entries merged by key); `nil` for shapes that are replaced as a whole.
@@ -16,14 +16,14 @@ struct _Shape<Value, Child>: Sendable {
 
   typealias Merge =
     @Sendable (
-      _ current: Value, _ index: Int, _ plan: _MappingPlan<Child>, _ run: inout _MappingRun
-    ) -> _PendingValue<Value>?
+      _ current: Value, _ index: Int, _ plan: _MappingPlan<Child>, _ run: inout MappingRun
+    ) -> PendingValue<Value>?
 
   init(
-    decode: @escaping @Sendable (Int, _MappingPlan<Child>, inout _MappingRun) -> Value?,
+    decode: @escaping @Sendable (Int, _MappingPlan<Child>, inout MappingRun) -> Value?,
     encode:
       @escaping @Sendable (
-        Value, _InversePlan<Child>, inout _PayloadWriter, inout _EncodingRun, NullPolicy
+        Value, InversePlan<Child>, inout PayloadWriter, inout EncodingRun, NullPolicy
       ) -> Bool,
     merge: Merge? = nil
   ) {
@@ -34,8 +34,8 @@ struct _Shape<Value, Child>: Sendable {
 }
 
 /// A value built onto an existing one, computed before anything changes (see
-/// ``_PendingChild``).
-struct _PendingValue<Value> {
+/// ``PendingChild``).
+struct PendingValue<Value> {
   let materialize: () -> Value
   let preview: () -> Value
   let commitMerges: () -> Void
@@ -167,7 +167,7 @@ extension _Shape {
       merge = { current, index, plan, run in
         guard let current, run.tape[index].kind != .null else { return nil }
         guard let pending = inner(current, index, plan, &run) else { return nil }
-        return _PendingValue(
+        return PendingValue(
           materialize: { .some(pending.materialize()) }, preview: { .some(pending.preview()) },
           commitMerges: pending.commitMerges)
       }
@@ -187,9 +187,9 @@ extension _Shape {
 
 /// A relationship of a nested shape: the value is built whole, into a new model and onto an
 /// existing instance alike (where it replaces the property's value, as a dictionary does).
-final class _ShapeStep<Object, Value, M: MappingProtocol>: _RelationshipKind {
+final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
   let rule: Relationship<Object>
-  let writer: _PropertyWriter<Object, Value>
+  let writer: PropertyWriter<Object, Value>
   let mapping: @Sendable () -> M
   let shape: _Shape<Value, M.Object>
 
@@ -198,25 +198,25 @@ final class _ShapeStep<Object, Value, M: MappingProtocol>: _RelationshipKind {
     mapping: @escaping @Sendable () -> M, shape: _Shape<Value, M.Object>
   ) {
     self.rule = rule
-    writer = _PropertyWriter(property)
+    writer = PropertyWriter(property)
     self.mapping = mapping
     self.shape = shape
   }
 
-  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
     if let value = shape.decode(index, _childPlan(mapping), &run) {
       writer.write(value, into: &object)
     }
   }
 
-  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
+  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object>?
   {
     let writer = writer
     if rule.mergesInPlace(in: run), let merge = shape.merge {
       let errorsBefore = run.errors.count
       if let pending = merge(writer.value(in: object), index, _childPlan(mapping), &run) {
-        return _ExistingWrite(
+        return ExistingWrite(
           write: { writer.write(pending.materialize(), into: &$0) }, preview: pending.preview,
           commitMerges: pending.commitMerges)
       }
@@ -224,7 +224,7 @@ final class _ShapeStep<Object, Value, M: MappingProtocol>: _RelationshipKind {
       guard run.errors.count == errorsBefore else { return nil }
     }
     guard let value = shape.decode(index, _childPlan(mapping), &run) else { return nil }
-    return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+    return ExistingWrite(setting: value) { writer.write(value, into: &$0) }
   }
 }
 
@@ -232,15 +232,15 @@ final class _ShapeStep<Object, Value, M: MappingProtocol>: _RelationshipKind {
 /// whose key `current` has is mapped onto that entry in place, a new key is mapped fresh, and
 /// entries the payload does not name are kept. `nil` when a member failed.
 private func _mergeDictionary<Child>(
-  _ current: [String: Child], at index: Int, plan: _MappingPlan<Child>, run: inout _MappingRun
-) -> _PendingValue<[String: Child]>? {
+  _ current: [String: Child], at index: Int, plan: _MappingPlan<Child>, run: inout MappingRun
+) -> PendingValue<[String: Child]>? {
   let entry = run.tape[index]
   guard entry.kind == .object else {
     run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
     return nil
   }
   let before = run.errors.count
-  var pending: [String: _PendingChild<Child>] = [:]
+  var pending: [String: PendingChild<Child>] = [:]
   var cursor = index + 1
   for _ in 0..<Int(entry.length) {
     let key = run.tape.string(at: cursor)
@@ -256,7 +256,7 @@ private func _mergeDictionary<Child>(
           plan.pendingMerge(existing, at: cursor + 1, run: &run)
         } else {
           plan.decodeNew(at: cursor + 1, run: &run, declineIsAcceptable: false).map {
-            _PendingChild.fresh($0)
+            PendingChild.fresh($0)
           }
         }
       if let child { pending[key] = child }
@@ -266,7 +266,7 @@ private func _mergeDictionary<Child>(
   }
   guard run.errors.count == before else { return nil }
   let merged = pending
-  return _PendingValue(
+  return PendingValue(
     materialize: { current.merging(merged.mapValues { $0.materialize() }) { $1 } },
     preview: { current.merging(merged.mapValues(\.preview)) { $1 } },
     commitMerges: { for child in merged.values { child.commitMerges() } })

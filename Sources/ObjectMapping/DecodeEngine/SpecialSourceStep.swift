@@ -1,5 +1,5 @@
-/// What a special source reads, resolved per object by ``_SpecialSourceStep``.
-enum _SpecialSource {
+/// What a special source reads, resolved per object by ``SpecialSourceStep``.
+enum SpecialSource {
   /// The parent object's representation, then `keys` inside it.
   case parent(keys: [String])
   /// The whole payload, then `keys` inside it.
@@ -32,17 +32,17 @@ enum _SpecialSource {
 /// The step of a rule reading a special source: it finds the value the source names and runs
 /// the rule's own step (compiled with ``SourcePath/root``) on it, or on nothing (`-1`) when the
 /// source is absent. Only mappings that use special sources pay for it.
-final class _SpecialSourceStep<Object>: _DecodeStepKind {
-  let inner: _DecodeStep<Object>
-  let special: _SpecialSource
+final class SpecialSourceStep<Object>: DecodeStepKind {
+  let inner: DecodeStep<Object>
+  let special: SpecialSource
 
-  init(_ inner: _DecodeStep<Object>, reading special: _SpecialSource) {
+  init(_ inner: DecodeStep<Object>, reading special: SpecialSource) {
     self.inner = inner
     self.special = special
   }
 
   /// The tape index the source reaches from the object at `objectIndex`; `-1` when absent.
-  private func target(objectIndex: Int, run: inout _MappingRun) -> Int {
+  private func target(objectIndex: Int, run: inout MappingRun) -> Int {
     switch special {
     case .parent(let keys):
       guard run.parentIndex >= 0 else { return -1 }
@@ -67,7 +67,7 @@ final class _SpecialSourceStep<Object>: _DecodeStepKind {
 
   /// `objectIndex` when one of `parts` is present (and not `null`) in that object, else `-1`.
   private static func firstPresent(
-    _ parts: [SourcePath], objectIndex: Int, run: borrowing _MappingRun
+    _ parts: [SourcePath], objectIndex: Int, run: borrowing MappingRun
   )
     -> Int
   {
@@ -80,9 +80,9 @@ final class _SpecialSourceStep<Object>: _DecodeStepKind {
   }
 
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   ) {
     if case .index = special {
       return withIndexTape(run: &run) { index, run in
@@ -101,14 +101,14 @@ final class _SpecialSourceStep<Object>: _DecodeStepKind {
     inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
   }
 
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     if case .index = special { return run.collectionIndex != nil }
     if case .metadata(let keys) = special { return Self.metadataValue(keys, run: run) != nil }
     return target(objectIndex: objectIndex, run: &run) >= 0
   }
 
   /// The metadata value `keys` reach, or `nil`.
-  private static func metadataValue(_ keys: [String], run: _MappingRun) -> Node? {
+  private static func metadataValue(_ keys: [String], run: MappingRun) -> Node? {
     var value = run.metadata
     for key in keys {
       guard let current = value else { return nil }
@@ -124,7 +124,7 @@ final class _SpecialSourceStep<Object>: _DecodeStepKind {
   /// Runs `body` in a run over a tape holding the metadata value `keys` reach (index `0`), or
   /// with `-1` in the current run when there is none.
   private func withMetadataTape(
-    keys: [String], run: inout _MappingRun, _ body: (Int, inout _MappingRun) -> Void
+    keys: [String], run: inout MappingRun, _ body: (Int, inout MappingRun) -> Void
   ) {
     withScratchTape(holding: Self.metadataValue(keys, run: run), run: &run, body)
   }
@@ -132,7 +132,7 @@ final class _SpecialSourceStep<Object>: _DecodeStepKind {
   /// Runs `body` in a run over a one-value tape holding the collection index (index `0`), or
   /// with `-1` in the current run when there is no index.
   private func withIndexTape(
-    run: inout _MappingRun, _ body: (Int, inout _MappingRun) -> Void
+    run: inout MappingRun, _ body: (Int, inout MappingRun) -> Void
   ) {
     withScratchTape(holding: run.collectionIndex.map { .integer(Int64($0)) }, run: &run, body)
   }
@@ -140,7 +140,7 @@ final class _SpecialSourceStep<Object>: _DecodeStepKind {
   /// Runs `body` in a scratch run over a tape holding `value` (index `0`), its problems added
   /// to `run`'s; with `-1` in `run` itself when there is no value.
   private func withScratchTape(
-    holding value: Node?, run: inout _MappingRun, _ body: (Int, inout _MappingRun) -> Void
+    holding value: Node?, run: inout MappingRun, _ body: (Int, inout MappingRun) -> Void
   ) {
     guard let value, let tape = try? _Tape(node: value) else { return body(-1, &run) }
     tape.withView { view in
@@ -156,7 +156,7 @@ final class _SpecialSourceStep<Object>: _DecodeStepKind {
 extension SourcePath {
   /// The tape index this path of keys reaches from `index` (`index` itself for no keys); `-1`
   /// when absent.
-  fileprivate func resolveAllowingEmpty(in tape: _TapeView, from index: Int) -> Int {
+  fileprivate func resolveAllowingEmpty(in tape: _UnsafeTapeView, from index: Int) -> Int {
     resolve(in: tape, from: index) ?? -1
   }
 }

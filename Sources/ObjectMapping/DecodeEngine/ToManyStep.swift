@@ -1,9 +1,9 @@
 /// A to-many relationship into an array, a set, or an optional of either.
-final class _ToManyStep<
+final class ToManyStep<
   Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
->: _RelationshipKind {
+>: RelationshipKind {
   let rule: Relationship<Object>
-  let writer: _PropertyWriter<Object, Collection>
+  let writer: PropertyWriter<Object, Collection>
   let mapping: @Sendable () -> M
 
   init(
@@ -11,7 +11,7 @@ final class _ToManyStep<
     mapping: @escaping @Sendable () -> M
   ) {
     self.rule = rule
-    writer = _PropertyWriter(property)
+    writer = PropertyWriter(property)
     self.mapping = mapping
   }
 
@@ -25,9 +25,9 @@ final class _ToManyStep<
   /// Removes the last child appended (an unmappable one), made the same way.
   private let dropLastChild = _lastRemover(for: [Collection.Element].self)
   /// What `null` sets.
-  private let traits = _CollectionTraits<Collection>.of
+  private let traits = CollectionTraits<Collection>.of
 
-  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
     let entry = run.tape[index]
     let count = Int(entry.length)
     guard entry.kind == .array, count > 0 else {
@@ -69,7 +69,7 @@ final class _ToManyStep<
   @inline(never)
   private func dropIfFailed(
     _ children: inout [Collection.Element], at index: Int, errorsBefore: Int,
-    plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
+    plan: _MappingPlan<Collection.Element>, run: inout MappingRun
   ) {
     if run.errors.count > errorsBefore {
       run.dropErrors(since: errorsBefore)
@@ -82,14 +82,14 @@ final class _ToManyStep<
   /// `decodeValue` had its generic metadata looked up on every call, before any branch.
   @inline(never)
   private func decodeOtherThanElements(
-    into object: inout Object, at index: Int, run: inout _MappingRun
+    into object: inout Object, at index: Int, run: inout MappingRun
   ) {
     let value: Collection? = _decodeToManyOtherThanElements(at: index, mapping, run: &run)
     if let value { writer.write(value, into: &object) }
   }
 
-  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
+  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object>?
   {
     let writer = writer
     let entry = run.tape[index]
@@ -99,18 +99,18 @@ final class _ToManyStep<
       case .union, .append, .prepend:
         // A policy that combines with the existing children has nothing to add: the
         // collection keeps its elements, optional or not (RestKit's union).
-        return _ExistingWrite(setting: current) { _ in }
+        return ExistingWrite(setting: current) { _ in }
       case .replace, .clearThenAppend, .merge:
         if let null = traits.nullValue {
           let value = null()
-          return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+          return ExistingWrite(setting: value) { writer.write(value, into: &$0) }
         }
         // An error, or what the run's NullIntoNonOptional asks for.
         guard let value: Collection = _toManyNull(run: &run) else {
           return run.context.nullIntoNonOptional == .keepCurrent
-            ? _ExistingWrite(setting: current) { _ in } : nil
+            ? ExistingWrite(setting: current) { _ in } : nil
         }
-        return _ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+        return ExistingWrite(setting: value) { writer.write(value, into: &$0) }
       }
     }
     let plan = mapping()._plan
@@ -125,7 +125,7 @@ final class _ToManyStep<
         current, at: index, policy: rule.collectionPolicy, onFailure: rule.childFailure,
         run: &run)
     else { return nil }
-    return _ExistingWrite(
+    return ExistingWrite(
       write: {
         writer.write(Collection(mappedElements: pending.map { $0.materialize() }), into: &$0)
       },
@@ -136,7 +136,7 @@ final class _ToManyStep<
 
 /// A closure that appends an element to a collection of type `C`, holding `C`'s metadata (the
 /// generic argument of this call) so that calling it looks nothing up; see
-/// `_ToManyStep.appendChild`.
+/// `ToManyStep.appendChild`.
 /// (It captures nothing but `C`'s metadata, so it is `@Sendable`.)
 private func _appender<C: RangeReplaceableCollection & SendableMetatype>(for _: C.Type)
   -> @Sendable (
@@ -177,7 +177,7 @@ private func _reserved<C: RangeReplaceableCollection & SendableMetatype>(
 @inline(never)
 private func _decodeToManyOtherThanElements<
   Collection: MappableCollection, M: MappingProtocol<Collection.Element>
->(at index: Int, _ mapping: () -> M, run: inout _MappingRun) -> Collection? {
+>(at index: Int, _ mapping: () -> M, run: inout MappingRun) -> Collection? {
   switch run.tape[index].kind {
   case .null:
     return _toManyNull(run: &run)
@@ -204,9 +204,9 @@ private func _decodeToManyOtherThanElements<
 /// What `null` sets in a to-many relationship, or `nil` with an error.
 @inline(never)
 private func _toManyNull<Collection: MappableCollection>(
-  run: inout _MappingRun
+  run: inout MappingRun
 ) -> Collection? {
-  guard let null = _CollectionTraits<Collection>.of.nullValue else {
+  guard let null = CollectionTraits<Collection>.of.nullValue else {
     switch run.context.nullIntoNonOptional {
     case .fail:
       run.fail(.typeMismatch(expected: "an array", found: "null"))
@@ -225,7 +225,7 @@ private func _toManyNull<Collection: MappableCollection>(
 /// coercion, an error otherwise.
 @inline(never)
 private func _toManyLoneObject<Collection: MappableCollection>(
-  at index: Int, plan: _MappingPlan<Collection.Element>, run: inout _MappingRun
+  at index: Int, plan: _MappingPlan<Collection.Element>, run: inout MappingRun
 ) -> Collection? {
   guard plan.coercion(in: run) == .lenient else {
     _recordNotAnArray(at: index, run: &run)
@@ -235,6 +235,6 @@ private func _toManyLoneObject<Collection: MappableCollection>(
 }
 
 @inline(never)
-private func _recordNotAnArray(at index: Int, run: inout _MappingRun) {
+private func _recordNotAnArray(at index: Int, run: inout MappingRun) {
   run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
 }

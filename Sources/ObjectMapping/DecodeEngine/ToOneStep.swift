@@ -1,7 +1,7 @@
 /// A to-one relationship into a non-optional property: `null` is an error.
-final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipKind {
+final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKind {
   let rule: Relationship<Object>
-  let writer: _PropertyWriter<Object, Child>
+  let writer: PropertyWriter<Object, Child>
   let mapping: @Sendable () -> M
 
   init(
@@ -9,19 +9,19 @@ final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipK
     mapping: @escaping @Sendable () -> M
   ) {
     self.rule = rule
-    writer = _PropertyWriter(property)
+    writer = PropertyWriter(property)
     self.mapping = mapping
   }
 
-  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
     guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
     _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
       writer.write(child, into: &object)
     }
   }
 
-  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
+  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object>?
   {
     guard run.tape[index].kind != .null else {
       _recordNullObject(run: &run)
@@ -35,16 +35,16 @@ final class _ToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipK
       : plan.mergeOne(current, at: index, run: &run)
     guard let child = merged else { return nil }
     let writer = writer
-    return _ExistingWrite(
+    return ExistingWrite(
       write: { writer.write(child.materialize(), into: &$0) }, preview: { child.preview },
       commitMerges: child.commitMerges)
   }
 }
 
 /// A to-one relationship into an optional property: `null` clears it.
-final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: _RelationshipKind {
+final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKind {
   let rule: Relationship<Object>
-  let writer: _PropertyWriter<Object, Child?>
+  let writer: PropertyWriter<Object, Child?>
   let mapping: @Sendable () -> M
 
   init(
@@ -52,11 +52,11 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: _Relat
     mapping: @escaping @Sendable () -> M
   ) {
     self.rule = rule
-    writer = _PropertyWriter(property)
+    writer = PropertyWriter(property)
     self.mapping = mapping
   }
 
-  func decodeValue(into object: inout Object, at index: Int, run: inout _MappingRun) {
+  func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
     guard run.tape[index].kind != .null else {
       writer.write(nil, into: &object)
       return
@@ -66,15 +66,15 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: _Relat
     }
   }
 
-  func mergeValue(onto object: Object, at index: Int, run: inout _MappingRun)
-    -> _ExistingWrite<Object>?
+  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object>?
   {
     let writer = writer
     guard run.tape[index].kind != .null else {
-      return _ExistingWrite(setting: Child?.none as Any) { writer.write(nil, into: &$0) }
+      return ExistingWrite(setting: Child?.none as Any) { writer.write(nil, into: &$0) }
     }
     let plan = mapping()._plan
-    let pending: _PendingChild<Child>?
+    let pending: PendingChild<Child>?
     if let current = writer.value(in: object) {
       pending =
         rule.mergesInPlace(in: run)
@@ -84,7 +84,7 @@ final class _OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: _Relat
       pending = plan.decodeNew(at: index, run: &run).map { .fresh($0) }
     }
     guard let pending else { return nil }
-    return _ExistingWrite(
+    return ExistingWrite(
       write: { writer.write(pending.materialize(), into: &$0) },
       preview: { Child?.some(pending.preview) as Any }, commitMerges: pending.commitMerges)
   }

@@ -1,22 +1,22 @@
 /// The step of a superclass's rule, run on a subclass instance.
-final class _UpcastStep<Object, Base>: _DecodeStepKind {
-  let inner: _DecodeStep<Base>
+final class UpcastStep<Object, Base>: DecodeStepKind {
+  let inner: DecodeStep<Base>
 
-  init(_ inner: _DecodeStep<Base>) {
+  init(_ inner: DecodeStep<Base>) {
     self.inner = inner
   }
 
   func decode(
-    _ object: inout Object, _ patch: inout _Patch<Object>, objectIndex: Int,
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     hint: inout _MemberHint,
-    run: inout _MappingRun
+    run: inout MappingRun
   ) {
     guard var base = _upcast(object, to: Base.self) else {
       return run.fail(_notABase(Object.self, Base.self))
     }
     // The same instance seen as its superclass: a new model is written through it in place;
     // onto an existing instance, the superclass's writes are recorded and lifted.
-    var basePatch = _Patch<Base>()
+    var basePatch = Patch<Base>()
     inner.decode(&base, &basePatch, objectIndex: objectIndex, hint: &hint, run: &run)
     guard run.ontoExisting, !basePatch.isEmpty else { return }
     patch.append(
@@ -30,11 +30,11 @@ final class _UpcastStep<Object, Base>: _DecodeStepKind {
       })
   }
 
-  func sourceIsPresent(objectIndex: Int, run: inout _MappingRun) -> Bool {
+  func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
   }
 
-  func applies(in run: borrowing _MappingRun) -> Bool {
+  func applies(in run: borrowing MappingRun) -> Bool {
     inner.applies(in: run)
   }
 

@@ -1,19 +1,19 @@
 import Foundation
 
 /// The `Decoder` a derived mapping's model receives in its `init(from:)`: the object's decoder
-/// of the scanned document (``_TapeDecoder``, whose reading looks keys up under the mapping's
+/// of the scanned document (``TapeDecoder``, whose reading looks keys up under the mapping's
 /// convention), whose keyed container answers overridden coding keys with what the overrides
 /// read and collects the errors of scalar members instead of stopping at the first.
-final class _DerivedDecoder: Decoder {
-  let inner: _TapeDecoder
+final class DerivedDecoder: Decoder {
+  let inner: TapeDecoder
   let overrides: [_DerivedOverride]
-  let outcomes: [_OverrideOutcome]
+  let outcomes: [OverrideOutcome]
   /// Which overrides `init(from:)` asked for.
   var asked: [Bool]
   /// The errors of members read so far (the last one may be thrown past `init(from:)` too).
   var collected: [any Error] = []
 
-  init(_ inner: _TapeDecoder, overrides: [_DerivedOverride], outcomes: [_OverrideOutcome]) {
+  init(_ inner: TapeDecoder, overrides: [_DerivedOverride], outcomes: [OverrideOutcome]) {
     self.inner = inner
     self.overrides = overrides
     self.outcomes = outcomes
@@ -25,7 +25,7 @@ final class _DerivedDecoder: Decoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     KeyedDecodingContainer(
-      _DerivedKeyedContainer(inner: try inner.container(keyedBy: type), decoder: self))
+      DerivedKeyedContainer(inner: try inner.container(keyedBy: type), decoder: self))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -52,24 +52,24 @@ final class _DerivedDecoder: Decoder {
 
 /// An error already recorded in the run (an override's): stops `init(from:)` without being
 /// reported again.
-struct _AlreadyRecorded: Error {}
+struct AlreadyRecorded: Error {}
 
 /// A value an override must give but left absent, for a property `init(from:)` requires.
-struct _OverrideAbsent: Error {
+struct OverrideAbsent: Error {
   let position: Int
 }
 
 /// A value an override gave whose type is not the one `init(from:)` asks for.
-struct _OverrideTypeMismatch: Error {
+struct OverrideTypeMismatch: Error {
   let position: Int
   let given: Any.Type
   let asked: Any.Type
 }
 
-/// The keyed container of a derived mapping's object (see ``_DerivedDecoder``).
-struct _DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// The keyed container of a derived mapping's object (see ``DerivedDecoder``).
+struct DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let inner: KeyedDecodingContainer<Key>
-  let decoder: _DerivedDecoder
+  let decoder: DerivedDecoder
 
   var codingPath: [any CodingKey] { inner.codingPath }
   var allKeys: [Key] { inner.allKeys }
@@ -91,9 +91,9 @@ struct _DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     switch decoder.outcomes[position] {
     case .value(let value):
       if let typed = value as? T { return typed }
-      throw _OverrideTypeMismatch(position: position, given: Swift.type(of: value), asked: T.self)
-    case .absent: throw _OverrideAbsent(position: position)
-    case .failed, .notApplied: throw _AlreadyRecorded()
+      throw OverrideTypeMismatch(position: position, given: Swift.type(of: value), asked: T.self)
+    case .absent: throw OverrideAbsent(position: position)
+    case .failed, .notApplied: throw AlreadyRecorded()
     }
   }
 
@@ -103,7 +103,7 @@ struct _DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     case .value(let value):
       if let typed = value as? T { return typed }
       if _isNilValue(value) { return nil }
-      throw _OverrideTypeMismatch(position: position, given: Swift.type(of: value), asked: T.self)
+      throw OverrideTypeMismatch(position: position, given: Swift.type(of: value), asked: T.self)
     case .absent, .failed, .notApplied: return nil
     }
   }
@@ -213,14 +213,14 @@ struct _DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
 /// Whether `value` is an optional holding `nil`.
 func _isNilValue(_ value: Any) -> Bool {
-  (value as? any _NilTestable)?.holdsNil ?? false
+  (value as? any NilTestable)?.holdsNil ?? false
 }
 
 /// An optional, asked whether it holds `nil` without knowing its wrapped type.
-protocol _NilTestable {
+protocol NilTestable {
   var holdsNil: Bool { get }
 }
 
-extension Optional: _NilTestable {
+extension Optional: NilTestable {
   var holdsNil: Bool { self == nil }
 }

@@ -10,11 +10,11 @@ struct _DerivedOverride: Sendable {
   /// Where the rule reads, for a value `init(from:)` needs but the rule left absent.
   let path: [_PathComponent]
   /// Reads the value from the object at the index, recording problems in the run.
-  let evaluate: @Sendable (Int, inout _MappingRun) -> _OverrideOutcome
+  let evaluate: @Sendable (Int, inout MappingRun) -> OverrideOutcome
 }
 
 /// What an override read for one object.
-enum _OverrideOutcome {
+enum OverrideOutcome {
   /// The value (of the property's type).
   case value(Any)
   /// Absent (or rejected by a validator), with no default.
@@ -26,30 +26,30 @@ enum _OverrideOutcome {
 }
 
 /// Where an override's step writes the value it read.
-struct _DerivedSlot<Value> {
+struct DerivedSlot<Value> {
   var value: Value?
 }
 
 /// A rule that can answer for a coding key of a derived mapping.
-protocol _DerivedOverriding<Object> {
+protocol DerivedOverriding<Object> {
   associatedtype Object
   /// The rule compiled as an override; `nil` with the reason when it cannot be one.
-  func derivedOverride() -> Result<_DerivedOverride, _DerivedProblem>
+  func derivedOverride() -> Result<_DerivedOverride, DerivedProblem>
 }
 
 /// Why a rule cannot be an override of a derived mapping.
-struct _DerivedProblem: Error {
+struct DerivedProblem: Error {
   let message: String
 }
 
-extension Attribute: _DerivedOverriding {
-  func derivedOverride() -> Result<_DerivedOverride, _DerivedProblem> {
-    if let keyPathProblem { return .failure(_DerivedProblem(message: keyPathProblem)) }
+extension Attribute: DerivedOverriding {
+  func derivedOverride() -> Result<_DerivedOverride, DerivedProblem> {
+    if let keyPathProblem { return .failure(DerivedProblem(message: keyPathProblem)) }
     guard let name = KeyConvention.propertyName(of: property, in: Object.self),
       !name.contains(".")
     else {
       return .failure(
-        _DerivedProblem(
+        DerivedProblem(
           message: "Attribute \"\(source)\" writes \(property), which is not a stored property "
             + "of \(Object.self) that its init(from:) could read; an override names one of "
             + "the model's coding keys by its property"))
@@ -61,9 +61,9 @@ extension Attribute: _DerivedOverriding {
         evaluate: _slotEvaluator(slotted().decodeStep(mayRepeat: true), groups: groupNames)))
   }
 
-  /// This rule writing into a ``_DerivedSlot`` instead of the model: the same source, read,
+  /// This rule writing into a ``DerivedSlot`` instead of the model: the same source, read,
   /// defaults, presence, date formats and validators.
-  func slotted() -> Attribute<_DerivedSlot<Value>, Value?> {
+  func slotted() -> Attribute<DerivedSlot<Value>, Value?> {
     let read = self.read
     let nullValue = self.nullValue
     let slotNull: @Sendable () -> Value?? = {
@@ -76,8 +76,8 @@ extension Attribute: _DerivedOverriding {
     } else {
       slotDefault = nil
     }
-    var slotted = Attribute<_DerivedSlot<Value>, Value?>(
-      source: source, property: \_DerivedSlot<Value>.value,
+    var slotted = Attribute<DerivedSlot<Value>, Value?>(
+      source: source, property: \DerivedSlot<Value>.value,
       read: { payload -> Value? in try read(payload) },
       nullValue: slotNull, defaultValue: slotDefault, serialize: nil, expected: expected)
     if let zeroValue {
@@ -90,7 +90,7 @@ extension Attribute: _DerivedOverriding {
     slotted.attributeDateFormats = attributeDateFormats
     slotted.absence = absence
     slotted.validators = validators.map { validator in
-      _Validator(message: validator.message) { (value: inout Value?) in
+      Validator(message: validator.message) { (value: inout Value?) in
         guard var typed = value else { return true }
         defer { value = typed }
         return try validator.body(&typed)
@@ -101,19 +101,19 @@ extension Attribute: _DerivedOverriding {
 }
 
 /// Reads an override's value for the object at an index (see ``_DerivedOverride/evaluate``).
-typealias _SlotEvaluator = @Sendable (Int, inout _MappingRun) -> _OverrideOutcome
+typealias SlotEvaluator = @Sendable (Int, inout MappingRun) -> OverrideOutcome
 
-/// Runs `step` (a rule compiled to write into a ``_DerivedSlot``) on an object and returns
+/// Runs `step` (a rule compiled to write into a ``DerivedSlot``) on an object and returns
 /// what it wrote.
-func _slotEvaluator<Value>(_ step: _DecodeStep<_DerivedSlot<Value>>, groups: [String])
-  -> _SlotEvaluator
+func _slotEvaluator<Value>(_ step: DecodeStep<DerivedSlot<Value>>, groups: [String])
+  -> SlotEvaluator
 {
   let grouped = !groups.isEmpty
-  let step = grouped ? _DecodeStep(_GroupedStep(step, groups: groups)) : step
+  let step = grouped ? DecodeStep(GroupedStep(step, groups: groups)) : step
   return { index, run in
     if grouped, !step.applies(in: run) { return .notApplied }
-    var slot = _DerivedSlot<Value>()
-    var patch = _Patch<_DerivedSlot<Value>>()
+    var slot = DerivedSlot<Value>()
+    var patch = Patch<DerivedSlot<Value>>()
     var hint = _MemberHint(object: index)
     let before = run.errors.count
     let outerMode = run.ontoExisting
@@ -126,21 +126,21 @@ func _slotEvaluator<Value>(_ step: _DecodeStep<_DerivedSlot<Value>>, groups: [St
   }
 }
 
-extension Relationship: _DerivedOverriding {
-  func derivedOverride() -> Result<_DerivedOverride, _DerivedProblem> {
-    if let keyPathProblem { return .failure(_DerivedProblem(message: keyPathProblem)) }
+extension Relationship: DerivedOverriding {
+  func derivedOverride() -> Result<_DerivedOverride, DerivedProblem> {
+    if let keyPathProblem { return .failure(DerivedProblem(message: keyPathProblem)) }
     guard let name = KeyConvention.propertyName(of: propertyKeyPath, in: Object.self),
       !name.contains(".")
     else {
       return .failure(
-        _DerivedProblem(
+        DerivedProblem(
           message: "Relationship \"\(source)\" writes \(propertyKeyPath), which is not a "
             + "stored property of \(Object.self) that its init(from:) could read; an override "
             + "names one of the model's coding keys by its property"))
     }
     guard let derivedReader else {
       return .failure(
-        _DerivedProblem(
+        DerivedProblem(
           message: "Relationship \"\(source)\" cannot override a member of a mapping derived "
             + "from \(Object.self)'s Codable conformance; write a full mapping"))
     }
@@ -164,9 +164,9 @@ extension Relationship: _DerivedOverriding {
   /// A to-one override's reader: the same relationship into a slot.
   func slotEvaluator<Child, M: MappingProtocol<Child>>(
     _: Child.Type, lazy mapping: @escaping @Sendable () -> M
-  ) -> _SlotEvaluator {
+  ) -> SlotEvaluator {
     let slotted = givingSettings(
-      to: Relationship<_DerivedSlot<Child>>(source, \_DerivedSlot<Child>.value, lazy: mapping))
+      to: Relationship<DerivedSlot<Child>>(source, \DerivedSlot<Child>.value, lazy: mapping))
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 
@@ -175,31 +175,31 @@ extension Relationship: _DerivedOverriding {
   /// messages of a full mapping).
   func requiredSlotEvaluator<Child, M: MappingProtocol<Child>>(
     _: Child.Type, lazy mapping: @escaping @Sendable () -> M
-  ) -> _SlotEvaluator {
-    let property = \_DerivedSlot<Child>.value
+  ) -> SlotEvaluator {
+    let property = \DerivedSlot<Child>.value
     var slotted = givingSettings(
-      to: Relationship<_DerivedSlot<Child>>(
+      to: Relationship<DerivedSlot<Child>>(
         source: source, property: property, acceptsAbsence: false,
-        encode: _RelationshipEncoder {
-          _OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
+        encode: RelationshipEncoder {
+          OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
         },
         step: {
-          _RelationshipStep(
-            $0, source: $1, kind: _RequiredSlotStep($0, property: property, mapping: mapping))
+          RelationshipStep(
+            $0, source: $1, kind: RequiredSlotStep($0, property: property, mapping: mapping))
         }))
-    slotted.flatChild = _FlatChild(mapping, property: property)
+    slotted.flatChild = FlatChild(mapping, property: property)
     slotted.shape = .toOne
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 
   /// A dictionary or nested-collection override's reader: the same shape into a slot.
   func shapedSlotEvaluator<Value, M: MappingProtocol>(
-    _ shape: _Shape<Value, M.Object>, kind: _RelationshipShape,
+    _ shape: _Shape<Value, M.Object>, kind: RelationshipShape,
     lazy mapping: @escaping @Sendable () -> M
-  ) -> _SlotEvaluator {
+  ) -> SlotEvaluator {
     let slotted = givingSettings(
-      to: Relationship<_DerivedSlot<Value>>(
-        shaped: source, property: \_DerivedSlot<Value>.value, acceptsAbsence: acceptsAbsence,
+      to: Relationship<DerivedSlot<Value>>(
+        shaped: source, property: \DerivedSlot<Value>.value, acceptsAbsence: acceptsAbsence,
         kind: kind, shape: .lifted(shape), mapping: mapping))
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
@@ -207,32 +207,32 @@ extension Relationship: _DerivedOverriding {
   /// A to-many override's reader: the same relationship into a slot.
   func slotEvaluator<Collection: MappableCollection, M: MappingProtocol<Collection.Element>>(
     collection _: Collection.Type, lazy mapping: @escaping @Sendable () -> M
-  ) -> _SlotEvaluator {
+  ) -> SlotEvaluator {
     let slotted = givingSettings(
-      to: Relationship<_DerivedSlot<Collection>>(
-        source, \_DerivedSlot<Collection>.value, lazy: mapping))
+      to: Relationship<DerivedSlot<Collection>>(
+        source, \DerivedSlot<Collection>.value, lazy: mapping))
     return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 }
 
-/// A required to-one override read into its slot: as ``_ToOneStep``, `null` and a declined
+/// A required to-one override read into its slot: as ``ToOneStep``, `null` and a declined
 /// child are errors.
-final class _RequiredSlotStep<Child, M: MappingProtocol<Child>>: _RelationshipKind {
-  let rule: Relationship<_DerivedSlot<Child>>
-  let writer: _PropertyWriter<_DerivedSlot<Child>, Child?>
+final class RequiredSlotStep<Child, M: MappingProtocol<Child>>: RelationshipKind {
+  let rule: Relationship<DerivedSlot<Child>>
+  let writer: PropertyWriter<DerivedSlot<Child>, Child?>
   let mapping: @Sendable () -> M
 
   init(
-    _ rule: Relationship<_DerivedSlot<Child>>,
-    property: WritableKeyPath<_DerivedSlot<Child>, Child?>, mapping: @escaping @Sendable () -> M
+    _ rule: Relationship<DerivedSlot<Child>>,
+    property: WritableKeyPath<DerivedSlot<Child>, Child?>, mapping: @escaping @Sendable () -> M
   ) {
     self.rule = rule
-    writer = _PropertyWriter(property)
+    writer = PropertyWriter(property)
     self.mapping = mapping
   }
 
   func decodeValue(
-    into object: inout _DerivedSlot<Child>, at index: Int, run: inout _MappingRun
+    into object: inout DerivedSlot<Child>, at index: Int, run: inout MappingRun
   ) {
     guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
     _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in

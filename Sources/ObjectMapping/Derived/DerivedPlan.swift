@@ -4,9 +4,9 @@ import Foundation
 /// (``Mapping/init(_:keys:overrides:)``): a one-case dynamic plan, like ``CodableMapping``'s,
 /// whose case runs the model's `init(from:)` and `encode(to:)` with the mapping's convention
 /// and overrides.
-enum _DerivedPlan {
+enum DerivedPlan {
   static func make<Object: Codable & SendableMetatype>(
-    _ mapping: Mapping<Object>, derivation: _Derivation<Object>
+    _ mapping: Mapping<Object>, derivation: Derivation<Object>
   ) -> _MappingPlan<Object> {
     let rules = mapping.expandedRules
     let (overrides, problems) = compileOverrides(rules)
@@ -14,7 +14,7 @@ enum _DerivedPlan {
     // call's or a parent mapping's): compiled again per convention, and kept.
     let rekeys =
       derivation.own == nil
-      && rules.contains { ($0 as? any _KeyDerivingRule)?.defaultKeyNames != nil }
+      && rules.contains { ($0 as? any KeyDerivingRule)?.defaultKeyNames != nil }
     let formats = mapping.formats
     // Dates: the mapping's own formats when it sets them, else the run's (the call's, or the
     // library's default: ISO 8601, then epoch seconds).
@@ -22,7 +22,7 @@ enum _DerivedPlan {
     let overriddenNames = overrides.map(\.name)
     // The model's own members, written by its `encode(to:)` into the object the overrides
     // write (after them, leaving out the keys they answer for), with the run's keys.
-    var members = _EncodingRule<Object>(
+    var members = EncodingRule<Object>(
       path: [], property: \Object.self, label: "\(Object.self)'s encode(to:)", nulls: nil
     ) { value, writer, run, _ in
       let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
@@ -45,13 +45,13 @@ enum _DerivedPlan {
       return true
     }
     members.placement = .selfMembers
-    var encodings: [_RuleEncoding<Object>] = rules.compactMap { rule in
-      guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
-      if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
+    var encodings: [RuleEncoding<Object>] = rules.compactMap { rule in
+      guard var encoding = (rule as? any EncodableRule<Object>)?.encoding else { return nil }
+      if let names = (rule as? any GroupedRule)?.groupNames, !names.isEmpty {
         encoding = encoding.grouped(names)
       }
       // A call's convention makes the keys of keyless overrides, as in a full mapping.
-      if rekeys, let keys = (rule as? any _KeyDerivingRule)?.defaultKeyNames {
+      if rekeys, let keys = (rule as? any KeyDerivingRule)?.defaultKeyNames {
         encoding = encoding.withDefaultKeys(keys)
       }
       return encoding
@@ -73,7 +73,7 @@ enum _DerivedPlan {
     // child mappings, as a full mapping's reach its rules.
     let settings = mapping.decodeSettings
     let hasSettings = settings.setsDecodeSettings
-    let decode: @Sendable (Int, inout _MappingRun) -> Object? = { index, run in
+    let decode: @Sendable (Int, inout MappingRun) -> Object? = { index, run in
       let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
       let formats = ownFormats ?? run.context.dateFormats
       let options =
@@ -114,12 +114,12 @@ enum _DerivedPlan {
           return nil
         }
         guard let value = decode(index, &run) else { return nil }
-        var patch = _Patch<Object>()
+        var patch = Patch<Object>()
         patch.append({ $0 = value }, preview: { $0 = value })
         return patch
       },
-      makeEncoder: { _ in _CaseEncoder { _, _, _, _ in false } })
-    let dispatch = _DynamicDispatch(
+      makeEncoder: { _ in CaseEncoder { _, _, _, _ in false } })
+    let dispatch = DynamicDispatch(
       cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,
       declineIsError: true)
     return _MappingPlan(dynamic: dispatch, inverse: inverse, problems: problems)
@@ -132,8 +132,8 @@ enum _DerivedPlan {
     var problems: [String] = []
     var overrides: [_DerivedOverride] = []
     for rule in rules {
-      guard let overriding = rule as? any _DerivedOverriding else {
-        let shown = (rule as? any _DecodingRule<Object>).map { "\(type(of: $0)) \"\($0.source)\"" }
+      guard let overriding = rule as? any DerivedOverriding else {
+        let shown = (rule as? any DecodingRule<Object>).map { "\(type(of: $0)) \"\($0.source)\"" }
         problems.append(
           "\(shown ?? "\(type(of: rule))") cannot override a member of a mapping derived from "
             + "\(Object.self)'s Codable conformance; overrides are Attribute and Relationship "
@@ -156,14 +156,14 @@ enum _DerivedPlan {
   /// Maps the object at `index`: reads every override, then runs the model's `init(from:)`.
   static func decodeObject<Object: Decodable>(
     _ type: Object.Type, at index: Int, overrides: [_DerivedOverride],
-    convention: KeyConvention?, options: _DecodingOptions, run: inout _MappingRun
+    convention: KeyConvention?, options: DecodingOptions, run: inout MappingRun
   ) -> Object? {
     guard run.tape[index].kind == .object else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
       return nil
     }
     let before = run.errors.count
-    var outcomes: [_OverrideOutcome] = []
+    var outcomes: [OverrideOutcome] = []
     outcomes.reserveCapacity(overrides.count)
     if let convention, !overrides.isEmpty {
       // The mapping's convention reaches the child mappings of relationship overrides.
@@ -178,8 +178,8 @@ enum _DerivedPlan {
     payload.checkLifetime()
     var found: [MappingError] = []
     let object = _CodableReading.run(tape: payload.tape, options: options) { reading in
-      let decoder = _DerivedDecoder(
-        _TapeDecoder(reading, index: index, parent: nil, key: nil), overrides: overrides,
+      let decoder = DerivedDecoder(
+        TapeDecoder(reading, index: index, parent: nil, key: nil), overrides: overrides,
         outcomes: outcomes)
       var object: Object?
       do {
@@ -189,13 +189,13 @@ enum _DerivedPlan {
       }
       for error in decoder.collected {
         switch error {
-        case is _AlreadyRecorded:
+        case is AlreadyRecorded:
           continue
-        case let absent as _OverrideAbsent:
+        case let absent as OverrideAbsent:
           found.append(
             MappingError(
               path: _jsonPointer(overrides[absent.position].path), .missingRequiredKey))
-        case let mismatch as _OverrideTypeMismatch:
+        case let mismatch as OverrideTypeMismatch:
           let override = overrides[mismatch.position]
           found.append(
             MappingError(
@@ -225,8 +225,8 @@ enum _DerivedPlan {
 
 /// The decoding options of a derived mapping: its convention's keys, dates read with
 /// `formats`.
-func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _DecodingOptions {
-  var options = _DecodingOptions()
+func _derivedOptions(names: PayloadKeyNames, formats: [DateFormat]) -> DecodingOptions {
+  var options = DecodingOptions()
   // The identity convention looks coding keys up as they are, as FastJSONDecoder does.
   if names.convention.name != .identity { options.payloadKeys = names }
   options.dateDecodingStrategy = .custom { decoder in try _derivedDate(decoder, formats) }
@@ -234,12 +234,12 @@ func _derivedOptions(names: _PayloadKeyNames, formats: [DateFormat]) -> _Decodin
 }
 
 /// The encoding settings of a derived mapping: its convention's keys, dates in `dateFormat`.
-func _derivedEncoding(names: _PayloadKeyNames, dateFormat: DateFormat)
-  -> _NodeEncodingSettings
+func _derivedEncoding(names: PayloadKeyNames, dateFormat: DateFormat)
+  -> NodeEncodingSettings
 {
   let encoder = FastJSONEncoder()
   encoder.keyEncodingStrategy = .custom { path in
-    _AnyCodingKey(stringValue: names.payloadKey(for: path.last?.stringValue ?? ""))
+    AnyCodingKey(stringValue: names.payloadKey(for: path.last?.stringValue ?? ""))
   }
   encoder.dateEncodingStrategy = .custom { date, encoder in
     var container = encoder.singleValueContainer()
@@ -251,7 +251,7 @@ func _derivedEncoding(names: _PayloadKeyNames, dateFormat: DateFormat)
 /// A date read by a derived mapping's model: with the mapping's date formats, as attributes
 /// read them.
 private func _derivedDate(_ decoder: any Decoder, _ formats: [DateFormat]) throws -> Date {
-  guard let decoder = decoder as? _TapeDecoder else {
+  guard let decoder = decoder as? TapeDecoder else {
     return try Date(from: decoder)
   }
   let payload = PayloadValue(

@@ -61,7 +61,7 @@ extension Mapping where Object: Codable & SendableMetatype {
     @MappingBuilder<Object> overrides: () -> [any MappingRule<Object>] = { [] }
   ) {
     make = nil
-    derivation = _Derivation(keys: keys)
+    derivation = Derivation(keys: keys)
     rules = keys.map { Self.applying($0, to: overrides()) } ?? overrides()
     rebuildPlan()
   }
@@ -69,26 +69,26 @@ extension Mapping where Object: Codable & SendableMetatype {
 
 /// What a mapping derived from a `Codable` conformance needs besides its rules: the
 /// convention's key names, and how its plan is built from the mapping's rules and settings.
-final class _Derivation<Object>: Sendable {
+final class Derivation<Object>: Sendable {
   /// The keys of the mapping's own convention; `nil` when it declares none.
   let own: _DerivedKeys?
   /// The coding keys as they are, for runs without a convention.
   let identity: _DerivedKeys
-  private let build: @Sendable (Mapping<Object>, _Derivation<Object>) -> _MappingPlan<Object>
+  private let build: @Sendable (Mapping<Object>, Derivation<Object>) -> _MappingPlan<Object>
   /// The keys of the conventions calls and parent mappings gave (up to 64).
-  private let called = Locked([_ConventionName: _DerivedKeys]())
+  private let called = Locked([ConventionName: _DerivedKeys]())
   /// The overrides compiled for those conventions, when some are keyless (up to 64).
-  private let calledOverrides = Locked([_ConventionName: [_DerivedOverride]]())
+  private let calledOverrides = Locked([ConventionName: [_DerivedOverride]]())
 
   init(keys: KeyConvention?) where Object: Codable & SendableMetatype {
-    own = keys.map { _DerivedKeys(_PayloadKeyNames($0)) }
-    identity = _DerivedKeys(_PayloadKeyNames(.identity))
-    build = { mapping, derivation in _DerivedPlan.make(mapping, derivation: derivation) }
+    own = keys.map { _DerivedKeys(PayloadKeyNames($0)) }
+    identity = _DerivedKeys(PayloadKeyNames(.identity))
+    build = { mapping, derivation in DerivedPlan.make(mapping, derivation: derivation) }
   }
 
   private init(
     own: _DerivedKeys?, identity: _DerivedKeys,
-    build: @escaping @Sendable (Mapping<Object>, _Derivation<Object>) -> _MappingPlan<Object>
+    build: @escaping @Sendable (Mapping<Object>, Derivation<Object>) -> _MappingPlan<Object>
   ) {
     self.own = own
     self.identity = identity
@@ -97,10 +97,10 @@ final class _Derivation<Object>: Sendable {
 
   /// This derivation with `convention` as the mapping's own when it declares none
   /// (``Mapping/keys(_:)``); a declared convention is kept.
-  func declaring(_ convention: KeyConvention) -> _Derivation {
+  func declaring(_ convention: KeyConvention) -> Derivation {
     guard own == nil else { return self }
-    return _Derivation(
-      own: _DerivedKeys(_PayloadKeyNames(convention)), identity: identity, build: build)
+    return Derivation(
+      own: _DerivedKeys(PayloadKeyNames(convention)), identity: identity, build: build)
   }
 
   /// The plan of `mapping`, whose rules are the overrides.
@@ -112,7 +112,7 @@ final class _Derivation<Object>: Sendable {
     if let own { return own }
     guard let convention, convention.name != .identity else { return identity }
     if let known = called.withLock({ $0[convention.name] }) { return known }
-    let made = _DerivedKeys(_PayloadKeyNames(convention))
+    let made = _DerivedKeys(PayloadKeyNames(convention))
     called.withLock { called in
       if called.count < 64 { called[convention.name] = made }
     }
@@ -134,13 +134,13 @@ final class _Derivation<Object>: Sendable {
 
 /// A convention's key names with the decoding options and encoding settings that use them.
 struct _DerivedKeys: Sendable {
-  let names: _PayloadKeyNames
+  let names: PayloadKeyNames
   /// Dates read with the library's default formats.
-  let decoding: _DecodingOptions
+  let decoding: DecodingOptions
   /// Dates written as ISO 8601.
-  let encoding: _NodeEncodingSettings
+  let encoding: NodeEncodingSettings
 
-  init(_ names: _PayloadKeyNames) {
+  init(_ names: PayloadKeyNames) {
     self.names = names
     decoding = _derivedOptions(names: names, formats: DateFormat.defaultFormats)
     encoding = _derivedEncoding(names: names, dateFormat: .iso8601)
@@ -150,7 +150,7 @@ struct _DerivedKeys: Sendable {
 /// The payload keys a convention makes from coding keys, made once per name and kept (up to
 /// ``limit`` names: coding keys are the model's, but a custom `init(from:)` may ask for keys
 /// it read from the payload).
-final class _PayloadKeyNames: Sendable {
+final class PayloadKeyNames: Sendable {
   let convention: KeyConvention
   private let kept = Locked([String: String]())
 

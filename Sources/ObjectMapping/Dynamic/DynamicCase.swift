@@ -2,13 +2,13 @@
 /// `Base` values (and back, for serialization).
 public struct DynamicCase<Base>: Sendable {
   let name: String
-  let decode: @Sendable (Int, inout _MappingRun) -> Base?
+  let decode: @Sendable (Int, inout MappingRun) -> Base?
   /// Collects the writes that map the object at the index onto an existing `Base`, which must
   /// hold this case's model type (else a type mismatch naming both types is recorded); `nil`
   /// with the errors in the run when it fails.
-  let collectExisting: @Sendable (Base, Int, inout _MappingRun) -> _Patch<Base>?
+  let collectExisting: @Sendable (Base, Int, inout MappingRun) -> Patch<Base>?
   /// The serializing side, writing `discriminator` back when there is one.
-  let makeEncoder: @Sendable (_Discriminator?) -> _CaseEncoder<Base>
+  let makeEncoder: @Sendable (Discriminator?) -> CaseEncoder<Base>
 
   /// A case for a subclass of `Base` or a type conforming to a protocol `Base`.
   ///
@@ -69,9 +69,9 @@ public struct DynamicCase<Base>: Sendable {
 
   /// A case made of its parts (``CodableMapping``'s single case).
   init(
-    name: String, decode: @escaping @Sendable (Int, inout _MappingRun) -> Base?,
-    collectExisting: @escaping @Sendable (Base, Int, inout _MappingRun) -> _Patch<Base>?,
-    makeEncoder: @escaping @Sendable (_Discriminator?) -> _CaseEncoder<Base>
+    name: String, decode: @escaping @Sendable (Int, inout MappingRun) -> Base?,
+    collectExisting: @escaping @Sendable (Base, Int, inout MappingRun) -> Patch<Base>?,
+    makeEncoder: @escaping @Sendable (Discriminator?) -> CaseEncoder<Base>
   ) {
     self.name = name
     self.decode = decode
@@ -107,11 +107,11 @@ public struct DynamicCase<Base>: Sendable {
         return nil
       }
       guard let childPatch = plan.collectExisting(child, at: index, run: &run) else { return nil }
-      var patch = _Patch<Base>()
+      var patch = Patch<Base>()
       // A class child is the existing instance itself: applying the writes updates it in
       // place, and embedding it again gives back the same reference. A value child (a struct
       // behind a protocol, an enum case's payload) is updated, then embedded again. The
-      // preview changes no existing class instance (see `_PendingChild.preview`).
+      // preview changes no existing class instance (see `PendingChild.preview`).
       patch.append(
         { base in
           var updated = child
@@ -134,7 +134,7 @@ public struct DynamicCase<Base>: Sendable {
         }
       }
       let inversePlan = inverse.plan
-      return _CaseEncoder { value, exact, writer, run in
+      return CaseEncoder { value, exact, writer, run in
         guard let child = extract(value, exact) else { return false }
         inversePlan.encode(child, to: &writer, run: &run)
         return true
@@ -145,6 +145,6 @@ public struct DynamicCase<Base>: Sendable {
 
 /// A case's child that is not a `Base` (a definition mistake).
 @inline(never)
-private func _recordNotABase(_ child: Any.Type, _ base: Any.Type, run: inout _MappingRun) {
+private func _recordNotABase(_ child: Any.Type, _ base: Any.Type, run: inout MappingRun) {
   run.fail(.invalidDefinition(message: "a \(child) is not a \(base)"))
 }

@@ -32,7 +32,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
   public let plan: MappingPlan<Base>
 
   private let cases: [DynamicCase<Base>]
-  private let matchers: [_Matcher?]
+  private let matchers: [Matcher?]
   private let chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
   private let fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
   private let tables: [DynamicCase<Base>]
@@ -46,7 +46,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
   /// - Parameter matches: ``Match`` values, with `if`, `else` and `for` allowed.
   public init(@DynamicMappingBuilder<Base> _ matches: () -> [Match<Base>]) {
     var cases: [DynamicCase<Base>] = []
-    var matchers: [_Matcher?] = []
+    var matchers: [Matcher?] = []
     var fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
     var tables: [DynamicCase<Base>] = []
     let all = matches()
@@ -123,7 +123,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
   }
 
   private init(
-    cases: [DynamicCase<Base>], matchers: [_Matcher?], orderProblems: [String] = [],
+    cases: [DynamicCase<Base>], matchers: [Matcher?], orderProblems: [String] = [],
     chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?,
     fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?, tables: [DynamicCase<Base>],
     declineIsError: Bool, closureHasInverse: Bool
@@ -136,7 +136,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
     self.declineIsError = declineIsError
     self.closureHasInverse = closureHasInverse
     self.orderProblems = orderProblems
-    let dispatch = _DynamicDispatch(
+    let dispatch = DynamicDispatch(
       cases: cases, matchers: matchers, chooser: chooser, fallback: fallback,
       declineIsError: declineIsError)
     let inverse: InverseMapping<Base>
@@ -146,7 +146,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
           dynamicCase, matcher in
           dynamicCase.makeEncoder(
             matcher.flatMap {
-              $0.path.isSpecial ? nil : _Discriminator(path: $0.path.keys, value: $0.value)
+              $0.path.isSpecial ? nil : Discriminator(path: $0.path.keys, value: $0.value)
             })
         } + tables.map { $0.makeEncoder(nil) }
       inverse = InverseMapping(dispatchingTo: encoders, typeName: "\(Base.self)")
@@ -184,7 +184,7 @@ public struct DynamicMapping<Base>: MappingProtocol {
 /// A matcher and the case it selects: `Match("type", equals: "Boy", boyMapping)`.
 public struct Match<Base>: Sendable {
   /// The discriminator test; `nil` for a fallback (`otherwise(_:)`).
-  var matcher: _Matcher?
+  var matcher: Matcher?
   /// The case selected; `nil` for a closure fallback.
   let dynamicCase: DynamicCase<Base>?
   /// `.converting()` was called on a fallback, which has no discriminator (a definition
@@ -204,7 +204,7 @@ public struct Match<Base>: Sendable {
     _ keyPath: some SourcePathConvertible, equals value: Node,
     _ mapping: some MappingProtocol<Child>
   ) {
-    matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
+    matcher = Matcher(path: keyPath.sourcePath, value: value, converting: false)
     dynamicCase = DynamicCase(mapping)
   }
 
@@ -222,7 +222,7 @@ public struct Match<Base>: Sendable {
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base,
     extract: @escaping @Sendable (Base) -> Child?
   ) {
-    matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
+    matcher = Matcher(path: keyPath.sourcePath, value: value, converting: false)
     dynamicCase = DynamicCase(mapping, embed: embed, extract: extract)
   }
 
@@ -238,7 +238,7 @@ public struct Match<Base>: Sendable {
     _ keyPath: some SourcePathConvertible, equals value: Node,
     _ mapping: some MappingProtocol<Child>, case embed: @escaping @Sendable (Child) -> Base
   ) {
-    matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
+    matcher = Matcher(path: keyPath.sourcePath, value: value, converting: false)
     dynamicCase = DynamicCase(mapping, embed: embed, extract: { _ in nil })
   }
 
@@ -246,7 +246,7 @@ public struct Match<Base>: Sendable {
   public init(
     _ keyPath: some SourcePathConvertible, equals value: Node, _ dynamicCase: DynamicCase<Base>
   ) {
-    matcher = _Matcher(path: keyPath.sourcePath, value: value, converting: false)
+    matcher = Matcher(path: keyPath.sourcePath, value: value, converting: false)
     self.dynamicCase = dynamicCase
   }
 
@@ -260,7 +260,7 @@ public struct Match<Base>: Sendable {
   }
 
   private init(
-    matcher: _Matcher?, dynamicCase: DynamicCase<Base>?,
+    matcher: Matcher?, dynamicCase: DynamicCase<Base>?,
     fallback: (choose: @Sendable (PayloadValue) -> DynamicCase<Base>?, table: [DynamicCase<Base>])?
   ) {
     self.matcher = matcher
@@ -330,7 +330,7 @@ public enum DynamicMappingBuilder<Base> {
 }
 
 /// A discriminator test: the value at `path` compared with `value`.
-struct _Matcher: Sendable {
+struct Matcher: Sendable {
   let path: SourcePath
   let value: Node
   var converting: Bool
@@ -338,7 +338,7 @@ struct _Matcher: Sendable {
   /// How the matcher reads in traces and messages: `type == "Boy"`.
   var description: String { "\(path) == \(value)" }
 
-  func matches(_ run: _MappingRun, objectIndex: Int) -> Bool {
+  func matches(_ run: MappingRun, objectIndex: Int) -> Bool {
     guard let index = path.resolve(in: run.tape, from: objectIndex) else {
       return value == .null && converting
     }
@@ -371,15 +371,15 @@ extension Node {
 }
 
 /// The discriminator a case writes back, at its key path.
-struct _Discriminator: Sendable {
+struct Discriminator: Sendable {
   let path: [String]
   let value: Node
 }
 
 /// The decoding side of a dynamic mapping: which case applies to an object.
-struct _DynamicDispatch<Base>: Sendable {
+struct DynamicDispatch<Base>: Sendable {
   let cases: [DynamicCase<Base>]
-  let matchers: [_Matcher?]
+  let matchers: [Matcher?]
   let chooser: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
   /// A closure tried after the matchers (``Match/otherwise(choosing:serializingWith:)``).
   let fallback: (@Sendable (PayloadValue) -> DynamicCase<Base>?)?
@@ -387,7 +387,7 @@ struct _DynamicDispatch<Base>: Sendable {
 
   /// Maps the object at `index` with the chosen case; `nil` with an error, or with a diagnostic
   /// when declined (the caller decides whether a decline is acceptable there).
-  func decode(at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool) -> Base? {
+  func decode(at index: Int, run: inout MappingRun, declineIsAcceptable: Bool) -> Base? {
     // Only the chosen case's decoder is kept in this frame, which recursion through a dynamic
     // mapping repeats per level of nesting.
     guard
@@ -399,7 +399,7 @@ struct _DynamicDispatch<Base>: Sendable {
   /// Collects the writes that map the object at `index` onto `existing` with the chosen case;
   /// `nil` with an error when no case matches (never acceptable here) or the case's model type
   /// is not the existing instance's.
-  func collectExisting(_ existing: Base, at index: Int, run: inout _MappingRun) -> _Patch<Base>? {
+  func collectExisting(_ existing: Base, at index: Int, run: inout MappingRun) -> Patch<Base>? {
     guard let chosen = chosenCase(at: index, run: &run, declineIsAcceptable: false) else {
       return nil
     }
@@ -410,14 +410,14 @@ struct _DynamicDispatch<Base>: Sendable {
   /// recorded).
   @inline(never)
   private func chosenDecoder(
-    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool
-  ) -> (@Sendable (Int, inout _MappingRun) -> Base?)? {
+    at index: Int, run: inout MappingRun, declineIsAcceptable: Bool
+  ) -> (@Sendable (Int, inout MappingRun) -> Base?)? {
     chosenCase(at: index, run: &run, declineIsAcceptable: declineIsAcceptable)?.decode
   }
 
   /// The case chosen for the object at `index`, or `nil` (with the decline recorded).
   private func chosenCase(
-    at index: Int, run: inout _MappingRun, declineIsAcceptable: Bool
+    at index: Int, run: inout MappingRun, declineIsAcceptable: Bool
   ) -> DynamicCase<Base>? {
     guard let chosen = choose(at: index, run: run) else {
       let reason = declineReason(at: index, run: run)
@@ -438,8 +438,8 @@ struct _DynamicDispatch<Base>: Sendable {
 
   /// The case for the object at `index` and the matcher that chose it (`nil` for a closure or
   /// a case without matcher).
-  private func choose(at index: Int, run: _MappingRun) -> (
-    dynamicCase: DynamicCase<Base>, matcher: _Matcher?
+  private func choose(at index: Int, run: MappingRun) -> (
+    dynamicCase: DynamicCase<Base>, matcher: Matcher?
   )? {
     if let chooser {
       let payload = PayloadValue(run: run, index: index, context: .default)
@@ -454,7 +454,7 @@ struct _DynamicDispatch<Base>: Sendable {
     return fallback(PayloadValue(run: run, index: index, context: .default)).map { ($0, nil) }
   }
 
-  private func declineReason(at index: Int, run: _MappingRun) -> String {
+  private func declineReason(at index: Int, run: MappingRun) -> String {
     guard run.tape[index].kind == .object else {
       return "expected an object, found \(run.foundDescription(at: index))"
     }
@@ -475,6 +475,6 @@ struct _DynamicDispatch<Base>: Sendable {
 
 /// Writes a value with one case's inverse if the case serializes it (`exact`: only for the exact
 /// runtime type); returns whether it did.
-struct _CaseEncoder<Base>: Sendable {
-  let encode: @Sendable (Base, _ exact: Bool, inout _PayloadWriter, inout _EncodingRun) -> Bool
+struct CaseEncoder<Base>: Sendable {
+  let encode: @Sendable (Base, _ exact: Bool, inout PayloadWriter, inout EncodingRun) -> Bool
 }

@@ -39,27 +39,27 @@ extension MappingProtocol {
   /// The writes that map the payload onto `existing`, with the run's problems: nothing is
   /// written until the whole payload mapped.
   func _collectExisting(
-    view: _TapeView, onto existing: Object, with settings: MappingOptions = .none
-  ) -> _ExistingOutcome<Object> {
+    view: _UnsafeTapeView, onto existing: Object, with settings: MappingOptions = .none
+  ) -> ExistingOutcome<Object> {
     do {
       try _plan.checkDefinition()
     } catch {
-      return _ExistingOutcome(
+      return ExistingOutcome(
         patch: nil, errors: CappedList(error.errors, limit: .max),
         diagnostics: CappedList(limit: 0))
     }
-    var run = _MappingRun(tape: view, root: _plan, options: settings)
+    var run = MappingRun(tape: view, root: _plan, options: settings)
     var patch = _plan.collectExisting(existing, at: 0, run: &run)
     if run.errors.isEmpty, _plan.failsUnmappable(at: 0, run: &run) { patch = nil }
-    return _ExistingOutcome(
+    return ExistingOutcome(
       patch: run.errors.isEmpty ? patch : nil, errors: run.errors, diagnostics: run.diagnostics)
   }
 }
 
 /// What mapping a payload onto an existing instance found: the writes to apply (`nil` when
 /// anything failed) and the run's errors and diagnostics.
-struct _ExistingOutcome<Object> {
-  let patch: _Patch<Object>?
+struct ExistingOutcome<Object> {
+  let patch: Patch<Object>?
   let errors: CappedList<MappingError>
   let diagnostics: CappedList<MappingDiagnostic>
 

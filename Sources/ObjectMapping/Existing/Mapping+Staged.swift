@@ -3,9 +3,9 @@
 /// every update first and applies them only when all of them mapped, so a failure anywhere
 /// changes nothing.
 package struct StagedUpdate<Object> {
-  private let patch: _Patch<Object>
+  private let patch: Patch<Object>
 
-  fileprivate init(_ patch: _Patch<Object>) {
+  fileprivate init(_ patch: Patch<Object>) {
     self.patch = patch
   }
 

@@ -42,7 +42,7 @@ public struct ErrorMessage: Sendable, Hashable, CustomStringConvertible {
   /// It reads the value it is given (``SourcePath/root``), so a route's array of strings or of
   /// objects maps one message per element. Decode only: the inverse writes nothing.
   public static let mapping = Mapping(ErrorMessage.empty) {
-    Attribute(.root, \.message, decodeOnly: { (text: _ErrorMessageText) in text.text })
+    Attribute(.root, \.message, decodeOnly: { (text: ErrorMessageText) in text.text })
     Attribute(.root, \.representation, decodeOnly: { (node: Node) in node })
   }
 
@@ -56,7 +56,7 @@ public struct ErrorMessage: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The text of an error message: a string, or the `message` member of an object.
-struct _ErrorMessageText: MappableValue {
+struct ErrorMessageText: MappableValue {
   var text: String
 
   init(payload: PayloadValue) throws {

@@ -1,5 +1,5 @@
 /// A value a route's key path reached: its tape index and path components.
-private struct _Reached {
+private struct Reached {
   var index: Int
   var path: [_PathComponent]
 }
@@ -7,9 +7,11 @@ private struct _Reached {
 extension Mapper {
   /// Applies every route to the scanned payload with the call's `options` (over the mapper's
   /// own), mapping onto `target` when a route can take it.
-  func _map(view tape: _TapeView, target: Any? = nil, options: MappingOptions) -> MappingResult {
+  func _map(view tape: _UnsafeTapeView, target: Any? = nil, options: MappingOptions)
+    -> MappingResult
+  {
     let options = options.overriding(self.options)
-    var run = _MappingRun(tape: tape, errorLimit: options.resolvedErrorLimit)
+    var run = MappingRun(tape: tape, errorLimit: options.resolvedErrorLimit)
     var target = target
     if isTracing { run.trace = [] }
     for error in provider.definitionErrors { run.errors.append(error) }
@@ -20,10 +22,10 @@ extension Mapper {
       return MappingResult(entries: [], run: run)
     }
     // Every route's values first: which one takes the target is known before any is mapped.
-    var routes: [(route: Route, keyPath: String, reached: [_Reached], crossed: Bool)] = []
+    var routes: [(route: Route, keyPath: String, reached: [Reached], crossed: Bool)] = []
     for route in provider.routes {
       guard let keyPath = route.keyPath else { continue }
-      var reached: [_Reached] = []
+      var reached: [Reached] = []
       let crossed = _resolve(route.keys[...], at: 0, path: [], tape: tape, into: &reached)
       if !reached.isEmpty { routes.append((route, keyPath, reached, crossed)) }
     }
@@ -160,7 +162,7 @@ extension Mapper {
   /// Whether a route that reached `reached` offers a target object its single object: one
   /// value, not across an array, not an array (unless it holds one object and the mapper
   /// maps single-element arrays onto targets).
-  private func offersTarget(_ reached: [_Reached], crossed: Bool, tape: _TapeView) -> Bool {
+  private func offersTarget(_ reached: [Reached], crossed: Bool, tape: _UnsafeTapeView) -> Bool {
     guard !crossed, reached.count == 1, let value = reached.first else { return false }
     let entry = tape[value.index]
     if entry.kind == .array {
@@ -173,7 +175,7 @@ extension Mapper {
   /// Maps each element of the array at `index` (its path is `run.path`); `null` elements are
   /// skipped with a diagnostic.
   private func _mapElements(
-    of index: Int, route: Route, run: inout _MappingRun, into objects: inout [Any],
+    of index: Int, route: Route, run: inout MappingRun, into objects: inout [Any],
     offered: inout Int, unmappable: inout Int
   ) {
     let tape = run.tape
@@ -195,7 +197,7 @@ extension Mapper {
   /// is left to the mapping's own diagnostic. Counts the elements offered to the mapping and
   /// those dropped as unmappable.
   private func _mapElement(
-    at index: Int, route: Route, run: inout _MappingRun, into objects: inout [Any],
+    at index: Int, route: Route, run: inout MappingRun, into objects: inout [Any],
     offered: inout Int, unmappable: inout Int
   ) {
     if run.tape[index].kind == .null {
@@ -216,7 +218,7 @@ extension Mapper {
 
   /// Maps the value at `index` into a new object of the route's mapping: `.unmappable` (with
   /// a diagnostic) when it mapped without error but is an unmappable representation.
-  private func _decode(at index: Int, route: Route, run: inout _MappingRun) -> _TargetOutcome {
+  private func _decode(at index: Int, route: Route, run: inout MappingRun) -> TargetOutcome {
     let before = run.errors.count
     guard let object = route.decode(index, &run) else { return .failed }
     guard run.errors.count > before || !route.dropsUnmappable(index, &run) else {
@@ -229,12 +231,12 @@ extension Mapper {
 /// Walks `keys` from the value at `index`, fanning out over arrays; appends every non-null value
 /// reached to `reached`. Returns whether the walk crossed an array.
 private func _resolve(
-  _ keys: ArraySlice<[UInt8]>, at index: Int, path: [_PathComponent], tape: _TapeView,
-  into reached: inout [_Reached]
+  _ keys: ArraySlice<[UInt8]>, at index: Int, path: [_PathComponent], tape: _UnsafeTapeView,
+  into reached: inout [Reached]
 ) -> Bool {
   let entry = tape[index]
   guard let key = keys.first else {
-    if entry.kind != .null { reached.append(_Reached(index: index, path: path)) }
+    if entry.kind != .null { reached.append(Reached(index: index, path: path)) }
     return false
   }
   switch entry.kind {

@@ -42,7 +42,7 @@ public struct MappingResult {
   /// The trace, when the mapper was made with `trace: true`; `nil` otherwise.
   public let trace: [MappingTraceEvent]?
 
-  init(entries: [Entry], run: _MappingRun) {
+  init(entries: [Entry], run: MappingRun) {
     self.entries = entries
     errors = run.errors.kept
     diagnostics = run.diagnostics.kept

@@ -25,20 +25,19 @@ public struct Route: Sendable {
   public let typeName: String
   let keys: [[UInt8]]
   let mapping: any MappingProtocol
-  let decode: @Sendable (_ index: Int, _ run: inout _MappingRun) -> Any?
+  let decode: @Sendable (_ index: Int, _ run: inout MappingRun) -> Any?
   /// For a nested-key mapping (``KeyAttribute``): maps every member of the object at `index`
   /// as one element of a collection (RestKit's `forceCollectionMapping`); `nil` otherwise.
-  let decodeMembers: (@Sendable (_ index: Int, _ run: inout _MappingRun) -> [Any])?
+  let decodeMembers: (@Sendable (_ index: Int, _ run: inout MappingRun) -> [Any])?
   /// Maps the value at `index` onto `target` when the target is of this route's model type:
   /// `.mapped` with the updated target, `.failed` (errors in the run, target unchanged), or
   /// `.wrongType` when the target is of another type.
-  let decodeOnto:
-    @Sendable (_ index: Int, _ run: inout _MappingRun, _ target: Any) -> _TargetOutcome
+  let decodeOnto: @Sendable (_ index: Int, _ run: inout MappingRun, _ target: Any) -> TargetOutcome
   /// Views a mapped object as `Sendable` when the model type is, so errors can keep it.
   let sendable: (@Sendable (Any) -> (any Sendable)?)?
   /// Whether the object at `index` is an unmappable representation for the route's mapping;
   /// records the diagnostic when it is (the object is dropped).
-  let dropsUnmappable: @Sendable (_ index: Int, _ run: inout _MappingRun) -> Bool
+  let dropsUnmappable: @Sendable (_ index: Int, _ run: inout MappingRun) -> Bool
   /// Whether a target object is of the route's model type.
   let acceptsTarget: @Sendable (_ target: Any) -> Bool
 
@@ -161,7 +160,7 @@ public enum MappingProviderBuilder {
 }
 
 /// What mapping a route's value onto a target object gave.
-enum _TargetOutcome {
+enum TargetOutcome {
   /// The updated target.
   case mapped(Any)
   /// The value did not map (the errors are in the run); the target is unchanged.
@@ -173,7 +172,7 @@ enum _TargetOutcome {
   case wrongType
 }
 
-extension _TargetOutcome {
+extension TargetOutcome {
   var isWrongType: Bool {
     if case .wrongType = self { return true }
     return false

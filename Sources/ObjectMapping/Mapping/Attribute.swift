@@ -46,13 +46,13 @@ public struct Attribute<Object, Value>: MappingRule {
   /// `nil` for transforms and closures.
   var zeroValue: (@Sendable () -> Value?)?
   let defaultValue: (@Sendable () -> Value)?
-  let serialize: _ValueWriter<Value>?
+  let serialize: ValueWriter<Value>?
   let expected: String
   var presence: _Presence = .inferred
   var attributeDateFormats: [DateFormat]?
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
-  var validators: [_Validator<Value>] = []
+  var validators: [Validator<Value>] = []
   /// How absent and `null` values are treated (definition files' semantics).
   var absence = _AbsenceTreatment.standard
   /// A rule reading ``SourcePath/root`` (AppCoreKit's `@self`) whose inverse writes the
@@ -77,24 +77,24 @@ public struct Attribute<Object, Value>: MappingRule {
     _ message: String? = nil, _ body: @escaping @Sendable (inout Value) throws -> Bool
   ) -> Self {
     var copy = self
-    copy.validators.append(_Validator(message: message, body: body))
+    copy.validators.append(Validator(message: message, body: body))
     return copy
   }
   var groupNames: [String] = []
   /// For a rule declared without a key (`Attribute(\.createdAt)`): the property's name, which
   /// the mapping's ``KeyConvention`` turns into the key.
-  var derivedKey: _DerivedKey?
+  var derivedKey: DerivedKey?
   /// Whether the key is the default one made from ``derivedKey`` (no mapping convention applied
   /// yet): a call's convention then makes it (``MappingOptions/keys``).
   var keyIsDefault = false
   /// For a compound source: writes part `i` of the value (the transform run in reverse).
-  var compoundWriter: (@Sendable (Value, Int, inout _PayloadWriter) throws -> Void)?
+  var compoundWriter: (@Sendable (Value, Int, inout PayloadWriter) throws -> Void)?
 
   init(
     source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
     read: @escaping @Sendable (PayloadValue) throws -> Value,
     nullValue: @escaping @Sendable () -> Value?, defaultValue: (@Sendable () -> Value)?,
-    serialize: _ValueWriter<Value>?, expected: String
+    serialize: ValueWriter<Value>?, expected: String
   ) {
     self.source = source
     self.property = property
@@ -103,11 +103,11 @@ public struct Attribute<Object, Value>: MappingRule {
     self.defaultValue = defaultValue
     self.serialize = serialize
     self.expected = expected
-    keyPathProblem = _KeyPathCheck.problem(property, rule: "Attribute \"\(source)\"")
+    keyPathProblem = KeyPathCheck.problem(property, rule: "Attribute \"\(source)\"")
   }
 
   /// Why ``property`` must not be used (a force unwrap or an array subscript that could trap),
-  /// or `nil`; see ``_KeyPathCheck``.
+  /// or `nil`; see ``KeyPathCheck``.
   let keyPathProblem: String?
 
   /// Whether the rule can be inverted (it has a reverse direction, reads no special source and
@@ -174,29 +174,29 @@ public struct Attribute<Object, Value>: MappingRule {
 
   var propertyKeyPath: AnyKeyPath & Sendable { property }
 
-  func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
-    if let keyPathProblem { return _DecodeStep(_InvalidRuleStep(keyPathProblem)) }
-    guard let special = _SpecialSource(source) else {
-      return _DecodeStep(_AttributeStep(self, mayRepeat: mayRepeat))
+  func decodeStep(mayRepeat: Bool) -> DecodeStep<Object> {
+    if let keyPathProblem { return DecodeStep(InvalidRuleStep(keyPathProblem)) }
+    guard let special = SpecialSource(source) else {
+      return DecodeStep(AttributeStep(self, mayRepeat: mayRepeat))
     }
     var inner = self
     inner.source = .root
-    return _DecodeStep(
-      _SpecialSourceStep(_DecodeStep(_AttributeStep(inner, mayRepeat: false)), reading: special))
+    return DecodeStep(
+      SpecialSourceStep(DecodeStep(AttributeStep(inner, mayRepeat: false)), reading: special))
   }
 
   func _transformFailure(_ error: any Error, payload: PayloadValue) -> any Error {
     switch error {
-    case is ConversionFailure, is _NestedConversionFailures, is MappingError, is MappingErrors:
+    case is ConversionFailure, is NestedConversionFailures, is MappingError, is MappingErrors:
       return error
     case is FormatError:
       // A reader's error (JSON embedded in a string): the reason the value does not convert.
-      return _ThrownByUser(
+      return ThrownByUser(
         error: error,
         kind: .conversionFailed(
           expected: expected, raw: payload.rawDescription, reason: "\(error)"))
     default:
-      return _ThrownByUser(
+      return ThrownByUser(
         error: error,
         kind: .transformFailed(raw: payload.rawDescription, message: "\(error)"))
     }
@@ -300,7 +300,7 @@ extension Attribute where Value: Codable & SendableMetatype {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     decoder: FastJSONDecoder = FastJSONDecoder(), encoder: FastJSONEncoder = FastJSONEncoder()
   ) {
-    let optional = _OptionalTraits<Value>.ofValue
+    let optional = OptionalTraits<Value>.ofValue
     let options = decoder.options
     self.init(
       source: source.sourcePath, property: property,
@@ -351,7 +351,7 @@ extension Attribute {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     _ transform: ValueTransform<Wire, Value>
   ) {
-    let optional = _OptionalTraits<Value>.ofValue
+    let optional = OptionalTraits<Value>.ofValue
     self.init(
       source: source.sourcePath, property: property,
       read: { try transform.forward(Wire(payload: $0)) }, nullValue: { optional?.none() },
@@ -366,7 +366,7 @@ extension Attribute {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     _ transform: ValueTransform<Wire, Value>, default defaultValue: Value
   ) where Value: Sendable {
-    let optional = _OptionalTraits<Value>.ofValue
+    let optional = OptionalTraits<Value>.ofValue
     self.init(
       source: source.sourcePath, property: property,
       read: { try transform.forward(Wire(payload: $0)) }, nullValue: { optional?.none() },
@@ -403,7 +403,7 @@ extension Attribute {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Value> & Sendable,
     decodeOnly convert: @escaping @Sendable (Wire) throws -> Value
   ) {
-    let optional = _OptionalTraits<Value>.ofValue
+    let optional = OptionalTraits<Value>.ofValue
     self.init(
       source: source.sourcePath, property: property, read: { try convert(Wire(payload: $0)) },
       nullValue: { optional?.none() }, defaultValue: nil, serialize: nil,
@@ -411,8 +411,8 @@ extension Attribute {
   }
 }
 
-extension Attribute: _EncodableRule {
-  var encoding: _RuleEncoding<Object> {
+extension Attribute: EncodableRule {
+  var encoding: RuleEncoding<Object> {
     let label = "Attribute \"\(source)\""
     if isDecodeOnly {
       return .omitted(InverseOmission(rule: label, reason: "it is marked decodeOnly()"))
@@ -424,9 +424,9 @@ extension Attribute: _EncodableRule {
       }
       if let keyPathProblem {
         return .rule(
-          _EncodingRule(
+          EncodingRule(
             path: parts.first?.keys ?? [], property: property, label: label, nulls: nullPolicy,
-            step: _InvalidRuleEncodeStep(
+            step: InvalidRuleEncodeStep(
               keyPathProblem, errorPath: parts.first?.pathComponents ?? [])))
       }
       return .rules(compoundEncodings(parts: parts, writer: compoundWriter, label: label))
@@ -436,10 +436,10 @@ extension Attribute: _EncodableRule {
         InverseOmission(rule: label, reason: "it converts with a one-way closure or transform"))
     }
     if source == .root, writesSelfBack, keyPathProblem == nil {
-      var rule = _EncodingRule<Object>(
+      var rule = EncodingRule<Object>(
         path: [], property: property, label: label, nulls: nullPolicy,
-        step: _AttributeEncodeStep(
-          reader: _PropertyReader(property), valueWriter: serialize,
+        step: AttributeEncodeStep(
+          reader: PropertyReader(property), valueWriter: serialize,
           outputFormat: attributeDateFormats?.first, errorPath: []))
       rule.placement = .selfMembers
       return .rule(rule)
@@ -449,15 +449,15 @@ extension Attribute: _EncodableRule {
     }
     if let keyPathProblem {
       return .rule(
-        _EncodingRule(
+        EncodingRule(
           path: source.keys, property: property, label: label, nulls: nullPolicy,
-          step: _InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
+          step: InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
     }
     return .rule(
-      _EncodingRule(
+      EncodingRule(
         path: source.keys, property: property, label: label, nulls: nullPolicy,
-        step: _AttributeEncodeStep(
-          reader: _PropertyReader(property), valueWriter: serialize,
+        step: AttributeEncodeStep(
+          reader: PropertyReader(property), valueWriter: serialize,
           outputFormat: attributeDateFormats?.first, errorPath: source.pathComponents)))
   }
 }
@@ -507,13 +507,13 @@ extension Attribute {
   /// One output rule per part of a compound source.
   fileprivate func compoundEncodings(
     parts: [SourcePath],
-    writer compoundWriter: @escaping @Sendable (Value, Int, inout _PayloadWriter) throws -> Void,
+    writer compoundWriter: @escaping @Sendable (Value, Int, inout PayloadWriter) throws -> Void,
     label: String
-  ) -> [_EncodingRule<Object>] {
+  ) -> [EncodingRule<Object>] {
     let property = self.property
     return parts.enumerated().map { offset, part in
       let errorPath = part.pathComponents
-      return _EncodingRule(path: part.keys, property: property, label: label, nulls: nullPolicy) {
+      return EncodingRule(path: part.keys, property: property, label: label, nulls: nullPolicy) {
         object, writer, run, _ in
         do {
           try compoundWriter(object[keyPath: property], offset, &writer)
@@ -529,7 +529,7 @@ extension Attribute {
 }
 
 /// The compiled side of the rule (internal: not part of the public conformance list).
-extension Attribute: _DecodingRule {}
+extension Attribute: DecodingRule {}
 
 extension Attribute
 where Value: RawRepresentable & Sendable & SendableMetatype, Value.RawValue: MappableValue {
@@ -588,7 +588,7 @@ extension Attribute {
         return try original(payload)
       } catch {
         guard isUnknown(payload) else { throw error }
-        throw _Substituted(value: fallback(), raw: payload.rawDescription, fallback: name)
+        throw Substituted(value: fallback(), raw: payload.rawDescription, fallback: name)
       }
     }
     return copy

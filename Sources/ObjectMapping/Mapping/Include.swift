@@ -48,7 +48,7 @@ public struct Include<Object>: MappingRule {
       rules = same
       problem = nil
     } else if Object.self is AnyClass, Base.self is AnyClass, Object.self is Base.Type {
-      rules = mapping.activeRules.compactMap { _LiftedRule<Object, Base>($0) }
+      rules = mapping.activeRules.compactMap { LiftedRule<Object, Base>($0) }
       problem = nil
     } else {
       rules = []
@@ -59,15 +59,15 @@ public struct Include<Object>: MappingRule {
 }
 
 /// A rule of a superclass's mapping, applied to instances of a subclass `Object`.
-struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _GroupedRule {
-  let inner: any _DecodingRule<Base>
+struct LiftedRule<Object, Base>: MappingRule, DecodingRule, EncodableRule, GroupedRule {
+  let inner: any DecodingRule<Base>
 
   init?(_ rule: any MappingRule<Base>) {
-    guard let decoding = rule as? any _DecodingRule<Base> else { return nil }
+    guard let decoding = rule as? any DecodingRule<Base> else { return nil }
     inner = decoding
   }
 
-  private init(inner: any _DecodingRule<Base>) {
+  private init(inner: any DecodingRule<Base>) {
     self.inner = inner
   }
 
@@ -77,14 +77,14 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
   var readsPayloadKeys: Bool { inner.readsPayloadKeys }
   var keyPathProblem: String? { inner.keyPathProblem }
   var definitionProblem: String? { inner.definitionProblem }
-  var groupNames: [String] { (inner as? any _GroupedRule)?.groupNames ?? [] }
+  var groupNames: [String] { (inner as? any GroupedRule)?.groupNames ?? [] }
 
-  func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
-    _DecodeStep(_UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat)))
+  func decodeStep(mayRepeat: Bool) -> DecodeStep<Object> {
+    DecodeStep(UpcastStep<Object, Base>(inner.decodeStep(mayRepeat: mayRepeat)))
   }
 
-  var encoding: _RuleEncoding<Object> {
-    guard let encodable = inner as? any _EncodableRule<Base> else {
+  var encoding: RuleEncoding<Object> {
+    guard let encodable = inner as? any EncodableRule<Base> else {
       return .omitted(InverseOmission(rule: "\(inner.source)", reason: "it has no inverse"))
     }
     switch encodable.encoding {
@@ -94,10 +94,10 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
     }
   }
 
-  private static func lift(_ rule: _EncodingRule<Base>) -> _EncodingRule<Object> {
-    var lifted = _EncodingRule<Object>(
+  private static func lift(_ rule: EncodingRule<Base>) -> EncodingRule<Object> {
+    var lifted = EncodingRule<Object>(
       path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls,
-      step: _UpcastEncodeStep<Object, Base>(rule.step))
+      step: UpcastEncodeStep<Object, Base>(rule.step))
     // An empty-source relationship's flattened fields follow a call's key convention, as its
     // child mapping does when reading them (the included mapping's own keyless rules carry no
     // names here: they keep their keys).
@@ -108,11 +108,11 @@ struct _LiftedRule<Object, Base>: MappingRule, _DecodingRule, _EncodableRule, _G
 }
 
 /// A rule that can carry group names (``Attribute/groups(_:)-(String...)``).
-protocol _GroupedRule {
+protocol GroupedRule {
   var groupNames: [String] { get }
 }
 
-extension Attribute: _GroupedRule {
+extension Attribute: GroupedRule {
   /// The same rule, tagged with group names (CSMapper groups): a mapping restricted with
   /// ``Mapping/groups(_:)`` applies the rules without groups plus those in a requested group,
   /// when mapping and when serializing.
@@ -132,7 +132,7 @@ extension Attribute: _GroupedRule {
   }
 }
 
-extension Relationship: _GroupedRule {
+extension Relationship: GroupedRule {
   /// The same rule, tagged with group names; see ``Attribute/groups(_:)-(String...)``.
   public func groups(_ names: String...) -> Self {
     groups(names)

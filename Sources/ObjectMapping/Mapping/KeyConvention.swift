@@ -41,14 +41,14 @@ public struct KeyConvention: Sendable {
   /// Makes the key for one property name (one component of a nested key path).
   let transform: @Sendable (String) -> String
   /// Which convention this is: mappings keep the keys they derive for a call's convention under
-  /// this name (``_KeyVariants``).
-  let name: _ConventionName
+  /// this name (``KeyVariants``).
+  let name: ConventionName
   /// For a custom convention (and one derived from it): the object whose identity is in
   /// ``name``, kept alive with the convention so that no other convention can get its identity.
-  let token: _CustomConvention?
+  let token: CustomConvention?
 
   init(
-    _ name: _ConventionName, token: _CustomConvention? = nil,
+    _ name: ConventionName, token: CustomConvention? = nil,
     transform: @escaping @Sendable (String) -> String
   ) {
     self.name = name
@@ -63,7 +63,7 @@ public struct KeyConvention: Sendable {
   /// making it per call.
   @preconcurrency
   public static func custom(_ transform: @escaping @Sendable (String) -> String) -> KeyConvention {
-    let token = _CustomConvention()
+    let token = CustomConvention()
     return KeyConvention(.custom(ObjectIdentifier(token)), token: token, transform: transform)
   }
 
@@ -102,19 +102,19 @@ public struct KeyConvention: Sendable {
 
 /// Which ``KeyConvention`` a value is: the built-in ones by name, a custom one by the identity of
 /// the object its `custom` call made, a prefixed one by its convention and prefix.
-indirect enum _ConventionName: Hashable, Sendable {
+indirect enum ConventionName: Hashable, Sendable {
   case identity
   case snakeCase
   case kebabCase
   case pascalCase
-  /// `ObjectIdentifier` of a ``_CustomConvention``: unique while the object lives, and
-  /// ``_KeyVariants`` keeps the convention (so the object) alive as long as it keeps its keys.
+  /// `ObjectIdentifier` of a ``CustomConvention``: unique while the object lives, and
+  /// ``KeyVariants`` keeps the convention (so the object) alive as long as it keeps its keys.
   case custom(ObjectIdentifier)
-  case prefixed(_ConventionName, String)
+  case prefixed(ConventionName, String)
 }
 
-/// What makes each `KeyConvention.custom(_:)` value distinct (``_ConventionName/custom(_:)``).
-final class _CustomConvention: Sendable {}
+/// What makes each `KeyConvention.custom(_:)` value distinct (``ConventionName/custom(_:)``).
+final class CustomConvention: Sendable {}
 
 /// `name`'s words joined by `separator`, lowercased: a word starts at an uppercase letter that
 /// follows a lowercase letter or a digit, and at the last uppercase letter of a run followed by a
@@ -204,7 +204,7 @@ func _convertFromSnakeCase(_ key: String) -> String {
 }
 
 /// The name a rule without a key derives its key from.
-enum _DerivedKey: Sendable, Equatable {
+enum DerivedKey: Sendable, Equatable {
   /// The property path's names (`["address", "city"]`).
   case names([String])
   /// The key path does not tell its property's name: the rule and the key path, for the
@@ -249,7 +249,7 @@ enum _DerivedKey: Sendable, Equatable {
 }
 
 /// A rule that may take its key from its property's name (``KeyConvention``).
-protocol _KeyDerivingRule {
+protocol KeyDerivingRule {
   /// The same rule with its key made by `convention`, when it was declared without one.
   func applyingKeyConvention(_ convention: KeyConvention) -> Self
   /// The property's names when the rule's key is the default one (declared without a key, in a
@@ -258,7 +258,7 @@ protocol _KeyDerivingRule {
   var defaultKeyNames: [String]? { get }
 }
 
-extension Attribute: _KeyDerivingRule {
+extension Attribute: KeyDerivingRule {
   func applyingKeyConvention(_ convention: KeyConvention) -> Self {
     guard let derivedKey, let source = derivedKey.source(with: convention) else { return self }
     var copy = self
@@ -273,7 +273,7 @@ extension Attribute: _KeyDerivingRule {
   }
 }
 
-extension Relationship: _KeyDerivingRule {
+extension Relationship: KeyDerivingRule {
   func applyingKeyConvention(_ convention: KeyConvention) -> Self {
     guard let derivedKey, let source = derivedKey.source(with: convention) else { return self }
     var copy = self
@@ -296,7 +296,7 @@ extension Attribute where Value: MappableValue {
   /// Mapping(Issue.init, keys: .snakeCase) { Attribute(\.createdAt) }   // "created_at"
   /// ```
   public init(_ property: WritableKeyPath<Object, Value> & Sendable) {
-    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    let derived = DerivedKey(property, root: Object.self, rule: "Attribute")
     self.init(derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property)
     derivedKey = derived
     keyIsDefault = true
@@ -305,7 +305,7 @@ extension Attribute where Value: MappableValue {
   /// The keyless rule above, with a default for an absent or `null` value.
   public init(_ property: WritableKeyPath<Object, Value> & Sendable, default defaultValue: Value)
   where Value: Sendable {
-    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    let derived = DerivedKey(property, root: Object.self, rule: "Attribute")
     self.init(
       derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property, default: defaultValue)
     derivedKey = derived
@@ -319,7 +319,7 @@ extension Attribute {
   public init<Wire: MappableValue>(
     _ property: WritableKeyPath<Object, Value> & Sendable, _ transform: ValueTransform<Wire, Value>
   ) {
-    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    let derived = DerivedKey(property, root: Object.self, rule: "Attribute")
     self.init(derived.source(with: .identity) ?? SourcePath(keys: ["?"]), property, transform)
     derivedKey = derived
     keyIsDefault = true
@@ -331,7 +331,7 @@ extension Attribute {
   static func keyless(
     _ property: AnyKeyPath, _ make: (SourcePath) -> Attribute
   ) -> Attribute {
-    let derived = _DerivedKey(property, root: Object.self, rule: "Attribute")
+    let derived = DerivedKey(property, root: Object.self, rule: "Attribute")
     var rule = make(derived.source(with: .identity) ?? SourcePath(keys: ["?"]))
     rule.derivedKey = derived
     rule.keyIsDefault = true
@@ -403,7 +403,7 @@ extension Relationship {
   /// Sets the key a keyless initializer derived.
   func derivingKey(from property: AnyKeyPath) -> Self {
     var copy = self
-    let derived = _DerivedKey(property, root: Object.self, rule: "Relationship")
+    let derived = DerivedKey(property, root: Object.self, rule: "Relationship")
     copy.derivedKey = derived
     copy.keyIsDefault = true
     if let source = derived.source(with: .identity) { copy.source = source }
@@ -469,7 +469,7 @@ extension KeyConvention {
   /// property, a subscript, optional chaining, stripped reflection metadata). For the property
   /// tables of definition files.
   package static func propertyName<Root>(of keyPath: AnyKeyPath, in root: Root.Type) -> String? {
-    guard case .names(let names) = _DerivedKey(keyPath, root: root, rule: "Property") else {
+    guard case .names(let names) = DerivedKey(keyPath, root: root, rule: "Property") else {
       return nil
     }
     return names.joined(separator: ".")

@@ -24,7 +24,7 @@ import Foundation
 /// description exists from Swift 5.8's runtime on (macOS 13.3, iOS 16.4): on older Apple
 /// systems key paths are not checked. `KeyPathSafetyTests` pins the format, so a toolchain that
 /// changes it fails the tests rather than letting a trap through.
-enum _KeyPathCheck {
+enum KeyPathCheck {
   /// What makes a key path unusable.
   enum Hazard: Equatable {
     /// A `!` component.

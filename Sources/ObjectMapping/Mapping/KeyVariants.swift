@@ -9,7 +9,7 @@ import Foundation
 /// convention per call (each one a new convention) gets a derivation per call, never an
 /// unbounded cache. Shared by every task that maps with the mapping; the lock is taken only by
 /// calls that declare a convention.
-final class _KeyVariants<Plan: AnyObject & Sendable>: Sendable {
+final class KeyVariants<Plan: AnyObject & Sendable>: Sendable {
   /// Derives the plan for a convention; the argument is the owning plan's identity, which the
   /// derived plan keeps for the settings precedence (see ``_MappingPlan/settingsID``).
   private let derive: @Sendable (KeyConvention, ObjectIdentifier) -> Plan

@@ -112,7 +112,7 @@ extension MappingProtocol {
       } catch {
         return .failure(error)
       }
-      var run = _MappingRun(tape: view, root: _plan, options: options)
+      var run = MappingRun(tape: view, root: _plan, options: options)
       guard let value = shape.decode(0, _plan, &run), run.errors.isEmpty else {
         return .failure(MappingErrors(run.errors))
       }

@@ -62,9 +62,9 @@ extension MappingProtocol {
   /// Maps every element of a collection payload with the call's `options`: a top-level JSON
   /// array is streamed (``_collect(json:options:)``), anything else reads a whole index.
   func collectObjects(_ input: MappingInput, options: MappingOptions) -> Result<
-    _Collected<Object>, MappingErrors
+    Collected<Object>, MappingErrors
   > {
-    let collected: Result<_Collected<Object>, MappingErrors>
+    let collected: Result<Collected<Object>, MappingErrors>
     do throws(MappingErrors) {
       collected = try input.read(
         json: { bytes, reading in _collect(json: bytes, options: reading, with: options) },
@@ -84,8 +84,8 @@ extension MappingProtocol {
   }
 
   /// The writes that map a scanned payload onto `existing` with the call's `options`.
-  func collectExisting(view: _TapeView, onto existing: Object, options: MappingOptions)
-    -> _ExistingOutcome<Object>
+  func collectExisting(view: _UnsafeTapeView, onto existing: Object, options: MappingOptions)
+    -> ExistingOutcome<Object>
   {
     _collectExisting(view: view, onto: existing, with: options)
   }

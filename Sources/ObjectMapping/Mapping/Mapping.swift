@@ -29,7 +29,7 @@ public struct Mapping<Object>: MappingProtocol {
   let make: (@Sendable () -> Object)?
   /// For a mapping derived from the model's `Codable` conformance: builds its plan
   /// (`Mapping+Derived.swift`).
-  var derivation: _Derivation<Object>?
+  var derivation: Derivation<Object>?
   var rules: [any MappingRule<Object>]
   /// `nil` unless set: mapping then uses the parent's (or the call's) mode, else lenient.
   var coercionMode: Coercion?
@@ -76,7 +76,7 @@ public struct Mapping<Object>: MappingProtocol {
 
   /// The compiled plan, made on first use: a modifier replaces it with an empty one, so a
   /// mapping built with several modifiers compiles once.
-  var planCache = _PlanCache<Object>()
+  var planCache = PlanCache<Object>()
 
   /// The compiled plan (opaque), compiled on first use; definition problems it finds are
   /// reported when the mapping is first used (and by ``validate()``).
@@ -152,7 +152,7 @@ public struct Mapping<Object>: MappingProtocol {
     _ convention: KeyConvention, to rules: [any MappingRule<Object>]
   ) -> [any MappingRule<Object>] {
     rules.map { rule in
-      guard let deriving = rule as? any _KeyDerivingRule,
+      guard let deriving = rule as? any KeyDerivingRule,
         let converted = deriving.applyingKeyConvention(convention) as? any MappingRule<Object>
       else { return rule }
       return converted
@@ -167,10 +167,10 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   /// The rules with ``Include``s expanded, restricted to the mapping's own groups: what it
-  /// serializes (mapping selects the groups per run, see ``_ValueContext/groups``).
+  /// serializes (mapping selects the groups per run, see ``ValueContext/groups``).
   var activeRules: [any MappingRule<Object>] {
     expandedRules.filter { rule in
-      guard let activeGroups, let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty
+      guard let activeGroups, let names = (rule as? any GroupedRule)?.groupNames, !names.isEmpty
       else { return true }
       return (groupMatchingMode ?? .anyOf).includes(names, selected: activeGroups)
     }
@@ -190,7 +190,7 @@ public struct Mapping<Object>: MappingProtocol {
 
   /// Drops the compiled plan after a change: the next use compiles the mapping as it is then.
   mutating func rebuildPlan() {
-    planCache = _PlanCache()
+    planCache = PlanCache()
   }
 
   /// The plan of the mapping's rules and settings.
@@ -202,19 +202,19 @@ public struct Mapping<Object>: MappingProtocol {
     // Every rule is compiled for mapping: the groups that apply are chosen per run, so that a
     // call's groups reach child mappings. Serialization still uses the mapping's own groups.
     let rules = expandedRules
-    let compiled = rules.compactMap { $0 as? any _DecodingRule<Object> }
-    let keyRule = rules.lazy.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule }.first
+    let compiled = rules.compactMap { $0 as? any DecodingRule<Object> }
+    let keyRule = rules.lazy.compactMap { ($0 as? any KeyRuleProvider<Object>)?.keyRule }.first
     // The rules of this block whose keys are the default ones, aligned with `rules` (an
     // included mapping's keep their keys): a call's key convention makes their keys.
     let defaultKeys = self.rules.flatMap { rule -> [[String]?] in
       if let include = rule as? Include<Object> { return include.rules.map { _ in nil } }
-      return [(rule as? any _KeyDerivingRule)?.defaultKeyNames]
+      return [(rule as? any KeyDerivingRule)?.defaultKeyNames]
     }
     // Every rule is compiled for serializing too: grouped rules write only in runs whose
     // groups (the call's, the mapping's own or inherited) include theirs.
     var inverse = InverseMapping(
       encodings: zip(rules, defaultKeys).compactMap {
-        rule, defaultKeys -> _RuleEncoding<Object>? in
+        rule, defaultKeys -> RuleEncoding<Object>? in
         var rule = rule
         if let policy = relationshipNullPolicy, var relationship = rule as? Relationship<Object>,
           relationship.nullPolicy == nil
@@ -223,8 +223,8 @@ public struct Mapping<Object>: MappingProtocol {
           relationship.nullPolicy = policy
           rule = relationship
         }
-        guard var encoding = (rule as? any _EncodableRule<Object>)?.encoding else { return nil }
-        if let names = (rule as? any _GroupedRule)?.groupNames, !names.isEmpty {
+        guard var encoding = (rule as? any EncodableRule<Object>)?.encoding else { return nil }
+        if let names = (rule as? any GroupedRule)?.groupNames, !names.isEmpty {
           encoding = encoding.grouped(names)
         }
         if let defaultKeys { encoding = encoding.withDefaultKeys(defaultKeys) }
@@ -260,25 +260,25 @@ public struct Mapping<Object>: MappingProtocol {
     let knownKeys =
       rejectsUnknownKeys
       ? compiled.flatMap { rule in
-        let groups = (rule as? any _GroupedRule)?.groupNames ?? []
-        let ofFlatChild = (rule as? any _FlatChildSourcing)?.keyedFlatSources != nil
+        let groups = (rule as? any GroupedRule)?.groupNames ?? []
+        let ofFlatChild = (rule as? any FlatChildSourcing)?.keyedFlatSources != nil
         return rule.readSources.compactMap(\.utf8Keys.first).map {
-          _KnownKey(bytes: $0, groups: groups, ofFlatChild: ofFlatChild)
+          KnownKey(bytes: $0, groups: groups, ofFlatChild: ofFlatChild)
         }
       } : nil
     let flatKnownKeys =
       rejectsUnknownKeys
-      ? compiled.compactMap { rule -> _FlatKnownKeys? in
-        guard let sources = (rule as? any _FlatChildSourcing)?.keyedFlatSources else { return nil }
-        return _FlatKnownKeys(
-          sources: sources, groups: (rule as? any _GroupedRule)?.groupNames ?? [])
+      ? compiled.compactMap { rule -> FlatKnownKeys? in
+        guard let sources = (rule as? any FlatChildSourcing)?.keyedFlatSources else { return nil }
+        return FlatKnownKeys(
+          sources: sources, groups: (rule as? any GroupedRule)?.groupNames ?? [])
       } : []
-    var keyVariants: _KeyVariants<_MappingPlan<Object>>?
+    var keyVariants: KeyVariants<_MappingPlan<Object>>?
     if keyVariantOf == nil, defaultKeys.contains(where: { $0 != nil }) {
       // A cache of its own, so that the plan does not hold itself through the template.
       var template = self
       template.rebuildPlan()
-      keyVariants = _KeyVariants { [template] convention, owner in
+      keyVariants = KeyVariants { [template] convention, owner in
         template.plan(keyedBy: convention, owner: owner)
       }
     }
@@ -292,12 +292,12 @@ public struct Mapping<Object>: MappingProtocol {
   /// Two rules of this block (not of included mappings) writing one property, unless their
   /// groups keep them apart.
   private static func duplicateProblems(_ rules: [any MappingRule<Object>]) -> [String] {
-    let direct = rules.compactMap { $0 as? any _DecodingRule<Object> }
+    let direct = rules.compactMap { $0 as? any DecodingRule<Object> }
     var problems: [String] = []
     for (offset, rule) in direct.enumerated() {
-      let groups = Set((rule as? any _GroupedRule)?.groupNames ?? [])
+      let groups = Set((rule as? any GroupedRule)?.groupNames ?? [])
       for earlier in direct[..<offset] where earlier.propertyKeyPath == rule.propertyKeyPath {
-        let earlierGroups = Set((earlier as? any _GroupedRule)?.groupNames ?? [])
+        let earlierGroups = Set((earlier as? any GroupedRule)?.groupNames ?? [])
         if !groups.isEmpty, !earlierGroups.isEmpty, groups.isDisjoint(with: earlierGroups) {
           continue
         }
@@ -311,13 +311,13 @@ public struct Mapping<Object>: MappingProtocol {
   }
 
   private static func definitionProblems(
-    rules: [any MappingRule<Object>], compiled: [any _DecodingRule<Object>],
-    keyRule: _KeyRule<Object>?
+    rules: [any MappingRule<Object>], compiled: [any DecodingRule<Object>],
+    keyRule: KeyRule<Object>?
   ) -> [String] {
     var problems = compiled.compactMap(\.keyPathProblem)
     problems += compiled.compactMap(\.definitionProblem)
-    problems += rules.compactMap { ($0 as? any _KeyRuleProvider<Object>)?.keyRule.keyPathProblem }
-    let keyRules = rules.filter { $0 is any _KeyRuleProvider<Object> }.count
+    problems += rules.compactMap { ($0 as? any KeyRuleProvider<Object>)?.keyRule.keyPathProblem }
+    let keyRules = rules.filter { $0 is any KeyRuleProvider<Object> }.count
     if keyRules > 1 { problems.append("\(keyRules) key attributes; a mapping has at most one") }
     for rule in compiled {
       guard let placeholder = rule.source.placeholder else { continue }
@@ -370,7 +370,7 @@ public struct Mapping<Object>: MappingProtocol {
     by property: KeyPath<Object, ID> & Sendable
   ) -> Self {
     var copy = self
-    copy.identityProblem = _KeyPathCheck.problem(property, rule: "identified(by:)")
+    copy.identityProblem = KeyPathCheck.problem(property, rule: "identified(by:)")
     if copy.identityProblem != nil {
       // Never read: no object has an identity, and the problem fails the mapping's first use.
       copy.identity = _Identity(property: property, value: { _ in nil })
@@ -381,7 +381,7 @@ public struct Mapping<Object>: MappingProtocol {
       property: property,
       value: { object in
         let id = object[keyPath: property]
-        if let optional = id as? any _OptionalIdentity { return optional._identityValue }
+        if let optional = id as? any OptionalIdentity { return optional._identityValue }
         return AnyHashable(id)
       })
     copy.rebuildPlan()

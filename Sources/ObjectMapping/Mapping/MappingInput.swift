@@ -209,7 +209,7 @@ extension MappingInput {
   /// - Throws: ``MappingErrors``: the input cannot be read (a syntax error with its line and
   ///   column, an unsupported content type, a non-finite double in a node).
   func withView<Result>(
-    formats: FormatRegistry = .standard, _ body: (_TapeView) -> Result
+    formats: FormatRegistry = .standard, _ body: (_UnsafeTapeView) -> Result
   ) throws(MappingErrors) -> Result {
     try read(
       formats: formats,

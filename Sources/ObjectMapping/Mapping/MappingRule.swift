@@ -66,12 +66,12 @@ public enum MappingBuilder<Object> {
 }
 
 /// The compiled, internal side of a rule.
-protocol _DecodingRule<Object>: Sendable {
+protocol DecodingRule<Object>: Sendable {
   associatedtype Object
   /// The rule compiled for decoding: reads this rule's value from an object and writes it into
   /// the model, recording problems in the run. `mayRepeat` says an earlier rule of the mapping
   /// reads the same first key.
-  func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object>
+  func decodeStep(mayRepeat: Bool) -> DecodeStep<Object>
   /// The property the rule writes, for definition checks.
   var propertyKeyPath: AnyKeyPath & Sendable { get }
   /// The payload source, for definition checks and messages.
@@ -83,7 +83,7 @@ protocol _DecodingRule<Object>: Sendable {
   /// another special source): the rules that decide whether an object is an unmappable
   /// representation. Known without resolving a lazy child mapping.
   var readsPayloadKeys: Bool { get }
-  /// Why the rule's key path must not be used (it could trap), or `nil`; see ``_KeyPathCheck``.
+  /// Why the rule's key path must not be used (it could trap), or `nil`; see ``KeyPathCheck``.
   var keyPathProblem: String? { get }
   /// Another mistake in the rule's definition (a setting its kind cannot honour), or `nil`;
   /// reported by `validate()` and on first use, while the rule still runs.
@@ -98,7 +98,7 @@ enum _Presence: Sendable {
   case required
 }
 
-extension _DecodingRule {
+extension DecodingRule {
   var definitionProblem: String? { nil }
 
   var readSources: [SourcePath] {

@@ -3,7 +3,7 @@
 ///
 /// Found once, when the rule is built, through a protocol every `Optional` conforms to (no
 /// `Mirror`, no per-value casts): `nil` for any other type.
-struct _OptionalTraits<Value>: Sendable {
+struct OptionalTraits<Value>: Sendable {
   /// `Value`'s `nil`.
   let none: @Sendable () -> Value
   /// Whether a value is `nil`.
@@ -11,21 +11,21 @@ struct _OptionalTraits<Value>: Sendable {
 
   /// The traits of `Value` when it is an `Optional`, else `nil`.
   static var ofValue: Self? {
-    (Value.self as? any _OptionalTraitsProvider.Type)?._optionalTraits() as? Self
+    (Value.self as? any OptionalTraitsProvider.Type)?._optionalTraits() as? Self
   }
 }
 
-/// Every `Optional`, seen without its wrapped type (see ``_OptionalTraits``).
-protocol _OptionalTraitsProvider {
-  /// `_OptionalTraits<Self>`, as `Any` (the protocol is used as an existential metatype).
+/// Every `Optional`, seen without its wrapped type (see ``OptionalTraits``).
+protocol OptionalTraitsProvider {
+  /// `OptionalTraits<Self>`, as `Any` (the protocol is used as an existential metatype).
   static func _optionalTraits() -> Any
   /// The wrapped type.
   static var wrappedType: Any.Type { get }
 }
 
-extension Optional: _OptionalTraitsProvider {
+extension Optional: OptionalTraitsProvider {
   static func _optionalTraits() -> Any {
-    _OptionalTraits<Self>(none: { nil }, isNone: { $0 == nil })
+    OptionalTraits<Self>(none: { nil }, isNone: { $0 == nil })
   }
 
   static var wrappedType: Any.Type { Wrapped.self }

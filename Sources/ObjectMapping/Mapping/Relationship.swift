@@ -34,9 +34,9 @@ public struct Relationship<Object>: MappingRule {
   let propertyKeyPath: AnyKeyPath & Sendable
   /// Makes the step of the relationship's kind (to-one, optional to-one, to-many, dictionary)
   /// for this rule as configured.
-  let makeStep: @Sendable (Relationship<Object>, _CompiledSource) -> _RelationshipStep<Object>
+  let makeStep: @Sendable (Relationship<Object>, CompiledSource) -> RelationshipStep<Object>
   let acceptsAbsence: Bool
-  let encode: _RelationshipEncoder<Object>
+  let encode: RelationshipEncoder<Object>
   var presence: _Presence = .inferred
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
@@ -44,9 +44,9 @@ public struct Relationship<Object>: MappingRule {
   /// ``policy(_:)`` was called: the run's ``MappingOptions/childMerging`` does not apply.
   var policyIsExplicit = false
   var childFailure: ChildFailurePolicy = .failParent
-  var validators: [_Validator<Any>] = []
+  var validators: [Validator<Any>] = []
   /// Reads and writes the property without knowing its type (for validation).
-  let accessor: _AnyAccessor<Object>
+  let accessor: AnyAccessor<Object>
   /// Sets the property to `nil`, when it is optional (``MissingKeyPolicy/assignNilToRelationships``).
   let clear: (@Sendable (inout Object) -> Void)?
   /// Whether the property is `nil`, when it is optional: a `nil` relationship that stays `nil`
@@ -79,9 +79,9 @@ public struct Relationship<Object>: MappingRule {
   ) -> Self {
     var copy = self
     copy.validators.append(
-      _Validator(message: message) { value in
+      Validator(message: message) { value in
         guard var typed = value as? Value else {
-          throw _ValidationFailure(
+          throw ValidationFailure(
             message: "the validator takes a \(Value.self), the property holds a \(type(of: value))")
         }
         defer { value = typed }
@@ -91,19 +91,19 @@ public struct Relationship<Object>: MappingRule {
   }
   /// For to-one relationships: the child mapping's sources and rules, for an empty source
   /// (``SourcePath/root``) that builds the child from the parent's flat fields.
-  var flatChild: _FlatChild<Object>?
+  var flatChild: FlatChild<Object>?
   var groupNames: [String] = []
   /// Why the property's key path must not be used (a force unwrap or an array subscript that
-  /// could trap), or `nil`; see ``_KeyPathCheck``.
+  /// could trap), or `nil`; see ``KeyPathCheck``.
   let keyPathProblem: String?
   /// For an override of a derived mapping: reads this relationship's value without a model
   /// (`Derived/DerivedOverride.swift`); `nil` for a rule that cannot override.
-  var derivedReader: (@Sendable (Relationship<Object>) -> _SlotEvaluator)?
+  var derivedReader: (@Sendable (Relationship<Object>) -> SlotEvaluator)?
 
   /// What the relationship maps: one child, a collection, or a dictionary of children.
-  var shape: _RelationshipShape = .toMany
+  var shape: RelationshipShape = .toMany
   /// For a relationship declared without a key: the property's name (``KeyConvention``).
-  var derivedKey: _DerivedKey?
+  var derivedKey: DerivedKey?
   /// Whether the key is the default one made from ``derivedKey`` (no mapping convention applied
   /// yet): a call's convention then makes it (``MappingOptions/keys``).
   var keyIsDefault = false
@@ -154,7 +154,7 @@ public struct Relationship<Object>: MappingRule {
   /// Whether mapping onto an existing to-one child (or dictionary entry) merges into it in
   /// place: ``CollectionPolicy/merge``, or no policy of its own and a run whose
   /// ``MappingOptions/childMerging`` is ``ChildMerging/inPlace``.
-  func mergesInPlace(in run: borrowing _MappingRun) -> Bool {
+  func mergesInPlace(in run: borrowing MappingRun) -> Bool {
     collectionPolicy == .merge || (!policyIsExplicit && run.context.childMerging == .inPlace)
   }
 
@@ -224,27 +224,27 @@ public struct Relationship<Object>: MappingRule {
     (source == .root && flatChild != nil) || !source.isSpecial
   }
 
-  func decodeStep(mayRepeat: Bool) -> _DecodeStep<Object> {
-    if let keyPathProblem { return _DecodeStep(_InvalidRuleStep(keyPathProblem)) }
+  func decodeStep(mayRepeat: Bool) -> DecodeStep<Object> {
+    if let keyPathProblem { return DecodeStep(InvalidRuleStep(keyPathProblem)) }
     if source == .root, let flatChild {
-      let step = _DecodeStep(makeStep(self, _CompiledSource(source, mayRepeat: false)))
-      return _DecodeStep(
-        _SpecialSourceStep(
+      let step = DecodeStep(makeStep(self, CompiledSource(source, mayRepeat: false)))
+      return DecodeStep(
+        SpecialSourceStep(
           step, reading: .flatChild(flatChild.sources(), keyed: flatChild.keyedSources)))
     }
-    guard let special = _SpecialSource(source) else {
-      return _DecodeStep(makeStep(self, _CompiledSource(source, mayRepeat: mayRepeat)))
+    guard let special = SpecialSource(source) else {
+      return DecodeStep(makeStep(self, CompiledSource(source, mayRepeat: mayRepeat)))
     }
     var inner = self
     inner.source = .root
-    return _DecodeStep(
-      _SpecialSourceStep(
-        _DecodeStep(makeStep(inner, _CompiledSource(.root, mayRepeat: false))), reading: special))
+    return DecodeStep(
+      SpecialSourceStep(
+        DecodeStep(makeStep(inner, CompiledSource(.root, mayRepeat: false))), reading: special))
   }
 }
 
 /// Reads and writes one property of a model as `Any`.
-struct _AnyAccessor<Object>: Sendable {
+struct AnyAccessor<Object>: Sendable {
   let get: @Sendable (Object) -> Any
   let set: @Sendable (inout Object, Any) -> Void
 
@@ -257,7 +257,7 @@ struct _AnyAccessor<Object>: Sendable {
 }
 
 /// What a relationship maps.
-enum _RelationshipShape: Sendable {
+enum RelationshipShape: Sendable {
   case toOne
   case toMany
   case dictionary
@@ -268,23 +268,23 @@ enum _RelationshipShape: Sendable {
 extension Relationship {
   init<Value>(
     source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable, acceptsAbsence: Bool,
-    encode: _RelationshipEncoder<Object>,
-    step: @escaping @Sendable (Relationship<Object>, _CompiledSource) -> _RelationshipStep<Object>
+    encode: RelationshipEncoder<Object>,
+    step: @escaping @Sendable (Relationship<Object>, CompiledSource) -> RelationshipStep<Object>
   ) {
     self.source = source
     self.propertyKeyPath = property
     self.acceptsAbsence = acceptsAbsence
     self.encode = encode
     self.makeStep = step
-    accessor = _AnyAccessor(property)
-    if let optional = _OptionalTraits<Value>.ofValue {
+    accessor = AnyAccessor(property)
+    if let optional = OptionalTraits<Value>.ofValue {
       clear = { $0[keyPath: property] = optional.none() }
       isNil = { optional.isNone($0[keyPath: property]) }
     } else {
       clear = nil
       isNil = nil
     }
-    keyPathProblem = _KeyPathCheck.problem(property, rule: "Relationship \"\(source)\"")
+    keyPathProblem = KeyPathCheck.problem(property, rule: "Relationship \"\(source)\"")
   }
 
   /// A required to-one relationship.
@@ -292,7 +292,7 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(source, property, lazy: { resolved })
   }
 
@@ -303,14 +303,14 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: false,
-      encode: _RelationshipEncoder {
-        _ToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
+      encode: RelationshipEncoder {
+        ToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
       step: {
-        _RelationshipStep(
-          $0, source: $1, kind: _ToOneStep($0, property: property, mapping: mapping))
+        RelationshipStep(
+          $0, source: $1, kind: ToOneStep($0, property: property, mapping: mapping))
       })
-    flatChild = _FlatChild(mapping, property: property)
+    flatChild = FlatChild(mapping, property: property)
     shape = .toOne
     derivedReader = { rule in rule.requiredSlotEvaluator(Child.self, lazy: mapping) }
   }
@@ -320,7 +320,7 @@ extension Relationship {
     _ source: some SourcePathConvertible, _ property: WritableKeyPath<Object, Child?> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(source, property, lazy: { resolved })
   }
 
@@ -331,14 +331,14 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property, acceptsAbsence: true,
-      encode: _RelationshipEncoder {
-        _OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
+      encode: RelationshipEncoder {
+        OptionalToOneEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
       step: {
-        _RelationshipStep(
-          $0, source: $1, kind: _OptionalToOneStep($0, property: property, mapping: mapping))
+        RelationshipStep(
+          $0, source: $1, kind: OptionalToOneStep($0, property: property, mapping: mapping))
       })
-    flatChild = _FlatChild(mapping, property: property)
+    flatChild = FlatChild(mapping, property: property)
     shape = .toOne
     derivedReader = { rule in rule.slotEvaluator(Child.self, lazy: mapping) }
   }
@@ -349,7 +349,7 @@ extension Relationship {
     _ property: WritableKeyPath<Object, Collection> & Sendable,
     _ mapping: some MappingProtocol<Collection.Element>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(source, property, lazy: { resolved })
   }
 
@@ -361,13 +361,13 @@ extension Relationship {
   ) {
     self.init(
       source: source.sourcePath, property: property,
-      acceptsAbsence: _CollectionTraits<Collection>.of.nullValue != nil,
-      encode: _RelationshipEncoder {
-        _ToManyEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
+      acceptsAbsence: CollectionTraits<Collection>.of.nullValue != nil,
+      encode: RelationshipEncoder {
+        ToManyEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1)
       },
       step: {
-        _RelationshipStep(
-          $0, source: $1, kind: _ToManyStep($0, property: property, mapping: mapping))
+        RelationshipStep(
+          $0, source: $1, kind: ToManyStep($0, property: property, mapping: mapping))
       })
     derivedReader = { rule in rule.slotEvaluator(collection: Collection.self, lazy: mapping) }
   }
@@ -378,7 +378,7 @@ extension Relationship {
     _ property: WritableKeyPath<Object, [String: Child]> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(source, property, lazy: { resolved })
   }
 
@@ -397,7 +397,7 @@ extension Relationship {
 /// A mapping's plan on its own: what a relationship with a known mapping hands its decode
 /// closure, so that resolving it per child object copies one reference instead of the whole
 /// mapping.
-struct _ResolvedMapping<Object>: MappingProtocol {
+struct ResolvedMapping<Object>: MappingProtocol {
   let plan: MappingPlan<Object>
 
   init(_ mapping: some MappingProtocol<Object>) {
@@ -407,17 +407,17 @@ struct _ResolvedMapping<Object>: MappingProtocol {
 
 /// The serializing side of a relationship: makes the step that writes the child (or children)
 /// of an object, given the relationship's source path (for error paths).
-struct _RelationshipEncoder<Object>: Sendable {
+struct RelationshipEncoder<Object>: Sendable {
   /// Makes the step from the relationship's path components and whether it sets its own nil
   /// policy.
-  let makeStep: @Sendable ([_PathComponent], Bool) -> _EncodeStep
+  let makeStep: @Sendable ([_PathComponent], Bool) -> EncodeStep
 
-  init(_ makeStep: @escaping @Sendable ([_PathComponent], Bool) -> _EncodeStep) {
+  init(_ makeStep: @escaping @Sendable ([_PathComponent], Bool) -> EncodeStep) {
     self.makeStep = makeStep
   }
 }
 
-extension _PayloadWriter {
+extension PayloadWriter {
   /// Writes `null` when the policy includes nulls; returns whether it wrote.
   mutating func nullIfIncluded(_ policy: NullPolicy) -> Bool {
     guard policy == .include else { return false }
@@ -426,8 +426,8 @@ extension _PayloadWriter {
   }
 }
 
-extension Relationship: _EncodableRule {
-  var encoding: _RuleEncoding<Object> {
+extension Relationship: EncodableRule {
+  var encoding: RuleEncoding<Object> {
     let label = "Relationship \"\(source)\""
     if isDecodeOnly {
       return .omitted(InverseOmission(rule: label, reason: "it is marked decodeOnly()"))
@@ -438,22 +438,22 @@ extension Relationship: _EncodableRule {
         return .omitted(InverseOmission(rule: label, reason: "its key path could trap"))
       }
       return .rule(
-        _EncodingRule(
+        EncodingRule(
           path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy,
-          step: _InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
+          step: InvalidRuleEncodeStep(keyPathProblem, errorPath: source.pathComponents)))
     }
     if source == .root, let flatChild {
       guard flatChild.isDynamic() else { return .rules(flatChild.encodings()) }
       // A dynamic child (a `DynamicMapping`, a mapping derived from `Codable`) writes the
       // object its case chooses: its members go into the parent's object.
-      var rule = _EncodingRule<Object>(
+      var rule = EncodingRule<Object>(
         path: [], property: propertyKeyPath, label: label, nulls: nullPolicy,
         step: encode.makeStep([], nullPolicy != nil))
       rule.placement = .selfMembers
       return .rule(rule)
     }
     if source == .root, writesSelfBack, shape == .toMany {
-      var rule = _EncodingRule<Object>(
+      var rule = EncodingRule<Object>(
         path: [], property: propertyKeyPath, label: label, nulls: nullPolicy,
         step: encode.makeStep([], nullPolicy != nil))
       rule.placement = .wholeOutput
@@ -463,7 +463,7 @@ extension Relationship: _EncodableRule {
       return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
     }
     return .rule(
-      _EncodingRule(
+      EncodingRule(
         path: source.keys, property: propertyKeyPath, label: label, nulls: nullPolicy,
         step: encode.makeStep(source.pathComponents, nullPolicy != nil)))
   }
@@ -473,11 +473,11 @@ extension Relationship: _EncodableRule {
 /// relationship (``SourcePath/root``): the child's payload sources (the child is present when
 /// one of them is) and its inverse rules lifted to write the child's fields flat into the
 /// parent.
-struct _FlatChild<Object>: Sendable {
+struct FlatChild<Object>: Sendable {
   let sources: @Sendable () -> [SourcePath]
   /// ``sources`` for a call's key convention: the child mapping's plan for it.
   let keyedSources: @Sendable (KeyConvention) -> [SourcePath]
-  let encodings: @Sendable () -> [_EncodingRule<Object>]
+  let encodings: @Sendable () -> [EncodingRule<Object>]
   /// The child's mapping is dynamic: its rules depend on the case chosen for each object.
   let isDynamic: @Sendable () -> Bool
 
@@ -489,7 +489,7 @@ struct _FlatChild<Object>: Sendable {
     isDynamic = { mapping()._plan.dynamic != nil }
     encodings = {
       mapping()._plan.inverse.rules.map { rule in
-        var flat = _EncodingRule<Object>(
+        var flat = EncodingRule<Object>(
           path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
         ) { object, writer, run, nulls in
           rule.write(object[keyPath: property], to: &writer, run: &run, nulls: nulls)
@@ -508,7 +508,7 @@ struct _FlatChild<Object>: Sendable {
     isDynamic = { mapping()._plan.dynamic != nil }
     encodings = {
       mapping()._plan.inverse.rules.map { rule in
-        var flat = _EncodingRule<Object>(
+        var flat = EncodingRule<Object>(
           path: rule.path, property: rule.property, label: rule.label, nulls: rule.nulls
         ) { object, writer, run, nulls in
           guard let child = object[keyPath: property] else { return false }
@@ -522,4 +522,4 @@ struct _FlatChild<Object>: Sendable {
 }
 
 /// The compiled side of the rule (internal: not part of the public conformance list).
-extension Relationship: _DecodingRule {}
+extension Relationship: DecodingRule {}

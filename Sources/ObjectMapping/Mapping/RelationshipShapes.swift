@@ -12,18 +12,18 @@ extension Relationship {
   /// A relationship of a nested shape (the designated path of the shape initializers).
   init<Value, M: MappingProtocol>(
     shaped source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
-    acceptsAbsence: Bool, kind: _RelationshipShape, shape: _Shape<Value, M.Object>,
+    acceptsAbsence: Bool, kind: RelationshipShape, shape: _Shape<Value, M.Object>,
     mapping: @escaping @Sendable () -> M
   ) {
     self.init(
       source: source, property: property, acceptsAbsence: acceptsAbsence,
-      encode: _RelationshipEncoder {
-        _ShapeEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1, shape: shape)
+      encode: RelationshipEncoder {
+        ShapeEncodeStep(property, mapping: mapping, components: $0, ownsNulls: $1, shape: shape)
       },
       step: {
-        _RelationshipStep(
+        RelationshipStep(
           $0, source: $1,
-          kind: _ShapeStep($0, property: property, mapping: mapping, shape: shape))
+          kind: ShapeStep($0, property: property, mapping: mapping, shape: shape))
       })
     self.shape = kind
     derivedReader = { rule in rule.shapedSlotEvaluator(shape, kind: kind, lazy: mapping) }
@@ -40,7 +40,7 @@ extension Relationship {
     _ property: WritableKeyPath<Object, [String: Child]?> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(source, property, lazy: { resolved })
   }
 
@@ -66,7 +66,7 @@ extension Relationship {
     _ property: WritableKeyPath<Object, [String: [Child]]> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(source, property, lazy: { resolved })
   }
 
@@ -87,7 +87,7 @@ extension Relationship {
     _ property: WritableKeyPath<Object, [String: [Child]]?> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(
       shaped: source.sourcePath, property: property, acceptsAbsence: true, kind: .dictionary,
       shape: .optional(.dictionary(of: .array(of: .object))), mapping: { resolved })
@@ -104,7 +104,7 @@ extension Relationship {
     _ property: WritableKeyPath<Object, [[Child]]> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(source, property, lazy: { resolved })
   }
 
@@ -125,7 +125,7 @@ extension Relationship {
     _ property: WritableKeyPath<Object, [[Child]]?> & Sendable,
     _ mapping: some MappingProtocol<Child>
   ) {
-    let resolved = _ResolvedMapping(mapping)
+    let resolved = ResolvedMapping(mapping)
     self.init(
       shaped: source.sourcePath, property: property, acceptsAbsence: true, kind: .nested,
       shape: .optional(.array(of: .array(of: .object))), mapping: { resolved })

@@ -149,7 +149,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
 
   /// The tape index of the value this path reaches from the object at `index`, or `nil` when
   /// absent (a plain scan, for matchers; mapping rules use their compiled sources).
-  func resolve(in tape: _TapeView, from index: Int) -> Int? {
+  func resolve(in tape: _UnsafeTapeView, from index: Int) -> Int? {
     guard case .keys = storage else { return index }
     var current = index
     for key in utf8Keys {

@@ -37,7 +37,7 @@ public struct KeyAttribute<Object, Value: MappableValue>: MappingRule {
   public init(_ name: String, _ property: WritableKeyPath<Object, Value> & Sendable) {
     self.name = name
     self.property = property
-    keyPathProblem = _KeyPathCheck.problem(property, rule: "KeyAttribute \"\(name)\"")
+    keyPathProblem = KeyPathCheck.problem(property, rule: "KeyAttribute \"\(name)\"")
   }
 
   /// Why the property's key path must not be used (it could trap), or `nil`.
@@ -45,30 +45,30 @@ public struct KeyAttribute<Object, Value: MappableValue>: MappingRule {
 }
 
 /// The compiled key attribute of a nested-key mapping.
-struct _KeyRule<Object>: Sendable {
+struct KeyRule<Object>: Sendable {
   let name: String
   /// Why the key attribute's key path must not be used; its closures then never touch it.
   var keyPathProblem: String?
   /// Writes the key at tape index `keyIndex` into the object.
-  let decode: @Sendable (inout Object, Int, inout _MappingRun) -> Void
+  let decode: @Sendable (inout Object, Int, inout MappingRun) -> Void
   /// The write that sets the key at tape index `keyIndex` onto an existing object, or `nil`
   /// with the error in the run when the key does not convert.
-  let collect: @Sendable (Int, inout _MappingRun) -> ((inout Object) -> Void)?
+  let collect: @Sendable (Int, inout MappingRun) -> ((inout Object) -> Void)?
   /// The object's key as text, for serialization.
   let encode: @Sendable (Object) throws -> String
 }
 
 /// A rule that is the key attribute of a nested-key mapping.
-protocol _KeyRuleProvider<Object> {
+protocol KeyRuleProvider<Object> {
   associatedtype Object
-  var keyRule: _KeyRule<Object> { get }
+  var keyRule: KeyRule<Object> { get }
 }
 
-extension KeyAttribute: _KeyRuleProvider {
-  var keyRule: _KeyRule<Object> {
+extension KeyAttribute: KeyRuleProvider {
+  var keyRule: KeyRule<Object> {
     let property = self.property
     if let keyPathProblem {
-      return _KeyRule(
+      return KeyRule(
         name: name, keyPathProblem: keyPathProblem,
         decode: { _, _, run in run.fail(.invalidDefinition(message: keyPathProblem)) },
         collect: { _, run in
@@ -77,7 +77,7 @@ extension KeyAttribute: _KeyRuleProvider {
         },
         encode: { _ in throw MappingError(.invalidDefinition(message: keyPathProblem)) })
     }
-    return _KeyRule(
+    return KeyRule(
       name: name, keyPathProblem: nil,
       decode: { object, keyIndex, run in
         let payload = PayloadValue(run: run, index: keyIndex, context: .default)
@@ -115,7 +115,7 @@ extension KeyAttribute: _KeyRuleProvider {
 extension _MappingPlan {
   /// Maps a nested-key object in single-object mode: it must have exactly one key.
   @inline(never)
-  func decodeSingleKeyed(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
+  func decodeSingleKeyed(at index: Int, keyRule: KeyRule<Object>, run: inout MappingRun)
     -> Object?
   {
     guard singleKeyIsValid(at: index, keyRule: keyRule, run: &run) else { return nil }
@@ -124,7 +124,7 @@ extension _MappingPlan {
 
   /// Whether the value at `index` is an object with exactly one key; records the mismatch
   /// otherwise.
-  private func singleKeyIsValid(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
+  private func singleKeyIsValid(at index: Int, keyRule: KeyRule<Object>, run: inout MappingRun)
     -> Bool
   {
     let entry = run.tape[index]
@@ -148,8 +148,8 @@ extension _MappingPlan {
   /// `nil` with the errors in the run when anything fails.
   @inline(never)
   func collectSingleKeyed(
-    _ existing: Object, at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun
-  ) -> _Patch<Object>? {
+    _ existing: Object, at index: Int, keyRule: KeyRule<Object>, run: inout MappingRun
+  ) -> Patch<Object>? {
     guard singleKeyIsValid(at: index, keyRule: keyRule, run: &run) else { return nil }
     let keyIndex = index + 1
     run.path.append(.key(run.tape.string(at: keyIndex)))
@@ -157,7 +157,7 @@ extension _MappingPlan {
     let keyWrite = keyRule.collect(keyIndex, &run)
     let fields = collectFields(existing, at: keyIndex + 1, run: &run)
     guard let keyWrite, let fields else { return nil }
-    var patch = _Patch<Object>()
+    var patch = Patch<Object>()
     patch.append(keyWrite)
     patch.append(contentsOf: fields)
     return patch
@@ -165,7 +165,7 @@ extension _MappingPlan {
 
   /// Maps every key of a nested-key object, in payload order; failed entries are left out (their
   /// errors are in the run).
-  func decodeKeyedCollection(at index: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun)
+  func decodeKeyedCollection(at index: Int, keyRule: KeyRule<Object>, run: inout MappingRun)
     -> [Object]
   {
     var objects: [Object] = []
@@ -185,7 +185,7 @@ extension _MappingPlan {
 
   /// Maps the member whose key is at `keyIndex` (its value follows): the key into the key
   /// attribute, the rules against the value. The path gains the key.
-  func decodeKeyed(keyIndex: Int, keyRule: _KeyRule<Object>, run: inout _MappingRun) -> Object? {
+  func decodeKeyed(keyIndex: Int, keyRule: KeyRule<Object>, run: inout MappingRun) -> Object? {
     guard let make else { return nil }
     let key = run.tape.string(at: keyIndex)
     run.path.append(.key(key))
@@ -199,7 +199,7 @@ extension _MappingPlan {
   }
 }
 
-extension _TapeView {
+extension _UnsafeTapeView {
   /// The keys of the object at `index`, in order.
   func memberKeys(of index: Int) -> [String] {
     var keys: [String] = []

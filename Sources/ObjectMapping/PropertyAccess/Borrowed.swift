@@ -1,7 +1,7 @@
 /// A value lent by address for the length of one call: how the encode steps read a model, its
 /// properties and its children in place, with no copy, retain or release per value.
 ///
-/// Made only here (``_withBorrowed(_:_:)``, ``_PropertyReader``, ``_BorrowedModel/typed(_:)``),
+/// Made only here (``_withBorrowed(_:_:)``, ``PropertyReader``, ``UnsafeBorrowedModel/typed(_:)``),
 /// from a value the lender keeps alive and unchanged for the call it lends it to. Never stored:
 /// a borrowed value is a parameter or a local of the call it was lent to.
 ///
@@ -9,7 +9,7 @@
 /// initializer takes a pointer, so only code inside this folder can make one, and every such
 /// place lends it for one call only. Marking it `@unsafe` instead would mark every encode step
 /// that reads a lent model (five files outside the fence) without making any of them safer.
-@safe struct _Borrowed<Value> {
+@safe struct UnsafeBorrowed<Value> {
   private let pointer: UnsafePointer<Value>
 
   fileprivate init(_ pointer: UnsafePointer<Value>) {
@@ -23,15 +23,17 @@
 
   /// The value with its type erased, for the encode steps' common signature.
   @inline(__always)
-  var erased: _BorrowedModel { unsafe _BorrowedModel(UnsafeRawPointer(pointer), Value.self) }
+  var erased: UnsafeBorrowedModel {
+    unsafe UnsafeBorrowedModel(UnsafeRawPointer(pointer), Value.self)
+  }
 }
 
 /// A lent model whose type the callee knows: an encode step is only ever given a model of its
-/// own plan's `Object` type (the plan that compiled it lends it; see ``_InversePlan``).
+/// own plan's `Object` type (the plan that compiled it lends it; see ``InversePlan``).
 ///
-/// `@safe` under the same invariant as ``_Borrowed``. Debug builds also carry the lent value's
+/// `@safe` under the same invariant as ``UnsafeBorrowed``. Debug builds also carry the lent value's
 /// type and check it in ``typed(_:)``, ``advanced(by:from:to:)``'s callers and ``load(_:)``.
-@safe struct _BorrowedModel {
+@safe struct UnsafeBorrowedModel {
   private let raw: UnsafeRawPointer
   #if DEBUG
     /// The type of the value lent (debug builds only: checked by every typed read).
@@ -54,27 +56,27 @@
     #if DEBUG
       assert(
         type == expected,
-        "_BorrowedModel lent as \(type) read as \(expected): an encode step was given another plan's model"
+        "UnsafeBorrowedModel lent as \(type) read as \(expected): an encode step was given another plan's model"
       )
     #endif
   }
 
   /// The model as the `Object` it is.
   @inline(__always)
-  func typed<Object>(_ type: Object.Type) -> _Borrowed<Object> {
+  func typed<Object>(_ type: Object.Type) -> UnsafeBorrowed<Object> {
     assertType(Object.self)
-    return unsafe _Borrowed(raw.assumingMemoryBound(to: Object.self))
+    return unsafe UnsafeBorrowed(raw.assumingMemoryBound(to: Object.self))
   }
 
   /// The stored property of type `Value` `offset` bytes into the model: only for an offset
-  /// `MemoryLayout.offset(of:)` reported for the model's type (``_PropertyReader``).
+  /// `MemoryLayout.offset(of:)` reported for the model's type (``PropertyReader``).
   @inline(__always)
   func advanced<Root, Value>(by offset: Int, from root: Root.Type, to value: Value.Type)
-    -> _BorrowedModel
+    -> UnsafeBorrowedModel
   {
     assertType(Root.self)
     assert(offset >= 0 && offset + MemoryLayout<Value>.size <= MemoryLayout<Root>.size)
-    return unsafe _BorrowedModel(raw + offset, Value.self)
+    return unsafe UnsafeBorrowedModel(raw + offset, Value.self)
   }
 
   /// A copy of the model.
@@ -88,25 +90,25 @@
 /// Lends `value` to `body`.
 @inline(__always)
 func _withBorrowed<Value, Result>(
-  _ value: Value, _ body: (_Borrowed<Value>) throws -> Result
+  _ value: Value, _ body: (UnsafeBorrowed<Value>) throws -> Result
 ) rethrows -> Result {
-  unsafe try withUnsafePointer(to: value) { unsafe try body(_Borrowed($0)) }
+  unsafe try withUnsafePointer(to: value) { unsafe try body(UnsafeBorrowed($0)) }
 }
 
 /// Lends `value` (a local copy the caller owns) to `body`, without a closure frame when
 /// inlined: the recursive relationship steps repeat this per level of nesting.
 @inline(__always)
 func _withBorrowed<Value, Result>(
-  copy value: inout Value, _ body: (_BorrowedModel) throws -> Result
+  copy value: inout Value, _ body: (UnsafeBorrowedModel) throws -> Result
 ) rethrows -> Result {
   unsafe try _lendAddress(of: &value, body)
 }
 
 @inline(__always)
 private func _lendAddress<Value, Result>(
-  of value: UnsafeMutablePointer<Value>, _ body: (_BorrowedModel) throws -> Result
+  of value: UnsafeMutablePointer<Value>, _ body: (UnsafeBorrowedModel) throws -> Result
 ) rethrows -> Result {
-  unsafe try body(_BorrowedModel(UnsafeRawPointer(value), Value.self))
+  unsafe try body(UnsafeBorrowedModel(UnsafeRawPointer(value), Value.self))
 }
 
 extension Array {
@@ -115,7 +117,7 @@ extension Array {
   /// a closure per element cost about 1% of serializing citm_catalog.)
   @inline(__always)
   func encodeEachBorrowed(
-    with plan: _InversePlan<Element>, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    with plan: InversePlan<Element>, to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     let stride = MemoryLayout<Element>.stride
     unsafe withUnsafeBufferPointer { buffer in
@@ -124,7 +126,7 @@ extension Array {
       for offset in 0..<buffer.count {
         run.path.append(.index(offset))
         unsafe plan.encode(
-          at: _BorrowedModel(start + offset * stride, Element.self), to: &writer, run: &run)
+          at: UnsafeBorrowedModel(start + offset * stride, Element.self), to: &writer, run: &run)
         run.path.removeLast()
       }
     }
@@ -135,7 +137,7 @@ extension Array {
 /// members of an inverse plan (the plan holds their steps), and a `PayloadValue`'s settings
 /// (the run holds them while its reading is current, which every public member of the value
 /// checks first). Calling through it costs no retain/release.
-@safe struct _Unretained<Target: AnyObject> {
+@safe struct UnsafeUnretained<Target: AnyObject> {
   private let reference: Unmanaged<Target>
 
   init(_ target: Target) {
@@ -154,7 +156,7 @@ extension Array {
 
 /// A fixed array owned by a class, read without bounds checks or retains in release builds
 /// (bounds are asserted in debug builds): an inverse plan's members and key bytes.
-@safe final class _FixedBuffer<Element>: @unchecked Sendable {
+@safe final class FixedBuffer<Element>: @unchecked Sendable {
   // @unchecked: written once in init, read-only afterwards, freed in deinit.
   private let storage: UnsafeMutableBufferPointer<Element>
   let count: Int
@@ -187,7 +189,7 @@ extension Array {
   }
 }
 
-extension _FixedBuffer where Element == UInt8 {
+extension FixedBuffer where Element == UInt8 {
   /// Writes the framed key (`"name":`, pre-escaped) in `start..<start + length` to `writer`.
   @inline(__always)
   func writeKey(from start: Int, count length: Int, to writer: inout _JSONWriter) {

@@ -5,7 +5,7 @@
 /// the key path names a stored property of a struct (or a chain of them), the value is read at
 /// its byte offset instead, computed once by `MemoryLayout.offset(of:)`; class properties and
 /// computed properties keep the key path.
-struct _PropertyReader<Root, Value>: @unchecked Sendable {
+struct PropertyReader<Root, Value>: @unchecked Sendable {
   // @unchecked: a key path and an offset, both immutable.
   private let keyPath: KeyPath<Root, Value>
   private let offset: Int?
@@ -19,7 +19,7 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
   /// property, a copy otherwise.
   @inline(__always)
   func withValue<Result>(
-    in root: _BorrowedModel, _ body: (_BorrowedModel) throws -> Result
+    in root: UnsafeBorrowedModel, _ body: (UnsafeBorrowedModel) throws -> Result
   ) rethrows -> Result {
     guard let offset else {
       return try _withBorrowed(root.typed(Root.self).value[keyPath: keyPath]) {
@@ -31,7 +31,7 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
 
   /// A copy of the property's value in the lent `root`.
   @inline(__always)
-  func value(in root: _BorrowedModel) -> Value {
+  func value(in root: UnsafeBorrowedModel) -> Value {
     root.typed(Root.self).value[keyPath: keyPath]
   }
 
@@ -39,7 +39,7 @@ struct _PropertyReader<Root, Value>: @unchecked Sendable {
   /// (or a chain of them), `nil` otherwise: read without a closure, for the recursive
   /// relationship steps, whose frames repeat per level of nesting.
   @inline(__always)
-  func storedValue(in root: _BorrowedModel) -> _BorrowedModel? {
+  func storedValue(in root: UnsafeBorrowedModel) -> UnsafeBorrowedModel? {
     guard let offset else { return nil }
     return root.advanced(by: offset, from: Root.self, to: Value.self)
   }

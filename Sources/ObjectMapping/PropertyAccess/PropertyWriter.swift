@@ -4,9 +4,9 @@
 /// which looks up generic metadata on every call. When the key path names a stored property of
 /// a struct (or a chain of them), the value is written at its byte offset instead, computed
 /// once by `MemoryLayout.offset(of:)`; class properties and computed properties keep the key
-/// path. This type and ``_PropertyReader`` are the only places in the mapping layer that touch
+/// path. This type and ``PropertyReader`` are the only places in the mapping layer that touch
 /// a model through a pointer.
-struct _PropertyWriter<Object, Value>: @unchecked Sendable {
+struct PropertyWriter<Object, Value>: @unchecked Sendable {
   // @unchecked: a key path and an offset, both immutable; the key path is `Sendable` where the
   // rule that made it required one.
   let keyPath: WritableKeyPath<Object, Value>
@@ -48,7 +48,7 @@ struct _PropertyWriter<Object, Value>: @unchecked Sendable {
 
 /// The byte offset of the stored property `keyPath` names inside `Root` (a stored property of
 /// a struct, or a chain of them), or `nil` (class and computed properties): the one place both
-/// ``_PropertyReader`` and ``_PropertyWriter`` get their offset from.
+/// ``PropertyReader`` and ``PropertyWriter`` get their offset from.
 func _storedOffset<Root, Value>(of keyPath: KeyPath<Root, Value>) -> Int? {
   let offset = MemoryLayout<Root>.offset(of: keyPath)
   // `offset(of:)` gives an offset only for storage inline in `Root`, which therefore holds the

@@ -12,7 +12,7 @@
 /// Not marked `@unsafe`, under that invariant, which the compiler does not check: marking it
 /// would mark each of the 200-odd accesses in `Codable/` without making one of them safer. The
 /// two subclasses are named in Documentation/Architecture.md's fence section.
-class _UncheckedExclusiveState<State> {
+class UncheckedExclusiveState<State> {
   @exclusivity(unchecked) private final var storage: State
 
   init(state: State) {

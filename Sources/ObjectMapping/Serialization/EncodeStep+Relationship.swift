@@ -4,22 +4,22 @@
 /// What every relationship step holds: how to read the property in place, the child mapping
 /// (resolved when first written, for recursion) and the relationship's source, appended to the
 /// run's path while the child is written. Subclasses write the child, children or dictionary.
-class _RelationshipEncodeStep<Object, Property, M: MappingProtocol>: _EncodeStep,
+class RelationshipEncodeStep<Object, Property, M: MappingProtocol>: EncodeStep,
   @unchecked Sendable
 {
-  // @unchecked: immutable after init (see _EncodeStep).
-  let reader: _PropertyReader<Object, Property>
+  // @unchecked: immutable after init (see EncodeStep).
+  let reader: PropertyReader<Object, Property>
   let mapping: @Sendable () -> M
   let components: [_PathComponent]
   /// The relationship sets its own nil policy (``Relationship/nulls(_:)``), which the run's
-  /// ``_EncodingRun/relationshipNulls`` does not override.
+  /// ``EncodingRun/relationshipNulls`` does not override.
   let ownsNulls: Bool
 
   init(
     _ property: WritableKeyPath<Object, Property>, mapping: @escaping @Sendable () -> M,
     components: [_PathComponent], ownsNulls: Bool
   ) {
-    reader = _PropertyReader(property)
+    reader = PropertyReader(property)
     self.mapping = mapping
     self.components = components
     self.ownsNulls = ownsNulls
@@ -28,17 +28,17 @@ class _RelationshipEncodeStep<Object, Property, M: MappingProtocol>: _EncodeStep
   /// The nil policy for a `nil` child: the relationship's own, else the run's policy for
   /// relationships (``MappingOptions/relationshipNulls``), else `nulls`.
   @inline(__always)
-  func nilPolicy(_ nulls: NullPolicy, run: borrowing _EncodingRun) -> NullPolicy {
+  func nilPolicy(_ nulls: NullPolicy, run: borrowing EncodingRun) -> NullPolicy {
     ownsNulls ? nulls : run.relationshipNulls ?? nulls
   }
 }
 
-extension _RelationshipEncodeStep {
+extension RelationshipEncodeStep {
   /// Writes the child at `child` with `plan`, the relationship's source on the path.
   @inline(__always)
   func writeChild<Child>(
-    _ child: _BorrowedModel, plan: _InversePlan<Child>, to writer: inout _PayloadWriter,
-    run: inout _EncodingRun
+    _ child: UnsafeBorrowedModel, plan: InversePlan<Child>, to writer: inout PayloadWriter,
+    run: inout EncodingRun
   ) {
     let depth = run.path.count
     run.path.push(components)
@@ -49,8 +49,8 @@ extension _RelationshipEncodeStep {
   /// ``writeChild(_:plan:to:run:)`` for a child passed inout (a copy).
   @inline(__always)
   func writeChild<Child>(
-    copy child: inout Child, plan: _InversePlan<Child>,
-    to writer: inout _PayloadWriter, run: inout _EncodingRun
+    copy child: inout Child, plan: InversePlan<Child>,
+    to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     _withBorrowed(copy: &child) { writeChild($0, plan: plan, to: &writer, run: &run) }
   }
@@ -60,20 +60,20 @@ extension _RelationshipEncodeStep {
 /// (a ``Mapping`` is a large struct) never takes room in the frames of a recursion, which run
 /// once per level of nesting.
 @inline(never)
-func _childInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _InversePlan<
+func _childInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> InversePlan<
   Child
 > {
   mapping()._plan.inverse.plan
 }
 
 /// A required to-one relationship.
-final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
-  _RelationshipEncodeStep<Object, Child, M>, @unchecked Sendable
+final class ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
+  RelationshipEncodeStep<Object, Child, M>, @unchecked Sendable
 {
-  // @unchecked: immutable after init (see _EncodeStep).
+  // @unchecked: immutable after init (see EncodeStep).
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     guard let child = reader.storedValue(in: object) else {
@@ -86,7 +86,7 @@ final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   /// ``write(_:to:run:nulls:)`` for a class or computed property: through a copy.
   @inline(never)
   private func writeCopy(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun
   ) -> Bool {
     var child = reader.value(in: object)
     writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
@@ -95,13 +95,13 @@ final class _ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
 }
 
 /// An optional to-one relationship: `nil` is left to the null policy.
-final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
-  _RelationshipEncodeStep<Object, Child?, M>, @unchecked Sendable
+final class OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
+  RelationshipEncodeStep<Object, Child?, M>, @unchecked Sendable
 {
-  // @unchecked: immutable after init (see _EncodeStep).
+  // @unchecked: immutable after init (see EncodeStep).
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     guard let optional = reader.storedValue(in: object) else {
@@ -119,7 +119,7 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   /// ``write(_:to:run:nulls:)`` for a class or computed property: through a copy.
   @inline(never)
   private func writeCopy(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     guard var child = reader.value(in: object) else {
@@ -132,16 +132,16 @@ final class _OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
 }
 
 /// A to-many relationship into an array, a set, or an optional of either.
-final class _ToManyEncodeStep<
+final class ToManyEncodeStep<
   Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
->: _RelationshipEncodeStep<Object, Collection, M>, @unchecked Sendable {
-  // @unchecked: immutable after init (see _EncodeStep).
+>: RelationshipEncodeStep<Object, Collection, M>, @unchecked Sendable {
+  // @unchecked: immutable after init (see EncodeStep).
   /// How the elements of a value (maybe a `nil` optional) are read, and whether they are
   /// written sorted.
-  private let traits = _CollectionTraits<Collection>.of
+  private let traits = CollectionTraits<Collection>.of
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     let elements = reader.withValue(in: object) { borrowed -> [Collection.Element]? in
@@ -176,8 +176,8 @@ final class _ToManyEncodeStep<
   /// common path, which recursion repeats per level, stays small.
   @inline(never)
   private func writeSorted(
-    _ elements: [Collection.Element], plan: _InversePlan<Collection.Element>,
-    to writer: inout _PayloadWriter, run: inout _EncodingRun
+    _ elements: [Collection.Element], plan: InversePlan<Collection.Element>,
+    to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     let depth = run.path.count
     run.path.push(components)

@@ -1,8 +1,8 @@
 /// Serializes a relationship of a nested shape.
-final class _ShapeEncodeStep<Object, Value, M: MappingProtocol>:
-  _RelationshipEncodeStep<Object, Value, M>, @unchecked Sendable
+final class ShapeEncodeStep<Object, Value, M: MappingProtocol>:
+  RelationshipEncodeStep<Object, Value, M>, @unchecked Sendable
 {
-  // @unchecked: immutable after init (see _EncodeStep).
+  // @unchecked: immutable after init (see EncodeStep).
   let shape: _Shape<Value, M.Object>
 
   init(
@@ -14,7 +14,7 @@ final class _ShapeEncodeStep<Object, Value, M: MappingProtocol>:
   }
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     let value = reader.value(in: object)

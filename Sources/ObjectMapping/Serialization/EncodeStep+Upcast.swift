@@ -1,14 +1,14 @@
 /// The serializing step of a superclass's rule, run on a subclass instance.
-final class _UpcastEncodeStep<Object, Base>: _EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see _EncodeStep).
-  let inner: _EncodeStep
+final class UpcastEncodeStep<Object, Base>: EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see EncodeStep).
+  let inner: EncodeStep
 
-  init(_ inner: _EncodeStep) {
+  init(_ inner: EncodeStep) {
     self.inner = inner
   }
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     guard let base = _upcast(object.load(Object.self), to: Base.self)

@@ -1,38 +1,38 @@
 /// The serializing side of one rule, compiled: writes one value of a model (the key is written
-/// by the ``_InversePlan``).
+/// by the ``InversePlan``).
 ///
 /// The base class is not generic, so a plan runs its members' steps as plain class references,
 /// unretained: no closure context, enum payload or model is copied per value. Each subclass is
 /// generic over the model (and value) type and reads its type parameters from its own class
-/// metadata. The model is lent (``_BorrowedModel``) as the subclass's `Object`.
-class _EncodeStep: @unchecked Sendable {
+/// metadata. The model is lent (``UnsafeBorrowedModel``) as the subclass's `Object`.
+class EncodeStep: @unchecked Sendable {
   // @unchecked: steps are immutable after init; subclasses hold only `let` properties.
 
   /// Writes this step's value of the model at `object`; returns `false` when nothing was
   /// written (a `nil` left out under `nulls`, or a failure recorded in `run`), so the plan takes
   /// the key back.
   func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool { false }
 }
 
 /// A step running a closure on a copy of the model: the rarer rule kinds (compound sources,
 /// computed members, rules lifted from a superclass's or a child's mapping).
-final class _ClosureEncodeStep<Object>: _EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see _EncodeStep).
-  let body: @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy) -> Bool
+final class ClosureEncodeStep<Object>: EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see EncodeStep).
+  let body: @Sendable (Object, inout PayloadWriter, inout EncodingRun, NullPolicy) -> Bool
 
   init(
     _ body:
-      @escaping @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy)
+      @escaping @Sendable (Object, inout PayloadWriter, inout EncodingRun, NullPolicy)
       -> Bool
   ) {
     self.body = body
   }
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     body(object.load(Object.self), &writer, &run, nulls)
@@ -40,11 +40,11 @@ final class _ClosureEncodeStep<Object>: _EncodeStep, @unchecked Sendable {
 }
 
 /// An ``Attribute``'s step: reads the property in place and writes it with the attribute's
-/// ``_ValueWriter``.
-final class _AttributeEncodeStep<Object, Value>: _EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see _EncodeStep).
-  let reader: _PropertyReader<Object, Value>
-  let valueWriter: _ValueWriter<Value>
+/// ``ValueWriter``.
+final class AttributeEncodeStep<Object, Value>: EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see EncodeStep).
+  let reader: PropertyReader<Object, Value>
+  let valueWriter: ValueWriter<Value>
   /// The attribute's own date format, if it names one.
   let outputFormat: DateFormat?
   let hasOutputFormat: Bool
@@ -52,7 +52,7 @@ final class _AttributeEncodeStep<Object, Value>: _EncodeStep, @unchecked Sendabl
   let errorPath: [_PathComponent]
 
   init(
-    reader: _PropertyReader<Object, Value>, valueWriter: _ValueWriter<Value>,
+    reader: PropertyReader<Object, Value>, valueWriter: ValueWriter<Value>,
     outputFormat: DateFormat?, errorPath: [_PathComponent]
   ) {
     self.reader = reader
@@ -63,7 +63,7 @@ final class _AttributeEncodeStep<Object, Value>: _EncodeStep, @unchecked Sendabl
   }
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     // The date format is swapped only for an attribute that names one: copying the writer's
@@ -81,7 +81,7 @@ final class _AttributeEncodeStep<Object, Value>: _EncodeStep, @unchecked Sendabl
 
   @inline(never)
   private func writeWithOwnFormat(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     let outerFormat = writer.dateFormat
@@ -103,34 +103,34 @@ final class _AttributeEncodeStep<Object, Value>: _EncodeStep, @unchecked Sendabl
 /// A class, so an attribute's step calls it through its vtable rather than through closures,
 /// with the value in place. The built-in scalar types (and their optionals) have writers of
 /// their own, which read the value without the generic copy an unspecialized call makes.
-class _ValueWriter<Value>: @unchecked Sendable {
+class ValueWriter<Value>: @unchecked Sendable {
   // @unchecked: immutable after init; subclasses hold only `let` properties.
 
   /// Writes the lent `value` (a `Value`); returns `false` when it is `nil` and `nulls` leaves it out.
-  func write(_ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy)
+  func write(_ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy)
     throws -> Bool
   { false }
 }
 
-extension _ValueWriter where Value: MappableValue {
+extension ValueWriter where Value: MappableValue {
   /// The value's own ``MappableValue`` writing.
-  static var mappable: _ValueWriter<Value> {
+  static var mappable: ValueWriter<Value> {
     _builtInWriter(for: Value.self)
-      ?? (Value.self as? any _OptionalMappableValue.Type)?.nilAwareWriter(as: Value.self)
-      ?? _MappableValueWriter<Value>()
+      ?? (Value.self as? any OptionalMappableValue.Type)?.nilAwareWriter(as: Value.self)
+      ?? MappableValueWriter<Value>()
   }
 }
 
-extension _ValueWriter {
+extension ValueWriter {
   /// The transform run in reverse, then the wire value's writing; `nil` for a one-way transform.
   static func reversing<Wire: MappableValue>(
     _ transform: ValueTransform<Wire, Value>
-  ) -> _ValueWriter<Value>? {
+  ) -> ValueWriter<Value>? {
     guard transform.isReversible else { return nil }
     // An optional `Value` (a transform to `Reason?`): `nil` is left to the null policy.
-    let isNone = _OptionalTraits<Value>.ofValue?.isNone
+    let isNone = OptionalTraits<Value>.ofValue?.isNone
     let wire = _payloadValueWriter(for: Wire.self)
-    return _ClosureValueWriter { value, writer, nulls in
+    return ClosureValueWriter { value, writer, nulls in
       if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
       try wire.write(transform.reverse(value), to: &writer)
       return true
@@ -140,10 +140,10 @@ extension _ValueWriter {
   /// As ``reversing(_:)`` for an optional property: `nil` is left to the null policy.
   static func reversingOptional<Wire: MappableValue, Wrapped>(
     _ transform: ValueTransform<Wire, Wrapped>
-  ) -> _ValueWriter<Value>? where Value == Wrapped? {
+  ) -> ValueWriter<Value>? where Value == Wrapped? {
     guard transform.isReversible else { return nil }
     let wire = _payloadValueWriter(for: Wire.self)
-    return _ClosureValueWriter { value, writer, nulls in
+    return ClosureValueWriter { value, writer, nulls in
       guard let value else { return writer.nullIfIncluded(nulls) }
       try wire.write(transform.reverse(value), to: &writer)
       return true
@@ -151,27 +151,27 @@ extension _ValueWriter {
   }
 }
 
-extension _ValueWriter
+extension ValueWriter
 where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
   /// A raw-value enum without a ``MappableValue`` conformance: its raw value's writing.
-  static var rawValue: _ValueWriter<Value> {
+  static var rawValue: ValueWriter<Value> {
     let raw = _payloadValueWriter(for: Value.RawValue.self)
-    return _ClosureValueWriter { value, writer, _ in
+    return ClosureValueWriter { value, writer, _ in
       try raw.write(value.rawValue, to: &writer)
       return true
     }
   }
 }
 
-extension _ValueWriter {
+extension ValueWriter {
   /// An optional raw-value enum without a ``MappableValue`` conformance: `nil` is left to the
   /// null policy.
   static func optionalRawValue<Wrapped: RawRepresentable & SendableMetatype>(
     _: Wrapped.Type
-  ) -> _ValueWriter<Value>
+  ) -> ValueWriter<Value>
   where Value == Wrapped?, Wrapped.RawValue: MappableValue {
     let raw = _payloadValueWriter(for: Wrapped.RawValue.self)
-    return _ClosureValueWriter { value, writer, nulls in
+    return ClosureValueWriter { value, writer, nulls in
       guard let value else { return writer.nullIfIncluded(nulls) }
       try raw.write(value.rawValue, to: &writer)
       return true
@@ -179,13 +179,13 @@ extension _ValueWriter {
   }
 }
 
-extension _ValueWriter where Value: Encodable & SendableMetatype {
+extension ValueWriter where Value: Encodable & SendableMetatype {
   /// A `Codable` value without a ``MappableValue`` conformance: written with `encoder`'s
   /// strategies; `nil` (of an optional) is left to the null policy.
-  static func codable(_ encoder: FastJSONEncoder) -> _ValueWriter<Value> {
+  static func codable(_ encoder: FastJSONEncoder) -> ValueWriter<Value> {
     let settings = encoder.settings
-    let isNone = _OptionalTraits<Value>.ofValue?.isNone
-    return _ClosureValueWriter { value, writer, nulls in
+    let isNone = OptionalTraits<Value>.ofValue?.isNone
+    return ClosureValueWriter { value, writer, nulls in
       if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
       if writer.target == .json, settings.stream(value, into: &writer.json) { return true }
       do {
@@ -200,13 +200,13 @@ extension _ValueWriter where Value: Encodable & SendableMetatype {
 
 /// A ``MappableValue``'s own writing, for any type but `Optional`: the type's direct writer (a
 /// built-in type) or its node, chosen when the plan is compiled.
-private final class _MappableValueWriter<Value: MappableValue>: _ValueWriter<Value>,
+private final class MappableValueWriter<Value: MappableValue>: ValueWriter<Value>,
   @unchecked Sendable
 {
   let valueWriter = _payloadValueWriter(for: Value.self)
 
   override func write(
-    _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
+    _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     try valueWriter.write(value.typed(Value.self).value, to: &writer)
     return true
@@ -214,13 +214,13 @@ private final class _MappableValueWriter<Value: MappableValue>: _ValueWriter<Val
 }
 
 /// An optional ``MappableValue``'s writing: `nil` is left to the null policy.
-private final class _OptionalMappableValueWriter<Wrapped: MappableValue>: _ValueWriter<Wrapped?>,
+private final class OptionalMappableValueWriter<Wrapped: MappableValue>: ValueWriter<Wrapped?>,
   @unchecked Sendable
 {
   let wrappedWriter = _payloadValueWriter(for: Wrapped.self)
 
   override func write(
-    _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
+    _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     guard let wrapped = value.typed(Wrapped?.self).value else {
       return writer.nullIfIncluded(nulls)
@@ -231,47 +231,47 @@ private final class _OptionalMappableValueWriter<Wrapped: MappableValue>: _Value
 }
 
 /// `Optional` of a mappable value, recognised once when a writer is made (not per value).
-protocol _OptionalMappableValue {
+protocol OptionalMappableValue {
   /// The writer of this optional type, as a writer of `Value` (which is this type).
-  static func nilAwareWriter<Value>(as type: Value.Type) -> _ValueWriter<Value>?
+  static func nilAwareWriter<Value>(as type: Value.Type) -> ValueWriter<Value>?
 }
 
-extension Optional: _OptionalMappableValue where Wrapped: MappableValue {
-  static func nilAwareWriter<Value>(as type: Value.Type) -> _ValueWriter<Value>? {
-    _OptionalMappableValueWriter<Wrapped>() as _ValueWriter<Wrapped?> as? _ValueWriter<Value>
+extension Optional: OptionalMappableValue where Wrapped: MappableValue {
+  static func nilAwareWriter<Value>(as type: Value.Type) -> ValueWriter<Value>? {
+    OptionalMappableValueWriter<Wrapped>() as ValueWriter<Wrapped?> as? ValueWriter<Value>
   }
 }
 
 /// A writer made of a closure (reversed transforms).
-final class _ClosureValueWriter<Value>: _ValueWriter<Value>, @unchecked Sendable {
-  let body: @Sendable (Value, inout _PayloadWriter, NullPolicy) throws -> Bool
+final class ClosureValueWriter<Value>: ValueWriter<Value>, @unchecked Sendable {
+  let body: @Sendable (Value, inout PayloadWriter, NullPolicy) throws -> Bool
 
-  init(_ body: @escaping @Sendable (Value, inout _PayloadWriter, NullPolicy) throws -> Bool) {
+  init(_ body: @escaping @Sendable (Value, inout PayloadWriter, NullPolicy) throws -> Bool) {
     self.body = body
   }
 
   override func write(
-    _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
+    _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     try body(value.load(Value.self), &writer, nulls)
   }
 }
 
 /// The writer of a built-in scalar type or its optional, or `nil`.
-private func _builtInWriter<Value>(for type: Value.Type) -> _ValueWriter<Value>? {
-  let kinds: [(Any.Type, _BuiltInWriter<Value>.Kind)] = [
+private func _builtInWriter<Value>(for type: Value.Type) -> ValueWriter<Value>? {
+  let kinds: [(Any.Type, BuiltInWriter<Value>.Kind)] = [
     (String.self, .string), (String?.self, .optionalString), (Int.self, .int),
     (Int?.self, .optionalInt), (Int64.self, .int64), (Int64?.self, .optionalInt64),
     (Bool.self, .bool), (Bool?.self, .optionalBool), (Double.self, .double),
     (Double?.self, .optionalDouble),
   ]
   guard let kind = kinds.first(where: { $0.0 == type })?.1 else { return nil }
-  return _BuiltInWriter(kind)
+  return BuiltInWriter(kind)
 }
 
 /// Writes a built-in scalar (or its optional), read from `Value`'s storage as its concrete
 /// type: no value-witness copy, no protocol witness call.
-private final class _BuiltInWriter<Value>: _ValueWriter<Value>, @unchecked Sendable {
+private final class BuiltInWriter<Value>: ValueWriter<Value>, @unchecked Sendable {
   enum Kind {
     case string, optionalString, int, optionalInt, int64, optionalInt64, bool, optionalBool
     case double, optionalDouble
@@ -285,7 +285,7 @@ private final class _BuiltInWriter<Value>: _ValueWriter<Value>, @unchecked Senda
   }
 
   override func write(
-    _ value: _BorrowedModel, to writer: inout _PayloadWriter, nulls: NullPolicy
+    _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     switch kind {
     case .string:
@@ -329,10 +329,10 @@ private final class _BuiltInWriter<Value>: _ValueWriter<Value>, @unchecked Senda
 }
 
 /// The step of a rule whose definition cannot be run (a key path that could trap, see
-/// ``_KeyPathCheck``): records an `invalidDefinition` error for every object instead of reading
+/// ``KeyPathCheck``): records an `invalidDefinition` error for every object instead of reading
 /// the model.
-final class _InvalidRuleEncodeStep: _EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see _EncodeStep).
+final class InvalidRuleEncodeStep: EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see EncodeStep).
   let message: String
   /// Where the error is reported, relative to the object (the rule's output path).
   let errorPath: [_PathComponent]
@@ -343,7 +343,7 @@ final class _InvalidRuleEncodeStep: _EncodeStep, @unchecked Sendable {
   }
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     run.errors.append(

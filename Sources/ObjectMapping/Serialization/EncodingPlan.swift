@@ -1,8 +1,8 @@
 /// The state of one serialization: the current path and every problem found.
 ///
-/// Created per call and passed `inout` down the inverse plan, like ``_MappingRun``, so inverse
+/// Created per call and passed `inout` down the inverse plan, like ``MappingRun``, so inverse
 /// mappings hold no mutable state.
-struct _EncodingRun {
+struct EncodingRun {
   var errors: [MappingError] = []
   var path: [_PathComponent] = []
   /// The class instances being serialized, outermost first, to report cycles.
@@ -34,7 +34,7 @@ struct _EncodingRun {
   /// slot in the frame of every level of a recursion.
   private(set) var hasKeyConvention: Bool
   /// Set by a plan that put its own convention in effect, for the object it is about to write
-  /// (``_InversePlan/encodeBody(at:to:run:)``), and cleared as it begins.
+  /// (``InversePlan/encodeBody(at:to:run:)``), and cleared as it begins.
   var passesOwnConvention = false
 
   init(options: MappingOptions = .none) {
@@ -71,7 +71,7 @@ struct _EncodingRun {
 }
 
 /// The serializing side of one rule: writes one value (the key is written by the plan).
-struct _EncodingRule<Object>: Sendable {
+struct EncodingRule<Object>: Sendable {
   /// The output keys, from the object being written (`["user", "address", "city"]`).
   var path: [String] {
     // A path set later (an inverse's `renaming`) is spelled: no convention changes it.
@@ -87,15 +87,15 @@ struct _EncodingRule<Object>: Sendable {
   let label: String
   /// The rule's own nil policy, overriding the mapping's.
   var nulls: NullPolicy?
-  /// Writes the value of the `Object` it is given a pointer to (see ``_EncodeStep``).
-  let step: _EncodeStep
+  /// Writes the value of the `Object` it is given a pointer to (see ``EncodeStep``).
+  let step: EncodeStep
   /// Where the value goes: under ``path`` (every rule of the DSL), or, for the `@self` rules
   /// of definition files, into the object itself or as the whole output.
-  var placement = _OutputPlacement.member
+  var placement = OutputPlacement.member
 
   init(
     path: [String], property: AnyKeyPath & Sendable, label: String, nulls: NullPolicy?,
-    step: _EncodeStep
+    step: EncodeStep
   ) {
     self.path = path
     self.property = property
@@ -107,9 +107,9 @@ struct _EncodingRule<Object>: Sendable {
   /// The same rule, written only when the run's groups include one of `names`
   /// (``Attribute/groups(_:)-(String...)``).
   func grouped(_ names: [String]) -> Self {
-    var grouped = _EncodingRule(
+    var grouped = EncodingRule(
       path: path, property: property, label: label, nulls: nulls,
-      step: _GroupedEncodeStep(step, groups: names))
+      step: GroupedEncodeStep(step, groups: names))
     grouped.defaultKeyNames = defaultKeyNames
     grouped.placement = placement
     return grouped
@@ -128,23 +128,23 @@ struct _EncodingRule<Object>: Sendable {
   init(
     path: [String], property: AnyKeyPath & Sendable, label: String, nulls: NullPolicy?,
     write:
-      @escaping @Sendable (Object, inout _PayloadWriter, inout _EncodingRun, NullPolicy) -> Bool
+      @escaping @Sendable (Object, inout PayloadWriter, inout EncodingRun, NullPolicy) -> Bool
   ) {
     self.init(
       path: path, property: property, label: label, nulls: nulls,
-      step: _ClosureEncodeStep(write))
+      step: ClosureEncodeStep(write))
   }
 
   /// Writes the value of `object`; returns `false` when nothing was written.
   func write(
-    _ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun, nulls: NullPolicy
+    _ object: Object, to writer: inout PayloadWriter, run: inout EncodingRun, nulls: NullPolicy
   ) -> Bool {
     _withBorrowed(object) { step.write($0.erased, to: &writer, run: &run, nulls: nulls) }
   }
 }
 
 /// Where an encoding rule's value goes in the object's output.
-enum _OutputPlacement: Sendable {
+enum OutputPlacement: Sendable {
   /// Under the rule's path.
   case member
   /// The value is an object whose members go into the object being written (a `@self`
@@ -156,10 +156,10 @@ enum _OutputPlacement: Sendable {
 }
 
 /// What a rule contributes to the inverse.
-enum _RuleEncoding<Object>: Sendable {
-  case rule(_EncodingRule<Object>)
+enum RuleEncoding<Object>: Sendable {
+  case rule(EncodingRule<Object>)
   /// Several outputs: a compound source's parts, an empty-source relationship's flat fields.
-  case rules([_EncodingRule<Object>])
+  case rules([EncodingRule<Object>])
   case omitted(InverseOmission)
 
   /// The same encoding, written only in runs whose groups include one of `names`.
@@ -174,7 +174,7 @@ enum _RuleEncoding<Object>: Sendable {
   /// The same encoding with its rules that write at `names` (the property's names, a default
   /// key) marked as such, for a call's key convention (``MappingOptions/keys``).
   func withDefaultKeys(_ names: [String]) -> Self {
-    let mark = { (rule: _EncodingRule<Object>) -> _EncodingRule<Object> in
+    let mark = { (rule: EncodingRule<Object>) -> EncodingRule<Object> in
       guard rule.path == names else { return rule }
       var marked = rule
       marked.defaultKeyNames = names
@@ -189,18 +189,18 @@ enum _RuleEncoding<Object>: Sendable {
 }
 
 /// A rule that has a serializing side (every rule kind of the library).
-protocol _EncodableRule<Object>: Sendable {
+protocol EncodableRule<Object>: Sendable {
   associatedtype Object
-  var encoding: _RuleEncoding<Object> { get }
+  var encoding: RuleEncoding<Object> { get }
 }
 
 /// The output keys of an inverse as a tree, so rules writing `user.name` and `user.email` share
 /// one `"user"` object. Keys keep the order in which rules first name them. Built once per
 /// plan, then flattened into the plan's members.
-private struct _OutputTree {
+private struct OutputTree {
   enum Item {
-    case rule(_EncodeStep, NullPolicy?)
-    case branch(_OutputTree)
+    case rule(EncodeStep, NullPolicy?)
+    case branch(OutputTree)
   }
 
   var keys: [String] = []
@@ -217,7 +217,7 @@ private struct _OutputTree {
   }
 
   /// Adds `rule` at `path`; returns why it cannot be added (the key is taken) or `nil`.
-  mutating func insert<Object>(_ rule: _EncodingRule<Object>, at path: ArraySlice<String>)
+  mutating func insert<Object>(_ rule: EncodingRule<Object>, at path: ArraySlice<String>)
     -> String?
   {
     guard let first = path.first else { return "it has no output key" }
@@ -227,7 +227,7 @@ private struct _OutputTree {
       guard index == nil || Self.areExclusive(items[index ?? 0], rule.step) else {
         return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
       }
-      if index != nil, let later = rule.step as? _GroupedEncodeStep {
+      if index != nil, let later = rule.step as? GroupedEncodeStep {
         // Written only when groups are selected: with none, the earlier rule writes the key.
         append(first, .rule(later.requiringSelection(), rule.nulls))
       } else {
@@ -236,7 +236,7 @@ private struct _OutputTree {
       return nil
     }
     guard let index else {
-      var branch = _OutputTree()
+      var branch = OutputTree()
       if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
       append(first, .branch(branch))
       return nil
@@ -245,16 +245,16 @@ private struct _OutputTree {
       return "an earlier rule writes \"\(first)\" as a value, so nothing can be nested in it"
     }
     // The branch is taken out while it grows, so that it is not copied for each rule.
-    items[index] = .branch(_OutputTree())
+    items[index] = .branch(OutputTree())
     let problem = branch.insert(rule, at: path.dropFirst())
     items[index] = .branch(branch)
     return problem
   }
 
   /// Whether `item` and `step` are rules of disjoint groups.
-  private static func areExclusive(_ item: Item, _ step: _EncodeStep) -> Bool {
-    guard case .rule(let earlier as _GroupedEncodeStep, _) = item,
-      let later = step as? _GroupedEncodeStep
+  private static func areExclusive(_ item: Item, _ step: EncodeStep) -> Bool {
+    guard case .rule(let earlier as GroupedEncodeStep, _) = item,
+      let later = step as? GroupedEncodeStep
     else { return false }
     return Set(earlier.groups).isDisjoint(with: later.groups)
   }
@@ -268,21 +268,21 @@ private struct _OutputTree {
 
   /// Appends this level's members, depth first: a branch is followed by its own members. The
   /// members of an array level come in index order.
-  func flatten(into members: inout [_OutputMember], keys allKeys: inout [_OutputKey]) {
+  func flatten(into members: inout [OutputMember], keys allKeys: inout [OutputKey]) {
     var order = Array(zip(keys, items).enumerated())
     let indexes = arrayIndexes
     if let indexes { order.sort { indexes[$0.offset] < indexes[$1.offset] } }
     for (offset, (key, item)) in order {
       let position = members.count
-      allKeys.append(_OutputKey(key))
+      allKeys.append(OutputKey(key))
       switch item {
       case .rule(let step, let nulls):
         members.append(
-          _OutputMember(
-            step: _Unretained(step), nulls: nulls, key: allKeys.count - 1,
+          OutputMember(
+            step: UnsafeUnretained(step), nulls: nulls, key: allKeys.count - 1,
             end: position + 1))
       case .branch(let branch):
-        members.append(_OutputMember(step: nil, nulls: nil, key: allKeys.count - 1, end: 0))
+        members.append(OutputMember(step: nil, nulls: nil, key: allKeys.count - 1, end: 0))
         members[position].isArray = branch.arrayIndexes != nil
         branch.flatten(into: &members, keys: &allKeys)
         members[position].end = members.count
@@ -294,9 +294,9 @@ private struct _OutputTree {
 
 /// One member of an inverse's output, in a flat array: a rule's value, or a nested object
 /// whose members follow it (up to ``end``).
-struct _OutputMember {
+struct OutputMember {
   /// The step writing the value (kept alive by the plan); `nil` for a nested object.
-  var step: _Unretained<_EncodeStep>?
+  var step: UnsafeUnretained<EncodeStep>?
   /// The rule's own nil policy.
   var nulls: NullPolicy?
   /// The index of the key in the plan's keys.
@@ -329,46 +329,46 @@ public struct InverseOmission: Sendable, Equatable, CustomStringConvertible {
 /// The members are a flat array of plain values (a nested object is followed by its members)
 /// holding unretained steps, run on the model lent in place: writing a member costs no retain,
 /// release or generic copy of the model.
-final class _InversePlan<Object>: @unchecked Sendable {
+final class InversePlan<Object>: @unchecked Sendable {
   // @unchecked: every stored property is immutable after init.
-  /// The mapping's own settings; `nil`: inherited (``_EncodingRun/nulls``, the writer's date
+  /// The mapping's own settings; `nil`: inherited (``EncodingRun/nulls``, the writer's date
   /// format).
   let nulls: NullPolicy?
   let dateFormat: DateFormat?
   /// The mapping's own groups (``Mapping/groups(_:)``); `nil`: inherited
-  /// (``_EncodingRun/groups``).
+  /// (``EncodingRun/groups``).
   let groups: Set<String>?
   /// The mapping's own group matching; `nil`: inherited.
   let groupMatching: GroupMatching?
   let isClass: Bool
   let typeName: String
-  let dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
+  let dispatch: (@Sendable (Object, inout PayloadWriter, inout EncodingRun) -> Void)?
   let keyEncoder: (@Sendable (Object) throws -> String)?
   /// Neither `dispatch` nor `keyEncoder`: tested on the hot path instead of the optionals
   /// (testing a generic optional looks up its metadata per object).
   private let isPlain: Bool
   /// The steps the members call, kept alive here.
-  private let steps: [_EncodeStep]
+  private let steps: [EncodeStep]
   /// The output keys, for writers building a ``Node``.
-  private let keys: [_OutputKey]
+  private let keys: [OutputKey]
   /// For a plan with default keys: the plans it derives for the key conventions calls declare
   /// (``MappingOptions/keys``).
-  private let keyVariants: _KeyVariants<_InversePlan<Object>>?
+  private let keyVariants: KeyVariants<InversePlan<Object>>?
   /// ``keyVariants`` is set: tested on the hot path instead of the optional.
   private let hasKeyVariants: Bool
   /// The rules left out because another one writes their output key.
   private let placementProblems: [InverseOmission]
-  private let members: _FixedBuffer<_OutputMember>
+  private let members: FixedBuffer<OutputMember>
   /// The number of members.
   private let memberCount: Int
   /// Every key's compact `"key":` bytes, one after the other.
-  private let keyBytes: _FixedBuffer<UInt8>
-  /// A rule whose value is the whole output (``_OutputPlacement/wholeOutput``), written instead
+  private let keyBytes: FixedBuffer<UInt8>
+  /// A rule whose value is the whole output (``OutputPlacement/wholeOutput``), written instead
   /// of the members; `nil` for every mapping of the DSL.
-  private let wholeOutput: _EncodeStep?
-  /// The rules whose values' members go into the object (``_OutputPlacement/selfMembers``),
+  private let wholeOutput: EncodeStep?
+  /// The rules whose values' members go into the object (``OutputPlacement/selfMembers``),
   /// written after the members, with their own nil policies; none for every mapping of the DSL.
-  private let selfMemberSteps: [(step: _SelfMembersEncodeStep, nulls: NullPolicy?)]
+  private let selfMemberSteps: [(step: SelfMembersEncodeStep, nulls: NullPolicy?)]
   /// ``wholeOutput`` or ``selfMemberSteps`` is set: tested on the hot path instead of both.
   private let writesSelf: Bool
   /// The mapping's own key convention, which its child mappings that declare none write with.
@@ -377,9 +377,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
   private let hasOwnConvention: Bool
 
   private init(
-    rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
+    rules: [EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     groups: Set<String>?, groupMatching: GroupMatching?,
-    dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
+    dispatch: (@Sendable (Object, inout PayloadWriter, inout EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?, keyConvention: KeyConvention?,
     problems: inout [InverseOmission]
   ) {
@@ -387,8 +387,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
     ownConvention = keyConvention
     hasOwnConvention = keyConvention != nil
     if rules.contains(where: { $0.defaultKeyNames != nil }) {
-      keyVariants = _KeyVariants { convention, _ in
-        _InversePlan.build(
+      keyVariants = KeyVariants { convention, _ in
+        InversePlan.build(
           rules: rules.map { $0.keyed(by: convention) }, nulls: nulls, dateFormat: dateFormat,
           groups: groups, groupMatching: groupMatching, dispatch: dispatch,
           keyEncoder: keyEncoder
@@ -399,9 +399,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
       keyVariants = nil
       hasKeyVariants = false
     }
-    var tree = _OutputTree()
+    var tree = OutputTree()
     var placement: [InverseOmission] = []
-    var selfMembers: [_EncodingRule<Object>] = []
+    var selfMembers: [EncodingRule<Object>] = []
     let whole = rules.first { $0.placement == .wholeOutput }
     for rule in rules {
       if let whole {
@@ -424,13 +424,13 @@ final class _InversePlan<Object>: @unchecked Sendable {
     wholeOutput = whole?.step
     placementProblems = placement
     problems += placement
-    var flat: [_OutputMember] = []
-    var keys: [_OutputKey] = []
+    var flat: [OutputMember] = []
+    var keys: [OutputKey] = []
     tree.flatten(into: &flat, keys: &keys)
     // `@self` values' members go after the members the rules write, which they never repeat.
     let writtenKeys = Set(tree.keys)
     selfMemberSteps = selfMembers.map {
-      (_SelfMembersEncodeStep($0.step, excluding: writtenKeys), $0.nulls)
+      (SelfMembersEncodeStep($0.step, excluding: writtenKeys), $0.nulls)
     }
     writesSelf = whole != nil || !selfMembers.isEmpty
     var bytes: [UInt8] = []
@@ -441,10 +441,10 @@ final class _InversePlan<Object>: @unchecked Sendable {
       flat[index].framedCount = framed.count
       bytes += framed
     }
-    keyBytes = _FixedBuffer(bytes)
-    members = _FixedBuffer(flat)
+    keyBytes = FixedBuffer(bytes)
+    members = FixedBuffer(flat)
     self.keys = keys
-    // The members' steps (some made by the tree, see `_OutputTree.insert`, or above), kept
+    // The members' steps (some made by the tree, see `OutputTree.insert`, or above), kept
     // alive here.
     steps = withExtendedLifetime(tree) { flat.compactMap { $0.step?.target } }
     self.dispatch = dispatch
@@ -460,13 +460,13 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   /// Builds the plan, returning also the rules that could not be placed in the output tree.
   static func build(
-    rules: [_EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
+    rules: [EncodingRule<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     groups: Set<String>? = nil, groupMatching: GroupMatching? = nil,
-    dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?,
+    dispatch: (@Sendable (Object, inout PayloadWriter, inout EncodingRun) -> Void)?,
     keyEncoder: (@Sendable (Object) throws -> String)?, keyConvention: KeyConvention? = nil
-  ) -> (plan: _InversePlan<Object>, problems: [InverseOmission]) {
+  ) -> (plan: InversePlan<Object>, problems: [InverseOmission]) {
     var problems: [InverseOmission] = []
-    let plan = _InversePlan(
+    let plan = InversePlan(
       rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups,
       groupMatching: groupMatching, dispatch: dispatch,
       keyEncoder: keyEncoder, keyConvention: keyConvention, problems: &problems)
@@ -475,12 +475,14 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   /// Writes `object` as a JSON object. A cycle in a class graph is recorded as an error and
   /// nothing is written for the repeated object.
-  func encode(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
+  func encode(_ object: Object, to writer: inout PayloadWriter, run: inout EncodingRun) {
     _withBorrowed(object) { encode(at: $0.erased, to: &writer, run: &run) }
   }
 
   /// ``encode(_:to:run:)`` for the `Object` at `object`.
-  func encode(at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
+  func encode(
+    at object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun
+  ) {
     guard isPlain else { return encodeSpecial(at: object, to: &writer, run: &run) }
     encodeBody(at: object, to: &writer, run: &run)
   }
@@ -489,7 +491,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// out of line so that the common path of ``encode(at:to:run:)`` touches no optional closure.
   @inline(never)
   private func encodeSpecial(
-    at pointer: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    at pointer: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     let object = pointer.load(Object.self)
     if let dispatch { return dispatch(object, &writer, &run) }
@@ -499,7 +501,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// Writes a nested-key collection as one object, one member per object in order; two objects
   /// with the same key are an error naming both paths.
   func encodeKeyedCollection(
-    _ objects: some Sequence<Object>, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    _ objects: some Sequence<Object>, to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     guard let keyEncoder else { return }
     writer.beginObject()
@@ -529,13 +531,13 @@ final class _InversePlan<Object>: @unchecked Sendable {
   }
 
   /// Writes `object`'s members as one JSON object (without a nested-key wrapper).
-  func encodeBody(_ object: Object, to writer: inout _PayloadWriter, run: inout _EncodingRun) {
+  func encodeBody(_ object: Object, to writer: inout PayloadWriter, run: inout EncodingRun) {
     _withBorrowed(object) { encodeBody(at: $0.erased, to: &writer, run: &run) }
   }
 
   /// ``encodeBody(_:to:run:)`` for the `Object` at `object`.
   func encodeBody(
-    at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    at object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     if hasKeyVariants, run.hasKeyConvention {
       return encodeKeyedBody(at: object, to: &writer, run: &run)
@@ -595,7 +597,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// mappings; out of line, like ``encodeKeyedBody(at:to:run:)``.
   @inline(never)
   private func encodePassingConvention(
-    at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    at object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     let outer = run.keyConvention
     run.keyConvention = ownConvention
@@ -609,7 +611,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// holds nothing for it.
   @inline(never)
   private func encodeKeyedBody(
-    at object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    at object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     let keyed = keyed(in: run)
     // Keys the convention made the same (`userID` and a spelled "user_id" under snake_case):
@@ -630,7 +632,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// The plan to write with in `run`: the one derived for the call's key convention when the
   /// call declares one and this plan has default keys, else this one.
   @inline(never)
-  private func keyed(in run: borrowing _EncodingRun) -> _InversePlan<Object> {
+  private func keyed(in run: borrowing EncodingRun) -> InversePlan<Object> {
     guard let keyVariants, let convention = run.keyConvention else { return self }
     return keyVariants.plan(for: convention, owner: ObjectIdentifier(self))
   }
@@ -638,7 +640,7 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// Notes that the class instance at `object` is being written; `false` (with a cycle error)
   /// when it already is, further out.
   @inline(never)
-  private func enter(_ object: _BorrowedModel, run: inout _EncodingRun) -> Bool {
+  private func enter(_ object: UnsafeBorrowedModel, run: inout EncodingRun) -> Bool {
     let id = ObjectIdentifier(object.load(Object.self) as AnyObject)
     guard !run.visiting.contains(id) else {
       run.errors.append(MappingError(path: _jsonPointer(run.path), .cycle(type: typeName)))
@@ -650,11 +652,11 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   /// Writes the model at `object` with its `@self` rules: the whole-output rule's value instead
   /// of an object, or the object with the members of the `@self` values after the rules'
-  /// (``_SelfMembersEncodeStep``). Out of line, for definition files only.
+  /// (``SelfMembersEncodeStep``). Out of line, for definition files only.
   @inline(never)
   private func writeWithSelfRules(
-    _ object: _BorrowedModel, nulls objectNulls: NullPolicy, writer: inout _PayloadWriter,
-    run: inout _EncodingRun
+    _ object: UnsafeBorrowedModel, nulls objectNulls: NullPolicy, writer: inout PayloadWriter,
+    run: inout EncodingRun
   ) {
     if let wholeOutput {
       if !wholeOutput.write(object, to: &writer, run: &run, nulls: objectNulls) { writer.null() }
@@ -675,9 +677,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// into a compact JSON writer; returns whether any was written. A member that writes nothing
   /// (a `nil` left out, a failure, an empty nested object) has its key taken back.
   private func writeCompact(
-    _ object: _BorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
-    writer: inout _PayloadWriter,
-    run: inout _EncodingRun
+    _ object: UnsafeBorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
+    writer: inout PayloadWriter,
+    run: inout EncodingRun
   ) -> Bool {
     var wroteAny = false
     var index = start
@@ -716,9 +718,9 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
   /// ``writeCompact(_:from:to:nulls:writer:run:)`` for any writer (pretty JSON, nodes).
   private func write(
-    _ object: _BorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
-    writer: inout _PayloadWriter,
-    run: inout _EncodingRun
+    _ object: UnsafeBorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
+    writer: inout PayloadWriter,
+    run: inout EncodingRun
   ) -> Bool {
     var wroteAny = false
     var index = start
@@ -739,8 +741,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// nested object, without its key) with any writer, and moves `index` past the member's
   /// subtree; returns whether anything was written.
   private func writeValue(
-    _ object: _BorrowedModel, at index: inout Int, nulls objectNulls: NullPolicy,
-    writer: inout _PayloadWriter, run: inout _EncodingRun
+    _ object: UnsafeBorrowedModel, at index: inout Int, nulls objectNulls: NullPolicy,
+    writer: inout PayloadWriter, run: inout EncodingRun
   ) -> Bool {
     let member = members[index]
     if let step = member.step {
@@ -765,8 +767,8 @@ final class _InversePlan<Object>: @unchecked Sendable {
   /// writes nothing, so that every value reads back from its index. Returns whether any member
   /// was written (an array of nothing but gaps is taken back with its key).
   private func writeElements(
-    _ object: _BorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
-    writer: inout _PayloadWriter, run: inout _EncodingRun
+    _ object: UnsafeBorrowedModel, from start: Int, to end: Int, nulls objectNulls: NullPolicy,
+    writer: inout PayloadWriter, run: inout EncodingRun
   ) -> Bool {
     writer.beginArray()
     var wroteAny = false
@@ -794,27 +796,27 @@ final class _InversePlan<Object>: @unchecked Sendable {
 
 /// The serializing step of a rule tagged with groups: writes nothing (its key is taken back)
 /// unless the run's groups include one of its own.
-final class _GroupedEncodeStep: _EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see _EncodeStep).
-  let inner: _EncodeStep
+final class GroupedEncodeStep: EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see EncodeStep).
+  let inner: EncodeStep
   let groups: [String]
   /// Writes only when the run selects groups: the rule shares its key with an earlier rule of
   /// disjoint groups, which alone writes it when no groups are selected.
   let requiresSelection: Bool
 
-  init(_ inner: _EncodeStep, groups: [String], requiresSelection: Bool = false) {
+  init(_ inner: EncodeStep, groups: [String], requiresSelection: Bool = false) {
     self.inner = inner
     self.groups = groups
     self.requiresSelection = requiresSelection
   }
 
   /// The same step, writing only when the run selects groups.
-  func requiringSelection() -> _GroupedEncodeStep {
-    _GroupedEncodeStep(inner, groups: groups, requiresSelection: true)
+  func requiringSelection() -> GroupedEncodeStep {
+    GroupedEncodeStep(inner, groups: groups, requiresSelection: true)
   }
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     // No groups selected (none, or an empty set): every rule applies.
@@ -830,19 +832,19 @@ final class _GroupedEncodeStep: _EncodeStep, @unchecked Sendable {
 /// (``Attribute/writingSelfBack()``): the attribute's value, written as a `Node`, must be an
 /// object (or nothing: `nil` left out, `null`), and its members go into the object being written,
 /// except the keys other rules of the object write.
-final class _SelfMembersEncodeStep: _EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see _EncodeStep).
-  let inner: _EncodeStep
+final class SelfMembersEncodeStep: EncodeStep, @unchecked Sendable {
+  // @unchecked: immutable after init (see EncodeStep).
+  let inner: EncodeStep
   /// The keys the object's other rules write.
   let excluded: Set<String>
 
-  init(_ inner: _EncodeStep, excluding excluded: Set<String>) {
+  init(_ inner: EncodeStep, excluding excluded: Set<String>) {
     self.inner = inner
     self.excluded = excluded
   }
 
   override func write(
-    _ object: _BorrowedModel, to writer: inout _PayloadWriter, run: inout _EncodingRun,
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
     var values = writer.nodeWriter()

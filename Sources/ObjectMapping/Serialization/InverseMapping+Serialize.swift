@@ -141,7 +141,7 @@ extension InverseMapping {
   // MARK: Internals
 
   private func _writeArray(
-    _ objects: some Sequence<Object>, to writer: inout _PayloadWriter, run: inout _EncodingRun
+    _ objects: some Sequence<Object>, to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     if plan.keyEncoder != nil { return plan.encodeKeyedCollection(objects, to: &writer, run: &run) }
     writer.beginArray()
@@ -158,12 +158,12 @@ extension InverseMapping {
   /// Runs `body` with a new writer and run; `options` are the call's (they reach every child
   /// mapping, see ``MappingOptions``).
   func _write(
-    to target: _PayloadWriter.Target, pretty: Bool = false, capacity: Int = 1024,
-    options: MappingOptions = .none, _ body: (inout _PayloadWriter, inout _EncodingRun) -> Void
-  ) throws(MappingErrors) -> _PayloadWriter {
-    var writer = _PayloadWriter(target: target, pretty: pretty, capacity: max(capacity, 256))
+    to target: PayloadWriter.Target, pretty: Bool = false, capacity: Int = 1024,
+    options: MappingOptions = .none, _ body: (inout PayloadWriter, inout EncodingRun) -> Void
+  ) throws(MappingErrors) -> PayloadWriter {
+    var writer = PayloadWriter(target: target, pretty: pretty, capacity: max(capacity, 256))
     writer.decimals = decimalOutput
-    var run = _EncodingRun(options: options)
+    var run = EncodingRun(options: options)
     // The call's policy for `nil` relationships, else the root mapping's: every mapping of the
     // call follows it unless it (or the relationship) sets its own.
     run.relationshipNulls = options.relationshipNulls ?? relationshipNulls

@@ -28,7 +28,7 @@
 /// To make a customized inverse the one a mapping (and every relationship using it) serializes
 /// with, use ``Mapping/customizingInverse(_:)``.
 public struct InverseMapping<Object>: Sendable {
-  var rules: [_EncodingRule<Object>]
+  var rules: [EncodingRule<Object>]
   var leftOut: [InverseOmission]
   var rootPath: [String] = []
   /// The mapping's own nil policy; `nil`: inherited from the parent mapping or the call.
@@ -46,10 +46,10 @@ public struct InverseMapping<Object>: Sendable {
   /// The mapping's own form options (``MappingOptions/form``), used when it is the root of a
   /// form body; `nil`: the call's, else the defaults.
   var form: FormEncodingOptions?
-  private(set) var plan: _InversePlan<Object>
+  private(set) var plan: InversePlan<Object>
   private var placementProblems: [InverseOmission]
   /// For dynamic mappings: writes an object with the case its runtime type selects.
-  var dispatch: (@Sendable (Object, inout _PayloadWriter, inout _EncodingRun) -> Void)?
+  var dispatch: (@Sendable (Object, inout PayloadWriter, inout EncodingRun) -> Void)?
   /// For nested-key mappings: the key an object is written under.
   var keyEncoder: (@Sendable (Object) throws -> String)? {
     didSet { self = rebuilt() }
@@ -61,14 +61,14 @@ public struct InverseMapping<Object>: Sendable {
   }
 
   init(
-    encodings: [_RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
+    encodings: [RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     groups: Set<String>? = nil, groupMatching: GroupMatching? = nil,
     relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil
   ) {
     self.groupMatching = groupMatching
     self.relationshipNulls = relationshipNulls
     self.form = form
-    var rules: [_EncodingRule<Object>] = []
+    var rules: [EncodingRule<Object>] = []
     var leftOut: [InverseOmission] = []
     for encoding in encodings {
       switch encoding {
@@ -82,7 +82,7 @@ public struct InverseMapping<Object>: Sendable {
     self.nullPolicy = nulls
     self.dateFormat = dateFormat
     self.groups = groups
-    (plan, placementProblems) = _InversePlan.build(
+    (plan, placementProblems) = InversePlan.build(
       rules: rules, nulls: nulls, dateFormat: dateFormat, groups: groups,
       groupMatching: groupMatching, dispatch: nil,
       keyEncoder: nil)
@@ -90,7 +90,7 @@ public struct InverseMapping<Object>: Sendable {
 
   /// The inverse of a dynamic mapping: each object is written by the first case that serializes
   /// its exact runtime type, else by the first that accepts it.
-  init(dispatchingTo encoders: [_CaseEncoder<Object>], typeName: String) {
+  init(dispatchingTo encoders: [CaseEncoder<Object>], typeName: String) {
     self.init(encodings: [], nulls: nil, dateFormat: nil)
     dispatch = { object, writer, run in
       for exact in [true, false] {
@@ -120,7 +120,7 @@ public struct InverseMapping<Object>: Sendable {
 
   private func rebuilt() -> Self {
     var copy = self
-    (copy.plan, copy.placementProblems) = _InversePlan.build(
+    (copy.plan, copy.placementProblems) = InversePlan.build(
       rules: rules, nulls: nullPolicy, dateFormat: dateFormat, groups: groups,
       groupMatching: groupMatching,
       dispatch: dispatch, keyEncoder: keyEncoder, keyConvention: keyConvention)
@@ -180,7 +180,7 @@ public struct InverseMapping<Object>: Sendable {
     // Under the mapping's convention a property name names the key the convention writes too
     // (`keeping("targetURL")` keeps `target_url`).
     let conventional = kept.map { path in path.map { keyConvention?.key(for: $0) ?? $0 } }
-    func isKept(_ rule: _EncodingRule<Object>, _ position: Int) -> Bool {
+    func isKept(_ rule: EncodingRule<Object>, _ position: Int) -> Bool {
       rule.path.starts(with: kept[position]) || rule.path.starts(with: conventional[position])
     }
     var copy = self
@@ -234,12 +234,12 @@ public struct InverseMapping<Object>: Sendable {
     var copy = self
     var rule: any MappingRule<Object> = rule
     // A rule without a key takes it from the mapping's convention, as in the mapping itself.
-    if let keyConvention, let deriving = rule as? any _KeyDerivingRule,
+    if let keyConvention, let deriving = rule as? any KeyDerivingRule,
       let keyed = deriving.applyingKeyConvention(keyConvention) as? any MappingRule<Object>
     {
       rule = keyed
     }
-    if let encodable = rule as? any _EncodableRule<Object> {
+    if let encodable = rule as? any EncodableRule<Object> {
       switch encodable.encoding {
       case .rule(let encoding): copy.rules.append(encoding)
       case .rules(let encodings): copy.rules += encodings
@@ -253,9 +253,9 @@ public struct InverseMapping<Object>: Sendable {
   func adding<Value: MappableValue>(
     path: [String], label: String, value: @escaping @Sendable (Object) throws -> Value
   ) -> Self {
-    let rule = _EncodingRule<Object>(
+    let rule = EncodingRule<Object>(
       path: path, property: \Object.self as AnyKeyPath & Sendable, label: label, nulls: nil
-    ) { [valueWriter = _ValueWriter<Value>.mappable] object, writer, run, nulls in
+    ) { [valueWriter = ValueWriter<Value>.mappable] object, writer, run, nulls in
       do {
         let computed = try value(object)
         return try _withBorrowed(computed) {

@@ -6,23 +6,23 @@ import Foundation
 // ``MappableValue`` is written through its ``MappableValue/payloadNode()``.
 
 /// A built-in value type with a writer of its own (internal: users write a ``Node``).
-protocol _DirectPayloadWriting: MappableValue {
+protocol DirectPayloadWriting: MappableValue {
   /// The writer of this type's values, made once per plan.
-  static func _makePayloadWriter() -> _PayloadValueWriter<Self>
+  static func _makePayloadWriter() -> PayloadValueWriter<Self>
 }
 
 /// A built-in scalar that writes itself with one of the encoder's writing methods.
-protocol _DirectScalarWriting: _DirectPayloadWriting {
+protocol DirectScalarWriting: DirectPayloadWriting {
   /// Writes the value: calls one of `writer`'s writing methods once.
   func writePayload(to writer: inout PayloadEncoder) throws
 }
 
-extension _DirectScalarWriting {
-  static func _makePayloadWriter() -> _PayloadValueWriter<Self> { _ScalarPayloadWriter<Self>() }
+extension DirectScalarWriting {
+  static func _makePayloadWriter() -> PayloadValueWriter<Self> { ScalarPayloadWriter<Self>() }
 }
 
 /// Writes values of one ``MappableValue`` type; made once per plan, called per value.
-class _PayloadValueWriter<Value>: @unchecked Sendable {
+class PayloadValueWriter<Value>: @unchecked Sendable {
   // @unchecked: immutable after init; subclasses hold only `let` properties.
 
   /// Writes `value` into `writer`.
@@ -31,24 +31,24 @@ class _PayloadValueWriter<Value>: @unchecked Sendable {
 
 /// The writer of `type`: its own direct writer for a built-in type, ``MappableValue/payloadNode()``
 /// for any other.
-func _payloadValueWriter<Value: MappableValue>(for type: Value.Type) -> _PayloadValueWriter<Value> {
-  if let direct = type as? any _DirectPayloadWriting.Type,
+func _payloadValueWriter<Value: MappableValue>(for type: Value.Type) -> PayloadValueWriter<Value> {
+  if let direct = type as? any DirectPayloadWriting.Type,
     let writer = _openDirectWriter(direct, as: type)
   {
     return writer
   }
-  return _NodePayloadWriter<Value>()
+  return NodePayloadWriter<Value>()
 }
 
 /// `direct`'s writer as a writer of `Value` (which `direct` is).
-private func _openDirectWriter<Direct: _DirectPayloadWriting, Value>(
+private func _openDirectWriter<Direct: DirectPayloadWriting, Value>(
   _ direct: Direct.Type, as type: Value.Type
-) -> _PayloadValueWriter<Value>? {
-  Direct._makePayloadWriter() as? _PayloadValueWriter<Value>
+) -> PayloadValueWriter<Value>? {
+  Direct._makePayloadWriter() as? PayloadValueWriter<Value>
 }
 
 /// A user type's writing: its node.
-private final class _NodePayloadWriter<Value: MappableValue>: _PayloadValueWriter<Value>,
+private final class NodePayloadWriter<Value: MappableValue>: PayloadValueWriter<Value>,
   @unchecked Sendable
 {
   override func write(_ value: Value, to writer: inout PayloadEncoder) throws {
@@ -57,7 +57,7 @@ private final class _NodePayloadWriter<Value: MappableValue>: _PayloadValueWrite
 }
 
 /// A built-in scalar's writing.
-private final class _ScalarPayloadWriter<Value: _DirectScalarWriting>: _PayloadValueWriter<Value>,
+private final class ScalarPayloadWriter<Value: DirectScalarWriting>: PayloadValueWriter<Value>,
   @unchecked Sendable
 {
   override func write(_ value: Value, to writer: inout PayloadEncoder) throws {
@@ -67,85 +67,85 @@ private final class _ScalarPayloadWriter<Value: _DirectScalarWriting>: _PayloadV
 
 /// `Double`'s writing, without the witness call of the generic scalar writer (arrays of
 /// coordinates are written element by element through it).
-private final class _DoublePayloadWriter: _PayloadValueWriter<Double>, @unchecked Sendable {
+private final class DoublePayloadWriter: PayloadValueWriter<Double>, @unchecked Sendable {
   override func write(_ value: Double, to writer: inout PayloadEncoder) throws {
     try writer.double(value)
   }
 }
 
-/// `String`'s writing (see ``_DoublePayloadWriter``).
-private final class _StringPayloadWriter: _PayloadValueWriter<String>, @unchecked Sendable {
+/// `String`'s writing (see ``DoublePayloadWriter``).
+private final class StringPayloadWriter: PayloadValueWriter<String>, @unchecked Sendable {
   override func write(_ value: String, to writer: inout PayloadEncoder) throws {
     writer.string(value)
   }
 }
 
-/// `Int`'s writing (see ``_DoublePayloadWriter``).
-private final class _IntPayloadWriter: _PayloadValueWriter<Int>, @unchecked Sendable {
+/// `Int`'s writing (see ``DoublePayloadWriter``).
+private final class IntPayloadWriter: PayloadValueWriter<Int>, @unchecked Sendable {
   override func write(_ value: Int, to writer: inout PayloadEncoder) throws {
     writer.int64(Int64(value))
   }
 }
 
-extension String: _DirectScalarWriting {
-  static func _makePayloadWriter() -> _PayloadValueWriter<String> { _StringPayloadWriter() }
+extension String: DirectScalarWriting {
+  static func _makePayloadWriter() -> PayloadValueWriter<String> { StringPayloadWriter() }
   func writePayload(to writer: inout PayloadEncoder) { writer.string(self) }
 }
 
-extension Bool: _DirectScalarWriting {
+extension Bool: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.bool(self) }
 }
 
-extension Int: _DirectScalarWriting {
-  static func _makePayloadWriter() -> _PayloadValueWriter<Int> { _IntPayloadWriter() }
+extension Int: DirectScalarWriting {
+  static func _makePayloadWriter() -> PayloadValueWriter<Int> { IntPayloadWriter() }
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
-extension Int8: _DirectScalarWriting {
+extension Int8: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
-extension Int16: _DirectScalarWriting {
+extension Int16: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
-extension Int32: _DirectScalarWriting {
+extension Int32: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
-extension Int64: _DirectScalarWriting {
+extension Int64: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(self) }
 }
 
-extension UInt: _DirectScalarWriting {
+extension UInt: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.uint64(UInt64(self)) }
 }
 
-extension UInt8: _DirectScalarWriting {
+extension UInt8: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
-extension UInt16: _DirectScalarWriting {
+extension UInt16: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
-extension UInt32: _DirectScalarWriting {
+extension UInt32: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
-extension UInt64: _DirectScalarWriting {
+extension UInt64: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.uint64(self) }
 }
 
-extension Double: _DirectScalarWriting {
-  static func _makePayloadWriter() -> _PayloadValueWriter<Double> { _DoublePayloadWriter() }
+extension Double: DirectScalarWriting {
+  static func _makePayloadWriter() -> PayloadValueWriter<Double> { DoublePayloadWriter() }
   /// Writes the shortest text that reads back as this value; NaN and infinities are an error.
   func writePayload(to writer: inout PayloadEncoder) throws {
     try writer.double(self)
   }
 }
 
-extension Decimal: _DirectScalarWriting {
+extension Decimal: DirectScalarWriting {
   /// Writes the exact decimal text as a number, or as a string when the mapping asks for
   /// ``DecimalOutput/string``.
   func writePayload(to writer: inout PayloadEncoder) throws {
@@ -159,7 +159,7 @@ extension Decimal: _DirectScalarWriting {
   }
 }
 
-extension Date: _DirectScalarWriting {
+extension Date: DirectScalarWriting {
   /// Writes the date in the attribute's (or mapping's) first date format; ISO 8601 in UTC by
   /// default. A date outside the years 0000 through 9999 (or with a NaN or infinite interval)
   /// is an error, not a trap.
@@ -171,34 +171,34 @@ extension Date: _DirectScalarWriting {
   }
 }
 
-extension URL: _DirectScalarWriting {
+extension URL: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) { writer.string(absoluteString) }
 }
 
-extension UUID: _DirectScalarWriting {
+extension UUID: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) {
     writer.string(uuidString.lowercased())
   }
 }
 
-extension Node: _DirectScalarWriting {
+extension Node: DirectScalarWriting {
   func writePayload(to writer: inout PayloadEncoder) throws { try writer.node(self) }
 }
 
 // MARK: Containers: the element's writer is chosen once, with the container's
 
-extension Optional: _DirectPayloadWriting where Wrapped: MappableValue {
-  static func _makePayloadWriter() -> _PayloadValueWriter<Wrapped?> {
-    _OptionalPayloadWriter(wrapped: _payloadValueWriter(for: Wrapped.self))
+extension Optional: DirectPayloadWriting where Wrapped: MappableValue {
+  static func _makePayloadWriter() -> PayloadValueWriter<Wrapped?> {
+    OptionalPayloadWriter(wrapped: _payloadValueWriter(for: Wrapped.self))
   }
 }
 
 /// Writes the wrapped value, or `null`.
-private final class _OptionalPayloadWriter<Wrapped>: _PayloadValueWriter<Wrapped?>,
+private final class OptionalPayloadWriter<Wrapped>: PayloadValueWriter<Wrapped?>,
   @unchecked Sendable
 {
-  let wrapped: _PayloadValueWriter<Wrapped>
-  init(wrapped: _PayloadValueWriter<Wrapped>) { self.wrapped = wrapped }
+  let wrapped: PayloadValueWriter<Wrapped>
+  init(wrapped: PayloadValueWriter<Wrapped>) { self.wrapped = wrapped }
 
   override func write(_ value: Wrapped?, to writer: inout PayloadEncoder) throws {
     switch value {
@@ -208,18 +208,18 @@ private final class _OptionalPayloadWriter<Wrapped>: _PayloadValueWriter<Wrapped
   }
 }
 
-extension Array: _DirectPayloadWriting where Element: MappableValue {
-  static func _makePayloadWriter() -> _PayloadValueWriter<[Element]> {
-    _ArrayPayloadWriter(element: _payloadValueWriter(for: Element.self))
+extension Array: DirectPayloadWriting where Element: MappableValue {
+  static func _makePayloadWriter() -> PayloadValueWriter<[Element]> {
+    ArrayPayloadWriter(element: _payloadValueWriter(for: Element.self))
   }
 }
 
 /// Writes an array of the elements in order.
-private final class _ArrayPayloadWriter<Element>: _PayloadValueWriter<[Element]>,
+private final class ArrayPayloadWriter<Element>: PayloadValueWriter<[Element]>,
   @unchecked Sendable
 {
-  let element: _PayloadValueWriter<Element>
-  init(element: _PayloadValueWriter<Element>) { self.element = element }
+  let element: PayloadValueWriter<Element>
+  init(element: PayloadValueWriter<Element>) { self.element = element }
 
   override func write(_ value: [Element], to writer: inout PayloadEncoder) throws {
     writer.beginArray()
@@ -228,19 +228,19 @@ private final class _ArrayPayloadWriter<Element>: _PayloadValueWriter<[Element]>
   }
 }
 
-extension Set: _DirectPayloadWriting where Element: MappableValue {
-  static func _makePayloadWriter() -> _PayloadValueWriter<Set<Element>> {
-    _SetPayloadWriter(element: _payloadValueWriter(for: Element.self))
+extension Set: DirectPayloadWriting where Element: MappableValue {
+  static func _makePayloadWriter() -> PayloadValueWriter<Set<Element>> {
+    SetPayloadWriter(element: _payloadValueWriter(for: Element.self))
   }
 }
 
 /// Writes an array of the elements sorted by their compact JSON text, so the output does not
 /// depend on the set's hashing.
-private final class _SetPayloadWriter<Element: Hashable>: _PayloadValueWriter<Set<Element>>,
+private final class SetPayloadWriter<Element: Hashable>: PayloadValueWriter<Set<Element>>,
   @unchecked Sendable
 {
-  let element: _PayloadValueWriter<Element>
-  init(element: _PayloadValueWriter<Element>) { self.element = element }
+  let element: PayloadValueWriter<Element>
+  init(element: PayloadValueWriter<Element>) { self.element = element }
 
   override func write(_ value: Set<Element>, to writer: inout PayloadEncoder) throws {
     let element = self.element
@@ -253,19 +253,19 @@ private final class _SetPayloadWriter<Element: Hashable>: _PayloadValueWriter<Se
   }
 }
 
-extension Dictionary: _DirectPayloadWriting where Key == String, Value: MappableValue {
-  static func _makePayloadWriter() -> _PayloadValueWriter<[String: Value]> {
-    _DictionaryPayloadWriter(value: _payloadValueWriter(for: Value.self))
+extension Dictionary: DirectPayloadWriting where Key == String, Value: MappableValue {
+  static func _makePayloadWriter() -> PayloadValueWriter<[String: Value]> {
+    DictionaryPayloadWriter(value: _payloadValueWriter(for: Value.self))
   }
 }
 
 /// Writes an object with the members sorted by key, so the output does not depend on the
 /// dictionary's hashing.
-private final class _DictionaryPayloadWriter<Value>: _PayloadValueWriter<[String: Value]>,
+private final class DictionaryPayloadWriter<Value>: PayloadValueWriter<[String: Value]>,
   @unchecked Sendable
 {
-  let value: _PayloadValueWriter<Value>
-  init(value: _PayloadValueWriter<Value>) { self.value = value }
+  let value: PayloadValueWriter<Value>
+  init(value: PayloadValueWriter<Value>) { self.value = value }
 
   override func write(_ dictionary: [String: Value], to writer: inout PayloadEncoder) throws {
     writer.beginObject()
@@ -300,7 +300,7 @@ extension MappableValue {
   /// theirs once, when the plan is compiled. A scalar (the usual part) writes itself without a
   /// writer being made.
   func _writePayload(to writer: inout PayloadEncoder) throws {
-    if let scalar = self as? any _DirectScalarWriting {
+    if let scalar = self as? any DirectScalarWriting {
       return try scalar.writePayload(to: &writer)
     }
     try _payloadValueWriter(for: Self.self).write(self, to: &writer)

@@ -8,11 +8,11 @@
 package struct _StoreField<Value>: Sendable {
   /// The payload keys, from the stored object (`["author", "name"]`).
   package let path: [String]
-  private let writer: _ValueWriter<Value>
+  private let writer: ValueWriter<Value>
   /// The attribute's own date format, else its mapping's, else the writer's default.
   private let dateFormat: DateFormat?
 
-  fileprivate init(path: [String], writer: _ValueWriter<Value>, dateFormat: DateFormat?) {
+  fileprivate init(path: [String], writer: ValueWriter<Value>, dateFormat: DateFormat?) {
     self.path = path
     self.writer = writer
     self.dateFormat = dateFormat
@@ -23,7 +23,7 @@ package struct _StoreField<Value>: Sendable {
   ///
   /// - Throws: ``MappingErrors`` when the value cannot be written (a transform refuses it).
   package func node(for value: Value) throws(MappingErrors) -> Node? {
-    var encoder = _PayloadWriter(target: .node)
+    var encoder = PayloadWriter(target: .node)
     if let dateFormat { encoder.dateFormat = dateFormat }
     do {
       let wrote = try _withBorrowed(value) {
@@ -31,7 +31,7 @@ package struct _StoreField<Value>: Sendable {
       }
       return wrote ? encoder.nodes.result : nil
     } catch {
-      var run = _EncodingRun()
+      var run = EncodingRun()
       run.record(error, at: [])
       throw MappingErrors(run.errors)
     }
@@ -64,7 +64,7 @@ extension MappingProtocol {
   /// writes it (a computed member, a to-many element, a grouped or one-way rule).
   package func _storeField<Value>(_ keyPath: KeyPath<Object, Value>) -> _StoreField<Value>? {
     guard let found = _storeResolve(keyPath, in: _plan.inverse, prefix: nil, path: [], depth: 0),
-      let step = found.step as? any _StoreAttributeStep,
+      let step = found.step as? any StoreAttributeStep,
       let writer = step.storeWriter(as: Value.self)
     else { return nil }
     return _StoreField(
@@ -79,8 +79,8 @@ extension MappingProtocol {
 }
 
 /// The attribute rule writing a key path: its step, payload keys and its mapping's date format.
-private struct _StoreResolved {
-  let step: _EncodeStep
+private struct StoreResolved {
+  let step: EncodeStep
   let path: [String]
   let dateFormat: DateFormat?
 }
@@ -90,16 +90,16 @@ private struct _StoreResolved {
 private func _storeResolve<Root>(
   _ target: AnyKeyPath, in inverse: InverseMapping<Root>, prefix: AnyKeyPath?, path: [String],
   depth: Int
-) -> _StoreResolved? {
+) -> StoreResolved? {
   guard depth < 32 else { return nil }
   for rule in inverse.rules {
     guard let full = prefix.map({ $0.appending(path: rule.property) }) ?? rule.property else {
       continue
     }
-    if full == target, rule.step is any _StoreAttributeStep {
-      return _StoreResolved(step: rule.step, path: path + rule.path, dateFormat: inverse.dateFormat)
+    if full == target, rule.step is any StoreAttributeStep {
+      return StoreResolved(step: rule.step, path: path + rule.path, dateFormat: inverse.dateFormat)
     }
-    if let child = rule.step as? any _StoreChildStep,
+    if let child = rule.step as? any StoreChildStep,
       let found = child.storeResolve(target, prefix: full, path: path + rule.path, depth: depth + 1)
     {
       return found
@@ -109,37 +109,37 @@ private func _storeResolve<Root>(
 }
 
 /// An attribute's encode step, seen without its value type.
-private protocol _StoreAttributeStep {
-  func storeWriter<Value>(as: Value.Type) -> _ValueWriter<Value>?
+private protocol StoreAttributeStep {
+  func storeWriter<Value>(as: Value.Type) -> ValueWriter<Value>?
   var storeDateFormat: DateFormat? { get }
 }
 
-extension _AttributeEncodeStep: _StoreAttributeStep {
-  fileprivate func storeWriter<Wanted>(as: Wanted.Type) -> _ValueWriter<Wanted>? {
-    valueWriter as? _ValueWriter<Wanted>
+extension AttributeEncodeStep: StoreAttributeStep {
+  fileprivate func storeWriter<Wanted>(as: Wanted.Type) -> ValueWriter<Wanted>? {
+    valueWriter as? ValueWriter<Wanted>
   }
 
   fileprivate var storeDateFormat: DateFormat? { outputFormat }
 }
 
 /// A to-one relationship's encode step, searched for the fields of its child mapping.
-private protocol _StoreChildStep {
+private protocol StoreChildStep {
   func storeResolve(_ target: AnyKeyPath, prefix: AnyKeyPath, path: [String], depth: Int)
-    -> _StoreResolved?
+    -> StoreResolved?
 }
 
-extension _ToOneEncodeStep: _StoreChildStep {
+extension ToOneEncodeStep: StoreChildStep {
   fileprivate func storeResolve(
     _ target: AnyKeyPath, prefix: AnyKeyPath, path: [String], depth: Int
-  ) -> _StoreResolved? {
+  ) -> StoreResolved? {
     _storeResolve(target, in: mapping()._plan.inverse, prefix: prefix, path: path, depth: depth)
   }
 }
 
-extension _OptionalToOneEncodeStep: _StoreChildStep {
+extension OptionalToOneEncodeStep: StoreChildStep {
   fileprivate func storeResolve(
     _ target: AnyKeyPath, prefix: AnyKeyPath, path: [String], depth: Int
-  ) -> _StoreResolved? {
+  ) -> StoreResolved? {
     // `\.author!`: the key path through the optional, which the child's key paths extend. The
     // store never evaluates it; it only compares key paths.
     let unwrap: WritableKeyPath<Child?, Child> = \Child?.!

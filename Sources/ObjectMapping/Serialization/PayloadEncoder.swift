@@ -2,7 +2,7 @@
 ///
 /// Internal since issue 37: a user's ``MappableValue`` writes itself as a ``Node``
 /// (``MappableValue/payloadNode()``). The built-in value types write straight into the output
-/// through ``_DirectPayloadWriting``, chosen once when an encoding plan is compiled.
+/// through ``DirectPayloadWriting``, chosen once when an encoding plan is compiled.
 struct PayloadEncoder {
   enum Target {
     case json
@@ -11,7 +11,7 @@ struct PayloadEncoder {
 
   let target: Target
   var json: _JSONWriter
-  var nodes: _NodeEventBuilder
+  var nodes: NodeEventBuilder
   /// The settings of the mapping being serialized; the format writers carry none.
   var context: EncodingContext
 
@@ -32,7 +32,7 @@ struct PayloadEncoder {
   ) {
     self.target = target
     json = _JSONWriter(pretty: pretty, capacity: target == .json ? capacity : 0)
-    nodes = _NodeEventBuilder()
+    nodes = NodeEventBuilder()
     self.context = context
   }
 
@@ -72,7 +72,7 @@ struct PayloadEncoder {
   }
 
   /// Writes a key whose JSON-escaped bytes were computed once, when the plan was built.
-  mutating func key(_ key: _OutputKey) {
+  mutating func key(_ key: OutputKey) {
     switch target {
     case .json:
       if json.isPretty {
@@ -184,7 +184,7 @@ struct PayloadEncoder {
 
   struct Checkpoint {
     fileprivate let json: _JSONWriter.Checkpoint?
-    fileprivate let nodes: _NodeEventBuilder.Checkpoint?
+    fileprivate let nodes: NodeEventBuilder.Checkpoint?
   }
 
   func checkpoint() -> Checkpoint {
@@ -217,10 +217,10 @@ struct EncodingContext: Sendable, Equatable {
 }
 
 /// The encoder's name inside the engine.
-typealias _PayloadWriter = PayloadEncoder
+typealias PayloadWriter = PayloadEncoder
 
 /// An output key with its JSON-escaped UTF-8 bytes, computed once per plan.
-struct _OutputKey: Sendable, Hashable {
+struct OutputKey: Sendable, Hashable {
   let text: String
   let escaped: [UInt8]
   /// `"key":` — the quoted, escaped key and the colon, appended in one copy by compact writers.
@@ -235,7 +235,7 @@ struct _OutputKey: Sendable, Hashable {
 
 /// Builds a ``Node`` from writer events with flat stacks (no per-container arrays of frames
 /// copied on write).
-struct _NodeEventBuilder {
+struct NodeEventBuilder {
   private var values: [Node] = []
   private var keys: [String] = []
   private var frames: [(isObject: Bool, values: Int, keys: Int)] = []

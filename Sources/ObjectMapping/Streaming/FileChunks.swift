@@ -44,10 +44,10 @@ public struct FileChunks: AsyncSequence, Sendable {
 
   /// Reads the file a chunk at a time; closes it when done or released.
   public struct Iterator: AsyncIteratorProtocol {
-    private let file: _OpenFile
+    private let file: OpenFile
 
     init(url: URL, chunkSize: Int) {
-      file = _OpenFile(url: url, chunkSize: chunkSize)
+      file = OpenFile(url: url, chunkSize: chunkSize)
     }
 
     /// The next chunk, or `nil` at the end of the file.
@@ -62,7 +62,7 @@ public struct FileChunks: AsyncSequence, Sendable {
 
 /// A file opened on first read and closed at the end, on an error, or when the last iterator
 /// holding it is released.
-private final class _OpenFile {
+private final class OpenFile {
   private let url: URL
   private let chunkSize: Int
   private var handle: FileHandle?

@@ -42,7 +42,7 @@ extension MappingProtocol {
   ) -> StreamedElements<Object, Chunks> where Chunks.Element: ContiguousBytes {
     StreamedElements(
       source: chunks, layout: layout, options: options,
-      reader: _MappedElements(plan: _plan, options: mappingOptions))
+      reader: MappedElements(plan: _plan, options: mappingOptions))
   }
 
   /// The elements of a payload, mapped as its bytes arrive one at a time
@@ -73,21 +73,21 @@ extension MappingProtocol {
 /// step (`collectElement`, as `mapCollection` runs it), one run per batch, each element with
 /// its own errors.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-struct _MappedElements<Object>: _ElementReading {
+struct MappedElements<Object>: ElementReading {
   let plan: _MappingPlan<Object>
   let options: MappingOptions
 
   var defaultReading: JSONReadingOptions { .strict }
   var errorLimit: Int { options.resolvedErrorLimit }
 
-  func readBatch(_ state: _ElementStreamState<Object>) -> _StreamBatchOutcome {
+  func readBatch(_ state: ElementStreamState<Object>) -> _StreamBatchOutcome {
     do {
       try plan.checkDefinition()
     } catch {
       state.fail(error)
       return .stopped
     }
-    var run = _MappingRun(tape: .empty, root: plan, options: options)
+    var run = MappingRun(tape: .empty, root: plan, options: options)
     run.readsElementsAlone = true
     let skips = state.options.onElementFailure == .skip
     let arrayPath = state.arrayPath
@@ -145,9 +145,9 @@ struct _MappedElements<Object>: _ElementReading {
     return outcome
   }
 
-  func readWhole(_ end: _StreamEnd, _ state: _ElementStreamState<Object>) throws {
-    let mapping = _PlanMapping(plan: MappingPlan(plan))
-    let collected: _Collected<Object>
+  func readWhole(_ end: _StreamEnd, _ state: ElementStreamState<Object>) throws {
+    let mapping = PlanMapping(plan: MappingPlan(plan))
+    let collected: Collected<Object>
     switch end {
     case .streamed:
       return
@@ -184,7 +184,7 @@ struct _MappedElements<Object>: _ElementReading {
 
 }
 
-extension _ElementStreamState {
+extension ElementStreamState {
   /// The value at the layout's key path in `document` (object members only, the first of equal
   /// keys), or the error that nothing is there.
   func value(atKeyPathIn document: Node) throws(MappingErrors) -> Node {
@@ -204,6 +204,6 @@ extension _ElementStreamState {
 }
 
 /// A mapping made of a plan, to call the verbs the plan's mapping would.
-struct _PlanMapping<Object>: MappingProtocol {
+struct PlanMapping<Object>: MappingProtocol {
   let plan: MappingPlan<Object>
 }

@@ -31,7 +31,7 @@ public struct StreamSummary: Sendable, Equatable {
 }
 
 /// The summary a stream's iterations write and its sequence reads (``StreamedElements/summary``).
-final class _StreamSummaryBox: Sendable {
+final class StreamSummaryBox: Sendable {
   private let state = _Locked(StreamSummary())
 
   var value: StreamSummary { state.withLock { $0 } }

@@ -38,12 +38,12 @@ where Source.Element: ContiguousBytes {
   let source: Source
   let layout: StreamLayout
   let options: StreamOptions
-  let reader: any _ElementReading<Element>
-  let summaryBox = _StreamSummaryBox()
+  let reader: any ElementReading<Element>
+  let summaryBox = StreamSummaryBox()
 
   init(
     source: Source, layout: StreamLayout, options: StreamOptions,
-    reader: any _ElementReading<Element>
+    reader: any ElementReading<Element>
   ) {
     self.source = source
     self.layout = layout
@@ -60,7 +60,7 @@ where Source.Element: ContiguousBytes {
     let reading = options.reading ?? reader.defaultReading
     return Iterator(
       source: source.makeAsyncIterator(),
-      state: _ElementStreamState(
+      state: ElementStreamState(
         reader: _JSONStreamReader(
           layout: layout, options: reading, maximumElementSize: options.maximumElementSize),
         elements: reader, layout: layout, options: options, reading: reading, box: summaryBox))
@@ -69,7 +69,7 @@ where Source.Element: ContiguousBytes {
   /// Reads the source as elements are asked for.
   public struct Iterator: AsyncIteratorProtocol {
     private var source: Source.AsyncIterator?
-    private let state: _ElementStreamState<Element>
+    private let state: ElementStreamState<Element>
     /// The chunk being consumed, and how far.
     private var chunk: Source.Element?
     private var chunkOffset = 0
@@ -78,7 +78,7 @@ where Source.Element: ContiguousBytes {
     /// state (which is generic, not specialized for the caller's element).
     @usableFromInline var ready: [Element] = []
 
-    init(source: Source.AsyncIterator, state: _ElementStreamState<Element>) {
+    init(source: Source.AsyncIterator, state: ElementStreamState<Element>) {
       self.source = source
       self.state = state
     }
@@ -173,30 +173,30 @@ extension StreamedElements: Sendable where Source: Sendable {}
 
 /// Turns the elements the stream reader finds into values: a mapping's objects, a decoder's
 /// values.
-protocol _ElementReading<Element>: Sendable {
+protocol ElementReading<Element>: Sendable {
   associatedtype Element
   /// The reader options when the stream's options name none.
   var defaultReading: JSONReadingOptions { get }
   /// How many errors and diagnostics one element keeps (``MappingOptions/errorLimit``).
   var errorLimit: Int { get }
   /// Reads the stream reader's ready batch into `state`.
-  func readBatch(_ state: _ElementStreamState<Element>) -> _StreamBatchOutcome
+  func readBatch(_ state: ElementStreamState<Element>) -> _StreamBatchOutcome
   /// The values of what the payload's end left to read whole (a payload that is not the
   /// layout's array, or the value at a key path), appended to `state`.
-  func readWhole(_ end: _StreamEnd, _ state: _ElementStreamState<Element>) throws
+  func readWhole(_ end: _StreamEnd, _ state: ElementStreamState<Element>) throws
 }
 
 /// One iteration of a stream: the reader, the elements ready to be delivered, the error that
 /// ends it, and its summary.
-final class _ElementStreamState<Element> {
+final class ElementStreamState<Element> {
   var reader: _JSONStreamReader
-  let elements: any _ElementReading<Element>
+  let elements: any ElementReading<Element>
   let layout: StreamLayout
   let options: StreamOptions
   let reading: JSONReadingOptions
   /// The path of the streamed array (`/data`), which each element's continues.
   let arrayPath: [_PathComponent]
-  private let box: _StreamSummaryBox
+  private let box: StreamSummaryBox
   private var ready: [Element] = []
   private var readIndex = 0
   private var error: (any Error)?
@@ -211,8 +211,8 @@ final class _ElementStreamState<Element> {
   let errorLimit: Int
 
   init(
-    reader: _JSONStreamReader, elements: any _ElementReading<Element>, layout: StreamLayout,
-    options: StreamOptions, reading: JSONReadingOptions, box: _StreamSummaryBox
+    reader: _JSONStreamReader, elements: any ElementReading<Element>, layout: StreamLayout,
+    options: StreamOptions, reading: JSONReadingOptions, box: StreamSummaryBox
   ) {
     self.reader = reader
     self.elements = elements

@@ -112,7 +112,7 @@ extension MappingProtocol {
       }
     }
     let current = updated
-    let outcome: _ExistingOutcome<Object>
+    let outcome: ExistingOutcome<Object>
     do throws(MappingErrors) {
       outcome = try input.mappingInput.withView {
         collectExisting(view: $0, onto: current, options: options)
@@ -127,13 +127,13 @@ extension MappingProtocol {
     return MappingReport(object: updated, errors: outcome.errors, diagnostics: outcome.diagnostics)
   }
 
-  private func _report(view: _TapeView, options: MappingOptions) -> MappingReport<Object> {
+  private func _report(view: _UnsafeTapeView, options: MappingOptions) -> MappingReport<Object> {
     do {
       try _plan.checkDefinition()
     } catch {
       return MappingReport(failure: error)
     }
-    var run = _MappingRun(tape: view, root: _plan, options: options)
+    var run = MappingRun(tape: view, root: _plan, options: options)
     guard _plan.isPlain, let make = _plan.make else {
       let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
       return MappingReport(

@@ -41,20 +41,20 @@ enum _Validation<Value> {
 }
 
 /// A per-rule validator with the message its rejection reports.
-struct _Validator<Value>: Sendable {
+struct Validator<Value>: Sendable {
   let message: String?
   let body: @Sendable (inout Value) throws -> Bool
 }
 
 /// An error thrown by a validator, kept as the validator's message.
-struct _ValidationFailure: Error {
+struct ValidationFailure: Error {
   let message: String
 }
 
 /// Runs a rule's validators, then the model's hook, on `value` about to be set at `keyPath` of
 /// `object`.
 func _validate<Object, Value>(
-  _ value: Value, validators: [_Validator<Value>], object: Object,
+  _ value: Value, validators: [Validator<Value>], object: Object,
   keyPath: AnyKeyPath
 ) -> _Validation<Value> {
   var value = value
@@ -79,7 +79,7 @@ func _validate<Object, Value>(
   }
   guard let replaced = boxed as? Value else {
     return .fail(
-      _ValidationFailure(
+      ValidationFailure(
         message:
           "validateValue replaced the value with a \(type(of: boxed)), expected \(Value.self)"))
   }
@@ -100,7 +100,7 @@ func _describeForMessage(_ value: Any) -> String {
   return MessageText.value(String(describing: value))
 }
 
-extension _MappingRun {
+extension MappingRun {
   /// Records a validation outcome that is not an acceptance, at `extra` below the current path.
   mutating func record<Value>(_ outcome: _Validation<Value>, at extra: [_PathComponent]) {
     switch outcome {
@@ -111,7 +111,7 @@ extension _MappingRun {
     case .fail(let error):
       // Past the limit the error is only counted: its description (user code) is not asked for.
       guard errors.keepsNext else { return errors.countOmitted(1) }
-      if let failure = error as? _ValidationFailure {
+      if let failure = error as? ValidationFailure {
         return fail(.validationFailed(message: failure.message), at: extra)
       }
       errors.append(

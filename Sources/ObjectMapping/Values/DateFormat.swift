@@ -62,28 +62,28 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The outcome of reading a text or number with one format.
-  enum _ParseOutcome {
+  enum ParseOutcome {
     case date(Date)
     case noMatch
     /// The text has the format's shape but names a date that does not exist.
     case impossible(String)
   }
 
-  func parse(text: String) -> _ParseOutcome {
+  func parse(text: String) -> ParseOutcome {
     switch self {
     case .iso8601: return _ISO8601.parse(Array(text.utf8))
     case .epochSeconds, .epochMilliseconds:
       guard _CanonicalNumber(text: text) != nil, let value = Double(text) else { return .noMatch }
       return parse(number: value)
     case .pattern(let pattern):
-      return _DatePattern(pattern).parse(text)
+      return DatePattern(pattern).parse(text)
     }
   }
 
-  func parse(number: Double) -> _ParseOutcome {
+  func parse(number: Double) -> ParseOutcome {
     switch self {
-    case .epochSeconds: return _Civil.outcome(seconds: number)
-    case .epochMilliseconds: return _Civil.outcome(seconds: number / 1000)
+    case .epochSeconds: return Civil.outcome(seconds: number)
+    case .epochMilliseconds: return Civil.outcome(seconds: number / 1000)
     case .iso8601, .pattern: return .noMatch
     }
   }
@@ -96,12 +96,12 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .iso8601: return .string(try _ISO8601.format(date))
     case .epochSeconds:
-      try _Civil.checkRange(date)
+      try Civil.checkRange(date)
       return _epochNode(date.timeIntervalSince1970)
     case .epochMilliseconds:
-      try _Civil.checkRange(date)
+      try Civil.checkRange(date)
       return _epochNode((date.timeIntervalSince1970 * 1000).rounded())
-    case .pattern(let pattern): return .string(try _DatePattern(pattern).format(date))
+    case .pattern(let pattern): return .string(try DatePattern(pattern).format(date))
     }
   }
 
@@ -158,7 +158,7 @@ extension Date: MappableValue {
 }
 
 /// Calendar arithmetic on the proleptic Gregorian calendar, in UTC.
-enum _Civil {
+enum Civil {
   /// Seconds since 1970 from 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z (excluded): the
   /// dates every ``DateFormat`` reads and writes, so that whole-second arithmetic fits `Int`.
   static let supportedSeconds = _CivilTime.supportedSeconds
@@ -167,7 +167,7 @@ enum _Civil {
   static let rangeReason = "outside the years 0000 through 9999"
 
   /// The date `seconds` after 1970, or why there is none.
-  static func outcome(seconds: Double) -> DateFormat._ParseOutcome {
+  static func outcome(seconds: Double) -> DateFormat.ParseOutcome {
     guard supportedSeconds.contains(seconds) else { return .impossible(rangeReason) }
     return .date(Date(timeIntervalSince1970: seconds))
   }
@@ -223,7 +223,7 @@ enum _Civil {
   static func make(
     year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double,
     offsetSeconds: Int
-  ) -> DateFormat._ParseOutcome {
+  ) -> DateFormat.ParseOutcome {
     guard (1...12).contains(month) else { return .impossible("month \(month) does not exist") }
     guard day >= 1, day <= daysIn(month: month, year: year) else {
       return .impossible("\(monthNames[month - 1]) \(day), \(year) does not exist")
@@ -266,8 +266,8 @@ enum _Civil {
 
 /// A hand-written ISO 8601 / RFC 3339 reader and writer (no `DateFormatter`).
 enum _ISO8601 {
-  static func parse(_ bytes: [UInt8]) -> DateFormat._ParseOutcome {
-    var reader = _DigitReader(bytes)
+  static func parse(_ bytes: [UInt8]) -> DateFormat.ParseOutcome {
+    var reader = DigitReader(bytes)
     guard let year = reader.digits(exactly: 4), reader.expect("-"),
       let month = reader.digits(exactly: 2), reader.expect("-"),
       let day = reader.digits(exactly: 2)
@@ -310,7 +310,7 @@ enum _ISO8601 {
       }
     }
     guard reader.atEnd else { return .noMatch }
-    return _Civil.make(
+    return Civil.make(
       year: year, month: month, day: day, hour: hour, minute: minute, second: second,
       fraction: fraction, offsetSeconds: offset)
   }
@@ -321,12 +321,12 @@ enum _ISO8601 {
   /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` for a date outside the years
   ///   0000 through 9999.
   static func format(_ date: Date, unitsPerSecond: Int = 1_000_000) throws -> String {
-    _CivilTime.iso8601(try _Civil.fields(of: date, unitsPerSecond: unitsPerSecond))
+    _CivilTime.iso8601(try Civil.fields(of: date, unitsPerSecond: unitsPerSecond))
   }
 }
 
 /// Reads digits and punctuation from the front of a byte array.
-struct _DigitReader {
+struct DigitReader {
   let bytes: [UInt8]
   var position = 0
 

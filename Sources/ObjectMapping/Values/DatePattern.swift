@@ -2,7 +2,7 @@ import Foundation
 
 /// A compiled ``DateFormat/pattern(_:)``: Unicode date-field symbols read and written by hand,
 /// with English names, in UTC unless the pattern has a zone field.
-struct _DatePattern {
+struct DatePattern {
   enum Token: Equatable {
     case literal([UInt8])
     case field(Character, Int)
@@ -45,8 +45,8 @@ struct _DatePattern {
     self.tokens = tokens
   }
 
-  func parse(_ text: String) -> DateFormat._ParseOutcome {
-    var reader = _DigitReader(Array(text.utf8))
+  func parse(_ text: String) -> DateFormat.ParseOutcome {
+    var reader = DigitReader(Array(text.utf8))
     var year = 1970
     var month = 1
     var day = 1
@@ -81,7 +81,7 @@ struct _DatePattern {
         case "M", "L":
           if count >= 3 {
             let names =
-              count == 3 ? _Civil.monthNames.map { String($0.prefix(3)) } : _Civil.monthNames
+              count == 3 ? Civil.monthNames.map { String($0.prefix(3)) } : Civil.monthNames
             guard let index = reader.word(from: names) else { return .noMatch }
             month = index + 1
           } else {
@@ -113,7 +113,7 @@ struct _DatePattern {
           fraction = value
         case "E":
           let names =
-            count >= 4 ? _Civil.weekdayNames : _Civil.weekdayNames.map { String($0.prefix(3)) }
+            count >= 4 ? Civil.weekdayNames : Civil.weekdayNames.map { String($0.prefix(3)) }
           guard reader.word(from: names) != nil else { return .noMatch }
         case "Z", "X", "x":
           if symbol == "X" || (symbol == "Z" && count == 5), reader.expect("Z") {
@@ -138,7 +138,7 @@ struct _DatePattern {
     }
     guard reader.atEnd else { return .noMatch }
     if let pm, twelveHour, pm { hour += 12 }
-    return _Civil.make(
+    return Civil.make(
       year: year, month: month, day: day, hour: hour, minute: minute, second: second,
       fraction: fraction, offsetSeconds: offset)
   }
@@ -148,36 +148,36 @@ struct _DatePattern {
   /// - Throws: ``ConversionFailure/notRepresentable(_:reason:)`` for a date outside the years
   ///   0000 through 9999.
   func format(_ date: Date) throws -> String {
-    let f = try _Civil.fields(of: date)
+    let f = try Civil.fields(of: date)
     var output = ""
     for token in tokens {
       switch token {
       case .literal(let bytes): output += String(decoding: bytes, as: UTF8.self)
       case .field(let symbol, let count):
         switch symbol {
-        case "y": output += count == 2 ? _Civil.pad(f.year % 100, 2) : _Civil.pad(f.year, count)
+        case "y": output += count == 2 ? Civil.pad(f.year % 100, 2) : Civil.pad(f.year, count)
         case "M", "L":
           if count >= 4 {
-            output += _Civil.monthNames[f.month - 1]
+            output += Civil.monthNames[f.month - 1]
           } else if count == 3 {
-            output += String(_Civil.monthNames[f.month - 1].prefix(3))
+            output += String(Civil.monthNames[f.month - 1].prefix(3))
           } else {
-            output += _Civil.pad(f.month, count)
+            output += Civil.pad(f.month, count)
           }
-        case "d": output += _Civil.pad(f.day, count)
-        case "H": output += _Civil.pad(f.hour, count)
-        case "h": output += _Civil.pad(f.hour % 12 == 0 ? 12 : f.hour % 12, count)
+        case "d": output += Civil.pad(f.day, count)
+        case "H": output += Civil.pad(f.hour, count)
+        case "h": output += Civil.pad(f.hour % 12 == 0 ? 12 : f.hour % 12, count)
         case "a": output += f.hour < 12 ? "AM" : "PM"
-        case "m": output += _Civil.pad(f.minute, count)
-        case "s": output += _Civil.pad(f.second, count)
+        case "m": output += Civil.pad(f.minute, count)
+        case "s": output += Civil.pad(f.second, count)
         case "S":
           // Microseconds, cut or padded with zeros to `count` digits.
-          let micros = _Civil.pad(f.fraction, 6)
+          let micros = Civil.pad(f.fraction, 6)
           output +=
             count <= 6
             ? String(micros.prefix(count)) : micros + String(repeating: "0", count: count - 6)
         case "E":
-          let name = _Civil.weekdayNames[((f.days % 7) + 7) % 7]
+          let name = Civil.weekdayNames[((f.days % 7) + 7) % 7]
           output += count >= 4 ? name : String(name.prefix(3))
         case "Z": output += count == 5 ? "Z" : "+0000"
         case "X", "x": output += symbol == "X" ? "Z" : "+00"

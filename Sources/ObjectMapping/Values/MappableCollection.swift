@@ -121,7 +121,7 @@ extension ContiguousArray: MappableValue where Element: MappableValue {}
 /// conformance, found once per relationship (not per value) from internal conformances: what
 /// `null` and absence produce, how to tell a `nil` optional collection from an empty one, and
 /// whether the type has an order of its own.
-struct _CollectionTraits<Collection: MappableCollection>: Sendable {
+struct CollectionTraits<Collection: MappableCollection>: Sendable {
   /// What `null` sets and absence leaves: `nil` for an optional collection; `nil` here means
   /// `null` is an error and absence makes the relationship required.
   let nullValue: (@Sendable () -> Collection)?
@@ -134,31 +134,31 @@ struct _CollectionTraits<Collection: MappableCollection>: Sendable {
 
   /// The traits of `Collection`.
   static var of: Self {
-    if let optional = Collection.self as? any _OptionalCollection.Type,
+    if let optional = Collection.self as? any OptionalCollection.Type,
       let traits = optional._optionalCollectionTraits() as? Self
     {
       return traits
     }
-    return _CollectionTraits(
-      nullValue: nil, isNil: nil, isUnordered: Collection.self is any _UnorderedCollection.Type)
+    return CollectionTraits(
+      nullValue: nil, isNil: nil, isUnordered: Collection.self is any UnorderedCollection.Type)
   }
 }
 
-/// An optional collection, seen without its wrapped type (see ``_CollectionTraits``).
-protocol _OptionalCollection {
-  /// `_CollectionTraits<Self>`, as `Any` (the protocol is used as an existential metatype).
+/// An optional collection, seen without its wrapped type (see ``CollectionTraits``).
+protocol OptionalCollection {
+  /// `CollectionTraits<Self>`, as `Any` (the protocol is used as an existential metatype).
   static func _optionalCollectionTraits() -> Any
 }
 
-extension Optional: _OptionalCollection where Wrapped: MappableCollection {
+extension Optional: OptionalCollection where Wrapped: MappableCollection {
   static func _optionalCollectionTraits() -> Any {
-    _CollectionTraits<Wrapped?>(
+    CollectionTraits<Wrapped?>(
       nullValue: { nil }, isNil: { $0 == nil },
-      isUnordered: _CollectionTraits<Wrapped>.of.isUnordered)
+      isUnordered: CollectionTraits<Wrapped>.of.isUnordered)
   }
 }
 
 /// A collection without an order of its own, written sorted: the library's `Set`.
-protocol _UnorderedCollection {}
+protocol UnorderedCollection {}
 
-extension Set: _UnorderedCollection {}
+extension Set: UnorderedCollection {}

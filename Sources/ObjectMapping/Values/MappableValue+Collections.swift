@@ -19,7 +19,7 @@ extension Optional: MappableValue where Wrapped: MappableValue {
 }
 
 /// Failures inside a collection value, each with the path below the collection.
-struct _NestedConversionFailures: Error {
+struct NestedConversionFailures: Error {
   var failures: [(path: [_PathComponent], failure: any Error)]
 }
 
@@ -73,7 +73,7 @@ extension PayloadValue {
       do {
         result.append(
           try Element(payload: sibling(at: cursor)))
-      } catch let nested as _NestedConversionFailures {
+      } catch let nested as NestedConversionFailures {
         for inner in nested.failures {
           failures.append(([.index(offset)] + inner.path, inner.failure))
         }
@@ -82,7 +82,7 @@ extension PayloadValue {
       }
       cursor = tape.next(after: cursor)
     }
-    guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
+    guard failures.isEmpty else { throw NestedConversionFailures(failures: failures) }
     return result
   }
 }
@@ -138,7 +138,7 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
       guard result.index(forKey: key) == nil else { continue }
       do {
         result[key] = try Value(payload: value)
-      } catch let nested as _NestedConversionFailures {
+      } catch let nested as NestedConversionFailures {
         for inner in nested.failures {
           failures.append(([.key(key)] + inner.path, inner.failure))
         }
@@ -146,7 +146,7 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
         failures.append(([.key(key)], error))
       }
     }
-    guard failures.isEmpty else { throw _NestedConversionFailures(failures: failures) }
+    guard failures.isEmpty else { throw NestedConversionFailures(failures: failures) }
     self = result
   }
   /// An object node with members sorted by key, so output is deterministic.

@@ -16,27 +16,27 @@ public struct PayloadValue {
   // without retaining them, so that handing one to `init(payload:)` costs no reference
   // counting. Both stay alive while the run's reading (`token`, see `_ReadingScope`) is
   // current on this thread, which every public member checks before reading them.
-  let tape: _TapeView
+  let tape: _UnsafeTapeView
   let index: Int
-  private let unretainedContext: _Unretained<_ValueContext>
+  private let unretainedContext: UnsafeUnretained<ValueContext>
   /// The settings the value is read with (the run's, not retained: see above).
-  var context: _ValueContext {
+  var context: ValueContext {
     @inline(__always) get { unretainedContext.target }
   }
   /// The reading (mapping run, or streamed element) this value belongs to.
   let token: UInt64
 
   @inline(__always)
-  init(tape: _TapeView, index: Int, context: _ValueContext, token: UInt64) {
+  init(tape: _UnsafeTapeView, index: Int, context: ValueContext, token: UInt64) {
     self.tape = tape
     self.index = index
-    unretainedContext = _Unretained(context)
+    unretainedContext = UnsafeUnretained(context)
     self.token = token
   }
 
   /// A value of `run`'s document, read with the run's settings.
   @inline(__always)
-  init(run: borrowing _MappingRun, index: Int, context: _ValueContext? = nil) {
+  init(run: borrowing MappingRun, index: Int, context: ValueContext? = nil) {
     self.init(tape: run.tape, index: index, context: context ?? run.context, token: run.token)
   }
 

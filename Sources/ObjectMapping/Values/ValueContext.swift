@@ -3,10 +3,10 @@
 ///
 /// A run starts with the call's options over the root mapping's own settings (``MappingOptions``)
 /// and changes its context only where a child mapping sets something explicitly
-/// (``_MappingRun/enterSettings(of:)``), so a mapping without settings of its own costs nothing
+/// (``MappingRun/enterSettings(of:)``), so a mapping without settings of its own costs nothing
 /// per object. A context is immutable; `PayloadValue` holds it unretained, which is safe because
 /// the run keeps every context it uses alive until it ends.
-final class _ValueContext: Sendable {
+final class ValueContext: Sendable {
   let coercion: Coercion
   let dateFormats: [DateFormat]
   /// Whether validators run (``Mapping/validation(_:)``).
@@ -48,17 +48,17 @@ final class _ValueContext: Sendable {
     self.nullIntoNonOptional = nullIntoNonOptional
   }
 
-  static let `default` = _ValueContext(coercion: .lenient, dateFormats: DateFormat.defaultFormats)
+  static let `default` = ValueContext(coercion: .lenient, dateFormats: DateFormat.defaultFormats)
 
   /// A context for each coercion mode, reading `dateFormats`: how a rule with its own date
   /// formats (``Attribute/dateFormats(_:)``) keeps the run's coercion without building a context
   /// per value.
   static func formatsContexts(_ dateFormats: [DateFormat]) -> (
-    lenient: _ValueContext, strict: _ValueContext
+    lenient: ValueContext, strict: ValueContext
   ) {
     (
-      _ValueContext(coercion: .lenient, dateFormats: dateFormats),
-      _ValueContext(coercion: .strict, dateFormats: dateFormats)
+      ValueContext(coercion: .lenient, dateFormats: dateFormats),
+      ValueContext(coercion: .strict, dateFormats: dateFormats)
     )
   }
 
@@ -79,9 +79,9 @@ final class _ValueContext: Sendable {
 
   /// This context with `settings` applied over it (a field `settings` leaves `nil` is kept);
   /// `self` when nothing changes.
-  func applying(_ settings: MappingOptions) -> _ValueContext {
+  func applying(_ settings: MappingOptions) -> ValueContext {
     if isUnchanged(by: settings) { return self }
-    return _ValueContext(
+    return ValueContext(
       coercion: settings.coercion ?? coercion, dateFormats: settings.dateFormats ?? dateFormats,
       validates: settings.validation ?? validates, groups: settings.groups ?? groups,
       missingKeys: settings.missingKeys ?? missingKeys,

@@ -96,7 +96,7 @@ extension ValueTransform where Input == String, Output == Date {
   /// UTC: `.date(format: "dd/MM/yyyy")` reads `"01/03/2012"` as 1 March 2012 and writes it back
   /// the same way.
   public static func date(format pattern: String) -> Self {
-    let compiled = _DatePattern(pattern)
+    let compiled = DatePattern(pattern)
     return ValueTransform(
       forward: { text in
         try _date(from: compiled.parse(text), text: text, expected: "'\(pattern)'")
@@ -121,7 +121,7 @@ extension ValueTransform where Input == Double, Output == Date {
     ValueTransform(
       forward: { try _epochDate(seconds: $0, raw: $0) },
       reverse: { date in
-        try _Civil.checkRange(date)
+        try Civil.checkRange(date)
         return date.timeIntervalSince1970
       })
   }
@@ -132,7 +132,7 @@ extension ValueTransform where Input == Double, Output == Date {
     ValueTransform(
       forward: { try _epochDate(seconds: $0 / 1000, raw: $0) },
       reverse: { date in
-        try _Civil.checkRange(date)
+        try Civil.checkRange(date)
         return (date.timeIntervalSince1970 * 1000).rounded()
       })
   }
@@ -260,16 +260,16 @@ where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
 
 /// The date `seconds` after 1970, or the conversion failure for a date out of range.
 private func _epochDate(seconds: Double, raw: Double) throws -> Date {
-  guard _Civil.supportedSeconds.contains(seconds) else {
+  guard Civil.supportedSeconds.contains(seconds) else {
     throw ConversionFailure.invalidValue(
-      expected: "a date", raw: "\(raw)", reason: _Civil.rangeReason)
+      expected: "a date", raw: "\(raw)", reason: Civil.rangeReason)
   }
   return Date(timeIntervalSince1970: seconds)
 }
 
 /// The date of a parse outcome, or the conversion failure that names why there is none.
 private func _date(
-  from outcome: DateFormat._ParseOutcome, text: String, expected format: String
+  from outcome: DateFormat.ParseOutcome, text: String, expected format: String
 ) throws -> Date {
   switch outcome {
   case .date(let date): return date

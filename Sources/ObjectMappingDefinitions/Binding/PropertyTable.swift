@@ -149,14 +149,14 @@ public struct Property<Object>: Sendable {
   let valueType: Any.Type
   let role: Role
   let build:
-    @Sendable (_RuleRequest, any _ChildResolver) throws(DefinitionError) -> any MappingRule<
+    @Sendable (RuleRequest, any ChildResolver) throws(DefinitionError) -> any MappingRule<
       Object
     >
 
   private init<Value>(
     name: String?, keyPath: KeyPath<Object, Value>, role: Role, valueType: Any.Type,
     build:
-      @escaping @Sendable (_RuleRequest, any _ChildResolver) throws(DefinitionError) ->
+      @escaping @Sendable (RuleRequest, any ChildResolver) throws(DefinitionError) ->
       any MappingRule<Object>
   ) {
     self.name = name ?? KeyConvention.propertyName(of: keyPath, in: Object.self)
@@ -401,15 +401,15 @@ extension Property {
 
 /// `T` without one level of `Optional`.
 func _unwrapped<T>(_ type: T.Type) -> Any.Type {
-  (T.self as? any _OptionalType.Type)?.wrappedType ?? T.self
+  (T.self as? any OptionalType.Type)?.wrappedType ?? T.self
 }
 
 /// Lets `_unwrapped` see through `Optional`.
-protocol _OptionalType {
+protocol OptionalType {
   static var wrappedType: Any.Type { get }
 }
 
-extension Optional: _OptionalType {
+extension Optional: OptionalType {
   static var wrappedType: Any.Type { Wrapped.self }
 }
 

@@ -2,7 +2,7 @@ import ObjectMapping
 
 /// What a definition file says about one property, resolved to the library's terms: the
 /// request a ``Property`` turns into a rule.
-struct _RuleRequest: Sendable {
+struct RuleRequest: Sendable {
   /// How an absent value is treated.
   enum Presence: Sendable {
     /// The DSL's rule: required unless the property is optional or has a default.
@@ -24,10 +24,10 @@ struct _RuleRequest: Sendable {
   var compoundSources: [String]?
   var presence: Presence = .inferred
   var defaultValue: DefinitionValue?
-  var transform: _ResolvedTransform?
+  var transform: ResolvedTransform?
   /// The object definition of a relationship; `nil` when the file gives none (the catalog
   /// then looks one up by the element type).
-  var child: _ChildReference?
+  var child: ChildReference?
   var policy: (policy: CollectionPolicy, location: DefinitionLocation)?
   /// The policy of a to-many relationship the file gives none for (AppCoreKit appends).
   var defaultToManyPolicy: CollectionPolicy?
@@ -125,7 +125,7 @@ struct _RuleRequest: Sendable {
 }
 
 /// The object definition a relationship names.
-struct _ChildReference: Sendable {
+struct ChildReference: Sendable {
   enum Target: Sendable {
     /// A context or class file by name (`"@mappings": "$UserModel"`, CSMapper's `type`).
     case named(String)
@@ -147,15 +147,15 @@ struct _ChildReference: Sendable {
 }
 
 /// A relationship's child mapping, built already or (in a cycle) resolved when first used.
-enum _ChildMapping<Child>: Sendable {
+enum ChildMapping<Child>: Sendable {
   case ready(Mapping<Child>)
   case later(@Sendable () -> Mapping<Child>)
 }
 
 /// Builds (or finds) the mapping of a relationship's child: the catalog.
-protocol _ChildResolver {
-  func childMapping<Child: DefinableModel>(for request: _RuleRequest, _ type: Child.Type)
-    throws(DefinitionError) -> _ChildMapping<Child>
+protocol ChildResolver {
+  func childMapping<Child: DefinableModel>(for request: RuleRequest, _ type: Child.Type)
+    throws(DefinitionError) -> ChildMapping<Child>
 }
 
 /// `"a String"`, `"an Int"`.
@@ -169,7 +169,7 @@ func _article(_ name: String) -> String {
 /// The checks every value rule makes, then the rule through the request's transform when it
 /// names one; `nil` when the property's own conversion applies.
 private func _transformRule<Object, Value: Sendable>(
-  _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+  _ request: RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
 ) throws(DefinitionError) -> (any MappingRule<Object>)? {
   try request.rejectObjectKeywords(typeName: "\(Value.self)")
   if let transform = request.transform {
@@ -181,7 +181,7 @@ private func _transformRule<Object, Value: Sendable>(
 
 /// The rule of a `MappableValue` property.
 func _valueRule<Object, Value: MappableValue & Sendable>(
-  _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+  _ request: RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
 ) throws(DefinitionError) -> any MappingRule<Object> {
   if let rule = try _transformRule(request, property) { return rule }
   if let defaultValue = request.defaultValue {
@@ -193,7 +193,7 @@ func _valueRule<Object, Value: MappableValue & Sendable>(
 
 /// The rule of a raw-value enum property.
 func _rawValueRule<Object, Value: RawRepresentable & Sendable & SendableMetatype>(
-  _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+  _ request: RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
 ) throws(DefinitionError) -> any MappingRule<Object>
 where Value.RawValue: MappableValue & Sendable {
   if let rule = try _transformRule(request, property) { return rule }
@@ -211,7 +211,7 @@ where Value.RawValue: MappableValue & Sendable {
 
 /// The rule of a `Codable` value property.
 func _codableRule<Object, Value: Codable & Sendable & SendableMetatype>(
-  _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+  _ request: RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
 ) throws(DefinitionError) -> any MappingRule<Object> {
   if let rule = try _transformRule(request, property) { return rule }
   if let written = request.defaultValue {
@@ -226,7 +226,7 @@ func _codableRule<Object, Value: Codable & Sendable & SendableMetatype>(
 
 /// The rule of a property that only a transform can fill.
 func _transformedRule<Object, Value: Sendable>(
-  _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+  _ request: RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
 ) throws(DefinitionError) -> any MappingRule<Object> {
   try request.rejectObjectKeywords(typeName: "\(Value.self)")
   guard let transform = request.transform else {
@@ -239,7 +239,7 @@ func _transformedRule<Object, Value: Sendable>(
   return request.finishing(try transform.box.attribute(request, property))
 }
 
-private func _rejectCompound(_ request: _RuleRequest) throws(DefinitionError) {
+private func _rejectCompound(_ request: RuleRequest) throws(DefinitionError) {
   if let compound = request.compoundSources {
     throw request.error(
       .invalidValue,
@@ -249,18 +249,18 @@ private func _rejectCompound(_ request: _RuleRequest) throws(DefinitionError) {
 }
 
 /// Holds one value while a default is converted.
-private struct _DefaultHolder<Value: Sendable>: Sendable {
+private struct DefaultHolder<Value: Sendable>: Sendable {
   var value: Value?
 }
 
 /// A default written in a file, converted to the property's type with the library's own
 /// conversion (lenient: `"10"` into an `Int` is 10, as CSMapper's string defaults need).
 func _convertDefault<Value: MappableValue & Sendable>(
-  _ written: DefinitionValue, to type: Value.Type, _ request: _RuleRequest
+  _ written: DefinitionValue, to type: Value.Type, _ request: RuleRequest
 ) throws(DefinitionError) -> Value {
-  let make: @Sendable () -> _DefaultHolder<Value> = { _DefaultHolder(value: nil) }
+  let make: @Sendable () -> DefaultHolder<Value> = { DefaultHolder(value: nil) }
   let holder = Mapping(make) {
-    Attribute("value", \_DefaultHolder<Value>.value)
+    Attribute("value", \DefaultHolder<Value>.value)
   }
   do {
     let node = Node.object([Node.Member("value", written.node)])

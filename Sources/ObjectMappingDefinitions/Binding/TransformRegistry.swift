@@ -41,7 +41,7 @@ import ObjectMapping
 /// | `CSJoinMapper`, `join` | several values ⇄ `String`, joined by `":"` | the separator |
 /// | `CSAPIBoolMapper`, `bool` | `on`/`off`, `1`/`0`, `true`/`false`, `yes`/`no` (any case), numbers, booleans ⇄ `Bool` | |
 public struct TransformRegistry: Sendable {
-  var factories: [String: _TransformFactory] = [:]
+  var factories: [String: TransformFactory] = [:]
 
   /// An empty registry.
   public init() {}
@@ -53,8 +53,8 @@ public struct TransformRegistry: Sendable {
   public mutating func register<Wire: MappableValue & Sendable, Value>(
     _ name: String, _ transform: ValueTransform<Wire, Value>
   ) {
-    factories[name] = _TransformFactory(takesUserData: false) { _ in
-      _SingleTransform(name: name, transform: transform)
+    factories[name] = TransformFactory(takesUserData: false) { _ in
+      SingleTransform(name: name, transform: transform)
     }
   }
 
@@ -66,8 +66,8 @@ public struct TransformRegistry: Sendable {
     _ name: String,
     userData make: @escaping @Sendable (Node) throws -> ValueTransform<Wire, Value>
   ) {
-    factories[name] = _TransformFactory(takesUserData: true) { userData in
-      _SingleTransform(name: name, transform: try make(userData))
+    factories[name] = TransformFactory(takesUserData: true) { userData in
+      SingleTransform(name: name, transform: try make(userData))
     }
   }
 
@@ -76,8 +76,8 @@ public struct TransformRegistry: Sendable {
   public mutating func register<Wire: MappableValue & Sendable, Value>(
     _ name: String, decodeOnly convert: @escaping @Sendable (Wire) throws -> Value
   ) {
-    factories[name] = _TransformFactory(takesUserData: false) { _ in
-      _SingleTransform(name: name, transform: ValueTransform(decodeOnly: convert))
+    factories[name] = TransformFactory(takesUserData: false) { _ in
+      SingleTransform(name: name, transform: ValueTransform(decodeOnly: convert))
     }
   }
 
@@ -96,8 +96,8 @@ public struct TransformRegistry: Sendable {
   public mutating func register<Wire: MappableValue & Sendable, Value>(
     _ name: String, values transform: ValueTransform<[Wire], Value>
   ) {
-    factories[name] = _TransformFactory(takesUserData: false) { _ in
-      _MultiTransform(name: name, transform: transform)
+    factories[name] = TransformFactory(takesUserData: false) { _ in
+      MultiTransform(name: name, transform: transform)
     }
   }
 
@@ -105,8 +105,8 @@ public struct TransformRegistry: Sendable {
   public mutating func register<Wire: MappableValue & Sendable, Value>(
     _ name: String, values make: @escaping @Sendable (Node) throws -> ValueTransform<[Wire], Value>
   ) {
-    factories[name] = _TransformFactory(takesUserData: true) { userData in
-      _MultiTransform(name: name, transform: try make(userData))
+    factories[name] = TransformFactory(takesUserData: true) { userData in
+      MultiTransform(name: name, transform: try make(userData))
     }
   }
 
@@ -142,7 +142,7 @@ public struct TransformRegistry: Sendable {
   func resolve(
     className: String?, selector: String, userData: DefinitionValue?,
     location: DefinitionLocation
-  ) throws(DefinitionError) -> _ResolvedTransform {
+  ) throws(DefinitionError) -> ResolvedTransform {
     let qualified = className.map { "\($0).\(selector)" }
     guard
       let (name, factory) = [qualified, selector].lazy.compactMap({ name in
@@ -165,7 +165,7 @@ public struct TransformRegistry: Sendable {
     do {
       let box = try factory.make(userData?.node ?? .null)
       // Named as the file spells it, in messages: `MyTransformers.coordinate2DFromFloatArray:error:`.
-      return _ResolvedTransform(name: qualified ?? selector, location: location, box: box)
+      return ResolvedTransform(name: qualified ?? selector, location: location, box: box)
     } catch {
       throw DefinitionError(
         .invalidValue, at: userData?.location ?? location,
@@ -175,23 +175,23 @@ public struct TransformRegistry: Sendable {
 }
 
 /// A registered transform, not yet given its user data.
-struct _TransformFactory: Sendable {
+struct TransformFactory: Sendable {
   let takesUserData: Bool
-  let make: @Sendable (Node) throws -> any _AnyTransform
+  let make: @Sendable (Node) throws -> any AnyTransform
 }
 
 /// A transform a file named, ready to make rules.
-struct _ResolvedTransform: Sendable {
+struct ResolvedTransform: Sendable {
   let name: String
   let location: DefinitionLocation
-  let box: any _AnyTransform
+  let box: any AnyTransform
 }
 
 /// A transform of some payload type into some property type, which makes the attribute rule
 /// once the property's type is known, checking that the types meet.
-protocol _AnyTransform: Sendable {
+protocol AnyTransform: Sendable {
   func attribute<Object, Value: Sendable>(
-    _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+    _ request: RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
   ) throws(DefinitionError) -> Attribute<Object, Value>
 }
 
@@ -220,10 +220,10 @@ private func _adapted<Wire, Output, Value>(
 }
 
 /// `transform` seen as producing `Value`, its failures naming it and the property (see
-/// ``_NamedTransformFailure``), or the definition error saying it produces another type.
+/// ``NamedTransformFailure``), or the definition error saying it produces another type.
 private func _adapted<Wire, Output, Value>(
   _ transform: ValueTransform<Wire, Output>, to: Value.Type, transform name: String,
-  _ request: _RuleRequest
+  _ request: RuleRequest
 ) throws(DefinitionError) -> ValueTransform<Wire, Value> {
   guard let adapted = _adapted(transform, to: Value.self) else {
     throw request.error(
@@ -238,7 +238,7 @@ private func _adapted<Wire, Output, Value>(
     adapted, "\(spelled) for property \(request.propertyName) of \(request.ownerName)")
 }
 
-/// `transform` whose failures (both ways) are ``_NamedTransformFailure``s labelled `label`; one-way
+/// `transform` whose failures (both ways) are ``NamedTransformFailure``s labelled `label`; one-way
 /// when `transform` is.
 private func _named<Wire, Output>(_ transform: ValueTransform<Wire, Output>, _ label: String)
   -> ValueTransform<Wire, Output>
@@ -247,7 +247,7 @@ private func _named<Wire, Output>(_ transform: ValueTransform<Wire, Output>, _ l
     do {
       return try transform.forward(wire)
     } catch {
-      throw _NamedTransformFailure(label: label, underlying: error)
+      throw NamedTransformFailure(label: label, underlying: error)
     }
   }
   guard transform.isReversible else { return ValueTransform(decodeOnly: forward) }
@@ -257,7 +257,7 @@ private func _named<Wire, Output>(_ transform: ValueTransform<Wire, Output>, _ l
       do {
         return try transform.reverse(value)
       } catch {
-        throw _NamedTransformFailure(label: label, underlying: error)
+        throw NamedTransformFailure(label: label, underlying: error)
       }
     })
 }
@@ -270,7 +270,7 @@ private func _named<Wire, Output>(_ transform: ValueTransform<Wire, Output>, _ l
 /// /coordinates: the transform failed on [1]: MyTransformers.coordinate2DFromFloatArray:error:
 /// for property coordinates of TweetModel: cannot convert 1 numbers to two numbers
 /// ```
-struct _NamedTransformFailure: Error, CustomStringConvertible {
+struct NamedTransformFailure: Error, CustomStringConvertible {
   let label: String
   let underlying: any Error
 
@@ -293,12 +293,12 @@ func _reason(_ error: any Error) -> String {
 }
 
 /// A one-value transform.
-struct _SingleTransform<Wire: MappableValue & Sendable, Output>: _AnyTransform {
+struct SingleTransform<Wire: MappableValue & Sendable, Output>: AnyTransform {
   let name: String
   let transform: ValueTransform<Wire, Output>
 
   func attribute<Object, Value: Sendable>(
-    _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+    _ request: RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
   ) throws(DefinitionError) -> Attribute<Object, Value> {
     let adapted = try _adapted(transform, to: Value.self, transform: name, request)
     if let compound = request.compoundSources {
@@ -318,19 +318,19 @@ struct _SingleTransform<Wire: MappableValue & Sendable, Output>: _AnyTransform {
       throw request.error(
         .typeMismatch,
         "the default for \"\(request.propertyName)\" does not convert through \"\(name)\": "
-          + _reason((error as? _NamedTransformFailure)?.underlying ?? error), at: written.location)
+          + _reason((error as? NamedTransformFailure)?.underlying ?? error), at: written.location)
     }
     return Attribute(request.source, property, adapted, default: value)
   }
 }
 
 /// A multi-value transform.
-struct _MultiTransform<Wire: MappableValue & Sendable, Output>: _AnyTransform {
+struct MultiTransform<Wire: MappableValue & Sendable, Output>: AnyTransform {
   let name: String
   let transform: ValueTransform<[Wire], Output>
 
   func attribute<Object, Value: Sendable>(
-    _ request: _RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
+    _ request: RuleRequest, _ property: WritableKeyPath<Object, Value> & Sendable
   ) throws(DefinitionError) -> Attribute<Object, Value> {
     let adapted = try _adapted(transform, to: Value.self, transform: name, request)
     if let written = request.defaultValue {

@@ -10,11 +10,11 @@ import ObjectMapping
 /// shallow: past ``deferralDepth`` nested builds, a relationship's mapping is built later, from
 /// the top (``drainPending()``), and the relationship reads it through a slot, as a cycle does;
 /// so a chain of definitions costs no call stack proportional to its length.
-final class _CatalogBuilder: _ChildResolver {
-  let specs: [String: _ObjectSpec]
+final class CatalogBuilder: ChildResolver {
+  let specs: [String: ObjectSpec]
   let types: [String: any DefinableModel.Type]
   let transforms: TransformRegistry
-  let format: _ObjectSpec.Format
+  let format: ObjectSpec.Format
   var errors: [DefinitionError] = []
   /// The names of the files given to the catalog, in order: errors are reported file by file in
   /// this order (other files after, in the order their errors appear).
@@ -52,13 +52,13 @@ final class _CatalogBuilder: _ChildResolver {
   /// The nesting of builds past which a relationship's mapping is built later.
   static let deferralDepth = 12
   /// The most levels of mappings that hold each other directly; a relationship to a child this
-  /// high goes through a slot (see ``_MappingSlot``), so freeing a chain of any length never
+  /// high goes through a slot (see ``MappingSlot``), so freeing a chain of any length never
   /// recurses deeper.
   static let maximumDirectHeight = 8
 
   convenience init(
-    specs: [String: _ObjectSpec], types: [any DefinableModel.Type], transforms: TransformRegistry,
-    format: _ObjectSpec.Format
+    specs: [String: ObjectSpec], types: [any DefinableModel.Type], transforms: TransformRegistry,
+    format: ObjectSpec.Format
   ) {
     var byName: [String: any DefinableModel.Type] = [:]
     for type in types { byName[Self.tableName(type)] = type }
@@ -66,8 +66,8 @@ final class _CatalogBuilder: _ChildResolver {
   }
 
   init(
-    specs: [String: _ObjectSpec], typesByName: [String: any DefinableModel.Type],
-    transforms: TransformRegistry, format: _ObjectSpec.Format
+    specs: [String: ObjectSpec], typesByName: [String: any DefinableModel.Type],
+    transforms: TransformRegistry, format: ObjectSpec.Format
   ) {
     self.specs = specs
     types = typesByName
@@ -190,24 +190,24 @@ final class _CatalogBuilder: _ChildResolver {
       }
     }
     built[key] = mapping
-    (slots[key] as? _MappingSlot<T>)?.fill(mapping)
+    (slots[key] as? MappingSlot<T>)?.fill(mapping)
     return mapping
   }
 
   /// The properties a definition applies, in order: its own, and for a CSMapper class file
-  /// first those of its parents (``_Linearization``).
-  private func applied(_ spec: _ObjectSpec) -> [(_ObjectSpec, _PropertySpec)] {
+  /// first those of its parents (``Linearization``).
+  private func applied(_ spec: ObjectSpec) -> [(ObjectSpec, PropertySpec)] {
     guard spec.format == .csMapper else { return spec.properties.map { (spec, $0) } }
-    let (items, reached) = _Linearization.items(of: spec.name, in: specs)
+    let (items, reached) = Linearization.items(of: spec.name, in: specs)
     usedSpecs.formUnion(reached)
     return items.map { ($0.spec, $0.property) }
   }
 
   /// The request a property's entry turns into a rule.
   private func request<Object>(
-    for property: _PropertySpec, in spec: _ObjectSpec, entry: Property<Object>, owner: String
-  ) throws(DefinitionError) -> _RuleRequest {
-    var request = _RuleRequest(
+    for property: PropertySpec, in spec: ObjectSpec, entry: Property<Object>, owner: String
+  ) throws(DefinitionError) -> RuleRequest {
+    var request = RuleRequest(
       ownerName: owner, propertyName: property.name, location: property.location,
       source: property.source)
     request.compoundSources = property.compoundSources
@@ -234,8 +234,8 @@ final class _CatalogBuilder: _ChildResolver {
   /// CSMapper's `type`: a class with its own file for a relationship, or a forced conversion
   /// checked against a value property's type.
   private func applyForcedType<Object>(
-    _ forced: (name: String, location: DefinitionLocation), to request: inout _RuleRequest,
-    property: _PropertySpec, entry: Property<Object>, owner: String
+    _ forced: (name: String, location: DefinitionLocation), to request: inout RuleRequest,
+    property: PropertySpec, entry: Property<Object>, owner: String
   ) throws(DefinitionError) {
     let isClass = types[forced.name] != nil || specs[forced.name] != nil
     switch entry.role {
@@ -253,11 +253,11 @@ final class _CatalogBuilder: _ChildResolver {
           "type \(forced.name), but \"\(property.name)\" of \(owner) holds \(elementName) "
             + "objects", at: forced.location)
       }
-      request.child = _ChildReference(
+      request.child = ChildReference(
         target: .named(forced.name), className: (forced.name, forced.location),
         location: forced.location)
     case .value, .transformedValue, .readOnly:
-      guard let accepted = _ForcedType.accepts(forced.name, entry.valueType) else {
+      guard let accepted = ForcedType.accepts(forced.name, entry.valueType) else {
         guard isClass else {
           throw request.error(
             .unknownClass,
@@ -305,8 +305,8 @@ final class _CatalogBuilder: _ChildResolver {
     }
   }
 
-  func childMapping<Child: DefinableModel>(for request: _RuleRequest, _ type: Child.Type)
-    throws(DefinitionError) -> _ChildMapping<Child>
+  func childMapping<Child: DefinableModel>(for request: RuleRequest, _ type: Child.Type)
+    throws(DefinitionError) -> ChildMapping<Child>
   {
     let elementName = Child.properties.name
     let reference = request.child
@@ -359,10 +359,10 @@ final class _CatalogBuilder: _ChildResolver {
   }
 
   /// The slot of the mapping `key`, made when first asked for.
-  private func slot<Child>(_ key: String, _ type: Child.Type) -> _MappingSlot<Child>
+  private func slot<Child>(_ key: String, _ type: Child.Type) -> MappingSlot<Child>
   where Child: DefinableModel {
-    if let slot = slots[key] as? _MappingSlot<Child> { return slot }
-    let slot = _MappingSlot { Mapping(Child.properties.make) { [any MappingRule<Child>]() } }
+    if let slot = slots[key] as? MappingSlot<Child> { return slot }
+    let slot = MappingSlot { Mapping(Child.properties.make) { [any MappingRule<Child>]() } }
     slots[key] = slot
     return slot
   }
@@ -370,7 +370,7 @@ final class _CatalogBuilder: _ChildResolver {
   /// `mapping` (built, under `key`) for a relationship of the build running: held directly,
   /// unless that would make more than ``maximumDirectHeight`` levels hold each other directly.
   private func direct<Child: DefinableModel>(_ mapping: Mapping<Child>, key: String)
-    -> _ChildMapping<Child>
+    -> ChildMapping<Child>
   {
     let height = heights[key] ?? Self.maximumDirectHeight
     guard height < Self.maximumDirectHeight else {
@@ -391,14 +391,14 @@ final class _CatalogBuilder: _ChildResolver {
 /// Found in time linear in the files reached, without recursion: the expansion is walked
 /// backwards (own properties, then the parents from the last), keeping each file's first
 /// visit, which is its last place forwards.
-enum _Linearization {
+enum Linearization {
   struct Item {
-    var spec: _ObjectSpec
-    var property: _PropertySpec
+    var spec: ObjectSpec
+    var property: PropertySpec
   }
 
   /// The properties `name` applies, in order, and the files reached (itself and its parents).
-  static func items(of name: String, in specs: [String: _ObjectSpec]) -> (
+  static func items(of name: String, in specs: [String: ObjectSpec]) -> (
     items: [Item], reached: Set<String>
   ) {
     var visited: Set<String> = []

@@ -23,7 +23,7 @@ import ObjectMapping
 /// `MappingProvider`, in relationships of DSL mappings, in dynamic mappings and with the object
 /// manager. The catalog is immutable and `Sendable`.
 public struct DefinitionCatalog: Sendable {
-  private let state: _CatalogState
+  private let state: CatalogState
   /// The names of the definitions: AppCoreKit contexts in file order, or CSMapper classes.
   public let definitionNames: [String]
 
@@ -44,9 +44,9 @@ public struct DefinitionCatalog: Sendable {
     transforms: TransformRegistry = .standard, conditions: DefinitionConditions = .none,
     imports: DefinitionImportPolicy = .insideFolder
   ) throws(DefinitionErrors) {
-    var reader = _AppCoreKitReader(files: files, conditions: conditions, imports: imports)
+    var reader = AppCoreKitReader(files: files, conditions: conditions, imports: imports)
     reader.read()
-    let builder = _CatalogBuilder(
+    let builder = CatalogBuilder(
       specs: reader.specs, types: types, transforms: transforms, format: .appCoreKit)
     builder.errors = reader.errors
     builder.fileOrder = files.map(\.name)
@@ -59,7 +59,7 @@ public struct DefinitionCatalog: Sendable {
       builder.buildAny(name, as: type)
     }
     try builder.finish()
-    state = _CatalogState(builder, attributeTemplates: reader.attributeTemplates)
+    state = CatalogState(builder, attributeTemplates: reader.attributeTemplates)
     definitionNames = reader.contextNames
   }
 
@@ -75,9 +75,9 @@ public struct DefinitionCatalog: Sendable {
     csMapperFiles files: [DefinitionFile], types: [any DefinableModel.Type],
     transforms: TransformRegistry = .standard
   ) throws(DefinitionErrors) {
-    var reader = _CSMapperReader(files: files)
+    var reader = CSMapperReader(files: files)
     reader.read()
-    let builder = _CatalogBuilder(
+    let builder = CatalogBuilder(
       specs: reader.specs, types: types, transforms: transforms, format: .csMapper)
     builder.errors = reader.errors
     builder.fileOrder = files.map(\.name)
@@ -91,7 +91,7 @@ public struct DefinitionCatalog: Sendable {
       }
     }
     try builder.finish()
-    state = _CatalogState(builder, attributeTemplates: [])
+    state = CatalogState(builder, attributeTemplates: [])
     definitionNames = reader.names
   }
 
@@ -105,7 +105,7 @@ public struct DefinitionCatalog: Sendable {
   public func mapping<T: DefinableModel>(_ name: String, as type: T.Type = T.self)
     throws(DefinitionErrors) -> Mapping<T>
   {
-    if let built = state.built[_CatalogBuilder.key(name, T.self)] as? Mapping<T> { return built }
+    if let built = state.built[CatalogBuilder.key(name, T.self)] as? Mapping<T> { return built }
     let spec = try state.spec(named: name, loaded: definitionNames)
     if let className = spec.className, className.name != T.properties.name {
       throw DefinitionErrors([
@@ -157,9 +157,9 @@ public struct DefinitionCatalog: Sendable {
   /// - Throws: ``DefinitionErrors`` when no loaded file defines `name`.
   public func rules(of name: String) throws(DefinitionErrors) -> [DefinitionRule] {
     let spec = try state.spec(named: name, loaded: definitionNames)
-    let items: [(_ObjectSpec, _PropertySpec)] =
+    let items: [(ObjectSpec, PropertySpec)] =
       spec.format == .csMapper
-      ? _Linearization.items(of: name, in: state.specs).items.map { ($0.spec, $0.property) }
+      ? Linearization.items(of: name, in: state.specs).items.map { ($0.spec, $0.property) }
       : spec.properties.map { (spec, $0) }
     return items.map { DefinitionRule($1, definedIn: $0) }
   }
@@ -191,7 +191,7 @@ public struct DefinitionRule: Sendable, Equatable, CustomStringConvertible {
   /// Where the property is written.
   public let location: DefinitionLocation
 
-  init(_ property: _PropertySpec, definedIn spec: _ObjectSpec) {
+  init(_ property: PropertySpec, definedIn spec: ObjectSpec) {
     self.property = property.name
     keyPaths = property.compoundSources ?? [property.keyPath ?? property.name]
     isRequired = property.presence == .required
@@ -223,18 +223,18 @@ public struct DefinitionRule: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What a catalog keeps: the definitions, the types, the transforms and the mappings built.
-final class _CatalogState: Sendable {
-  let specs: [String: _ObjectSpec]
+final class CatalogState: Sendable {
+  let specs: [String: ObjectSpec]
   let types: [String: any DefinableModel.Type]
   let transforms: TransformRegistry
-  let format: _ObjectSpec.Format
+  let format: ObjectSpec.Format
   let built: [String: any Sendable]
-  /// The heights of the mappings built (``_CatalogBuilder/heights``).
+  /// The heights of the mappings built (``CatalogBuilder/heights``).
   let heights: [String: Int]
   /// AppCoreKit templates of one property's attributes: no definition of their own.
   let attributeTemplates: Set<String>
 
-  init(_ builder: _CatalogBuilder, attributeTemplates: Set<String>) {
+  init(_ builder: CatalogBuilder, attributeTemplates: Set<String>) {
     specs = builder.specs
     types = builder.types
     transforms = builder.transforms
@@ -245,7 +245,7 @@ final class _CatalogState: Sendable {
   }
 
   /// The definition `name`, or the error saying there is none.
-  func spec(named name: String, loaded: [String]) throws(DefinitionErrors) -> _ObjectSpec {
+  func spec(named name: String, loaded: [String]) throws(DefinitionErrors) -> ObjectSpec {
     if let spec = specs[name] { return spec }
     let message =
       attributeTemplates.contains(name)
@@ -256,8 +256,8 @@ final class _CatalogState: Sendable {
   }
 
   /// A builder that starts from the mappings built already.
-  func builder() -> _CatalogBuilder {
-    let builder = _CatalogBuilder(
+  func builder() -> CatalogBuilder {
+    let builder = CatalogBuilder(
       specs: specs, typesByName: types, transforms: transforms, format: format)
     builder.built = built
     builder.heights = heights

@@ -9,10 +9,10 @@ import ObjectMappingDocument
 ///
 /// Freeing a chain of mappings frees each one from inside the one before, a few frames per
 /// level: 10,000 definitions, each holding the next, would overflow any thread's stack. So the
-/// catalog never lets more than ``_CatalogBuilder/maximumDirectHeight`` levels hold each other
-/// directly, and a slot hands its mapping to ``_DeferredRelease`` when it goes: the chain is
+/// catalog never lets more than ``CatalogBuilder/maximumDirectHeight`` levels hold each other
+/// directly, and a slot hands its mapping to ``DeferredRelease`` when it goes: the chain is
 /// freed level by level in a loop, never by recursion proportional to its length.
-final class _MappingSlot<T>: Sendable {
+final class MappingSlot<T>: Sendable {
   private let value = Locked<Mapping<T>?>(nil)
   private let placeholder: @Sendable () -> Mapping<T>
 
@@ -30,14 +30,14 @@ final class _MappingSlot<T>: Sendable {
 
   deinit {
     // Handed over, not copied: no reference may be left in this frame to free the mapping here.
-    if let held = value.withLock({ $0.take() }) { _DeferredRelease.release(consume held) }
+    if let held = value.withLock({ $0.take() }) { DeferredRelease.release(consume held) }
   }
 }
 
 /// Frees values outside the `deinit` that drops them: the first release on a thread frees, in a
 /// loop, the values released while it frees (however deep the chain they hold), so that freeing
 /// a long chain takes a constant depth of stack.
-enum _DeferredRelease {
+enum DeferredRelease {
   /// The values waiting to be freed on one thread, and whether a loop is freeing them.
   private final class Queue {
     var items: [Any] = []

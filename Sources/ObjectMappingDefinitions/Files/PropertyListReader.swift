@@ -19,10 +19,10 @@ struct PropertyListReader {
 
   static let maximumDepth = DefinitionValue.maximumDepth
 
-  private var cursor: _TextCursor
+  private var cursor: TextCursor
 
   private init(_ text: String, file: String) {
-    cursor = _TextCursor(text, file: file)
+    cursor = TextCursor(text, file: file)
   }
 
   /// Reads a whole property list.

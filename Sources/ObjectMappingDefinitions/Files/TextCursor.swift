@@ -1,6 +1,6 @@
 /// A position in the text of a definition file, moved one Unicode scalar at a time, that knows
 /// its line and column: what both definition readers (JSON and property list) read with.
-struct _TextCursor {
+struct TextCursor {
   private let scalars: [Unicode.Scalar]
   let file: String
   private var offset = 0

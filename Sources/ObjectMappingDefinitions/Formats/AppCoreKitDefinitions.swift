@@ -10,7 +10,7 @@ import ObjectMapping
 /// explicit stacks, and each template is resolved once (memoized), so a chain of any length
 /// and a diamond of any depth take time linear in the files. Recursion is only per level of
 /// nesting inside one value, which the readers bound (``DefinitionValue/maximumDepth``).
-struct _AppCoreKitReader {
+struct AppCoreKitReader {
   let files: [DefinitionFile]
   let conditions: DefinitionConditions
   let imports: DefinitionImportPolicy
@@ -20,7 +20,7 @@ struct _AppCoreKitReader {
   private var entries: [(name: String, value: DefinitionValue)] = []
   private var entryIndex: [String: Int] = [:]
   /// The specs read, by name (contexts and inline definitions).
-  private(set) var specs: [String: _ObjectSpec] = [:]
+  private(set) var specs: [String: ObjectSpec] = [:]
   /// The contexts (and templates of properties), in file order.
   private(set) var contextNames: [String] = []
   /// The templates that hold attributes of one property (`@optional`, `@keyPath`, …): used
@@ -226,7 +226,7 @@ struct _AppCoreKitReader {
   /// the entries that inherit them.
   private mutating func resolveEntries() -> [String: DefinitionValue] {
     let (order, backEdges) = inheritanceOrder()
-    var cascade = _Cascade(
+    var cascade = Cascade(
       conditions: conditions, backEdges: backEdges, budget: Self.maximumExpansion)
     for name in order {
       guard let index = entryIndex[name] else { continue }
@@ -261,7 +261,7 @@ struct _AppCoreKitReader {
         onStack[name] = stack.count
         var references: [DefinitionValue] = []
         if let index = entryIndex[name] {
-          _Cascade.collectReferences(
+          Cascade.collectReferences(
             in: entries[index].value, conditions: conditions, into: &references)
         }
         stack.append((name, references, 0))
@@ -305,7 +305,7 @@ struct _AppCoreKitReader {
           "the context \"\(name)\" must be an object, not \(value.kindDescription)"))
       return
     }
-    let attributes = members.filter { _AppCoreKitKeyword.propertyAttributes.contains($0.key) }
+    let attributes = members.filter { AppCoreKitKeyword.propertyAttributes.contains($0.key) }
     if !attributes.isEmpty, !members.contains(where: { $0.key == "@class" }) {
       // A template of one property's attributes, for `@inherits` inside properties.
       if let property = members.first(where: { !$0.key.hasPrefix("@") }) {
@@ -325,8 +325,8 @@ struct _AppCoreKitReader {
 
   private mutating func readObject(
     name: String, members: [DefinitionValue.Member], location: DefinitionLocation
-  ) -> _ObjectSpec {
-    var spec = _ObjectSpec(name: name, location: location, format: .appCoreKit)
+  ) -> ObjectSpec {
+    var spec = ObjectSpec(name: name, location: location, format: .appCoreKit)
     for member in members {
       switch member.key {
       case "@class":
@@ -348,9 +348,9 @@ struct _AppCoreKitReader {
   }
 
   private mutating func readProperty(_ member: DefinitionValue.Member, owner: String)
-    -> _PropertySpec?
+    -> PropertySpec?
   {
-    var property = _PropertySpec(
+    var property = PropertySpec(
       name: member.key, location: member.keyLocation, source: SourcePath(member.key),
       presence: .required)
     if let keyPath = member.value.string {
@@ -450,7 +450,7 @@ struct _AppCoreKitReader {
   }
 
   private mutating func readChild(_ value: DefinitionValue, owner: String, property: String)
-    -> _ChildReference?
+    -> ChildReference?
   {
     guard let members = value.members else {
       errors.append(
@@ -459,7 +459,7 @@ struct _AppCoreKitReader {
           "@object takes an object with @class and @mappings, not \(value.kindDescription)"))
       return nil
     }
-    var reference = _ChildReference(target: .classOnly, location: value.location)
+    var reference = ChildReference(target: .classOnly, location: value.location)
     var isValid = true
     for member in members {
       switch member.key {
@@ -506,7 +506,7 @@ struct _AppCoreKitReader {
 /// one wins), and an object's own entries win over all of them; objects held under one key by
 /// both are cascaded member by member the same way. Selectors that hold are applied last, over
 /// everything (a later one over an earlier one).
-struct _Cascade {
+struct Cascade {
   let conditions: DefinitionConditions
   /// The `@inherits` references that close a cycle (reported already): left out.
   let backEdges: Set<DefinitionLocation>
@@ -539,7 +539,7 @@ struct _Cascade {
         references += member.value.oneOrMany
       } else if dataKeys.contains(member.key) {
         continue
-      } else if member.key.hasPrefix("@"), !_AppCoreKitKeyword.all.contains(member.key),
+      } else if member.key.hasPrefix("@"), !AppCoreKitKeyword.all.contains(member.key),
         conditions.holds(member.key) != true
       {
         continue
@@ -591,13 +591,13 @@ struct _Cascade {
         own.append(member)
         continue
       }
-      if member.key.hasPrefix("@"), !_AppCoreKitKeyword.all.contains(member.key) {
+      if member.key.hasPrefix("@"), !AppCoreKitKeyword.all.contains(member.key) {
         guard let holds = conditions.holds(member.key) else {
           errors.append(
             DefinitionError(
               .unknownKeyword, at: member.keyLocation,
               "unknown keyword \"\(member.key)\" (keywords: "
-                + "\(_AppCoreKitKeyword.all.sorted().joined(separator: ", ")); selectors: "
+                + "\(AppCoreKitKeyword.all.sorted().joined(separator: ", ")); selectors: "
                 + "@ipad, @iphone, @iphone5, @ios <op> <version> and the app's own)"))
           continue
         }
@@ -690,7 +690,7 @@ struct _Cascade {
 }
 
 /// The keywords of `.mappings` files that are not selectors.
-enum _AppCoreKitKeyword {
+enum AppCoreKitKeyword {
   static let all: Set<String> = [
     "@class", "@import", "@inherits", "@keyPath", "@optional", "@defaultValue",
     "@transformClass", "@transformSelector", "@transform", "@transformUserData", "@object",

@@ -7,10 +7,10 @@ import ObjectMapping
 /// `default`, `type` (a forced conversion such as `NSString`, or a class with its own file),
 /// `mapper`, `groups`; at the top, `__parent__` (a file name or an ordered array of them).
 /// A property given as a plain string is read as its `key` (a shorthand CSMapper lacks).
-struct _CSMapperReader {
+struct CSMapperReader {
   let files: [DefinitionFile]
   private(set) var errors: [DefinitionError] = []
-  private(set) var specs: [String: _ObjectSpec] = [:]
+  private(set) var specs: [String: ObjectSpec] = [:]
   private(set) var names: [String] = []
 
   init(files: [DefinitionFile]) {
@@ -102,8 +102,8 @@ struct _CSMapperReader {
 
   private mutating func readClass(
     name: String, members: [DefinitionValue.Member], location: DefinitionLocation
-  ) -> _ObjectSpec {
-    var spec = _ObjectSpec(name: name, location: location, format: .csMapper)
+  ) -> ObjectSpec {
+    var spec = ObjectSpec(name: name, location: location, format: .csMapper)
     spec.className = (name, location)
     for member in members {
       if member.key == "__parent__" {
@@ -114,7 +114,7 @@ struct _CSMapperReader {
               in: value,
               "__parent__ takes a class name or an array of them, not \(value.kindDescription)")
           else { continue }
-          spec.parents.append(_ParentReference(name: parent, location: value.location))
+          spec.parents.append(ParentReference(name: parent, location: value.location))
         }
         continue
       }
@@ -123,9 +123,9 @@ struct _CSMapperReader {
     return spec
   }
 
-  private mutating func readProperty(_ member: DefinitionValue.Member) -> _PropertySpec? {
+  private mutating func readProperty(_ member: DefinitionValue.Member) -> PropertySpec? {
     // CSMapper never reports an absent value: the property keeps what it has.
-    var property = _PropertySpec(
+    var property = PropertySpec(
       name: member.key, location: member.keyLocation, source: SourcePath(member.key),
       presence: .optional)
     if let key = member.value.string {
@@ -220,7 +220,7 @@ struct _CSMapperReader {
 
 /// The Foundation and Swift names CSMapper's `type` may force a value to, and the Swift types
 /// each one accepts.
-enum _ForcedType {
+enum ForcedType {
   static func accepts(_ name: String, _ type: Any.Type) -> Bool? {
     let swiftName = String(describing: type)
     let numbers: Set<String> = [

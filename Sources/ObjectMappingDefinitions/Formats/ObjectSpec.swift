@@ -2,7 +2,7 @@ import ObjectMapping
 
 /// One object definition read from a file, before it is bound to a type: an AppCoreKit context
 /// (or an inline `@mappings`), or a CSMapper class file.
-struct _ObjectSpec: Sendable {
+struct ObjectSpec: Sendable {
   enum Format: Sendable {
     case appCoreKit
     case csMapper
@@ -15,13 +15,13 @@ struct _ObjectSpec: Sendable {
   var format: Format
   /// The class the definition names (`@class`); for CSMapper, the file's name.
   var className: (name: String, location: DefinitionLocation)?
-  var properties: [_PropertySpec] = []
+  var properties: [PropertySpec] = []
   /// CSMapper's `__parent__`, in order (later wins).
-  var parents: [_ParentReference] = []
+  var parents: [ParentReference] = []
 }
 
 /// One entry of CSMapper's `__parent__`.
-struct _ParentReference: Sendable {
+struct ParentReference: Sendable {
   var name: String
   var location: DefinitionLocation
   /// The parent has no file, or closes a cycle (both reported): it is left out.
@@ -29,7 +29,7 @@ struct _ParentReference: Sendable {
 }
 
 /// One property of an object definition.
-struct _PropertySpec: Sendable {
+struct PropertySpec: Sendable {
   var name: String
   var location: DefinitionLocation
   var source: SourcePath
@@ -37,13 +37,13 @@ struct _PropertySpec: Sendable {
   /// (the property's name is read).
   var keyPath: String?
   var compoundSources: [String]?
-  var presence: _RuleRequest.Presence
+  var presence: RuleRequest.Presence
   var defaultValue: DefinitionValue?
   var transform:
     (
       className: String?, selector: String, userData: DefinitionValue?, location: DefinitionLocation
     )?
-  var child: _ChildReference?
+  var child: ChildReference?
   var policy: (policy: CollectionPolicy, location: DefinitionLocation)?
   var groups: [String] = []
   /// CSMapper's `type`: a forced conversion (`NSString`) or a class (`ContactInfo`).

@@ -520,7 +520,7 @@
   /// thrown, so the caller must discard what it made of them.
   package static func scanArrayElements(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
-    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int) -> Bool
+    _ body: (_ offset: Int, _ element: _UnsafeTapeView, _ end: Int) -> Bool
   ) throws(FormatError) -> ElementScan {
     guard let base = input.baseAddress, !input.isEmpty else { return .notAnArray }
     var scanner = unsafe _JSONScanner(input: input, base: base, options: options)
@@ -572,7 +572,7 @@
         unsafe longLengths.withUnsafeBufferPointer { longLengths in
           unsafe body(
             offset,
-            _TapeView(
+            _UnsafeTapeView(
               entries: UnsafeBufferPointer(rebasing: entries[..<count]), bytes: input,
               longLengths: longLengths),
             scanner.position)

@@ -4,7 +4,7 @@ import protocol Foundation.ContiguousBytes
 package enum _StreamItem {
   /// A complete, valid element: its position among the elements, its scanned entries (valid
   /// during the call) and its bytes.
-  case element(index: Int, view: _TapeView, bytes: _ElementBytes)
+  case element(index: Int, view: _UnsafeTapeView, bytes: _ElementBytes)
   /// A JSON Lines line that is not one valid JSON value (or is longer than the limit): the
   /// stream can go on at the next line.
   case failedElement(index: Int, error: FormatError)
@@ -52,7 +52,7 @@ package enum _StreamEnd {
 /// largest element: the elements of a top-level array, of an array under a key path, or the
 /// lines of JSON Lines (``StreamLayout``).
 ///
-/// It works in two passes over each byte, both bounded: a loose pass (``_JSONValueTracker``)
+/// It works in two passes over each byte, both bounded: a loose pass (``JSONValueTracker``)
 /// finds where elements end, whatever chunk boundaries fall in (inside multi-byte characters,
 /// escapes, numbers, comments), and copies the bytes of the array into a *batch*; the scanner
 /// (``_JSONScanner/scanArrayElements(_:options:_:)``) then reads the batch as the array it is
@@ -117,7 +117,7 @@ package struct _JSONStreamReader {
 
   // MARK: The batch
 
-  private var batch: [UInt8] = [_JSONByte.openBracket]
+  private var batch: [UInt8] = [JSONByte.openBracket]
   /// Where the stream's bytes begin in ``batch``: 1, or 3 after the stand-in `""`.
   private var contentStart = 1
   /// The stream location of `batch[contentStart]`.
@@ -146,13 +146,13 @@ package struct _JSONStreamReader {
 
   // MARK: Following the array's contents
 
-  private var tracker: _JSONValueTracker
+  private var tracker: JSONValueTracker
   /// Inside an element (else between elements).
   private var inValue = false
   /// The batch position of the element in progress.
   private var valueStart = 0
   /// The comment being skipped between elements.
-  private var gapComment = _JSONValueTracker.Comment.none
+  private var gapComment = JSONValueTracker.Comment.none
 
   // MARK: JSON Lines
 
@@ -200,9 +200,9 @@ package struct _JSONStreamReader {
   private var keyBytes: [UInt8] = []
   private var keyEscaped = false
   private var keyHasEscape = false
-  private var envelopeComment = _JSONValueTracker.Comment.none
+  private var envelopeComment = JSONValueTracker.Comment.none
   /// The envelope's skipped member value.
-  private var skipper: _JSONValueTracker
+  private var skipper: JSONValueTracker
 
   /// A reader for `layout` with `options`, no element larger than `maximumElementSize` bytes.
   package init(layout: StreamLayout, options: JSONReadingOptions, maximumElementSize: Int) {
@@ -234,9 +234,9 @@ package struct _JSONStreamReader {
     self.batchOptions = batchOptions
     let elementBudget =
       options.maximumDepth == Int.max ? Int.max : Swift.max(0, options.maximumDepth - elementDepth)
-    tracker = _JSONValueTracker(
+    tracker = JSONValueTracker(
       allowsComments: options.allowsComments, depthLimit: elementBudget)
-    skipper = _JSONValueTracker(allowsComments: options.allowsComments, depthLimit: 0)
+    skipper = JSONValueTracker(allowsComments: options.allowsComments, depthLimit: 0)
   }
 
   // MARK: - Feeding
@@ -365,11 +365,11 @@ package struct _JSONStreamReader {
         if keyEscaped {
           keyEscaped = false
           keyBytes.append(byte)
-        } else if byte == _JSONByte.backslash {
+        } else if byte == JSONByte.backslash {
           keyEscaped = true
           keyHasEscape = true
           keyBytes.append(byte)
-        } else if byte == _JSONByte.quote {
+        } else if byte == JSONByte.quote {
           navigation = .afterKey
         } else if byte < 0x20 {
           flush()
@@ -402,18 +402,18 @@ package struct _JSONStreamReader {
       // Whitespace and comments between the envelope's tokens.
       if envelopeComment != .none {
         index += 1
-        if !_JSONValueTracker.follow(&envelopeComment, byte) {
+        if !JSONValueTracker.follow(&envelopeComment, byte) {
           flush()
           startFailing(inBatch: false)
           return index
         }
         continue
       }
-      if _JSONByte.isWhitespace(byte) {
+      if JSONByte.isWhitespace(byte) {
         index += 1
         continue
       }
-      if byte == _JSONByte.slash, options.allowsComments {
+      if byte == JSONByte.slash, options.allowsComments {
         envelopeComment = .slash
         index += 1
         continue
@@ -449,26 +449,26 @@ package struct _JSONStreamReader {
         navigation = .byteOrderMark(1)
         return .next
       }
-      if keys.isEmpty, byte == _JSONByte.openBracket {
+      if keys.isEmpty, byte == JSONByte.openBracket {
         return options.maximumDepth >= 1 ? .beginArray : .anomaly
       }
-      if !keys.isEmpty, byte == _JSONByte.openBrace {
+      if !keys.isEmpty, byte == JSONByte.openBrace {
         return enterPathObject()
       }
       navigation = .whole
       return .next
     case .key:
-      if byte == _JSONByte.quote {
+      if byte == JSONByte.quote {
         keyBytes.removeAll(keepingCapacity: true)
         keyEscaped = false
         keyHasEscape = false
         navigation = .inKey
         return .next
       }
-      if byte == _JSONByte.closeBrace { return leavePathObject() }
+      if byte == JSONByte.closeBrace { return leavePathObject() }
       return .anomaly
     case .afterKey:
-      guard byte == _JSONByte.colon else { return .anomaly }
+      guard byte == JSONByte.colon else { return .anomaly }
       let level = pathDepth - 1
       var matched = false
       if !seenKey[level], keyMatches(keys[level]) {
@@ -478,10 +478,10 @@ package struct _JSONStreamReader {
       navigation = .value(matched: matched)
       return .next
     case .value(let matched):
-      if matched, pathDepth < keys.count, byte == _JSONByte.openBrace {
+      if matched, pathDepth < keys.count, byte == JSONByte.openBrace {
         return enterPathObject()
       }
-      if matched, pathDepth == keys.count, byte == _JSONByte.openBracket {
+      if matched, pathDepth == keys.count, byte == JSONByte.openBracket {
         return pathDepth < options.maximumDepth ? .beginArray : .anomaly
       }
       skipper.depthLimit =
@@ -490,11 +490,11 @@ package struct _JSONStreamReader {
       navigation = .skipping
       return .next
     case .afterValue:
-      if byte == _JSONByte.comma {
+      if byte == JSONByte.comma {
         navigation = .key
         return .next
       }
-      if byte == _JSONByte.closeBrace { return leavePathObject() }
+      if byte == JSONByte.closeBrace { return leavePathObject() }
       return .anomaly
     case .trailing:
       return .anomaly
@@ -523,9 +523,9 @@ package struct _JSONStreamReader {
     guard keyHasEscape else { return keyBytes == key }
     // An escaped key is decoded by the reader; an invalid one matches nothing (the envelope's
     // scan reports it).
-    var quoted = [_JSONByte.quote]
+    var quoted = [JSONByte.quote]
     quoted += keyBytes
-    quoted.append(_JSONByte.quote)
+    quoted.append(JSONByte.quote)
     guard let tape = try? _Tape(json: quoted, options: options),
       case .string(let text) = tape.node(at: 0)
     else { return false }
@@ -542,7 +542,7 @@ package struct _JSONStreamReader {
     }
     batchLocation = Self.location(of: envelope.count, in: envelope)
     phase = .array
-    batch = [_JSONByte.openBracket]
+    batch = [JSONByte.openBracket]
     contentStart = 1
     cut = 1
   }
@@ -634,7 +634,7 @@ package struct _JSONStreamReader {
       let stop = Swift.min(end, index + room)
       while index < stop {
         if inValue {
-          var step: _JSONValueTracker.Step
+          var step: JSONValueTracker.Step
           (index, step) = unsafe tracker.scan(input, from: index, to: stop)
           if step == .inside {
             // The bytes up to `stop` were followed, or the one at `index` needs a closer look.
@@ -669,7 +669,7 @@ package struct _JSONStreamReader {
         let byte = unsafe input[index]
         if gapComment != .none {
           index += 1
-          guard _JSONValueTracker.follow(&gapComment, byte) else {
+          guard JSONValueTracker.follow(&gapComment, byte) else {
             flush()
             startFailing(inBatch: true)
             return index
@@ -677,22 +677,22 @@ package struct _JSONStreamReader {
           continue
         }
         switch byte {
-        case _JSONByte.space, _JSONByte.newline, _JSONByte.carriageReturn, _JSONByte.tab,
-          _JSONByte.comma:
+        case JSONByte.space, JSONByte.newline, JSONByte.carriageReturn, JSONByte.tab,
+          JSONByte.comma:
           index += 1
-        case _JSONByte.closeBracket:
+        case JSONByte.closeBracket:
           let close = batch.count + (index - segment)
           index += 1
           flush()
           terminal = .closed(close)
-          envelope.append(_JSONByte.closeBracket)
+          envelope.append(JSONByte.closeBracket)
           return index
-        case _JSONByte.closeBrace:
+        case JSONByte.closeBrace:
           index += 1
           flush()
           startFailing(inBatch: true)
           return index
-        case _JSONByte.slash where options.allowsComments:
+        case JSONByte.slash where options.allowsComments:
           gapComment = .slash
           index += 1
         default:
@@ -728,8 +728,8 @@ package struct _JSONStreamReader {
       if pendingReturn {
         // A `\r` ended the last chunk: a line break of its own unless this is its `\n`.
         pendingReturn = false
-        if byte != _JSONByte.newline, lineState != .start { lineBreaks += 1 }
-        if byte == _JSONByte.newline, lineState == .start {
+        if byte != JSONByte.newline, lineState != .start { lineBreaks += 1 }
+        if byte == JSONByte.newline, lineState == .start {
           index += 1
           segment = index
           continue
@@ -740,16 +740,16 @@ package struct _JSONStreamReader {
         index += 1
         segment = index
         switch byte {
-        case _JSONByte.space, _JSONByte.tab:
+        case JSONByte.space, JSONByte.tab:
           column += 1
-        case _JSONByte.newline:
+        case JSONByte.newline:
           line += 1
           column = 1
-        case _JSONByte.carriageReturn:
+        case JSONByte.carriageReturn:
           line += 1
           column = 1
           if index < end {
-            if unsafe input[index] == _JSONByte.newline {
+            if unsafe input[index] == JSONByte.newline {
               index += 1
               segment = index
             }
@@ -769,10 +769,10 @@ package struct _JSONStreamReader {
         // Up to the line feed; a lone `\r` inside is a line break for locations.
         while index < end {
           let byte = unsafe input[index]
-          if byte == _JSONByte.newline { break }
-          if byte == _JSONByte.carriageReturn {
+          if byte == JSONByte.newline { break }
+          if byte == JSONByte.carriageReturn {
             if index + 1 < end {
-              if unsafe input[index + 1] != _JSONByte.newline { lineBreaks += 1 }
+              if unsafe input[index + 1] != JSONByte.newline { lineBreaks += 1 }
             } else {
               pendingReturn = true
             }
@@ -820,8 +820,8 @@ package struct _JSONStreamReader {
     }
     elements.append(range)
     lineStarts.append(lineLocation)
-    batch.append(_JSONByte.newline)
-    batch.append(_JSONByte.comma)
+    batch.append(JSONByte.newline)
+    batch.append(JSONByte.comma)
     cut = batch.count
   }
 
@@ -856,8 +856,8 @@ package struct _JSONStreamReader {
     lineFailures[elements.count] = error
     elements.append(batch.count..<batch.count)
     lineStarts.append(lineLocation)
-    batch.append(_JSONByte.newline)
-    batch.append(_JSONByte.comma)
+    batch.append(JSONByte.newline)
+    batch.append(JSONByte.comma)
     cut = batch.count
     lineState = .discard
   }
@@ -865,13 +865,13 @@ package struct _JSONStreamReader {
   /// Whether `bytes` (a line from its first non-blank byte, comments allowed) hold only
   /// whitespace and complete comments.
   private static func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
-    var comment = _JSONValueTracker.Comment.none
+    var comment = JSONValueTracker.Comment.none
     for byte in bytes {
       if comment != .none {
-        guard _JSONValueTracker.follow(&comment, byte) else { return false }
-      } else if byte == _JSONByte.slash {
+        guard JSONValueTracker.follow(&comment, byte) else { return false }
+      } else if byte == JSONByte.slash {
         comment = .slash
-      } else if !_JSONByte.isWhitespace(byte) {
+      } else if !JSONByte.isWhitespace(byte) {
         return false
       }
     }
@@ -950,9 +950,9 @@ package struct _JSONStreamReader {
     let savedByte: UInt8? = closes && scanEnd < batch.count ? batch[scanEnd] : nil
     if closes {
       if scanEnd < batch.count {
-        batch[scanEnd] = _JSONByte.closeBracket
+        batch[scanEnd] = JSONByte.closeBracket
       } else {
-        batch.append(_JSONByte.closeBracket)
+        batch.append(JSONByte.closeBracket)
       }
     }
     let firstIndex = self.firstIndex
@@ -1043,7 +1043,7 @@ package struct _JSONStreamReader {
     firstIndex += elements.count
     // The stand-in for the elements read is `""`: nothing that follows can become part of it
     // (a `0` would: `0.5`), and it opens no container (the depth limit may allow none).
-    var next: [UInt8] = [_JSONByte.openBracket, _JSONByte.quote, _JSONByte.quote]
+    var next: [UInt8] = [JSONByte.openBracket, JSONByte.quote, JSONByte.quote]
     next.reserveCapacity(Swift.max(batch.count - cut + 3, Swift.min(batch.capacity, 1 << 16)))
     next.append(contentsOf: batch[cut...])
     valueStart += 3 - cut
@@ -1083,8 +1083,8 @@ package struct _JSONStreamReader {
       let closeAt = elements[stop - 1].upperBound + 1
       let savedStart = batch[slotStart]
       let savedClose = batch[closeAt]
-      batch[slotStart] = _JSONByte.openBracket
-      batch[closeAt] = _JSONByte.closeBracket
+      batch[slotStart] = JSONByte.openBracket
+      batch[closeAt] = JSONByte.closeBracket
       var anomaly: Int?
       var stopped = false
       // How many lines of the scan were delivered: the next one is the value in progress.
@@ -1106,7 +1106,7 @@ package struct _JSONStreamReader {
             // Only whitespace may follow the value on its line; anything else is read again
             // as the line's own document.
             var after = slotStart + end
-            while after < range.upperBound, unsafe _JSONByte.isWhitespace(buffer[after]) {
+            while after < range.upperBound, unsafe JSONByte.isWhitespace(buffer[after]) {
               after += 1
             }
             guard after == range.upperBound else {
@@ -1162,7 +1162,7 @@ package struct _JSONStreamReader {
     lineFailures.removeAll()
     readCursor = 0
     batch.removeAll(keepingCapacity: true)
-    batch.append(_JSONByte.openBracket)
+    batch.append(JSONByte.openBracket)
     valueStart = batch.count
     batch += kept
     cut = 1
@@ -1193,7 +1193,7 @@ package struct _JSONStreamReader {
           unsafe body(
             .element(
               index: index,
-              view: _TapeView(entries: entries, bytes: bytes, longLengths: longLengths),
+              view: _UnsafeTapeView(entries: entries, bytes: bytes, longLengths: longLengths),
               bytes: _ElementBytes(buffer: UnsafeRawBufferPointer(bytes))))
         }
       }
@@ -1326,7 +1326,7 @@ package struct _JSONStreamReader {
       var scalars = count - whole.continuations
       if whole.lineFeeds > 0 {
         var lastLine = count
-        while lastLine > 0, unsafe bytes[lastLine - 1] != _JSONByte.newline { lastLine -= 1 }
+        while lastLine > 0, unsafe bytes[lastLine - 1] != JSONByte.newline { lastLine -= 1 }
         let tail = unsafe UnsafeBufferPointer(rebasing: bytes[lastLine...])
         scalars = unsafe tail.count - Self.byteCounts(tail).continuations
       }
@@ -1339,11 +1339,11 @@ package struct _JSONStreamReader {
     var index = 0
     while index < count {
       let byte = unsafe bytes[index]
-      if byte == _JSONByte.newline {
+      if byte == JSONByte.newline {
         line += 1
         column = 1
-      } else if byte == _JSONByte.carriageReturn {
-        if unsafe index + 1 < count && bytes[index + 1] == _JSONByte.newline { index += 1 }
+      } else if byte == JSONByte.carriageReturn {
+        if unsafe index + 1 < count && bytes[index + 1] == JSONByte.newline { index += 1 }
         line += 1
         column = 1
       } else if byte & 0xC0 != 0x80 {
@@ -1414,8 +1414,8 @@ package struct _JSONStreamReader {
     }
     while index < count {
       let byte = unsafe bytes[index]
-      if byte == _JSONByte.newline { lineFeeds += 1 }
-      if byte == _JSONByte.carriageReturn { returns += 1 }
+      if byte == JSONByte.newline { lineFeeds += 1 }
+      if byte == JSONByte.carriageReturn { returns += 1 }
       if byte & 0xC0 == 0x80 { continuations += 1 }
       index += 1
     }

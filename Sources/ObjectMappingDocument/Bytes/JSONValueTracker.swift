@@ -7,7 +7,7 @@
 /// ``Step/anomaly`` is an error in any JSON text (a bracket closing the wrong container, a
 /// control character in a string, nesting past the limit, `/` not starting a comment): the
 /// reader stops there and lets the scanner name the first error.
-struct _JSONValueTracker {
+struct JSONValueTracker {
   /// What a byte did to the value.
   enum Step {
     /// The value goes on.
@@ -56,10 +56,10 @@ struct _JSONValueTracker {
     escaped = false
     comment = .none
     switch byte {
-    case _JSONByte.openBracket, _JSONByte.openBrace:
+    case JSONByte.openBracket, JSONByte.openBrace:
       mode = .container
       return open(byte)
-    case _JSONByte.quote:
+    case JSONByte.quote:
       mode = .string
       inString = true
       return .inside
@@ -75,9 +75,9 @@ struct _JSONValueTracker {
     if inString {
       if escaped {
         escaped = false
-      } else if byte == _JSONByte.backslash {
+      } else if byte == JSONByte.backslash {
         escaped = true
-      } else if byte == _JSONByte.quote {
+      } else if byte == JSONByte.quote {
         inString = false
         if mode == .string { return .endsAfter }
       } else if byte < 0x20 {
@@ -87,7 +87,7 @@ struct _JSONValueTracker {
     }
     switch mode {
     case .scalar:
-      return _JSONByte.endsScalar(byte, allowsComments: allowsComments) ? .endsBefore : .inside
+      return JSONByte.endsScalar(byte, allowsComments: allowsComments) ? .endsBefore : .inside
     case .string:
       return .endsAfter  // not reached: a string value ends with its closing quote
     case .container:
@@ -95,17 +95,17 @@ struct _JSONValueTracker {
         return Self.follow(&comment, byte) ? .inside : .anomaly
       }
       switch byte {
-      case _JSONByte.quote:
+      case JSONByte.quote:
         inString = true
-      case _JSONByte.openBracket, _JSONByte.openBrace:
+      case JSONByte.openBracket, JSONByte.openBrace:
         return open(byte)
-      case _JSONByte.closeBracket, _JSONByte.closeBrace:
-        guard let isObject = containers.last, isObject == (byte == _JSONByte.closeBrace) else {
+      case JSONByte.closeBracket, JSONByte.closeBrace:
+        guard let isObject = containers.last, isObject == (byte == JSONByte.closeBrace) else {
           return .anomaly
         }
         containers.removeLast()
         if containers.isEmpty { return .endsAfter }
-      case _JSONByte.slash where allowsComments:
+      case JSONByte.slash where allowsComments:
         comment = .slash
       default:
         break
@@ -158,24 +158,24 @@ struct _JSONValueTracker {
         if !found {
           while index < end {
             let byte = unsafe input[index]
-            if byte == _JSONByte.quote || byte == _JSONByte.backslash || byte < 0x20 { break }
+            if byte == JSONByte.quote || byte == JSONByte.backslash || byte < 0x20 { break }
             index &+= 1
           }
           guard index < end else { break }
         }
         let byte = unsafe input[index]
         index &+= 1
-        if byte == _JSONByte.quote {
+        if byte == JSONByte.quote {
           inString = false
           // The next string often follows at once (`":"`, `","`).
-          if index &+ 1 < end, unsafe input[index &+ 1] == _JSONByte.quote {
+          if index &+ 1 < end, unsafe input[index &+ 1] == JSONByte.quote {
             let between = unsafe input[index]
-            if between == _JSONByte.colon || between == _JSONByte.comma {
+            if between == JSONByte.colon || between == JSONByte.comma {
               index &+= 2
               inString = true
             }
           }
-        } else if byte == _JSONByte.backslash {
+        } else if byte == JSONByte.backslash {
           guard index < end else {
             escaped = true
             break
@@ -203,15 +203,15 @@ struct _JSONValueTracker {
       }
       guard index < end else { break }
       let byte = unsafe input[index]
-      if byte == _JSONByte.quote {
+      if byte == JSONByte.quote {
         inString = true
       } else if byte & 0xD9 == 0x59 {
         // `[`, `]`, `{`, `}` (and `Y`, `_`, `y`, DEL, which go on).
         switch byte {
-        case _JSONByte.openBracket, _JSONByte.openBrace:
+        case JSONByte.openBracket, JSONByte.openBrace:
           if open(byte) == .anomaly { return (index + 1, .anomaly) }
-        case _JSONByte.closeBracket, _JSONByte.closeBrace:
-          guard let isObject = containers.last, isObject == (byte == _JSONByte.closeBrace) else {
+        case JSONByte.closeBracket, JSONByte.closeBrace:
+          guard let isObject = containers.last, isObject == (byte == JSONByte.closeBrace) else {
             return (index + 1, .anomaly)
           }
           containers.removeLast()
@@ -219,7 +219,7 @@ struct _JSONValueTracker {
         default:
           break
         }
-      } else if byte == _JSONByte.slash, allowsComments {
+      } else if byte == JSONByte.slash, allowsComments {
         return (index, .inside)
       }
       index &+= 1
@@ -244,7 +244,7 @@ struct _JSONValueTracker {
 
   private mutating func open(_ byte: UInt8) -> Step {
     guard containers.count < depthLimit else { return .anomaly }
-    containers.append(byte == _JSONByte.openBrace)
+    containers.append(byte == JSONByte.openBrace)
     return .inside
   }
 
@@ -256,21 +256,21 @@ struct _JSONValueTracker {
     case .none:
       return true
     case .slash:
-      if byte == _JSONByte.slash {
+      if byte == JSONByte.slash {
         comment = .line
-      } else if byte == _JSONByte.star {
+      } else if byte == JSONByte.star {
         comment = .block
       } else {
         return false
       }
     case .line:
-      if byte == _JSONByte.newline || byte == _JSONByte.carriageReturn { comment = .none }
+      if byte == JSONByte.newline || byte == JSONByte.carriageReturn { comment = .none }
     case .block:
-      if byte == _JSONByte.star { comment = .blockStar }
+      if byte == JSONByte.star { comment = .blockStar }
     case .blockStar:
-      if byte == _JSONByte.slash {
+      if byte == JSONByte.slash {
         comment = .none
-      } else if byte != _JSONByte.star {
+      } else if byte != JSONByte.star {
         comment = .block
       }
     }
@@ -279,7 +279,7 @@ struct _JSONValueTracker {
 }
 
 /// The bytes the stream reader looks at.
-enum _JSONByte {
+enum JSONByte {
   static let tab = UInt8(ascii: "\t")
   static let newline = UInt8(ascii: "\n")
   static let carriageReturn = UInt8(ascii: "\r")

@@ -270,7 +270,7 @@ import struct Foundation.Data
   }
 
   /// Writes a key already framed as `"key":` (quoted, escaped, with the colon), as
-  /// `_OutputKey` (mapping layer) prepares once per plan; compact output only.
+  /// `OutputKey` (mapping layer) prepares once per plan; compact output only.
   package mutating func key(framed: UnsafeBufferPointer<UInt8>) {
     assert(!isPretty, "framed keys carry the compact colon")
     beginKey()

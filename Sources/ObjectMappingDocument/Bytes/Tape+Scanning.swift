@@ -2,13 +2,13 @@ import struct Foundation.Data
 
 /// Scanning a payload in place, for the mapping layer: the bytes of a `Data` or of a native
 /// `String` are borrowed for the call, never copied, and the view handed to `body` is valid only
-/// during it (``_TapeView``'s invariant). Callers name no pointer.
+/// during it (``_UnsafeTapeView``'s invariant). Callers name no pointer.
 extension _Tape {
   /// Scans the JSON text in `data` in place and calls `body` with a view of its tape.
   ///
   /// - Throws: `FormatError` for invalid JSON; `body` is not called then.
   package static func scan<Result>(
-    jsonData data: Data, options: JSONReadingOptions, _ body: (_TapeView) -> Result
+    jsonData data: Data, options: JSONReadingOptions, _ body: (_UnsafeTapeView) -> Result
   ) throws(FormatError) -> Result {
     unsafe try data.withUnsafeBytes { raw in
       unsafe scanInPlace(raw.bindMemory(to: UInt8.self), options: options, body)
@@ -18,7 +18,7 @@ extension _Tape {
   /// ``scan(jsonData:options:_:)`` for a string: a native string's UTF-8 is read in place, a
   /// bridged one is made native first.
   package static func scan<Result>(
-    jsonString string: String, options: JSONReadingOptions, _ body: (_TapeView) -> Result
+    jsonString string: String, options: JSONReadingOptions, _ body: (_UnsafeTapeView) -> Result
   ) throws(FormatError) -> Result {
     var string = string
     return try string.withUTF8 { unsafe scanInPlace($0, options: options, body) }.get()
@@ -32,7 +32,7 @@ extension _Tape {
   /// - Throws: `FormatError` for invalid JSON, possibly after some elements were reported.
   package static func scanElements(
     jsonData data: Data, options: JSONReadingOptions,
-    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
+    _ body: (_ offset: Int, _ element: _UnsafeTapeView, _ end: Int, _ total: Int) -> Bool
   ) throws(FormatError) -> _JSONScanner.ElementScan {
     unsafe try data.withUnsafeBytes { raw in
       unsafe scanElementsInPlace(raw.bindMemory(to: UInt8.self), options: options, body)
@@ -42,7 +42,7 @@ extension _Tape {
   /// ``scanElements(jsonData:options:_:)`` for a string.
   package static func scanElements(
     jsonString string: String, options: JSONReadingOptions,
-    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
+    _ body: (_ offset: Int, _ element: _UnsafeTapeView, _ end: Int, _ total: Int) -> Bool
   ) throws(FormatError) -> _JSONScanner.ElementScan {
     var string = string
     return try string.withUTF8 { unsafe scanElementsInPlace($0, options: options, body) }.get()
@@ -50,7 +50,7 @@ extension _Tape {
 
   fileprivate static func scanInPlace<Result>(
     _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
-    _ body: (_TapeView) -> Result
+    _ body: (_UnsafeTapeView) -> Result
   ) -> Swift.Result<Result, FormatError> {
     let index: (entries: [_PackedEntry], longLengths: [_LongLength])
     do throws(FormatError) {
@@ -61,14 +61,14 @@ extension _Tape {
     return unsafe .success(
       index.entries.withUnsafeBufferPointer { entries in
         unsafe index.longLengths.withUnsafeBufferPointer { longLengths in
-          unsafe body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+          unsafe body(_UnsafeTapeView(entries: entries, bytes: bytes, longLengths: longLengths))
         }
       })
   }
 
   fileprivate static func scanElementsInPlace(
     _ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
-    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
+    _ body: (_ offset: Int, _ element: _UnsafeTapeView, _ end: Int, _ total: Int) -> Bool
   ) -> Swift.Result<_JSONScanner.ElementScan, FormatError> {
     Swift.Result { () throws(FormatError) in
       unsafe try _JSONScanner.scanArrayElements(bytes, options: options) { offset, element, end in
@@ -89,7 +89,7 @@ package enum _JSONText {
   /// Scans the text and calls `body` with a view of its tape, valid during the call.
   ///
   /// - Throws: `FormatError` for invalid JSON; `body` is not called then.
-  package func scan<Result>(options: JSONReadingOptions, _ body: (_TapeView) -> Result)
+  package func scan<Result>(options: JSONReadingOptions, _ body: (_UnsafeTapeView) -> Result)
     throws(FormatError) -> Result
   {
     unsafe try withBytes { unsafe _Tape.scanInPlace($0, options: options, body) }.get()
@@ -99,7 +99,7 @@ package enum _JSONText {
   /// ``_Tape/scanElements(jsonData:options:_:)``).
   package func scanElements(
     options: JSONReadingOptions,
-    _ body: (_ offset: Int, _ element: _TapeView, _ end: Int, _ total: Int) -> Bool
+    _ body: (_ offset: Int, _ element: _UnsafeTapeView, _ end: Int, _ total: Int) -> Bool
   ) throws(FormatError) -> _JSONScanner.ElementScan {
     unsafe try withBytes { unsafe _Tape.scanElementsInPlace($0, options: options, body) }.get()
   }
@@ -116,11 +116,11 @@ package enum _JSONText {
   }
 }
 
-extension _TapeView {
+extension _UnsafeTapeView {
   /// A view of no entries and no bytes: a placeholder until a real view is set.
   @inlinable
-  package static var empty: _TapeView {
-    unsafe _TapeView(
+  package static var empty: _UnsafeTapeView {
+    unsafe _UnsafeTapeView(
       entries: UnsafeBufferPointer(start: nil, count: 0),
       bytes: UnsafeBufferPointer(start: nil, count: 0))
   }

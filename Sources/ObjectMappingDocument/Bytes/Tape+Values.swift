@@ -39,10 +39,10 @@ extension _Tape {
   package func node(at index: Int) -> Node { withView { $0.node(at: index) } }
 }
 
-extension _TapeView {
+extension _UnsafeTapeView {
   /// The whole subtree at `index` as a ``Node``.
   package func node(at index: Int) -> Node {
-    var builder = _NodeBuilder(view: self, cursor: index)
+    var builder = NodeBuilder(view: self, cursor: index)
     return builder.next()
   }
 }
@@ -50,20 +50,20 @@ extension _TapeView {
 /// Builds ``Node`` values from a tape's entries, reading through unsafe buffers to keep the
 /// per-value work to the allocations a `Node` needs. It recurses once per nesting level, which
 /// the reader bounds with its depth limit.
-private struct _NodeBuilder {
-  let view: _TapeView
+private struct NodeBuilder {
+  let view: _UnsafeTapeView
   var bytes: UnsafeBufferPointer<UInt8> { unsafe view.bytes }
   var cursor: Int
   /// Recently built keys too long for a small string, so repeated keys share one allocation.
-  private var keyCache: [_CachedKey] = []
+  private var keyCache: [CachedKey] = []
 
-  private struct _CachedKey {
+  private struct CachedKey {
     var offset = 0
     var length = -1
     var key = ""
   }
 
-  init(view: _TapeView, cursor: Int) {
+  init(view: _UnsafeTapeView, cursor: Int) {
     self.view = view
     self.cursor = cursor
   }
@@ -134,13 +134,13 @@ private struct _NodeBuilder {
     let tail = unsafe UnsafeRawPointer(base + start + length - 8).loadUnaligned(as: UInt64.self)
     let hash = (head ^ (tail >> 29 | tail << 35) ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
     let slot = Int(truncatingIfNeeded: hash >> 58)
-    if keyCache.isEmpty { keyCache = Array(repeating: _CachedKey(), count: 64) }
+    if keyCache.isEmpty { keyCache = Array(repeating: CachedKey(), count: 64) }
     let cached = keyCache[slot]
     if unsafe cached.length == length && memcmp(base + start, base + cached.offset, length) == 0 {
       return cached.key
     }
     let key = text(of: entry)
-    keyCache[slot] = _CachedKey(offset: start, length: length, key: key)
+    keyCache[slot] = CachedKey(offset: start, length: length, key: key)
     return key
   }
 

@@ -103,7 +103,7 @@ extension _TapeKind {
   }
 }
 
-/// One entry of a ``_Tape``, unpacked: what readers get from ``_TapeView/subscript(_:)``.
+/// One entry of a ``_Tape``, unpacked: what readers get from ``_UnsafeTapeView/subscript(_:)``.
 @usableFromInline package struct _TapeEntry: Sendable, Equatable {
   /// The entry's kind.
   @usableFromInline package var kind: _TapeKind

@@ -1,4 +1,4 @@
-/// An owned copy of the memory a ``_TapeView`` reads: its entries, its bytes and its long
+/// An owned copy of the memory a ``_UnsafeTapeView`` reads: its entries, its bytes and its long
 /// lengths, allocated once and freed with the copy.
 ///
 /// A view made by a scan borrows the scanned text and the scanner's index for the duration of
@@ -16,14 +16,14 @@
   private let bytes: UnsafeMutableBufferPointer<UInt8>
   private let longLengths: UnsafeMutableBufferPointer<_LongLength>
   /// A view of the copy, valid while the copy is alive.
-  package let view: _TapeView
+  package let view: _UnsafeTapeView
 
   /// Copies what `source` reads.
-  package init(copying source: _TapeView) {
+  package init(copying source: _UnsafeTapeView) {
     unsafe entries = unsafe Self.copy(source.entries)
     unsafe bytes = unsafe Self.copy(source.bytes)
     unsafe longLengths = unsafe Self.copy(source.longLengths)
-    view = unsafe _TapeView(
+    view = unsafe _UnsafeTapeView(
       entries: UnsafeBufferPointer(rebasing: entries[0..<source.entries.count]),
       bytes: UnsafeBufferPointer(rebasing: bytes[0..<source.bytes.count]),
       longLengths: UnsafeBufferPointer(rebasing: longLengths[0..<source.longLengths.count]))

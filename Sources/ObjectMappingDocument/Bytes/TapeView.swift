@@ -20,7 +20,7 @@
 /// string or number entry's content lies inside `bytes`, and every index a caller passes was
 /// obtained from the view itself (the root 0, a container's members, `next(after:)`). Debug
 /// builds assert the index and content bounds on each read.
-@safe @usableFromInline package struct _TapeView {
+@safe @usableFromInline package struct _UnsafeTapeView {
   @usableFromInline package let entries: UnsafeBufferPointer<_PackedEntry>
   @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
@@ -163,7 +163,7 @@
   /// The value index of the first member of the object at `object` whose key is `key` (a
   /// rule's key bytes); `nil` when absent or when `object` is not an object.
   @inlinable @inline(__always)
-  package func member(of object: Int, named key: _KeyBytes) -> Int? {
+  package func member(of object: Int, named key: _UnsafeKeyBytes) -> Int? {
     unsafe member(of: object, named: key.buffer)
   }
 
@@ -210,7 +210,7 @@
   /// same key (`mayRepeat`), the scan starts from the object's start as a plain lookup does.
   @inlinable @inline(__always)
   package func member(
-    of object: Int, named key: _KeyBytes, hint: inout _MemberHint, mayRepeat: Bool
+    of object: Int, named key: _UnsafeKeyBytes, hint: inout _MemberHint, mayRepeat: Bool
   ) -> Int? {
     guard unsafe entries[object].isObject else { return nil }
     if mayRepeat || hint.skippedKeys & key.signature != 0 {
@@ -227,7 +227,7 @@
         hint = _MemberHint(cursor: next(after: value), ordinal: ordinal + 1, skippedKeys: skipped)
         return value
       }
-      unsafe skipped |= _KeyBytes.signature(of: entries[cursor], bytes: bytes)
+      unsafe skipped |= _UnsafeKeyBytes.signature(of: entries[cursor], bytes: bytes)
       cursor = next(after: value)
       ordinal += 1
     }
@@ -255,7 +255,7 @@
   @usableFromInline package var cursor: Int
   /// The position of that member in the object (0-based).
   @usableFromInline package var ordinal: Int
-  /// The union of ``_KeyBytes/signature`` of every member key passed over without a match
+  /// The union of ``_UnsafeKeyBytes/signature`` of every member key passed over without a match
   /// (all bits for a key with escapes, whose raw bytes are not its UTF-8).
   @usableFromInline package var skippedKeys: UInt64
 
@@ -279,9 +279,9 @@
 /// into a ``_KeyStorage``, which owns the bytes.
 ///
 /// Invariant: a key view is used only while the storage that made it is alive; every holder
-/// keeps that storage in a stored property next to its views (`_CompiledSource`), so the bytes
+/// keeps that storage in a stored property next to its views (`CompiledSource`), so the bytes
 /// live exactly as long as the views. The view itself owns nothing and frees nothing.
-@safe @usableFromInline package struct _KeyBytes: @unchecked Sendable {
+@safe @usableFromInline package struct _UnsafeKeyBytes: @unchecked Sendable {
   // @unchecked: a view of immutable bytes (written once by `_KeyStorage.init`).
   @usableFromInline package let buffer: UnsafeBufferPointer<UInt8>
   /// One bit chosen by the key's length and first byte: keys with different signatures differ.
@@ -291,7 +291,7 @@
   @inlinable
   package init(_ buffer: UnsafeBufferPointer<UInt8>) {
     unsafe self.buffer = unsafe buffer
-    signature = unsafe _KeyBytes.signature(length: buffer.count, first: buffer.first ?? 0)
+    signature = unsafe _UnsafeKeyBytes.signature(length: buffer.count, first: buffer.first ?? 0)
   }
 
   @inlinable @inline(__always)
@@ -310,23 +310,23 @@
 }
 
 /// The bytes of a path's keys, in one allocation made when a mapping is built and freed with
-/// the storage: what the ``_KeyBytes`` views of a compiled source read.
+/// the storage: what the ``_UnsafeKeyBytes`` views of a compiled source read.
 @safe package final class _KeyStorage: @unchecked Sendable {
   // @unchecked: the bytes are written once in `init` and only read afterwards.
   private let storage: UnsafeMutableBufferPointer<UInt8>
   /// One view per key, in order, valid while this storage is alive.
-  package let keys: [_KeyBytes]
+  package let keys: [_UnsafeKeyBytes]
 
   package init(_ keys: [[UInt8]]) {
     let total = keys.reduce(0) { $0 + $1.count }
     unsafe storage = .allocate(capacity: max(total, 1))
-    var views: [_KeyBytes] = []
+    var views: [_UnsafeKeyBytes] = []
     views.reserveCapacity(keys.count)
     var offset = 0
     for key in keys {
       let slice = unsafe UnsafeMutableBufferPointer(rebasing: storage[offset..<offset + key.count])
       _ = unsafe slice.initialize(from: key)
-      unsafe views.append(_KeyBytes(UnsafeBufferPointer(slice)))
+      unsafe views.append(_UnsafeKeyBytes(UnsafeBufferPointer(slice)))
       offset += key.count
     }
     self.keys = views
@@ -340,11 +340,11 @@
 extension _Tape {
   /// Calls `body` with a view of this tape, valid during the call.
   @inlinable @inline(__always)
-  package func withView<Result>(_ body: (_TapeView) throws -> Result) rethrows -> Result {
+  package func withView<Result>(_ body: (_UnsafeTapeView) throws -> Result) rethrows -> Result {
     unsafe try entries.withUnsafeBufferPointer { entries in
       unsafe try bytes.withUnsafeBufferPointer { bytes in
         unsafe try longLengths.withUnsafeBufferPointer { longLengths in
-          unsafe try body(_TapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+          unsafe try body(_UnsafeTapeView(entries: entries, bytes: bytes, longLengths: longLengths))
         }
       }
     }
@@ -374,12 +374,12 @@ extension String {
   /// (without calling `body`) otherwise. The view is valid during the call only.
   /// (Inlinable: a generic call across the module boundary looked up metadata per key.)
   @inlinable @inline(__always)
-  package mutating func withASCIIKeyBytes<Result>(_ body: (_KeyBytes) -> Result) -> Result? {
+  package mutating func withASCIIKeyBytes<Result>(_ body: (_UnsafeKeyBytes) -> Result) -> Result? {
     withUTF8 { bytes -> Result? in
       var union: UInt8 = 0
       for index in 0..<bytes.count { union |= unsafe bytes[index] }
       guard union < 0x80 else { return nil }
-      return unsafe body(_KeyBytes(bytes))
+      return unsafe body(_UnsafeKeyBytes(bytes))
     }
   }
 }

@@ -72,7 +72,7 @@ extension ObjectManager {
     } catch {
       throw .manager(error)
     }
-    return try await _PersistentLoad.run(
+    return try await PersistentLoad.run(
       response, entity: entity, keyPath: rootKey, store: store, orphans: orphans)
   }
 }
@@ -104,7 +104,7 @@ public enum StoreLoadError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The steps of a load into a persistent store, after the response arrived.
-enum _PersistentLoad {
+enum PersistentLoad {
   static func run<Object>(
     _ response: ObjectManager.Response, entity: StoreEntity<Object>, keyPath: String?,
     store: some PersistentStore, orphans: OrphanRule<Object>?
@@ -123,7 +123,7 @@ enum _PersistentLoad {
     // with its index, and the load stops before touching the store.
     var fresh: [Object] = []
     var ids: [String?] = []
-    var errors = _ElementErrors()
+    var errors = ElementErrors()
     for (index, element) in elements.enumerated() {
       do throws(MappingErrors) {
         let object = try entity.mapping.map(element, with: options)
@@ -135,16 +135,16 @@ enum _PersistentLoad {
     }
     try errors.check(status: response.statusCode)
 
-    let key = _LoadGate.key(store: store, entity: entity.name)
-    await _LoadGate.shared.enter(key)
+    let key = LoadGate.key(store: store, entity: entity.name)
+    await LoadGate.shared.enter(key)
     do throws(StoreLoadError) {
       let load = try await merge(
         elements, fresh: fresh, ids: ids, options: options, status: response.statusCode,
         entity: entity, store: store, orphans: orphans)
-      await _LoadGate.shared.leave(key)
+      await LoadGate.shared.leave(key)
       return load
     } catch {
-      await _LoadGate.shared.leave(key)
+      await LoadGate.shared.leave(key)
       throw error
     }
   }
@@ -193,7 +193,7 @@ enum _PersistentLoad {
       working = stored
     }
 
-    var errors = _ElementErrors()
+    var errors = ElementErrors()
     for (index, element) in elements.enumerated() {
       guard let id = ids[index] else { continue }
       do throws(MappingErrors) {
@@ -259,7 +259,7 @@ enum _PersistentLoad {
 }
 
 /// Mapping errors of a load's elements, each path under its element's index, capped at 1,000.
-private struct _ElementErrors {
+private struct ElementErrors {
   var errors: [MappingError] = []
   var omitted = 0
 
@@ -284,8 +284,8 @@ private struct _ElementErrors {
 
 /// Serializes the merge-and-save step of loads into one store and entity, so that two loads
 /// never both find an identity missing and both create it.
-actor _LoadGate {
-  static let shared = _LoadGate()
+actor LoadGate {
+  static let shared = LoadGate()
 
   private var held: Set<String> = []
   private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]

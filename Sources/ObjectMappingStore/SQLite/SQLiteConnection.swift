@@ -2,8 +2,8 @@ import ObjectMappingCSQLite
 
 // The audited folder of ObjectMappingStore: every line that touches SQLite's C API (the
 // `sqlite3 *` and `sqlite3_stmt *` handles, text and blob bindings, column reads) lives in this
-// folder and nowhere else in the target. Everything outside it talks to `_SQLiteConnection` and
-// `_SQLiteStatement` with Swift values.
+// folder and nowhere else in the target. Everything outside it talks to `SQLiteConnection` and
+// `SQLiteStatement` with Swift values.
 //
 // Invariants, each kept by the types below and asserted in debug builds:
 // - A connection owns its `sqlite3 *` from a successful open until `close()` or `deinit`, and
@@ -16,11 +16,11 @@ import ObjectMappingCSQLite
 //   through the 64-bit binding functions, which refuse what is too big with `SQLITE_TOOBIG`.
 // - Column reads copy the bytes out while the row is current (before the next `step`, `reset`
 //   or finalize), and read exactly `sqlite3_column_bytes` bytes; a NULL column reads as empty.
-// - Every result code is checked; a failure becomes an `_SQLiteError` with SQLite's own message,
+// - Every result code is checked; a failure becomes an `SQLiteError` with SQLite's own message,
 //   never a trap.
 
 /// An error reported by SQLite: its extended result code and message.
-struct _SQLiteError: Error, Sendable, Equatable {
+struct SQLiteError: Error, Sendable, Equatable {
   /// The extended result code (`SQLITE_FULL`, `SQLITE_NOTADB`, …).
   let code: Int32
   /// SQLite's message for it.
@@ -39,7 +39,7 @@ struct _SQLiteError: Error, Sendable, Equatable {
 }
 
 /// How a connection opens its file.
-enum _SQLiteOpenMode: Sendable {
+enum SQLiteOpenMode: Sendable {
   /// Read and write, creating the file when it does not exist.
   case readWriteCreate
   /// Read and write an existing file.
@@ -49,16 +49,16 @@ enum _SQLiteOpenMode: Sendable {
 }
 
 /// One SQLite database connection (`sqlite3 *`), owned by one actor of the store.
-final class _SQLiteConnection {
+final class SQLiteConnection {
   private var handle: OpaquePointer?
   /// The file it was opened on, for messages.
   let path: String
 
   /// Opens `path`.
   ///
-  /// - Throws: `_SQLiteError` when SQLite cannot open it (a missing file for `.readOnly` or
+  /// - Throws: `SQLiteError` when SQLite cannot open it (a missing file for `.readOnly` or
   ///   `.readWrite`, a folder that does not exist, no permission).
-  init(path: String, mode: _SQLiteOpenMode) throws(_SQLiteError) {
+  init(path: String, mode: SQLiteOpenMode) throws(SQLiteError) {
     self.path = path
     var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     switch mode {
@@ -72,7 +72,7 @@ final class _SQLiteConnection {
       let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       // A handle is returned even on failure (except out of memory) and must be closed.
       if let opened { sqlite3_close_v2(opened) }
-      throw _SQLiteError(code: code, message: message)
+      throw SQLiteError(code: code, message: message)
     }
     handle = opened
     sqlite3_extended_result_codes(opened, 1)
@@ -91,42 +91,42 @@ final class _SQLiteConnection {
   }
 
   /// The open handle; a closed connection fails every call with `SQLITE_MISUSE`.
-  private func openHandle() throws(_SQLiteError) -> OpaquePointer {
+  private func openHandle() throws(SQLiteError) -> OpaquePointer {
     guard let handle else {
-      throw _SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")
+      throw SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")
     }
     return handle
   }
 
   /// The error of the last failed call on this connection.
-  fileprivate func lastError(code: Int32) -> _SQLiteError {
+  fileprivate func lastError(code: Int32) -> SQLiteError {
     guard let handle else {
-      return _SQLiteError(code: code, message: "the database connection is closed")
+      return SQLiteError(code: code, message: "the database connection is closed")
     }
-    return _SQLiteError(
+    return SQLiteError(
       code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
   }
 
   /// Runs `sql` (one or more statements without parameters or results to read).
-  func execute(_ sql: String) throws(_SQLiteError) {
+  func execute(_ sql: String) throws(SQLiteError) {
     let handle = try openHandle()
     var message: UnsafeMutablePointer<CChar>?
     let code = sqlite3_exec(handle, sql, nil, nil, &message)
     guard code == SQLITE_OK else {
       let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
       sqlite3_free(message)
-      throw _SQLiteError(code: sqlite3_extended_errcode(handle), message: text)
+      throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text)
     }
   }
 
   /// Compiles one statement.
-  func prepare(_ sql: String) throws(_SQLiteError) -> _SQLiteStatement {
+  func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     let handle = try openHandle()
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v3(
       handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard code == SQLITE_OK, let statement else { throw lastError(code: code) }
-    return _SQLiteStatement(statement, connection: self)
+    return SQLiteStatement(statement, connection: self)
   }
 
   /// Whether the main database is open read-only (asked for, or a file SQLite could not open
@@ -159,12 +159,12 @@ final class _SQLiteConnection {
 }
 
 /// One compiled statement (`sqlite3_stmt *`) of a connection.
-final class _SQLiteStatement {
+final class SQLiteStatement {
   private let handle: OpaquePointer
   /// Keeps the connection open while the statement lives.
-  private let connection: _SQLiteConnection
+  private let connection: SQLiteConnection
 
-  fileprivate init(_ handle: OpaquePointer, connection: _SQLiteConnection) {
+  fileprivate init(_ handle: OpaquePointer, connection: SQLiteConnection) {
     self.handle = handle
     self.connection = connection
   }
@@ -176,22 +176,22 @@ final class _SQLiteStatement {
   /// Tells SQLite to copy a binding's bytes before the binding call returns.
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-  private func check(_ code: Int32) throws(_SQLiteError) {
+  private func check(_ code: Int32) throws(SQLiteError) {
     guard code == SQLITE_OK else { throw connection.lastError(code: code) }
   }
 
   /// Binds an integer to the parameter at `index` (1-based).
-  func bind(_ value: Int64, at index: Int32) throws(_SQLiteError) {
+  func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
     try check(sqlite3_bind_int64(handle, index, value))
   }
 
   /// Binds a double to the parameter at `index`.
-  func bind(_ value: Double, at index: Int32) throws(_SQLiteError) {
+  func bind(_ value: Double, at index: Int32) throws(SQLiteError) {
     try check(sqlite3_bind_double(handle, index, value))
   }
 
   /// Binds text (copied by SQLite) to the parameter at `index`; embedded NUL bytes are kept.
-  func bind(_ value: String, at index: Int32) throws(_SQLiteError) {
+  func bind(_ value: String, at index: Int32) throws(SQLiteError) {
     var text = value
     let code = text.withUTF8 { bytes in
       bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -202,7 +202,7 @@ final class _SQLiteStatement {
   }
 
   /// Binds UTF-8 text given as bytes (copied by SQLite) to the parameter at `index`.
-  func bindText(_ bytes: [UInt8], at index: Int32) throws(_SQLiteError) {
+  func bindText(_ bytes: [UInt8], at index: Int32) throws(SQLiteError) {
     let code = bytes.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { chars in
         bindText(chars, at: index)
@@ -222,12 +222,12 @@ final class _SQLiteStatement {
   }
 
   /// Binds SQL `NULL` to the parameter at `index`.
-  func bindNull(at index: Int32) throws(_SQLiteError) {
+  func bindNull(at index: Int32) throws(SQLiteError) {
     try check(sqlite3_bind_null(handle, index))
   }
 
   /// Steps the statement: `true` when a row is current, `false` when it is done.
-  func step() throws(_SQLiteError) -> Bool {
+  func step() throws(SQLiteError) -> Bool {
     let code = sqlite3_step(handle)
     switch code {
     case SQLITE_ROW: return true

@@ -6,7 +6,7 @@ import ObjectMapping
 ///
 /// All of its state is the actor's; instances go in and out typed as the entity's `Object`
 /// (which is `Sendable`), never as untyped references.
-actor _IdentityMap {
+actor IdentityMap {
   private struct Entry {
     weak var object: AnyObject?
     var generation: Int64
@@ -43,7 +43,7 @@ actor _IdentityMap {
   /// gives the instance; `nil` when it died meanwhile. Done here, so that two fetches never
   /// write one instance at once.
   func refresh<Object: Sendable>(
-    _ row: _StoredRow, entity: StoreEntity<Object>
+    _ row: StoredRow, entity: StoreEntity<Object>
   ) -> Result<Object, UnmappableRow>? {
     guard let entry = entries[entity.name]?[row.id], var object = entry.object as? Object else {
       return nil

@@ -139,7 +139,7 @@ extension SQLiteStore {
 
   /// Runs a migration in the writer's transaction.
   private func runMigration<Object>(
-    _ entity: StoreEntity<Object>, decide: @escaping @Sendable (_StoredRow) -> _MigrationDecision
+    _ entity: StoreEntity<Object>, decide: @escaping @Sendable (StoredRow) -> MigrationDecision
   ) async throws(StoreError) -> StoreMigration {
     try entity.checkIdentified()
     let writer = try writableForMigration()

@@ -2,7 +2,7 @@ import Foundation
 import ObjectMapping
 
 /// A value bound to a statement parameter.
-enum _SQLValue: Sendable, Equatable {
+enum SQLValue: Sendable, Equatable {
   case integer(Int64)
   case real(Double)
   case text(String)
@@ -12,12 +12,12 @@ enum _SQLValue: Sendable, Equatable {
 /// SQL text with its parameter values, in order (`?1`, `?2`, …).
 struct _SQL: Sendable {
   var text: String
-  var values: [_SQLValue]
+  var values: [SQLValue]
 }
 
-extension _SQLiteStatement {
+extension SQLiteStatement {
   /// Binds `values` to the parameters `?1`, `?2`, ….
-  func bind(_ values: [_SQLValue]) throws(_SQLiteError) {
+  func bind(_ values: [SQLValue]) throws(SQLiteError) {
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
       switch value {
@@ -41,7 +41,7 @@ extension _SQLiteStatement {
 /// rows only (the leading entity column, constant in the index, lets the planner see that the
 /// index answers the query's `entity = 'Name'`); queries write the same expression and name the
 /// entity as the same literal, so SQLite uses the index.
-enum _StoreSQL {
+enum StoreSQL {
   static let schema = """
     CREATE TABLE IF NOT EXISTS om_meta(key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
     INSERT OR IGNORE INTO om_meta(key, value) VALUES('format', \(SQLiteStore.format));
@@ -120,7 +120,7 @@ enum _StoreSQL {
   /// The `SELECT` of a fetch: identity, generation and payload of the matching rows.
   static func select(
     entity: String, condition: StoreCondition?, order: [StoreOrdering], limit: Int?, offset: Int
-  ) throws(_QueryProblem) -> _SQL {
+  ) throws(QueryProblem) -> _SQL {
     var sql = _SQL(
       text: "SELECT id, generation, payload FROM om_objects WHERE entity = \(literal(entity))",
       values: [])
@@ -130,7 +130,7 @@ enum _StoreSQL {
     }
     sql.text += " ORDER BY "
     for ordering in order {
-      if let problem = problem(with: ordering.path) { throw _QueryProblem(message: problem) }
+      if let problem = problem(with: ordering.path) { throw QueryProblem(message: problem) }
       sql.text += expression(ordering.path) + (ordering.ascending ? " ASC, " : " DESC, ")
     }
     // Ties (and an empty ordering) in the order identities were first saved; reversed after a
@@ -145,13 +145,13 @@ enum _StoreSQL {
   }
 
   /// Appends `condition` as a parenthesized SQL expression.
-  static func append(_ condition: StoreCondition, to sql: inout _SQL) throws(_QueryProblem) {
-    func parameter(_ value: _SQLValue) -> String {
+  static func append(_ condition: StoreCondition, to sql: inout _SQL) throws(QueryProblem) {
+    func parameter(_ value: SQLValue) -> String {
       sql.values.append(value)
       return "?\(sql.values.count)"
     }
-    func column(_ path: [String]) throws(_QueryProblem) -> String {
-      if let problem = problem(with: path) { throw _QueryProblem(message: problem) }
+    func column(_ path: [String]) throws(QueryProblem) -> String {
+      if let problem = problem(with: path) { throw QueryProblem(message: problem) }
       return expression(path)
     }
     switch condition {
@@ -206,7 +206,7 @@ enum _StoreSQL {
 
   /// `node` as SQL: a bound scalar, or `json(?)` for an array or object (compared as the compact
   /// JSON text SQLite's `json_extract` gives for them).
-  private static func value(_ node: Node, _ parameter: (_SQLValue) -> String) -> String {
+  private static func value(_ node: Node, _ parameter: (SQLValue) -> String) -> String {
     switch node {
     case .null: return "NULL"
     case .bool(let flag): return parameter(.integer(flag ? 1 : 0))
@@ -223,6 +223,6 @@ enum _StoreSQL {
 }
 
 /// A query SQLite cannot express (a payload key its JSON paths cannot name).
-struct _QueryProblem: Error {
+struct QueryProblem: Error {
   let message: String
 }

@@ -53,9 +53,9 @@ public final class SQLiteStore: PersistentStore {
   /// Whether saves are refused (opened read-only, or a file that cannot be written).
   public let isReadOnly: Bool
 
-  private let writer: _StoreWriter?
-  private let readers: _ReaderPool
-  private let identities = _IdentityMap()
+  private let writer: StoreWriter?
+  private let readers: ReaderPool
+  private let identities = IdentityMap()
 
   /// Opens the database at `path`, creating it (and its tables) unless read-only.
   ///
@@ -76,20 +76,20 @@ public final class SQLiteStore: PersistentStore {
   public init(path: String, options: Options = Options()) throws(StoreError) {
     self.path = path
     let milliseconds = (options.busyTimeout * 1000).rounded()
-    let settings = _ConnectionSettings(
+    let settings = ConnectionSettings(
       path: path,
       busyTimeoutMilliseconds: milliseconds.isFinite
         ? Int32(clamping: Int64(max(0, min(milliseconds, 86_400_000)))) : 5000,
       synchronousFull: options.syncsEveryCommit, maximumSize: options.maximumSize)
-    writer = options.readOnly ? nil : try _StoreWriter.open(settings)
+    writer = options.readOnly ? nil : try StoreWriter.open(settings)
     isReadOnly = writer == nil
-    var opened: [_StoreReader] = []
+    var opened: [StoreReader] = []
     for index in 0..<max(1, options.readers) {
       // A read-only store has read nothing yet: the first reader checks that the file is a
       // store, so that a bad file fails here rather than at the first fetch.
-      opened.append(try _StoreReader.open(settings, checkingStore: isReadOnly && index == 0))
+      opened.append(try StoreReader.open(settings, checkingStore: isReadOnly && index == 0))
     }
-    readers = _ReaderPool(opened)
+    readers = ReaderPool(opened)
   }
 
   // MARK: Writing
@@ -239,7 +239,7 @@ public final class SQLiteStore: PersistentStore {
     let sql = _SQL(
       text:
         "SELECT id, generation, payload FROM om_objects WHERE entity = "
-        + _StoreSQL.literal(entity.name) + " AND id IN (SELECT value FROM json_each(?1))",
+        + StoreSQL.literal(entity.name) + " AND id IN (SELECT value FROM json_each(?1))",
       values: [.text(list)])
     let found = try await run(sql, entity: entity, keepingIDs: true)
     var byID: [String: Int] = [:]
@@ -296,14 +296,14 @@ public final class SQLiteStore: PersistentStore {
   // MARK: Internals
 
   /// The writer, for a migration (in another file).
-  func writableForMigration() throws(StoreError) -> _StoreWriter { try writable() }
+  func writableForMigration() throws(StoreError) -> StoreWriter { try writable() }
 
   /// Forgets live instances of rows a migration changed.
   func forget(_ ids: [String], entity: String) async {
     await identities.remove(ids, entity: entity)
   }
 
-  private func writable() throws(StoreError) -> _StoreWriter {
+  private func writable() throws(StoreError) -> StoreWriter {
     guard let writer else { throw StoreError(.readOnly(path: path)) }
     return writer
   }
@@ -333,7 +333,7 @@ public final class SQLiteStore: PersistentStore {
     var orderings: [StoreOrdering] = []
     for key in order { orderings.append(try key.resolved(for: entity)) }
     do {
-      return try _StoreSQL.select(
+      return try StoreSQL.select(
         entity: entity.name, condition: condition, order: orderings, limit: limit, offset: offset)
     } catch {
       throw StoreError(.unknownKeyPath(entity: entity.name, keyPath: error.message))
@@ -358,7 +358,7 @@ public final class SQLiteStore: PersistentStore {
     async throws(StoreError) -> (result: StoreFetch<Object>, ids: [String], objects: [Object])
   {
     let reader = await readers.checkOut()
-    let outcomes: [_RowOutcome<Object>]
+    let outcomes: [RowOutcome<Object>]
     do {
       if Self.isClass(Object.self) {
         outcomes = try await reader.read(sql) { .row($0) }
@@ -382,10 +382,10 @@ public final class SQLiteStore: PersistentStore {
   }
 
   /// The objects of rows read from the database (orphans of a load).
-  private func mapRows<Object>(_ rows: [_StoredRow], entity: StoreEntity<Object>) async
+  private func mapRows<Object>(_ rows: [StoredRow], entity: StoreEntity<Object>) async
     -> StoreFetch<Object>
   {
-    let outcomes: [_RowOutcome<Object>] =
+    let outcomes: [RowOutcome<Object>] =
       Self.isClass(Object.self)
       ? rows.map { .row($0) }
       : rows.map { row in
@@ -402,7 +402,7 @@ public final class SQLiteStore: PersistentStore {
   /// Turns outcomes into objects: struct rows are mapped already; class rows become the live
   /// instance of their identity when one is alive (refreshed if the row is newer), else a new
   /// one, registered.
-  private func resolve<Object>(_ outcomes: [_RowOutcome<Object>], entity: StoreEntity<Object>)
+  private func resolve<Object>(_ outcomes: [RowOutcome<Object>], entity: StoreEntity<Object>)
     async -> (objects: [Object], ids: [String], unmappable: [UnmappableRow])
   {
     var objects: [Object] = []
@@ -421,7 +421,7 @@ public final class SQLiteStore: PersistentStore {
       }
       return (objects, ids, unmappable)
     }
-    let rows = outcomes.compactMap { outcome -> _StoredRow? in
+    let rows = outcomes.compactMap { outcome -> StoredRow? in
       if case .row(let row) = outcome { return row }
       return nil
     }
@@ -462,7 +462,7 @@ public final class SQLiteStore: PersistentStore {
   }
 
   private static func mapFresh<Object>(
-    _ row: _StoredRow, entity: StoreEntity<Object>,
+    _ row: StoredRow, entity: StoreEntity<Object>,
     into fresh: inout [(id: String, generation: Int64, object: Object)]
   ) -> _Slot<Object> {
     do throws(UnmappableRow) {
@@ -476,10 +476,10 @@ public final class SQLiteStore: PersistentStore {
 }
 
 /// A row read by a fetch: mapped (structs), failed, or left for the identity map (classes).
-enum _RowOutcome<Object: Sendable>: Sendable {
+enum RowOutcome<Object: Sendable>: Sendable {
   case object(String, Object)
   case failed(UnmappableRow)
-  case row(_StoredRow)
+  case row(StoredRow)
 }
 
 /// Where a class row's object comes from.

@@ -1,14 +1,14 @@
 import ObjectMapping
 
 /// A stored row as read: its identity, the generation that wrote it, and its payload.
-struct _StoredRow: Sendable {
+struct StoredRow: Sendable {
   let id: String
   let generation: Int64
   let payload: [UInt8]
 }
 
 /// How a connection is set up.
-struct _ConnectionSettings: Sendable {
+struct ConnectionSettings: Sendable {
   let path: String
   let busyTimeoutMilliseconds: Int32
   let synchronousFull: Bool
@@ -16,7 +16,7 @@ struct _ConnectionSettings: Sendable {
 }
 
 /// `error` as a ``StoreError`` about the database at `path`.
-func _storeError(_ error: _SQLiteError, path: String) -> StoreError {
+func _storeError(_ error: SQLiteError, path: String) -> StoreError {
   if error.isNotADatabase { return StoreError(.notADatabase(path: path)) }
   if error.isCorrupt { return StoreError(.corrupt(path: path, reason: error.message)) }
   if error.isFull { return StoreError(.full(path: path, reason: error.message)) }
@@ -28,20 +28,20 @@ func _storeError(_ error: _SQLiteError, path: String) -> StoreError {
 
 /// The one connection that writes: every save, delete, load and schema change goes through it,
 /// one at a time, each a transaction.
-actor _StoreWriter {
-  private let connection: _SQLiteConnection
+actor StoreWriter {
+  private let connection: SQLiteConnection
   private let path: String
   /// Compiled statements, by SQL text.
-  private var statements: [String: _SQLiteStatement] = [:]
+  private var statements: [String: SQLiteStatement] = [:]
   /// The indexes known to exist.
   private var ensuredIndexes: Set<String> = []
 
   /// Opens (creating) the database for writing; `nil` when the file can only be read (SQLite
   /// opened it read-only: no permission to write it).
-  static func open(_ settings: _ConnectionSettings) throws(StoreError) -> _StoreWriter? {
-    let connection: _SQLiteConnection
+  static func open(_ settings: ConnectionSettings) throws(StoreError) -> StoreWriter? {
+    let connection: SQLiteConnection
     do {
-      connection = try _SQLiteConnection(path: settings.path, mode: .readWriteCreate)
+      connection = try SQLiteConnection(path: settings.path, mode: .readWriteCreate)
     } catch {
       throw _storeError(error, path: settings.path)
     }
@@ -62,40 +62,40 @@ actor _StoreWriter {
       }
       try connection.execute("BEGIN IMMEDIATE")
       do {
-        try connection.execute(_StoreSQL.schema)
+        try connection.execute(StoreSQL.schema)
         try connection.execute("COMMIT")
       } catch {
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
         throw error
       }
-      let format = try Self.integer(_StoreSQL.format, on: connection)
+      let format = try Self.integer(StoreSQL.format, on: connection)
       guard format <= SQLiteStore.format else {
         throw StoreError(.unsupportedFormat(path: settings.path, format: Int(format)))
       }
-    } catch let error as _SQLiteError {
+    } catch let error as SQLiteError {
       throw _storeError(error, path: settings.path)
     } catch let error as StoreError {
       throw error
     } catch {
       throw StoreError(.sqlite(path: settings.path, code: -1, message: "\(error)"))
     }
-    return _StoreWriter(connection: connection, path: settings.path)
+    return StoreWriter(connection: connection, path: settings.path)
   }
 
-  private init(connection: _SQLiteConnection, path: String) {
+  private init(connection: SQLiteConnection, path: String) {
     self.connection = connection
     self.path = path
   }
 
-  private static func integer(_ sql: String, on connection: _SQLiteConnection)
-    throws(_SQLiteError) -> Int64
+  private static func integer(_ sql: String, on connection: SQLiteConnection)
+    throws(SQLiteError) -> Int64
   {
     let statement = try connection.prepare(sql)
     guard try statement.step() else { return 0 }
     return statement.int64(at: 0)
   }
 
-  private func statement(_ sql: String) throws(_SQLiteError) -> _SQLiteStatement {
+  private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     if let cached = statements[sql] {
       cached.reset()
       return cached
@@ -107,7 +107,7 @@ actor _StoreWriter {
 
   /// Runs `body` in a write transaction: committed when it returns, rolled back when it (or the
   /// commit) throws.
-  private func transaction<Result>(_ body: () throws(_SQLiteError) -> Result)
+  private func transaction<Result>(_ body: () throws(SQLiteError) -> Result)
     throws(StoreError) -> Result
   {
     do {
@@ -122,8 +122,8 @@ actor _StoreWriter {
   }
 
   /// The next generation, inside a transaction.
-  private func nextGeneration() throws(_SQLiteError) -> Int64 {
-    let statement = try statement(_StoreSQL.nextGeneration)
+  private func nextGeneration() throws(SQLiteError) -> Int64 {
+    let statement = try statement(StoreSQL.nextGeneration)
     guard try statement.step() else { return 0 }
     let generation = statement.int64(at: 0)
     _ = try statement.step()
@@ -133,22 +133,22 @@ actor _StoreWriter {
   /// Creates the indexes of `entity` that are not known to exist.
   func ensureIndexes(entity: String, indexes: [[[String]]]) throws(StoreError) {
     let missing = indexes.filter {
-      !ensuredIndexes.contains(_StoreSQL.indexName(entity: entity, paths: $0))
+      !ensuredIndexes.contains(StoreSQL.indexName(entity: entity, paths: $0))
     }
     guard !missing.isEmpty else { return }
-    try transaction { () throws(_SQLiteError) in
+    try transaction { () throws(SQLiteError) in
       for paths in missing {
-        try connection.execute(_StoreSQL.createIndex(entity: entity, paths: paths))
+        try connection.execute(StoreSQL.createIndex(entity: entity, paths: paths))
       }
     }
     for paths in missing {
-      ensuredIndexes.insert(_StoreSQL.indexName(entity: entity, paths: paths))
+      ensuredIndexes.insert(StoreSQL.indexName(entity: entity, paths: paths))
     }
   }
 
   /// Upserts `rows` in one transaction; returns the generation they were written with.
   func save(entity: String, rows: [(id: String, payload: [UInt8])]) throws(StoreError) -> Int64 {
-    try transaction { () throws(_SQLiteError) in
+    try transaction { () throws(SQLiteError) in
       let generation = try nextGeneration()
       try upsert(entity: entity, rows: rows, generation: generation)
       return generation
@@ -156,9 +156,9 @@ actor _StoreWriter {
   }
 
   private func upsert(entity: String, rows: [(id: String, payload: [UInt8])], generation: Int64)
-    throws(_SQLiteError)
+    throws(SQLiteError)
   {
-    let upsert = try statement(_StoreSQL.upsert)
+    let upsert = try statement(StoreSQL.upsert)
     for row in rows {
       upsert.reset()
       try upsert.bind(entity, at: 1)
@@ -171,13 +171,13 @@ actor _StoreWriter {
 
   /// Deletes the rows with these identities in one transaction; returns how many existed.
   func delete(entity: String, ids: [String]) throws(StoreError) -> Int {
-    try transaction { () throws(_SQLiteError) in
+    try transaction { () throws(SQLiteError) in
       try deleteRows(entity: entity, ids: ids)
     }
   }
 
-  private func deleteRows(entity: String, ids: [String]) throws(_SQLiteError) -> Int {
-    let delete = try statement(_StoreSQL.deleteOne)
+  private func deleteRows(entity: String, ids: [String]) throws(SQLiteError) -> Int {
+    let delete = try statement(StoreSQL.deleteOne)
     var deleted = 0
     for id in ids {
       delete.reset()
@@ -193,20 +193,20 @@ actor _StoreWriter {
   /// orphans) and deletes them when `removes`; one transaction.
   func load(
     entity: String, rows: [(id: String, payload: [UInt8])], scope: _SQL?, removes: Bool
-  ) throws(StoreError) -> (generation: Int64, orphans: [_StoredRow]) {
-    try transaction { () throws(_SQLiteError) in
+  ) throws(StoreError) -> (generation: Int64, orphans: [StoredRow]) {
+    try transaction { () throws(SQLiteError) in
       let generation = try nextGeneration()
       try upsert(entity: entity, rows: rows, generation: generation)
       guard let scope else { return (generation, []) }
       // Rows written by this load carry its generation: the others in scope are orphans.
       let select = try connection.prepare(scope.text)
       try select.bind(scope.values)
-      var orphans: [_StoredRow] = []
+      var orphans: [StoredRow] = []
       while try select.step() {
         let rowGeneration = select.int64(at: 1)
         guard rowGeneration != generation else { continue }
         orphans.append(
-          _StoredRow(
+          StoredRow(
             id: select.string(at: 0), generation: rowGeneration,
             payload: select.textBytes(at: 2)))
       }
@@ -219,7 +219,7 @@ actor _StoreWriter {
   func rewrite(entity: String, rows: [(id: String, payload: [UInt8])], deleting ids: [String])
     throws(StoreError) -> Int64
   {
-    try transaction { () throws(_SQLiteError) in
+    try transaction { () throws(SQLiteError) in
       let generation = try nextGeneration()
       try upsert(entity: entity, rows: rows, generation: generation)
       _ = try deleteRows(entity: entity, ids: ids)
@@ -236,32 +236,32 @@ actor _StoreWriter {
 
 /// One connection that reads; the store keeps several, so reads run side by side with each other
 /// and with the writer (WAL mode).
-actor _StoreReader {
-  private let connection: _SQLiteConnection
+actor StoreReader {
+  private let connection: SQLiteConnection
   private let path: String
 
   /// Opens a reading connection; with `checkingStore`, checks that the file is a database with
   /// the store's tables, of a format this library reads.
-  static func open(_ settings: _ConnectionSettings, checkingStore: Bool) throws(StoreError)
-    -> _StoreReader
+  static func open(_ settings: ConnectionSettings, checkingStore: Bool) throws(StoreError)
+    -> StoreReader
   {
-    let connection: _SQLiteConnection
+    let connection: SQLiteConnection
     do {
-      connection = try _SQLiteConnection(path: settings.path, mode: .readOnly)
+      connection = try SQLiteConnection(path: settings.path, mode: .readOnly)
       connection.setBusyTimeout(milliseconds: settings.busyTimeoutMilliseconds)
     } catch {
       throw _storeError(error, path: settings.path)
     }
     if checkingStore { try check(connection, path: settings.path) }
-    return _StoreReader(connection: connection, path: settings.path)
+    return StoreReader(connection: connection, path: settings.path)
   }
 
-  private init(connection: _SQLiteConnection, path: String) {
+  private init(connection: SQLiteConnection, path: String) {
     self.connection = connection
     self.path = path
   }
 
-  private static func check(_ connection: _SQLiteConnection, path: String) throws(StoreError) {
+  private static func check(_ connection: SQLiteConnection, path: String) throws(StoreError) {
     do {
       let tables = try connection.prepare(
         "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN "
@@ -269,11 +269,11 @@ actor _StoreReader {
       guard try tables.step(), tables.int64(at: 0) == 2 else {
         throw StoreError(.cannotOpen(path: path, reason: "it is a database, not an object store"))
       }
-      let format = try connection.prepare(_StoreSQL.format)
+      let format = try connection.prepare(StoreSQL.format)
       if try format.step(), format.int64(at: 0) > Int64(SQLiteStore.format) {
         throw StoreError(.unsupportedFormat(path: path, format: Int(format.int64(at: 0))))
       }
-    } catch let error as _SQLiteError {
+    } catch let error as SQLiteError {
       throw _storeError(error, path: path)
     } catch let error as StoreError {
       throw error
@@ -285,14 +285,14 @@ actor _StoreReader {
   /// Runs `sql` and passes each row (identity, generation, payload) to `transform`, here, while
   /// the next row is not yet read: memory holds the results, not the rows.
   func read<Result: Sendable>(
-    _ sql: _SQL, _ transform: @Sendable (_StoredRow) -> Result
+    _ sql: _SQL, _ transform: @Sendable (StoredRow) -> Result
   ) throws(StoreError) -> [Result] {
     do {
       let statement = try connection.prepare(sql.text)
       try statement.bind(sql.values)
       var results: [Result] = []
       while try statement.step() {
-        let row = _StoredRow(
+        let row = StoredRow(
           id: statement.string(at: 0), generation: statement.int64(at: 1),
           payload: statement.textBytes(at: 2))
         results.append(transform(row))
@@ -335,20 +335,20 @@ actor _StoreReader {
 
 /// The reading connections: a fetch checks one out, so concurrent fetches each get their own
 /// (up to the pool's size; more wait for one to come back).
-actor _ReaderPool {
-  private var idle: [_StoreReader]
-  private var waiting: [CheckedContinuation<_StoreReader, Never>] = []
+actor ReaderPool {
+  private var idle: [StoreReader]
+  private var waiting: [CheckedContinuation<StoreReader, Never>] = []
 
-  init(_ readers: [_StoreReader]) {
+  init(_ readers: [StoreReader]) {
     idle = readers
   }
 
-  func checkOut() async -> _StoreReader {
+  func checkOut() async -> StoreReader {
     if let reader = idle.popLast() { return reader }
     return await withCheckedContinuation { waiting.append($0) }
   }
 
-  func checkIn(_ reader: _StoreReader) {
+  func checkIn(_ reader: StoreReader) {
     if waiting.isEmpty {
       idle.append(reader)
     } else {
@@ -363,7 +363,7 @@ actor _ReaderPool {
 }
 
 /// What a migration does with one row.
-enum _MigrationDecision: Sendable {
+enum MigrationDecision: Sendable {
   /// The row maps: leave it.
   case keep
   /// Write this payload instead.
@@ -374,13 +374,13 @@ enum _MigrationDecision: Sendable {
   case report(UnmappableRow)
 }
 
-extension _StoreWriter {
+extension StoreWriter {
   /// Reads every row of `entity` and applies `decide`'s decision to it, in one transaction:
   /// the rows rewritten, deleted and reported.
-  func migrate(entity: String, decide: @Sendable (_StoredRow) -> _MigrationDecision)
+  func migrate(entity: String, decide: @Sendable (StoredRow) -> MigrationDecision)
     throws(StoreError) -> (rewritten: [String], deleted: [UnmappableRow], left: [UnmappableRow])
   {
-    try transaction { () throws(_SQLiteError) in
+    try transaction { () throws(SQLiteError) in
       let select = try connection.prepare(
         "SELECT id, generation, payload FROM om_objects WHERE entity = ?1 ORDER BY rowid")
       try select.bind(entity, at: 1)
@@ -388,7 +388,7 @@ extension _StoreWriter {
       var deleted: [UnmappableRow] = []
       var left: [UnmappableRow] = []
       while try select.step() {
-        let row = _StoredRow(
+        let row = StoredRow(
           id: select.string(at: 0), generation: select.int64(at: 1),
           payload: select.textBytes(at: 2))
         switch decide(row) {

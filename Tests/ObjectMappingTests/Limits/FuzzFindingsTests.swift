@@ -58,7 +58,7 @@ import Testing
 
   /// F5: a date read from epoch seconds far beyond any calendar (`1e292`) maps, and then
   /// serializing it as ISO 8601 traps converting its seconds to `Int` (`DateFormat.swift`,
-  /// `_Civil.fields(of:)`). Either reading refuses it or writing throws; the process must not
+  /// `Civil.fields(of:)`). Either reading refuses it or writing throws; the process must not
   /// crash.
   @Test func farAwayEpochDatesDoNotCrashSerialization() async {
     await #expect(processExitsWith: .success) {

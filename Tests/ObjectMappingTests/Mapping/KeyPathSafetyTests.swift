@@ -107,13 +107,13 @@ import Testing
   /// Range subscripts of arrays and `Data`'s byte subscript trap past the end as well; a
   /// dictionary subscript (optional) and whole collections stay allowed.
   @Test func rangeAndDataSubscriptsAreProblemsToo() {
-    #expect(_KeyPathCheck.problem(\Buffers.numbers[0..<1], rule: "r") != nil)
-    #expect(_KeyPathCheck.problem(\Buffers.slice[1..<2], rule: "r") != nil)
-    #expect(_KeyPathCheck.problem(\Buffers.bytes[0], rule: "r") != nil)
-    #expect(_KeyPathCheck.problem(\Buffers.numbers[3], rule: "r") != nil)
-    #expect(_KeyPathCheck.problem(\Buffers.numbers, rule: "r") == nil)
-    #expect(_KeyPathCheck.problem(\Buffers.bytes, rule: "r") == nil)
-    #expect(_KeyPathCheck.problem(\Buffers.numbers.count, rule: "r") == nil)
+    #expect(KeyPathCheck.problem(\Buffers.numbers[0..<1], rule: "r") != nil)
+    #expect(KeyPathCheck.problem(\Buffers.slice[1..<2], rule: "r") != nil)
+    #expect(KeyPathCheck.problem(\Buffers.bytes[0], rule: "r") != nil)
+    #expect(KeyPathCheck.problem(\Buffers.numbers[3], rule: "r") != nil)
+    #expect(KeyPathCheck.problem(\Buffers.numbers, rule: "r") == nil)
+    #expect(KeyPathCheck.problem(\Buffers.bytes, rule: "r") == nil)
+    #expect(KeyPathCheck.problem(\Buffers.numbers.count, rule: "r") == nil)
   }
 
   /// A child mapping is not checked by itself when its parent is used: its steps report the

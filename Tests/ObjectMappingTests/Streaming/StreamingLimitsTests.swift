@@ -21,11 +21,11 @@ import Testing
     options: StreamOptions = .standard
   ) -> Int {
     let reading = options.reading ?? .strict
-    let state = _ElementStreamState(
+    let state = ElementStreamState(
       reader: _JSONStreamReader(
         layout: layout, options: reading, maximumElementSize: options.maximumElementSize),
-      elements: _MappedElements(plan: StreamedElementsTests.articleMapping._plan, options: .none),
-      layout: layout, options: options, reading: reading, box: _StreamSummaryBox())
+      elements: MappedElements(plan: StreamedElementsTests.articleMapping._plan, options: .none),
+      layout: layout, options: options, reading: reading, box: StreamSummaryBox())
     var count = 0
     func drain() {
       while state.reader.isReady, !state.isOver { state.readBatch() }

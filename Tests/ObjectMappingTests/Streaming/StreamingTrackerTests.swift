@@ -2,8 +2,8 @@ import Testing
 
 @testable import ObjectMappingDocument
 
-/// The value tracker's fast scan (``_JSONValueTracker/scan(_:from:to:)``, eight bytes at a
-/// time) against the tracker followed byte by byte (``_JSONValueTracker/step(_:)``), which it
+/// The value tracker's fast scan (``JSONValueTracker/scan(_:from:to:)``, eight bytes at a
+/// time) against the tracker followed byte by byte (``JSONValueTracker/step(_:)``), which it
 /// stands for when the stream reader cuts an array into elements: the same first byte that
 /// ends the value or is an error, whatever chunks the bytes arrive in.
 @Suite struct StreamingTrackerTests {
@@ -16,7 +16,7 @@ import Testing
 
   /// The tracker followed byte by byte.
   static func byteByByte(_ bytes: [UInt8], comments: Bool, depthLimit: Int) -> Outcome {
-    var tracker = _JSONValueTracker(allowsComments: comments, depthLimit: depthLimit)
+    var tracker = JSONValueTracker(allowsComments: comments, depthLimit: depthLimit)
     let first = tracker.begin(bytes[0])
     if first != .inside { return .stopped(at: 0, step: "\(first)") }
     for position in 1..<bytes.count {
@@ -31,7 +31,7 @@ import Testing
   static func scanned(_ bytes: [UInt8], comments: Bool, depthLimit: Int, chunkSize: Int)
     -> Outcome
   {
-    var tracker = _JSONValueTracker(allowsComments: comments, depthLimit: depthLimit)
+    var tracker = JSONValueTracker(allowsComments: comments, depthLimit: depthLimit)
     let first = tracker.begin(bytes[0])
     if first != .inside { return .stopped(at: 0, step: "\(first)") }
     var start = 1

@@ -11,7 +11,7 @@ package struct _FormURLDecoder {
   package static let maximumDepth = 512
 
   private let input: [UInt8]
-  private let root = _FormContainer(isArray: false)
+  private let root = FormContainer(isArray: false)
   private var scratch: [UInt8] = []
 
   private init(input: [UInt8]) {
@@ -108,7 +108,7 @@ package struct _FormURLDecoder {
   // MARK: Names
 
   /// Splits a decoded name into its base and bracket segments.
-  private func parseName(_ name: [UInt8], range: Range<Int>) throws(FormatError) -> [_FormSegment] {
+  private func parseName(_ name: [UInt8], range: Range<Int>) throws(FormatError) -> [FormSegment] {
     let text = String(decoding: name, as: UTF8.self)
     func malformed(_ detail: String, at decodedIndex: Int) -> FormatError {
       FormatError(
@@ -122,7 +122,7 @@ package struct _FormURLDecoder {
       throw malformed("unexpected ']'", at: open)
     }
     guard open > 0 else { throw malformed("expected a name before '['", at: open) }
-    var segments: [_FormSegment] = [.key(String(decoding: name[0..<open], as: UTF8.self))]
+    var segments: [FormSegment] = [.key(String(decoding: name[0..<open], as: UTF8.self))]
     var index = open
     while index < name.count {
       guard name[index] == UInt8(ascii: "[") else {
@@ -157,7 +157,7 @@ package struct _FormURLDecoder {
 
   /// Stores `value` at the place `segments` names.
   private func insert(
-    _ value: String, at segments: [_FormSegment], name: [UInt8], pairStart: Int
+    _ value: String, at segments: [FormSegment], name: [UInt8], pairStart: Int
   ) throws(FormatError) {
     var container = root
     for (position, segment) in segments.enumerated() {
@@ -172,7 +172,7 @@ package struct _FormURLDecoder {
             message: "key \"\(String(decoding: name, as: UTF8.self))\" \(message)",
             location: location(of: pairStart)))
       }
-      func mismatch(_ existing: _FormValue) -> FormatError {
+      func mismatch(_ existing: FormValue) -> FormatError {
         let place = "\"\(_describe(segments[0...position]))\""
         guard let needsArray else {
           return conflict("gives \(place) a value, but it already holds \(existing.kindName)")
@@ -211,14 +211,14 @@ package struct _FormURLDecoder {
         switch (existing, needsArray) {
         case (.string(let old), nil):
           // A repeated plain key collects its values into an array.
-          let array = _FormContainer(isArray: true)
+          let array = FormContainer(isArray: true)
           array.values = [.string(old), .string(value)]
           container.values[slot] = .container(array)
         case (.container(let array), nil) where array.isArray:
           array.values.append(.string(value))
         case (.string(let old), true?):
           // `a=1&a[]=2`: the plain value becomes the array's first element.
-          let array = _FormContainer(isArray: true)
+          let array = FormContainer(isArray: true)
           array.values = [.string(old)]
           container.values[slot] = .container(array)
           container = array
@@ -233,7 +233,7 @@ package struct _FormURLDecoder {
 }
 
 /// One step of a form name: the base and each bracket segment.
-private enum _FormSegment {
+private enum FormSegment {
   /// The base name or `[key]`.
   case key(String)
   /// `[0]`, `[1]`, …
@@ -243,7 +243,7 @@ private enum _FormSegment {
 }
 
 /// `a[b][0][]`: the name of the place a run of segments leads to.
-private func _describe(_ segments: ArraySlice<_FormSegment>) -> String {
+private func _describe(_ segments: ArraySlice<FormSegment>) -> String {
   var text = ""
   for (offset, segment) in segments.enumerated() {
     switch segment {
@@ -256,12 +256,12 @@ private func _describe(_ segments: ArraySlice<_FormSegment>) -> String {
 }
 
 /// A container being filled by the decoder (reference type, so nested inserts are in place).
-private final class _FormContainer {
+private final class FormContainer {
   let isArray: Bool
   /// Object keys in first-seen order (parallel to `values` for objects).
   var keys: [String] = []
   /// Object member values or array elements.
-  var values: [_FormValue] = []
+  var values: [FormValue] = []
   /// Object key → position in `values`.
   var lookup: [String: Int] = [:]
 
@@ -273,12 +273,12 @@ private final class _FormContainer {
 
   /// Appends `value` (when `needsArray` is `nil`) or a new container of the needed kind, and
   /// returns the container to continue in (`self` after appending a value).
-  func add(_ value: String, needsArray: Bool?) -> _FormContainer {
+  func add(_ value: String, needsArray: Bool?) -> FormContainer {
     guard let needsArray else {
       values.append(.string(value))
       return self
     }
-    let child = _FormContainer(isArray: needsArray)
+    let child = FormContainer(isArray: needsArray)
     values.append(.container(child))
     return child
   }
@@ -290,9 +290,9 @@ private final class _FormContainer {
   }
 }
 
-private enum _FormValue {
+private enum FormValue {
   case string(String)
-  case container(_FormContainer)
+  case container(FormContainer)
 
   var kindName: String {
     switch self {

@@ -48,7 +48,7 @@ extension Node {
   ///   container nested too deep, for example `/a/0: nesting deeper than 2 levels` (its
   ///   location has line 0: the input is not text).
   public init(foundation value: Any, maximumDepth: Int = 512) throws {
-    var stack: [_FoundationFrame] = []
+    var stack: [FoundationFrame] = []
     var pending = value
     while true {
       var result: Node
@@ -67,7 +67,7 @@ extension Node {
           result = .array([])
           break
         }
-        stack.append(_FoundationFrame(items: items))
+        stack.append(FoundationFrame(items: items))
         pending = first
         continue
       case .object(let pairs):
@@ -75,7 +75,7 @@ extension Node {
           result = .object([])
           break
         }
-        stack.append(_FoundationFrame(pairs: pairs))
+        stack.append(FoundationFrame(pairs: pairs))
         pending = first.value
         continue
       }
@@ -197,7 +197,7 @@ private func _foundationNumber(_ text: String) -> Any {
 }
 
 /// What a Foundation value turned out to be.
-private enum _Classified {
+private enum Classified {
   case node(Node)
   case array([Any])
   case object([(key: String, value: Any)])
@@ -212,7 +212,7 @@ private enum _Classified {
 }
 
 /// One container being converted by ``Node/init(foundation:maximumDepth:)``.
-private struct _FoundationFrame {
+private struct FoundationFrame {
   var items: [Any] = []
   var pairs: [(key: String, value: Any)] = []
   var elements: [Node] = []
@@ -255,11 +255,11 @@ private struct _FoundationFrame {
 }
 
 /// Lets `Optional` values inside `Any` be recognised and unwrapped.
-private protocol _OptionalValue {
+private protocol OptionalValue {
   var _wrappedValue: Any? { get }
 }
 
-extension Optional: _OptionalValue {
+extension Optional: OptionalValue {
   fileprivate var _wrappedValue: Any? {
     switch self {
     case .some(let wrapped): return wrapped
@@ -278,9 +278,9 @@ private func _sortedPairs(_ dictionary: [String: Any]) -> [(key: String, value: 
 /// Class instances (`NSNumber`, `NSString`, `NSArray`, …) and Swift values are told apart
 /// first: an `as?` cast from a Swift array to a Foundation class would bridge (copy) the whole
 /// array, and one from an `NSNumber` 1 to `Bool` would succeed.
-private func _classify(_ value: Any, stack: [_FoundationFrame]) throws -> _Classified {
+private func _classify(_ value: Any, stack: [FoundationFrame]) throws -> Classified {
   var value = value
-  while let optional = value as? any _OptionalValue {
+  while let optional = value as? any OptionalValue {
     guard let wrapped = optional._wrappedValue else { return .node(.null) }
     value = wrapped
   }
@@ -312,7 +312,7 @@ private func _classify(_ value: Any, stack: [_FoundationFrame]) throws -> _Class
 
 /// Classifies an instance of a class: the Foundation types of `JSONSerialization` and
 /// `PropertyListSerialization` trees.
-private func _classifyObject(_ value: Any, stack: [_FoundationFrame]) throws -> _Classified {
+private func _classifyObject(_ value: Any, stack: [FoundationFrame]) throws -> Classified {
   if let number = value as? NSNumber {
     if let decimal = number as? NSDecimalNumber {
       return .node(try _decimalNode(decimal.decimalValue, stack: stack))
@@ -337,7 +337,7 @@ private func _classifyObject(_ value: Any, stack: [_FoundationFrame]) throws -> 
 }
 
 private func _nonStringKey(
-  in dictionary: [AnyHashable: Any], stack: [_FoundationFrame]
+  in dictionary: [AnyHashable: Any], stack: [FoundationFrame]
 ) -> FormatError {
   let badKey = dictionary.keys.first { !($0.base is String) }.map { "\(type(of: $0.base))" }
   return _notRepresentable(
@@ -370,7 +370,7 @@ private func _floatNode(_ number: Float) -> Node {
   number.isFinite ? .decimal(number.description) : .double(Double(number))
 }
 
-private func _decimalNode(_ number: Decimal, stack: [_FoundationFrame]) throws -> Node {
+private func _decimalNode(_ number: Decimal, stack: [FoundationFrame]) throws -> Node {
   guard number.isFinite else {
     throw _notRepresentable("the Decimal \(number) is not a number", stack: stack)
   }
@@ -431,18 +431,18 @@ private func _isBoolean(_ number: NSNumber) -> Bool {
     || String(describing: type(of: number)).hasSuffix("Boolean")
 }
 
-private func _notRepresentable(_ reason: String, stack: [_FoundationFrame]) -> FormatError {
+private func _notRepresentable(_ reason: String, stack: [FoundationFrame]) -> FormatError {
   FormatError(path: _pointer(of: stack), .notRepresentable(reason: reason))
 }
 
 /// The JSON Pointer of the value being converted.
-private func _pointer(of stack: [_FoundationFrame]) -> String {
+private func _pointer(of stack: [FoundationFrame]) -> String {
   stack.map { "/" + $0.token }.joined()
 }
 
 /// `2011-07-07T04:35:28Z`, with `.SSS` milliseconds (rounded) when they are not zero (UTC): the
 /// mapping layer's default date format, written here without it (the bridge knows no mappings).
-private func _iso8601(_ date: Date, stack: [_FoundationFrame]) throws(FormatError) -> String {
+private func _iso8601(_ date: Date, stack: [FoundationFrame]) throws(FormatError) -> String {
   let interval = date.timeIntervalSince1970
   guard let fields = _CivilTime.fields(interval: interval, unitsPerSecond: 1000) else {
     throw _notRepresentable(

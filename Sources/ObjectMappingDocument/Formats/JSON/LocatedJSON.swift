@@ -81,7 +81,7 @@ package struct _LocatedJSON: Sendable {
   {
     let result = try _JSONText.bytes(bytes).scan(options: options) {
       view -> Result<_LocatedJSON, FormatError> in
-      let tokens = _TokenStarts(bytes)
+      let tokens = TokenStarts(bytes)
       let count = view.next(after: 0)
       guard tokens.starts.count == count else {
         // Cannot happen for text the scanner accepted; reported rather than trusted.
@@ -111,7 +111,7 @@ package struct _LocatedJSON: Sendable {
 
   /// The values of the tape, built with an explicit stack (no recursion per level).
   private static func build(
-    _ view: _TapeView, bytes: [UInt8], tokens: _TokenStarts, locations: [TextLocation]
+    _ view: _UnsafeTapeView, bytes: [UInt8], tokens: TokenStarts, locations: [TextLocation]
   ) -> _LocatedJSON {
     var stack: [Frame] = []
     var index = 0
@@ -175,7 +175,7 @@ package struct _LocatedJSON: Sendable {
 /// Only for text the scanner accepted, so the walk needs no error handling: between tokens it
 /// skips whitespace, comments, commas, colons and closing brackets; a string ends at its
 /// unescaped closing quote; a number or a literal at the next delimiter.
-private struct _TokenStarts {
+private struct TokenStarts {
   var starts: [Int] = []
   var ends: [Int] = []
 

@@ -48,6 +48,6 @@ import Testing
       true
     }
     #expect(object == .notAnArray)
-    #expect(_TapeView.empty.entries.isEmpty && _TapeView.empty.bytes.isEmpty)
+    #expect(_UnsafeTapeView.empty.entries.isEmpty && _UnsafeTapeView.empty.bytes.isEmpty)
   }
 }
