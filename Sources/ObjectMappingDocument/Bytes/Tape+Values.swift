@@ -98,26 +98,25 @@ private struct NodeBuilder {
     // between tasks (benign, but it hides real ones).
     case .array where entry.length == 0: return .array([])
     case .object where entry.length == 0: return .object([])
+    // Containers are reserved at their exact count and appended to: `reserveCapacity`
+    // allocates through code specialized for the element type, where
+    // `Array(unsafeUninitializedCapacity:)` calls the standard library's unspecialized
+    // `_allocateBufferUninitialized`, which looks up the storage class's generic metadata on
+    // every call (some 300 instructions an array).
     case .array:
-      return unsafe .array(
-        Array(unsafeUninitializedCapacity: Int(entry.length)) { buffer, count in
-          guard let base = buffer.baseAddress else { return }
-          for offset in 0..<Int(entry.length) {
-            unsafe (base + offset).initialize(to: next())
-            count = offset + 1
-          }
-        })
+      var elements: [Node] = []
+      elements.reserveCapacity(Int(entry.length))
+      for _ in 0..<Int(entry.length) { elements.append(next()) }
+      return .array(elements)
     case .object:
-      return unsafe .object(
-        Array(unsafeUninitializedCapacity: Int(entry.length)) { buffer, count in
-          guard let base = buffer.baseAddress else { return }
-          for offset in 0..<Int(entry.length) {
-            let key = self.key(of: view[cursor])
-            cursor += 1
-            unsafe (base + offset).initialize(to: Node.Member(key, next()))
-            count = offset + 1
-          }
-        })
+      var members: [Node.Member] = []
+      members.reserveCapacity(Int(entry.length))
+      for _ in 0..<Int(entry.length) {
+        let key = self.key(of: view[cursor])
+        cursor += 1
+        members.append(Node.Member(key, next()))
+      }
+      return .object(members)
     }
   }
 
