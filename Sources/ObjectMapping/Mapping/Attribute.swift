@@ -87,8 +87,10 @@ public struct Attribute<Object, Value>: MappingRule {
   /// Whether the key is the default one made from ``derivedKey`` (no mapping convention applied
   /// yet): a call's convention then makes it (``MappingOptions/keys``).
   var keyIsDefault = false
-  /// For a compound source: writes part `i` of the value (the transform run in reverse).
-  var compoundWriter: (@Sendable (Value, Int, inout PayloadWriter) throws -> Void)?
+  /// For a compound source: makes the writer of part `i` of the value (the transform run in
+  /// reverse), called once when the encoding plan is compiled, so that the parts' value writer
+  /// is chosen then (a cast of the metatype), never per value.
+  var compoundWriter: (@Sendable () -> @Sendable (Value, Int, inout PayloadWriter) throws -> Void)?
 
   init(
     source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
@@ -429,7 +431,7 @@ extension Attribute: EncodableRule {
             step: InvalidRuleEncodeStep(
               keyPathProblem, errorPath: parts.first?.pathComponents ?? [])))
       }
-      return .rules(compoundEncodings(parts: parts, writer: compoundWriter, label: label))
+      return .rules(compoundEncodings(parts: parts, writer: compoundWriter(), label: label))
     }
     guard let serialize else {
       return .omitted(
@@ -493,13 +495,16 @@ extension Attribute {
       expected: "\(parts.count) values")
     if transform.isReversible {
       let count = parts.count
-      compoundWriter = { value, part, writer in
-        let values = try transform.reverse(value)
-        guard values.count == count else {
-          throw ConversionFailure.notRepresentable(
-            "\(value)", reason: "it splits into \(values.count) values for \(count) sources")
+      compoundWriter = {
+        let wire = _payloadValueWriter(for: Wire.self)
+        return { value, part, writer in
+          let values = try transform.reverse(value)
+          guard values.count == count else {
+            throw ConversionFailure.notRepresentable(
+              "\(value)", reason: "it splits into \(values.count) values for \(count) sources")
+          }
+          try wire.write(values[part], to: &writer)
         }
-        try values[part]._writePayload(to: &writer)
       }
     }
   }

@@ -410,9 +410,9 @@ struct ResolvedMapping<Object>: MappingProtocol {
 struct RelationshipEncoder<Object>: Sendable {
   /// Makes the step from the relationship's path components and whether it sets its own nil
   /// policy.
-  let makeStep: @Sendable ([_PathComponent], Bool) -> EncodeStep
+  let makeStep: @Sendable ([_PathComponent], Bool) -> any EncodeStepKind
 
-  init(_ makeStep: @escaping @Sendable ([_PathComponent], Bool) -> EncodeStep) {
+  init(_ makeStep: @escaping @Sendable ([_PathComponent], Bool) -> any EncodeStepKind) {
     self.makeStep = makeStep
   }
 }

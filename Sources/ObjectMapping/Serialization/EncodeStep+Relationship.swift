@@ -3,33 +3,49 @@
 
 /// What every relationship step holds: how to read the property in place, the child mapping
 /// (resolved when first written, for recursion) and the relationship's source, appended to the
-/// run's path while the child is written. Subclasses write the child, children or dictionary.
-class RelationshipEncodeStep<Object, Property, M: MappingProtocol>: EncodeStep,
-  @unchecked Sendable
-{
-  // @unchecked: immutable after init (see EncodeStep).
+/// run's path while the child is written. Each step kind (a final class) keeps one and writes
+/// the child, children or dictionary.
+struct RelationshipEncodeParts<Object, Property, M: MappingProtocol>: Sendable {
   let reader: PropertyReader<Object, Property>
   let mapping: @Sendable () -> M
   let components: [_PathComponent]
   /// The relationship sets its own nil policy (``Relationship/nulls(_:)``), which the run's
   /// ``EncodingRun/relationshipNulls`` does not override.
   let ownsNulls: Bool
+}
 
+/// A relationship's encode step kind: the parts it holds (``RelationshipEncodeParts``) and the
+/// writing of a child they share.
+protocol RelationshipEncodeStep<Object, Property, M>: EncodeStepKind {
+  associatedtype Object
+  associatedtype Property
+  associatedtype M: MappingProtocol
+
+  var parts: RelationshipEncodeParts<Object, Property, M> { get }
+
+  init(parts: RelationshipEncodeParts<Object, Property, M>)
+}
+
+extension RelationshipEncodeStep {
   init(
     _ property: WritableKeyPath<Object, Property>, mapping: @escaping @Sendable () -> M,
     components: [_PathComponent], ownsNulls: Bool
   ) {
-    reader = PropertyReader(property)
-    self.mapping = mapping
-    self.components = components
-    self.ownsNulls = ownsNulls
+    self.init(
+      parts: RelationshipEncodeParts(
+        reader: PropertyReader(property), mapping: mapping, components: components,
+        ownsNulls: ownsNulls))
   }
+
+  @inline(__always) var reader: PropertyReader<Object, Property> { parts.reader }
+  @inline(__always) var mapping: @Sendable () -> M { parts.mapping }
+  @inline(__always) var components: [_PathComponent] { parts.components }
 
   /// The nil policy for a `nil` child: the relationship's own, else the run's policy for
   /// relationships (``MappingOptions/relationshipNulls``), else `nulls`.
   @inline(__always)
   func nilPolicy(_ nulls: NullPolicy, run: borrowing EncodingRun) -> NullPolicy {
-    ownsNulls ? nulls : run.relationshipNulls ?? nulls
+    parts.ownsNulls ? nulls : run.relationshipNulls ?? nulls
   }
 }
 
@@ -67,12 +83,14 @@ func _childInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> 
 }
 
 /// A required to-one relationship.
-final class ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
-  RelationshipEncodeStep<Object, Child, M>, @unchecked Sendable
-{
-  // @unchecked: immutable after init (see EncodeStep).
+final class ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: RelationshipEncodeStep {
+  let parts: RelationshipEncodeParts<Object, Child, M>
 
-  override func write(
+  init(parts: RelationshipEncodeParts<Object, Child, M>) {
+    self.parts = parts
+  }
+
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
@@ -96,11 +114,15 @@ final class ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
 
 /// An optional to-one relationship: `nil` is left to the null policy.
 final class OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
-  RelationshipEncodeStep<Object, Child?, M>, @unchecked Sendable
+  RelationshipEncodeStep
 {
-  // @unchecked: immutable after init (see EncodeStep).
+  let parts: RelationshipEncodeParts<Object, Child?, M>
 
-  override func write(
+  init(parts: RelationshipEncodeParts<Object, Child?, M>) {
+    self.parts = parts
+  }
+
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
@@ -134,13 +156,18 @@ final class OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
 /// A to-many relationship into an array, a set, or an optional of either.
 final class ToManyEncodeStep<
   Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
->: RelationshipEncodeStep<Object, Collection, M>, @unchecked Sendable {
-  // @unchecked: immutable after init (see EncodeStep).
+>: RelationshipEncodeStep {
+  let parts: RelationshipEncodeParts<Object, Collection, M>
+
+  init(parts: RelationshipEncodeParts<Object, Collection, M>) {
+    self.parts = parts
+  }
+
   /// How the elements of a value (maybe a `nil` optional) are read, and whether they are
   /// written sorted.
   private let traits = CollectionTraits<Collection>.of
 
-  override func write(
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {

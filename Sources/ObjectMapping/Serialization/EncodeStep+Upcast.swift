@@ -1,13 +1,12 @@
 /// The serializing step of a superclass's rule, run on a subclass instance.
-final class UpcastEncodeStep<Object, Base>: EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see EncodeStep).
+final class UpcastEncodeStep<Object, Base>: EncodeStepKind {
   let inner: EncodeStep
 
   init(_ inner: EncodeStep) {
     self.inner = inner
   }
 
-  override func write(
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {

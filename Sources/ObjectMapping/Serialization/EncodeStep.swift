@@ -1,26 +1,45 @@
 /// The serializing side of one rule, compiled: writes one value of a model (the key is written
-/// by the ``InversePlan``).
+/// by the ``InversePlan``). A final class holding the rule's step kind, so that the compiler
+/// checks that it is `Sendable` (as ``DecodeStep`` does on the decoding side).
 ///
-/// The base class is not generic, so a plan runs its members' steps as plain class references,
-/// unretained: no closure context, enum payload or model is copied per value. Each subclass is
+/// The class is not generic, so a plan runs its members' steps as plain class references,
+/// unretained: no closure context, enum payload or model is copied per value. Each kind is
 /// generic over the model (and value) type and reads its type parameters from its own class
-/// metadata. The model is lent (``UnsafeBorrowedModel``) as the subclass's `Object`.
-class EncodeStep: @unchecked Sendable {
-  // @unchecked: steps are immutable after init; subclasses hold only `let` properties.
+/// metadata. The model is lent (``UnsafeBorrowedModel``) as the kind's `Object`.
+final class EncodeStep: Sendable {
+  /// What this step does: an attribute, a relationship, a grouped or upcast wrapper, ….
+  let kind: any EncodeStepKind
+
+  init(_ kind: any EncodeStepKind) {
+    self.kind = kind
+  }
 
   /// Writes this step's value of the model at `object`; returns `false` when nothing was
   /// written (a `nil` left out under `nulls`, or a failure recorded in `run`), so the plan takes
   /// the key back.
+  @inline(__always)
   func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
-  ) -> Bool { false }
+  ) -> Bool {
+    kind.write(object, to: &writer, run: &run, nulls: nulls)
+  }
+}
+
+/// What one kind of encode step does (``AttributeEncodeStep``, ``ToOneEncodeStep``,
+/// ``GroupedEncodeStep``, …): each kind is a final class, immutable after `init`, whose
+/// `Sendable` conformance the compiler checks. See ``EncodeStep/write(_:to:run:nulls:)``.
+protocol EncodeStepKind: AnyObject, Sendable {
+  /// See ``EncodeStep/write(_:to:run:nulls:)``.
+  func write(
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool
 }
 
 /// A step running a closure on a copy of the model: the rarer rule kinds (compound sources,
 /// computed members, rules lifted from a superclass's or a child's mapping).
-final class ClosureEncodeStep<Object>: EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see EncodeStep).
+final class ClosureEncodeStep<Object>: EncodeStepKind {
   let body: @Sendable (Object, inout PayloadWriter, inout EncodingRun, NullPolicy) -> Bool
 
   init(
@@ -31,7 +50,7 @@ final class ClosureEncodeStep<Object>: EncodeStep, @unchecked Sendable {
     self.body = body
   }
 
-  override func write(
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
@@ -41,10 +60,11 @@ final class ClosureEncodeStep<Object>: EncodeStep, @unchecked Sendable {
 
 /// An ``Attribute``'s step: reads the property in place and writes it with the attribute's
 /// ``ValueWriter``.
-final class AttributeEncodeStep<Object, Value>: EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see EncodeStep).
+final class AttributeEncodeStep<Object, Value>: EncodeStepKind {
   let reader: PropertyReader<Object, Value>
   let valueWriter: ValueWriter<Value>
+  /// ``valueWriter``'s kind, called directly on the hot path.
+  private let writeValue: any ValueWriterKind<Value>
   /// The attribute's own date format, if it names one.
   let outputFormat: DateFormat?
   let hasOutputFormat: Bool
@@ -57,12 +77,13 @@ final class AttributeEncodeStep<Object, Value>: EncodeStep, @unchecked Sendable 
   ) {
     self.reader = reader
     self.valueWriter = valueWriter
+    writeValue = valueWriter.kind
     self.outputFormat = outputFormat
     hasOutputFormat = outputFormat != nil
     self.errorPath = errorPath
   }
 
-  override func write(
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
@@ -71,7 +92,7 @@ final class AttributeEncodeStep<Object, Value>: EncodeStep, @unchecked Sendable 
     if hasOutputFormat { return writeWithOwnFormat(object, to: &writer, run: &run, nulls: nulls) }
     do {
       return try reader.withValue(in: object) {
-        try valueWriter.write($0, to: &writer, nulls: nulls)
+        try writeValue.write($0, to: &writer, nulls: nulls)
       }
     } catch {
       run.record(error, at: errorPath)
@@ -89,7 +110,7 @@ final class AttributeEncodeStep<Object, Value>: EncodeStep, @unchecked Sendable 
     defer { writer.dateFormat = outerFormat }
     do {
       return try reader.withValue(in: object) {
-        try valueWriter.write($0, to: &writer, nulls: nulls)
+        try writeValue.write($0, to: &writer, nulls: nulls)
       }
     } catch {
       run.record(error, at: errorPath)
@@ -100,16 +121,43 @@ final class AttributeEncodeStep<Object, Value>: EncodeStep, @unchecked Sendable 
 
 /// How an attribute writes its value: the value's own conversion, or a reversed transform.
 ///
-/// A class, so an attribute's step calls it through its vtable rather than through closures,
-/// with the value in place. The built-in scalar types (and their optionals) have writers of
-/// their own, which read the value without the generic copy an unspecialized call makes.
-class ValueWriter<Value>: @unchecked Sendable {
-  // @unchecked: immutable after init; subclasses hold only `let` properties.
+/// A final class holding the writer's kind, so that the compiler checks that it is `Sendable`.
+/// An attribute's step keeps the ``kind`` itself and calls it with the value in place (one
+/// witness call, as a class hierarchy's override was one virtual call). The built-in scalar
+/// types (and their optionals) have kinds of their own, which read the value without the
+/// generic copy an unspecialized call makes.
+final class ValueWriter<Value>: Sendable {
+  /// How the value is written.
+  let kind: any ValueWriterKind<Value>
+
+  init(_ kind: any ValueWriterKind<Value>) {
+    self.kind = kind
+  }
+
+  /// A writer made of a closure (reversed transforms, raw values, `Codable` values).
+  convenience init(
+    _ body: @escaping @Sendable (Value, inout PayloadWriter, NullPolicy) throws -> Bool
+  ) {
+    self.init(ClosureValueWriter(body))
+  }
 
   /// Writes the lent `value` (a `Value`); returns `false` when it is `nil` and `nulls` leaves it out.
+  @inline(__always)
   func write(_ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy)
     throws -> Bool
-  { false }
+  {
+    try kind.write(value, to: &writer, nulls: nulls)
+  }
+}
+
+/// What one kind of ``ValueWriter`` does: a final class, immutable after `init`, whose
+/// `Sendable` conformance the compiler checks.
+protocol ValueWriterKind<Value>: AnyObject, Sendable {
+  associatedtype Value
+
+  /// See ``ValueWriter/write(_:to:nulls:)``.
+  func write(_ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy)
+    throws -> Bool
 }
 
 extension ValueWriter where Value: MappableValue {
@@ -117,7 +165,7 @@ extension ValueWriter where Value: MappableValue {
   static var mappable: ValueWriter<Value> {
     _builtInWriter(for: Value.self)
       ?? (Value.self as? any OptionalMappableValue.Type)?.nilAwareWriter(as: Value.self)
-      ?? MappableValueWriter<Value>()
+      ?? ValueWriter(MappableValueWriter<Value>())
   }
 }
 
@@ -130,7 +178,7 @@ extension ValueWriter {
     // An optional `Value` (a transform to `Reason?`): `nil` is left to the null policy.
     let isNone = OptionalTraits<Value>.ofValue?.isNone
     let wire = _payloadValueWriter(for: Wire.self)
-    return ClosureValueWriter { value, writer, nulls in
+    return ValueWriter { value, writer, nulls in
       if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
       try wire.write(transform.reverse(value), to: &writer)
       return true
@@ -143,7 +191,7 @@ extension ValueWriter {
   ) -> ValueWriter<Value>? where Value == Wrapped? {
     guard transform.isReversible else { return nil }
     let wire = _payloadValueWriter(for: Wire.self)
-    return ClosureValueWriter { value, writer, nulls in
+    return ValueWriter { value, writer, nulls in
       guard let value else { return writer.nullIfIncluded(nulls) }
       try wire.write(transform.reverse(value), to: &writer)
       return true
@@ -156,7 +204,7 @@ where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue 
   /// A raw-value enum without a ``MappableValue`` conformance: its raw value's writing.
   static var rawValue: ValueWriter<Value> {
     let raw = _payloadValueWriter(for: Value.RawValue.self)
-    return ClosureValueWriter { value, writer, _ in
+    return ValueWriter { value, writer, _ in
       try raw.write(value.rawValue, to: &writer)
       return true
     }
@@ -171,7 +219,7 @@ extension ValueWriter {
   ) -> ValueWriter<Value>
   where Value == Wrapped?, Wrapped.RawValue: MappableValue {
     let raw = _payloadValueWriter(for: Wrapped.RawValue.self)
-    return ClosureValueWriter { value, writer, nulls in
+    return ValueWriter { value, writer, nulls in
       guard let value else { return writer.nullIfIncluded(nulls) }
       try raw.write(value.rawValue, to: &writer)
       return true
@@ -185,7 +233,7 @@ extension ValueWriter where Value: Encodable & SendableMetatype {
   static func codable(_ encoder: FastJSONEncoder) -> ValueWriter<Value> {
     let settings = encoder.settings
     let isNone = OptionalTraits<Value>.ofValue?.isNone
-    return ClosureValueWriter { value, writer, nulls in
+    return ValueWriter { value, writer, nulls in
       if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
       if writer.target == .json, settings.stream(value, into: &writer.json) { return true }
       do {
@@ -200,12 +248,10 @@ extension ValueWriter where Value: Encodable & SendableMetatype {
 
 /// A ``MappableValue``'s own writing, for any type but `Optional`: the type's direct writer (a
 /// built-in type) or its node, chosen when the plan is compiled.
-private final class MappableValueWriter<Value: MappableValue>: ValueWriter<Value>,
-  @unchecked Sendable
-{
+private final class MappableValueWriter<Value: MappableValue>: ValueWriterKind {
   let valueWriter = _payloadValueWriter(for: Value.self)
 
-  override func write(
+  func write(
     _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     try valueWriter.write(value.typed(Value.self).value, to: &writer)
@@ -214,12 +260,12 @@ private final class MappableValueWriter<Value: MappableValue>: ValueWriter<Value
 }
 
 /// An optional ``MappableValue``'s writing: `nil` is left to the null policy.
-private final class OptionalMappableValueWriter<Wrapped: MappableValue>: ValueWriter<Wrapped?>,
-  @unchecked Sendable
-{
+private final class OptionalMappableValueWriter<Wrapped: MappableValue>: ValueWriterKind {
+  typealias Value = Wrapped?
+
   let wrappedWriter = _payloadValueWriter(for: Wrapped.self)
 
-  override func write(
+  func write(
     _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     guard let wrapped = value.typed(Wrapped?.self).value else {
@@ -238,19 +284,19 @@ protocol OptionalMappableValue {
 
 extension Optional: OptionalMappableValue where Wrapped: MappableValue {
   static func nilAwareWriter<Value>(as type: Value.Type) -> ValueWriter<Value>? {
-    OptionalMappableValueWriter<Wrapped>() as ValueWriter<Wrapped?> as? ValueWriter<Value>
+    ValueWriter<Wrapped?>(OptionalMappableValueWriter<Wrapped>()) as? ValueWriter<Value>
   }
 }
 
 /// A writer made of a closure (reversed transforms).
-final class ClosureValueWriter<Value>: ValueWriter<Value>, @unchecked Sendable {
+private final class ClosureValueWriter<Value>: ValueWriterKind {
   let body: @Sendable (Value, inout PayloadWriter, NullPolicy) throws -> Bool
 
   init(_ body: @escaping @Sendable (Value, inout PayloadWriter, NullPolicy) throws -> Bool) {
     self.body = body
   }
 
-  override func write(
+  func write(
     _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     try body(value.load(Value.self), &writer, nulls)
@@ -266,12 +312,12 @@ private func _builtInWriter<Value>(for type: Value.Type) -> ValueWriter<Value>? 
     (Double?.self, .optionalDouble),
   ]
   guard let kind = kinds.first(where: { $0.0 == type })?.1 else { return nil }
-  return BuiltInWriter(kind)
+  return ValueWriter(BuiltInWriter(kind))
 }
 
 /// Writes a built-in scalar (or its optional), read from `Value`'s storage as its concrete
 /// type: no value-witness copy, no protocol witness call.
-private final class BuiltInWriter<Value>: ValueWriter<Value>, @unchecked Sendable {
+private final class BuiltInWriter<Value>: ValueWriterKind {
   enum Kind {
     case string, optionalString, int, optionalInt, int64, optionalInt64, bool, optionalBool
     case double, optionalDouble
@@ -284,7 +330,7 @@ private final class BuiltInWriter<Value>: ValueWriter<Value>, @unchecked Sendabl
     self.kind = kind
   }
 
-  override func write(
+  func write(
     _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
   ) throws -> Bool {
     switch kind {
@@ -331,8 +377,7 @@ private final class BuiltInWriter<Value>: ValueWriter<Value>, @unchecked Sendabl
 /// The step of a rule whose definition cannot be run (a key path that could trap, see
 /// ``KeyPathCheck``): records an `invalidDefinition` error for every object instead of reading
 /// the model.
-final class InvalidRuleEncodeStep: EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see EncodeStep).
+final class InvalidRuleEncodeStep: EncodeStepKind {
   let message: String
   /// Where the error is reported, relative to the object (the rule's output path).
   let errorPath: [_PathComponent]
@@ -342,7 +387,7 @@ final class InvalidRuleEncodeStep: EncodeStep, @unchecked Sendable {
     self.errorPath = errorPath
   }
 
-  override func write(
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {

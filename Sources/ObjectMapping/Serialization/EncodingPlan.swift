@@ -95,13 +95,13 @@ struct EncodingRule<Object>: Sendable {
 
   init(
     path: [String], property: AnyKeyPath & Sendable, label: String, nulls: NullPolicy?,
-    step: EncodeStep
+    step: any EncodeStepKind
   ) {
     self.path = path
     self.property = property
     self.label = label
     self.nulls = nulls
-    self.step = step
+    self.step = EncodeStep(step)
   }
 
   /// The same rule, written only when the run's groups include one of `names`
@@ -227,9 +227,9 @@ private struct OutputTree {
       guard index == nil || Self.areExclusive(items[index ?? 0], rule.step) else {
         return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
       }
-      if index != nil, let later = rule.step as? GroupedEncodeStep {
+      if index != nil, let later = rule.step.kind as? GroupedEncodeStep {
         // Written only when groups are selected: with none, the earlier rule writes the key.
-        append(first, .rule(later.requiringSelection(), rule.nulls))
+        append(first, .rule(EncodeStep(later.requiringSelection()), rule.nulls))
       } else {
         append(first, .rule(rule.step, rule.nulls))
       }
@@ -253,8 +253,9 @@ private struct OutputTree {
 
   /// Whether `item` and `step` are rules of disjoint groups.
   private static func areExclusive(_ item: Item, _ step: EncodeStep) -> Bool {
-    guard case .rule(let earlier as GroupedEncodeStep, _) = item,
-      let later = step as? GroupedEncodeStep
+    guard case .rule(let earlierStep, _) = item,
+      let earlier = earlierStep.kind as? GroupedEncodeStep,
+      let later = step.kind as? GroupedEncodeStep
     else { return false }
     return Set(earlier.groups).isDisjoint(with: later.groups)
   }
@@ -329,8 +330,7 @@ public struct InverseOmission: Sendable, Equatable, CustomStringConvertible {
 /// The members are a flat array of plain values (a nested object is followed by its members)
 /// holding unretained steps, run on the model lent in place: writing a member costs no retain,
 /// release or generic copy of the model.
-final class InversePlan<Object>: @unchecked Sendable {
-  // @unchecked: every stored property is immutable after init.
+final class InversePlan<Object>: Sendable {
   /// The mapping's own settings; `nil`: inherited (``EncodingRun/nulls``, the writer's date
   /// format).
   let nulls: NullPolicy?
@@ -796,8 +796,7 @@ final class InversePlan<Object>: @unchecked Sendable {
 
 /// The serializing step of a rule tagged with groups: writes nothing (its key is taken back)
 /// unless the run's groups include one of its own.
-final class GroupedEncodeStep: EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see EncodeStep).
+final class GroupedEncodeStep: EncodeStepKind {
   let inner: EncodeStep
   let groups: [String]
   /// Writes only when the run selects groups: the rule shares its key with an earlier rule of
@@ -815,7 +814,7 @@ final class GroupedEncodeStep: EncodeStep, @unchecked Sendable {
     GroupedEncodeStep(inner, groups: groups, requiresSelection: true)
   }
 
-  override func write(
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
@@ -832,8 +831,7 @@ final class GroupedEncodeStep: EncodeStep, @unchecked Sendable {
 /// (``Attribute/writingSelfBack()``): the attribute's value, written as a `Node`, must be an
 /// object (or nothing: `nil` left out, `null`), and its members go into the object being written,
 /// except the keys other rules of the object write.
-final class SelfMembersEncodeStep: EncodeStep, @unchecked Sendable {
-  // @unchecked: immutable after init (see EncodeStep).
+final class SelfMembersEncodeStep: EncodeStepKind {
   let inner: EncodeStep
   /// The keys the object's other rules write.
   let excluded: Set<String>
@@ -843,7 +841,7 @@ final class SelfMembersEncodeStep: EncodeStep, @unchecked Sendable {
     self.excluded = excluded
   }
 
-  override func write(
+  func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {

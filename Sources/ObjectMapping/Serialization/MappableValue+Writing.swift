@@ -21,13 +21,17 @@ extension DirectScalarWriting {
   static func _makePayloadWriter() -> PayloadValueWriter<Self> { ScalarPayloadWriter<Self>() }
 }
 
-/// Writes values of one ``MappableValue`` type; made once per plan, called per value.
-class PayloadValueWriter<Value>: @unchecked Sendable {
-  // @unchecked: immutable after init; subclasses hold only `let` properties.
+/// Writes values of one ``MappableValue`` type; made once per plan, called per value: a final
+/// class, immutable after `init`, whose `Sendable` conformance the compiler checks.
+protocol PayloadValueWriting<Value>: AnyObject, Sendable {
+  associatedtype Value
 
   /// Writes `value` into `writer`.
-  func write(_ value: Value, to writer: inout PayloadEncoder) throws {}
+  func write(_ value: Value, to writer: inout PayloadEncoder) throws
 }
+
+/// A writer of `Value`s, whichever final class it is (one witness call per value).
+typealias PayloadValueWriter<Value> = any PayloadValueWriting<Value>
 
 /// The writer of `type`: its own direct writer for a built-in type, ``MappableValue/payloadNode()``
 /// for any other.
@@ -48,41 +52,37 @@ private func _openDirectWriter<Direct: DirectPayloadWriting, Value>(
 }
 
 /// A user type's writing: its node.
-private final class NodePayloadWriter<Value: MappableValue>: PayloadValueWriter<Value>,
-  @unchecked Sendable
-{
-  override func write(_ value: Value, to writer: inout PayloadEncoder) throws {
+private final class NodePayloadWriter<Value: MappableValue>: PayloadValueWriting {
+  func write(_ value: Value, to writer: inout PayloadEncoder) throws {
     try writer.node(value.payloadNode())
   }
 }
 
 /// A built-in scalar's writing.
-private final class ScalarPayloadWriter<Value: DirectScalarWriting>: PayloadValueWriter<Value>,
-  @unchecked Sendable
-{
-  override func write(_ value: Value, to writer: inout PayloadEncoder) throws {
+private final class ScalarPayloadWriter<Value: DirectScalarWriting>: PayloadValueWriting {
+  func write(_ value: Value, to writer: inout PayloadEncoder) throws {
     try value.writePayload(to: &writer)
   }
 }
 
 /// `Double`'s writing, without the witness call of the generic scalar writer (arrays of
 /// coordinates are written element by element through it).
-private final class DoublePayloadWriter: PayloadValueWriter<Double>, @unchecked Sendable {
-  override func write(_ value: Double, to writer: inout PayloadEncoder) throws {
+private final class DoublePayloadWriter: PayloadValueWriting {
+  func write(_ value: Double, to writer: inout PayloadEncoder) throws {
     try writer.double(value)
   }
 }
 
 /// `String`'s writing (see ``DoublePayloadWriter``).
-private final class StringPayloadWriter: PayloadValueWriter<String>, @unchecked Sendable {
-  override func write(_ value: String, to writer: inout PayloadEncoder) throws {
+private final class StringPayloadWriter: PayloadValueWriting {
+  func write(_ value: String, to writer: inout PayloadEncoder) throws {
     writer.string(value)
   }
 }
 
 /// `Int`'s writing (see ``DoublePayloadWriter``).
-private final class IntPayloadWriter: PayloadValueWriter<Int>, @unchecked Sendable {
-  override func write(_ value: Int, to writer: inout PayloadEncoder) throws {
+private final class IntPayloadWriter: PayloadValueWriting {
+  func write(_ value: Int, to writer: inout PayloadEncoder) throws {
     writer.int64(Int64(value))
   }
 }
@@ -194,13 +194,11 @@ extension Optional: DirectPayloadWriting where Wrapped: MappableValue {
 }
 
 /// Writes the wrapped value, or `null`.
-private final class OptionalPayloadWriter<Wrapped>: PayloadValueWriter<Wrapped?>,
-  @unchecked Sendable
-{
+private final class OptionalPayloadWriter<Wrapped>: PayloadValueWriting {
   let wrapped: PayloadValueWriter<Wrapped>
   init(wrapped: PayloadValueWriter<Wrapped>) { self.wrapped = wrapped }
 
-  override func write(_ value: Wrapped?, to writer: inout PayloadEncoder) throws {
+  func write(_ value: Wrapped?, to writer: inout PayloadEncoder) throws {
     switch value {
     case .none: writer.null()
     case .some(let value): try wrapped.write(value, to: &writer)
@@ -215,13 +213,11 @@ extension Array: DirectPayloadWriting where Element: MappableValue {
 }
 
 /// Writes an array of the elements in order.
-private final class ArrayPayloadWriter<Element>: PayloadValueWriter<[Element]>,
-  @unchecked Sendable
-{
+private final class ArrayPayloadWriter<Element>: PayloadValueWriting {
   let element: PayloadValueWriter<Element>
   init(element: PayloadValueWriter<Element>) { self.element = element }
 
-  override func write(_ value: [Element], to writer: inout PayloadEncoder) throws {
+  func write(_ value: [Element], to writer: inout PayloadEncoder) throws {
     writer.beginArray()
     for item in value { try element.write(item, to: &writer) }
     writer.endArray()
@@ -236,13 +232,11 @@ extension Set: DirectPayloadWriting where Element: MappableValue {
 
 /// Writes an array of the elements sorted by their compact JSON text, so the output does not
 /// depend on the set's hashing.
-private final class SetPayloadWriter<Element: Hashable>: PayloadValueWriter<Set<Element>>,
-  @unchecked Sendable
-{
+private final class SetPayloadWriter<Element: Hashable>: PayloadValueWriting {
   let element: PayloadValueWriter<Element>
   init(element: PayloadValueWriter<Element>) { self.element = element }
 
-  override func write(_ value: Set<Element>, to writer: inout PayloadEncoder) throws {
+  func write(_ value: Set<Element>, to writer: inout PayloadEncoder) throws {
     let element = self.element
     let sorted = try _sortedForOutput(value, writer: writer) { item, nested in
       try element.write(item, to: &nested)
@@ -261,13 +255,11 @@ extension Dictionary: DirectPayloadWriting where Key == String, Value: MappableV
 
 /// Writes an object with the members sorted by key, so the output does not depend on the
 /// dictionary's hashing.
-private final class DictionaryPayloadWriter<Value>: PayloadValueWriter<[String: Value]>,
-  @unchecked Sendable
-{
+private final class DictionaryPayloadWriter<Value>: PayloadValueWriting {
   let value: PayloadValueWriter<Value>
   init(value: PayloadValueWriter<Value>) { self.value = value }
 
-  override func write(_ dictionary: [String: Value], to writer: inout PayloadEncoder) throws {
+  func write(_ dictionary: [String: Value], to writer: inout PayloadEncoder) throws {
     writer.beginObject()
     for key in dictionary.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
       guard let member = dictionary[key] else { continue }
@@ -292,17 +284,4 @@ func _sortedForOutput<Elements: Sequence>(
   }
   keyed.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
   return keyed.map(\.node)
-}
-
-extension MappableValue {
-  /// Writes the value with its type's writing, chosen here, per call: only for the rare rules
-  /// that do not compile a writer (the parts of a compound source); the plan's steps choose
-  /// theirs once, when the plan is compiled. A scalar (the usual part) writes itself without a
-  /// writer being made.
-  func _writePayload(to writer: inout PayloadEncoder) throws {
-    if let scalar = self as? any DirectScalarWriting {
-      return try scalar.writePayload(to: &writer)
-    }
-    try _payloadValueWriter(for: Self.self).write(self, to: &writer)
-  }
 }

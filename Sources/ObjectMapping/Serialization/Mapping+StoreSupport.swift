@@ -64,7 +64,7 @@ extension MappingProtocol {
   /// writes it (a computed member, a to-many element, a grouped or one-way rule).
   package func _storeField<Value>(_ keyPath: KeyPath<Object, Value>) -> _StoreField<Value>? {
     guard let found = _storeResolve(keyPath, in: _plan.inverse, prefix: nil, path: [], depth: 0),
-      let step = found.step as? any StoreAttributeStep,
+      let step = found.step.kind as? any StoreAttributeStep,
       let writer = step.storeWriter(as: Value.self)
     else { return nil }
     return _StoreField(
@@ -96,10 +96,10 @@ private func _storeResolve<Root>(
     guard let full = prefix.map({ $0.appending(path: rule.property) }) ?? rule.property else {
       continue
     }
-    if full == target, rule.step is any StoreAttributeStep {
+    if full == target, rule.step.kind is any StoreAttributeStep {
       return StoreResolved(step: rule.step, path: path + rule.path, dateFormat: inverse.dateFormat)
     }
-    if let child = rule.step as? any StoreChildStep,
+    if let child = rule.step.kind as? any StoreChildStep,
       let found = child.storeResolve(target, prefix: full, path: path + rule.path, depth: depth + 1)
     {
       return found
