@@ -163,6 +163,15 @@
     return unsafe UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
   }
 
+  /// The two input bytes at `index` as a little-endian integer (the first byte in the low
+  /// eight bits), which the caller checked are inside the input.
+  @inline(__always)
+  private func pair(at index: Int) -> UInt16 {
+    assert(index >= 0 && index <= end &- 2, "a pair is loaded only from inside the input")
+    return UInt16(
+      littleEndian: unsafe UnsafeRawPointer(base + index).loadUnaligned(as: UInt16.self))
+  }
+
   /// The entry written at `index`.
   @inline(__always)
   private func entry(at index: Int) -> _PackedEntry {
@@ -637,6 +646,16 @@
       throw syntaxError("\(expected), found \(found(at: position))", at: position)
     }
     try scanString()
+    // The common `": ` after a key (pretty-printed input) in one 16-bit comparison; a value's
+    // own whitespace check then finds the value directly.
+    if position &+ 2 <= end && pair(at: position) == _colonSpace {
+      position &+= 2
+      return
+    }
+    if unsafe position < end && base[position] == _colon {
+      position &+= 1
+      return
+    }
     try skipWhitespace()
     guard unsafe position < end && base[position] == _colon else {
       throw syntaxError(
@@ -1134,6 +1153,8 @@ private let _star = UInt8(ascii: "*")
 private let _zero = UInt8(ascii: "0")
 private let _nine = UInt8(ascii: "9")
 private let _colon = UInt8(ascii: ":")
+/// `": "` as the little-endian 16-bit integer ``_JSONScanner/pair(at:)`` loads.
+private let _colonSpace: UInt16 = 0x203A
 private let _openBracket = UInt8(ascii: "[")
 private let _backslash = UInt8(ascii: "\\")
 private let _closeBracket = UInt8(ascii: "]")

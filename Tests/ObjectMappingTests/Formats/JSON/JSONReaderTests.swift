@@ -196,6 +196,20 @@ import Testing
       "syntax error at line 1, column 6 (byte 5): expected ':' after an object key, found '1'"
     ),
     ("{1:2}", "syntax error at line 1, column 2 (byte 1): expected a string key or '}', found '1'"),
+    // Around the one-comparison `": ` and `:` after a key.
+    (
+      #"{"a""#,
+      "syntax error at line 1, column 5 (byte 4): expected ':' after an object key, found end of input"
+    ),
+    (
+      #"{"a";1}"#,
+      "syntax error at line 1, column 5 (byte 4): expected ':' after an object key, found ';'"
+    ),
+    (#"{"a":"#, "syntax error at line 1, column 6 (byte 5): expected a value, found end of input"),
+    (#"{"a": "#, "syntax error at line 1, column 7 (byte 6): expected a value, found end of input"),
+    (#"{"a":}"#, "syntax error at line 1, column 6 (byte 5): expected a value, found '}'"),
+    (#"{"a":  }"#, "syntax error at line 1, column 8 (byte 7): expected a value, found '}'"),
+    (#"{"a" :}"#, "syntax error at line 1, column 7 (byte 6): expected a value, found '}'"),
     (
       #"{"a":1,}"#,
       "syntax error at line 1, column 8 (byte 7): expected a string key after ',' in an object, "
