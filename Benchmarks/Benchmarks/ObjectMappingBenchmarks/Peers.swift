@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import ObjectMapping
 
 #if OBJECT_MAPPING_PEERS && canImport(ExtrasJSON)
   import ExtrasJSON
@@ -45,6 +46,7 @@ import Foundation
 func registerPeerBenchmarks() {
   for corpus in Corpus.allCases {
     registerUTF8Limit(corpus)
+    registerScanFloor(corpus)
   }
   #if OBJECT_MAPPING_PEERS && canImport(ExtrasJSON)
     registerExtrasJSON(.twitter, TwitterSearch.self)
@@ -69,6 +71,33 @@ private func registerUTF8Limit(_ corpus: Corpus) {
   } setup: {
     try utf8Corpus(corpus)
   }
+}
+
+/// `Limit.<corpus>.Scan` is the floor of `Decode.<corpus>.ObjectMapping` in our own code: the same
+/// verb on the same bytes with a mapping whose one rule reads a key no corpus has (allowed to map
+/// nothing), so the whole
+/// document is validated and its tape written (as for every decode) and nothing is mapped.
+/// `table.py` reports one UTF-8 pass's time as a share of it: the most the decode's share can
+/// reach without a faster scan.
+private func registerScanFloor(_ corpus: Corpus) {
+  let mapping = Mapping(ScanFloor.init) { Attribute("objectMappingScanFloor", \.value) }
+    .allowingUnmappableRepresentation()
+  Benchmark("Limit.\(corpus.name).Scan") { benchmark, data in
+    for _ in benchmark.scaledIterations {
+      blackHole(try mapping.map(data))
+    }
+  } setup: { () throws -> Data in
+    let data = try utf8Corpus(corpus)
+    guard try mapping.map(data).value == nil else {
+      stop("Limit.\(corpus.name).Scan: the corpus has the key meant to be missing")
+    }
+    return data
+  }
+}
+
+/// The model of `Limit.<corpus>.Scan`: one property no corpus fills.
+private struct ScanFloor: Sendable {
+  var value: Int?
 }
 
 /// The corpus bytes, after checking that they are valid UTF-8.

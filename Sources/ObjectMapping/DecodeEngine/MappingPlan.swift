@@ -5,12 +5,22 @@ import Synchronization
 /// plans, one is kept), and reading it after that is one atomic load.
 final class PlanCache<Object>: Sendable {
   private let compiled = AtomicLazyReference<_MappingPlan<Object>>()
+  /// Orders the publication for ThreadSanitizer builds only (``SanitizerLock``): the acquire and
+  /// release of `compiled` happen in the uninstrumented `Synchronization` module.
+  private let sanitizerLock = SanitizerLock()
 
   /// The plan, compiled by `compile` if none is stored yet.
   @inline(__always)
   func plan(_ compile: () -> _MappingPlan<Object>) -> _MappingPlan<Object> {
-    if let plan = compiled.load() { return plan }
-    return compiled.storeIfNil(compile())
+    sanitizerLock.lock()
+    let stored = compiled.load()
+    sanitizerLock.unlock()
+    if let stored { return stored }
+    // Compiled outside the lock: compiling may reach other mappings' caches.
+    let plan = compile()
+    sanitizerLock.lock()
+    defer { sanitizerLock.unlock() }
+    return compiled.storeIfNil(plan)
   }
 }
 

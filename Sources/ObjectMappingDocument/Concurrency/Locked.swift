@@ -17,6 +17,8 @@ import Synchronization
 /// ```
 package struct Locked<State>: ~Copyable, Sendable {
   private let mutex: Mutex<State>
+  /// The same section again, for ThreadSanitizer builds only (``SanitizerLock``).
+  private let sanitizerLock = SanitizerLock()
 
   /// A lock around `state`.
   package init(_ state: sending State) {
@@ -28,7 +30,9 @@ package struct Locked<State>: ~Copyable, Sendable {
   package borrowing func withLock<Result, Failure: Error>(
     _ body: (inout sending State) throws(Failure) -> sending Result
   ) throws(Failure) -> sending Result {
-    try mutex.withLock(body)
+    sanitizerLock.lock()
+    defer { sanitizerLock.unlock() }
+    return try mutex.withLock(body)
   }
 }
 
