@@ -281,6 +281,31 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   }
 
   var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
+
+  /// The value `decode` would set, read and converted exactly as it reads it (the rule's
+  /// source, key convention, transform, coercion and date formats), without a model: a
+  /// payload element's identity. Absent, `null` (and `""` read as `null`) or a value that does
+  /// not convert is no identity; a substituted fallback (``Attribute/unknownValues(as:)``) is
+  /// the value. Validators are not run: they may read the model, and the element's own decode
+  /// validates the value anyway.
+  func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
+    -> PayloadIdentityRead
+  {
+    var hint = _MemberHint(object: max(objectIndex, 0))
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      // A path across an array gathers its values into a collection: read into a model.
+      return fansOut ? .unsupported : .value(nil)
+    }
+    guard run.tape[index].kind != .null else { return .value(nil) }
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
+    do {
+      return .value(key(try rule.read(payload)))
+    } catch let substituted as Substituted<Value> {
+      return .value(key(substituted.value))
+    } catch {
+      return .value(nil)
+    }
+  }
 }
 
 /// Thrown by an attribute's read that substituted its fallback for an unknown enum value
