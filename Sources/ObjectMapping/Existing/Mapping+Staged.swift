@@ -29,3 +29,27 @@ extension MappingProtocol {
     return StagedUpdate(patch)
   }
 }
+
+extension MappingProtocol {
+  /// Whether the mapping declares an identity (``Mapping/identified(by:)``).
+  package var declaresIdentity: Bool { _plan.identity != nil }
+
+  /// The identity of the object `input` describes, read from the payload by the identity rule
+  /// as merges read it (its source, key convention, transform and coercion), without making a
+  /// model; `nil` when the mapping has no identity or the payload has no usable id (absent,
+  /// `null` or not convertible), which never matches.
+  ///
+  /// - Throws: ``MappingErrors`` with the mapping's definition problems, or when `input` cannot
+  ///   be read.
+  package func payloadIdentity(
+    of input: some MappingInputConvertible, with options: MappingOptions
+  ) throws(MappingErrors) -> AnyHashable? {
+    let plan = _plan
+    try plan.checkDefinition()
+    guard plan.identity != nil else { return nil }
+    return try input.mappingInput.withView { view in
+      var run = MappingRun(tape: view, root: plan, options: options)
+      return plan.payloadIdentity(at: 0, run: &run)
+    }
+  }
+}
