@@ -204,9 +204,10 @@ extension ObjectManager {
   /// Maps `response` into `store` (see the store-backed `getCollection`).
   ///
   /// With a mapping that declares an identity, each element's identity is read from the
-  /// payload first (as the mapping's merges read it, no model made): a stored instance gets the
-  /// element staged onto it, only a new identity is mapped as a new object. Without one, each
-  /// element is mapped new and `identity` reads the object.
+  /// payload first (as the mapping's merges read it, no model made): a stored instance (or one
+  /// inserted earlier in this response) gets the element staged onto it, only a new identity is
+  /// mapped as a new object, and the element is read once. Without one, each element is mapped
+  /// new and `identity` reads the object (as before issue 37).
   private static func load<M: MappingProtocol>(
     _ response: Response, mapping: M, keyPath: String?, store: some ObjectStore,
     identity: ((M.Object) -> String?)?, orphans: OrphanPolicy
@@ -230,24 +231,37 @@ extension ObjectManager {
     var omitted = 0
     for (index, element) in elements.enumerated() {
       do throws(MappingErrors) {
-        // The element's identity: read from the payload, or from the element mapped new.
-        let fresh: M.Object?
-        let id: String?
         if readsPayloadIdentity {
-          fresh = nil
-          id = try mapping.payloadIdentity(of: element, with: options).map(Self.storeKey)
-        } else {
-          let mapped = try mapping.map(element, with: options)
-          fresh = mapped
-          id = identity?(mapped)
+          // The identity read from the payload first: one mapping per element, new or staged.
+          let mapped = try mapping.mapIdentified(element, with: options) { id in
+            let key = Self.storeKey(id)
+            return inserted[key] ?? store.object(of: type, id: key) as? M.Object
+          }
+          switch mapped {
+          case .new(let object, id: nil):
+            steps.append(.unidentified(object))
+          case .new(let object, id: let id?):
+            let key = Self.storeKey(id)
+            seen.insert(key)
+            inserted[key] = object
+            steps.append(.insert(object, id: key))
+          case .update(var object, let update, let id):
+            let key = Self.storeKey(id)
+            seen.insert(key)
+            if inserted[key] != nil {
+              // Not in the store yet: updated in place, dropped with the rest if anything fails.
+              update.apply(to: &object)
+              steps.append(.repeated(object))
+            } else {
+              steps.append(.update(object, update))
+            }
+          }
+          continue
         }
-        // The element as a new object: mapped once, whichever way its identity was read.
-        func mappedNew() throws(MappingErrors) -> M.Object {
-          if let fresh { return fresh }
-          return try mapping.map(element, with: options)
-        }
-        guard let id else {
-          steps.append(.unidentified(try mappedNew()))
+        // A mapping without an identity: the element mapped new, its identity read from it.
+        let fresh = try mapping.map(element, with: options)
+        guard let id = identity?(fresh) else {
+          steps.append(.unidentified(fresh))
           continue
         }
         seen.insert(id)
@@ -259,9 +273,8 @@ extension ObjectManager {
           steps.append(
             .update(stored, try mapping.stageUpdate(element, onto: stored, with: options)))
         } else {
-          let new = try mappedNew()
-          inserted[id] = new
-          steps.append(.insert(new, id: id))
+          inserted[id] = fresh
+          steps.append(.insert(fresh, id: id))
         }
       } catch {
         for var problem in error.errors {
