@@ -25,6 +25,23 @@ private final class CountedChild {
   }
 }
 
+/// A model that validates its values: its hook is a method, so its id is read into a scratch model.
+private final class ValidatingChild: KeyValueValidating {
+  var id = 0
+  var name = ""
+
+  init(counter: InitCounter) {
+    counter.increment()
+  }
+
+  func validateValue(_ value: inout Any, forKeyPath keyPath: PartialKeyPath<ValidatingChild>)
+    throws -> Bool
+  {
+    if keyPath == \ValidatingChild.id, let id = value as? Int { value = abs(id) }
+    return true
+  }
+}
+
 private final class CountedParent {
   var children: [CountedChild] = []
   var lead: CountedChild?
@@ -173,4 +190,53 @@ struct PayloadIdentityTests {
       ])
     #expect(parent.children.map(\.name) == ["old 1", "old 2", "old 3"])
   }
+
+  @Test func theRulesValidatorsRunOnTheId() throws {
+    let counter = InitCounter()
+    let child = Mapping({ CountedChild(counter: counter) }) {
+      Attribute("code", \.code).validate { code in
+        code = code?.lowercased()
+        return code != "placeholder"
+      }
+      Attribute("name", \.name)
+    }.identified(by: \.code)
+    var parent = CountedParent()
+    let existing = CountedChild(counter: InitCounter())
+    existing.code = "b"
+    parent.children = [existing]
+    try parentMapping(counter, .union, child: child).map(
+      #"{"children": [{"code": "B", "name": "bee"}, {"code": "PLACEHOLDER", "name": "p"}]}"#,
+      onto: &parent)
+    // "B" is validated to "b": merged, no initializer; the rejected id is no id: a new child.
+    #expect(counter.value == 1)
+    #expect(parent.children.count == 2)
+    #expect(parent.children[0] === existing && existing.name == "bee")
+    #expect(parent.children[1].name == "p" && parent.children[1].code == nil)
+  }
+
+  @Test func aModelThatValidatesItsValuesReadsTheIdThroughAScratchModel() throws {
+    let counter = InitCounter()
+    let make: @Sendable () -> ValidatingChild = { ValidatingChild(counter: counter) }
+    let child = Mapping(make) {
+      Attribute("id", \.id)
+      Attribute("name", \.name)
+    }.identified(by: \.id)
+    let parentMapping = Mapping(ValidatingParent.init) {
+      Relationship("children", \.children, child).policy(.union)
+    }
+    var parent = ValidatingParent()
+    let existing = ValidatingChild(counter: InitCounter())
+    existing.id = 4
+    parent.children = [existing]
+    try parentMapping.map(
+      #"{"children": [{"id": -4, "name": "four"}]}"#, onto: &parent)
+    // The hook turns -4 into 4: the existing child, found through one scratch model.
+    #expect(counter.value == 1)
+    #expect(parent.children.count == 1)
+    #expect(parent.children[0] === existing && existing.name == "four")
+  }
+}
+
+private final class ValidatingParent {
+  var children: [ValidatingChild] = []
 }
