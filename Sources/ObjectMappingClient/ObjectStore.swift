@@ -35,8 +35,8 @@ public protocol ObjectStore: AnyObject {
 ///   var notes: [Note] = []
 ///
 ///   func refresh(with manager: ObjectManager) async throws {
-///     let load = try await manager.getCollection(
-///       "/notes", mapping: noteMapping, store: store, identity: { "\($0.id)" })
+///     // noteMapping is identified(by: \.id)
+///     let load = try await manager.getCollection("/notes", mapping: noteMapping, store: store)
 ///     notes = load.objects     // the same instances as before, updated on the main actor
 ///   }
 /// }
@@ -92,11 +92,15 @@ extension ObjectManager {
   /// instances.
   ///
   /// ```swift
+  /// let noteMapping = Mapping(Note.init) {
+  ///   Attribute("id", \.id)
+  ///   Attribute("title", \.title)
+  /// }.identified(by: \.id)
+  ///
   /// let store = InMemoryObjectStore()
-  /// let first = try await manager.getCollection(
-  ///   "/notes", mapping: noteMapping, store: store, identity: { "\($0.id)" })
+  /// let first = try await manager.getCollection("/notes", mapping: noteMapping, store: store)
   /// let again = try await manager.getCollection(
-  ///   "/notes", mapping: noteMapping, store: store, identity: { "\($0.id)" }, orphans: .remove)
+  ///   "/notes", mapping: noteMapping, store: store, orphans: .remove)
   /// again.objects[0] === first.objects[0]      // the same instance, updated
   /// ```
   ///
@@ -109,11 +113,18 @@ extension ObjectManager {
   ///   accepts — an array, or a single object as a collection of one — at `rootKey` if given: a
   ///   key path into the payload that also reaches into every element of an array
   ///   (`"humans"` for `{"humans": [...]}`, `"human"` for `[{"human": {...}}, ...]`).
-  /// - **Identity.** `identity` reads the identity of the element mapped as a new object;
-  ///   `nil` means the element has none: it is a new object every time, never matched with
-  ///   another element or a stored instance (RestKit matched missing ids to each other), and it
-  ///   is not stored. The same identity twice in one response is one instance: each element's
-  ///   values are applied in payload order.
+  /// - **Identity.** When the mapping declares one (``Mapping/identified(by:)``), each
+  ///   element's identity is read from the payload by the identity rule, as merges read it (its
+  ///   key, transform and coercion), before any model is made: a stored instance is updated
+  ///   without making a model, and the user's initializer runs once per new element only. The
+  ///   store key is the identity as `"\(id)"` spells it (`"42"`, `"ann"`), and `identity` is
+  ///   not called: the mapping's identity wins. A mapping without an identity needs
+  ///   `identity`, which reads the identity of the element mapped as a new object (else the
+  ///   load throws an `invalidDefinition` error). No identity (an absent, `null` or
+  ///   unconvertible id, or a closure returning `nil`) means a new object every time, never
+  ///   matched with another element or a stored instance (RestKit matched missing ids to each
+  ///   other), and not stored. The same identity twice in one response is one instance: each
+  ///   element's values are applied in payload order.
   /// - **Isolation.** The mapping runs in the caller's isolation (`nonisolated(nonsending)`):
   ///   see ``ObjectStore``. Two loads into one store from the same actor each apply their
   ///   whole response before the other can look anything up, so a new identity both bring is
@@ -127,7 +138,9 @@ extension ObjectManager {
   ///   - headers: Header fields for this request.
   ///   - limits: Limits for this request, when not ``limits``.
   ///   - store: The identity map.
-  ///   - identity: An object's identity (its primary key as text), or `nil` for none.
+  ///   - identity: For a mapping without ``Mapping/identified(by:)``: an object's identity (its
+  ///     primary key as text), or `nil` for none. Not called when the mapping declares an
+  ///     identity.
   ///   - orphans: Whether stored instances the response no longer lists are removed.
   /// - Returns: The objects in payload order, and the orphans.
   /// - Throws: ``ObjectManagerError``; the store is unchanged.
@@ -135,7 +148,8 @@ extension ObjectManager {
     public func getCollection<M: MappingProtocol>(
       _ path: String, query: Query = [:], mapping: M, rootKey: String? = nil,
       headers: HeaderFields = [:], limits: RequestLimits? = nil,
-      store: some ObjectStore, identity: (M.Object) -> String?, orphans: OrphanPolicy = .keep
+      store: some ObjectStore, identity: ((M.Object) -> String?)? = nil,
+      orphans: OrphanPolicy = .keep
     ) async throws(ObjectManagerError) -> CollectionLoad<M.Object> where M.Object: AnyObject
   {
     let response = try await send(.get, path, query: query, headers: headers, limits: limits)
@@ -151,7 +165,7 @@ extension ObjectManager {
   /// ```swift
   /// let provider = MappingProvider { Route("humans", humanMapping, name: "humans") }
   /// let load = try await manager.getCollection(
-  ///   "/people", route: "humans", as: Human.self, store: store, identity: { "\($0.id)" })
+  ///   "/people", route: "humans", as: Human.self, store: store)  // humanMapping.identified(by:)
   /// ```
   ///
   /// - Parameters:
@@ -162,7 +176,8 @@ extension ObjectManager {
   ///   - headers: Header fields for this request.
   ///   - limits: Limits for this request, when not ``limits``.
   ///   - store: The identity map.
-  ///   - identity: An object's identity, or `nil` for none.
+  ///   - identity: For a route whose mapping has no ``Mapping/identified(by:)``: an object's
+  ///     identity, or `nil` for none. Not called when the mapping declares an identity.
   ///   - orphans: Whether stored instances the response no longer lists are removed.
   /// - Returns: The objects in payload order, and the orphans.
   /// - Throws: ``ObjectManagerError``: ``ObjectManagerError/noRoute(_:)`` when the provider has
@@ -171,7 +186,8 @@ extension ObjectManager {
     public func getCollection<Object: AnyObject>(
       _ path: String, query: Query = [:], route: String, as type: Object.Type,
       headers: HeaderFields = [:], limits: RequestLimits? = nil,
-      store: some ObjectStore, identity: (Object) -> String?, orphans: OrphanPolicy = .keep
+      store: some ObjectStore, identity: ((Object) -> String?)? = nil,
+      orphans: OrphanPolicy = .keep
     ) async throws(ObjectManagerError) -> CollectionLoad<Object>
   {
     guard let provider, let mapping = provider.mapping(named: route, as: Object.self) else {
@@ -186,15 +202,27 @@ extension ObjectManager {
   }
 
   /// Maps `response` into `store` (see the store-backed `getCollection`).
+  ///
+  /// With a mapping that declares an identity, each element's identity is read from the
+  /// payload first (as the mapping's merges read it, no model made): a stored instance (or one
+  /// inserted earlier in this response) gets the element staged onto it, only a new identity is
+  /// mapped as a new object, and the element is read once. Without one, each element is mapped
+  /// new and `identity` reads the object (as before issue 37).
   private static func load<M: MappingProtocol>(
     _ response: Response, mapping: M, keyPath: String?, store: some ObjectStore,
-    identity: (M.Object) -> String?, orphans: OrphanPolicy
+    identity: ((M.Object) -> String?)?, orphans: OrphanPolicy
   ) throws(ObjectManagerError) -> CollectionLoad<M.Object> where M.Object: AnyObject {
     let document = try response.node(at: keyPath?.isEmpty == true ? nil : keyPath)
     let elements: [Node]
     if case .array(let array) = document { elements = array } else { elements = [document] }
     let options = response.mappingOptions
     let type = M.Object.self
+    let readsPayloadIdentity = mapping.declaresIdentity
+    guard readsPayloadIdentity || identity != nil else {
+      throw .mapping(
+        MappingErrors([MappingError(.invalidDefinition(message: Self.noIdentity(M.Object.self)))]),
+        status: response.statusCode)
+    }
 
     var steps: [StoreStep<M.Object>] = []
     var inserted: [String: M.Object] = [:]
@@ -203,8 +231,36 @@ extension ObjectManager {
     var omitted = 0
     for (index, element) in elements.enumerated() {
       do throws(MappingErrors) {
+        if readsPayloadIdentity {
+          // The identity read from the payload first: one mapping per element, new or staged.
+          let mapped = try mapping.mapIdentified(element, with: options) { id in
+            let key = Self.storeKey(id)
+            return inserted[key] ?? store.object(of: type, id: key) as? M.Object
+          }
+          switch mapped {
+          case .new(let object, id: nil):
+            steps.append(.unidentified(object))
+          case .new(let object, id: let id?):
+            let key = Self.storeKey(id)
+            seen.insert(key)
+            inserted[key] = object
+            steps.append(.insert(object, id: key))
+          case .update(var object, let update, let id):
+            let key = Self.storeKey(id)
+            seen.insert(key)
+            if inserted[key] != nil {
+              // Not in the store yet: updated in place, dropped with the rest if anything fails.
+              update.apply(to: &object)
+              steps.append(.repeated(object))
+            } else {
+              steps.append(.update(object, update))
+            }
+          }
+          continue
+        }
+        // A mapping without an identity: the element mapped new, its identity read from it.
         let fresh = try mapping.map(element, with: options)
-        guard let id = identity(fresh) else {
+        guard let id = identity?(fresh) else {
           steps.append(.unidentified(fresh))
           continue
         }
@@ -258,6 +314,18 @@ extension ObjectManager {
       if case .remove = orphans { store.remove(of: type, id: id) }
     }
     return CollectionLoad(objects: objects, orphans: orphaned)
+  }
+
+  /// The store's key for a mapping's identity: the value as `"\(value)"` spells it (`"42"`,
+  /// `"ann"`, a UUID's `uuidString`), the same key an `identity: { "\($0.id)" }` closure gave.
+  static func storeKey(_ identity: AnyHashable) -> String {
+    String(describing: identity.base)
+  }
+
+  /// The problem of a store-backed load with no identity at all.
+  private static func noIdentity(_ type: Any.Type) -> String {
+    "a store-backed load of \(type) needs an identity: declare identified(by:) on the mapping "
+      + "or pass identity:"
   }
 }
 

@@ -186,7 +186,7 @@ struct GuideSampleTests {
   static let noteMapping = Mapping(Note.init) {
     Attribute("id", \.id)
     Attribute("text", \.text)
-  }
+  }.identified(by: \.id)
 
   // From "One instance per record" (a main-actor model; `Note` is not `Sendable`).
   @MainActor final class NotesModel {
@@ -195,7 +195,7 @@ struct GuideSampleTests {
 
     func refresh(with manager: ObjectManager) async throws {
       let load = try await manager.getCollection(
-        "/notes", mapping: noteMapping, store: store, identity: { "\($0.id)" }, orphans: .remove)
+        "/notes", mapping: noteMapping, store: store, orphans: .remove)
       notes = load.objects  // the same instances as before, updated
       _ = load.orphans  // stored notes the server no longer lists
     }

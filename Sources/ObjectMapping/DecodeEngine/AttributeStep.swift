@@ -281,6 +281,42 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   }
 
   var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
+
+  /// The value `decode` would set, read and converted exactly as it reads it (the rule's
+  /// source, key convention, transform, coercion and date formats), without a model: a
+  /// payload element's identity. Absent, `null` (and `""` read as `null`) or a value that does
+  /// not convert is no identity; a substituted fallback (``Attribute/unknownValues(as:)``) is
+  /// the value. When the run validates, the rule's validators run on it (they see the value
+  /// alone): a replaced value is the identity, a rejected or failing one is none. A model that
+  /// validates its values (``KeyValueValidating``) is read into a scratch model instead, since
+  /// its hook is a method of the model.
+  func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
+    -> PayloadIdentityRead
+  {
+    let validates = hasValidators && run.context.validates
+    if validates, Object.self is any KeyValueValidating.Type { return .unsupported }
+    var hint = _MemberHint(object: max(objectIndex, 0))
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      // A path across an array gathers its values into a collection: read into a model.
+      return fansOut ? .unsupported : .value(nil)
+    }
+    guard run.tape[index].kind != .null else { return .value(nil) }
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
+    var value: Value
+    do {
+      value = try rule.read(payload)
+    } catch let substituted as Substituted<Value> {
+      value = substituted.value
+    } catch {
+      return .value(nil)
+    }
+    if validates {
+      for validator in rule.validators {
+        guard (try? validator.body(&value)) == true else { return .value(nil) }
+      }
+    }
+    return .value(key(value))
+  }
 }
 
 /// Thrown by an attribute's read that substituted its fallback for an unknown enum value

@@ -48,6 +48,29 @@ final class DecodeStep<Object>: Sendable {
   var absenceAppliesOntoExistingInstances: Bool {
     kind.absenceAppliesOntoExistingInstances
   }
+
+  /// The value this step would write, read from the object at `objectIndex` as an identity
+  /// (``Mapping/identified(by:)``) without a model: converted with `key`, `nil` when it is
+  /// absent, `null` or does not convert. Kinds that cannot read their value without a model
+  /// say ``PayloadIdentityRead/unsupported``.
+  func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
+    -> PayloadIdentityRead
+  {
+    kind.payloadIdentity(objectIndex: objectIndex, key: key, run: &run)
+  }
+}
+
+/// Turns a value of the identity rule's type (seen as `Any`) into the identity it is, as
+/// ``_Identity/value`` does for a model's property; `nil` for `nil` or another type.
+typealias IdentityKey = @Sendable (Any) -> AnyHashable?
+
+/// What a step read as a payload element's identity (``DecodeStep/payloadIdentity(objectIndex:key:run:)``).
+enum PayloadIdentityRead {
+  /// The identity (`nil`: the payload has none, which never matches).
+  case value(AnyHashable?)
+  /// This kind of step writes its value only into a model (a relationship, a value read from
+  /// the collection index or the metadata): the plan decodes it into a scratch model instead.
+  case unsupported
 }
 
 /// What one kind of decode step does (``AttributeStep``, ``RelationshipStep``,
@@ -72,6 +95,11 @@ protocol DecodeStepKind<Object>: AnyObject, Sendable {
   /// See ``DecodeStep/absenceAppliesOntoExistingInstances``; `false` unless a kind says
   /// otherwise.
   var absenceAppliesOntoExistingInstances: Bool { get }
+
+  /// See ``DecodeStep/payloadIdentity(objectIndex:key:run:)``;
+  /// ``PayloadIdentityRead/unsupported`` unless a kind says otherwise.
+  func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
+    -> PayloadIdentityRead
 }
 
 extension DecodeStepKind {
@@ -80,6 +108,10 @@ extension DecodeStepKind {
   func applies(in run: borrowing MappingRun) -> Bool { true }
 
   var absenceAppliesOntoExistingInstances: Bool { false }
+
+  func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
+    -> PayloadIdentityRead
+  { .unsupported }
 }
 
 /// The step of a rule whose definition cannot be run (a key path that could trap, see

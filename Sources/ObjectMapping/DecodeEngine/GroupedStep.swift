@@ -33,4 +33,12 @@ final class GroupedStep<Object>: DecodeStepKind {
   var absenceAppliesOntoExistingInstances: Bool {
     inner.absenceAppliesOntoExistingInstances
   }
+
+  func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
+    -> PayloadIdentityRead
+  {
+    // Outside the run's groups the rule writes nothing: the element has no identity.
+    guard run.context.includes(groups: groups) else { return .value(nil) }
+    return inner.payloadIdentity(objectIndex: objectIndex, key: key, run: &run)
+  }
 }

@@ -68,6 +68,9 @@ final class _MappingPlan<Object>: Sendable {
   let flatKnownKeys: [FlatKnownKeys]
   /// How objects are told apart when mapping onto existing instances.
   let identity: _Identity<Object>?
+  /// The position in ``rules`` of the first rule writing the identity property, which reads a
+  /// payload element's identity; `nil` without an identity or when no rule writes it.
+  let identityRule: Int?
   /// The steps of the rules that read payload keys (not ``SourcePath/root`` or another
   /// special source), in rule order: an object none of whose keys they read is an unmappable
   /// representation. Empty for a mapping whose rules read no key, which maps any object.
@@ -121,6 +124,9 @@ final class _MappingPlan<Object>: Sendable {
     self.keyRule = keyRule
     _isPlain = keyRule == nil
     self.identity = identity
+    identityRule = identity.flatMap { identity in
+      rules.firstIndex { $0.propertyKeyPath == identity.property }
+    }
     self.problems = problems
   }
 
@@ -149,6 +155,7 @@ final class _MappingPlan<Object>: Sendable {
     keyRule = nil
     _isPlain = false
     identity = nil
+    identityRule = nil
     self.problems = problems
   }
 
@@ -174,6 +181,7 @@ final class _MappingPlan<Object>: Sendable {
     keyRule = nil
     _isPlain = true
     identity = nil
+    identityRule = nil
     problems = []
   }
 

@@ -175,10 +175,13 @@ public enum ChildFailurePolicy: Sendable, Equatable {
 }
 
 /// The identity of a mapping's objects (`.identified(by: \.id)`): how to read it from an
-/// object, and which property it is, to read it from a payload.
+/// object, which property it is, and how a value of the rule writing it becomes the identity,
+/// to read it from a payload.
 struct _Identity<Object>: Sendable {
   let property: AnyKeyPath & Sendable
   let value: @Sendable (Object) -> AnyHashable?
+  /// A value of the property's type, seen as `Any`, as the identity `value` gives for it.
+  let key: IdentityKey
 }
 
 /// An `Optional` seen without its wrapped type, to tell a `nil` identity.
@@ -191,22 +194,40 @@ extension Optional: OptionalIdentity where Wrapped: Hashable {
 }
 
 extension _MappingPlan {
-  /// The identity of the object that the payload at `index` describes, read with the identity
-  /// rule alone; `nil` when the mapping has no identity or the payload has no id (a missing id
-  /// never matches).
+  /// The identity of the object that the payload at `index` describes, read as a scalar by the
+  /// rule writing the identity property (its source, key convention, transform and coercion,
+  /// exactly as the element's decode reads it), without making a model: no user initializer
+  /// runs. `nil` when the mapping has no identity or the payload has no usable id (absent,
+  /// `null`, or not convertible): a missing id never matches.
+  ///
+  /// The few rule kinds that write their value only into a model (a relationship, a value read
+  /// from the collection index or the call's metadata) are decoded into a scratch model, as
+  /// before.
   func payloadIdentity(at index: Int, run: inout MappingRun) -> AnyHashable? {
     if hasKeyVariants, run.hasKeyConvention {
       return keyed(in: run).payloadIdentity(at: index, run: &run)
     }
-    guard let identity, let make else { return nil }
-    guard let position = rules.firstIndex(where: { $0.propertyKeyPath == identity.property })
-    else {
+    guard let identity else { return nil }
+    guard let position = identityRule else {
       // No rule writes the identity (a definition problem): merging could never match, so the
       // merge fails instead of silently replacing the existing children.
       for problem in problems { run.fail(.invalidDefinition(message: problem)) }
       return nil
     }
     guard rules[position].source.resolve(in: run.tape, from: index) != nil else { return nil }
+    switch ruleSteps[position].payloadIdentity(objectIndex: index, key: identity.key, run: &run) {
+    case .value(let id): return id
+    case .unsupported: return scratchIdentity(at: index, position: position, run: &run)
+    }
+  }
+
+  /// ``payloadIdentity(at:run:)`` for a rule that writes its value only into a model: the
+  /// rule's step alone, run on a scratch model.
+  @inline(never)
+  private func scratchIdentity(at index: Int, position: Int, run: inout MappingRun)
+    -> AnyHashable?
+  {
+    guard let identity, let make else { return nil }
     var scratch = make()
     var unused = Patch<Object>()
     var quiet = run.scratch(errorLimit: 0)

@@ -107,6 +107,20 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     return target(objectIndex: objectIndex, run: &run) >= 0
   }
 
+  func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
+    -> PayloadIdentityRead
+  {
+    switch special {
+    case .index, .metadata:
+      // Read from a scratch tape: decoded into a scratch model.
+      return .unsupported
+    case .parent, .payload, .compound, .flatChild:
+      let index = target(objectIndex: objectIndex, run: &run)
+      guard index >= 0 else { return .value(nil) }
+      return inner.payloadIdentity(objectIndex: index, key: key, run: &run)
+    }
+  }
+
   /// The metadata value `keys` reach, or `nil`.
   private static func metadataValue(_ keys: [String], run: MappingRun) -> Node? {
     var value = run.metadata

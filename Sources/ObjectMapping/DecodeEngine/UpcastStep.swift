@@ -41,6 +41,12 @@ final class UpcastStep<Object, Base>: DecodeStepKind {
   var absenceAppliesOntoExistingInstances: Bool {
     inner.absenceAppliesOntoExistingInstances
   }
+
+  func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
+    -> PayloadIdentityRead
+  {
+    inner.payloadIdentity(objectIndex: objectIndex, key: key, run: &run)
+  }
 }
 
 /// `object` seen as its superclass `Base`: a checked class cast, which succeeds whenever the

@@ -373,7 +373,7 @@ public struct Mapping<Object>: MappingProtocol {
     copy.identityProblem = KeyPathCheck.problem(property, rule: "identified(by:)")
     if copy.identityProblem != nil {
       // Never read: no object has an identity, and the problem fails the mapping's first use.
-      copy.identity = _Identity(property: property, value: { _ in nil })
+      copy.identity = _Identity(property: property, value: { _ in nil }, key: { _ in nil })
       copy.rebuildPlan()
       return copy
     }
@@ -381,6 +381,12 @@ public struct Mapping<Object>: MappingProtocol {
       property: property,
       value: { object in
         let id = object[keyPath: property]
+        if let optional = id as? any OptionalIdentity { return optional._identityValue }
+        return AnyHashable(id)
+      },
+      key: { value in
+        // The identity rule's value, read from a payload: the property's type.
+        guard let id = value as? ID else { return nil }
         if let optional = id as? any OptionalIdentity { return optional._identityValue }
         return AnyHashable(id)
       })
