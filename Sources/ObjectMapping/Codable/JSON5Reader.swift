@@ -407,6 +407,8 @@ struct JSON5Reader {
   // MARK: Characters
 
   private static func isKeyCharacter(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
+    // `_` is connector punctuation, which may not start a key otherwise: test it first.
+    if scalar == "_" || scalar == "$" { return true }
     switch scalar.properties.generalCategory {
     case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
       .letterNumber:
@@ -414,8 +416,7 @@ struct JSON5Reader {
     case .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation:
       return !first
     default:
-      return scalar == "_" || scalar == "$"
-        || (!first && (scalar == "\u{200C}" || scalar == "\u{200D}"))
+      return !first && (scalar == "\u{200C}" || scalar == "\u{200D}")
     }
   }
 

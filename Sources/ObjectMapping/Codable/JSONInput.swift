@@ -78,6 +78,9 @@ enum JSONInput {
     switch first {
     case (0, 0, 0xFE, 0xFF): (encoding, markLength) = (.utf32BigEndian, 4)
     case (0xFF, 0xFE, 0, 0): (encoding, markLength) = (.utf32LittleEndian, 4)
+    // `JSONDecoder` also takes `FE FF 00 00` for UTF-32 little-endian (its mark's bytes in
+    // big-endian order); as UTF-16 it would be a mark and U+0000, which no JSON starts with.
+    case (0xFE, 0xFF, 0, 0): (encoding, markLength) = (.utf32LittleEndian, 4)
     case (0xFE, 0xFF, _, _): (encoding, markLength) = (.utf16BigEndian, 2)
     case (0xFF, 0xFE, _, _): (encoding, markLength) = (.utf16LittleEndian, 2)
     case (0, 0, 0, .some(let last)) where last != 0: (encoding, markLength) = (.utf32BigEndian, 0)

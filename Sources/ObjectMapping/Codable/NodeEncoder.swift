@@ -48,7 +48,17 @@ final class NodeEncodingSettings: @unchecked Sendable {
   /// nothing.
   func topLevelNode<T: Encodable>(_ value: T) throws -> Node {
     if Self.writesSpecially(T.self) || Self.isScalar(T.self) { return try node(of: value) }
+    if let dictionary = stringKeyedDictionary(value) {
+      return try dictionary.node(settings: self, path: [])
+    }
     return try topLevelNode(value) { try value.encode(to: $0) }
+  }
+
+  /// `value` when it is a `[String: V]` and a key strategy is set: a dictionary whose keys
+  /// `JSONEncoder` writes as they are, at the top level as anywhere else; `nil` otherwise.
+  func stringKeyedDictionary<T: Encodable>(_ value: T) -> (any StringKeyedEncodable)? {
+    if case .useDefaultKeys = keyEncodingStrategy { return nil }
+    return value as? any StringKeyedEncodable
   }
 
   /// ``topLevelNode(_:)`` for a value whose encoding is `encode` (a configured one).

@@ -130,9 +130,30 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   /// Gives up on streaming; writes through containers after this are ignored.
   @discardableResult
   func abandon() -> StreamAbandoned {
-    abandoned = true
+    failed()
     cannotStream = true
     return StreamAbandoned()
+  }
+
+  /// Marks the output as to be discarded: after an error, or a use the stream cannot follow.
+  /// No container is current any more, so every later write through a container throws
+  /// (``enterSlow(_:)``) instead of writing into a document left mid-member (a key without its
+  /// value), and closing containers writes nothing (``close()``).
+  func failed() {
+    abandoned = true
+    topID = 0
+  }
+
+  /// Runs `body`, a write that may throw after part of it was written (a non-finite number
+  /// under `.throw`, a `Decimal.nan`, a node): the output is discarded when it throws, since
+  /// the value's own code may catch the error and go on.
+  private func failing<Result>(_ body: () throws -> Result) throws -> Result {
+    do {
+      return try body()
+    } catch {
+      failed()
+      throw error
+    }
   }
 
   // MARK: Encoder
@@ -179,7 +200,7 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     lastID += 1
     frames.append(
       Frame(id: lastID, isObject: isObject, keyStart: writtenKeys.count, pathCount: pathCount))
-    topID = lastID
+    topID = abandoned ? 0 : lastID
     return lastID
   }
 
@@ -188,12 +209,12 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     if frame.isObject {
       writtenKeys.removeLast(writtenKeys.count - frame.keyStart)
       if frame.keyBits == .max { largeObjectKeys[frame.id] = nil }
-      writer.endObject()
-    } else {
-      writer.endArray()
     }
     // One element at a time: `removeLast(_:)` goes through the generic `replaceSubrange`.
     while path.count > frame.pathCount { path.removeLast() }
+    // Abandoned output is discarded, and may stop mid-member: nothing more is written into it.
+    guard !abandoned else { return }
+    if frame.isObject { writer.endObject() } else { writer.endArray() }
     topID = frames.last?.id ?? 0
   }
 
@@ -379,7 +400,7 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     do {
       try value.encode(to: self)
     } catch {
-      abandoned = true
+      failed()
       throw error
     }
     try leaveValue(saved, topLevel: false)
@@ -400,12 +421,17 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     func key() -> [any CodingKey] { path + (pathKey.map { [$0] } ?? []) }
     if let integer = _sameType(value, as: Int64.self) { return writer.int64(integer) }
     if let float = _sameType(value, as: Float.self) {
-      guard float.isFinite else { return try node(settings.nonFinite(float, path: key())) }
+      guard float.isFinite else {
+        return try failing { try node(settings.nonFinite(float, path: key())) }
+      }
       return writer.encoderNumber(float)
     }
     if let url = _sameType(value, as: URL.self) { return writer.string(url.absoluteString) }
     if let decimal = _sameType(value, as: Decimal.self) {
-      guard !decimal.isNaN else { throw NodeEncodingSettings.nanDecimal(key()) }
+      guard !decimal.isNaN else {
+        failed()
+        throw NodeEncodingSettings.nanDecimal(key())
+      }
       return writer.numberText(decimal.description)
     }
     if let node = _sameType(value, as: Node.self) { return try self.node(node) }
@@ -472,7 +498,7 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
       try body()
     } catch {
       // The value's own code may catch this and go on; the output would then hold half a value.
-      abandoned = true
+      failed()
       throw error
     }
     try leaveValue(saved, topLevel: topLevel)
@@ -505,8 +531,10 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   private func leaveValue(_ saved: SavedValue, topLevel: Bool) throws {
     if !valueStarted {
       guard !topLevel else { throw StreamWroteNothing() }
-      writer.beginObject()
-      writer.endObject()
+      if !abandoned {
+        writer.beginObject()
+        writer.endObject()
+      }
     }
     while frames.count > valueBase { close() }
     while path.count > saved.pathCount { path.removeLast() }
@@ -529,14 +557,18 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
 
   func double(_ value: Double, _ pathKey: (any CodingKey)?) throws {
     guard value.isFinite else {
-      return try node(settings.nonFinite(value, path: path + (pathKey.map { [$0] } ?? [])))
+      return try failing {
+        try node(settings.nonFinite(value, path: path + (pathKey.map { [$0] } ?? [])))
+      }
     }
     writer.encoderNumber(value)
   }
 
   func float(_ value: Float, _ pathKey: (any CodingKey)?) throws {
     guard value.isFinite else {
-      return try node(settings.nonFinite(value, path: path + (pathKey.map { [$0] } ?? [])))
+      return try failing {
+        try node(settings.nonFinite(value, path: path + (pathKey.map { [$0] } ?? [])))
+      }
     }
     writer.encoderNumber(value)
   }
@@ -544,8 +576,10 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   /// Writes `node` as the encoder writes values (see ``CoderNodeWriter``), nested in the
   /// open containers.
   private func node(_ node: Node) throws {
-    try CoderNodeWriter(settings: settings, sortedKeys: false, path: path, depth: frames.count)
-      .write(node, to: &writer)
+    try failing {
+      try CoderNodeWriter(settings: settings, sortedKeys: false, path: path, depth: frames.count)
+        .write(node, to: &writer)
+    }
   }
 }
 
@@ -593,6 +627,8 @@ extension NodeEncodingSettings {
     try streaming(into: &writer, describing: value) { stream in
       if Self.writesSpecially(T.self) || Self.isScalar(T.self) {
         try stream.value(value, pathKey: nil)
+      } else if let dictionary = stringKeyedDictionary(value) {
+        try stream.nested(nil, topLevel: true) { try dictionary.writeMembers(to: stream) }
       } else {
         try stream.nested(nil, topLevel: true) { try value.encode(to: stream) }
       }
@@ -619,7 +655,9 @@ extension NodeEncodingSettings {
     do {
       try body(stream)
     } catch is StreamWroteNothing {
-      thrown = Self.wroteNothing(value)
+      // After an error the value caught and went on from, the stream's record of what was
+      // written is not to be trusted: the `Node` encoder decides.
+      if !stream.abandoned { thrown = Self.wroteNothing(value) }
       stream.abandon()
     } catch is TooDeep {
       thrown = Self.tooDeep(value)
