@@ -187,6 +187,11 @@ struct FoundationSuiteParityTests {
       #expect(
         Parity.expectSameDecoding([String: Int].self, json, configure: json5) == .value(expected))
     }
+    // An escape in an unquoted key: JSON5 reads it (`ab`); `JSONDecoder` keeps it as written,
+    // a difference on purpose (MigratingFromCodable.md).
+    let escaped = Parity.decode([String: Int].self, Data(#"{\u0061b: 1}"#.utf8), configure: json5)
+    #expect(escaped.ours == .value(#"["ab": 1]"#))
+    #expect(escaped.foundation == .value(#"["\\u0061b": 1]"#))
     // A digit or a combining mark still cannot start one.
     for json in ["{1a: 1}", "{\u{301}a: 1}"] {
       #expect(
