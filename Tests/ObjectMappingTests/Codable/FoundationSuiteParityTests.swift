@@ -173,6 +173,37 @@ struct FoundationSuiteParityTests {
     #expect(Parity.expectSameEncoding(["k": CatchesThenAppends()]) == .value(#"{"k":[1]}"#))
   }
 
+  /// Writes a value for a key, then a container for the same key (`unkeyed`: an unkeyed one).
+  struct ValueThenContainer: Encodable {
+    var unkeyed: Bool
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: ScalarKeys.self)
+      try container.encode(42, forKey: .a)
+      if unkeyed {
+        var nested = container.nestedUnkeyedContainer(forKey: .a)
+        try nested.encode(1)
+      } else {
+        var nested = container.nestedContainer(keyedBy: ScalarKeys.self, forKey: .a)
+        try nested.encode(1, forKey: .b)
+      }
+    }
+  }
+
+  @Test func aContainerAfterAValueForTheSameKeyReplacesIt() throws {
+    // swift-foundation's exit tests expect `JSONEncoder` to stop the program here (a
+    // precondition), so there is nothing to compare with: the later container replaces the
+    // value, as a later value does, streamed or sorted.
+    for sorted in [false, true] {
+      let encoder = FastJSONEncoder()
+      if sorted { encoder.outputFormatting = .sortedKeys }
+      let keyed = try encoder.encode(ValueThenContainer(unkeyed: false))
+      #expect(String(decoding: keyed, as: UTF8.self) == #"{"a":{"b":1}}"#)
+      let unkeyed = try encoder.encode(ValueThenContainer(unkeyed: true))
+      #expect(String(decoding: unkeyed, as: UTF8.self) == #"{"a":[1]}"#)
+    }
+  }
+
   // MARK: JSON5 keys and byte order marks
 
   @Test func json5UnquotedKeysMayStartWithAnUnderscoreOrADollarSign() {
