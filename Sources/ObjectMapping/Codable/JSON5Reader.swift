@@ -43,6 +43,13 @@ struct JSON5Reader {
     return try _Tape(unpacked: reader.entries, bytes: reader.storage)
   }
 
+  /// The first byte of `input` past its whitespace and comments, as the reader skips them;
+  /// `nil` when there is none (or a comment does not end).
+  static func firstSignificantByte(of input: [UInt8]) -> UInt8? {
+    var reader = JSON5Reader(input, options: JSONReadingOptions())
+    return try? reader.skipSpace()
+  }
+
   // MARK: Values
 
   private mutating func readValue(depth: Int) throws(FormatError) {

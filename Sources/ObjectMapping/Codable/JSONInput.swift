@@ -36,7 +36,9 @@ enum JSONInput {
     _ body: (_UnsafeTapeView) -> Result
   ) throws(FormatError) -> Result {
     var text = text
-    if options.assumesTopLevelDictionary, let braced = Self.braced(utf8) {
+    if options.assumesTopLevelDictionary,
+      let braced = Self.braced(utf8, json5: options.allowsJSON5)
+    {
       text = .bytes(braced)
     }
     if options.allowsJSON5 {
@@ -48,16 +50,20 @@ enum JSONInput {
     return try text.scan(options: options.reading, body)
   }
 
-  /// `utf8` between braces when its first character (past spaces and a byte order mark) is
-  /// not `{`: the object `assumesTopLevelDictionary` assumes; `nil` when it is one already.
-  private static func braced(_ utf8: some Collection<UInt8>) -> [UInt8]? {
+  /// `utf8` between braces when its first character (past spaces and a byte order mark, and
+  /// in JSON5 past comments) is not `{`: the object `assumesTopLevelDictionary` assumes; `nil`
+  /// when it is one already. In JSON5 the closing brace goes on a line of its own, so that a
+  /// `//` comment that ends the text does not take it in.
+  private static func braced(_ utf8: some Collection<UInt8>, json5: Bool) -> [UInt8]? {
     var bytes = Array(utf8)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-    let first = bytes.first { !_isJSONSpace($0) }
+    let first =
+      json5 ? JSON5Reader.firstSignificantByte(of: bytes) : bytes.first { !_isJSONSpace($0) }
     guard first != UInt8(ascii: "{") else { return nil }
     var braced: [UInt8] = [UInt8(ascii: "{")]
-    braced.reserveCapacity(bytes.count + 2)
+    braced.reserveCapacity(bytes.count + 3)
     braced += bytes
+    if json5 { braced.append(0x0A) }
     braced.append(UInt8(ascii: "}"))
     return braced
   }

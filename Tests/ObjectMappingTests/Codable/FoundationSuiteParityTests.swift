@@ -231,6 +231,30 @@ struct FoundationSuiteParityTests {
     }
   }
 
+  @Test func json5WithAnAssumedTopLevelDictionarySkipsComments() {
+    let both: (FastJSONDecoder, JSONDecoder) -> Void = {
+      $0.allowsJSON5 = true
+      $1.allowsJSON5 = true
+      $0.assumesTopLevelDictionary = true
+      $1.assumesTopLevelDictionary = true
+    }
+    // A comment before the object's own brace: the text is an object already (was: wrapped
+    // in a second pair of braces, "expected a key").
+    for (json, expected) in [
+      ("/* first */ {a: 1}", #"["a": 1]"#), ("// first\n{a: 1} // last", #"["a": 1]"#),
+      ("/* a */ // b\n  {a: 1, /* c */}", #"["a": 1]"#),
+      // A line comment that ends the text (was: it took the closing brace in).
+      ("a: 1 // last", #"["a": 1]"#), ("// only a comment", "[:]"),
+      ("/* first */ a: 1", #"["a": 1]"#),
+    ] {
+      #expect(
+        Parity.expectSameDecoding([String: Int].self, json, configure: both) == .value(expected))
+    }
+    #expect(
+      Parity.expectSameDecoding([String: Int].self, "/* never ends", configure: both)
+        == .error("dataCorrupted at : The given data was not valid JSON."))
+  }
+
   @Test func feFF0000IsReadAsUTF32LittleEndianAsJSONDecoderReadsIt() throws {
     // `JSONDecoder` takes `FE FF 00 00` for UTF-32 little-endian's byte order mark (the mark's
     // bytes in the other order); as UTF-16 it would be a mark and U+0000, which no JSON starts
