@@ -45,6 +45,16 @@
   private var tape = unsafe UnsafeMutableBufferPointer<_PackedEntry>(start: nil, count: 0)
   /// The number of entries written.
   private var entryCount = 0
+  /// Whether numbers with a fraction or an exponent are also written packed into ``numbers``
+  /// (``scanPackingNumbers(_:options:reserving:_:)``, for building a `Node`; the mapping layer's
+  /// scan never packs).
+  private var packsNumbers = false
+  /// Where packed numbers are written, one per number entry with a fraction or an exponent, in
+  /// document order; its first ``numberCount`` are written. Borrowed from the caller for the
+  /// scan, as ``tape`` is.
+  private var numbers = unsafe UnsafeMutableBufferPointer<_PackedNumber>(start: nil, count: 0)
+  /// The number of packed numbers written.
+  private var numberCount = 0
   /// Set when an entry did not fit ``tape``: the scan stopped, to be run again with more room.
   private var overflowed = false
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``), in the order
@@ -83,6 +93,42 @@
   package static func scan(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, reserving reserved: Int? = nil
   ) throws(FormatError) -> (entries: [_PackedEntry], longLengths: [_LongLength]) {
+    let scanned = unsafe try scan(
+      input, options: options, reserving: reserved, packingNumbers: false)
+    return (scanned.entries, scanned.longLengths)
+  }
+
+  /// Scans `input` as ``scan(_:options:reserving:)`` does, and also packs every number with a
+  /// fraction or an exponent while its digits are read (``_PackedNumber``), then calls `body`
+  /// with a view of the tape and the packed numbers in document order: what building a `Node`
+  /// needs, without reading each number's digits a second time. Both are valid during the call
+  /// only.
+  ///
+  /// - Throws: `FormatError` for invalid JSON, as ``scan(_:options:reserving:)``; `body` is
+  ///   not called then.
+  package static func scanPackingNumbers<Result>(
+    _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    reserving reserved: Int? = nil,
+    _ body: (_UnsafeTapeView, UnsafeBufferPointer<_PackedNumber>) -> Result
+  ) throws(FormatError) -> Result {
+    let scanned = unsafe try scan(
+      input, options: options, reserving: reserved, packingNumbers: true)
+    return unsafe scanned.entries.withUnsafeBufferPointer { entries in
+      unsafe scanned.longLengths.withUnsafeBufferPointer { longLengths in
+        unsafe scanned.numbers.withUnsafeBufferPointer { numbers in
+          unsafe body(
+            _UnsafeTapeView(entries: entries, bytes: input, longLengths: longLengths), numbers)
+        }
+      }
+    }
+  }
+
+  private static func scan(
+    _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, reserving reserved: Int?,
+    packingNumbers: Bool
+  ) throws(FormatError) -> (
+    entries: [_PackedEntry], longLengths: [_LongLength], numbers: [_PackedNumber]
+  ) {
     guard let base = input.baseAddress, !input.isEmpty else {
       throw FormatError(
         .syntax(
@@ -98,17 +144,38 @@
     // a document ever have more, the scan runs again with room for one entry per byte, which
     // always suffices (every entry starts at a byte of its own: a quote, a bracket or the first
     // character of a scalar).
+    //
+    // Packed numbers get half as much room: a number with a fraction or an exponent takes at
+    // least 3 bytes (`1.5`, `1e5`) and a byte sets it apart from the next one, so a document of
+    // n bytes has at most (n + 1) / 4 of them (fewer than half its entries). Should that room
+    // run out all the same, the scan runs again with more, as for entries.
     var capacity = Swift.max(reserved ?? input.count / 2 + 2, 1)
     while true {
       var scanner = unsafe _JSONScanner(input: input, base: base, options: options)
       var failure: FormatError?
+      var numbers: [_PackedNumber] = []
       let entries = unsafe [_PackedEntry](unsafeUninitializedCapacity: capacity) { buffer, count in
         unsafe _adviseHugePages(for: UnsafeMutableRawBufferPointer(buffer))
         unsafe scanner.tape = unsafe buffer
-        do throws(FormatError) {
-          try scanner.scanDocument()
-        } catch {
-          failure = error
+        if packingNumbers {
+          numbers = unsafe [_PackedNumber](unsafeUninitializedCapacity: capacity / 2 + 2) {
+            numberBuffer, numberCount in
+            unsafe scanner.numbers = unsafe numberBuffer
+            scanner.packsNumbers = true
+            do throws(FormatError) {
+              try scanner.scanDocument()
+            } catch {
+              failure = error
+            }
+            numberCount = scanner.numberCount
+            unsafe scanner.numbers = unsafe UnsafeMutableBufferPointer(start: nil, count: 0)
+          }
+        } else {
+          do throws(FormatError) {
+            try scanner.scanDocument()
+          } catch {
+            failure = error
+          }
         }
         count = scanner.entryCount
         unsafe scanner.tape = unsafe UnsafeMutableBufferPointer(start: nil, count: 0)
@@ -118,7 +185,7 @@
         capacity = input.count + 2
         continue
       }
-      return (entries, scanner.sortedLongLengths())
+      return (entries, scanner.sortedLongLengths(), numbers)
     }
   }
 
@@ -148,6 +215,15 @@
     guard unsafe _fastPath(entryCount < tape.count) else { throw tapeIsFull() }
     unsafe tape[entryCount] = entry
     entryCount &+= 1
+  }
+
+  /// Writes a packed number after the last one, or, when ``numbers`` is full, stops the scan
+  /// to run it again with more room (as ``append(_:)``).
+  @inline(__always)
+  private mutating func appendNumber(_ number: _PackedNumber) throws(FormatError) {
+    guard unsafe _fastPath(numberCount < numbers.count) else { throw tapeIsFull() }
+    unsafe numbers[numberCount] = number
+    numberCount &+= 1
   }
 
   @inline(never)
@@ -796,6 +872,11 @@
     let digitCount = index - digitsStart
     var integral = true
     if unsafe index < end && base[index] == _period {
+      if packsNumbers {
+        return try scanPackedNumber(
+          from: start, at: index, negative: negative, integerDigits: digitCount,
+          significand: magnitude)
+      }
       integral = false
       index += 1
       guard unsafe index < end && base[index] &- _zero < 10 else {
@@ -805,6 +886,11 @@
       index = skipDigits(from: index + 1)
     }
     if unsafe index < end && base[index] | 0x20 == UInt8(ascii: "e") {
+      if packsNumbers {
+        return try scanPackedNumber(
+          from: start, at: index, negative: negative, integerDigits: digitCount,
+          significand: magnitude)
+      }
       integral = false
       index += 1
       if unsafe index < end && (base[index] == _plus || base[index] == _minus) { index += 1 }
@@ -830,6 +916,112 @@
       }
     }
     try appendText(kind: .number, flag: integral, length: index - start, offset: start)
+  }
+
+  /// ``scanNumber()`` under ``packsNumbers`` from `index`, the first byte after the integer
+  /// part (a `.` or an `e`), of the number at `start`: scans the fraction and the exponent with
+  /// the same checks and errors, and while reading their digits packs the number as
+  /// `Node.DecimalText.packed(_:)` would from its bytes (the same two words, or a layout of 0
+  /// when it does not fit), then appends its entry and the packed number.
+  ///
+  /// `significand` is the integer part's value, wrapped when it has more than 19 digits (the
+  /// number then does not fit, and the value is not used).
+  @inline(never)
+  private mutating func scanPackedNumber(
+    from start: Int, at index: Int, negative: Bool, integerDigits: Int, significand: UInt64
+  ) throws(FormatError) {
+    var index = index
+    var significand = significand
+    var fractionDigits = 0
+    var layout: UInt64 = negative ? Node.DecimalText.negativeBit : 0
+    if unsafe base[index] == _period {
+      index += 1
+      guard unsafe index < end && base[index] &- _zero < 10 else {
+        throw noFractionDigit(at: index)
+      }
+      let fractionStart = index
+      // Eight digits a step while eight bytes remain (the digits past the 19th wrap the value,
+      // which is then not used), the rest byte by byte.
+      while index &+ 8 <= end {
+        let word = word(at: index)
+        let count = _leadingDigits(word)
+        if count == 8 {
+          significand = significand &* 100_000_000 &+ _eightDigitsValue(word)
+          index &+= 8
+          continue
+        }
+        if count > 0 {
+          significand =
+            significand &* Node.DecimalText.powerOfTen(count)
+            &+ _eightDigitsValue(word &<< UInt64(truncatingIfNeeded: (8 &- count) &* 8))
+          index &+= count
+        }
+        break
+      }
+      if index &+ 8 > end {
+        while index < end {
+          let digit = unsafe base[index] &- _zero
+          guard digit < 10 else { break }
+          significand = significand &* 10 &+ UInt64(digit)
+          index &+= 1
+        }
+      }
+      fractionDigits = index &- fractionStart
+    }
+    var fits = integerDigits &+ fractionDigits <= Node.DecimalText.maximumDigits
+    if unsafe index < end && base[index] | 0x20 == UInt8(ascii: "e") {
+      layout |= Node.DecimalText.exponentBit
+      if unsafe base[index] == UInt8(ascii: "E") { layout |= Node.DecimalText.upperCaseBit }
+      index += 1
+      if index < end {
+        let sign = unsafe base[index]
+        if sign == _plus {
+          layout |= 1 << 13
+          index += 1
+        } else if sign == _minus {
+          layout |= 2 << 13
+          index += 1
+        }
+      }
+      guard unsafe index < end && base[index] &- _zero < 10 else {
+        throw noExponentDigit(at: index)
+      }
+      let exponentStart = index
+      var exponent: UInt64 = 0
+      while index < end {
+        let digit = unsafe base[index] &- _zero
+        guard digit < 10 else { break }
+        exponent = exponent &* 10 &+ UInt64(digit)
+        index &+= 1
+      }
+      let exponentDigits = index &- exponentStart
+      fits =
+        fits && exponentDigits <= Node.DecimalText.maximumExponentDigits
+        && exponent <= UInt64(UInt32.max)
+      layout |= UInt64(truncatingIfNeeded: exponentDigits & 15) << 15 | exponent << 32
+    }
+    position = index
+    try appendText(kind: .number, flag: false, length: index &- start, offset: start)
+    layout |=
+      UInt64(truncatingIfNeeded: integerDigits) << 1
+      | UInt64(truncatingIfNeeded: fractionDigits) << 6
+    try appendNumber(
+      fits
+        ? _PackedNumber(significand: significand, layout: layout)
+        : _PackedNumber(significand: 0, layout: 0))
+  }
+
+  /// The error for a decimal point not followed by a digit at `index`, out of line so that the
+  /// number scan keeps its registers.
+  @inline(never)
+  private func noFractionDigit(at index: Int) -> FormatError {
+    syntaxError("expected a digit after the decimal point, found \(found(at: index))", at: index)
+  }
+
+  /// The error for an exponent without a digit at `index` (see ``noFractionDigit(at:)``).
+  @inline(never)
+  private func noExponentDigit(at index: Int) -> FormatError {
+    syntaxError("expected a digit in the exponent, found \(found(at: index))", at: index)
   }
 
   /// Appends a string or number entry, recording a long length.
