@@ -45,11 +45,7 @@
   private var tape = unsafe UnsafeMutableBufferPointer<_PackedEntry>(start: nil, count: 0)
   /// The number of entries written.
   private var entryCount = 0
-  /// Whether numbers with a fraction or an exponent are also written packed into ``numbers``
-  /// (``scanPackingNumbers(_:options:reserving:_:)``, for building a `Node`; the mapping layer's
-  /// scan never packs).
-  private var packsNumbers = false
-  /// Where packed numbers are written, one per number entry with a fraction or an exponent, in
+  /// Where packed numbers are written (only by a scan with ``PacksNumbers``), one per number entry with a fraction or an exponent, in
   /// document order; its first ``numberCount`` are written. Borrowed from the caller for the
   /// scan, as ``tape`` is.
   private var numbers = unsafe UnsafeMutableBufferPointer<_PackedNumber>(start: nil, count: 0)
@@ -66,7 +62,7 @@
   /// The position in the top-level array of the element being scanned one at a time, for the
   /// paths of duplicate-key errors.
   private var elementOffset: Int?
-  /// The open containers' frames, kept between values (see ``scanValue(isDocument:)``).
+  /// The open containers' frames, kept between values (see ``scanValue(isDocument:_:)``).
   private var frames: [Frame] = []
   /// Under ``JSONReadingOptions/rejectsDuplicateKeys``: for each open object of more than 16
   /// members (by nesting depth), a hash table of its key entries' indexes (-1: empty slot).
@@ -161,9 +157,8 @@
           numbers = unsafe [_PackedNumber](unsafeUninitializedCapacity: capacity / 2 + 2) {
             numberBuffer, numberCount in
             unsafe scanner.numbers = unsafe numberBuffer
-            scanner.packsNumbers = true
             do throws(FormatError) {
-              try scanner.scanDocument()
+              try scanner.scanDocument(PacksNumbers.self)
             } catch {
               failure = error
             }
@@ -172,7 +167,7 @@
           }
         } else {
           do throws(FormatError) {
-            try scanner.scanDocument()
+            try scanner.scanDocument(KeepsNumberText.self)
           } catch {
             failure = error
           }
@@ -268,7 +263,7 @@
   /// into scratch memory (pushing to and popping from an `Array` checked its capacity and
   /// uniqueness, a call, for every container), deeper ones in an array.
   ///
-  /// Invariant: `shallow` is scratch memory of ``scanValue(isDocument:)`` that outlives the
+  /// Invariant: `shallow` is scratch memory of ``scanValue(isDocument:_:)`` that outlives the
   /// stack, and its first `min(count, shallow.count)` frames are the ones written.
   @unsafe private struct FrameStack {
     /// How many levels live in the scratch memory: 32 frames of 24 bytes. The standard library
@@ -310,9 +305,30 @@
     }
   }
 
-  private mutating func scanDocument() throws(FormatError) {
+  /// How a scan treats numbers with a fraction or an exponent, chosen at compile time (each scan
+  /// is specialized for its own): ``KeepsNumberText`` records where their text is, as the mapping
+  /// layer needs; ``PacksNumbers`` also packs them into ``numbers`` while reading their digits,
+  /// for building a `Node`. The mapping layer's scan thus has no test for packing at all.
+  private protocol NumberHandling {
+    /// Whether numbers with a fraction or an exponent are packed into ``numbers``.
+    static var packs: Bool { get }
+  }
+
+  /// Numbers are recorded as their text only (``NumberHandling``).
+  private enum KeepsNumberText: NumberHandling {
+    static var packs: Bool { false }
+  }
+
+  /// Numbers with a fraction or an exponent are also packed (``NumberHandling``).
+  private enum PacksNumbers: NumberHandling {
+    static var packs: Bool { true }
+  }
+
+  private mutating func scanDocument<Numbers: NumberHandling>(_ numbers: Numbers.Type)
+    throws(FormatError)
+  {
     try skipByteOrderMark()
-    try scanValue(isDocument: true)
+    try scanValue(isDocument: true, numbers)
   }
 
   /// Skips a UTF-8 byte order mark at the start of the input, when the options allow one.
@@ -327,7 +343,9 @@
 
   /// Scans one value at `position` into `entries`. For the whole document, nothing but
   /// whitespace may follow it; otherwise scanning stops right after it.
-  private mutating func scanValue(isDocument: Bool) throws(FormatError) {
+  private mutating func scanValue<Numbers: NumberHandling>(
+    isDocument: Bool, _ numbers: Numbers.Type
+  ) throws(FormatError) {
     // The frames of the containers that enclose the current one: the first levels in scratch
     // memory on the stack, deeper ones in the scanner's reused array (scanning the elements of
     // a top-level array one at a time calls this once per element).
@@ -342,11 +360,13 @@
       shallow throws(FormatError) in
       var stack = unsafe FrameStack(shallow: shallow, deep: deep)
       defer { unsafe swap(&deep, &stack.deep) }
-      unsafe try scanValue(isDocument: isDocument, stack: &stack)
+      unsafe try scanValue(isDocument: isDocument, stack: &stack, numbers)
     }
   }
 
-  private mutating func scanValue(isDocument: Bool, stack: inout FrameStack) throws(FormatError) {
+  private mutating func scanValue<Numbers: NumberHandling>(
+    isDocument: Bool, stack: inout FrameStack, _ numbers: Numbers.Type
+  ) throws(FormatError) {
     let maximumDepth = options.maximumDepth - baseDepth
     let allowsTrailingCommas = options.allowsTrailingCommas
     let rejectsDuplicateKeys = options.rejectsDuplicateKeys
@@ -362,7 +382,7 @@
       case _quote:
         try scanString()
       case _minus, _zero..._nine:
-        try scanNumber()
+        try scanNumber(numbers)
       case UInt8(ascii: "t"):
         try scanLiteral("true", word: 0x6575_7274, kind: .true)
       case UInt8(ascii: "f"):
@@ -638,7 +658,7 @@
         unsafe storage.withUnsafeMutableBufferPointer { buffer in
           unsafe scanner.tape = unsafe buffer
           do throws(FormatError) {
-            try scanner.scanValue(isDocument: false)
+            try scanner.scanValue(isDocument: false, KeepsNumberText.self)
           } catch {
             failure = error
           }
@@ -842,7 +862,7 @@
   }
 
   /// Scans a number at `position` (a digit or `-`) and appends its entry.
-  private mutating func scanNumber() throws(FormatError) {
+  private mutating func scanNumber<Numbers: NumberHandling>(_: Numbers.Type) throws(FormatError) {
     let start = position
     var index = position
     let negative = unsafe base[index] == _minus
@@ -872,7 +892,7 @@
     let digitCount = index - digitsStart
     var integral = true
     if unsafe index < end && base[index] == _period {
-      if packsNumbers {
+      if Numbers.packs {
         return try scanPackedNumber(
           from: start, at: index, negative: negative, integerDigits: digitCount,
           significand: magnitude)
@@ -886,7 +906,7 @@
       index = skipDigits(from: index + 1)
     }
     if unsafe index < end && base[index] | 0x20 == UInt8(ascii: "e") {
-      if packsNumbers {
+      if Numbers.packs {
         return try scanPackedNumber(
           from: start, at: index, negative: negative, integerDigits: digitCount,
           significand: magnitude)
@@ -918,7 +938,7 @@
     try appendText(kind: .number, flag: integral, length: index - start, offset: start)
   }
 
-  /// ``scanNumber()`` under ``packsNumbers`` from `index`, the first byte after the integer
+  /// ``scanNumber(_:)`` under ``PacksNumbers`` from `index`, the first byte after the integer
   /// part (a `.` or an `e`), of the number at `start`: scans the fraction and the exponent with
   /// the same checks and errors, and while reading their digits packs the number as
   /// `Node.DecimalText.packed(_:)` would from its bytes (the same two words, or a layout of 0
