@@ -863,13 +863,14 @@
 
   /// Scans a number at `position` (a digit or `-`) and appends its entry.
   private mutating func scanNumber<Numbers: NumberHandling>(_: Numbers.Type) throws(FormatError) {
+    if Numbers.packs { return try scanPackingNumber() }
     let start = position
     var index = position
     let negative = unsafe base[index] == _minus
     if negative {
       index += 1
       guard unsafe index < end && base[index] &- _zero < 10 else {
-        throw syntaxError("expected a digit after '-', found \(found(at: index))", at: index)
+        throw noDigitAfterMinus(at: index)
       }
     }
     let digitsStart = index
@@ -877,7 +878,7 @@
     if unsafe base[index] == _zero {
       index += 1
       if unsafe index < end && base[index] &- _zero < 10 {
-        throw syntaxError("leading zeros are not allowed in numbers", at: digitsStart)
+        throw leadingZeros(at: digitsStart)
       }
     } else {
       // At most 19 digits fit a UInt64 without overflow; longer integers are not `.integer`
@@ -892,31 +893,19 @@
     let digitCount = index - digitsStart
     var integral = true
     if unsafe index < end && base[index] == _period {
-      if Numbers.packs {
-        return try scanPackedNumber(
-          from: start, at: index, negative: negative, integerDigits: digitCount,
-          significand: magnitude)
-      }
       integral = false
       index += 1
       guard unsafe index < end && base[index] &- _zero < 10 else {
-        throw syntaxError(
-          "expected a digit after the decimal point, found \(found(at: index))", at: index)
+        throw noFractionDigit(at: index)
       }
       index = skipDigits(from: index + 1)
     }
     if unsafe index < end && base[index] | 0x20 == UInt8(ascii: "e") {
-      if Numbers.packs {
-        return try scanPackedNumber(
-          from: start, at: index, negative: negative, integerDigits: digitCount,
-          significand: magnitude)
-      }
       integral = false
       index += 1
       if unsafe index < end && (base[index] == _plus || base[index] == _minus) { index += 1 }
       guard unsafe index < end && base[index] &- _zero < 10 else {
-        throw syntaxError(
-          "expected a digit in the exponent, found \(found(at: index))", at: index)
+        throw noExponentDigit(at: index)
       }
       index = skipDigits(from: index + 1)
     }
@@ -938,24 +927,61 @@
     try appendText(kind: .number, flag: integral, length: index - start, offset: start)
   }
 
-  /// ``scanNumber(_:)`` under ``PacksNumbers`` from `index`, the first byte after the integer
-  /// part (a `.` or an `e`), of the number at `start`: scans the fraction and the exponent with
-  /// the same checks and errors, and while reading their digits packs the number as
-  /// `Node.DecimalText.packed(_:)` would from its bytes (the same two words, or a layout of 0
-  /// when it does not fit), then appends its entry and the packed number.
+  /// ``scanNumber(_:)`` under ``PacksNumbers``: scans the number at `position` with the same
+  /// checks and errors, and appends the same entry; a number with a fraction or an exponent is
+  /// also packed while its digits are read, as `Node.DecimalText.packed(_:)` would pack its
+  /// bytes (the same two words, or a layout of 0 when it does not fit), into ``numbers``.
   ///
-  /// `significand` is the integer part's value, wrapped when it has more than 19 digits (the
-  /// number then does not fit, and the value is not used).
+  /// One function for the whole number, so that the parse to a `Node` pays one call per number
+  /// (the integer part is read byte by byte: it is short in numbers with a fraction, and wraps
+  /// past 19 digits, when the number does not fit and the value is not used).
   @inline(never)
-  private mutating func scanPackedNumber(
-    from start: Int, at index: Int, negative: Bool, integerDigits: Int, significand: UInt64
-  ) throws(FormatError) {
-    var index = index
-    var significand = significand
+  private mutating func scanPackingNumber() throws(FormatError) {
+    let start = position
+    var index = start
+    var layout: UInt64 = 0
+    if unsafe base[index] == _minus {
+      layout = Node.DecimalText.negativeBit
+      index &+= 1
+      guard unsafe index < end && base[index] &- _zero < 10 else {
+        throw noDigitAfterMinus(at: index)
+      }
+    }
+    let digitsStart = index
+    var significand: UInt64 = 0
+    if unsafe base[index] == _zero {
+      index &+= 1
+      if unsafe index < end && base[index] &- _zero < 10 {
+        throw leadingZeros(at: digitsStart)
+      }
+    } else {
+      while index < end {
+        let digit = unsafe base[index] &- _zero
+        guard digit < 10 else { break }
+        significand = significand &* 10 &+ UInt64(digit)
+        index &+= 1
+      }
+    }
+    let integerDigits = index &- digitsStart
+    let next: UInt8 = unsafe index < end ? base[index] : 0
+    guard next == _period || next | 0x20 == UInt8(ascii: "e") else {
+      // An integer: the entry ``scanNumber(_:)`` appends.
+      position = index
+      if integerDigits <= 19 {
+        let limit: UInt64 = 1 << 62
+        let negative = layout != 0
+        if negative && significand != 0 && significand <= limit {
+          return try append(_PackedEntry(bits: (0 &- significand) << 1))
+        }
+        if !negative && significand < limit {
+          return try append(_PackedEntry(bits: significand << 1))
+        }
+      }
+      return try appendText(kind: .number, flag: true, length: index &- start, offset: start)
+    }
     var fractionDigits = 0
-    var layout: UInt64 = negative ? Node.DecimalText.negativeBit : 0
-    if unsafe base[index] == _period {
-      index += 1
+    if next == _period {
+      index &+= 1
       guard unsafe index < end && base[index] &- _zero < 10 else {
         throw noFractionDigit(at: index)
       }
@@ -1031,8 +1057,21 @@
         : _PackedNumber(significand: 0, layout: 0))
   }
 
-  /// The error for a decimal point not followed by a digit at `index`, out of line so that the
-  /// number scan keeps its registers.
+  /// The error for a `-` not followed by a digit at `index`, out of line so that the number
+  /// scan keeps its registers.
+  @inline(never)
+  private func noDigitAfterMinus(at index: Int) -> FormatError {
+    syntaxError("expected a digit after '-', found \(found(at: index))", at: index)
+  }
+
+  /// The error for a number whose integer part, at `index`, starts with a zero and goes on.
+  @inline(never)
+  private func leadingZeros(at index: Int) -> FormatError {
+    syntaxError("leading zeros are not allowed in numbers", at: index)
+  }
+
+  /// The error for a decimal point not followed by a digit at `index` (see
+  /// ``noDigitAfterMinus(at:)``).
   @inline(never)
   private func noFractionDigit(at index: Int) -> FormatError {
     syntaxError("expected a digit after the decimal point, found \(found(at: index))", at: index)
