@@ -45,12 +45,9 @@
   private var tape = unsafe UnsafeMutableBufferPointer<_PackedEntry>(start: nil, count: 0)
   /// The number of entries written.
   private var entryCount = 0
-  /// Where packed numbers are written (only by a scan with ``PacksNumbers``), one per number entry with a fraction or an exponent, in
-  /// document order; its first ``numberCount`` are written. Borrowed from the caller for the
-  /// scan, as ``tape`` is.
-  private var numbers = unsafe UnsafeMutableBufferPointer<_PackedNumber>(start: nil, count: 0)
-  /// The number of packed numbers written.
-  private var numberCount = 0
+  /// The packed numbers (only a scan with ``PacksNumbers`` writes them), one for each number
+  /// entry with a fraction or an exponent, in document order.
+  private var numbers: [_PackedNumber] = []
   /// Set when an entry did not fit ``tape``: the scan stopped, to be run again with more room.
   private var overflowed = false
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``), in the order
@@ -141,29 +138,24 @@
     // always suffices (every entry starts at a byte of its own: a quote, a bracket or the first
     // character of a scalar).
     //
-    // Packed numbers get half as much room: a number with a fraction or an exponent takes at
-    // least 3 bytes (`1.5`, `1e5`) and a byte sets it apart from the next one, so a document of
-    // n bytes has at most (n + 1) / 4 of them (fewer than half its entries). Should that room
-    // run out all the same, the scan runs again with more, as for entries.
+    // Packed numbers are appended to an array reserved at one for every 16 bytes of input
+    // (canada.json has one for every 20), which grows as arrays do for denser documents. It is
+    // not reserved at its bound as the tape is (a quarter of the input's bytes, 16 bytes each):
+    // memory freed in such large blocks is given back to the system at once, and touched again
+    // page by page (a page fault each) by the next parse.
     var capacity = Swift.max(reserved ?? input.count / 2 + 2, 1)
     while true {
       var scanner = unsafe _JSONScanner(input: input, base: base, options: options)
       var failure: FormatError?
-      var numbers: [_PackedNumber] = []
+      if packingNumbers { scanner.numbers.reserveCapacity(input.count / 16 + 16) }
       let entries = unsafe [_PackedEntry](unsafeUninitializedCapacity: capacity) { buffer, count in
         unsafe _adviseHugePages(for: UnsafeMutableRawBufferPointer(buffer))
         unsafe scanner.tape = unsafe buffer
         if packingNumbers {
-          numbers = unsafe [_PackedNumber](unsafeUninitializedCapacity: capacity / 2 + 2) {
-            numberBuffer, numberCount in
-            unsafe scanner.numbers = unsafe numberBuffer
-            do throws(FormatError) {
-              try scanner.scanDocument(PacksNumbers.self)
-            } catch {
-              failure = error
-            }
-            numberCount = scanner.numberCount
-            unsafe scanner.numbers = unsafe UnsafeMutableBufferPointer(start: nil, count: 0)
+          do throws(FormatError) {
+            try scanner.scanDocument(PacksNumbers.self)
+          } catch {
+            failure = error
           }
         } else {
           do throws(FormatError) {
@@ -180,7 +172,7 @@
         capacity = input.count + 2
         continue
       }
-      return (entries, scanner.sortedLongLengths(), numbers)
+      return (entries, scanner.sortedLongLengths(), scanner.numbers)
     }
   }
 
@@ -212,13 +204,10 @@
     entryCount &+= 1
   }
 
-  /// Writes a packed number after the last one, or, when ``numbers`` is full, stops the scan
-  /// to run it again with more room (as ``append(_:)``).
+  /// Appends a packed number.
   @inline(__always)
-  private mutating func appendNumber(_ number: _PackedNumber) throws(FormatError) {
-    guard unsafe _fastPath(numberCount < numbers.count) else { throw tapeIsFull() }
-    unsafe numbers[numberCount] = number
-    numberCount &+= 1
+  private mutating func appendNumber(_ number: _PackedNumber) {
+    numbers.append(number)
   }
 
   @inline(never)
@@ -1051,7 +1040,7 @@
     layout |=
       UInt64(truncatingIfNeeded: integerDigits) << 1
       | UInt64(truncatingIfNeeded: fractionDigits) << 6
-    try appendNumber(
+    appendNumber(
       fits
         ? _PackedNumber(significand: significand, layout: layout)
         : _PackedNumber(significand: 0, layout: 0))

@@ -147,9 +147,8 @@ import Testing
     #expect(expected.count { if case .text = $0 { true } else { false } } > 1_000)
   }
 
-  /// The packed numbers have room for the densest document: a number with a fraction or an
-  /// exponent takes three bytes and one more sets it apart, so a quarter of the input's bytes;
-  /// integers, strings and literals around them take no room there.
+  /// The packed numbers grow past their first reservation (one for every 16 bytes of input) for
+  /// the densest documents: a number with a fraction or an exponent every four bytes.
   @Test func theDensestDocumentsFitThePackedNumbers() throws {
     for item in ["1.5", "2e5", "0.0"] {
       for count in [1, 2, 3, 1_000, 100_001] {
@@ -174,10 +173,9 @@ import Testing
     #expect(try node.jsonString() == mixed)
   }
 
-  /// A scan whose entries or packed numbers run out of their reserved room runs again with
-  /// more and gives the same node (the numbers get half the entries' room: 13 numbers in 14
-  /// entries overflow a reservation of 20 entries through the numbers alone).
-  @Test func aScanWhoseNumbersRunOutOfRoomRunsAgain() throws {
+  /// A scan whose entries run out of their reserved room runs again with more and gives the
+  /// same node and packed numbers (which start over with it).
+  @Test func aScanThatRunsOutOfRoomRunsAgainWithTheSameNumbers() throws {
     let documents = [
       "[" + Array(repeating: "1.5", count: 13).joined(separator: ",") + "]",
       "[" + (0..<40).map { "\($0).25e-\($0)" }.joined(separator: ",") + "]",
