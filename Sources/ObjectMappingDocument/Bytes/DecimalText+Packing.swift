@@ -286,8 +286,8 @@ extension Node.DecimalText {
 /// and is kept as text.
 ///
 /// ``_JSONScanner/scanPackingNumbers(_:options:reserving:_:)`` writes one for each number entry
-/// with a fraction or an exponent, in document order, so that building a `Node` does not read
-/// the digits the scanner already read a second time.
+/// with a fraction or an exponent, in document order (up to one for every 16 bytes of input),
+/// so that building a `Node` does not read the digits the scanner already read a second time.
 package struct _PackedNumber {
   /// The digits before and after the point, as one integer.
   package var significand: UInt64

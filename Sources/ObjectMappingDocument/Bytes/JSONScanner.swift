@@ -45,9 +45,12 @@
   private var tape = unsafe UnsafeMutableBufferPointer<_PackedEntry>(start: nil, count: 0)
   /// The number of entries written.
   private var entryCount = 0
-  /// The packed numbers (only a scan with ``PacksNumbers`` writes them), one for each number
-  /// entry with a fraction or an exponent, in document order.
-  private var numbers: [_PackedNumber] = []
+  /// Where a scan with ``PacksNumbers`` writes packed numbers, one for each number entry with a
+  /// fraction or an exponent, in document order, until it is full: the first ``numberCount``
+  /// are written. Borrowed from the caller for the scan, as ``tape`` is.
+  private var numbers = unsafe UnsafeMutableBufferPointer<_PackedNumber>(start: nil, count: 0)
+  /// The number of packed numbers written.
+  private var numberCount = 0
   /// Set when an entry did not fit ``tape``: the scan stopped, to be run again with more room.
   private var overflowed = false
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``), in the order
@@ -91,9 +94,10 @@
     return (scanned.entries, scanned.longLengths)
   }
 
-  /// Scans `input` as ``scan(_:options:reserving:)`` does, and also packs every number with a
-  /// fraction or an exponent while its digits are read (``_PackedNumber``), then calls `body`
-  /// with a view of the tape and the packed numbers in document order: what building a `Node`
+  /// Scans `input` as ``scan(_:options:reserving:)`` does, and also packs the numbers with a
+  /// fraction or an exponent while their digits are read (``_PackedNumber``), then calls `body`
+  /// with a view of the tape and the packed numbers of the first such entries in document order
+  /// (all of them unless there are more than one for every 16 bytes): what building a `Node`
   /// needs, without reading each number's digits a second time. Both are valid during the call
   /// only.
   ///
@@ -138,24 +142,32 @@
     // always suffices (every entry starts at a byte of its own: a quote, a bracket or the first
     // character of a scalar).
     //
-    // Packed numbers are appended to an array reserved at one for every 16 bytes of input
-    // (canada.json has one for every 20), which grows as arrays do for denser documents. It is
-    // not reserved at its bound as the tape is (a quarter of the input's bytes, 16 bytes each):
-    // memory freed in such large blocks is given back to the system at once, and touched again
-    // page by page (a page fault each) by the next parse.
+    // Packed numbers get room for one for every 16 bytes of input (canada.json has one for
+    // every 20); in a denser document the numbers past that room are not packed by the scan,
+    // and the node builder packs their bytes as it did before (the same result, with their
+    // digits read twice). The room is not reserved at its bound as the tape is (a quarter of
+    // the input's bytes, 16 bytes each): memory freed in blocks that large is given back to the
+    // system at once and touched again page by page (a page fault each) by the next parse,
+    // 1,070 of them a parse of canada.
     var capacity = Swift.max(reserved ?? input.count / 2 + 2, 1)
     while true {
       var scanner = unsafe _JSONScanner(input: input, base: base, options: options)
       var failure: FormatError?
-      if packingNumbers { scanner.numbers.reserveCapacity(input.count / 16 + 16) }
+      var numbers: [_PackedNumber] = []
       let entries = unsafe [_PackedEntry](unsafeUninitializedCapacity: capacity) { buffer, count in
         unsafe _adviseHugePages(for: UnsafeMutableRawBufferPointer(buffer))
         unsafe scanner.tape = unsafe buffer
         if packingNumbers {
-          do throws(FormatError) {
-            try scanner.scanDocument(PacksNumbers.self)
-          } catch {
-            failure = error
+          numbers = unsafe [_PackedNumber](unsafeUninitializedCapacity: input.count / 16 + 16) {
+            numberBuffer, numberCount in
+            unsafe scanner.numbers = unsafe numberBuffer
+            do throws(FormatError) {
+              try scanner.scanDocument(PacksNumbers.self)
+            } catch {
+              failure = error
+            }
+            numberCount = scanner.numberCount
+            unsafe scanner.numbers = unsafe UnsafeMutableBufferPointer(start: nil, count: 0)
           }
         } else {
           do throws(FormatError) {
@@ -172,7 +184,7 @@
         capacity = input.count + 2
         continue
       }
-      return (entries, scanner.sortedLongLengths(), scanner.numbers)
+      return (entries, scanner.sortedLongLengths(), numbers)
     }
   }
 
@@ -204,10 +216,13 @@
     entryCount &+= 1
   }
 
-  /// Appends a packed number.
+  /// Writes a packed number after the last one, unless ``numbers`` is full (the node builder
+  /// then packs the number's bytes itself).
   @inline(__always)
   private mutating func appendNumber(_ number: _PackedNumber) {
-    numbers.append(number)
+    guard unsafe _fastPath(numberCount < numbers.count) else { return }
+    unsafe numbers[numberCount] = number
+    numberCount &+= 1
   }
 
   @inline(never)

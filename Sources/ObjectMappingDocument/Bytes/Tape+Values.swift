@@ -47,8 +47,9 @@ extension _UnsafeTapeView {
   }
 
   /// The whole document (the value at entry 0) as a ``Node``, with the numbers the scanner
-  /// packed (``_JSONScanner/scanPackingNumbers(_:options:reserving:_:)``): one for each number
-  /// entry with a fraction or an exponent, in document order.
+  /// packed (``_JSONScanner/scanPackingNumbers(_:options:reserving:_:)``): those of the first
+  /// number entries with a fraction or an exponent, in document order (the others are packed
+  /// from their bytes).
   package func document(packedNumbers: UnsafeBufferPointer<_PackedNumber>) -> Node {
     var builder = unsafe NodeBuilder(view: self, cursor: 0, packedNumbers: packedNumbers)
     return builder.next()
@@ -59,10 +60,11 @@ extension _UnsafeTapeView {
 /// per-value work to the allocations a `Node` needs. It recurses once per nesting level, which
 /// the reader bounds with its depth limit.
 ///
-/// Invariant: `packedNumbers` is empty, or holds one packed number for each number entry with a
-/// fraction or an exponent from `cursor` on, in order (the builder of a whole document the
-/// scanner packed the numbers of); `nextNumber` counts those built. The builder lives only
-/// during the call that made it, inside the scan that lends it the view and the numbers.
+/// Invariant: `packedNumbers` holds the packed numbers of the first number entries with a
+/// fraction or an exponent from `cursor` on, in order (none, or some or all of them when the
+/// builder builds a whole document the scanner packed the numbers of); `nextNumber` counts those
+/// built. The builder lives only during the call that made it, inside the scan that lends it the
+/// view and the numbers.
 @safe private struct NodeBuilder {
   let view: _UnsafeTapeView
   var bytes: UnsafeBufferPointer<UInt8> { unsafe view.bytes }
