@@ -4,7 +4,8 @@ import ObjectMapping
 /// Reads the input as JSON, strict and lenient. Every input either reads or throws a
 /// `FormatError` whose location lies inside the input; strict success implies lenient success
 /// with an equal node; a node that reads writes back (compact and pretty) and re-reads strictly
-/// to an equal node with an equal hash.
+/// to an equal node with an equal hash; it writes the same text as the node read through the
+/// Codable path (the mapping layer's tape).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let data = Data(bytes: start, count: count)
@@ -51,6 +52,23 @@ public func fuzzJSONReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     }
   }
 
+  /// The node read from the bytes (numbers packed while they are scanned) writes the same text
+  /// as the node the Codable path builds from the mapping layer's tape (numbers packed from
+  /// their bytes), when no key repeats (that path keeps the first of equal keys).
+  func matchesTheTapePath() {
+    guard
+      let unique = try? Node(
+        jsonData: data, options: JSONReadingOptions(rejectsDuplicateKeys: true)),
+      let decoded = try? FastJSONDecoder().decode(Node.self, from: data)
+    else { return }
+    do {
+      let written = try unique.jsonData()
+      require(written == (try decoded.jsonData()), "read \(unique), tape path \(decoded)")
+    } catch {
+      fatalError("writing \(unique) failed: \(error)")
+    }
+  }
+
   let strict = read(.strict)
   var lenientOptions = JSONReadingOptions.lenient
   lenientOptions.loneSurrogates = .replace
@@ -59,6 +77,7 @@ public func fuzzJSONReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     guard let lenient else { fatalError("strict accepted what lenient rejected") }
     require(strict == lenient, "strict \(strict) and lenient \(lenient) differ")
     rereads(strict)
+    matchesTheTapePath()
   } else if let lenient {
     rereads(lenient)
   }

@@ -21,13 +21,16 @@
 /// are. Text that is not a JSON number, or that has more digits, or a longer or larger
 /// exponent, is not packed.
 extension Node.DecimalText {
-  private static let negativeBit: UInt64 = 1
-  private static let exponentBit: UInt64 = 1 << 11
-  private static let upperCaseBit: UInt64 = 1 << 12
+  /// Layout bit 0: a leading `-`.
+  package static let negativeBit: UInt64 = 1
+  /// Layout bit 11: an exponent follows.
+  package static let exponentBit: UInt64 = 1 << 11
+  /// Layout bit 12: the exponent marker is `E`.
+  package static let upperCaseBit: UInt64 = 1 << 12
   /// The most significant digits a packed text holds: every 19-digit integer is below 2^64.
-  private static let maximumDigits = 19
+  package static let maximumDigits = 19
   /// The longest exponent (in digits) a packed text holds.
-  private static let maximumExponentDigits = 15
+  package static let maximumExponentDigits = 15
 
   /// The room ``write(significand:layout:to:)`` needs: the longest text of a packed number is
   /// 38 bytes (a sign, 19 digits, a point, a marker, an exponent sign and 15 exponent digits),
@@ -161,7 +164,7 @@ extension Node.DecimalText {
 
   /// `10^count` for `count` in `1...7`.
   @inline(__always)
-  private static func powerOfTen(_ count: Int) -> UInt64 {
+  package static func powerOfTen(_ count: Int) -> UInt64 {
     switch count {
     case 1: 10
     case 2: 100
@@ -274,5 +277,26 @@ extension Node.DecimalText {
         unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
       }
     }
+  }
+}
+
+/// A number of a scanned document packed by the scanner, for the node builder: the two words of
+/// ``Node/DecimalText/Storage/packed(significand:layout:)``, or a `layout` of 0 (which no packed
+/// text has: it always counts at least one digit before the point) when the text does not fit
+/// and is kept as text.
+///
+/// ``_JSONScanner/scanPackingNumbers(_:options:reserving:_:)`` writes one for each number entry
+/// with a fraction or an exponent, in document order (up to one for every 16 bytes of input),
+/// so that building a `Node` does not read the digits the scanner already read a second time.
+package struct _PackedNumber {
+  /// The digits before and after the point, as one integer.
+  package var significand: UInt64
+  /// The layout word (see ``Node/DecimalText``'s packing), or 0: not packed.
+  package var layout: UInt64
+
+  @inline(__always)
+  package init(significand: UInt64, layout: UInt64) {
+    self.significand = significand
+    self.layout = layout
   }
 }

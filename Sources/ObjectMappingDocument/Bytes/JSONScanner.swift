@@ -45,6 +45,12 @@
   private var tape = unsafe UnsafeMutableBufferPointer<_PackedEntry>(start: nil, count: 0)
   /// The number of entries written.
   private var entryCount = 0
+  /// Where a scan with ``PacksNumbers`` writes packed numbers, one for each number entry with a
+  /// fraction or an exponent, in document order, until it is full: the first ``numberCount``
+  /// are written. Borrowed from the caller for the scan, as ``tape`` is.
+  private var numbers = unsafe UnsafeMutableBufferPointer<_PackedNumber>(start: nil, count: 0)
+  /// The number of packed numbers written.
+  private var numberCount = 0
   /// Set when an entry did not fit ``tape``: the scan stopped, to be run again with more room.
   private var overflowed = false
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``), in the order
@@ -56,7 +62,7 @@
   /// The position in the top-level array of the element being scanned one at a time, for the
   /// paths of duplicate-key errors.
   private var elementOffset: Int?
-  /// The open containers' frames, kept between values (see ``scanValue(isDocument:)``).
+  /// The open containers' frames, kept between values (see ``scanValue(isDocument:_:)``).
   private var frames: [Frame] = []
   /// Under ``JSONReadingOptions/rejectsDuplicateKeys``: for each open object of more than 16
   /// members (by nesting depth), a hash table of its key entries' indexes (-1: empty slot).
@@ -83,6 +89,43 @@
   package static func scan(
     _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, reserving reserved: Int? = nil
   ) throws(FormatError) -> (entries: [_PackedEntry], longLengths: [_LongLength]) {
+    let scanned = unsafe try scan(
+      input, options: options, reserving: reserved, packingNumbers: false)
+    return (scanned.entries, scanned.longLengths)
+  }
+
+  /// Scans `input` as ``scan(_:options:reserving:)`` does, and also packs the numbers with a
+  /// fraction or an exponent while their digits are read (``_PackedNumber``), then calls `body`
+  /// with a view of the tape and the packed numbers of the first such entries in document order
+  /// (all of them unless there are more than one for every 16 bytes): what building a `Node`
+  /// needs, without reading each number's digits a second time. Both are valid during the call
+  /// only.
+  ///
+  /// - Throws: `FormatError` for invalid JSON, as ``scan(_:options:reserving:)``; `body` is
+  ///   not called then.
+  package static func scanPackingNumbers<Result>(
+    _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions,
+    reserving reserved: Int? = nil,
+    _ body: (_UnsafeTapeView, UnsafeBufferPointer<_PackedNumber>) -> Result
+  ) throws(FormatError) -> Result {
+    let scanned = unsafe try scan(
+      input, options: options, reserving: reserved, packingNumbers: true)
+    return unsafe scanned.entries.withUnsafeBufferPointer { entries in
+      unsafe scanned.longLengths.withUnsafeBufferPointer { longLengths in
+        unsafe scanned.numbers.withUnsafeBufferPointer { numbers in
+          unsafe body(
+            _UnsafeTapeView(entries: entries, bytes: input, longLengths: longLengths), numbers)
+        }
+      }
+    }
+  }
+
+  private static func scan(
+    _ input: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, reserving reserved: Int?,
+    packingNumbers: Bool
+  ) throws(FormatError) -> (
+    entries: [_PackedEntry], longLengths: [_LongLength], numbers: [_PackedNumber]
+  ) {
     guard let base = input.baseAddress, !input.isEmpty else {
       throw FormatError(
         .syntax(
@@ -98,17 +141,40 @@
     // a document ever have more, the scan runs again with room for one entry per byte, which
     // always suffices (every entry starts at a byte of its own: a quote, a bracket or the first
     // character of a scalar).
+    //
+    // Packed numbers get room for one for every 16 bytes of input (canada.json has one for
+    // every 20); in a denser document the numbers past that room are not packed by the scan,
+    // and the node builder packs their bytes as it did before (the same result, with their
+    // digits read twice). The room is not reserved at its bound as the tape is (a quarter of
+    // the input's bytes, 16 bytes each): memory freed in blocks that large is given back to the
+    // system at once and touched again page by page (a page fault each) by the next parse,
+    // 1,070 of them a parse of canada.
     var capacity = Swift.max(reserved ?? input.count / 2 + 2, 1)
     while true {
       var scanner = unsafe _JSONScanner(input: input, base: base, options: options)
       var failure: FormatError?
+      var numbers: [_PackedNumber] = []
       let entries = unsafe [_PackedEntry](unsafeUninitializedCapacity: capacity) { buffer, count in
         unsafe _adviseHugePages(for: UnsafeMutableRawBufferPointer(buffer))
         unsafe scanner.tape = unsafe buffer
-        do throws(FormatError) {
-          try scanner.scanDocument()
-        } catch {
-          failure = error
+        if packingNumbers {
+          numbers = unsafe [_PackedNumber](unsafeUninitializedCapacity: input.count / 16 + 16) {
+            numberBuffer, numberCount in
+            unsafe scanner.numbers = unsafe numberBuffer
+            do throws(FormatError) {
+              try scanner.scanDocument(PacksNumbers.self)
+            } catch {
+              failure = error
+            }
+            numberCount = scanner.numberCount
+            unsafe scanner.numbers = unsafe UnsafeMutableBufferPointer(start: nil, count: 0)
+          }
+        } else {
+          do throws(FormatError) {
+            try scanner.scanDocument(KeepsNumberText.self)
+          } catch {
+            failure = error
+          }
         }
         count = scanner.entryCount
         unsafe scanner.tape = unsafe UnsafeMutableBufferPointer(start: nil, count: 0)
@@ -118,7 +184,7 @@
         capacity = input.count + 2
         continue
       }
-      return (entries, scanner.sortedLongLengths())
+      return (entries, scanner.sortedLongLengths(), numbers)
     }
   }
 
@@ -148,6 +214,15 @@
     guard unsafe _fastPath(entryCount < tape.count) else { throw tapeIsFull() }
     unsafe tape[entryCount] = entry
     entryCount &+= 1
+  }
+
+  /// Writes a packed number after the last one, unless ``numbers`` is full (the node builder
+  /// then packs the number's bytes itself).
+  @inline(__always)
+  private mutating func appendNumber(_ number: _PackedNumber) {
+    guard unsafe _fastPath(numberCount < numbers.count) else { return }
+    unsafe numbers[numberCount] = number
+    numberCount &+= 1
   }
 
   @inline(never)
@@ -192,7 +267,7 @@
   /// into scratch memory (pushing to and popping from an `Array` checked its capacity and
   /// uniqueness, a call, for every container), deeper ones in an array.
   ///
-  /// Invariant: `shallow` is scratch memory of ``scanValue(isDocument:)`` that outlives the
+  /// Invariant: `shallow` is scratch memory of ``scanValue(isDocument:_:)`` that outlives the
   /// stack, and its first `min(count, shallow.count)` frames are the ones written.
   @unsafe private struct FrameStack {
     /// How many levels live in the scratch memory: 32 frames of 24 bytes. The standard library
@@ -234,9 +309,30 @@
     }
   }
 
-  private mutating func scanDocument() throws(FormatError) {
+  /// How a scan treats numbers with a fraction or an exponent, chosen at compile time (each scan
+  /// is specialized for its own): ``KeepsNumberText`` records where their text is, as the mapping
+  /// layer needs; ``PacksNumbers`` also packs them into ``numbers`` while reading their digits,
+  /// for building a `Node`. The mapping layer's scan thus has no test for packing at all.
+  private protocol NumberHandling {
+    /// Whether numbers with a fraction or an exponent are packed into ``numbers``.
+    static var packs: Bool { get }
+  }
+
+  /// Numbers are recorded as their text only (``NumberHandling``).
+  private enum KeepsNumberText: NumberHandling {
+    static var packs: Bool { false }
+  }
+
+  /// Numbers with a fraction or an exponent are also packed (``NumberHandling``).
+  private enum PacksNumbers: NumberHandling {
+    static var packs: Bool { true }
+  }
+
+  private mutating func scanDocument<Numbers: NumberHandling>(_ numbers: Numbers.Type)
+    throws(FormatError)
+  {
     try skipByteOrderMark()
-    try scanValue(isDocument: true)
+    try scanValue(isDocument: true, numbers)
   }
 
   /// Skips a UTF-8 byte order mark at the start of the input, when the options allow one.
@@ -251,7 +347,9 @@
 
   /// Scans one value at `position` into `entries`. For the whole document, nothing but
   /// whitespace may follow it; otherwise scanning stops right after it.
-  private mutating func scanValue(isDocument: Bool) throws(FormatError) {
+  private mutating func scanValue<Numbers: NumberHandling>(
+    isDocument: Bool, _ numbers: Numbers.Type
+  ) throws(FormatError) {
     // The frames of the containers that enclose the current one: the first levels in scratch
     // memory on the stack, deeper ones in the scanner's reused array (scanning the elements of
     // a top-level array one at a time calls this once per element).
@@ -266,11 +364,13 @@
       shallow throws(FormatError) in
       var stack = unsafe FrameStack(shallow: shallow, deep: deep)
       defer { unsafe swap(&deep, &stack.deep) }
-      unsafe try scanValue(isDocument: isDocument, stack: &stack)
+      unsafe try scanValue(isDocument: isDocument, stack: &stack, numbers)
     }
   }
 
-  private mutating func scanValue(isDocument: Bool, stack: inout FrameStack) throws(FormatError) {
+  private mutating func scanValue<Numbers: NumberHandling>(
+    isDocument: Bool, stack: inout FrameStack, _ numbers: Numbers.Type
+  ) throws(FormatError) {
     let maximumDepth = options.maximumDepth - baseDepth
     let allowsTrailingCommas = options.allowsTrailingCommas
     let rejectsDuplicateKeys = options.rejectsDuplicateKeys
@@ -286,7 +386,7 @@
       case _quote:
         try scanString()
       case _minus, _zero..._nine:
-        try scanNumber()
+        try scanNumber(numbers)
       case UInt8(ascii: "t"):
         try scanLiteral("true", word: 0x6575_7274, kind: .true)
       case UInt8(ascii: "f"):
@@ -562,7 +662,7 @@
         unsafe storage.withUnsafeMutableBufferPointer { buffer in
           unsafe scanner.tape = unsafe buffer
           do throws(FormatError) {
-            try scanner.scanValue(isDocument: false)
+            try scanner.scanValue(isDocument: false, KeepsNumberText.self)
           } catch {
             failure = error
           }
@@ -766,14 +866,15 @@
   }
 
   /// Scans a number at `position` (a digit or `-`) and appends its entry.
-  private mutating func scanNumber() throws(FormatError) {
+  private mutating func scanNumber<Numbers: NumberHandling>(_: Numbers.Type) throws(FormatError) {
+    if Numbers.packs { return try scanPackingNumber() }
     let start = position
     var index = position
     let negative = unsafe base[index] == _minus
     if negative {
       index += 1
       guard unsafe index < end && base[index] &- _zero < 10 else {
-        throw syntaxError("expected a digit after '-', found \(found(at: index))", at: index)
+        throw noDigitAfterMinus(at: index)
       }
     }
     let digitsStart = index
@@ -781,7 +882,7 @@
     if unsafe base[index] == _zero {
       index += 1
       if unsafe index < end && base[index] &- _zero < 10 {
-        throw syntaxError("leading zeros are not allowed in numbers", at: digitsStart)
+        throw leadingZeros(at: digitsStart)
       }
     } else {
       // At most 19 digits fit a UInt64 without overflow; longer integers are not `.integer`
@@ -799,8 +900,7 @@
       integral = false
       index += 1
       guard unsafe index < end && base[index] &- _zero < 10 else {
-        throw syntaxError(
-          "expected a digit after the decimal point, found \(found(at: index))", at: index)
+        throw noFractionDigit(at: index)
       }
       index = skipDigits(from: index + 1)
     }
@@ -809,8 +909,7 @@
       index += 1
       if unsafe index < end && (base[index] == _plus || base[index] == _minus) { index += 1 }
       guard unsafe index < end && base[index] &- _zero < 10 else {
-        throw syntaxError(
-          "expected a digit in the exponent, found \(found(at: index))", at: index)
+        throw noExponentDigit(at: index)
       }
       index = skipDigits(from: index + 1)
     }
@@ -830,6 +929,162 @@
       }
     }
     try appendText(kind: .number, flag: integral, length: index - start, offset: start)
+  }
+
+  /// ``scanNumber(_:)`` under ``PacksNumbers``: scans the number at `position` with the same
+  /// checks and errors, and appends the same entry; a number with a fraction or an exponent is
+  /// also packed while its digits are read, as `Node.DecimalText.packed(_:)` would pack its
+  /// bytes (the same two words, or a layout of 0 when it does not fit), into ``numbers``.
+  ///
+  /// One function for the whole number, so that the parse to a `Node` pays one call per number
+  /// (the integer part is read byte by byte: it is short in numbers with a fraction, and wraps
+  /// past 19 digits, when the number does not fit and the value is not used).
+  @inline(never)
+  private mutating func scanPackingNumber() throws(FormatError) {
+    let start = position
+    var index = start
+    var layout: UInt64 = 0
+    if unsafe base[index] == _minus {
+      layout = Node.DecimalText.negativeBit
+      index &+= 1
+      guard unsafe index < end && base[index] &- _zero < 10 else {
+        throw noDigitAfterMinus(at: index)
+      }
+    }
+    let digitsStart = index
+    var significand: UInt64 = 0
+    if unsafe base[index] == _zero {
+      index &+= 1
+      if unsafe index < end && base[index] &- _zero < 10 {
+        throw leadingZeros(at: digitsStart)
+      }
+    } else {
+      while index < end {
+        let digit = unsafe base[index] &- _zero
+        guard digit < 10 else { break }
+        significand = significand &* 10 &+ UInt64(digit)
+        index &+= 1
+      }
+    }
+    let integerDigits = index &- digitsStart
+    let next: UInt8 = unsafe index < end ? base[index] : 0
+    guard next == _period || next | 0x20 == UInt8(ascii: "e") else {
+      // An integer: the entry ``scanNumber(_:)`` appends.
+      position = index
+      if integerDigits <= 19 {
+        let limit: UInt64 = 1 << 62
+        let negative = layout != 0
+        if negative && significand != 0 && significand <= limit {
+          return try append(_PackedEntry(bits: (0 &- significand) << 1))
+        }
+        if !negative && significand < limit {
+          return try append(_PackedEntry(bits: significand << 1))
+        }
+      }
+      return try appendText(kind: .number, flag: true, length: index &- start, offset: start)
+    }
+    var fractionDigits = 0
+    if next == _period {
+      index &+= 1
+      guard unsafe index < end && base[index] &- _zero < 10 else {
+        throw noFractionDigit(at: index)
+      }
+      let fractionStart = index
+      // Eight digits a step while eight bytes remain (the digits past the 19th wrap the value,
+      // which is then not used), the rest byte by byte.
+      while index &+ 8 <= end {
+        let word = word(at: index)
+        let count = _leadingDigits(word)
+        if count == 8 {
+          significand = significand &* 100_000_000 &+ _eightDigitsValue(word)
+          index &+= 8
+          continue
+        }
+        if count > 0 {
+          significand =
+            significand &* Node.DecimalText.powerOfTen(count)
+            &+ _eightDigitsValue(word &<< UInt64(truncatingIfNeeded: (8 &- count) &* 8))
+          index &+= count
+        }
+        break
+      }
+      if index &+ 8 > end {
+        while index < end {
+          let digit = unsafe base[index] &- _zero
+          guard digit < 10 else { break }
+          significand = significand &* 10 &+ UInt64(digit)
+          index &+= 1
+        }
+      }
+      fractionDigits = index &- fractionStart
+    }
+    var fits = integerDigits &+ fractionDigits <= Node.DecimalText.maximumDigits
+    if unsafe index < end && base[index] | 0x20 == UInt8(ascii: "e") {
+      layout |= Node.DecimalText.exponentBit
+      if unsafe base[index] == UInt8(ascii: "E") { layout |= Node.DecimalText.upperCaseBit }
+      index += 1
+      if index < end {
+        let sign = unsafe base[index]
+        if sign == _plus {
+          layout |= 1 << 13
+          index += 1
+        } else if sign == _minus {
+          layout |= 2 << 13
+          index += 1
+        }
+      }
+      guard unsafe index < end && base[index] &- _zero < 10 else {
+        throw noExponentDigit(at: index)
+      }
+      let exponentStart = index
+      var exponent: UInt64 = 0
+      while index < end {
+        let digit = unsafe base[index] &- _zero
+        guard digit < 10 else { break }
+        exponent = exponent &* 10 &+ UInt64(digit)
+        index &+= 1
+      }
+      let exponentDigits = index &- exponentStart
+      fits =
+        fits && exponentDigits <= Node.DecimalText.maximumExponentDigits
+        && exponent <= UInt64(UInt32.max)
+      layout |= UInt64(truncatingIfNeeded: exponentDigits & 15) << 15 | exponent << 32
+    }
+    position = index
+    try appendText(kind: .number, flag: false, length: index &- start, offset: start)
+    layout |=
+      UInt64(truncatingIfNeeded: integerDigits) << 1
+      | UInt64(truncatingIfNeeded: fractionDigits) << 6
+    appendNumber(
+      fits
+        ? _PackedNumber(significand: significand, layout: layout)
+        : _PackedNumber(significand: 0, layout: 0))
+  }
+
+  /// The error for a `-` not followed by a digit at `index`, out of line so that the number
+  /// scan keeps its registers.
+  @inline(never)
+  private func noDigitAfterMinus(at index: Int) -> FormatError {
+    syntaxError("expected a digit after '-', found \(found(at: index))", at: index)
+  }
+
+  /// The error for a number whose integer part, at `index`, starts with a zero and goes on.
+  @inline(never)
+  private func leadingZeros(at index: Int) -> FormatError {
+    syntaxError("leading zeros are not allowed in numbers", at: index)
+  }
+
+  /// The error for a decimal point not followed by a digit at `index` (see
+  /// ``noDigitAfterMinus(at:)``).
+  @inline(never)
+  private func noFractionDigit(at index: Int) -> FormatError {
+    syntaxError("expected a digit after the decimal point, found \(found(at: index))", at: index)
+  }
+
+  /// The error for an exponent without a digit at `index` (see ``noFractionDigit(at:)``).
+  @inline(never)
+  private func noExponentDigit(at index: Int) -> FormatError {
+    syntaxError("expected a digit in the exponent, found \(found(at: index))", at: index)
   }
 
   /// Appends a string or number entry, recording a long length.

@@ -104,6 +104,20 @@ package enum _JSONText {
     unsafe try withBytes { unsafe _Tape.scanElementsInPlace($0, options: options, body) }.get()
   }
 
+  /// Reads the text into a ``Node``: scanned in place, with the numbers packed while they are
+  /// scanned (``_JSONScanner/scanPackingNumbers(_:options:reserving:_:)``).
+  ///
+  /// - Throws: `FormatError` for invalid JSON (see ``_JSONScanner``).
+  package func node(options: JSONReadingOptions) throws(FormatError) -> Node {
+    unsafe try withBytes { bytes in
+      Swift.Result { () throws(FormatError) in
+        unsafe try _JSONScanner.scanPackingNumbers(bytes, options: options) { view, numbers in
+          unsafe view.document(packedNumbers: numbers)
+        }
+      }
+    }.get()
+  }
+
   private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     switch self {
     case .data(let data):

@@ -42,7 +42,16 @@ extension _Tape {
 extension _UnsafeTapeView {
   /// The whole subtree at `index` as a ``Node``.
   package func node(at index: Int) -> Node {
-    var builder = NodeBuilder(view: self, cursor: index)
+    var builder = unsafe NodeBuilder(view: self, cursor: index)
+    return builder.next()
+  }
+
+  /// The whole document (the value at entry 0) as a ``Node``, with the numbers the scanner
+  /// packed (``_JSONScanner/scanPackingNumbers(_:options:reserving:_:)``): those of the first
+  /// number entries with a fraction or an exponent, in document order (the others are packed
+  /// from their bytes).
+  package func document(packedNumbers: UnsafeBufferPointer<_PackedNumber>) -> Node {
+    var builder = unsafe NodeBuilder(view: self, cursor: 0, packedNumbers: packedNumbers)
     return builder.next()
   }
 }
@@ -50,10 +59,18 @@ extension _UnsafeTapeView {
 /// Builds ``Node`` values from a tape's entries, reading through unsafe buffers to keep the
 /// per-value work to the allocations a `Node` needs. It recurses once per nesting level, which
 /// the reader bounds with its depth limit.
-private struct NodeBuilder {
+///
+/// Invariant: `packedNumbers` holds the packed numbers of the first number entries with a
+/// fraction or an exponent from `cursor` on, in order (none, or some or all of them when the
+/// builder builds a whole document the scanner packed the numbers of); `nextNumber` counts those
+/// built. The builder lives only during the call that made it, inside the scan that lends it the
+/// view and the numbers.
+@safe private struct NodeBuilder {
   let view: _UnsafeTapeView
   var bytes: UnsafeBufferPointer<UInt8> { unsafe view.bytes }
   var cursor: Int
+  let packedNumbers: UnsafeBufferPointer<_PackedNumber>
+  var nextNumber = 0
   /// Recently built keys too long for a small string, so repeated keys share one allocation.
   private var keyCache: [CachedKey] = []
 
@@ -63,9 +80,14 @@ private struct NodeBuilder {
     var key = ""
   }
 
-  init(view: _UnsafeTapeView, cursor: Int) {
+  init(
+    view: _UnsafeTapeView, cursor: Int,
+    packedNumbers: UnsafeBufferPointer<_PackedNumber> = unsafe UnsafeBufferPointer(
+      start: nil, count: 0)
+  ) {
     self.view = view
     self.cursor = cursor
+    unsafe self.packedNumbers = packedNumbers
   }
 
   /// The value at `cursor`, moving `cursor` past its subtree.
@@ -87,7 +109,17 @@ private struct NodeBuilder {
         }
         return .decimal(text)
       }
-      // Other numbers keep their text, packed without a `String` when it fits.
+      // Other numbers keep their text, packed without a `String` when it fits: packed by the
+      // scanner when it was asked to, else from the text's bytes.
+      if unsafe nextNumber < packedNumbers.count {
+        let number = unsafe packedNumbers[nextNumber]
+        nextNumber &+= 1
+        if number.layout != 0 {
+          return .decimal(
+            Node.DecimalText(
+              storage: .packed(significand: number.significand, layout: number.layout)))
+        }
+      }
       return unsafe .decimal(
         Node.DecimalText(
           utf8: UnsafeBufferPointer(
@@ -103,6 +135,14 @@ private struct NodeBuilder {
     // `Array(unsafeUninitializedCapacity:)` calls the standard library's unspecialized
     // `_allocateBufferUninitialized`, which looks up the storage class's generic metadata on
     // every call (some 300 instructions an array).
+    // One or two elements (canada's coordinate pairs, 55,000 of its 56,045 arrays) as an array
+    // literal: its storage is allocated directly, without `reserveCapacity`'s buffer-growth
+    // call and the appends' capacity and uniqueness checks.
+    case .array where entry.length == 2:
+      let first = next()
+      return .array([first, next()])
+    case .array where entry.length == 1:
+      return .array([next()])
     case .array:
       var elements: [Node] = []
       elements.reserveCapacity(Int(entry.length))

@@ -22,7 +22,7 @@ extension Node {
   /// - Throws: `FormatError` with path `""`: a syntax error with its line, column and byte
   ///   offset, invalid UTF-8, or nesting deeper than `options.maximumDepth`.
   public init(jsonData: Data, options: JSONReadingOptions = .strict) throws {
-    try self.init(_jsonBytes: [UInt8](jsonData), options: options)
+    try self.init(_json: .data(jsonData), options: options)
   }
 
   /// Reads a JSON text from a string.
@@ -38,7 +38,7 @@ extension Node {
   /// - Throws: `FormatError` with path `""`: a syntax error with its line, column and byte
   ///   offset, or nesting deeper than `options.maximumDepth`.
   public init(jsonString: String, options: JSONReadingOptions = .strict) throws {
-    try self.init(_jsonBytes: Array(jsonString.utf8), options: options)
+    try self.init(_json: .string(jsonString), options: options)
   }
 
   /// Reads a JSON text from a collection of UTF-8 bytes (`[UInt8]`, `ArraySlice<UInt8>`, a
@@ -57,11 +57,11 @@ extension Node {
   public init(
     jsonBytes: some Collection<UInt8>, options: JSONReadingOptions = .strict
   ) throws {
-    try self.init(_jsonBytes: Array(jsonBytes), options: options)
+    try self.init(_json: .bytes(Array(jsonBytes)), options: options)
   }
 
-  private init(_jsonBytes bytes: [UInt8], options: JSONReadingOptions) throws(FormatError) {
-    let tape = try _Tape(json: bytes, options: options)
-    self = tape.node(at: 0)
+  /// Scans the text in place (never copied) and builds the node.
+  private init(_json text: _JSONText, options: JSONReadingOptions) throws(FormatError) {
+    self = try text.node(options: options)
   }
 }
