@@ -429,7 +429,9 @@ package func _unescapeJSONString(_ content: UnsafeBufferPointer<UInt8>) -> Strin
       }
       written += 1
     }
-    return unsafe String(
-      decoding: UnsafeBufferPointer(start: output, count: written), as: UTF8.self)
+    // Valid UTF-8 without a second check: the runs copied between escapes are cut at ASCII
+    // backslashes of valid text (the tape's invariant), and each `\u` escape is encoded here
+    // from a scalar (U+FFFD for a lone surrogate).
+    return unsafe _string(validUTF8: UnsafeBufferPointer(start: output, count: written))
   }
 }

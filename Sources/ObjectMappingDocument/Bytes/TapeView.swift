@@ -123,7 +123,8 @@
     }
     guard packed.storedLength == key.count else { return false }
     guard let keyBase = key.baseAddress, let base = unsafe bytes.baseAddress else { return true }
-    return unsafe memcmp(base + packed.storedPayload, keyBase, key.count) == 0
+    return unsafe _bytesEqual(
+      UnsafeRawPointer(base + packed.storedPayload), UnsafeRawPointer(keyBase), key.count)
   }
 
   /// ``member(of:named:)`` for a key held in an array.
@@ -247,6 +248,43 @@
     }
     return nil
   }
+}
+
+/// Whether the `count` bytes at `left` and at `right` are equal: `memcmp` for the short keys
+/// of a mapping, inlined, without the call (a key is compared about 9,500 times per decode of
+/// twitter.json). Reads only inside both ranges: whole words, then the last word again
+/// overlapping the previous one.
+@inlinable @inline(__always)
+package func _bytesEqual(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, _ count: Int) -> Bool
+{
+  if count >= 8 {
+    var offset = 0
+    while offset &+ 8 < count {
+      guard
+        unsafe left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+          == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      else { return false }
+      offset &+= 8
+    }
+    let last = count &- 8
+    return unsafe left.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+      == right.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+  }
+  if count >= 4 {
+    let last = count &- 4
+    return unsafe left.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
+      && left.loadUnaligned(fromByteOffset: last, as: UInt32.self)
+        == right.loadUnaligned(fromByteOffset: last, as: UInt32.self)
+  }
+  var offset = 0
+  while offset < count {
+    guard
+      unsafe left.load(fromByteOffset: offset, as: UInt8.self)
+        == right.load(fromByteOffset: offset, as: UInt8.self)
+    else { return false }
+    offset &+= 1
+  }
+  return true
 }
 
 /// Where the next key lookup in one object starts, and a summary of the keys passed over.

@@ -101,6 +101,41 @@ import Testing
       unescape(String(repeating: #"\u"#, count: 50)) == String(repeating: "\u{FFFD}", count: 50))
   }
 
+  /// Unescaped strings are made without a second UTF-8 check: multi-byte text between escapes,
+  /// `\u` escapes of every UTF-8 length and a surrogate pair must come out as the same scalars.
+  @Test func unescapedStringsKeepMultiByteTextBetweenEscapes() throws {
+    let json = #"["é日本\u00e9\u65e5\n\ud83d\ude00x\t\u0041", "\"\\\/\b\f\r", "\udc00ü"]"#
+    let expected = ["é日本\u{E9}\u{65E5}\n😀x\tA", "\"\\/\u{8}\u{C}\r", "\u{FFFD}ü"]
+    let node = try Node(jsonString: json, options: JSONReadingOptions(loneSurrogates: .replace))
+    #expect(node == .array(expected.map(Node.string)))
+    for case .string(let text) in node.arrayValue ?? [] {
+      #expect(String(validating: Array(text.utf8), as: UTF8.self) == text)
+    }
+  }
+
+  /// Key comparison reads words, then the last word again: every length up to 40, with the keys
+  /// equal and differing at each position, agrees with a byte-by-byte comparison.
+  @Test func keyComparisonAgreesWithBytewiseAtEveryLengthAndPosition() {
+    for length in 0...40 {
+      let key = (0..<length).map { UInt8(0x61 + $0 % 26) }
+      var candidates = [key]
+      for position in 0..<length {
+        var changed = key
+        changed[position] ^= 0x20
+        candidates.append(changed)
+      }
+      for candidate in candidates {
+        let same = key.withUnsafeBytes { left in
+          candidate.withUnsafeBytes { right in
+            guard let left = left.baseAddress, let right = right.baseAddress else { return true }
+            return _bytesEqual(left, right, length)
+          }
+        }
+        #expect(same == (candidate == key), "length \(length)")
+      }
+    }
+  }
+
   /// Long keys are shared through a cache keyed by their bytes: keys that agree in length, head
   /// and tail (and so share a cache slot) must still come out as themselves.
   @Test func longKeysThatLookAlikeStayDistinct() throws {
