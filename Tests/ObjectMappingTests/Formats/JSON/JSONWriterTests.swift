@@ -284,6 +284,56 @@ import Testing
     #expect(second.bytes == Array(taken))
   }
 
+  /// Copies share the block until one writes; only the copy whose length is the block's end
+  /// writes in place. A copy that rolls back or takes its bytes while the block is shared must
+  /// not write over bytes the other copy still holds.
+  @Test func sharedWritersRollingBackOrTakingBytesLeaveTheOtherIntact() {
+    var first = _JSONWriter(capacity: 64)
+    first.beginArray()
+    first.int64(1)
+    let mark = first.checkpoint()
+    first.string("kept by the copy")
+    let second = first
+    first.rollback(to: mark)
+    first.int64(2)
+    first.endArray()
+    #expect(first.bytes == Array("[1,2]".utf8))
+    #expect(second.bytes == Array(#"[1,"kept by the copy""#.utf8))
+
+    // The copy that wrote first keeps writing in place; the other copies before writing.
+    var third = second
+    var fourth = second
+    third.int64(3)
+    fourth.int64(4)
+    third.endArray()
+    fourth.endArray()
+    #expect(third.bytes == Array(#"[1,"kept by the copy",3]"#.utf8))
+    #expect(fourth.bytes == Array(#"[1,"kept by the copy",4]"#.utf8))
+
+    // Taking the bytes of a shared writer empties it without touching the other copy.
+    // (The taker stays inside the open array, so its next value starts with a comma.)
+    var open = _JSONWriter(capacity: 16)
+    open.beginArray()
+    open.int64(7)
+    var taker = open
+    #expect(taker.takeBytes() == Array("[7".utf8))
+    taker.int64(8)
+    open.int64(9)
+    open.endArray()
+    #expect(taker.bytes == Array(",8".utf8))
+    #expect(open.bytes == Array("[7,9]".utf8))
+
+    // A writer alone with its block rolls back and writes over the old bytes in place.
+    var sixth = _JSONWriter(capacity: 16)
+    sixth.beginArray()
+    let start = sixth.checkpoint()
+    sixth.string("gone")
+    sixth.rollback(to: start)
+    sixth.bool(false)
+    sixth.endArray()
+    #expect(sixth.bytes == Array("[false]".utf8))
+  }
+
   /// A large output is handed to `Data` without a copy, a small one is copied; both read back
   /// the bytes written, and the writer is empty afterwards.
   @Test func takeDataGivesTheBytesWrittenAndEmptiesTheWriter() {
