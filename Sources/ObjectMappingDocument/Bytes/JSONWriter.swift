@@ -601,6 +601,15 @@ import struct Foundation.Data
         if _needsEscaping(word) || (escapesSlashes && _hasSlash(word)) { break }
         index += 8
       }
+      // Fewer than 8 bytes left: test the last 8 bytes as one word (it overlaps bytes already
+      // found clean) instead of going through the tail byte by byte.
+      if index < count && count >= 8 && count &- index < 8 {
+        let word = unsafe raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        if !(_needsEscaping(word) || (escapesSlashes && _hasSlash(word))) {
+          index = count
+          break
+        }
+      }
       while index < count {
         let byte = unsafe utf8[index]
         if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")

@@ -364,6 +364,43 @@ import Testing
 
 @Suite("JSON writer: word-at-a-time escaping")
 struct JSONWriterEscapeScanTests {
+  /// Strings of every length up to three words, with one special byte at every position: the
+  /// word scan, the overlapping test of the last word and the byte loop must agree with a
+  /// byte-by-byte escaper, with and without escaped slashes.
+  @Test func everyLengthAndPositionMatchesAByteByByteEscaper() {
+    func reference(_ bytes: [UInt8], slashes: Bool) -> [UInt8] {
+      var out: [UInt8] = [UInt8(ascii: "\"")]
+      for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "\""): out += Array(#"\""#.utf8)
+        case UInt8(ascii: "\\"): out += Array(#"\\"#.utf8)
+        case UInt8(ascii: "/") where slashes: out += Array(#"\/"#.utf8)
+        case 0x0A: out += Array(#"\n"#.utf8)
+        case 0x1F: out += Array(#"\u001f"#.utf8)
+        default: out.append(byte)
+        }
+      }
+      out.append(UInt8(ascii: "\""))
+      return out
+    }
+    for slashes in [false, true] {
+      for length in 1...24 {
+        for position in 0..<length {
+          for special: UInt8 in [0x22, 0x5C, 0x2F, 0x0A, 0x1F] {
+            var bytes = Array(repeating: UInt8(ascii: "b"), count: length)
+            bytes[position] = special
+            var writer = _JSONWriter(capacity: 0)
+            writer.escapesSlashes = slashes
+            bytes.withUnsafeBufferPointer { writer.string(utf8: $0) }
+            #expect(
+              writer.bytes == reference(bytes, slashes: slashes),
+              "length \(length), byte \(special) at \(position), slashes \(slashes)")
+          }
+        }
+      }
+    }
+  }
+
   @Test func everySpecialByteIsEscapedAtEveryPositionOfAWord() throws {
     let specials: [Character] = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "\t"]
     for special in specials {
