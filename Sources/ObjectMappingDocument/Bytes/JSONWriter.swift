@@ -164,8 +164,31 @@ import struct Foundation.Data
   private mutating func append(contentsOf source: UnsafeBufferPointer<UInt8>) {
     guard let from = source.baseAddress else { return }
     let added = source.count
-    unsafe room(for: added).update(from: from, count: added)
+    unsafe _JSONWriter.copy(from, count: added, to: room(for: added))
     advance(by: added)
+  }
+
+  /// Copies `count` bytes; 4 to 16 bytes (keys, short strings) as two overlapping words each
+  /// way rather than a call to `memcpy`.
+  @inline(__always)
+  private static func copy(
+    _ source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>
+  ) {
+    let from = unsafe UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(destination)
+    if count >= 8 && count <= 16 {
+      let head = unsafe from.loadUnaligned(as: UInt64.self)
+      let tail = unsafe from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      unsafe to.storeBytes(of: head, as: UInt64.self)
+      unsafe to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+    } else if count >= 4 && count < 8 {
+      let head = unsafe from.loadUnaligned(as: UInt32.self)
+      let tail = unsafe from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      unsafe to.storeBytes(of: head, as: UInt32.self)
+      unsafe to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+    } else {
+      unsafe destination.update(from: source, count: count)
+    }
   }
 
   /// Makes the storage this writer's to write past ``count`` (a copied writer copies its
@@ -298,8 +321,22 @@ import struct Foundation.Data
   /// `OutputKey` (mapping layer) prepares once per plan; compact output only.
   package mutating func key(framed: UnsafeBufferPointer<UInt8>) {
     assert(!isPretty, "framed keys carry the compact colon")
-    beginKey()
-    unsafe append(contentsOf: framed)
+    #if DEBUG
+      assert(openObjects.last == true && !afterKey, "keys are only written inside objects")
+    #endif
+    guard let from = framed.baseAddress else {
+      beginKey()
+      afterKey = true
+      return
+    }
+    // The comma and the key in one room: the comma is written always and counted only when
+    // the object already has a member.
+    let comma = hasValueInContainer ? 1 : 0
+    let destination = unsafe room(for: framed.count &+ 1)
+    unsafe destination.pointee = UInt8(ascii: ",")
+    unsafe _JSONWriter.copy(from, count: framed.count, to: destination + comma)
+    advance(by: framed.count &+ comma)
+    hasValueInContainer = true
     afterKey = true
   }
 

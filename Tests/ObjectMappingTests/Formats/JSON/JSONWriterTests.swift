@@ -401,6 +401,23 @@ struct JSONWriterEscapeScanTests {
     }
   }
 
+  /// Framed keys of every length (copied in words or by `memcpy`) write the comma only
+  /// between members, and every byte of the key.
+  @Test func framedKeysOfEveryLengthAreCopiedWhole() {
+    for length in 0...40 {
+      let name = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+      let framed = Array("\"\(name)\":".utf8)
+      var writer = _JSONWriter(capacity: 0)
+      writer.beginObject()
+      writer.key(framed: framed)
+      writer.int64(1)
+      writer.key(framed: framed)
+      writer.bool(true)
+      writer.endObject()
+      #expect(writer.text == "{\"\(name)\":1,\"\(name)\":true}", "length \(length)")
+    }
+  }
+
   @Test func everySpecialByteIsEscapedAtEveryPositionOfAWord() throws {
     let specials: [Character] = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "\t"]
     for special in specials {
