@@ -19,9 +19,9 @@ import struct Foundation.Data
 /// Invariant (what makes the writer's pointer copies safe): `base` points to `capacity` bytes
 /// (`capacity >= 16`) that this object owns and frees in `deinit`, or that it gave away to a
 /// `Data` (``takeData(count:)``), after which it owns an empty block again. Bytes past the
-/// writer's `count` are uninitialized and never read. The writer copies the object before
-/// writing when it is shared (`isKnownUniquelyReferenced`), so `_JSONWriter` keeps value
-/// semantics.
+/// writer's `count` are uninitialized and never read. Copies of a writer share the object;
+/// only the one whose `count` equals ``end`` writes into it past its bytes (moving `end`), the
+/// others copy it before writing, so `_JSONWriter` keeps value semantics.
 @unsafe package final class _ByteBuffer {
   // Both are read for every append: run-time exclusivity checks on them doubled the cost of
   // writing JSON. They are safe to skip because only the writer that holds this object uniquely
@@ -32,6 +32,9 @@ import struct Foundation.Data
   @exclusivity(unchecked) package private(set) var base: UnsafeMutablePointer<UInt8>
   /// The number of bytes the block holds.
   @exclusivity(unchecked) package private(set) var capacity: Int
+  /// The output length of the one writer allowed to write into this block past its bytes
+  /// (see `_JSONWriter.room(for:)`); every writer holding the block has at most this many bytes.
+  @exclusivity(unchecked) package var end = 0
 
   /// A block of at least `capacity` bytes (16 at least).
   package init(capacity: Int) {
@@ -63,6 +66,7 @@ import struct Foundation.Data
   package func copy(count: Int) -> _ByteBuffer {
     let copy = unsafe _ByteBuffer(capacity: capacity)
     unsafe copy.base.update(from: base, count: count)
+    unsafe copy.end = count
     return unsafe copy
   }
 
@@ -77,6 +81,7 @@ import struct Foundation.Data
     let taken = unsafe base
     unsafe base = unsafe _ByteBuffer.allocate(16)
     unsafe capacity = 16
+    unsafe end = 0
     return unsafe Data(bytesNoCopy: taken, count: count, deallocator: .free)
   }
 }

@@ -36,9 +36,9 @@ import struct Foundation.Data
 ///   are an error; ``numberText(_:)`` writes literal number text (exact decimals) unchanged.
 ///
 /// Invariant (what makes the pointer copies safe): ``storage`` always holds at least ``count``
-/// bytes, and every copy into it first makes it unique and grows it to fit
-/// (`count + added <= storage.capacity`, asserted in debug builds); sources are borrowed buffers
-/// read within their call.
+/// bytes, and every copy into it first makes the room past ``count`` this writer's (see
+/// ``room(for:)``) and grows it to fit (`count + added <= storage.capacity`, asserted in debug
+/// builds); sources are borrowed buffers read within their call.
 ///
 /// The caller is responsible for producing a well-formed event sequence (one top-level value, a
 /// key before every object member, balanced begin/end); debug builds assert it.
@@ -103,6 +103,7 @@ import struct Foundation.Data
   package mutating func takeBytes() -> [UInt8] {
     let taken = bytes
     count = 0
+    claimEnd()
     return taken
   }
 
@@ -116,18 +117,46 @@ import struct Foundation.Data
       taken = unsafe withBytes { unsafe Data($0) }
     }
     count = 0
+    claimEnd()
     return taken
   }
 
   // MARK: Storage
 
+  /// Where the next `added` bytes go: the end of the output, in storage this writer may write
+  /// past its ``count`` (it is the storage's ``_ByteBuffer/end`` holder) with room for them.
+  /// Call ``advance(by:)`` with the number of bytes written there.
+  ///
+  /// Ownership of the room past the output is tracked by the storage's `end` rather than by a
+  /// uniqueness check per write (a runtime call): copies of a writer share storage, and only
+  /// the one whose `count` equals `end` may write in place (it moves `end` along); any other
+  /// copies the bytes first. Every writer sharing a storage has `count <= end`, so writing at
+  /// `end` and past it never changes bytes another writer holds.
+  @inline(__always)
+  private mutating func room(for added: Int) -> UnsafeMutablePointer<UInt8> {
+    if unsafe storage.end != count || storage.capacity &- count < added { makeRoom(for: added) }
+    unsafe assert(count + added <= storage.capacity, "the writer's room holds the bytes")
+    return unsafe storage.base + count
+  }
+
+  /// Counts `written` bytes put in the ``room(for:)`` just asked for.
+  @inline(__always)
+  private mutating func advance(by written: Int) {
+    count &+= written
+    unsafe storage.end = count
+  }
+
+  /// After ``count`` went down (rollback, taking the bytes): claims the room past it when this
+  /// writer alone holds the storage; a shared storage is copied at the next write instead.
+  private mutating func claimEnd() {
+    if unsafe isKnownUniquelyReferenced(&storage) { unsafe storage.end = count }
+  }
+
   /// Appends one byte.
   @inline(__always)
   private mutating func append(_ byte: UInt8) {
-    if unsafe count == storage.capacity || !isKnownUniquelyReferenced(&storage) { makeRoom(for: 1) }
-    unsafe assert(count < storage.capacity, "the writer's room holds the byte")
-    unsafe storage.base[count] = byte
-    count &+= 1
+    unsafe room(for: 1).pointee = byte
+    advance(by: 1)
   }
 
   /// Appends `source`'s bytes.
@@ -135,19 +164,38 @@ import struct Foundation.Data
   private mutating func append(contentsOf source: UnsafeBufferPointer<UInt8>) {
     guard let from = source.baseAddress else { return }
     let added = source.count
-    if unsafe storage.capacity &- count < added || !isKnownUniquelyReferenced(&storage) {
-      makeRoom(for: added)
-    }
-    unsafe assert(count + added <= storage.capacity, "the writer's room holds the bytes")
-    unsafe (storage.base + count).update(from: from, count: added)
-    count &+= added
+    unsafe _JSONWriter.copy(from, count: added, to: room(for: added))
+    advance(by: added)
   }
 
-  /// Makes the storage unique (a copied writer copies its bytes before its first write) and
-  /// large enough for `added` more bytes.
+  /// Copies `count` bytes; 4 to 16 bytes (keys, short strings) as two overlapping words each
+  /// way rather than a call to `memcpy`.
+  @inline(__always)
+  private static func copy(
+    _ source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>
+  ) {
+    let from = unsafe UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(destination)
+    if count >= 8 && count <= 16 {
+      let head = unsafe from.loadUnaligned(as: UInt64.self)
+      let tail = unsafe from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      unsafe to.storeBytes(of: head, as: UInt64.self)
+      unsafe to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+    } else if count >= 4 && count < 8 {
+      let head = unsafe from.loadUnaligned(as: UInt32.self)
+      let tail = unsafe from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      unsafe to.storeBytes(of: head, as: UInt32.self)
+      unsafe to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+    } else {
+      unsafe destination.update(from: source, count: count)
+    }
+  }
+
+  /// Makes the storage this writer's to write past ``count`` (a copied writer copies its
+  /// bytes before its first write) and large enough for `added` more bytes.
   @inline(never)
   private mutating func makeRoom(for added: Int) {
-    if unsafe !isKnownUniquelyReferenced(&storage) {
+    if unsafe storage.end != count {
       unsafe storage = unsafe storage.copy(count: count)
     }
     if unsafe storage.capacity &- count < added {
@@ -273,8 +321,22 @@ import struct Foundation.Data
   /// `OutputKey` (mapping layer) prepares once per plan; compact output only.
   package mutating func key(framed: UnsafeBufferPointer<UInt8>) {
     assert(!isPretty, "framed keys carry the compact colon")
-    beginKey()
-    unsafe append(contentsOf: framed)
+    #if DEBUG
+      assert(openObjects.last == true && !afterKey, "keys are only written inside objects")
+    #endif
+    guard let from = framed.baseAddress else {
+      beginKey()
+      afterKey = true
+      return
+    }
+    // The comma and the key in one room: the comma is written always and counted only when
+    // the object already has a member.
+    let comma = hasValueInContainer ? 1 : 0
+    let destination = unsafe room(for: framed.count &+ 1)
+    unsafe destination.pointee = UInt8(ascii: ",")
+    unsafe _JSONWriter.copy(from, count: framed.count, to: destination + comma)
+    advance(by: framed.count &+ comma)
+    hasValueInContainer = true
     afterKey = true
   }
 
@@ -343,7 +405,7 @@ import struct Foundation.Data
       throw FormatError(.nonFiniteNumber(value: value.description))
     }
     beginValue()
-    unsafe count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
+    advance(by: unsafe _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero))
   }
 
   /// Writes a float in the shortest form that reads back to the same `Float` (`0.1`, not the
@@ -359,7 +421,7 @@ import struct Foundation.Data
       throw FormatError(.nonFiniteNumber(value: value.description))
     }
     beginValue()
-    unsafe count &+= _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero)
+    advance(by: unsafe _ShortestDecimal.write(value, to: roomForNumber(), pointZero: pointZero))
   }
 
   /// Writes number text as is: the caller guarantees it is a valid JSON number (the exact
@@ -377,15 +439,10 @@ import struct Foundation.Data
     switch number.storage {
     case .packed(let significand, let layout):
       beginValue()
-      if unsafe storage.capacity &- count < Node.DecimalText.maximumPackedLength
-        || !isKnownUniquelyReferenced(&storage)
-      {
-        makeRoom(for: Node.DecimalText.maximumPackedLength)
-      }
-      unsafe assert(
-        count + Node.DecimalText.maximumPackedLength <= storage.capacity, "the number's text fits")
-      unsafe count &+= Node.DecimalText.write(
-        significand: significand, layout: layout, to: storage.base + count)
+      let written = unsafe Node.DecimalText.write(
+        significand: significand, layout: layout,
+        to: room(for: Node.DecimalText.maximumPackedLength))
+      advance(by: written)
     case .text(let text):
       numberText(text)
     }
@@ -444,6 +501,7 @@ import struct Foundation.Data
     #if DEBUG
       openObjects = checkpoint.openObjects
     #endif
+    claimEnd()
   }
 
   // MARK: Layout
@@ -580,6 +638,15 @@ import struct Foundation.Data
         if _needsEscaping(word) || (escapesSlashes && _hasSlash(word)) { break }
         index += 8
       }
+      // Fewer than 8 bytes left: test the last 8 bytes as one word (it overlaps bytes already
+      // found clean) instead of going through the tail byte by byte.
+      if index < count && count >= 8 && count &- index < 8 {
+        let word = unsafe raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        if !(_needsEscaping(word) || (escapesSlashes && _hasSlash(word))) {
+          index = count
+          break
+        }
+      }
       while index < count {
         let byte = unsafe utf8[index]
         if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
@@ -677,21 +744,14 @@ import struct Foundation.Data
   /// Appends the shortest round-trip text of a finite double, written in place.
   @inline(__always)
   private mutating func appendShortest(_ value: Double) {
-    unsafe count &+= _ShortestDecimal.write(value, to: roomForNumber())
+    advance(by: unsafe _ShortestDecimal.write(value, to: roomForNumber()))
   }
 
   /// Where a floating-point number's text goes: the end of the output, with room for
   /// ``_ShortestDecimal/maximumLength`` bytes, in storage this writer holds uniquely.
   @inline(__always)
   private mutating func roomForNumber() -> UnsafeMutablePointer<UInt8> {
-    if unsafe storage.capacity &- count < _ShortestDecimal.maximumLength
-      || !isKnownUniquelyReferenced(&storage)
-    {
-      makeRoom(for: _ShortestDecimal.maximumLength)
-    }
-    unsafe assert(
-      count + _ShortestDecimal.maximumLength <= storage.capacity, "the number's text fits")
-    return unsafe storage.base + count
+    unsafe room(for: _ShortestDecimal.maximumLength)
   }
 
   // MARK: Constants

@@ -284,6 +284,56 @@ import Testing
     #expect(second.bytes == Array(taken))
   }
 
+  /// Copies share the block until one writes; only the copy whose length is the block's end
+  /// writes in place. A copy that rolls back or takes its bytes while the block is shared must
+  /// not write over bytes the other copy still holds.
+  @Test func sharedWritersRollingBackOrTakingBytesLeaveTheOtherIntact() {
+    var first = _JSONWriter(capacity: 64)
+    first.beginArray()
+    first.int64(1)
+    let mark = first.checkpoint()
+    first.string("kept by the copy")
+    let second = first
+    first.rollback(to: mark)
+    first.int64(2)
+    first.endArray()
+    #expect(first.bytes == Array("[1,2]".utf8))
+    #expect(second.bytes == Array(#"[1,"kept by the copy""#.utf8))
+
+    // The copy that wrote first keeps writing in place; the other copies before writing.
+    var third = second
+    var fourth = second
+    third.int64(3)
+    fourth.int64(4)
+    third.endArray()
+    fourth.endArray()
+    #expect(third.bytes == Array(#"[1,"kept by the copy",3]"#.utf8))
+    #expect(fourth.bytes == Array(#"[1,"kept by the copy",4]"#.utf8))
+
+    // Taking the bytes of a shared writer empties it without touching the other copy.
+    // (The taker stays inside the open array, so its next value starts with a comma.)
+    var open = _JSONWriter(capacity: 16)
+    open.beginArray()
+    open.int64(7)
+    var taker = open
+    #expect(taker.takeBytes() == Array("[7".utf8))
+    taker.int64(8)
+    open.int64(9)
+    open.endArray()
+    #expect(taker.bytes == Array(",8".utf8))
+    #expect(open.bytes == Array("[7,9]".utf8))
+
+    // A writer alone with its block rolls back and writes over the old bytes in place.
+    var sixth = _JSONWriter(capacity: 16)
+    sixth.beginArray()
+    let start = sixth.checkpoint()
+    sixth.string("gone")
+    sixth.rollback(to: start)
+    sixth.bool(false)
+    sixth.endArray()
+    #expect(sixth.bytes == Array("[false]".utf8))
+  }
+
   /// A large output is handed to `Data` without a copy, a small one is copied; both read back
   /// the bytes written, and the writer is empty afterwards.
   @Test func takeDataGivesTheBytesWrittenAndEmptiesTheWriter() {
@@ -314,6 +364,60 @@ import Testing
 
 @Suite("JSON writer: word-at-a-time escaping")
 struct JSONWriterEscapeScanTests {
+  /// Strings of every length up to three words, with one special byte at every position: the
+  /// word scan, the overlapping test of the last word and the byte loop must agree with a
+  /// byte-by-byte escaper, with and without escaped slashes.
+  @Test func everyLengthAndPositionMatchesAByteByByteEscaper() {
+    func reference(_ bytes: [UInt8], slashes: Bool) -> [UInt8] {
+      var out: [UInt8] = [UInt8(ascii: "\"")]
+      for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "\""): out += Array(#"\""#.utf8)
+        case UInt8(ascii: "\\"): out += Array(#"\\"#.utf8)
+        case UInt8(ascii: "/") where slashes: out += Array(#"\/"#.utf8)
+        case 0x0A: out += Array(#"\n"#.utf8)
+        case 0x1F: out += Array(#"\u001f"#.utf8)
+        default: out.append(byte)
+        }
+      }
+      out.append(UInt8(ascii: "\""))
+      return out
+    }
+    for slashes in [false, true] {
+      for length in 1...24 {
+        for position in 0..<length {
+          for special: UInt8 in [0x22, 0x5C, 0x2F, 0x0A, 0x1F] {
+            var bytes = Array(repeating: UInt8(ascii: "b"), count: length)
+            bytes[position] = special
+            var writer = _JSONWriter(capacity: 0)
+            writer.escapesSlashes = slashes
+            bytes.withUnsafeBufferPointer { writer.string(utf8: $0) }
+            #expect(
+              writer.bytes == reference(bytes, slashes: slashes),
+              "length \(length), byte \(special) at \(position), slashes \(slashes)")
+          }
+        }
+      }
+    }
+  }
+
+  /// Framed keys of every length (copied in words or by `memcpy`) write the comma only
+  /// between members, and every byte of the key.
+  @Test func framedKeysOfEveryLengthAreCopiedWhole() {
+    for length in 0...40 {
+      let name = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+      let framed = Array("\"\(name)\":".utf8)
+      var writer = _JSONWriter(capacity: 0)
+      writer.beginObject()
+      writer.key(framed: framed)
+      writer.int64(1)
+      writer.key(framed: framed)
+      writer.bool(true)
+      writer.endObject()
+      #expect(writer.text == "{\"\(name)\":1,\"\(name)\":true}", "length \(length)")
+    }
+  }
+
   @Test func everySpecialByteIsEscapedAtEveryPositionOfAWord() throws {
     let specials: [Character] = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "\t"]
     for special in specials {
