@@ -27,6 +27,23 @@ extension Node.DecimalText {
   package static let exponentBit: UInt64 = 1 << 11
   /// Layout bit 12: the exponent marker is `E`.
   package static let upperCaseBit: UInt64 = 1 << 12
+  /// Layout bits 13–14 when the exponent has a `+`.
+  package static let exponentPlusBits: UInt64 = 1 << 13
+  /// Layout bits 13–14 when the exponent has a `-`.
+  package static let exponentMinusBits: UInt64 = 2 << 13
+
+  /// The rest of a layout word: the digits before the point (bits 1–5) and after it (bits
+  /// 6–10), the exponent's digit count (bits 15–18) and its value (bits 32–63). The one place
+  /// these positions are written; both packers (``packed(_:)`` and the scanner's, which packs
+  /// while it reads) call it.
+  @inline(__always)
+  package static func layoutFields(
+    integerDigits: Int, fractionDigits: Int, exponentDigits: Int = 0, exponent: UInt64 = 0
+  ) -> UInt64 {
+    UInt64(truncatingIfNeeded: integerDigits) << 1
+      | UInt64(truncatingIfNeeded: fractionDigits) << 6
+      | UInt64(truncatingIfNeeded: exponentDigits & 15) << 15 | exponent << 32
+  }
   /// The most significant digits a packed text holds: every 19-digit integer is below 2^64.
   package static let maximumDigits = 19
   /// The longest exponent (in digits) a packed text holds.
@@ -95,19 +112,20 @@ extension Node.DecimalText {
       fractionDigits = index - fractionStart
       guard fractionDigits > 0 else { return nil }
     }
+    var exponentDigits = 0
+    var exponent: UInt64 = 0
     if unsafe index < end && base[index] | 0x20 == UInt8(ascii: "e") {
       layout |= exponentBit
       if unsafe base[index] == UInt8(ascii: "E") { layout |= upperCaseBit }
       index += 1
       if unsafe index < end && base[index] == UInt8(ascii: "+") {
-        layout |= 1 << 13
+        layout |= exponentPlusBits
         index += 1
       } else if unsafe index < end && base[index] == UInt8(ascii: "-") {
-        layout |= 2 << 13
+        layout |= exponentMinusBits
         index += 1
       }
       let exponentStart = index
-      var exponent: UInt64 = 0
       while index < end {
         let digit = unsafe base[index] &- UInt8(ascii: "0")
         guard digit < 10 else { break }
@@ -115,12 +133,13 @@ extension Node.DecimalText {
         exponent = exponent &* 10 &+ UInt64(digit)
         index += 1
       }
-      let exponentDigits = index - exponentStart
+      exponentDigits = index - exponentStart
       guard exponentDigits > 0, exponent <= UInt64(UInt32.max) else { return nil }
-      layout |= UInt64(exponentDigits) << 15 | exponent << 32
     }
     guard index == end else { return nil }
-    layout |= UInt64(integerDigits) << 1 | UInt64(fractionDigits) << 6
+    layout |= layoutFields(
+      integerDigits: integerDigits, fractionDigits: fractionDigits,
+      exponentDigits: exponentDigits, exponent: exponent)
     return .packed(significand: significand, layout: layout)
   }
 

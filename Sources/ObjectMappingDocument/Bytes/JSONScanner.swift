@@ -1026,10 +1026,10 @@
       if index < end {
         let sign = unsafe base[index]
         if sign == _plus {
-          layout |= 1 << 13
+          layout |= Node.DecimalText.exponentPlusBits
           index += 1
         } else if sign == _minus {
-          layout |= 2 << 13
+          layout |= Node.DecimalText.exponentMinusBits
           index += 1
         }
       }
@@ -1048,13 +1048,13 @@
       fits =
         fits && exponentDigits <= Node.DecimalText.maximumExponentDigits
         && exponent <= UInt64(UInt32.max)
-      layout |= UInt64(truncatingIfNeeded: exponentDigits & 15) << 15 | exponent << 32
+      layout |= Node.DecimalText.layoutFields(
+        integerDigits: 0, fractionDigits: 0, exponentDigits: exponentDigits, exponent: exponent)
     }
     position = index
     try appendText(kind: .number, flag: false, length: index &- start, offset: start)
-    layout |=
-      UInt64(truncatingIfNeeded: integerDigits) << 1
-      | UInt64(truncatingIfNeeded: fractionDigits) << 6
+    layout |= Node.DecimalText.layoutFields(
+      integerDigits: integerDigits, fractionDigits: fractionDigits)
     appendNumber(
       fits
         ? _PackedNumber(significand: significand, layout: layout)
