@@ -21,6 +21,17 @@
     unsafeAddress { unsafe pointer }
   }
 
+  /// The value of `keyPath` in the lent value, read in place: the key path's projection is
+  /// given the lent value's address, so the value is not copied first (as reading
+  /// `value[keyPath:]` does).
+  @inline(__always)
+  func project<Property>(_ keyPath: KeyPath<Value, Property>) -> Property {
+    // Passed inout, the lent value's address goes to the projection as it is; read through
+    // `pointee` as an rvalue, it was copied into a temporary first. Nothing is written: a
+    // `KeyPath` only reads.
+    unsafe _project(&UnsafeMutablePointer(mutating: pointer).pointee, keyPath)
+  }
+
   /// The value with its type erased, for the encode steps' common signature.
   @inline(__always)
   var erased: UnsafeBorrowedModel {
@@ -79,12 +90,64 @@
     return unsafe UnsafeBorrowedModel(raw + offset, Value.self)
   }
 
+  /// Calls `body` with the lent `Object`, borrowed in place: unlike ``load(_:)``, no copy (for
+  /// a string, no retain and release around the call). `body` only reads it.
+  @inline(__always)
+  func withValue<Object, Result>(
+    _ type: Object.Type, _ body: (borrowing Object) throws -> Result
+  ) rethrows -> Result {
+    assertType(Object.self)
+    // Passed inout, the value's address goes to `body` as it is, and the optimizer may assume
+    // that nothing else writes it during the call (read through `pointee` as an rvalue, it is
+    // copied first). Nothing is written: `body` borrows it.
+    let pointer = unsafe UnsafeMutablePointer(mutating: raw.assumingMemoryBound(to: Object.self))
+    return unsafe try _lendInPlace(&pointer.pointee, body)
+  }
+
+  /// ``advanced(by:from:to:)`` for a value whose type is known only as a metatype (a
+  /// ``BuiltInScalar``'s): debug builds check the offset against the model's size and carry
+  /// `type` on for the value's typed reads.
+  @inline(__always)
+  func advanced<Root>(by offset: Int, from root: Root.Type, to type: Any.Type)
+    -> UnsafeBorrowedModel
+  {
+    assertType(Root.self)
+    assert(offset >= 0 && offset < MemoryLayout<Root>.size)
+    return unsafe UnsafeBorrowedModel(raw + offset, erasedType: type)
+  }
+
+  @inline(__always)
+  private init(_ raw: UnsafeRawPointer, erasedType: Any.Type) {
+    unsafe self.raw = unsafe raw
+    #if DEBUG
+      type = erasedType
+    #endif
+  }
+
   /// A copy of the model.
   @inline(__always)
   func load<Object>(_ type: Object.Type) -> Object {
     assertType(Object.self)
     return unsafe raw.assumingMemoryBound(to: Object.self).pointee
   }
+}
+
+/// `keyPath` read from `root`, passed inout so that it is not copied (see
+/// ``UnsafeBorrowed/project(_:)``).
+@inline(__always)
+private func _project<Root, Property>(_ root: inout Root, _ keyPath: KeyPath<Root, Property>)
+  -> Property
+{
+  root[keyPath: keyPath]
+}
+
+/// Lends `value`, passed inout so that it is not copied, to `body`, which borrows it (see
+/// ``UnsafeBorrowedModel/withValue(_:_:)``).
+@inline(__always)
+private func _lendInPlace<Value, Result>(
+  _ value: inout Value, _ body: (borrowing Value) throws -> Result
+) rethrows -> Result {
+  try body(value)
 }
 
 /// Lends `value` to `body`.

@@ -15,6 +15,10 @@ struct PropertyReader<Root, Value>: @unchecked Sendable {
     offset = _storedOffset(of: keyPath)
   }
 
+  /// The property's offset in the root when it is a stored property of a struct (or a chain of
+  /// them), `nil` otherwise.
+  var storedOffset: Int? { offset }
+
   /// Calls `body` with the property's value in the lent `root`: in place for a stored
   /// property, a copy otherwise.
   @inline(__always)
@@ -29,10 +33,13 @@ struct PropertyReader<Root, Value>: @unchecked Sendable {
     return try body(root.advanced(by: offset, from: Root.self, to: Value.self))
   }
 
-  /// A copy of the property's value in the lent `root`.
+  /// A copy of the property's value in the lent `root`. The key path is applied to the lent
+  /// root in place (``UnsafeBorrowed/project(_:)``): reading it as `.value[keyPath:]` copied
+  /// the whole root first (a retain and a release of each of its members; for twitter.json's
+  /// computed `retweetedStatus`, a status per status).
   @inline(__always)
   func value(in root: UnsafeBorrowedModel) -> Value {
-    root.typed(Root.self).value[keyPath: keyPath]
+    root.typed(Root.self).project(keyPath)
   }
 
   /// The property's value in place in the lent `root` when it is a stored property of a struct

@@ -281,9 +281,11 @@ private struct OutputTree {
         members.append(
           OutputMember(
             step: UnsafeUnretained(step), nulls: nulls, key: allKeys.count - 1,
-            end: position + 1))
+            end: position + 1,
+            scalar: (step.kind as? any ScalarAttributeStep)?.scalarAttribute))
       case .branch(let branch):
-        members.append(OutputMember(step: nil, nulls: nil, key: allKeys.count - 1, end: 0))
+        members.append(
+          OutputMember(step: nil, nulls: nil, key: allKeys.count - 1, end: 0, scalar: nil))
         members[position].isArray = branch.arrayIndexes != nil
         branch.flatten(into: &members, keys: &allKeys)
         members[position].end = members.count
@@ -311,6 +313,9 @@ struct OutputMember {
   var isArray = false
   /// In an array level: the member's position in the array.
   var arrayIndex = 0
+  /// The rule's value as the compact JSON loop writes it itself (a built-in scalar attribute),
+  /// instead of calling ``step``.
+  var scalar: ScalarAttribute?
 }
 
 /// A rule the inverse left out, and why.
@@ -688,7 +693,11 @@ final class InversePlan<Object>: Sendable {
       let mark = writer.json.checkpoint()
       keyBytes.writeKey(from: member.framedStart, count: member.framedCount, to: &writer.json)
       let wrote: Bool
-      if let step = member.step {
+      if let scalar = member.scalar {
+        wrote = scalar.write(
+          object, root: Object.self, to: &writer, nulls: member.nulls ?? objectNulls)
+        index += 1
+      } else if let step = member.step {
         let nulls = member.nulls ?? objectNulls
         wrote = step.call {
           $0.write(object, to: &writer, run: &run, nulls: nulls)

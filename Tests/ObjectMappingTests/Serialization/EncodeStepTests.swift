@@ -132,4 +132,56 @@ struct EncodeStepTests {
       #expect(error.errors.map(\.path) == ["/leaves/1/value", "/first/value"])
     }
   }
+
+  /// The compact JSON loop writes a stored scalar attribute itself (at its offset), and calls
+  /// the step for every other one (a class's property, a computed one, a date format of its
+  /// own): both kinds, side by side, write what the pretty layout and a node write.
+  @Test func scalarsWrittenByTheCompactLoopMatchTheStepsWriting() throws {
+    struct Inner: Equatable {
+      var label: String? = nil
+      var flag: Bool? = nil
+    }
+    final class Holder {
+      var count: Int
+      init(count: Int) { self.count = count }
+    }
+    struct Model {
+      var inner = Inner()
+      var name = "caf\u{E9} \"quoted\"\n"
+      var id: Int64 = -7
+      var total: Int? = nil
+      var holder = Holder(count: 3)
+      var doubled: Int {
+        get { (total ?? 0) * 2 }
+        set { total = newValue / 2 }
+      }
+    }
+    let mapping = Mapping(Model.init) {
+      Attribute("name", \.name)
+      Attribute("meta.label", \.inner.label)
+      Attribute("meta.flag", \.inner.flag).nulls(.include)
+      Attribute("id", \.id)
+      Attribute("total", \.total)
+      Attribute("count", \.holder.count)
+      Attribute("doubled", \.doubled)
+    }
+    let inverse = mapping.inverted()
+    #expect(
+      text(try mapping.serialize(Model()))
+        == #"{"name":"caf\#u{E9} \"quoted\"\n","meta":{"flag":null},"id":-7,"count":3,"doubled":0}"#
+    )
+    let full = Model(inner: Inner(label: "x", flag: true), total: 21)
+    #expect(
+      text(try mapping.serialize(full))
+        == #"{"name":"caf\#u{E9} \"quoted\"\n","meta":{"label":"x","flag":true},"id":-7,"total":21,"count":3,"doubled":42}"#
+    )
+    for model in [Model(), full] {
+      for nulls in [NullPolicy.omit, .include] {
+        let compact = try inverse.nulls(nulls).serialize(model)
+        let pretty = try inverse.nulls(nulls).serialize(model, as: .json(.prettyPrinted))
+        #expect(try Node(jsonData: compact) == Node(jsonData: pretty))
+        #expect(try Node(jsonData: compact) == inverse.nulls(nulls).node(model))
+      }
+    }
+  }
 }
