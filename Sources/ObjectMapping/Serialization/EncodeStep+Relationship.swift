@@ -82,13 +82,32 @@ func _childInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> 
   mapping()._plan.inverse.plan
 }
 
+/// The child's inverse plan when the relationship was given its mapping as a value (not
+/// `lazy:`): a ``ResolvedMapping`` holds the child's compiled plan, so its inverse plan is fixed
+/// and the step keeps it instead of resolving it per object (a closure call, a plan getter and
+/// three retains and releases each). `nil` for a `lazy:` mapping, which is resolved when first
+/// written (recursion) and never called here.
+func _resolvedInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M)
+  -> InversePlan<Child>?
+{
+  guard M.self == ResolvedMapping<Child>.self else { return nil }
+  return mapping()._plan.inverse.plan
+}
+
 /// A required to-one relationship.
 final class ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: RelationshipEncodeStep {
   let parts: RelationshipEncodeParts<Object, Child, M>
+  /// See ``_resolvedInversePlan(_:)``.
+  private let resolvedPlan: InversePlan<Child>?
 
   init(parts: RelationshipEncodeParts<Object, Child, M>) {
     self.parts = parts
+    resolvedPlan = _resolvedInversePlan(parts.mapping)
   }
+
+  /// The child mapping's inverse plan.
+  @inline(__always)
+  private var childPlan: InversePlan<Child> { resolvedPlan ?? _childInversePlan(mapping) }
 
   func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
@@ -97,7 +116,7 @@ final class ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: Relations
     guard let child = reader.storedValue(in: object) else {
       return writeCopy(object, to: &writer, run: &run)
     }
-    writeChild(child, plan: _childInversePlan(mapping), to: &writer, run: &run)
+    writeChild(child, plan: childPlan, to: &writer, run: &run)
     return true
   }
 
@@ -107,7 +126,7 @@ final class ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: Relations
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun
   ) -> Bool {
     var child = reader.value(in: object)
-    writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
+    writeChild(copy: &child, plan: childPlan, to: &writer, run: &run)
     return true
   }
 }
@@ -117,10 +136,17 @@ final class OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   RelationshipEncodeStep
 {
   let parts: RelationshipEncodeParts<Object, Child?, M>
+  /// See ``_resolvedInversePlan(_:)``.
+  private let resolvedPlan: InversePlan<Child>?
 
   init(parts: RelationshipEncodeParts<Object, Child?, M>) {
     self.parts = parts
+    resolvedPlan = _resolvedInversePlan(parts.mapping)
   }
+
+  /// The child mapping's inverse plan.
+  @inline(__always)
+  private var childPlan: InversePlan<Child> { resolvedPlan ?? _childInversePlan(mapping) }
 
   func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
@@ -134,7 +160,7 @@ final class OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
     guard var child = optional.typed(Child?.self).value else {
       return writer.nullIfIncluded(nilPolicy(nulls, run: run))
     }
-    writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
+    writeChild(copy: &child, plan: childPlan, to: &writer, run: &run)
     return true
   }
 
@@ -148,7 +174,7 @@ final class OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
       return writer.nullIfIncluded(nilPolicy(nulls, run: run))
     }
     // The pointer comes from passing `child` inout: no closure frames in the recursion.
-    writeChild(copy: &child, plan: _childInversePlan(mapping), to: &writer, run: &run)
+    writeChild(copy: &child, plan: childPlan, to: &writer, run: &run)
     return true
   }
 }
@@ -158,9 +184,12 @@ final class ToManyEncodeStep<
   Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
 >: RelationshipEncodeStep {
   let parts: RelationshipEncodeParts<Object, Collection, M>
+  /// See ``_resolvedInversePlan(_:)``.
+  private let resolvedPlan: InversePlan<Collection.Element>?
 
   init(parts: RelationshipEncodeParts<Object, Collection, M>) {
     self.parts = parts
+    resolvedPlan = _resolvedInversePlan(parts.mapping)
   }
 
   /// How the elements of a value (maybe a `nil` optional) are read, and whether they are
@@ -178,7 +207,7 @@ final class ToManyEncodeStep<
       return value.mappedElements
     }
     guard let elements else { return writer.nullIfIncluded(nilPolicy(nulls, run: run)) }
-    let plan = _childInversePlan(mapping)
+    let plan = resolvedPlan ?? _childInversePlan(mapping)
     let depth = run.path.count
     if plan.keyEncoder != nil {
       run.path.push(components)
