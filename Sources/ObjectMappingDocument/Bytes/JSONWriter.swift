@@ -168,15 +168,20 @@ import struct Foundation.Data
     advance(by: added)
   }
 
-  /// Copies `count` bytes; 4 to 16 bytes (keys, short strings) as two overlapping words each
-  /// way rather than a call to `memcpy`.
+  /// Copies `count` bytes; 4 to 32 bytes (keys, short strings) as two overlapping words (or
+  /// 16-byte vectors) each way rather than a call to `memcpy`.
   @inline(__always)
   private static func copy(
     _ source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>
   ) {
     let from = unsafe UnsafeRawPointer(source)
     let to = UnsafeMutableRawPointer(destination)
-    if count >= 8 && count <= 16 {
+    if count > 16 && count <= 32 {
+      let head = unsafe from.loadUnaligned(as: SIMD16<UInt8>.self)
+      let tail = unsafe from.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self)
+      unsafe to.storeBytes(of: head, as: SIMD16<UInt8>.self)
+      unsafe to.storeBytes(of: tail, toByteOffset: count &- 16, as: SIMD16<UInt8>.self)
+    } else if count >= 8 && count <= 16 {
       let head = unsafe from.loadUnaligned(as: UInt64.self)
       let tail = unsafe from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
       unsafe to.storeBytes(of: head, as: UInt64.self)
