@@ -357,6 +357,15 @@ private final class BuiltInWriter<Value>: ValueWriterKind {
 enum BuiltInScalar {
   case string, optionalString, int, optionalInt, int64, optionalInt64, bool, optionalBool
 
+  /// Whether the values are optionals (which may write nothing: a `nil` left out); the
+  /// others always write a value.
+  var isOptional: Bool {
+    switch self {
+    case .string, .int, .int64, .bool: false
+    case .optionalString, .optionalInt, .optionalInt64, .optionalBool: true
+    }
+  }
+
   /// The type of the values of this kind.
   var valueType: Any.Type {
     switch self {

@@ -690,6 +690,15 @@ final class InversePlan<Object>: Sendable {
     var index = start
     while index < end {
       let member = members[index]
+      // A scalar that is not optional always writes a value: no checkpoint to take its key
+      // back.
+      if let scalar = member.scalar, !scalar.kind.isOptional {
+        keyBytes.writeKey(from: member.framedStart, count: member.framedCount, to: &writer.json)
+        _ = scalar.write(object, root: Object.self, to: &writer, nulls: objectNulls)
+        wroteAny = true
+        index += 1
+        continue
+      }
       let mark = writer.json.checkpoint()
       keyBytes.writeKey(from: member.framedStart, count: member.framedCount, to: &writer.json)
       let wrote: Bool
