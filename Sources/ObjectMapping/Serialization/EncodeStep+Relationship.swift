@@ -190,16 +190,36 @@ final class ToManyEncodeStep<
   init(parts: RelationshipEncodeParts<Object, Collection, M>) {
     self.parts = parts
     resolvedPlan = _resolvedInversePlan(parts.mapping)
+    isStoredArray =
+      Collection.self == [Collection.Element].self && parts.reader.storedOffset != nil
   }
 
   /// How the elements of a value (maybe a `nil` optional) are read, and whether they are
   /// written sorted.
   private let traits = CollectionTraits<Collection>.of
 
+  /// The property's type is an array (not a set or an optional): when it is also a stored
+  /// property, the elements are written from the model's own array, borrowed in place (no
+  /// copy of the array, no witness call for its elements).
+  private let isStoredArray: Bool
+
   func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
+    if isStoredArray, let array = reader.storedValue(in: object), let plan = resolvedPlan,
+      plan.keyEncoder == nil
+    {
+      let depth = run.path.count
+      run.path.push(components)
+      writer.beginArray()
+      array.withValue([Collection.Element].self) {
+        $0.encodeEachBorrowed(with: plan, to: &writer, run: &run)
+      }
+      writer.endArray()
+      run.path.truncate(to: depth)
+      return true
+    }
     let elements = reader.withValue(in: object) { borrowed -> [Collection.Element]? in
       let value = borrowed.typed(Collection.self).value
       // Only an optional collection has an `isNil`: an array pays one test of a constant.
