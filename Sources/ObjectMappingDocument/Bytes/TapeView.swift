@@ -25,15 +25,21 @@
   @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
   @usableFromInline package let longLengths: UnsafeBufferPointer<_LongLength>
+  /// The table long strings are shared through (``_SharedStrings``): set only for a whole
+  /// document read into models (``_Tape/scanInPlace``); `nil` otherwise.
+  @usableFromInline package let sharedStrings: UnsafeMutablePointer<_SharedStrings.Slot>?
 
   @inlinable @inline(__always)
   package init(
     entries: UnsafeBufferPointer<_PackedEntry>, bytes: UnsafeBufferPointer<UInt8>,
-    longLengths: UnsafeBufferPointer<_LongLength> = unsafe UnsafeBufferPointer(start: nil, count: 0)
+    longLengths: UnsafeBufferPointer<_LongLength> = unsafe UnsafeBufferPointer(
+      start: nil, count: 0),
+    sharedStrings: UnsafeMutablePointer<_SharedStrings.Slot>? = nil
   ) {
     unsafe self.entries = unsafe entries
     unsafe self.bytes = unsafe bytes
     unsafe self.longLengths = unsafe longLengths
+    unsafe self.sharedStrings = unsafe sharedStrings
   }
 
   /// The entry at `index`.
@@ -82,6 +88,11 @@
       return decodedString(at: index)
     }
     let start = packed.storedPayload
+    // A string too long to be small allocates: shared with an earlier one of the same bytes
+    // when the reading keeps a table (``_SharedStrings``).
+    if length > 15, let slots = unsafe sharedStrings {
+      return unsafe sharedString(start: start, length: length, slots: slots)
+    }
     return unsafe _string(validUTF8: UnsafeBufferPointer(rebasing: bytes[start..<start + length]))
   }
 
