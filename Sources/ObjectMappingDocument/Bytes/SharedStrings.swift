@@ -89,3 +89,22 @@ extension _UnsafeTapeView {
     return string
   }
 }
+
+/// What a ``_UnsafeTapeView`` reads besides its entries and bytes, behind one pointer: the view
+/// is copied into every value a mapping reads (`PayloadValue`), so it stays five words, and the
+/// rarely read parts cost a load when they are read.
+@safe @usableFromInline package struct _TapeSide {
+  /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
+  @usableFromInline let longLengths: UnsafeBufferPointer<_LongLength>
+  /// See ``_UnsafeTapeView/sharedStrings``.
+  @usableFromInline let sharedStrings: UnsafeMutablePointer<_SharedStrings.Slot>?
+
+  @inlinable
+  package init(
+    longLengths: UnsafeBufferPointer<_LongLength>,
+    sharedStrings: UnsafeMutablePointer<_SharedStrings.Slot>?
+  ) {
+    unsafe self.longLengths = unsafe longLengths
+    unsafe self.sharedStrings = unsafe sharedStrings
+  }
+}

@@ -63,10 +63,9 @@ extension _Tape {
       index.entries.withUnsafeBufferPointer { entries in
         unsafe index.longLengths.withUnsafeBufferPointer { longLengths in
           unsafe _SharedStrings.with(documentSize: bytes.count) { sharedStrings in
-            unsafe body(
-              _UnsafeTapeView(
-                entries: entries, bytes: bytes, longLengths: longLengths,
-                sharedStrings: sharedStrings))
+            unsafe _UnsafeTapeView.with(
+              entries: entries, bytes: bytes, longLengths: longLengths,
+              sharedStrings: sharedStrings, body)
           }
         }
       })
