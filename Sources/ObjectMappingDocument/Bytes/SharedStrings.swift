@@ -7,7 +7,7 @@
 /// allocation, a copy and, when the model is released, a deallocation (about 500 instructions).
 /// A repeated one costs a retain. The table is direct-mapped: a fixed number of slots, each
 /// holding the last string made whose bytes hash there (its offset and length in the
-/// document, and the string). A lookup hashes the first and the last eight bytes and the
+/// document, and the string). A lookup hashes the first, middle and last eight bytes and the
 /// length, and compares the whole bytes on a match, so a string is shared only with one of
 /// equal bytes; a miss replaces the slot. Memory is bounded (the slots, and at most one string
 /// per slot kept alive until the reading ends) and each lookup costs at most one comparison of
@@ -35,8 +35,8 @@
     }
   }
 
-  /// The number of slots (a power of two): for twitter.json, 256 slots share 1,111 of the
-  /// 1,206 long strings that repeat an earlier one.
+  /// The number of slots (a power of two): for twitter.json, 256 slots share 1,126 of the
+  /// 1,206 long strings that repeat an earlier one (1,180 with 1,024 slots).
   @usableFromInline static let slotCount = 1 << slotBits
   @usableFromInline static let slotBits = 8
   /// Documents shorter than this get no table: its slots would cost more than the few long
@@ -72,11 +72,14 @@ extension _UnsafeTapeView {
     unsafe assert(length >= 16 && start >= 0 && start + length <= bytes.count)
     guard let base = unsafe bytes.baseAddress else { return "" }
     let text = unsafe UnsafeRawPointer(base + start)
+    // The first, middle and last eight bytes (in bounds: `length` is at least 16), mixed: URLs
+    // share their first bytes and often their last, and differ in the middle.
     let first = unsafe text.loadUnaligned(as: UInt64.self)
+    let middle = unsafe text.loadUnaligned(fromByteOffset: length &>> 1 &- 4, as: UInt64.self)
     let last = unsafe text.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
-    let mixed =
-      (first ^ (last &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: length))
-      &* 0xBF58_476D_1CE4_E5B9
+    var mixed = first &* 0x9E37_79B9_7F4A_7C15
+    mixed = (mixed ^ middle) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ last ^ UInt64(truncatingIfNeeded: length)) &* 0x94D0_49BB_1331_11EB
     let slot = unsafe slots + Int(truncatingIfNeeded: mixed >> (64 - _SharedStrings.slotBits))
     if unsafe slot.pointee.length == length {
       let earlier = unsafe slot.pointee.start
