@@ -30,6 +30,29 @@ struct PropertyWriter<Object, Value>: @unchecked Sendable {
     unsafe Self.store(value, at: offset, in: &object)
   }
 
+  /// Sets the property of `object` to `value`, consuming it: a child model written through a
+  /// key path (a computed or class property) is handed over instead of copied and then
+  /// destroyed (a whole model's reference counting, per write). For values that are no longer
+  /// needed after the write; ``write(_:into:)`` otherwise (a borrowed value passed here would
+  /// be copied first).
+  @inline(__always)
+  func write(taking value: consuming Value, into object: inout Object) {
+    guard let offset else {
+      object[keyPath: keyPath] = consume value
+      return
+    }
+    unsafe Self.store(taking: value, at: offset, in: &object)
+  }
+
+  /// ``store(_:at:in:)``, consuming `value`.
+  @inline(__always)
+  private static func store(
+    taking value: consuming Value, at offset: Int, in base: UnsafeMutablePointer<Object>
+  ) {
+    unsafe (UnsafeMutableRawPointer(base) + offset).assumingMemoryBound(to: Value.self).pointee =
+      consume value
+  }
+
   /// Stores `value` at `offset` in the model at `base`. In bounds and correctly typed:
   /// `offset(of:)` returned the offset of a stored `Value` inside `Object` (checked in `init`),
   /// and `base` is the address of an `Object` exclusively accessed for the call.

@@ -113,8 +113,9 @@
     return unsafe scanned.entries.withUnsafeBufferPointer { entries in
       unsafe scanned.longLengths.withUnsafeBufferPointer { longLengths in
         unsafe scanned.numbers.withUnsafeBufferPointer { numbers in
-          unsafe body(
-            _UnsafeTapeView(entries: entries, bytes: input, longLengths: longLengths), numbers)
+          unsafe _UnsafeTapeView.with(entries: entries, bytes: input, longLengths: longLengths) {
+            unsafe body($0, numbers)
+          }
         }
       }
     }
@@ -679,12 +680,12 @@
       let count = scanner.entryCount
       let goesOn = unsafe storage.withUnsafeBufferPointer { entries in
         unsafe longLengths.withUnsafeBufferPointer { longLengths in
-          unsafe body(
-            offset,
-            _UnsafeTapeView(
-              entries: UnsafeBufferPointer(rebasing: entries[..<count]), bytes: input,
-              longLengths: longLengths),
-            scanner.position)
+          unsafe _UnsafeTapeView.with(
+            entries: UnsafeBufferPointer(rebasing: entries[..<count]), bytes: input,
+            longLengths: longLengths
+          ) { view in
+            body(offset, view, scanner.position)
+          }
         }
       }
       guard goesOn else { return .stopped }

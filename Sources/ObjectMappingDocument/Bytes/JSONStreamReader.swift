@@ -1190,11 +1190,13 @@ package struct _JSONStreamReader {
       }
       return unsafe scanned.entries.withUnsafeBufferPointer { entries in
         unsafe scanned.longLengths.withUnsafeBufferPointer { longLengths in
-          unsafe body(
-            .element(
-              index: index,
-              view: _UnsafeTapeView(entries: entries, bytes: bytes, longLengths: longLengths),
-              bytes: _ElementBytes(buffer: UnsafeRawBufferPointer(bytes))))
+          unsafe _UnsafeTapeView.with(entries: entries, bytes: bytes, longLengths: longLengths) {
+            view in
+            unsafe body(
+              .element(
+                index: index, view: view,
+                bytes: _ElementBytes(buffer: UnsafeRawBufferPointer(bytes))))
+          }
         }
       }
     }

@@ -58,10 +58,15 @@ extension _Tape {
     } catch {
       return .failure(error)
     }
+    // Long strings that repeat share one storage during the reading (``_SharedStrings``).
     return unsafe .success(
       index.entries.withUnsafeBufferPointer { entries in
         unsafe index.longLengths.withUnsafeBufferPointer { longLengths in
-          unsafe body(_UnsafeTapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+          unsafe _SharedStrings.with(documentSize: bytes.count) { sharedStrings in
+            unsafe _UnsafeTapeView.with(
+              entries: entries, bytes: bytes, longLengths: longLengths,
+              sharedStrings: sharedStrings, body)
+          }
         }
       })
   }

@@ -15,6 +15,9 @@
   private let entries: UnsafeMutableBufferPointer<_PackedEntry>
   private let bytes: UnsafeMutableBufferPointer<UInt8>
   private let longLengths: UnsafeMutableBufferPointer<_LongLength>
+  /// The view's side (the copied long lengths; no shared strings: the table belongs to the
+  /// scan the source view was made by).
+  private let side: UnsafeMutablePointer<_TapeSide>
   /// A view of the copy, valid while the copy is alive.
   package let view: _UnsafeTapeView
 
@@ -23,10 +26,15 @@
     unsafe entries = unsafe Self.copy(source.entries)
     unsafe bytes = unsafe Self.copy(source.bytes)
     unsafe longLengths = unsafe Self.copy(source.longLengths)
+    unsafe side = UnsafeMutablePointer<_TapeSide>.allocate(capacity: 1)
+    unsafe side.initialize(
+      to: _TapeSide(
+        longLengths: UnsafeBufferPointer(rebasing: longLengths[0..<source.longLengths.count]),
+        sharedStrings: nil))
     view = unsafe _UnsafeTapeView(
       entries: UnsafeBufferPointer(rebasing: entries[0..<source.entries.count]),
       bytes: UnsafeBufferPointer(rebasing: bytes[0..<source.bytes.count]),
-      longLengths: UnsafeBufferPointer(rebasing: longLengths[0..<source.longLengths.count]))
+      side: UnsafePointer(side))
     unsafe assert(
       view.entries.count == source.entries.count && view.bytes.count == source.bytes.count)
   }
@@ -49,5 +57,6 @@
     unsafe entries.deallocate()
     unsafe bytes.deallocate()
     unsafe longLengths.deallocate()
+    unsafe side.deallocate()
   }
 }

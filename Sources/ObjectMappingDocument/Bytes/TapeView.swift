@@ -24,16 +24,53 @@
   @usableFromInline package let entries: UnsafeBufferPointer<_PackedEntry>
   @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
   /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
-  @usableFromInline package let longLengths: UnsafeBufferPointer<_LongLength>
+  /// What the view reads besides its entries and bytes (``_TapeSide``), or `nil` for none.
+  @usableFromInline package let side: UnsafePointer<_TapeSide>?
 
+  /// A view of `entries` and `bytes`, with the other memory behind `side` (see
+  /// ``with(entries:bytes:longLengths:sharedStrings:_:)``, which makes it).
   @inlinable @inline(__always)
   package init(
     entries: UnsafeBufferPointer<_PackedEntry>, bytes: UnsafeBufferPointer<UInt8>,
-    longLengths: UnsafeBufferPointer<_LongLength> = unsafe UnsafeBufferPointer(start: nil, count: 0)
+    side: UnsafePointer<_TapeSide>? = nil
   ) {
     unsafe self.entries = unsafe entries
     unsafe self.bytes = unsafe bytes
-    unsafe self.longLengths = unsafe longLengths
+    unsafe self.side = unsafe side
+  }
+
+  /// Calls `body` with a view of `entries` and `bytes`, with `longLengths` and `sharedStrings`
+  /// behind its ``side`` pointer, valid during the call.
+  @inlinable @inline(__always)
+  package static func with<Result>(
+    entries: UnsafeBufferPointer<_PackedEntry>, bytes: UnsafeBufferPointer<UInt8>,
+    longLengths: UnsafeBufferPointer<_LongLength>,
+    sharedStrings: UnsafeMutablePointer<_SharedStrings.Slot>? = nil,
+    _ body: (_UnsafeTapeView) throws -> Result
+  ) rethrows -> Result {
+    if unsafe longLengths.isEmpty && sharedStrings == nil {
+      return unsafe try body(_UnsafeTapeView(entries: entries, bytes: bytes))
+    }
+    return unsafe try withUnsafePointer(
+      to: _TapeSide(longLengths: longLengths, sharedStrings: sharedStrings)
+    ) { side in
+      unsafe try body(_UnsafeTapeView(entries: entries, bytes: bytes, side: side))
+    }
+  }
+
+  /// The lengths and counts too large for a packed entry (``_Tape/longLengths``).
+  @inlinable
+  package var longLengths: UnsafeBufferPointer<_LongLength> {
+    guard let side = unsafe side else { return unsafe UnsafeBufferPointer(start: nil, count: 0) }
+    return unsafe side.pointee.longLengths
+  }
+
+  /// The table long strings are shared through (``_SharedStrings``): set only for a whole
+  /// document read into models (``_Tape/scanInPlace``); `nil` otherwise.
+  @inlinable
+  package var sharedStrings: UnsafeMutablePointer<_SharedStrings.Slot>? {
+    guard let side = unsafe side else { return nil }
+    return unsafe side.pointee.sharedStrings
   }
 
   /// The entry at `index`.
@@ -82,6 +119,11 @@
       return decodedString(at: index)
     }
     let start = packed.storedPayload
+    // A string too long to be small allocates: shared with an earlier one of the same bytes
+    // when the reading keeps a table (``_SharedStrings``).
+    if length > 15, let slots = unsafe sharedStrings {
+      return unsafe sharedString(start: start, length: length, slots: slots)
+    }
     return unsafe _string(validUTF8: UnsafeBufferPointer(rebasing: bytes[start..<start + length]))
   }
 
@@ -382,7 +424,8 @@ extension _Tape {
     unsafe try entries.withUnsafeBufferPointer { entries in
       unsafe try bytes.withUnsafeBufferPointer { bytes in
         unsafe try longLengths.withUnsafeBufferPointer { longLengths in
-          unsafe try body(_UnsafeTapeView(entries: entries, bytes: bytes, longLengths: longLengths))
+          unsafe try _UnsafeTapeView.with(
+            entries: entries, bytes: bytes, longLengths: longLengths, body)
         }
       }
     }

@@ -50,4 +50,38 @@ import Testing
     #expect(object == .notAnArray)
     #expect(_UnsafeTapeView.empty.entries.isEmpty && _UnsafeTapeView.empty.bytes.isEmpty)
   }
+
+  /// Long strings that repeat share one storage during a whole document's reading
+  /// (`_SharedStrings`); each still reads as its own bytes, compared with `JSONDecoder`: repeats,
+  /// strings of one length with the same first and last eight bytes (one slot, told apart by
+  /// their whole bytes), escaped and non-ASCII strings, and more distinct strings than slots.
+  @Test func longStringsThatRepeatReadAsTheirOwnBytes() throws {
+    var strings: [String] = []
+    for round in 0..<3 {
+      for index in 0..<400 {
+        strings.append("https://example.com/profile_images/\(index)/picture.png")
+        strings.append(
+          "prefix--" + String(repeating: "ab", count: index % 7) + "\(index % 5)--suffix")
+        if index % 3 == round { strings.append("a line\nbreak and a tab\t, long enough \(index)") }
+      }
+      strings.append("幸せの☆お守り 幸せの☆お守り \(round % 2)")
+      strings.append("short \(round)")
+    }
+    let data = try JSONEncoder().encode(strings)
+    #expect(data.count >= _SharedStrings.minimumDocumentSize)
+    let read = try _Tape.scan(jsonData: data, options: .strict) { view -> [String] in
+      #expect(view.sharedStrings != nil)
+      var element = 1
+      var values: [String] = []
+      for _ in 0..<view.count(at: 0) {
+        values.append(view.string(at: element))
+        element = view.next(after: element)
+      }
+      return values
+    }
+    #expect(read == (try JSONDecoder().decode([String].self, from: data)))
+    #expect(read == strings)
+    // A small document keeps no table.
+    try _Tape.scan(jsonString: Self.text, options: .strict) { #expect($0.sharedStrings == nil) }
+  }
 }
