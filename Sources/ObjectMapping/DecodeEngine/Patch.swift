@@ -450,8 +450,9 @@ extension _MappingPlan {
   }
 
   /// The writes that map the object at `index` onto `existing`, the instance it is for (the
-  /// root of `map(_:onto:)`, a mapper route's target): ``map(existing:at:matching:declineIsAcceptable:run:)``
-  /// with ``ExistingMatch/target``, as a patch. `nil` (with the errors in `run`) when it fails.
+  /// root of `map(_:onto:)`, a mapper route's target): the entry
+  /// ``map(existing:at:matching:declineIsAcceptable:run:)`` with ``ExistingMatch/target``, as a
+  /// patch. `nil` (with the errors in `run`) when it fails.
   func patch(onto existing: Object, at index: Int, run: inout MappingRun) -> Patch<Object>? {
     map(existing: existing, at: index, matching: .target, run: &run)?.patch
   }
