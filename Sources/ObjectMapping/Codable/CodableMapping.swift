@@ -46,14 +46,8 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
       }
     }
     let single = DynamicCase<Object>(
-      name: name, decode: decode,
-      collectExisting: { _, index, run in
-        // `Codable` replaces the value whole.
-        guard let value = decode(index, &run) else { return nil }
-        var patch = Patch<Object>()
-        patch.append({ $0 = value }, preview: { $0 = value })
-        return patch
-      },
+      // `Codable` replaces the value whole.
+      name: name, decode: decode, update: .replacing,
       makeEncoder: { _ in
         CaseEncoder { value, _, writer, run in
           if writer.target == .json, settings.stream(value, into: &writer.json) { return true }

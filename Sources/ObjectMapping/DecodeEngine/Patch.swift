@@ -238,21 +238,10 @@ extension _MappingPlan {
     return identity.value(scratch)
   }
 
-  /// Collects the writes that map the object at `index` onto `existing`: only present keys are
-  /// written; absence is never an error. `nil` (with the errors in `run`) when it fails.
-  func collectExisting(_ existing: Object, at index: Int, run: inout MappingRun) -> Patch<Object>? {
-    if let dynamic {
-      // The chosen case's mapping updates the existing instance (which must be of its type).
-      return dynamic.collectExisting(existing, at: index, run: &run)
-    }
-    if let keyRule {
-      return collectSingleKeyed(existing, at: index, keyRule: keyRule, run: &run)
-    }
-    return collectFields(existing, at: index, run: &run)
-  }
-
-  /// ``collectExisting(_:at:run:)`` for the rules of a plain mapping (or the keyed value of a
-  /// nested-key one): the same steps as for a new model, on a target that records the writes.
+  /// The writes that map the object at `index` onto `existing` with the rules of a plain mapping
+  /// (or the keyed value of a nested-key one): the same steps as for a new model, on a target
+  /// that records the writes; only present keys are written, absence is never an error. `nil`
+  /// (with the errors in `run`) when it fails.
   func collectFields(_ existing: Object, at index: Int, run: inout MappingRun) -> Patch<Object>? {
     guard run.tape[index].kind == .object || readsOnlySpecialSources else {
       run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
@@ -301,11 +290,15 @@ extension _MappingPlan {
       let id = policy == .clearThenAppend ? nil : payloadIdentity(at: elementIndex, run: &run)
       if let id, let position = mappedIds[id] {
         // The same id twice in one payload: one object, the later values win.
-        if let later = pendingMerge(mapped[position].child, at: elementIndex, run: &run) {
+        if let later = map(
+          existing: mapped[position].child, at: elementIndex, matching: .inPlace, run: &run)
+        {
           mapped[position].absorb(later)
         }
       } else if mergesExisting, let id, let position = existingIds[id] {
-        if let pending = pendingMerge(existing[position], at: elementIndex, run: &run) {
+        if let pending = map(
+          existing: existing[position], at: elementIndex, matching: .inPlace, run: &run)
+        {
           mergedExisting[position] = mapped.count
           mappedIds[id] = mapped.count
           mapped.append(pending)
@@ -387,26 +380,112 @@ extension Patch {
   }
 }
 
+/// How ``_MappingPlan/map(existing:at:matching:declineIsAcceptable:run:)`` pairs an existing
+/// instance with the payload element that may update it.
+enum ExistingMatch {
+  /// The element is for this instance: the root of `map(_:onto:)`, a mapper route's target, the
+  /// instance a dynamic case updates. A dynamic mapping maps it with the case it chooses, whose
+  /// model type must be the instance's; a nested-key mapping writes the key and the keyed
+  /// value into it.
+  case target
+  /// A relationship's existing child, merged in place: with ``CollectionPolicy/merge``, or an
+  /// element whose identity the caller already matched. Dynamic and nested-key mappings
+  /// replace rather than merge: they map the element new, so that a pending child's preview is
+  /// always the value it will become.
+  case inPlace
+  /// A to-one relationship's existing child: merged in place (as ``inPlace``) when the element's
+  /// identity is the child's; otherwise, or when the mapping has no identity, mapped new.
+  case identity
+}
+
 extension _MappingPlan {
-  /// Maps the object at `index` onto `existing` when their identities match, else as a fresh
-  /// object (a to-one relationship onto an existing child).
-  func mergeOne(_ existing: Object, at index: Int, run: inout MappingRun) -> PendingChild<Object>? {
-    if let identity, let id = payloadIdentity(at: index, run: &run), identity.value(existing) == id
-    {
-      return pendingMerge(existing, at: index, run: &run)
+  /// Maps the element at `index`, given the instance it may update: the one entry for an
+  /// object that may already exist (the root of `map(_:onto:)`, mapper routes, dynamic cases,
+  /// relationships onto an existing model).
+  ///
+  /// - `existing` is `nil`: the element is mapped new (`.fresh`).
+  /// - `match` pairs `existing` with the element: the same steps as for a new object run onto
+  ///   it, recording their writes in a patch (`.merged`), applied only once the whole mapping
+  ///   succeeded.
+  /// - Otherwise the element is mapped new and replaces `existing`.
+  ///
+  /// A new child of a model being made does not come here: it is written in place through
+  /// ``decodeNew(at:run:declineIsAcceptable:accept:)``, which builds no `PendingChild`.
+  ///
+  /// - Parameters:
+  ///   - existing: The instance the element may update, if any.
+  ///   - index: The element's tape index.
+  ///   - match: How `existing` and the element are paired.
+  ///   - declineIsAcceptable: Whether a dynamic mapping may decline the element when there is
+  ///     no existing instance (it is then left out, with a diagnostic); a decline that would
+  ///     replace an existing instance is always an error.
+  ///   - run: The run, which receives the errors.
+  /// - Returns: The pending child; `nil`, with the errors in `run`, when the element failed.
+  func map(
+    existing: Object?, at index: Int, matching match: ExistingMatch,
+    declineIsAcceptable: Bool = false, run: inout MappingRun
+  ) -> PendingChild<Object>? {
+    guard let existing else {
+      return decodeNew(at: index, run: &run, declineIsAcceptable: declineIsAcceptable).map {
+        .fresh($0)
+      }
     }
-    return decodeNew(at: index, run: &run, declineIsAcceptable: false).map { .fresh($0) }
+    switch match {
+    case .target:
+      if let dynamic { return mapChosenCase(onto: existing, with: dynamic, at: index, run: &run) }
+      if let keyRule {
+        return collectSingleKeyed(existing, at: index, keyRule: keyRule, run: &run).map {
+          .merged(existing, $0)
+        }
+      }
+    case .identity:
+      guard let identity, let id = payloadIdentity(at: index, run: &run),
+        identity.value(existing) == id
+      else { return replacing(at: index, run: &run) }
+      fallthrough
+    case .inPlace:
+      guard dynamic == nil, keyRule == nil else { return replacing(at: index, run: &run) }
+    }
+    return collectFields(existing, at: index, run: &run).map { .merged(existing, $0) }
   }
 
-  /// `existing` updated from the payload at `index`: its pending merge, or a fresh object for
-  /// the mappings that replace rather than merge (dynamic and nested-key ones), so that a
-  /// pending child's preview is always the value it will become.
-  func pendingMerge(_ existing: Object, at index: Int, run: inout MappingRun)
-    -> PendingChild<Object>?
-  {
-    guard dynamic == nil, keyRule == nil else {
-      return decodeNew(at: index, run: &run, declineIsAcceptable: false).map { .fresh($0) }
+  /// The writes that map the object at `index` onto `existing`, the instance it is for (the
+  /// root of `map(_:onto:)`, a mapper route's target): the entry
+  /// ``map(existing:at:matching:declineIsAcceptable:run:)`` with ``ExistingMatch/target``, as a
+  /// patch. `nil` (with the errors in `run`) when it fails.
+  func patch(onto existing: Object, at index: Int, run: inout MappingRun) -> Patch<Object>? {
+    map(existing: existing, at: index, matching: .target, run: &run)?.patch
+  }
+
+  /// The element at `index` mapped new, to replace an existing instance (a decline is an error).
+  private func replacing(at index: Int, run: inout MappingRun) -> PendingChild<Object>? {
+    decodeNew(at: index, run: &run, declineIsAcceptable: false).map { .fresh($0) }
+  }
+
+  /// A dynamic mapping onto the instance the element is for: the chosen case (a decline is an
+  /// error here) maps it onto the instance cast to the case's model type.
+  @inline(never)
+  private func mapChosenCase(
+    onto existing: Object, with dynamic: DynamicDispatch<Object>, at index: Int,
+    run: inout MappingRun
+  ) -> PendingChild<Object>? {
+    guard let chosen = dynamic.chosenCase(at: index, run: &run, declineIsAcceptable: false) else {
+      return nil
     }
-    return collectExisting(existing, at: index, run: &run).map { .merged(existing, $0) }
+    return chosen.map(existing: existing, at: index, run: &run)
+  }
+}
+
+extension PendingChild {
+  /// The writes that turn the existing instance into this child: the merge's, or for a fresh
+  /// child one write replacing the instance with it.
+  var patch: Patch<Child> {
+    switch self {
+    case .merged(_, let patch): return patch
+    case .fresh(let child):
+      var patch = Patch<Child>()
+      patch.append({ $0 = child }, preview: { $0 = child })
+      return patch
+    }
   }
 }

@@ -251,15 +251,11 @@ private func _mergeDictionary<Child>(
       }
     } else if pending[key] == nil {
       run.path.append(.key(key))
-      let child =
-        if let existing = current[key] {
-          plan.pendingMerge(existing, at: cursor + 1, run: &run)
-        } else {
-          plan.decodeNew(at: cursor + 1, run: &run, declineIsAcceptable: false).map {
-            PendingChild.fresh($0)
-          }
-        }
-      if let child { pending[key] = child }
+      if let child = plan.map(
+        existing: current[key], at: cursor + 1, matching: .inPlace, run: &run)
+      {
+        pending[key] = child
+      }
       run.path.removeLast()
     }
     cursor = run.tape.next(after: cursor + 1)

@@ -29,11 +29,10 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
     }
     let current = writer.value(in: object)
     let plan = mapping()._plan
-    let merged =
-      rule.mergesInPlace(in: run)
-      ? plan.pendingMerge(current, at: index, run: &run)
-      : plan.mergeOne(current, at: index, run: &run)
-    guard let child = merged else { return nil }
+    let match: ExistingMatch = rule.mergesInPlace(in: run) ? .inPlace : .identity
+    guard let child = plan.map(existing: current, at: index, matching: match, run: &run) else {
+      return nil
+    }
     let writer = writer
     return ExistingWrite(
       write: { writer.write(child.materialize(), into: &$0) }, preview: { child.preview },
@@ -77,16 +76,13 @@ final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: Relatio
       return ExistingWrite(setting: Child?.none as Any) { writer.write(nil, into: &$0) }
     }
     let plan = mapping()._plan
-    let pending: PendingChild<Child>?
-    if let current = writer.value(in: object) {
-      pending =
-        rule.mergesInPlace(in: run)
-        ? plan.pendingMerge(current, at: index, run: &run)
-        : plan.mergeOne(current, at: index, run: &run)
-    } else {
-      pending = plan.decodeNew(at: index, run: &run).map { .fresh($0) }
-    }
-    guard let pending else { return nil }
+    let match: ExistingMatch = rule.mergesInPlace(in: run) ? .inPlace : .identity
+    // No child yet: a new one, which a dynamic mapping may decline as when mapping new.
+    guard
+      let pending = plan.map(
+        existing: writer.value(in: object), at: index, matching: match,
+        declineIsAcceptable: true, run: &run)
+    else { return nil }
     return ExistingWrite(
       write: { writer.write(pending.materialize(), into: &$0) },
       preview: { Child?.some(pending.preview) as Any }, commitMerges: pending.commitMerges)

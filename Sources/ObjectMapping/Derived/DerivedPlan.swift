@@ -101,23 +101,15 @@ enum DerivedPlan {
     }
     let single = DynamicCase<Object>(
       name: name, decode: decode,
-      collectExisting: { _, index, run in
-        // The model's `init(from:)` makes a whole value: it replaces an existing struct. A
-        // class instance cannot be updated in place (its other references would keep the old
-        // values, and `map(_:onto:)` of a class would silently change nothing): an error.
-        guard !isClass else {
-          run.fail(
-            .invalidDefinition(
-              message: "a mapping derived from \(name)'s Codable conformance makes new "
-                + "instances with its init(from:) and cannot update an existing \(name) in "
-                + "place; use the instance map(_:) returns, or write a full mapping"))
-          return nil
-        }
-        guard let value = decode(index, &run) else { return nil }
-        var patch = Patch<Object>()
-        patch.append({ $0 = value }, preview: { $0 = value })
-        return patch
-      },
+      // The model's `init(from:)` makes a whole value: it replaces an existing struct. A class
+      // instance cannot be updated in place (its other references would keep the old values,
+      // and `map(_:onto:)` of a class would silently change nothing): an error.
+      update: isClass
+        ? .refusing(
+          "a mapping derived from \(name)'s Codable conformance makes new "
+            + "instances with its init(from:) and cannot update an existing \(name) in "
+            + "place; use the instance map(_:) returns, or write a full mapping")
+        : .replacing,
       makeEncoder: { _ in CaseEncoder { _, _, _, _ in false } })
     let dispatch = DynamicDispatch(
       cases: [single], matchers: [nil], chooser: { _ in single }, fallback: nil,

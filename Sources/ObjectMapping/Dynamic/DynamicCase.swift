@@ -3,10 +3,8 @@
 public struct DynamicCase<Base>: Sendable {
   let name: String
   let decode: @Sendable (Int, inout MappingRun) -> Base?
-  /// Collects the writes that map the object at the index onto an existing `Base`, which must
-  /// hold this case's model type (else a type mismatch naming both types is recorded); `nil`
-  /// with the errors in the run when it fails.
-  let collectExisting: @Sendable (Base, Int, inout MappingRun) -> Patch<Base>?
+  /// How the case maps the object at an index onto an existing `Base`.
+  let update: CaseUpdate<Base>
   /// The serializing side, writing `discriminator` back when there is one.
   let makeEncoder: @Sendable (Discriminator?) -> CaseEncoder<Base>
 
@@ -70,12 +68,11 @@ public struct DynamicCase<Base>: Sendable {
   /// A case made of its parts (``CodableMapping``'s single case).
   init(
     name: String, decode: @escaping @Sendable (Int, inout MappingRun) -> Base?,
-    collectExisting: @escaping @Sendable (Base, Int, inout MappingRun) -> Patch<Base>?,
-    makeEncoder: @escaping @Sendable (Discriminator?) -> CaseEncoder<Base>
+    update: CaseUpdate<Base>, makeEncoder: @escaping @Sendable (Discriminator?) -> CaseEncoder<Base>
   ) {
     self.name = name
     self.decode = decode
-    self.collectExisting = collectExisting
+    self.update = update
     self.makeEncoder = makeEncoder
   }
 
@@ -98,7 +95,7 @@ public struct DynamicCase<Base>: Sendable {
       if made, value == nil { _recordNotABase(Child.self, Base.self, run: &run) }
       return value
     }
-    collectExisting = { existing, index, run in
+    update = .mapping { existing, index, run in
       guard let child = extract(existing, false) else {
         run.fail(
           .typeMismatch(
@@ -106,7 +103,8 @@ public struct DynamicCase<Base>: Sendable {
             found: "a \(name)"))
         return nil
       }
-      guard let childPatch = plan.collectExisting(child, at: index, run: &run) else { return nil }
+      guard let pending = plan.map(existing: child, at: index, matching: .target, run: &run)
+      else { return nil }
       var patch = Patch<Base>()
       // A class child is the existing instance itself: applying the writes updates it in
       // place, and embedding it again gives back the same reference. A value child (a struct
@@ -114,17 +112,13 @@ public struct DynamicCase<Base>: Sendable {
       // preview changes no existing class instance (see `PendingChild.preview`).
       patch.append(
         { base in
-          var updated = child
-          childPatch.apply(to: &updated)
-          if let embedded = embed(updated) { base = embedded }
+          if let embedded = embed(pending.materialize()) { base = embedded }
         },
         preview: { base in
           guard !(Child.self is AnyClass) else { return }
-          var updated = child
-          childPatch.applyPreview(to: &updated)
-          if let embedded = embed(updated) { base = embedded }
+          if let embedded = embed(pending.preview) { base = embedded }
         })
-      return patch
+      return .merged(existing, patch)
     }
     makeEncoder = { discriminator in
       var inverse = plan.inverse
@@ -141,6 +135,35 @@ public struct DynamicCase<Base>: Sendable {
       }
     }
   }
+}
+
+extension DynamicCase {
+  /// Maps the object at `index` onto `existing`, for which this case was chosen: through the
+  /// case mapping's ``_MappingPlan/map(existing:at:matching:declineIsAcceptable:run:)``, or as
+  /// ``update`` says for a case that makes whole values. `nil` with the errors in the run when
+  /// it fails.
+  func map(existing: Base, at index: Int, run: inout MappingRun) -> PendingChild<Base>? {
+    switch update {
+    case .mapping(let map):
+      return map(existing, index, &run)
+    case .replacing:
+      return decode(index, &run).map { .fresh($0) }
+    case .refusing(let message):
+      run.fail(.invalidDefinition(message: message))
+      return nil
+    }
+  }
+}
+
+/// How a ``DynamicCase`` maps an object onto an existing `Base`.
+enum CaseUpdate<Base>: Sendable {
+  /// With the case's mapping, onto the existing instance cast to the case's model type (a type
+  /// mismatch naming both types when it is of another type).
+  case mapping(@Sendable (Base, Int, inout MappingRun) -> PendingChild<Base>?)
+  /// Replaced whole by the value the case decodes (a `Codable` type's `init(from:)`).
+  case replacing
+  /// Refused with this definition problem (a class that cannot be updated in place).
+  case refusing(String)
 }
 
 /// A case's child that is not a `Base` (a definition mistake).

@@ -396,16 +396,6 @@ struct DynamicDispatch<Base>: Sendable {
     return decodeCase(index, &run)
   }
 
-  /// Collects the writes that map the object at `index` onto `existing` with the chosen case;
-  /// `nil` with an error when no case matches (never acceptable here) or the case's model type
-  /// is not the existing instance's.
-  func collectExisting(_ existing: Base, at index: Int, run: inout MappingRun) -> Patch<Base>? {
-    guard let chosen = chosenCase(at: index, run: &run, declineIsAcceptable: false) else {
-      return nil
-    }
-    return chosen.collectExisting(existing, index, &run)
-  }
-
   /// The decoder of the case chosen for the object at `index`, or `nil` (with the decline
   /// recorded).
   @inline(never)
@@ -416,7 +406,7 @@ struct DynamicDispatch<Base>: Sendable {
   }
 
   /// The case chosen for the object at `index`, or `nil` (with the decline recorded).
-  private func chosenCase(
+  func chosenCase(
     at index: Int, run: inout MappingRun, declineIsAcceptable: Bool
   ) -> DynamicCase<Base>? {
     guard let chosen = choose(at: index, run: run) else {

@@ -49,7 +49,7 @@ extension MappingProtocol {
         diagnostics: CappedList(limit: 0))
     }
     var run = MappingRun(tape: view, root: _plan, options: settings)
-    var patch = _plan.collectExisting(existing, at: 0, run: &run)
+    var patch = _plan.patch(onto: existing, at: 0, run: &run)
     if run.errors.isEmpty, _plan.failsUnmappable(at: 0, run: &run) { patch = nil }
     return ExistingOutcome(
       patch: run.errors.isEmpty ? patch : nil, errors: run.errors, diagnostics: run.diagnostics)

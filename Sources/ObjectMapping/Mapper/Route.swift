@@ -91,7 +91,7 @@ public struct Route: Sendable {
     acceptsTarget = { target in target is M.Object }
     decodeOnto = { index, run, target in
       guard var typed = target as? M.Object else { return .wrongType }
-      guard let patch = plan.collectExisting(typed, at: index, run: &run) else { return .failed }
+      guard let patch = plan.patch(onto: typed, at: index, run: &run) else { return .failed }
       // Nothing written for an unmappable representation: the target stays as it was.
       if plan.dropsUnmappable(at: index, run: &run) { return .unmappable }
       patch.apply(to: &typed)
