@@ -255,6 +255,49 @@ extension _MappingPlan {
     return patch
   }
 
+  /// The one element loop of a to-many relationship, for a new model and onto existing children
+  /// alike: maps the `count` elements from the tape entry `first` on with `mapElement` (each under
+  /// its index in the path when `indexesPath`; a lone object under lenient coercion adds none),
+  /// and under `dropsFailures` turns a failed element's errors into a diagnostic, or drops with
+  /// `dropNew` an element just mapped new (`mapElement` returned `true`) from none of its keys
+  /// (`{}`: an unmappable representation).
+  ///
+  /// Inlined into both callers, so its closures cost no call: a new model's children are
+  /// written in place and build no `PendingChild` and read no identity.
+  @inline(__always)
+  func forEachElement(
+    from first: Int, count: Int, indexesPath: Bool, dropsFailures: Bool, run: inout MappingRun,
+    mapElement: (_ element: Int, _ run: inout MappingRun) -> Bool, dropNew: () -> Void
+  ) {
+    var cursor = first
+    for offset in 0..<count {
+      if indexesPath { run.path.append(.index(offset)) }
+      let errorsBefore = run.errors.count
+      let mappedNew = mapElement(cursor, &run)
+      if dropsFailures,
+        dropsFailedElement(at: cursor, errorsBefore: errorsBefore, mappedNew: mappedNew, run: &run)
+      {
+        dropNew()
+      }
+      if indexesPath { run.path.removeLast() }
+      cursor = run.tape.next(after: cursor)
+    }
+  }
+
+  /// Under ``ChildFailurePolicy/dropChild``: the errors of the element at `index` become a
+  /// diagnostic; without errors, whether the element, when it was mapped new, is unmappable
+  /// (to be dropped). Out of line, off the common path.
+  @inline(never)
+  private func dropsFailedElement(
+    at index: Int, errorsBefore: Int, mappedNew: Bool, run: inout MappingRun
+  ) -> Bool {
+    if run.errors.count > errorsBefore {
+      run.dropErrors(since: errorsBefore)
+      return false
+    }
+    return mappedNew && dropsUnmappable(at: index, run: &run)
+  }
+
   /// Maps the children at `index` (an array, or one object under lenient coercion) onto the
   /// `existing` children with `policy`; `nil` when a child failed and failures fail the parent.
   func mergeChildren(
@@ -262,16 +305,7 @@ extension _MappingPlan {
     run: inout MappingRun
   ) -> [PendingChild<Object>]? {
     let entry = run.tape[index]
-    var elementIndexes: [Int] = []
-    if entry.kind == .array {
-      var cursor = index + 1
-      for _ in 0..<Int(entry.length) {
-        elementIndexes.append(cursor)
-        cursor = run.tape.next(after: cursor)
-      }
-    } else {
-      elementIndexes = [index]
-    }
+    let isArray = entry.kind == .array
     let mergesExisting = identity != nil && (policy == .replace || policy == .union)
     var existingIds: [AnyHashable: Int] = [:]
     if mergesExisting, let identity {
@@ -282,41 +316,41 @@ extension _MappingPlan {
     var mapped: [PendingChild<Object>] = []
     var mappedIds: [AnyHashable: Int] = [:]
     var mergedExisting: [Int: Int] = [:]  // existing position -> mapped position
+    var newId: AnyHashable?  // the id of the element last mapped new, if it had one
     let before = run.errors.count
-    for (offset, elementIndex) in elementIndexes.enumerated() {
-      if entry.kind == .array { run.path.append(.index(offset)) }
-      defer { if entry.kind == .array { run.path.removeLast() } }
-      let errorsBefore = run.errors.count
-      let id = policy == .clearThenAppend ? nil : payloadIdentity(at: elementIndex, run: &run)
-      if let id, let position = mappedIds[id] {
-        // The same id twice in one payload: one object, the later values win.
-        if let later = map(
-          existing: mapped[position].child, at: elementIndex, matching: .inPlace, run: &run)
-        {
-          mapped[position].absorb(later)
+    forEachElement(
+      from: isArray ? index + 1 : index, count: isArray ? Int(entry.length) : 1,
+      indexesPath: isArray, dropsFailures: onFailure == .dropChild, run: &run,
+      mapElement: { elementIndex, run in
+        let id = policy == .clearThenAppend ? nil : payloadIdentity(at: elementIndex, run: &run)
+        if let id, let position = mappedIds[id] {
+          // The same id twice in one payload: one object, the later values win.
+          if let later = map(
+            existing: mapped[position].child, at: elementIndex, matching: .inPlace, run: &run)
+          {
+            mapped[position].absorb(later)
+          }
+        } else if mergesExisting, let id, let position = existingIds[id] {
+          if let pending = map(
+            existing: existing[position], at: elementIndex, matching: .inPlace, run: &run)
+          {
+            mergedExisting[position] = mapped.count
+            mappedIds[id] = mapped.count
+            mapped.append(pending)
+          }
+        } else if let child = decodeNew(at: elementIndex, run: &run) {
+          if let id { mappedIds[id] = mapped.count }
+          newId = id
+          mapped.append(.fresh(child))
+          return true
         }
-      } else if mergesExisting, let id, let position = existingIds[id] {
-        if let pending = map(
-          existing: existing[position], at: elementIndex, matching: .inPlace, run: &run)
-        {
-          mergedExisting[position] = mapped.count
-          mappedIds[id] = mapped.count
-          mapped.append(pending)
-        }
-      } else if let child = decodeNew(at: elementIndex, run: &run) {
-        if onFailure == .dropChild, run.errors.count == errorsBefore,
-          dropsUnmappable(at: elementIndex, run: &run)
-        {
-          // Mapped without error from none of its keys (`{}`): unmappable, dropped too.
-          continue
-        }
-        if let id { mappedIds[id] = mapped.count }
-        mapped.append(.fresh(child))
-      }
-      if run.errors.count > errorsBefore, onFailure == .dropChild {
-        run.dropErrors(since: errorsBefore)
-      }
-    }
+        return false
+      },
+      dropNew: {
+        // Mapped without error from none of its keys (`{}`): unmappable, dropped too.
+        mapped.removeLast()
+        if let newId { mappedIds[newId] = nil }
+      })
     guard run.errors.count == before else { return nil }
     switch policy {
     case .replace, .clearThenAppend, .merge:

@@ -45,36 +45,17 @@ final class ToManyStep<
     // about 270 bytes of stack per level of a recursion (instructions on twitter.json: the
     // same within 0.5%).
     var children = reservedChildren(count)
-    var cursor = index + 1
-    for offset in 0..<count {
-      run.path.append(.index(offset))
-      let errorsBefore = run.errors.count
-      plan.decodeChild(at: cursor, run: &run) { child in appendChild(&children, consume child) }
-      if dropsFailures {
-        dropIfFailed(&children, at: cursor, errorsBefore: errorsBefore, plan: plan, run: &run)
-      }
-      run.path.removeLast()
-      cursor = run.tape.next(after: cursor)
-    }
+    plan.forEachElement(
+      from: index + 1, count: count, indexesPath: true, dropsFailures: dropsFailures, run: &run,
+      mapElement: { cursor, run in
+        plan.decodeChild(at: cursor, run: &run) { child in appendChild(&children, consume child) }
+        return true
+      },
+      dropNew: { dropLastChild(&children) })
     // Written also when a child failed (the parent fails then): a report's partial object
     // keeps the children as far as they mapped.
     if run.errors.count == before || !dropsFailures {
       writer.write(Collection(mappedElements: children), into: &object)
-    }
-  }
-
-  /// Under ``ChildFailurePolicy/dropChild``: drops the child just mapped at `index` when it
-  /// failed (its errors become a diagnostic) or mapped without error from none of its keys
-  /// (`{}`: an unmappable representation, dropped too). Out of line, off the common path.
-  @inline(never)
-  private func dropIfFailed(
-    _ children: inout [Collection.Element], at index: Int, errorsBefore: Int,
-    plan: _MappingPlan<Collection.Element>, run: inout MappingRun
-  ) {
-    if run.errors.count > errorsBefore {
-      run.dropErrors(since: errorsBefore)
-    } else if plan.dropsUnmappable(at: index, run: &run) {
-      dropLastChild(&children)
     }
   }
 
