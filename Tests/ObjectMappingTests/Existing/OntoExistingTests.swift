@@ -171,6 +171,36 @@ struct OntoExistingTests {
     #expect(post.comments.map(\.description) == ["Comment(5, second)", "Comment(6, x)"])
   }
 
+  // Issue 37's decision: `.append` and `.prepend` read the payload's identities (an id twice in
+  // one payload is one object) but never the existing children's; `.clearThenAppend` reads none.
+  @Test func combiningPoliciesMergeRepeatedIdsWithinThePayloadOnly() throws {
+    let payload =
+      #"{"comments": [{"id": 5, "text": "first"}, {"id": 6, "text": "x"}, {"id": 5, "text": "second"}, {"id": 1, "text": "a3"}]}"#
+
+    var appended = try existingPost()
+    let first = appended.comments[0]
+    try postMapping(.append).map(payload, onto: &appended)
+    #expect(
+      appended.comments.map(\.description) == [
+        "Comment(1, a)", "Comment(2, b)", "Comment(5, second)", "Comment(6, x)", "Comment(1, a3)",
+      ])
+    #expect(appended.comments[0] === first && first.text == "a")
+
+    var prepended = try existingPost()
+    try postMapping(.prepend).map(payload, onto: &prepended)
+    #expect(
+      prepended.comments.map(\.description) == [
+        "Comment(5, second)", "Comment(6, x)", "Comment(1, a3)", "Comment(1, a)", "Comment(2, b)",
+      ])
+
+    var cleared = try existingPost()
+    try postMapping(.clearThenAppend).map(payload, onto: &cleared)
+    #expect(
+      cleared.comments.map(\.description) == [
+        "Comment(5, first)", "Comment(6, x)", "Comment(5, second)", "Comment(1, a3)",
+      ])
+  }
+
   @Test func aMissingIdNeverMatches() throws {
     var post = try postMapping().map(#"{"id": 1, "title": "t", "comments": [{"text": "no id"}]}"#)
     let idless = post.comments[0]
