@@ -46,14 +46,6 @@ final class RelationshipStep<Object>: DecodeStepKind {
     kind.decodeValue(into: &object, at: index, run: &run)
   }
 
-  /// Merges the value at `index` through ``kind``.
-  @inline(__always)
-  private func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object>?
-  {
-    kind.mergeValue(onto: object, at: index, run: &run)
-  }
-
   func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     var hint = _MemberHint(object: max(objectIndex, 0))
     if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
@@ -141,24 +133,66 @@ final class RelationshipStep<Object>: DecodeStepKind {
       run.dropsFailedChildren = outerDrops
       run.path.truncate(to: depth)
     }
-    let errorsBefore = run.errors.count
     let validates = hasValidators && run.context.validates
     guard !run.ontoExisting else {
-      return merge(onto: object, &patch, at: index, validates: validates, run: &run)
+      return kind.merge(onto: object, &patch, at: index, validates: validates, run: &run)
     }
-    let previous = validates ? rule.accessor.get(object) : nil
+    kind.decodeChecked(into: &object, at: index, validates: validates, run: &run)
+  }
+}
+
+/// How one kind of relationship maps its value (``RelationshipStep/kind``): a final class,
+/// immutable after `init`, whose `Sendable` conformance the compiler checks. Each holds the
+/// rule, the property's writer and the child mapping (resolved when first used, for recursion).
+protocol RelationshipKind<Object>: AnyObject, Sendable {
+  associatedtype Object
+  /// The property's type: the child, the optional child, the collection or the dictionary.
+  associatedtype Value
+
+  /// The relationship.
+  var rule: Relationship<Object> { get }
+  /// Reads and writes the property.
+  var writer: PropertyWriter<Object, Value> { get }
+  /// The rule's validators, typed once when the step is made
+  /// (``TypedValidator/typed(as:)``).
+  var validators: [Validator<Value>] { get }
+
+  /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
+  /// records the errors in `run` instead when it fails.
+  func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun)
+
+  /// What mapping the value at `index` onto the current value of the property in `object` (an
+  /// existing instance) will write, merging into its existing children by identity with the
+  /// collection policy; `nil` (with errors in `run`) when it fails.
+  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object, Value>?
+}
+
+extension RelationshipKind {
+  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
+    -> ExistingWrite<Object, Value>?
+  { nil }
+
+  /// ``decodeValue(into:at:run:)`` with validation or dropped children: a failed child's
+  /// errors are dropped under ``ChildFailurePolicy/dropChild``; a value set is validated, and
+  /// one rejected is replaced by the property's previous value.
+  func decodeChecked(
+    into object: inout Object, at index: Int, validates: Bool, run: inout MappingRun
+  ) {
+    let errorsBefore = run.errors.count
+    let previous = validates ? writer.value(in: object) : nil
     decodeValue(into: &object, at: index, run: &run)
     if run.errors.count > errorsBefore {
       // A failed child: dropped with a diagnostic, or failing the parent (the default).
       if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
     } else if let previous {
       let outcome = _validate(
-        rule.accessor.get(object), validators: rule.validators, object: object,
+        writer.value(in: object), validators: validators, object: object,
         keyPath: rule.propertyKeyPath)
       if case .accept(let accepted) = outcome {
-        rule.accessor.set(&object, accepted)
+        writer.write(accepted, into: &object)
       } else {
-        rule.accessor.set(&object, previous)
+        writer.write(previous, into: &object)
         run.record(outcome, at: [])
       }
     }
@@ -166,7 +200,7 @@ final class RelationshipStep<Object>: DecodeStepKind {
 
   /// Onto an existing instance: records the write ``mergeValue(onto:at:run:)`` computes, after
   /// validating the value it will set.
-  private func merge(
+  func merge(
     onto object: Object, _ patch: inout Patch<Object>, at index: Int, validates: Bool,
     run: inout MappingRun
   ) {
@@ -177,14 +211,13 @@ final class RelationshipStep<Object>: DecodeStepKind {
       }
       return
     }
-    let set = rule.accessor.set
+    let writer = writer
     guard validates else {
-      patch.append(pending.write, preview: { set(&$0, pending.preview()) })
+      patch.append(pending.write, preview: { writer.write(pending.preview(), into: &$0) })
       return
     }
     let outcome = _validate(
-      pending.preview(), validators: rule.validators, object: object,
-      keyPath: rule.propertyKeyPath)
+      pending.preview(), validators: validators, object: object, keyPath: rule.propertyKeyPath)
     guard case .accept(let accepted) = outcome else {
       // Rejected (the property keeps its value) or failed (the parent fails).
       run.record(outcome, at: [])
@@ -194,33 +227,10 @@ final class RelationshipStep<Object>: DecodeStepKind {
     patch.append(
       { object in
         commitMerges()
-        set(&object, accepted)
+        writer.write(accepted, into: &object)
       },
-      preview: { set(&$0, accepted) })
+      preview: { writer.write(accepted, into: &$0) })
   }
-}
-
-/// How one kind of relationship maps its value (``RelationshipStep/kind``): a final class,
-/// immutable after `init`, whose `Sendable` conformance the compiler checks. Each holds the
-/// rule, the property's writer and the child mapping (resolved when first used, for recursion).
-protocol RelationshipKind<Object>: AnyObject, Sendable {
-  associatedtype Object
-
-  /// Maps the value at `index` (present, maybe `null`) and sets it in the new model `object`;
-  /// records the errors in `run` instead when it fails.
-  func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun)
-
-  /// What mapping the value at `index` onto the current value of the property in `object` (an
-  /// existing instance) will write, merging into its existing children by identity with the
-  /// collection policy; `nil` (with errors in `run`) when it fails.
-  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object>?
-}
-
-extension RelationshipKind {
-  func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object>?
-  { nil }
 }
 
 /// The plan of a relationship's child mapping. Out of line, so that the mapping value (a

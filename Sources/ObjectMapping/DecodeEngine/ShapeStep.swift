@@ -190,6 +190,7 @@ extension _Shape {
 final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
   let rule: Relationship<Object>
   let writer: PropertyWriter<Object, Value>
+  let validators: [Validator<Value>]
   let mapping: @Sendable () -> M
   let shape: _Shape<Value, M.Object>
 
@@ -200,6 +201,7 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
     self.rule = rule
     writer = PropertyWriter(property)
     self.mapping = mapping
+    validators = rule.validators.compactMap { $0.typed(as: Value.self) }
     self.shape = shape
   }
 
@@ -210,7 +212,7 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
   }
 
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object>?
+    -> ExistingWrite<Object, Value>?
   {
     let writer = writer
     if rule.mergesInPlace(in: run), let merge = shape.merge {

@@ -4,6 +4,7 @@ final class ToManyStep<
 >: RelationshipKind {
   let rule: Relationship<Object>
   let writer: PropertyWriter<Object, Collection>
+  let validators: [Validator<Collection>]
   let mapping: @Sendable () -> M
 
   init(
@@ -13,6 +14,7 @@ final class ToManyStep<
     self.rule = rule
     writer = PropertyWriter(property)
     self.mapping = mapping
+    validators = rule.validators.compactMap { $0.typed(as: Collection.self) }
   }
 
   /// Appends one child to the children being decoded. This code is not specialized, and
@@ -70,7 +72,7 @@ final class ToManyStep<
   }
 
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object>?
+    -> ExistingWrite<Object, Collection>?
   {
     let writer = writer
     let entry = run.tape[index]

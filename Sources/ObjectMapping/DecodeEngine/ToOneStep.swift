@@ -2,6 +2,7 @@
 final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKind {
   let rule: Relationship<Object>
   let writer: PropertyWriter<Object, Child>
+  let validators: [Validator<Child>]
   let mapping: @Sendable () -> M
 
   init(
@@ -11,6 +12,7 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
     self.rule = rule
     writer = PropertyWriter(property)
     self.mapping = mapping
+    validators = rule.validators.compactMap { $0.typed(as: Child.self) }
   }
 
   func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
@@ -21,7 +23,7 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
   }
 
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object>?
+    -> ExistingWrite<Object, Child>?
   {
     guard run.tape[index].kind != .null else {
       _recordNullObject(run: &run)
@@ -44,6 +46,7 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
 final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKind {
   let rule: Relationship<Object>
   let writer: PropertyWriter<Object, Child?>
+  let validators: [Validator<Child?>]
   let mapping: @Sendable () -> M
 
   init(
@@ -53,6 +56,7 @@ final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: Relatio
     self.rule = rule
     writer = PropertyWriter(property)
     self.mapping = mapping
+    validators = rule.validators.compactMap { $0.typed(as: Child?.self) }
   }
 
   func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
@@ -69,11 +73,11 @@ final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: Relatio
   }
 
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object>?
+    -> ExistingWrite<Object, Child?>?
   {
     let writer = writer
     guard run.tape[index].kind != .null else {
-      return ExistingWrite(setting: Child?.none as Any) { writer.write(nil, into: &$0) }
+      return ExistingWrite(setting: nil) { writer.write(nil, into: &$0) }
     }
     let plan = mapping()._plan
     let match: ExistingMatch = rule.mergesInPlace(in: run) ? .inPlace : .identity
@@ -85,6 +89,6 @@ final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: Relatio
     else { return nil }
     return ExistingWrite(
       write: { writer.write(pending.materialize(), into: &$0) },
-      preview: { Child?.some(pending.preview) as Any }, commitMerges: pending.commitMerges)
+      preview: { pending.preview }, commitMerges: pending.commitMerges)
   }
 }

@@ -220,6 +220,7 @@ extension Relationship: DerivedOverriding {
 final class RequiredSlotStep<Child, M: MappingProtocol<Child>>: RelationshipKind {
   let rule: Relationship<DerivedSlot<Child>>
   let writer: PropertyWriter<DerivedSlot<Child>, Child?>
+  let validators: [Validator<Child?>]
   let mapping: @Sendable () -> M
 
   init(
@@ -229,6 +230,7 @@ final class RequiredSlotStep<Child, M: MappingProtocol<Child>>: RelationshipKind
     self.rule = rule
     writer = PropertyWriter(property)
     self.mapping = mapping
+    validators = rule.validators.compactMap { $0.typed(as: Child?.self) }
   }
 
   func decodeValue(

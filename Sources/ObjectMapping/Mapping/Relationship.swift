@@ -44,9 +44,9 @@ public struct Relationship<Object>: MappingRule {
   /// ``policy(_:)`` was called: the run's ``MappingOptions/childMerging`` does not apply.
   var policyIsExplicit = false
   var childFailure: ChildFailurePolicy = .failParent
-  var validators: [Validator<Any>] = []
-  /// Reads and writes the property without knowing its type (for validation).
-  let accessor: AnyAccessor<Object>
+  /// The validators of ``validate(_:_:)``, each kept with the type it takes; the step takes them
+  /// back typed (``TypedValidator/typed(as:)``).
+  var validators: [TypedValidator] = []
   /// Sets the property to `nil`, when it is optional (``MissingKeyPolicy/assignNilToRelationships``).
   let clear: (@Sendable (inout Object) -> Void)?
   /// Whether the property is `nil`, when it is optional: a `nil` relationship that stays `nil`
@@ -59,7 +59,9 @@ public struct Relationship<Object>: MappingRule {
   var writesSelfBack = false
 
   /// The same relationship validating the value it is about to set: the child, the optional
-  /// child, or the whole collection — `Value` is the property's type. Same outcomes as
+  /// child, or the whole collection — `Value` is the property's type, or for an optional
+  /// property the type it wraps (`null` then passes unchecked). Another type is a definition
+  /// problem, reported when the mapping is compiled. Same outcomes as
   /// ``Attribute/validate(_:_:)``: change `value` to replace it, return `false` to reject it
   /// (the property keeps its previous value), throw to fail the parent.
   ///
@@ -78,15 +80,7 @@ public struct Relationship<Object>: MappingRule {
     _ message: String? = nil, _ body: @escaping @Sendable (inout Value) throws -> Bool
   ) -> Self {
     var copy = self
-    copy.validators.append(
-      Validator(message: message) { value in
-        guard var typed = value as? Value else {
-          throw ValidationFailure(
-            message: "the validator takes a \(Value.self), the property holds a \(type(of: value))")
-        }
-        defer { value = typed }
-        return try body(&typed)
-      })
+    copy.validators.append(TypedValidator(Validator(message: message, body: body)))
     return copy
   }
   /// For to-one relationships: the child mapping's sources and rules, for an empty source
@@ -112,6 +106,12 @@ public struct Relationship<Object>: MappingRule {
   /// ``CollectionPolicy/replace`` on a to-one or dictionary relationship).
   var definitionProblem: String? {
     if let problem = derivedKey?.problem { return problem }
+    let propertyType = type(of: propertyKeyPath).valueType
+    if let mistyped = validators.first(where: { !$0.validates(propertyType) }) {
+      return "Relationship \"\(source)\" has a validator that takes a \(mistyped.valueTypeName), "
+        + "but the property holds a \(propertyType); a relationship's validator takes the "
+        + "property's type (or, for an optional property, the type it wraps)"
+    }
     guard collectionPolicy != .replace else { return nil }
     if collectionPolicy == .merge {
       switch shape {
@@ -243,19 +243,6 @@ public struct Relationship<Object>: MappingRule {
   }
 }
 
-/// Reads and writes one property of a model as `Any`.
-struct AnyAccessor<Object>: Sendable {
-  let get: @Sendable (Object) -> Any
-  let set: @Sendable (inout Object, Any) -> Void
-
-  init<Value>(_ property: WritableKeyPath<Object, Value> & Sendable) {
-    get = { $0[keyPath: property] }
-    set = { object, value in
-      if let typed = value as? Value { object[keyPath: property] = typed }
-    }
-  }
-}
-
 /// What a relationship maps.
 enum RelationshipShape: Sendable {
   case toOne
@@ -276,7 +263,6 @@ extension Relationship {
     self.acceptsAbsence = acceptsAbsence
     self.encode = encode
     self.makeStep = step
-    accessor = AnyAccessor(property)
     if let optional = OptionalTraits<Value>.ofValue {
       clear = { $0[keyPath: property] = optional.none() }
       isNil = { optional.isNone($0[keyPath: property]) }

@@ -46,6 +46,61 @@ struct Validator<Value>: Sendable {
   let body: @Sendable (inout Value) throws -> Bool
 }
 
+extension Validator {
+  /// The same validator for an optional of its type: `nil` passes (there is nothing to check),
+  /// a value is checked and written back wrapped.
+  var lifted: Validator<Value?> {
+    let body = body
+    return Validator<Value?>(message: message) { value in
+      guard var wrapped = value else { return true }
+      defer { value = wrapped }
+      return try body(&wrapped)
+    }
+  }
+}
+
+/// A relationship's validator (``Relationship/validate(_:_:)``) kept with the type it takes.
+///
+/// ``Relationship`` is not generic over its property's type, so it stores its validators this
+/// way; the relationship's step, which is, takes them back as `Validator`s of its property's
+/// type once, when its plan is compiled (``typed(as:)``), so validating a value casts nothing.
+/// A validator takes the property's type or, for an optional property, the type it wraps
+/// (``validates(_:)``); any other type is a definition problem of the relationship.
+struct TypedValidator: Sendable {
+  /// The validator as given (a `Validator<V>`), and lifted to `V?` and `V??` for an optional
+  /// property and for the optional slot a derived mapping's override reads into.
+  private let exact: any Sendable
+  private let optional: any Sendable
+  private let doubleOptional: any Sendable
+  private let takes: ObjectIdentifier
+  private let takesOptional: ObjectIdentifier
+  /// The type the validator takes, as messages print it.
+  let valueTypeName: String
+
+  init<Value>(_ validator: Validator<Value>) {
+    exact = validator
+    optional = validator.lifted
+    doubleOptional = validator.lifted.lifted
+    takes = ObjectIdentifier(Value.self)
+    takesOptional = ObjectIdentifier(Value?.self)
+    valueTypeName = "\(Value.self)"
+  }
+
+  /// Whether the validator can check a property of type `type`: its own type or an optional of
+  /// it.
+  func validates(_ type: Any.Type) -> Bool {
+    let property = ObjectIdentifier(type)
+    return property == takes || property == takesOptional
+  }
+
+  /// The validator as a `Validator<Value>`: the one given, or it lifted to the optional `Value`
+  /// (once or twice); `nil` when it takes another type.
+  func typed<Value>(as _: Value.Type) -> Validator<Value>? {
+    exact as? Validator<Value> ?? optional as? Validator<Value>
+      ?? doubleOptional as? Validator<Value>
+  }
+}
+
 /// An error thrown by a validator, kept as the validator's message.
 struct ValidationFailure: Error {
   let message: String

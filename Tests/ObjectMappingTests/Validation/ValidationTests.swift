@@ -186,15 +186,114 @@ struct Headline: Equatable, KeyValueValidating {
 
 @Suite("Key-value validation: definition mistakes")
 struct ValidationMistakeTests {
-  @Test func aRelationshipValidatorOfTheWrongTypeFailsWithAMessage() throws {
+  // A relationship's validator is typed when the plan is compiled: one that takes neither the
+  // property's type nor, for an optional property, the type it wraps is a definition problem,
+  // reported before any payload is read (it used to fail each value at run time).
+  @Test func aRelationshipValidatorOfTheWrongTypeIsADefinitionProblem() throws {
     struct Holder: Equatable { var authors: [Author] = [] }
     let mapping = Mapping(Holder.init) {
       Relationship("authors", \.authors, authorMapping).validate { (_: inout Int) in true }
     }
-    let lines = errorLines { try mapping.map(#"{"authors": [{"name": "A"}]}"#) }
+    let expected = [
+      "invalid mapping definition: Relationship \"authors\" has a validator that takes a Int, "
+        + "but the property holds a Array<Author>; a relationship's validator takes the "
+        + "property's type (or, for an optional property, the type it wraps)"
+    ]
+    #expect(errorLines { try mapping.map(#"{"authors": [{"name": "A"}]}"#) } == expected)
+    // Also with no value to validate: the definition is wrong whatever the payload holds.
+    #expect(errorLines { try mapping.map("{}") } == expected)
+  }
+
+  @Test func aValidatorOfAnOptionalPropertyMayTakeTheWrappedType() throws {
+    struct Holder: Equatable {
+      var lead: Author?
+      var posts: [Author]?
+    }
+    let mapping = Mapping(Holder.init) {
+      Relationship("lead", \.lead, authorMapping).validate { (lead: inout Author) in
+        lead.name = lead.name.uppercased()
+        return true
+      }
+      Relationship("posts", \.posts, authorMapping)
+        .validate("too many posts") { (posts: inout [Author]) in posts.count <= 1 }
+    }
+    let mapped = try mapping.map(#"{"lead": {"name": "a"}, "posts": [{"name": "b"}]}"#)
+    #expect(mapped == Holder(lead: Author(name: "A"), posts: [Author(name: "b")]))
+    // `null` leaves nothing to validate: it passes.
+    #expect(try mapping.map(#"{"lead": null, "posts": null}"#) == Holder())
+    let report = mapping.report(#"{"posts": [{"name": "b"}, {"name": "c"}]}"#)
+    #expect(report.object == Holder())
+    #expect(report.diagnostics.map(\.description) == ["/posts: value rejected: too many posts"])
+    // Onto an existing instance the validator sees the value about to be set.
+    var existing = Holder(lead: Author(name: "x"), posts: [Author(name: "p")])
+    try mapping.map(
+      #"{"lead": {"name": "b"}, "posts": [{"name": "c"}, {"name": "d"}]}"#,
+      onto: &existing)
+    #expect(existing == Holder(lead: Author(name: "B"), posts: [Author(name: "p")]))
+  }
+
+  @Test func aValidatorOfAnOptionalPropertyMayTakeTheOptional() throws {
+    struct Holder: Equatable { var lead: Author? }
+    let mapping = Mapping(Holder.init) {
+      Relationship("lead", \.lead, authorMapping).validate("a lead is required") {
+        (lead: inout Author?) in lead != nil
+      }
+    }
+    #expect(try mapping.map(#"{"lead": {"name": "a"}}"#) == Holder(lead: Author(name: "a")))
+    let report = mapping.report(#"{"lead": null}"#)
+    #expect(report.diagnostics.map(\.description) == ["/lead: value rejected: a lead is required"])
+  }
+}
+
+// The overrides of a derived mapping read a relationship into an optional slot; its validators
+// are lifted to the slot's type and still run.
+@Suite("Key-value validation: overrides of derived mappings")
+struct DerivedOverrideValidationTests {
+  struct Member: Codable, Equatable, Sendable { var name: String }
+  struct Team: Codable, Equatable, Sendable {
+    var lead: Member
+    var deputy: Member?
+    var members: [Member]
+  }
+  static let member = Mapping(Member.self)
+  static let team = Mapping(Team.self) {
+    Relationship("head", \.lead, member).validate { (lead: inout Member) in
+      lead.name = lead.name.uppercased()
+      return true
+    }
+    Relationship("second", \.deputy, member).validate { (deputy: inout Member) in
+      deputy.name += "!"
+      return true
+    }
+    Relationship("people.items", \.members, member).validate("too many members") {
+      (members: inout [Member]) in
+      members.sort { $0.name < $1.name }
+      return members.count <= 2
+    }
+  }
+
+  @Test func overridesRunTheirValidators() throws {
+    let team = try Self.team.map(
+      #"{"head": {"name": "ann"}, "second": {"name": "bo"}, "#
+        + #""people": {"items": [{"name": "cy"}, {"name": "al"}]}}"#)
     #expect(
-      lines == [
-        "/authors: validation failed: the validator takes a Int, the property holds a Array<Author>"
-      ])
+      team
+        == Team(
+          lead: Member(name: "ANN"), deputy: Member(name: "bo!"),
+          members: [Member(name: "al"), Member(name: "cy")]))
+    let withoutDeputy = try Self.team.map(
+      #"{"head": {"name": "ann"}, "people": {"items": []}}"#)
+    #expect(withoutDeputy.deputy == nil)
+  }
+
+  @Test func aRejectedOverrideValueIsLeftOut() throws {
+    let report = Self.team.report(
+      #"{"head": {"name": "ann"}, "people": {"items": [{"name": "a"}, {"name": "b"}, "#
+        + #"{"name": "c"}]}}"#)
+    #expect(
+      report.diagnostics.map(\.description) == ["/people/items: value rejected: too many members"])
+    // A derived model has no previous value to keep: its `init(from:)` finds the key missing.
+    #expect(report.errors.map(\.description) == ["/people/items: required value is missing"])
+    #expect(report.object == nil)
   }
 }
