@@ -184,9 +184,7 @@ public final class FastJSONDecoder: Sendable {
 }
 
 /// A ``FastJSONDecoder``'s settings, as one call reads them.
-struct DecodingOptions: @unchecked Sendable {
-  // @unchecked: JSONDecoder's strategy types are not all marked Sendable on every platform; a
-  // copy is never mutated once a call or a rule holds it.
+struct DecodingOptions: Sendable {
   var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
   var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate
   var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64

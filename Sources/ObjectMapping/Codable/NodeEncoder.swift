@@ -1,9 +1,7 @@
 import Foundation
 
 /// A ``FastJSONEncoder``'s settings as its properties set them.
-struct EncodingOptions: @unchecked Sendable {
-  // @unchecked: JSONEncoder's strategy types and `userInfo` are not all marked Sendable; a
-  // copy is never mutated once a call or a rule holds it.
+struct EncodingOptions: Sendable {
   var outputFormatting: JSONEncoder.OutputFormatting = []
   var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
   var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate

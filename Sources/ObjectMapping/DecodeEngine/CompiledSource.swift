@@ -1,6 +1,5 @@
 /// A ``SourcePath`` compiled for lookups: its keys' UTF-8 bytes allocated once.
-struct CompiledSource: @unchecked Sendable {
-  // @unchecked: the key views read immutable bytes that `storage`, held here, keeps alive.
+struct CompiledSource: Sendable {
 
   /// Owns the bytes the key views read (see ``_UnsafeKeyBytes``).
   private let storage: _KeyStorage
