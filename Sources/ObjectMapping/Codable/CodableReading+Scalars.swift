@@ -9,7 +9,7 @@ import Foundation
 /// `1e400` for a `Double`) is `.dataCorrupted` at the number's own path with the text "Number
 /// 300 is not representable in Swift.", where `JSONDecoder` on Linux reports "The given data
 /// was not valid JSON." at the root (its reader's error, rethrown without the path).
-extension _CodableReading {
+extension CodableReading {
   // MARK: Strings and booleans
 
   /// The string at `index`.

@@ -20,7 +20,7 @@ import Foundation
 ///
 /// Values are read as `JSONDecoder` reads them: the same conversions, the same errors with
 /// the same coding paths (see `CodableReading+Scalars.swift`).
-final class _CodableReading: UncheckedExclusiveState<CodableReadingState> {
+final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
   /// The document: the caller's while the call runs, ``copy``'s after it ended with the
   /// reading still held. (Exclusivity: replaced once, by the decoding thread, before the
   /// call returns; every later access only reads it.)
@@ -87,11 +87,11 @@ final class _CodableReading: UncheckedExclusiveState<CodableReadingState> {
   /// returning ends the reading, moving it to a copy of the document when a decoder or
   /// container made during the call is still held (see the type's documentation).
   static func run<Result>(
-    tape: _UnsafeTapeView, options: DecodingOptions, _ body: (_CodableReading) throws -> Result
+    tape: _UnsafeTapeView, options: DecodingOptions, _ body: (CodableReading) throws -> Result
   ) rethrows -> Result {
     let (token, previous) = _ReadingScope.begin()
     defer { _ReadingScope.end(restoring: previous) }
-    var reading = _CodableReading(tape: tape, options: options, token: token)
+    var reading = CodableReading(tape: tape, options: options, token: token)
     defer {
       if !isKnownUniquelyReferenced(&reading) { reading.keepDocument() }
       reading.ended = true
@@ -105,8 +105,8 @@ final class _CodableReading: UncheckedExclusiveState<CodableReadingState> {
   /// A reading of a document holding one `null`, that any thread may read at any time: what a
   /// keyed container's `superDecoder(forKey:)` reads for an absent key, as `JSONDecoder`
   /// gives a decoder of null there.
-  static func null(options: DecodingOptions) -> _CodableReading {
-    let reading = _CodableReading(tape: _nullTapeCopy.view, options: options, token: 0)
+  static func null(options: DecodingOptions) -> CodableReading {
+    let reading = CodableReading(tape: _nullTapeCopy.view, options: options, token: 0)
     reading.copy = _nullTapeCopy
     reading.ended = true
     return reading
@@ -354,7 +354,7 @@ final class _CodableReading: UncheckedExclusiveState<CodableReadingState> {
 
   /// `[Element]` (the opened `array`) read element by element, as `T` (the same type).
   static func decodeArray<A: TapeDecodableArray, T>(
-    _ array: A.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
+    _ array: A.Type, as type: T.Type, _ reading: CodableReading, at index: Int,
     parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     _identityCast(try A.decodeElements(reading, at: index, parent: parent, key: key), to: T.self)
@@ -362,7 +362,7 @@ final class _CodableReading: UncheckedExclusiveState<CodableReadingState> {
 
   /// `[String: Value]` (the opened `dictionary`) read member by member, as `T` (the same type).
   static func decodeDictionary<D: TapeDecodableDictionary, T>(
-    _ dictionary: D.Type, as type: T.Type, _ reading: _CodableReading, at index: Int,
+    _ dictionary: D.Type, as type: T.Type, _ reading: CodableReading, at index: Int,
     parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     _identityCast(try D.decodeMembers(reading, at: index, parent: parent, key: key), to: T.self)
@@ -528,7 +528,7 @@ final class _CodableReading: UncheckedExclusiveState<CodableReadingState> {
   }
 }
 
-/// The stop of `_CodableReading.checkLifetime()`, out of line.
+/// The stop of `CodableReading.checkLifetime()`, out of line.
 @inline(never)
 private func _decoderUsedOnAnotherThread() -> Never {
   preconditionFailure(
@@ -537,7 +537,7 @@ private func _decoderUsedOnAnotherThread() -> Never {
 }
 
 /// A document of one `null`, kept for the life of the process
-/// (``_CodableReading/null(options:)``).
+/// (``CodableReading/null(options:)``).
 private let _nullTapeCopy = _Tape(entries: [_PackedEntry(kind: .null)], bytes: []).withView {
   _TapeCopy(copying: $0)
 }
@@ -604,7 +604,7 @@ final class KnownConformances: Sendable {
   }
 }
 
-/// The mutable state of a ``_CodableReading`` (see its properties of the same names), kept
+/// The mutable state of a ``CodableReading`` (see its properties of the same names), kept
 /// without dynamic exclusivity checks (``UncheckedExclusiveState``).
 struct CodableReadingState {
   var tape: _UnsafeTapeView
@@ -633,13 +633,13 @@ struct ObjectHint {
 /// `[Element]`, read element by element from the document without an unkeyed container.
 protocol TapeDecodableArray: SendableMetatype {
   static func decodeElements(
-    _ reading: _CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
+    _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self
 }
 
 extension Array: TapeDecodableArray where Element: Decodable {
   static func decodeElements(
-    _ reading: _CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
+    _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self {
     let count = reading.tape.count(at: index)
     var elements: [Element] = []
@@ -647,7 +647,7 @@ extension Array: TapeDecodableArray where Element: Decodable {
     var cursor = index + 1
     // The array's node of the coding path, once for all its elements.
     let path = PathNode.node(parent, key)
-    if _CodableReading.isFastScalar(Element.self) {
+    if CodableReading.isFastScalar(Element.self) {
       // Scalars: an element's path is built only when it fails.
       for offset in 0..<count {
         elements.append(
@@ -671,13 +671,13 @@ extension Array: TapeDecodableArray where Element: Decodable {
 /// first of members whose keys are equal strings wins (as in `JSONDecoder`'s dictionary).
 protocol TapeDecodableDictionary: SendableMetatype {
   static func decodeMembers(
-    _ reading: _CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
+    _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self
 }
 
 extension Dictionary: TapeDecodableDictionary where Key == String, Value: Decodable {
   static func decodeMembers(
-    _ reading: _CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
+    _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self {
     let count = reading.tape.count(at: index)
     var members: [String: Value] = [:]
@@ -726,7 +726,7 @@ func _decodeCodable<T: Decodable>(
   _ type: T.Type, from payload: PayloadValue, with options: DecodingOptions
 ) throws -> T {
   payload.checkLifetime()
-  return try _CodableReading.run(tape: payload.tape, options: options) { reading in
+  return try CodableReading.run(tape: payload.tape, options: options) { reading in
     do {
       return try reading.decode(T.self, at: payload.index, parent: nil, key: nil)
     } catch let errors as MappingErrors {

@@ -200,11 +200,11 @@ struct DecodingOptions: Sendable {
 
   /// Reads `input` and decodes the value at its root with `body`, reporting failures as
   /// ``errorReporting`` says.
-  func decode<T>(from input: JSONInput, _ body: (_CodableReading) throws -> T) throws -> T {
+  func decode<T>(from input: JSONInput, _ body: (CodableReading) throws -> T) throws -> T {
     let outcome: Result<T, any Error>
     do throws(FormatError) {
       outcome = try input.scan(with: self) { view in
-        _CodableReading.run(tape: view, options: self) { reading in
+        CodableReading.run(tape: view, options: self) { reading in
           Result { try body(reading) }.mapError { reading.report($0, root: 0) }
         }
       }

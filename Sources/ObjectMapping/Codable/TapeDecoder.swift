@@ -41,10 +41,10 @@ class PathNode {
 /// scanned document. It is its value's node of the coding path (``PathNode``), which its
 /// containers and their values point to.
 final class TapeDecoder: PathNode, Decoder {
-  let reading: _CodableReading
+  let reading: CodableReading
   let index: Int
 
-  init(_ reading: _CodableReading, index: Int, parent: PathNode?, key: (any CodingKey)?) {
+  init(_ reading: CodableReading, index: Int, parent: PathNode?, key: (any CodingKey)?) {
     self.reading = reading
     self.index = index
     super.init(parent: parent, key: key)
@@ -97,7 +97,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// The object's decoder: its tape index and its node of the coding path.
   let decoder: TapeDecoder
   /// The decoder's reading, held here too: read per member without going through the decoder.
-  let reading: _CodableReading
+  let reading: CodableReading
   let object: Int
   let keys: ConvertedKeys?
 
@@ -275,7 +275,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     reading.checkLifetime()
     guard let index = reading.member(of: object, key: key, keys: keys, depth: decoder.depth) else {
       return TapeDecoder(
-        _CodableReading.null(options: reading.options), index: 0, parent: decoder, key: key)
+        CodableReading.null(options: reading.options), index: 0, parent: decoder, key: key)
     }
     return TapeDecoder(reading, index: index, parent: decoder, key: key)
   }
@@ -300,7 +300,7 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
   /// The tape index of the next element.
   private var cursor: Int
 
-  var reading: _CodableReading { decoder.reading }
+  var reading: CodableReading { decoder.reading }
   var codingPath: [any CodingKey] { decoder.codingPath }
 
   init(decoder: TapeDecoder) {
@@ -511,7 +511,7 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
 /// One value.
 struct SingleTapeContainer: SingleValueDecodingContainer {
   let decoder: TapeDecoder
-  var reading: _CodableReading { decoder.reading }
+  var reading: CodableReading { decoder.reading }
   var index: Int { decoder.index }
   var codingPath: [any CodingKey] { decoder.codingPath }
 

@@ -9,7 +9,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   let ownFormats: OwnFormats?
   /// What `null` becomes (`Value.nullValue`), computed once; `nil` when `null` is not a value.
   /// Boxed in a class, so testing it needs no `Optional<Value>` metadata per object.
-  let nullReplacement: _Boxed<Value>?
+  let nullReplacement: Boxed<Value>?
   /// An absent value is an error (required, or inferred and not optional, with no default).
   let absenceIsError: Bool
   /// Whether values go through validators (the rule's or the model's) before being set, when
@@ -21,7 +21,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   /// array fans out (``CompiledSource/fanOut(in:from:)``).
   let fansOut: Bool
   /// `null` under ``NullIntoNonOptional/zero``: the type's zero, computed once.
-  let zeroReplacement: _Boxed<Value>?
+  let zeroReplacement: Boxed<Value>?
   /// `Value` is `Equatable`: onto an existing instance a mapped value equal to the property's
   /// current one is not written.
   let comparesUnchanged: Bool
@@ -39,7 +39,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     source = CompiledSource(rule.source, mayRepeat: mayRepeat)
     ownFormats = rule.attributeDateFormats.map(OwnFormats.init)
     let nullValue = rule.nullValue()
-    nullReplacement = nullValue.map(_Boxed.init)
+    nullReplacement = nullValue.map(Boxed.init)
     absenceIsError =
       rule.defaultValue == nil
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
@@ -48,7 +48,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     // A key path across an array fans out into a collection property (RestKit's
     // `friends.name` over `[{"name": "A"}, {"name": "B"}]` giving `["A", "B"]`).
     fansOut = !source.rest.isEmpty && Value.self is any MappableCollection.Type
-    zeroReplacement = rule.zeroValue?().map(_Boxed.init)
+    zeroReplacement = rule.zeroValue?().map(Boxed.init)
     comparesUnchanged = Value.self is any Equatable.Type
     emptyStringMayBeNull = _isScalarForEmptyStrings(Value.self)
     nullIsAbsent = rule.absence.nullIsAbsent
@@ -330,7 +330,7 @@ struct Substituted<Value>: Error, @unchecked Sendable {
 
 /// A value held by reference: a rule's constant (what `null` becomes), tested for presence
 /// without generic optional metadata.
-final class _Boxed<Value>: @unchecked Sendable {
+final class Boxed<Value>: @unchecked Sendable {
   // @unchecked: immutable; only rules whose values are read concurrently hold one, and they
   // only read it.
   let value: Value

@@ -61,7 +61,7 @@ final class DecodeStep<Object>: Sendable {
 }
 
 /// Turns a value of the identity rule's type (seen as `Any`) into the identity it is, as
-/// ``_Identity/value`` does for a model's property; `nil` for `nil` or another type.
+/// ``Identity/value`` does for a model's property; `nil` for `nil` or another type.
 typealias IdentityKey = @Sendable (Any) -> AnyHashable?
 
 /// What a step read as a payload element's identity (``DecodeStep/payloadIdentity(objectIndex:key:run:)``).

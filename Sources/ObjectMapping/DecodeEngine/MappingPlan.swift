@@ -67,7 +67,7 @@ final class _MappingPlan<Object>: Sendable {
   /// key convention.
   let flatKnownKeys: [FlatKnownKeys]
   /// How objects are told apart when mapping onto existing instances.
-  let identity: _Identity<Object>?
+  let identity: Identity<Object>?
   /// The position in ``rules`` of the first rule writing the identity property, which reads a
   /// payload element's identity; `nil` without an identity or when no rule writes it.
   let identityRule: Int?
@@ -96,7 +96,7 @@ final class _MappingPlan<Object>: Sendable {
   init(
     make: @escaping @Sendable () -> Object, rules: [any DecodingRule<Object>],
     settings: MappingOptions = .none, inverse: InverseMapping<Object>,
-    keyRule: KeyRule<Object>? = nil, identity: _Identity<Object>? = nil,
+    keyRule: KeyRule<Object>? = nil, identity: Identity<Object>? = nil,
     problems: [String] = [], knownKeys: [KnownKey]? = nil,
     flatKnownKeys: [FlatKnownKeys] = [],
     keyVariants: KeyVariants<_MappingPlan<Object>>? = nil, derivedFrom: ObjectIdentifier? = nil,

@@ -176,7 +176,7 @@ struct MappingRun {
 
   /// The reading this run's `PayloadValue`s belong to: begun with the run, ended when the run
   /// (every copy of it) is gone.
-  private var reading: _Reading
+  private var reading: Reading
   /// ``reading``'s token, copied into each `PayloadValue` the run makes.
   private(set) var token: UInt64
 
@@ -184,7 +184,7 @@ struct MappingRun {
     self.tape = tape
     errors = CappedList(limit: errorLimit)
     diagnostics = CappedList(limit: errorLimit)
-    reading = _Reading()
+    reading = Reading()
     token = reading.token
   }
 
@@ -317,7 +317,7 @@ struct ThrownByUser: Error {
 
 /// A reading of a run's document (``_ReadingScope``): begins when made, ends when the last run
 /// holding it is gone, so the `PayloadValue`s made in it cannot be used afterwards.
-final class _Reading {
+final class Reading {
   private(set) var token: UInt64
   private let previous: UInt64
 

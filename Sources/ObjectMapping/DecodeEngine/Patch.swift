@@ -177,7 +177,7 @@ public enum ChildFailurePolicy: Sendable, Equatable {
 /// The identity of a mapping's objects (`.identified(by: \.id)`): how to read it from an
 /// object, which property it is, and how a value of the rule writing it becomes the identity,
 /// to read it from a payload.
-struct _Identity<Object>: Sendable {
+struct Identity<Object>: Sendable {
   let property: AnyKeyPath & Sendable
   let value: @Sendable (Object) -> AnyHashable?
   /// A value of the property's type, seen as `Any`, as the identity `value` gives for it.

@@ -1,5 +1,5 @@
 /// How one level of containers is read and written around children of type `Child`.
-struct _Shape<Value, Child>: Sendable {
+struct Shape<Value, Child>: Sendable {
   /// The value at `index`; `nil` (with errors in `run`, at their paths) when something in it
   /// fails.
   let decode:
@@ -41,10 +41,10 @@ struct PendingValue<Value> {
   let commitMerges: () -> Void
 }
 
-extension _Shape where Value == Child {
+extension Shape where Value == Child {
   /// One child object; `null` is an error.
   static var object: Self {
-    _Shape(
+    Shape(
       decode: { index, plan, run in
         guard run.tape[index].kind != .null else {
           run.fail(.typeMismatch(expected: "an object", found: "null"))
@@ -59,11 +59,11 @@ extension _Shape where Value == Child {
   }
 }
 
-extension _Shape where Value == [String: Child] {
+extension Shape where Value == [String: Child] {
   /// Objects keyed by the payload's keys: a nested-key child mapping (``KeyAttribute``) reads
   /// each key into its child and writes each child's body under its key.
   static var keyedObjects: Self {
-    _Shape(
+    Shape(
       decode: { index, plan, run in _decodeDictionary(at: index, plan: plan, run: &run) },
       encode: { children, plan, writer, run, _ in
         writer.beginObject()
@@ -83,11 +83,11 @@ extension _Shape where Value == [String: Child] {
   }
 }
 
-extension _Shape {
+extension Shape {
   /// An array of `element`s, each at its index on the error path.
-  static func array<Element>(of element: _Shape<Element, Child>) -> Self
+  static func array<Element>(of element: Shape<Element, Child>) -> Self
   where Value == [Element] {
-    _Shape(
+    Shape(
       decode: { index, plan, run in
         let entry = run.tape[index]
         guard entry.kind == .array else {
@@ -120,9 +120,9 @@ extension _Shape {
 
   /// An object of `element`s keyed by the payload's keys, each key on the error path
   /// (`/tasks/t1/taskId`). A repeated key keeps its first member; the keys are written sorted.
-  static func dictionary<Element>(of element: _Shape<Element, Child>) -> Self
+  static func dictionary<Element>(of element: Shape<Element, Child>) -> Self
   where Value == [String: Element] {
-    _Shape(
+    Shape(
       decode: { index, plan, run in
         let entry = run.tape[index]
         guard entry.kind == .object else {
@@ -160,7 +160,7 @@ extension _Shape {
   }
 
   /// `wrapped`, or `nil` for `null`; `nil` is written as the null policy says.
-  static func optional<Wrapped>(_ wrapped: _Shape<Wrapped, Child>) -> Self
+  static func optional<Wrapped>(_ wrapped: Shape<Wrapped, Child>) -> Self
   where Value == Wrapped? {
     var merge: Merge?
     if let inner = wrapped.merge {
@@ -172,7 +172,7 @@ extension _Shape {
           commitMerges: pending.commitMerges)
       }
     }
-    return _Shape(
+    return Shape(
       decode: { index, plan, run in
         guard run.tape[index].kind != .null else { return .some(nil) }
         return wrapped.decode(index, plan, &run).map { .some($0) }
@@ -192,11 +192,11 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
   let writer: PropertyWriter<Object, Value>
   let validators: [Validator<Value>]
   let mapping: @Sendable () -> M
-  let shape: _Shape<Value, M.Object>
+  let shape: Shape<Value, M.Object>
 
   init(
     _ rule: Relationship<Object>, property: WritableKeyPath<Object, Value>,
-    mapping: @escaping @Sendable () -> M, shape: _Shape<Value, M.Object>
+    mapping: @escaping @Sendable () -> M, shape: Shape<Value, M.Object>
   ) {
     self.rule = rule
     writer = PropertyWriter(property)

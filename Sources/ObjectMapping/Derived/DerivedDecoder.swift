@@ -6,14 +6,14 @@ import Foundation
 /// read and collects the errors of scalar members instead of stopping at the first.
 final class DerivedDecoder: Decoder {
   let inner: TapeDecoder
-  let overrides: [_DerivedOverride]
+  let overrides: [DerivedOverride]
   let outcomes: [OverrideOutcome]
   /// Which overrides `init(from:)` asked for.
   var asked: [Bool]
   /// The errors of members read so far (the last one may be thrown past `init(from:)` too).
   var collected: [any Error] = []
 
-  init(_ inner: TapeDecoder, overrides: [_DerivedOverride], outcomes: [OverrideOutcome]) {
+  init(_ inner: TapeDecoder, overrides: [DerivedOverride], outcomes: [OverrideOutcome]) {
     self.inner = inner
     self.overrides = overrides
     self.outcomes = outcomes

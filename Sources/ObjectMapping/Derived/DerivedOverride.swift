@@ -2,7 +2,7 @@ import Foundation
 
 /// One rule of a derived mapping (``Mapping/init(_:keys:overrides:)``) compiled for decoding:
 /// the coding key it answers for, and how it reads its value from an object of the payload.
-struct _DerivedOverride: Sendable {
+struct DerivedOverride: Sendable {
   /// The property's name, which is the coding key it answers for.
   let name: String
   /// How the rule reads in a message (`Attribute "pull_request.url"`).
@@ -34,7 +34,7 @@ struct DerivedSlot<Value> {
 protocol DerivedOverriding<Object> {
   associatedtype Object
   /// The rule compiled as an override; `nil` with the reason when it cannot be one.
-  func derivedOverride() -> Result<_DerivedOverride, DerivedProblem>
+  func derivedOverride() -> Result<DerivedOverride, DerivedProblem>
 }
 
 /// Why a rule cannot be an override of a derived mapping.
@@ -43,7 +43,7 @@ struct DerivedProblem: Error {
 }
 
 extension Attribute: DerivedOverriding {
-  func derivedOverride() -> Result<_DerivedOverride, DerivedProblem> {
+  func derivedOverride() -> Result<DerivedOverride, DerivedProblem> {
     if let keyPathProblem { return .failure(DerivedProblem(message: keyPathProblem)) }
     guard let name = KeyConvention.propertyName(of: property, in: Object.self),
       !name.contains(".")
@@ -56,7 +56,7 @@ extension Attribute: DerivedOverriding {
     }
     let path = source.isSpecial ? [] : source.keys.map { _PathComponent.key($0) }
     return .success(
-      _DerivedOverride(
+      DerivedOverride(
         name: name, rule: "Attribute \"\(source)\"", path: path,
         evaluate: _slotEvaluator(slotted().decodeStep(mayRepeat: true), groups: groupNames)))
   }
@@ -100,7 +100,7 @@ extension Attribute: DerivedOverriding {
   }
 }
 
-/// Reads an override's value for the object at an index (see ``_DerivedOverride/evaluate``).
+/// Reads an override's value for the object at an index (see ``DerivedOverride/evaluate``).
 typealias SlotEvaluator = @Sendable (Int, inout MappingRun) -> OverrideOutcome
 
 /// Runs `step` (a rule compiled to write into a ``DerivedSlot``) on an object and returns
@@ -127,7 +127,7 @@ func _slotEvaluator<Value>(_ step: DecodeStep<DerivedSlot<Value>>, groups: [Stri
 }
 
 extension Relationship: DerivedOverriding {
-  func derivedOverride() -> Result<_DerivedOverride, DerivedProblem> {
+  func derivedOverride() -> Result<DerivedOverride, DerivedProblem> {
     if let keyPathProblem { return .failure(DerivedProblem(message: keyPathProblem)) }
     guard let name = KeyConvention.propertyName(of: propertyKeyPath, in: Object.self),
       !name.contains(".")
@@ -146,7 +146,7 @@ extension Relationship: DerivedOverriding {
     }
     let path = source.isSpecial ? [] : source.keys.map { _PathComponent.key($0) }
     return .success(
-      _DerivedOverride(
+      DerivedOverride(
         name: name, rule: "Relationship \"\(source)\"", path: path,
         evaluate: derivedReader(self)))
   }
@@ -194,7 +194,7 @@ extension Relationship: DerivedOverriding {
 
   /// A dictionary or nested-collection override's reader: the same shape into a slot.
   func shapedSlotEvaluator<Value, M: MappingProtocol>(
-    _ shape: _Shape<Value, M.Object>, kind: RelationshipShape,
+    _ shape: Shape<Value, M.Object>, kind: RelationshipShape,
     lazy mapping: @escaping @Sendable () -> M
   ) -> SlotEvaluator {
     let slotted = givingSettings(
@@ -243,11 +243,11 @@ final class RequiredSlotStep<Child, M: MappingProtocol<Child>>: RelationshipKind
   }
 }
 
-extension _Shape {
+extension Shape {
   /// `wrapped` into an optional slot: `null` is read by `wrapped` (an error for a required
   /// dictionary or nested collection, as in a full mapping), not made `nil`.
-  static func lifted<Wrapped>(_ wrapped: _Shape<Wrapped, Child>) -> Self where Value == Wrapped? {
-    _Shape(
+  static func lifted<Wrapped>(_ wrapped: Shape<Wrapped, Child>) -> Self where Value == Wrapped? {
+    Shape(
       decode: { index, plan, run in wrapped.decode(index, plan, &run).map { .some($0) } },
       encode: { value, plan, writer, run, nulls in
         guard let value else { return writer.nullIfIncluded(nulls) }

@@ -119,10 +119,10 @@ enum DerivedPlan {
 
   /// The overrides `rules` compile to, in order, and the problems of those that cannot be one.
   static func compileOverrides<Object>(_ rules: [any MappingRule<Object>]) -> (
-    overrides: [_DerivedOverride], problems: [String]
+    overrides: [DerivedOverride], problems: [String]
   ) {
     var problems: [String] = []
-    var overrides: [_DerivedOverride] = []
+    var overrides: [DerivedOverride] = []
     for rule in rules {
       guard let overriding = rule as? any DerivedOverriding else {
         let shown = (rule as? any DecodingRule<Object>).map { "\(type(of: $0)) \"\($0.source)\"" }
@@ -147,7 +147,7 @@ enum DerivedPlan {
 
   /// Maps the object at `index`: reads every override, then runs the model's `init(from:)`.
   static func decodeObject<Object: Decodable>(
-    _ type: Object.Type, at index: Int, overrides: [_DerivedOverride],
+    _ type: Object.Type, at index: Int, overrides: [DerivedOverride],
     convention: KeyConvention?, options: DecodingOptions, run: inout MappingRun
   ) -> Object? {
     guard run.tape[index].kind == .object else {
@@ -169,7 +169,7 @@ enum DerivedPlan {
     let payload = PayloadValue(run: run, index: index, context: run.context)
     payload.checkLifetime()
     var found: [MappingError] = []
-    let object = _CodableReading.run(tape: payload.tape, options: options) { reading in
+    let object = CodableReading.run(tape: payload.tape, options: options) { reading in
       let decoder = DerivedDecoder(
         TapeDecoder(reading, index: index, parent: nil, key: nil), overrides: overrides,
         outcomes: outcomes)

@@ -71,23 +71,23 @@ extension Mapping where Object: Codable & SendableMetatype {
 /// convention's key names, and how its plan is built from the mapping's rules and settings.
 final class Derivation<Object>: Sendable {
   /// The keys of the mapping's own convention; `nil` when it declares none.
-  let own: _DerivedKeys?
+  let own: DerivedKeys?
   /// The coding keys as they are, for runs without a convention.
-  let identity: _DerivedKeys
+  let identity: DerivedKeys
   private let build: @Sendable (Mapping<Object>, Derivation<Object>) -> _MappingPlan<Object>
   /// The keys of the conventions calls and parent mappings gave (up to 64).
-  private let called = Locked([ConventionName: _DerivedKeys]())
+  private let called = Locked([ConventionName: DerivedKeys]())
   /// The overrides compiled for those conventions, when some are keyless (up to 64).
-  private let calledOverrides = Locked([ConventionName: [_DerivedOverride]]())
+  private let calledOverrides = Locked([ConventionName: [DerivedOverride]]())
 
   init(keys: KeyConvention?) where Object: Codable & SendableMetatype {
-    own = keys.map { _DerivedKeys(PayloadKeyNames($0)) }
-    identity = _DerivedKeys(PayloadKeyNames(.identity))
+    own = keys.map { DerivedKeys(PayloadKeyNames($0)) }
+    identity = DerivedKeys(PayloadKeyNames(.identity))
     build = { mapping, derivation in DerivedPlan.make(mapping, derivation: derivation) }
   }
 
   private init(
-    own: _DerivedKeys?, identity: _DerivedKeys,
+    own: DerivedKeys?, identity: DerivedKeys,
     build: @escaping @Sendable (Mapping<Object>, Derivation<Object>) -> _MappingPlan<Object>
   ) {
     self.own = own
@@ -100,7 +100,7 @@ final class Derivation<Object>: Sendable {
   func declaring(_ convention: KeyConvention) -> Derivation {
     guard own == nil else { return self }
     return Derivation(
-      own: _DerivedKeys(PayloadKeyNames(convention)), identity: identity, build: build)
+      own: DerivedKeys(PayloadKeyNames(convention)), identity: identity, build: build)
   }
 
   /// The plan of `mapping`, whose rules are the overrides.
@@ -108,11 +108,11 @@ final class Derivation<Object>: Sendable {
 
   /// The keys a run reads and writes: the mapping's own convention's, else the run's
   /// (`convention`: the call's or a parent mapping's), else the coding keys as they are.
-  func keys(for convention: KeyConvention?) -> _DerivedKeys {
+  func keys(for convention: KeyConvention?) -> DerivedKeys {
     if let own { return own }
     guard let convention, convention.name != .identity else { return identity }
     if let known = called.withLock({ $0[convention.name] }) { return known }
-    let made = _DerivedKeys(PayloadKeyNames(convention))
+    let made = DerivedKeys(PayloadKeyNames(convention))
     called.withLock { called in
       if called.count < 64 { called[convention.name] = made }
     }
@@ -120,8 +120,8 @@ final class Derivation<Object>: Sendable {
   }
 
   /// The overrides for `convention`, made by `compile` the first time.
-  func overrides(for convention: KeyConvention, compile: () -> [_DerivedOverride])
-    -> [_DerivedOverride]
+  func overrides(for convention: KeyConvention, compile: () -> [DerivedOverride])
+    -> [DerivedOverride]
   {
     if let known = calledOverrides.withLock({ $0[convention.name] }) { return known }
     let made = compile()
@@ -133,7 +133,7 @@ final class Derivation<Object>: Sendable {
 }
 
 /// A convention's key names with the decoding options and encoding settings that use them.
-struct _DerivedKeys: Sendable {
+struct DerivedKeys: Sendable {
   let names: PayloadKeyNames
   /// Dates read with the library's default formats.
   let decoding: DecodingOptions

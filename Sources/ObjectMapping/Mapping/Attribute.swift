@@ -48,7 +48,7 @@ public struct Attribute<Object, Value>: MappingRule {
   let defaultValue: (@Sendable () -> Value)?
   let serialize: ValueWriter<Value>?
   let expected: String
-  var presence: _Presence = .inferred
+  var presence: Presence = .inferred
   var attributeDateFormats: [DateFormat]?
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false

@@ -3,7 +3,7 @@ import Foundation
 // Top-level payloads whose objects sit in containers: a dictionary of objects, a dictionary of
 // arrays and an array of arrays (ObjectMapper's `mapDictionary`, `mapDictionaryOfArrays` and
 // `mapArrayOfArrays`, and their `toJSON` counterparts). Each reads and writes through the same
-// `_Shape` a relationship of that shape uses.
+// `Shape` a relationship of that shape uses.
 
 extension MappingProtocol {
   /// Maps a payload that is an object of objects, keyed by the payload's keys.
@@ -104,7 +104,7 @@ extension MappingProtocol {
 
   /// Maps the whole payload as `shape`.
   func mapShaped<Value>(
-    _ input: MappingInput, _ shape: _Shape<Value, Object>, options: MappingOptions
+    _ input: MappingInput, _ shape: Shape<Value, Object>, options: MappingOptions
   ) throws(MappingErrors) -> Value {
     try input.withView { view -> Result<Value, MappingErrors> in
       do throws(MappingErrors) {
@@ -124,7 +124,7 @@ extension MappingProtocol {
 extension InverseMapping {
   /// Writes `value` as `shape` (under the root key, if any).
   func serializeShaped<Value>(
-    _ value: Value, _ shape: _Shape<Value, Object>, as format: PayloadFormat,
+    _ value: Value, _ shape: Shape<Value, Object>, as format: PayloadFormat,
     options: MappingOptions
   ) throws(MappingErrors) -> Data {
     if case .json(let writing, _) = format.kind, !writing.contains(.sortedKeys) {

@@ -45,7 +45,7 @@ public struct Mapping<Object>: MappingProtocol {
   var missingKeyPolicy: MissingKeyPolicy?
   /// `nil` unless set: the parent's (or the call's) setting applies.
   var nullIntoNonOptionalPolicy: NullIntoNonOptional?
-  var identity: _Identity<Object>?
+  var identity: Identity<Object>?
   /// Why the identity's key path must not be used (it could trap), or `nil`.
   var identityProblem: String?
   var inverseCustomization: (@Sendable (InverseMapping<Object>) -> InverseMapping<Object>)?
@@ -373,11 +373,11 @@ public struct Mapping<Object>: MappingProtocol {
     copy.identityProblem = KeyPathCheck.problem(property, rule: "identified(by:)")
     if copy.identityProblem != nil {
       // Never read: no object has an identity, and the problem fails the mapping's first use.
-      copy.identity = _Identity(property: property, value: { _ in nil }, key: { _ in nil })
+      copy.identity = Identity(property: property, value: { _ in nil }, key: { _ in nil })
       copy.rebuildPlan()
       return copy
     }
-    copy.identity = _Identity(
+    copy.identity = Identity(
       property: property,
       value: { object in
         let id = object[keyPath: property]

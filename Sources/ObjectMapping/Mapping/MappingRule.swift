@@ -91,7 +91,7 @@ protocol DecodingRule<Object>: Sendable {
 }
 
 /// How a rule treats an absent value.
-enum _Presence: Sendable {
+enum Presence: Sendable {
   /// Required unless the property's type accepts `nil` or a default is given.
   case inferred
   case optional

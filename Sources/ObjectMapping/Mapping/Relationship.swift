@@ -37,7 +37,7 @@ public struct Relationship<Object>: MappingRule {
   let makeStep: @Sendable (Relationship<Object>, CompiledSource) -> RelationshipStep<Object>
   let acceptsAbsence: Bool
   let encode: RelationshipEncoder<Object>
-  var presence: _Presence = .inferred
+  var presence: Presence = .inferred
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
   var collectionPolicy: CollectionPolicy = .replace

@@ -2,7 +2,7 @@
 /// `[String: [Child]]` and `[[Child]]` (ObjectMapper's dictionary-of-arrays and array-of-arrays),
 /// and the top-level entry points that read and write the same shapes.
 ///
-/// A shape is the containers around the children, described once as a ``_Shape`` that reads
+/// A shape is the containers around the children, described once as a ``Shape`` that reads
 /// them from the scanned payload and writes them back: the same description serves the
 /// relationship step, its serializing step and the top-level calls, so the two directions
 /// cannot disagree. These shapes are rare and small next to plain to-one and to-many
@@ -12,7 +12,7 @@ extension Relationship {
   /// A relationship of a nested shape (the designated path of the shape initializers).
   init<Value, M: MappingProtocol>(
     shaped source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
-    acceptsAbsence: Bool, kind: RelationshipShape, shape: _Shape<Value, M.Object>,
+    acceptsAbsence: Bool, kind: RelationshipShape, shape: Shape<Value, M.Object>,
     mapping: @escaping @Sendable () -> M
   ) {
     self.init(

@@ -1,11 +1,11 @@
 /// Serializes a relationship of a nested shape.
 final class ShapeEncodeStep<Object, Value, M: MappingProtocol>: EncodeStepKind {
   let parts: RelationshipEncodeParts<Object, Value, M>
-  let shape: _Shape<Value, M.Object>
+  let shape: Shape<Value, M.Object>
 
   init(
     _ property: WritableKeyPath<Object, Value>, mapping: @escaping @Sendable () -> M,
-    components: [_PathComponent], ownsNulls: Bool, shape: _Shape<Value, M.Object>
+    components: [_PathComponent], ownsNulls: Bool, shape: Shape<Value, M.Object>
   ) {
     parts = RelationshipEncodeParts(
       reader: PropertyReader(property), mapping: mapping, components: components,

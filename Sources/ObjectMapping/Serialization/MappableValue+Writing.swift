@@ -165,7 +165,7 @@ extension Date: DirectScalarWriting {
   /// is an error, not a trap.
   func writePayload(to writer: inout PayloadEncoder) throws {
     switch writer.dateFormat {
-    case .iso8601: writer.string(try _ISO8601.format(self))
+    case .iso8601: writer.string(try ISO8601.format(self))
     case let format: try writer.node(format.format(self))
     }
   }

@@ -34,7 +34,7 @@ public protocol KeyValueValidating {
 }
 
 /// The outcome of validating one value.
-enum _Validation<Value> {
+enum ValidationOutcome<Value> {
   case accept(Value)
   case reject(message: String)
   case fail(any Error)
@@ -111,7 +111,7 @@ struct ValidationFailure: Error {
 func _validate<Object, Value>(
   _ value: Value, validators: [Validator<Value>], object: Object,
   keyPath: AnyKeyPath
-) -> _Validation<Value> {
+) -> ValidationOutcome<Value> {
   var value = value
   for validator in validators {
     do {
@@ -157,7 +157,7 @@ func _describeForMessage(_ value: Any) -> String {
 
 extension MappingRun {
   /// Records a validation outcome that is not an acceptance, at `extra` below the current path.
-  mutating func record<Value>(_ outcome: _Validation<Value>, at extra: [_PathComponent]) {
+  mutating func record<Value>(_ outcome: ValidationOutcome<Value>, at extra: [_PathComponent]) {
     switch outcome {
     case .accept: break
     case .reject(let message):

@@ -71,7 +71,7 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
 
   func parse(text: String) -> ParseOutcome {
     switch self {
-    case .iso8601: return _ISO8601.parse(Array(text.utf8))
+    case .iso8601: return ISO8601.parse(Array(text.utf8))
     case .epochSeconds, .epochMilliseconds:
       guard _CanonicalNumber(text: text) != nil, let value = Double(text) else { return .noMatch }
       return parse(number: value)
@@ -94,7 +94,7 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
   ///   0000 through 9999 (or with a NaN or infinite interval).
   func format(_ date: Date) throws -> Node {
     switch self {
-    case .iso8601: return .string(try _ISO8601.format(date))
+    case .iso8601: return .string(try ISO8601.format(date))
     case .epochSeconds:
       try Civil.checkRange(date)
       return _epochNode(date.timeIntervalSince1970)
@@ -265,7 +265,7 @@ enum Civil {
 }
 
 /// A hand-written ISO 8601 / RFC 3339 reader and writer (no `DateFormatter`).
-enum _ISO8601 {
+enum ISO8601 {
   static func parse(_ bytes: [UInt8]) -> DateFormat.ParseOutcome {
     var reader = DigitReader(bytes)
     guard let year = reader.digits(exactly: 4), reader.expect("-"),

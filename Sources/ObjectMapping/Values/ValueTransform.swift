@@ -108,9 +108,9 @@ extension ValueTransform where Input == String, Output == Date {
   public static var iso8601: Self {
     ValueTransform(
       forward: { text in
-        try _date(from: _ISO8601.parse(Array(text.utf8)), text: text, expected: "ISO 8601")
+        try _date(from: ISO8601.parse(Array(text.utf8)), text: text, expected: "ISO 8601")
       },
-      reverse: { try _ISO8601.format($0) })
+      reverse: { try ISO8601.format($0) })
   }
 }
 
