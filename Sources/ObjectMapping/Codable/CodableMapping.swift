@@ -39,7 +39,7 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
     let decode: @Sendable (Int, inout MappingRun) -> Object? = { index, run in
       let payload = PayloadValue(run: run, index: index, context: run.context)
       do {
-        return try _decodeCodable(Object.self, from: payload, with: options)
+        return try decodeCodable(Object.self, from: payload, with: options)
       } catch {
         run.record(error)
         return nil
@@ -54,7 +54,7 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
           do {
             try writer.node(try settings.node(of: value))
           } catch {
-            let failure = _encodingMappingError(error)
+            let failure = encodingMappingError(error)
             run.errors.append(
               MappingError(
                 path: _jsonPointer(run.path) + failure.path, failure.kind,

@@ -91,13 +91,13 @@ extension CodableReading {
     case .number:
       let text = tape.numberText(at: index)
       if options.allowsJSON5 {
-        if let special = _json5Special(text, as: T.self) { return special }
+        if let special = json5Special(text, as: T.self) { return special }
         // A hexadecimal number too large for 64 bits, kept as written: no type reads it.
         if text.utf8.contains(UInt8(ascii: "x")) { throw notRepresentable(text, path: path) }
       }
       let value: T? =
         T.self == Double.self ? tape.doubleValue(at: index).map { T($0) } : T(text)
-      if let value, value.isFinite, value != 0 || _isZero(text) { return value }
+      if let value, value.isFinite, value != 0 || isZero(text) { return value }
       throw notRepresentable(text, path: path)
     case .string:
       if entry.flags & _TapeEntry.stringHasEscapes == 0,
@@ -124,14 +124,14 @@ extension CodableReading {
     _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     if T.self == Node.self {
-      return _identityCast(tape.node(at: index).keepingFirstOfEqualKeys(), to: T.self)
+      return identityCast(tape.node(at: index).keepingFirstOfEqualKeys(), to: T.self)
     }
-    if tape[index].kind == .null { throw _nullFound(T.self, path: _path(parent, key)) }
+    if tape[index].kind == .null { throw nullFound(T.self, path: _path(parent, key)) }
     if T.self == Date.self {
-      return _identityCast(try readDate(at: index, parent: parent, key: key), to: T.self)
+      return identityCast(try readDate(at: index, parent: parent, key: key), to: T.self)
     }
     if T.self == Data.self {
-      return _identityCast(try readData(at: index, parent: parent, key: key), to: T.self)
+      return identityCast(try readData(at: index, parent: parent, key: key), to: T.self)
     }
     if T.self == URL.self {
       let text = try readString(at: index, path: _path(parent, key))
@@ -140,9 +140,9 @@ extension CodableReading {
           DecodingError.Context(
             codingPath: _path(parent, key), debugDescription: "Invalid URL string."))
       }
-      return _identityCast(url, to: T.self)
+      return identityCast(url, to: T.self)
     }
-    return _identityCast(try readDecimal(at: index, path: _path(parent, key)), to: T.self)
+    return identityCast(try readDecimal(at: index, path: _path(parent, key)), to: T.self)
   }
 
   private func readDecimal(at index: Int, path: @autoclosure () -> [any CodingKey]) throws
@@ -155,7 +155,7 @@ extension CodableReading {
     }
     let text = tape.numberText(at: index)
     if options.allowsJSON5 {
-      if let value = _json5Decimal(text) { return value }
+      if let value = json5Decimal(text) { return value }
       // A hexadecimal number too large for 64 bits, kept as written: no type reads it.
       if text.utf8.contains(UInt8(ascii: "x")) { throw notRepresentable(text, path: path()) }
     }
@@ -228,7 +228,7 @@ extension CodableReading {
     _ type: Any.Type, at index: Int, path: [any CodingKey], nullIsMismatch: Bool = false
   ) -> DecodingError {
     let kind = tape[index].kind
-    if kind == .null, !nullIsMismatch { return _nullFound(type, path: path) }
+    if kind == .null, !nullIsMismatch { return nullFound(type, path: path) }
     let found: String
     switch kind {
     case .string: found = "a string"
@@ -259,7 +259,7 @@ extension CodableReading {
 }
 
 /// `.valueNotFound` for a `null` where a `type` was asked for (`JSONDecoder`'s text).
-func _nullFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
+func nullFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
   .valueNotFound(
     type,
     DecodingError.Context(
@@ -280,12 +280,12 @@ func _integer<T: FixedWidthInteger>(_ type: T.Type, fromNumber text: String, jso
   guard let value = T(exactly: double) else { return nil }
   if double.magnitude < 0x1p53 { return value }
   guard let decimal = Decimal(string: text), !decimal.isNaN else { return nil }
-  return _integralPart(of: decimal, as: T.self)
+  return integralPart(of: decimal, as: T.self)
 }
 
 /// The integral part of `decimal` (truncated toward zero) as a `T`, when its magnitude fits
 /// 64 bits and `T` (as `JSONDecoder` converts a `Decimal`).
-private func _integralPart<T: FixedWidthInteger>(of decimal: Decimal, as type: T.Type) -> T? {
+private func integralPart<T: FixedWidthInteger>(of decimal: Decimal, as type: T.Type) -> T? {
   var text = decimal.description
   let negative = text.hasPrefix("-")
   if negative {
@@ -298,7 +298,7 @@ private func _integralPart<T: FixedWidthInteger>(of decimal: Decimal, as type: T
 }
 
 /// Whether a JSON number's text is zero (no digit 1–9 before its exponent).
-private func _isZero(_ text: String) -> Bool {
+private func isZero(_ text: String) -> Bool {
   for byte in text.utf8 {
     if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return false }
     if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return true }
@@ -309,5 +309,5 @@ private func _isZero(_ text: String) -> Bool {
 /// `"a String"`, `"an Int"`: a type for an error message.
 func _describe(_ type: Any.Type) -> String {
   if let mappable = type as? any MappableValue.Type { return mappable.expectedDescription }
-  return _withArticle("\(type)")
+  return withArticle("\(type)")
 }

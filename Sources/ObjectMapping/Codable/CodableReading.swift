@@ -132,7 +132,7 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
   private func checkLifetimeOutsideTheCall() {
     if copy != nil { return }
     if !ended && _ReadingScope.began(onThisThread: token) { return }
-    _decoderUsedOnAnotherThread()
+    decoderUsedOnAnotherThread()
   }
 
   // MARK: Values
@@ -245,7 +245,7 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     }
     if kind == .null, convertsKeys, T.self is any TapeDecodableDictionary.Type {
       // `JSONDecoder` reads a `[String: V]` itself under a key strategy, and says so.
-      throw _nullFound([String: Any].self, path: _path(parent, key))
+      throw nullFound([String: Any].self, path: _path(parent, key))
     }
     return try T(from: TapeDecoder(self, index: index, parent: parent, key: key))
   }
@@ -284,20 +284,20 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     if T.self == String.self {
-      return _identityCast(try readString(at: index, path: _path(parent, key)), to: T.self)
+      return identityCast(try readString(at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Int.self {
-      return _identityCast(
+      return identityCast(
         try readInteger(Int.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Double.self {
-      return _identityCast(
+      return identityCast(
         try readFloat(Double.self, at: index, path: _path(parent, key)), to: T.self)
     }
     if T.self == Bool.self {
-      return _identityCast(try readBool(at: index, path: _path(parent, key)), to: T.self)
+      return identityCast(try readBool(at: index, path: _path(parent, key)), to: T.self)
     }
-    return _identityCast(
+    return identityCast(
       try readInteger(Int64.self, at: index, path: _path(parent, key)), to: T.self)
   }
 
@@ -319,36 +319,36 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
   ) throws -> T {
     let path = ArrayPath(parent: parent, key: key)
     if T.self == [Double].self {
-      return _identityCast(try doubles(at: index, path: path), to: T.self)
+      return identityCast(try doubles(at: index, path: path), to: T.self)
     }
     if T.self == [[Double]].self {
-      return _identityCast(
+      return identityCast(
         try elements(at: index, path: path) { try doubles(at: $0, path: $1) }, to: T.self)
     }
     if T.self == [[[Double]]].self {
-      return _identityCast(
+      return identityCast(
         try elements(at: index, path: path) { cursor, path in
           try elements(at: cursor, path: path) { try doubles(at: $0, path: $1) }
         }, to: T.self)
     }
     if T.self == [Int].self {
-      return _identityCast(
+      return identityCast(
         try elements(at: index, path: path) { try readInteger(Int.self, at: $0, path: $1.path) },
         to: T.self)
     }
     if T.self == [String].self {
-      return _identityCast(
+      return identityCast(
         try elements(at: index, path: path) { try readString(at: $0, path: $1.path) },
         to: T.self)
     }
     if T.self == [Int64].self {
-      return _identityCast(
+      return identityCast(
         try elements(at: index, path: path) {
           try readInteger(Int64.self, at: $0, path: $1.path)
         },
         to: T.self)
     }
-    return _identityCast(
+    return identityCast(
       try elements(at: index, path: path) { try readBool(at: $0, path: $1.path) }, to: T.self)
   }
 
@@ -357,7 +357,7 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     _ array: A.Type, as type: T.Type, _ reading: CodableReading, at index: Int,
     parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
-    _identityCast(try A.decodeElements(reading, at: index, parent: parent, key: key), to: T.self)
+    identityCast(try A.decodeElements(reading, at: index, parent: parent, key: key), to: T.self)
   }
 
   /// `[String: Value]` (the opened `dictionary`) read member by member, as `T` (the same type).
@@ -365,7 +365,7 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     _ dictionary: D.Type, as type: T.Type, _ reading: CodableReading, at index: Int,
     parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
-    _identityCast(try D.decodeMembers(reading, at: index, parent: parent, key: key), to: T.self)
+    identityCast(try D.decodeMembers(reading, at: index, parent: parent, key: key), to: T.self)
   }
 
   private func doubles(at index: Int, path: ArrayPath) throws -> [Double] {
@@ -530,7 +530,7 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
 
 /// The stop of `CodableReading.checkLifetime()`, out of line.
 @inline(never)
-private func _decoderUsedOnAnotherThread() -> Never {
+private func decoderUsedOnAnotherThread() -> Never {
   preconditionFailure(
     "a Decoder or decoding container of FastJSONDecoder was used on another thread while the "
       + "decode call that made it was still running")
@@ -722,7 +722,7 @@ struct ConvertedKeys {
 /// A `Decodable` value read from a mapping's payload value with ``FastJSONDecoder``'s reader:
 /// failures inside it are a `MappingError` whose path continues the rule's
 /// (`/meta/tags/2`).
-func _decodeCodable<T: Decodable>(
+func decodeCodable<T: Decodable>(
   _ type: T.Type, from payload: PayloadValue, with options: DecodingOptions
 ) throws -> T {
   payload.checkLifetime()

@@ -218,7 +218,7 @@ extension NodeEncodingSettings {
         throw error
       case .mappingErrors:
         if let errors = error as? MappingErrors { throw errors }
-        throw MappingErrors([_encodingMappingError(error)])
+        throw MappingErrors([encodingMappingError(error)])
       }
     }
   }
@@ -243,7 +243,7 @@ extension NodeEncodingSettings {
 }
 
 /// The ``MappingError`` for an error thrown while encoding.
-func _encodingMappingError(_ error: any Error) -> MappingError {
+func encodingMappingError(_ error: any Error) -> MappingError {
   if let mapping = error as? MappingError { return mapping }
   if let format = error as? FormatError { return MappingError(format) }
   guard case EncodingError.invalidValue(_, let context) = error else {

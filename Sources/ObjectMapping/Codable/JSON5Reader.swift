@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Strings are stored unescaped and numbers in JSON form (`+.5` as `0.5`, `0x1F` as `31`), so
 /// the decoder reads them as it reads JSON; `Infinity` and `NaN` are kept as written, for the
-/// floating-point types to read (``_json5Special(_:as:)``). One difference: a malformed number
+/// floating-point types to read (``json5Special(_:as:)``). One difference: a malformed number
 /// or escape is an error where it is, when `JSONDecoder` reports it only once a model reads
 /// that value.
 struct JSON5Reader {
@@ -476,7 +476,7 @@ struct JSON5Reader {
 
 /// `Infinity` or `NaN` (with a sign) as a floating-point value, as `JSONDecoder` reads them
 /// with `allowsJSON5`; `nil` for other texts.
-func _json5Special<T: BinaryFloatingPoint>(_ text: String, as type: T.Type) -> T? {
+func json5Special<T: BinaryFloatingPoint>(_ text: String, as type: T.Type) -> T? {
   switch text {
   case "Infinity": return .infinity
   case "-Infinity": return -.infinity
@@ -487,6 +487,6 @@ func _json5Special<T: BinaryFloatingPoint>(_ text: String, as type: T.Type) -> T
 }
 
 /// `Infinity` or `NaN` as a `Decimal` (NaN, as `JSONDecoder` reads both); `nil` otherwise.
-func _json5Decimal(_ text: String) -> Decimal? {
-  _json5Special(text, as: Double.self) == nil ? nil : .nan
+func json5Decimal(_ text: String) -> Decimal? {
+  json5Special(text, as: Double.self) == nil ? nil : .nan
 }

@@ -58,7 +58,7 @@ enum JSONInput {
     var bytes = Array(utf8)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
     let first =
-      json5 ? JSON5Reader.firstSignificantByte(of: bytes) : bytes.first { !_isJSONSpace($0) }
+      json5 ? JSON5Reader.firstSignificantByte(of: bytes) : bytes.first { !isJSONSpace($0) }
     guard first != UInt8(ascii: "{") else { return nil }
     var braced: [UInt8] = [UInt8(ascii: "{")]
     braced.reserveCapacity(bytes.count + 3)
@@ -110,7 +110,7 @@ enum JSONInput {
 }
 
 /// Whether `byte` is JSON whitespace (space, tab, line feed, carriage return).
-func _isJSONSpace(_ byte: UInt8) -> Bool {
+func isJSONSpace(_ byte: UInt8) -> Bool {
   byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
 }
 

@@ -297,10 +297,10 @@ extension NodeEncodingSettings {
   func special<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws
     -> Node?
   {
-    if let value = _sameType(value, as: String.self) { return .string(value) }
-    if let value = _sameType(value, as: Int.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: Double.self) { return try float(value, path: path()) }
-    if let value = _sameType(value, as: Bool.self) { return .bool(value) }
+    if let value = sameType(value, as: String.self) { return .string(value) }
+    if let value = sameType(value, as: Int.self) { return .integer(Int64(value)) }
+    if let value = sameType(value, as: Double.self) { return try float(value, path: path()) }
+    if let value = sameType(value, as: Bool.self) { return .bool(value) }
     if Self.writesSpecially(T.self) { return try specialRare(value, path: path()) }
     if case .useDefaultKeys = keyEncodingStrategy { return nil }
     guard let dictionary = value as? any StringKeyedEncodable else { return nil }
@@ -311,27 +311,27 @@ extension NodeEncodingSettings {
   private func specialRare<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey])
     throws -> Node?
   {
-    if let value = _sameType(value, as: Int64.self) { return .integer(value) }
-    if let value = _sameType(value, as: Float.self) { return try float(value, path: path()) }
-    if let value = _sameType(value, as: Date.self) { return try date(value, path: path()) }
-    if let value = _sameType(value, as: Data.self) { return try data(value, path: path()) }
-    if let value = _sameType(value, as: URL.self) { return .string(value.absoluteString) }
-    if let value = _sameType(value, as: Decimal.self) {
+    if let value = sameType(value, as: Int64.self) { return .integer(value) }
+    if let value = sameType(value, as: Float.self) { return try float(value, path: path()) }
+    if let value = sameType(value, as: Date.self) { return try date(value, path: path()) }
+    if let value = sameType(value, as: Data.self) { return try data(value, path: path()) }
+    if let value = sameType(value, as: URL.self) { return .string(value.absoluteString) }
+    if let value = sameType(value, as: Decimal.self) {
       guard !value.isNaN else { throw Self.nanDecimal(path()) }
       return .decimal(value.description)
     }
-    if let value = _sameType(value, as: Node.self) { return value }
-    if let value = _sameType(value, as: Int8.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: Int16.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: Int32.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: UInt8.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: UInt16.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: UInt32.self) { return .integer(Int64(value)) }
-    if let value = _sameType(value, as: UInt.self) { return Self.integer(value) }
-    if let value = _sameType(value, as: UInt64.self) { return Self.integer(value) }
+    if let value = sameType(value, as: Node.self) { return value }
+    if let value = sameType(value, as: Int8.self) { return .integer(Int64(value)) }
+    if let value = sameType(value, as: Int16.self) { return .integer(Int64(value)) }
+    if let value = sameType(value, as: Int32.self) { return .integer(Int64(value)) }
+    if let value = sameType(value, as: UInt8.self) { return .integer(Int64(value)) }
+    if let value = sameType(value, as: UInt16.self) { return .integer(Int64(value)) }
+    if let value = sameType(value, as: UInt32.self) { return .integer(Int64(value)) }
+    if let value = sameType(value, as: UInt.self) { return Self.integer(value) }
+    if let value = sameType(value, as: UInt64.self) { return Self.integer(value) }
     if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-      if let value = _sameType(value, as: Int128.self) { return Self.integer(value) }
-      if let value = _sameType(value, as: UInt128.self) { return Self.integer(value) }
+      if let value = sameType(value, as: Int128.self) { return Self.integer(value) }
+      if let value = sameType(value, as: UInt128.self) { return Self.integer(value) }
     }
     return nil
   }

@@ -356,10 +356,10 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   /// else through its `encode(to:)`, with `pathKey` on the coding path.
   @inline(__always)
   func value<T: Encodable>(_ value: T, pathKey: @autoclosure () -> (any CodingKey)?) throws {
-    if let string = _sameType(value, as: String.self) { return writer.string(string) }
-    if let integer = _sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
-    if let double = _sameType(value, as: Double.self) { return try self.double(double, pathKey()) }
-    if let bool = _sameType(value, as: Bool.self) { return writer.bool(bool) }
+    if let string = sameType(value, as: String.self) { return writer.string(string) }
+    if let integer = sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
+    if let double = sameType(value, as: Double.self) { return try self.double(double, pathKey()) }
+    if let bool = sameType(value, as: Bool.self) { return writer.bool(bool) }
     try otherValue(value, pathKey: pathKey())
   }
 
@@ -381,10 +381,10 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   @inline(never)
   func member<T: Encodable>(_ value: T, key: any CodingKey, in id: Int, pathCount: Int) throws {
     try self.key(key, in: id, pathCount: pathCount)
-    if let string = _sameType(value, as: String.self) { return writer.string(string) }
-    if let integer = _sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
-    if let double = _sameType(value, as: Double.self) { return try self.double(double, key) }
-    if let bool = _sameType(value, as: Bool.self) { return writer.bool(bool) }
+    if let string = sameType(value, as: String.self) { return writer.string(string) }
+    if let integer = sameType(value, as: Int.self) { return writer.int64(Int64(integer)) }
+    if let double = sameType(value, as: Double.self) { return try self.double(double, key) }
+    if let bool = sameType(value, as: Bool.self) { return writer.bool(bool) }
     if NodeEncodingSettings.writesSpecially(T.self) {
       return try specialValue(value, pathKey: key)
     }
@@ -419,37 +419,37 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   @inline(never)
   private func specialValue<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
     func key() -> [any CodingKey] { path + (pathKey.map { [$0] } ?? []) }
-    if let integer = _sameType(value, as: Int64.self) { return writer.int64(integer) }
-    if let float = _sameType(value, as: Float.self) {
+    if let integer = sameType(value, as: Int64.self) { return writer.int64(integer) }
+    if let float = sameType(value, as: Float.self) {
       guard float.isFinite else {
         return try failing { try node(settings.nonFinite(float, path: key())) }
       }
       return writer.encoderNumber(float)
     }
-    if let url = _sameType(value, as: URL.self) { return writer.string(url.absoluteString) }
-    if let decimal = _sameType(value, as: Decimal.self) {
+    if let url = sameType(value, as: URL.self) { return writer.string(url.absoluteString) }
+    if let decimal = sameType(value, as: Decimal.self) {
       guard !decimal.isNaN else {
         failed()
         throw NodeEncodingSettings.nanDecimal(key())
       }
       return writer.numberText(decimal.description)
     }
-    if let node = _sameType(value, as: Node.self) { return try self.node(node) }
-    if let date = _sameType(value, as: Date.self) { return try self.date(date, pathKey: pathKey) }
-    if let data = _sameType(value, as: Data.self) { return try self.data(data, pathKey: pathKey) }
-    if let integer = _sameType(value, as: Int32.self) { return writer.int64(Int64(integer)) }
-    if let integer = _sameType(value, as: Int16.self) { return writer.int64(Int64(integer)) }
-    if let integer = _sameType(value, as: Int8.self) { return writer.int64(Int64(integer)) }
-    if let integer = _sameType(value, as: UInt8.self) { return writer.int64(Int64(integer)) }
-    if let integer = _sameType(value, as: UInt16.self) { return writer.int64(Int64(integer)) }
-    if let integer = _sameType(value, as: UInt32.self) { return writer.int64(Int64(integer)) }
-    if let integer = _sameType(value, as: UInt.self) { return writer.uint64(UInt64(integer)) }
-    if let integer = _sameType(value, as: UInt64.self) { return writer.uint64(integer) }
+    if let node = sameType(value, as: Node.self) { return try self.node(node) }
+    if let date = sameType(value, as: Date.self) { return try self.date(date, pathKey: pathKey) }
+    if let data = sameType(value, as: Data.self) { return try self.data(data, pathKey: pathKey) }
+    if let integer = sameType(value, as: Int32.self) { return writer.int64(Int64(integer)) }
+    if let integer = sameType(value, as: Int16.self) { return writer.int64(Int64(integer)) }
+    if let integer = sameType(value, as: Int8.self) { return writer.int64(Int64(integer)) }
+    if let integer = sameType(value, as: UInt8.self) { return writer.int64(Int64(integer)) }
+    if let integer = sameType(value, as: UInt16.self) { return writer.int64(Int64(integer)) }
+    if let integer = sameType(value, as: UInt32.self) { return writer.int64(Int64(integer)) }
+    if let integer = sameType(value, as: UInt.self) { return writer.uint64(UInt64(integer)) }
+    if let integer = sameType(value, as: UInt64.self) { return writer.uint64(integer) }
     if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-      if let integer = _sameType(value, as: Int128.self) {
+      if let integer = sameType(value, as: Int128.self) {
         return writer.numberText(integer.description)
       }
-      if let integer = _sameType(value, as: UInt128.self) {
+      if let integer = sameType(value, as: UInt128.self) {
         return writer.numberText(integer.description)
       }
     }

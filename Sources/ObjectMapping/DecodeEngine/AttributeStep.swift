@@ -50,7 +50,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     fansOut = !source.rest.isEmpty && Value.self is any MappableCollection.Type
     zeroReplacement = rule.zeroValue?().map(Boxed.init)
     comparesUnchanged = Value.self is any Equatable.Type
-    emptyStringMayBeNull = _isScalarForEmptyStrings(Value.self)
+    emptyStringMayBeNull = isScalarForEmptyStrings(Value.self)
     nullIsAbsent = rule.absence.nullIsAbsent
     absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
   }
@@ -163,7 +163,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   /// Whether `value` equals the property's current value in `object`.
   @inline(never)
   private func isUnchanged(_ value: Value, in object: Object) -> Bool {
-    _areEqual(value, writer.value(in: object))
+    areEqual(value, writer.value(in: object))
   }
 
   /// Onto an existing instance under ``MissingKeyPolicy/assignDefaults``: an absent key sets
@@ -224,7 +224,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       // value that does not convert.
       return readNull(&object, &patch, validates: validates, run: &run)
     }
-    let failure = rule._transformFailure(error, payload: payload)
+    let failure = rule.transformFailure(error, payload: payload)
     guard run.context.attributeFailures == .skipWithDiagnostic else {
       return run.record(failure, at: source.pathComponents)
     }
@@ -375,13 +375,13 @@ extension PayloadValue {
 }
 
 /// Whether `first` and `second` are equal values of an `Equatable` type; `false` for any other.
-func _areEqual(_ first: Any, _ second: Any) -> Bool {
+func areEqual(_ first: Any, _ second: Any) -> Bool {
   guard let first = first as? any Equatable else { return false }
-  return first._isEqual(to: second)
+  return first.isEqual(to: second)
 }
 
 extension Equatable {
-  fileprivate func _isEqual(to other: Any) -> Bool {
+  fileprivate func isEqual(to other: Any) -> Bool {
     guard let other = other as? Self else { return false }
     return self == other
   }
@@ -390,7 +390,7 @@ extension Equatable {
 /// Whether `type`, or the type it wraps in an `Optional`, is one for which an empty string is
 /// no value: an integer or floating-point number, `Decimal`, `Bool`, `Date`, `URL` or `UUID`
 /// (``EmptyStringPolicy/asNull``).
-func _isScalarForEmptyStrings(_ type: Any.Type) -> Bool {
+func isScalarForEmptyStrings(_ type: Any.Type) -> Bool {
   let unwrapped = (type as? any OptionalTraitsProvider.Type)?.wrappedType ?? type
   return unwrapped is any BinaryInteger.Type || unwrapped is any BinaryFloatingPoint.Type
     || unwrapped == Decimal.self || unwrapped == Bool.self || unwrapped == Date.self

@@ -75,7 +75,7 @@ extension MappingProtocol {
   func _collect(
     json text: _JSONText, options: JSONReadingOptions, with settings: MappingOptions = .none
   ) -> Result<Collected<Object>, MappingErrors> {
-    if let streamed = _collectElements(json: text, options: options, with: settings) {
+    if let streamed = collectElements(json: text, options: options, with: settings) {
       return streamed
     }
     do throws(FormatError) {
@@ -87,7 +87,7 @@ extension MappingProtocol {
 
   /// The elements of a top-level array mapped as they are scanned; `nil` when the payload (or
   /// the mapping) needs the whole index.
-  private func _collectElements(
+  private func collectElements(
     json text: _JSONText, options: JSONReadingOptions, with settings: MappingOptions
   ) -> Result<Collected<Object>, MappingErrors>? {
     // A broken definition is reported after the payload is read, as by the other entry points.

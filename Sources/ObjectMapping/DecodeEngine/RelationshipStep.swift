@@ -244,7 +244,7 @@ func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _Mappin
 /// A to-one relationship's `null`, where an object is required: an error, or ignored with a
 /// diagnostic under ``NullIntoNonOptional/keepCurrent`` (a child has no zero).
 @inline(never)
-func _recordNullObject(run: inout MappingRun) {
+func recordNullObject(run: inout MappingRun) {
   guard run.context.nullIntoNonOptional == .keepCurrent else {
     return run.fail(.typeMismatch(expected: "an object", found: "null"))
   }

@@ -78,7 +78,7 @@ extension Shape where Value == [String: Child] {
         return true
       },
       merge: { current, index, plan, run in
-        _mergeDictionary(current, at: index, plan: plan, run: &run)
+        mergeDictionary(current, at: index, plan: plan, run: &run)
       })
   }
 }
@@ -233,7 +233,7 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
 /// The object at `index` merged into `current` by key (``CollectionPolicy/merge``): a member
 /// whose key `current` has is mapped onto that entry in place, a new key is mapped fresh, and
 /// entries the payload does not name are kept. `nil` when a member failed.
-private func _mergeDictionary<Child>(
+private func mergeDictionary<Child>(
   _ current: [String: Child], at index: Int, plan: _MappingPlan<Child>, run: inout MappingRun
 ) -> PendingValue<[String: Child]>? {
   let entry = run.tape[index]

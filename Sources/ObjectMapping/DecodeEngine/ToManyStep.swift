@@ -20,12 +20,12 @@ final class ToManyStep<
   /// Appends one child to the children being decoded. This code is not specialized, and
   /// `children.append(_:)` written here would look up `Array<Element>`'s generic metadata for
   /// every child (about 350 instructions, 9% of citm_catalog's decode); the closure made by
-  /// ``_appender(for:)`` holds that metadata, looked up once when the step is made.
-  private let appendChild = _appender(for: [Collection.Element].self)
+  /// ``appender(for:)`` holds that metadata, looked up once when the step is made.
+  private let appendChild = appender(for: [Collection.Element].self)
   /// An empty array with room for a number of children, made the same way.
   private let reservedChildren = _reserved(for: [Collection.Element].self)
   /// Removes the last child appended (an unmappable one), made the same way.
-  private let dropLastChild = _lastRemover(for: [Collection.Element].self)
+  private let dropLastChild = lastRemover(for: [Collection.Element].self)
   /// What `null` sets.
   private let traits = CollectionTraits<Collection>.of
 
@@ -67,7 +67,7 @@ final class ToManyStep<
   private func decodeOtherThanElements(
     into object: inout Object, at index: Int, run: inout MappingRun
   ) {
-    let value: Collection? = _decodeToManyOtherThanElements(at: index, mapping, run: &run)
+    let value: Collection? = decodeToManyOtherThanElements(at: index, mapping, run: &run)
     if let value { writer.write(value, into: &object) }
   }
 
@@ -89,7 +89,7 @@ final class ToManyStep<
           return ExistingWrite(setting: value) { writer.write(value, into: &$0) }
         }
         // An error, or what the run's NullIntoNonOptional asks for.
-        guard let value: Collection = _toManyNull(run: &run) else {
+        guard let value: Collection = toManyNull(run: &run) else {
           return run.context.nullIntoNonOptional == .keepCurrent
             ? ExistingWrite(setting: current) { _ in } : nil
         }
@@ -121,7 +121,7 @@ final class ToManyStep<
 /// generic argument of this call) so that calling it looks nothing up; see
 /// `ToManyStep.appendChild`.
 /// (It captures nothing but `C`'s metadata, so it is `@Sendable`.)
-private func _appender<C: RangeReplaceableCollection & SendableMetatype>(for _: C.Type)
+private func appender<C: RangeReplaceableCollection & SendableMetatype>(for _: C.Type)
   -> @Sendable (
     inout C, consuming C.Element
   ) -> Void
@@ -130,8 +130,8 @@ private func _appender<C: RangeReplaceableCollection & SendableMetatype>(for _: 
 }
 
 /// A closure that removes the last element of a non-empty collection of type `C` (when there is
-/// one), holding `C`'s metadata; see ``_appender(for:)``.
-private func _lastRemover<
+/// one), holding `C`'s metadata; see ``appender(for:)``.
+private func lastRemover<
   C: RangeReplaceableCollection & BidirectionalCollection & SendableMetatype
 >(
   for _: C.Type
@@ -142,7 +142,7 @@ private func _lastRemover<
 }
 
 /// A closure that makes an empty collection of type `C` with room for a number of elements,
-/// holding `C`'s metadata; see ``_appender(for:)``.
+/// holding `C`'s metadata; see ``appender(for:)``.
 private func _reserved<C: RangeReplaceableCollection & SendableMetatype>(
   for _: C.Type
 ) -> @Sendable (Int) -> C {
@@ -160,12 +160,12 @@ private func _reserved<C: RangeReplaceableCollection & SendableMetatype>(
 /// lenient coercion; `nil` (with an error) for anything else. Out of line, so that the frame of
 /// the common path, which recursion repeats per level, stays small.
 @inline(never)
-private func _decodeToManyOtherThanElements<
+private func decodeToManyOtherThanElements<
   Collection: MappableCollection, M: MappingProtocol<Collection.Element>
 >(at index: Int, _ mapping: () -> M, run: inout MappingRun) -> Collection? {
   switch run.tape[index].kind {
   case .null:
-    return _toManyNull(run: &run)
+    return toManyNull(run: &run)
   case .array:
     // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the shared
     // empty-array storage (a benign write ThreadSanitizer reports as a race).
@@ -179,16 +179,16 @@ private func _decodeToManyOtherThanElements<
       let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
       return run.errors.count == before ? Collection(mappedElements: children) : nil
     }
-    return _toManyLoneObject(at: index, plan: plan, run: &run)
+    return toManyLoneObject(at: index, plan: plan, run: &run)
   default:
-    _recordNotAnArray(at: index, run: &run)
+    recordNotAnArray(at: index, run: &run)
     return nil
   }
 }
 
 /// What `null` sets in a to-many relationship, or `nil` with an error.
 @inline(never)
-private func _toManyNull<Collection: MappableCollection>(
+private func toManyNull<Collection: MappableCollection>(
   run: inout MappingRun
 ) -> Collection? {
   guard let null = CollectionTraits<Collection>.of.nullValue else {
@@ -209,17 +209,17 @@ private func _toManyNull<Collection: MappableCollection>(
 /// A lone object where a to-many relationship expects an array: one element under lenient
 /// coercion, an error otherwise.
 @inline(never)
-private func _toManyLoneObject<Collection: MappableCollection>(
+private func toManyLoneObject<Collection: MappableCollection>(
   at index: Int, plan: _MappingPlan<Collection.Element>, run: inout MappingRun
 ) -> Collection? {
   guard plan.coercion(in: run) == .lenient else {
-    _recordNotAnArray(at: index, run: &run)
+    recordNotAnArray(at: index, run: &run)
     return nil
   }
   return plan.decodeNew(at: index, run: &run).map { Collection(mappedElements: [$0]) }
 }
 
 @inline(never)
-private func _recordNotAnArray(at index: Int, run: inout MappingRun) {
+private func recordNotAnArray(at index: Int, run: inout MappingRun) {
   run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
 }

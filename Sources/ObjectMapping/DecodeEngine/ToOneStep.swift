@@ -16,7 +16,7 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
   }
 
   func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
-    guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
+    guard run.tape[index].kind != .null else { return recordNullObject(run: &run) }
     _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
       writer.write(taking: consume child, into: &object)
     }
@@ -26,7 +26,7 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
     -> ExistingWrite<Object, Child>?
   {
     guard run.tape[index].kind != .null else {
-      _recordNullObject(run: &run)
+      recordNullObject(run: &run)
       return nil
     }
     let current = writer.value(in: object)

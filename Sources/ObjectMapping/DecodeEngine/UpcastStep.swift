@@ -12,7 +12,7 @@ final class UpcastStep<Object, Base>: DecodeStepKind {
     run: inout MappingRun
   ) {
     guard var base = _upcast(object, to: Base.self) else {
-      return run.fail(_notABase(Object.self, Base.self))
+      return run.fail(notABase(Object.self, Base.self))
     }
     // The same instance seen as its superclass: a new model is written through it in place;
     // onto an existing instance, the superclass's writes are recorded and lifted.
@@ -59,6 +59,6 @@ func _upcast<Object, Base>(_ object: Object, to: Base.Type) -> Base? {
 
 /// The error for an object that is not a `Base` (never happens for a lifted rule).
 @inline(never)
-func _notABase(_ object: Any.Type, _ base: Any.Type) -> MappingError.Kind {
+func notABase(_ object: Any.Type, _ base: Any.Type) -> MappingError.Kind {
   .invalidDefinition(message: "a \(object) is not a \(base)")
 }

@@ -83,7 +83,7 @@ struct DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decodeNil(forKey key: Key) throws -> Bool {
     guard let position = decoder.override(for: key) else { return try inner.decodeNil(forKey: key) }
     guard case .value(let value) = decoder.outcomes[position] else { return true }
-    return _isNilValue(value)
+    return isNilValue(value)
   }
 
   /// The override's value for a required member.
@@ -102,7 +102,7 @@ struct DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     switch decoder.outcomes[position] {
     case .value(let value):
       if let typed = value as? T { return typed }
-      if _isNilValue(value) { return nil }
+      if isNilValue(value) { return nil }
       throw OverrideTypeMismatch(position: position, given: Swift.type(of: value), asked: T.self)
     case .absent, .failed, .notApplied: return nil
     }
@@ -212,7 +212,7 @@ struct DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 /// Whether `value` is an optional holding `nil`.
-func _isNilValue(_ value: Any) -> Bool {
+func isNilValue(_ value: Any) -> Bool {
   (value as? any NilTestable)?.holdsNil ?? false
 }
 

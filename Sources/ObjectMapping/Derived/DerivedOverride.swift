@@ -236,7 +236,7 @@ final class RequiredSlotStep<Child, M: MappingProtocol<Child>>: RelationshipKind
   func decodeValue(
     into object: inout DerivedSlot<Child>, at index: Int, run: inout MappingRun
   ) {
-    guard run.tape[index].kind != .null else { return _recordNullObject(run: &run) }
+    guard run.tape[index].kind != .null else { return recordNullObject(run: &run) }
     _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
       writer.write(child, into: &object)
     }

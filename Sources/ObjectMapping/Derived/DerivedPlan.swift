@@ -30,7 +30,7 @@ enum DerivedPlan {
       let format = writer.dateFormat
       let settings =
         format == .iso8601
-        ? keys.encoding : _derivedEncoding(names: keys.names, dateFormat: format)
+        ? keys.encoding : derivedEncoding(names: keys.names, dateFormat: format)
       do {
         var node = try settings.node(of: value)
         if case .object(let members) = node, !overriddenNames.isEmpty {
@@ -39,7 +39,7 @@ enum DerivedPlan {
         }
         try writer.node(node)
       } catch {
-        run.record(_encodingMappingError(error), at: [])
+        run.record(encodingMappingError(error), at: [])
         return false
       }
       return true
@@ -78,7 +78,7 @@ enum DerivedPlan {
       let formats = ownFormats ?? run.context.dateFormats
       let options =
         formats == DateFormat.defaultFormats
-        ? keys.decoding : _derivedOptions(names: keys.names, formats: formats)
+        ? keys.decoding : derivedOptions(names: keys.names, formats: formats)
       var overridesCopy = overridesCopy
       if rekeys, run.hasKeyConvention, let convention = run.keyConvention,
         convention.name != .identity
@@ -217,16 +217,16 @@ enum DerivedPlan {
 
 /// The decoding options of a derived mapping: its convention's keys, dates read with
 /// `formats`.
-func _derivedOptions(names: PayloadKeyNames, formats: [DateFormat]) -> DecodingOptions {
+func derivedOptions(names: PayloadKeyNames, formats: [DateFormat]) -> DecodingOptions {
   var options = DecodingOptions()
   // The identity convention looks coding keys up as they are, as FastJSONDecoder does.
   if names.convention.name != .identity { options.payloadKeys = names }
-  options.dateDecodingStrategy = .custom { decoder in try _derivedDate(decoder, formats) }
+  options.dateDecodingStrategy = .custom { decoder in try derivedDate(decoder, formats) }
   return options
 }
 
 /// The encoding settings of a derived mapping: its convention's keys, dates in `dateFormat`.
-func _derivedEncoding(names: PayloadKeyNames, dateFormat: DateFormat)
+func derivedEncoding(names: PayloadKeyNames, dateFormat: DateFormat)
   -> NodeEncodingSettings
 {
   let encoder = FastJSONEncoder()
@@ -242,7 +242,7 @@ func _derivedEncoding(names: PayloadKeyNames, dateFormat: DateFormat)
 
 /// A date read by a derived mapping's model: with the mapping's date formats, as attributes
 /// read them.
-private func _derivedDate(_ decoder: any Decoder, _ formats: [DateFormat]) throws -> Date {
+private func derivedDate(_ decoder: any Decoder, _ formats: [DateFormat]) throws -> Date {
   guard let decoder = decoder as? TapeDecoder else {
     return try Date(from: decoder)
   }

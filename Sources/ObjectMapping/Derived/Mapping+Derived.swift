@@ -142,8 +142,8 @@ struct DerivedKeys: Sendable {
 
   init(_ names: PayloadKeyNames) {
     self.names = names
-    decoding = _derivedOptions(names: names, formats: DateFormat.defaultFormats)
-    encoding = _derivedEncoding(names: names, dateFormat: .iso8601)
+    decoding = derivedOptions(names: names, formats: DateFormat.defaultFormats)
+    encoding = derivedEncoding(names: names, dateFormat: .iso8601)
   }
 }
 

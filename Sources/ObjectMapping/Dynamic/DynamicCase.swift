@@ -92,7 +92,7 @@ public struct DynamicCase<Base>: Sendable {
         made = true
         value = embed(child)
       }
-      if made, value == nil { _recordNotABase(Child.self, Base.self, run: &run) }
+      if made, value == nil { recordNotABase(Child.self, Base.self, run: &run) }
       return value
     }
     update = .mapping { existing, index, run in
@@ -168,6 +168,6 @@ enum CaseUpdate<Base>: Sendable {
 
 /// A case's child that is not a `Base` (a definition mistake).
 @inline(never)
-private func _recordNotABase(_ child: Any.Type, _ base: Any.Type, run: inout MappingRun) {
+private func recordNotABase(_ child: Any.Type, _ base: Any.Type, run: inout MappingRun) {
   run.fail(.invalidDefinition(message: "a \(child) is not a \(base)"))
 }

@@ -147,7 +147,7 @@ extension MappingError.Kind: CustomStringConvertible {
     case .unsupportedContentType(let type):
       return "no reader or writer for the content type \(MessageText.quoted(type))"
     case .nothingFound(let searched, let keys):
-      return _nothingFoundDescription(searched: searched, topLevelKeys: keys)
+      return nothingFoundDescription(searched: searched, topLevelKeys: keys)
     }
   }
 }

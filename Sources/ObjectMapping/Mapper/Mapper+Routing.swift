@@ -89,7 +89,7 @@ extension Mapper {
         }
         if tape[value.index].kind == .array {
           isCollection = true
-          _mapElements(
+          mapElements(
             of: value.index, route: route, run: &run, into: &objects, offered: &offeredObjects,
             unmappable: &unmappable)
         } else if let decodeMembers = route.decodeMembers, tape[value.index].kind == .object {
@@ -174,7 +174,7 @@ extension Mapper {
 
   /// Maps each element of the array at `index` (its path is `run.path`); `null` elements are
   /// skipped with a diagnostic.
-  private func _mapElements(
+  private func mapElements(
     of index: Int, route: Route, run: inout MappingRun, into objects: inout [Any],
     offered: inout Int, unmappable: inout Int
   ) {

@@ -6,16 +6,16 @@
 ///
 /// The key paths are sorted (``MappingProvider``); the whole payload reads `the whole payload`;
 /// a payload that is not an object says so; past 20 top-level keys the rest are counted.
-func _nothingFoundDescription(searched: [String], topLevelKeys: [String]?) -> String {
+func nothingFoundDescription(searched: [String], topLevelKeys: [String]?) -> String {
   var text = "nothing to map: "
   if searched.isEmpty {
     text += "the provider has no routes"
   } else {
-    let paths = searched.map { $0.isEmpty ? "the whole payload" : _quotedForMessage($0) }
+    let paths = searched.map { $0.isEmpty ? "the whole payload" : quotedForMessage($0) }
     text += "no route found mappable content at " + paths.joined(separator: ", ")
   }
   guard let topLevelKeys else { return text + "; the payload is not an object" }
-  let shown = topLevelKeys.prefix(20).map(_quotedForMessage).joined(separator: ", ")
+  let shown = topLevelKeys.prefix(20).map(quotedForMessage).joined(separator: ", ")
   let more = topLevelKeys.count > 20 ? " and \(topLevelKeys.count - 20) more" : ""
   return text + "; the payload's top-level keys are " + shown + more
 }

@@ -187,7 +187,7 @@ public struct Attribute<Object, Value>: MappingRule {
       SpecialSourceStep(DecodeStep(AttributeStep(inner, mayRepeat: false)), reading: special))
   }
 
-  func _transformFailure(_ error: any Error, payload: PayloadValue) -> any Error {
+  func transformFailure(_ error: any Error, payload: PayloadValue) -> any Error {
     switch error {
     case is ConversionFailure, is NestedConversionFailures, is MappingError, is MappingErrors:
       return error
@@ -260,8 +260,8 @@ where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue 
   init(rawValueAt source: SourcePath, _ property: WritableKeyPath<Object, Value> & Sendable) {
     self.init(
       source: source, property: property,
-      read: { try _rawCase(Value.self, payload: $0) }, nullValue: { nil }, defaultValue: nil,
-      serialize: .rawValue, expected: _withArticle("\(Value.self)"))
+      read: { try rawCase(Value.self, payload: $0) }, nullValue: { nil }, defaultValue: nil,
+      serialize: .rawValue, expected: withArticle("\(Value.self)"))
   }
 
   /// `init(_:_:)` with a default for an absent or `null` value.
@@ -272,9 +272,9 @@ where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue 
   ) where Value: Sendable {
     self.init(
       source: source.sourcePath, property: property,
-      read: { try _rawCase(Value.self, payload: $0) }, nullValue: { nil },
+      read: { try rawCase(Value.self, payload: $0) }, nullValue: { nil },
       defaultValue: { defaultValue }, serialize: .rawValue,
-      expected: _withArticle("\(Value.self)"))
+      expected: withArticle("\(Value.self)"))
   }
 }
 
@@ -306,9 +306,9 @@ extension Attribute where Value: Codable & SendableMetatype {
     let options = decoder.options
     self.init(
       source: source.sourcePath, property: property,
-      read: { try _decodeCodable(Value.self, from: $0, with: options) },
+      read: { try decodeCodable(Value.self, from: $0, with: options) },
       nullValue: { optional?.none() }, defaultValue: nil, serialize: .codable(encoder),
-      expected: _withArticle("\(Value.self)"))
+      expected: withArticle("\(Value.self)"))
   }
 }
 
@@ -334,9 +334,9 @@ extension Attribute {
   ) where Value == Wrapped?, Wrapped.RawValue: MappableValue {
     self.init(
       source: source.sourcePath, property: property,
-      read: { try _rawCase(Wrapped.self, payload: $0) }, nullValue: { .some(nil) },
+      read: { try rawCase(Wrapped.self, payload: $0) }, nullValue: { .some(nil) },
       defaultValue: nil, serialize: .optionalRawValue(Wrapped.self),
-      expected: _withArticle("\(Wrapped.self)"))
+      expected: withArticle("\(Wrapped.self)"))
   }
 
   /// Maps the value at `source` through a two-way transform from the payload type `Wire`.
@@ -496,7 +496,7 @@ extension Attribute {
     if transform.isReversible {
       let count = parts.count
       compoundWriter = {
-        let wire = _payloadValueWriter(for: Wire.self)
+        let wire = payloadValueWriter(for: Wire.self)
         return { value, part, writer in
           let values = try transform.reverse(value)
           guard values.count == count else {

@@ -73,10 +73,10 @@ public struct KeyConvention: Sendable {
 
   /// `created_at` from `createdAt`, `html_url` from `htmlURL`, `user_id` from `userID` (the words
   /// `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` would read back).
-  public static let snakeCase = KeyConvention(.snakeCase) { _separatedWords($0, by: "_") }
+  public static let snakeCase = KeyConvention(.snakeCase) { separatedWords($0, by: "_") }
 
   /// `created-at` from `createdAt`.
-  public static let kebabCase = KeyConvention(.kebabCase) { _separatedWords($0, by: "-") }
+  public static let kebabCase = KeyConvention(.kebabCase) { separatedWords($0, by: "-") }
 
   /// `CreatedAt` from `createdAt`.
   public static let pascalCase = KeyConvention(.pascalCase) { name in
@@ -124,8 +124,8 @@ final class CustomConvention: Sendable {}
 /// `convertToSnakeCase` (``_convertToSnakeCase(_:)``, which the `Codable` coders use so that
 /// either coder reads what the other wrote) splits acronyms differently (`HTTPStatus` ->
 /// `h_ttp_status`, here `http_status`); both lowercase and join their words with
-/// ``_joinedLowercased(_:separator:)``.
-func _separatedWords(_ name: String, by separator: Character) -> String {
+/// ``joinedLowercased(_:separator:)``.
+func separatedWords(_ name: String, by separator: Character) -> String {
   let characters = Array(name)
   var words: [Range<Int>] = []
   var wordStart = 0
@@ -141,11 +141,11 @@ func _separatedWords(_ name: String, by separator: Character) -> String {
     }
   }
   words.append(wordStart..<characters.count)
-  return _joinedLowercased(words.map { String(characters[$0]) }, separator: separator)
+  return joinedLowercased(words.map { String(characters[$0]) }, separator: separator)
 }
 
 /// `words` lowercased and joined by `separator`: the last step of both snake cases.
-func _joinedLowercased(_ words: [some StringProtocol], separator: Character) -> String {
+func joinedLowercased(_ words: [some StringProtocol], separator: Character) -> String {
   var result = ""
   for (offset, word) in words.enumerated() {
     if offset > 0 { result.append(separator) }
@@ -186,7 +186,7 @@ func _convertToSnakeCase(_ key: String) -> String {
     searchRange = lower.upperBound..<searchRange.upperBound
   }
   words.append(wordStart..<searchRange.upperBound)
-  return _joinedLowercased(words.map { key[$0] }, separator: "_")
+  return joinedLowercased(words.map { key[$0] }, separator: "_")
 }
 
 /// `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase`, exactly: `created_at` ->

@@ -11,20 +11,20 @@ struct OptionalTraits<Value>: Sendable {
 
   /// The traits of `Value` when it is an `Optional`, else `nil`.
   static var ofValue: Self? {
-    (Value.self as? any OptionalTraitsProvider.Type)?._optionalTraits() as? Self
+    (Value.self as? any OptionalTraitsProvider.Type)?.optionalTraits() as? Self
   }
 }
 
 /// Every `Optional`, seen without its wrapped type (see ``OptionalTraits``).
 protocol OptionalTraitsProvider {
   /// `OptionalTraits<Self>`, as `Any` (the protocol is used as an existential metatype).
-  static func _optionalTraits() -> Any
+  static func optionalTraits() -> Any
   /// The wrapped type.
   static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalTraitsProvider {
-  static func _optionalTraits() -> Any {
+  static func optionalTraits() -> Any {
     OptionalTraits<Self>(none: { nil }, isNone: { $0 == nil })
   }
 

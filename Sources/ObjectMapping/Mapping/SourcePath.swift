@@ -55,7 +55,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
     if escaping { current.append("\\") }
     keys.append(current)
-    if let first = keys.first, let name = _placeholderName(first) {
+    if let first = keys.first, let name = placeholderName(first) {
       self.init(keys: Array(keys.dropFirst()))
       placeholder = name
     } else {
@@ -163,7 +163,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The name inside a placeholder segment, `(name)` or `{name}`; `nil` for an ordinary key.
-private func _placeholderName(_ segment: String) -> String? {
+private func placeholderName(_ segment: String) -> String? {
   guard segment.count > 2, let first = segment.first, let last = segment.last else { return nil }
   guard (first == "(" && last == ")") || (first == "{" && last == "}") else { return nil }
   return String(segment.dropFirst().dropLast())

@@ -101,7 +101,7 @@
     // that nothing else writes it during the call (read through `pointee` as an rvalue, it is
     // copied first). Nothing is written: `body` borrows it.
     let pointer = unsafe UnsafeMutablePointer(mutating: raw.assumingMemoryBound(to: Object.self))
-    return unsafe try _lendInPlace(&pointer.pointee, body)
+    return unsafe try lendInPlace(&pointer.pointee, body)
   }
 
   /// ``advanced(by:from:to:)`` for a value whose type is known only as a metatype (a
@@ -144,7 +144,7 @@ private func _project<Root, Property>(_ root: inout Root, _ keyPath: KeyPath<Roo
 /// Lends `value`, passed inout so that it is not copied, to `body`, which borrows it (see
 /// ``UnsafeBorrowedModel/withValue(_:_:)``).
 @inline(__always)
-private func _lendInPlace<Value, Result>(
+private func lendInPlace<Value, Result>(
   _ value: inout Value, _ body: (borrowing Value) throws -> Result
 ) rethrows -> Result {
   try body(value)
@@ -164,11 +164,11 @@ func _withBorrowed<Value, Result>(
 func _withBorrowed<Value, Result>(
   copy value: inout Value, _ body: (UnsafeBorrowedModel) throws -> Result
 ) rethrows -> Result {
-  unsafe try _lendAddress(of: &value, body)
+  unsafe try lendAddress(of: &value, body)
 }
 
 @inline(__always)
-private func _lendAddress<Value, Result>(
+private func lendAddress<Value, Result>(
   of value: UnsafeMutablePointer<Value>, _ body: (UnsafeBorrowedModel) throws -> Result
 ) rethrows -> Result {
   unsafe try body(UnsafeBorrowedModel(UnsafeRawPointer(value), Value.self))
@@ -264,16 +264,16 @@ extension FixedBuffer where Element == UInt8 {
 /// runtime's dynamic cast; `nil` otherwise. Safe: the bits are reinterpreted only as the type
 /// they already are. For generic code that has just matched a type (`T.self == [Double].self`).
 @inline(__always)
-func _sameType<Value, Target>(_ value: Value, as target: Target.Type) -> Target? {
+func sameType<Value, Target>(_ value: Value, as target: Target.Type) -> Target? {
   guard Value.self == Target.self else { return nil }
   return unsafe unsafeBitCast(value, to: Target.self)
 }
 
 /// `value` as `Target`, which the caller has just matched as the same type (stops the program
-/// otherwise: a bug in the caller, never input). Unlike ``_sameType(_:as:)`` it returns no
+/// otherwise: a bug in the caller, never input). Unlike ``sameType(_:as:)`` it returns no
 /// `Optional<Target>`, whose metadata unspecialized generic code would look up on every call.
 @inline(__always)
-func _identityCast<Value, Target>(_ value: Value, to target: Target.Type) -> Target {
-  precondition(Value.self == Target.self, "_identityCast between different types")
+func identityCast<Value, Target>(_ value: Value, to target: Target.Type) -> Target {
+  precondition(Value.self == Target.self, "identityCast between different types")
   return unsafe unsafeBitCast(value, to: Target.self)
 }

@@ -76,7 +76,7 @@ extension RelationshipEncodeStep {
 /// (a ``Mapping`` is a large struct) never takes room in the frames of a recursion, which run
 /// once per level of nesting.
 @inline(never)
-func _childInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> InversePlan<
+func childInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> InversePlan<
   Child
 > {
   mapping()._plan.inverse.plan
@@ -87,7 +87,7 @@ func _childInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> 
 /// and the step keeps it instead of resolving it per object (a closure call, a plan getter and
 /// three retains and releases each). `nil` for a `lazy:` mapping, which is resolved when first
 /// written (recursion) and never called here.
-func _resolvedInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M)
+func resolvedInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M)
   -> InversePlan<Child>?
 {
   guard M.self == ResolvedMapping<Child>.self else { return nil }
@@ -97,17 +97,17 @@ func _resolvedInversePlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M)
 /// A required to-one relationship.
 final class ToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>: RelationshipEncodeStep {
   let parts: RelationshipEncodeParts<Object, Child, M>
-  /// See ``_resolvedInversePlan(_:)``.
+  /// See ``resolvedInversePlan(_:)``.
   private let resolvedPlan: InversePlan<Child>?
 
   init(parts: RelationshipEncodeParts<Object, Child, M>) {
     self.parts = parts
-    resolvedPlan = _resolvedInversePlan(parts.mapping)
+    resolvedPlan = resolvedInversePlan(parts.mapping)
   }
 
   /// The child mapping's inverse plan.
   @inline(__always)
-  private var childPlan: InversePlan<Child> { resolvedPlan ?? _childInversePlan(mapping) }
+  private var childPlan: InversePlan<Child> { resolvedPlan ?? childInversePlan(mapping) }
 
   func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
@@ -136,17 +136,17 @@ final class OptionalToOneEncodeStep<Object, Child, M: MappingProtocol<Child>>:
   RelationshipEncodeStep
 {
   let parts: RelationshipEncodeParts<Object, Child?, M>
-  /// See ``_resolvedInversePlan(_:)``.
+  /// See ``resolvedInversePlan(_:)``.
   private let resolvedPlan: InversePlan<Child>?
 
   init(parts: RelationshipEncodeParts<Object, Child?, M>) {
     self.parts = parts
-    resolvedPlan = _resolvedInversePlan(parts.mapping)
+    resolvedPlan = resolvedInversePlan(parts.mapping)
   }
 
   /// The child mapping's inverse plan.
   @inline(__always)
-  private var childPlan: InversePlan<Child> { resolvedPlan ?? _childInversePlan(mapping) }
+  private var childPlan: InversePlan<Child> { resolvedPlan ?? childInversePlan(mapping) }
 
   func write(
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
@@ -184,12 +184,12 @@ final class ToManyEncodeStep<
   Object, Collection: MappableCollection, M: MappingProtocol<Collection.Element>
 >: RelationshipEncodeStep {
   let parts: RelationshipEncodeParts<Object, Collection, M>
-  /// See ``_resolvedInversePlan(_:)``.
+  /// See ``resolvedInversePlan(_:)``.
   private let resolvedPlan: InversePlan<Collection.Element>?
 
   init(parts: RelationshipEncodeParts<Object, Collection, M>) {
     self.parts = parts
-    resolvedPlan = _resolvedInversePlan(parts.mapping)
+    resolvedPlan = resolvedInversePlan(parts.mapping)
     isStoredArray =
       Collection.self == [Collection.Element].self && parts.reader.storedOffset != nil
   }
@@ -227,7 +227,7 @@ final class ToManyEncodeStep<
       return value.mappedElements
     }
     guard let elements else { return writer.nullIfIncluded(nilPolicy(nulls, run: run)) }
-    let plan = resolvedPlan ?? _childInversePlan(mapping)
+    let plan = resolvedPlan ?? childInversePlan(mapping)
     let depth = run.path.count
     if plan.keyEncoder != nil {
       run.path.push(components)
@@ -258,7 +258,7 @@ final class ToManyEncodeStep<
     let depth = run.path.count
     run.path.push(components)
     writer.beginArray()
-    let sorted = try? _sortedForOutput(elements, writer: writer) { child, nested in
+    let sorted = try? sortedForOutput(elements, writer: writer) { child, nested in
       plan.encode(child, to: &nested, run: &run)
     }
     for node in sorted ?? [] { try? writer.node(node) }

@@ -22,6 +22,6 @@ final class ShapeEncodeStep<Object, Value, M: MappingProtocol>: EncodeStepKind {
     run.path.push(parts.components)
     defer { run.path.truncate(to: depth) }
     let nilPolicy = parts.ownsNulls ? nulls : run.relationshipNulls ?? nulls
-    return shape.encode(value, _childInversePlan(parts.mapping), &writer, &run, nilPolicy)
+    return shape.encode(value, childInversePlan(parts.mapping), &writer, &run, nilPolicy)
   }
 }

@@ -12,7 +12,7 @@ final class UpcastEncodeStep<Object, Base>: EncodeStepKind {
   ) -> Bool {
     guard let base = _upcast(object.load(Object.self), to: Base.self)
     else {
-      run.record(MappingError(_notABase(Object.self, Base.self)), at: [])
+      run.record(MappingError(notABase(Object.self, Base.self)), at: [])
       return false
     }
     return _withBorrowed(base) { inner.write($0.erased, to: &writer, run: &run, nulls: nulls) }

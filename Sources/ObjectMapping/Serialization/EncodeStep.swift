@@ -163,7 +163,7 @@ protocol ValueWriterKind<Value>: AnyObject, Sendable {
 extension ValueWriter where Value: MappableValue {
   /// The value's own ``MappableValue`` writing.
   static var mappable: ValueWriter<Value> {
-    _builtInWriter(for: Value.self)
+    builtInWriter(for: Value.self)
       ?? (Value.self as? any OptionalMappableValue.Type)?.nilAwareWriter(as: Value.self)
       ?? ValueWriter(MappableValueWriter<Value>())
   }
@@ -177,7 +177,7 @@ extension ValueWriter {
     guard transform.isReversible else { return nil }
     // An optional `Value` (a transform to `Reason?`): `nil` is left to the null policy.
     let isNone = OptionalTraits<Value>.ofValue?.isNone
-    let wire = _payloadValueWriter(for: Wire.self)
+    let wire = payloadValueWriter(for: Wire.self)
     return ValueWriter { value, writer, nulls in
       if let isNone, isNone(value) { return writer.nullIfIncluded(nulls) }
       try wire.write(transform.reverse(value), to: &writer)
@@ -190,7 +190,7 @@ extension ValueWriter {
     _ transform: ValueTransform<Wire, Wrapped>
   ) -> ValueWriter<Value>? where Value == Wrapped? {
     guard transform.isReversible else { return nil }
-    let wire = _payloadValueWriter(for: Wire.self)
+    let wire = payloadValueWriter(for: Wire.self)
     return ValueWriter { value, writer, nulls in
       guard let value else { return writer.nullIfIncluded(nulls) }
       try wire.write(transform.reverse(value), to: &writer)
@@ -203,7 +203,7 @@ extension ValueWriter
 where Value: RawRepresentable & SendableMetatype, Value.RawValue: MappableValue {
   /// A raw-value enum without a ``MappableValue`` conformance: its raw value's writing.
   static var rawValue: ValueWriter<Value> {
-    let raw = _payloadValueWriter(for: Value.RawValue.self)
+    let raw = payloadValueWriter(for: Value.RawValue.self)
     return ValueWriter { value, writer, _ in
       try raw.write(value.rawValue, to: &writer)
       return true
@@ -218,7 +218,7 @@ extension ValueWriter {
     _: Wrapped.Type
   ) -> ValueWriter<Value>
   where Value == Wrapped?, Wrapped.RawValue: MappableValue {
-    let raw = _payloadValueWriter(for: Wrapped.RawValue.self)
+    let raw = payloadValueWriter(for: Wrapped.RawValue.self)
     return ValueWriter { value, writer, nulls in
       guard let value else { return writer.nullIfIncluded(nulls) }
       try raw.write(value.rawValue, to: &writer)
@@ -239,7 +239,7 @@ extension ValueWriter where Value: Encodable & SendableMetatype {
       do {
         try writer.node(try settings.node(of: value))
       } catch {
-        throw _encodingMappingError(error)
+        throw encodingMappingError(error)
       }
       return true
     }
@@ -249,7 +249,7 @@ extension ValueWriter where Value: Encodable & SendableMetatype {
 /// A ``MappableValue``'s own writing, for any type but `Optional`: the type's direct writer (a
 /// built-in type) or its node, chosen when the plan is compiled.
 private final class MappableValueWriter<Value: MappableValue>: ValueWriterKind {
-  let valueWriter = _payloadValueWriter(for: Value.self)
+  let valueWriter = payloadValueWriter(for: Value.self)
 
   func write(
     _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
@@ -263,7 +263,7 @@ private final class MappableValueWriter<Value: MappableValue>: ValueWriterKind {
 private final class OptionalMappableValueWriter<Wrapped: MappableValue>: ValueWriterKind {
   typealias Value = Wrapped?
 
-  let wrappedWriter = _payloadValueWriter(for: Wrapped.self)
+  let wrappedWriter = payloadValueWriter(for: Wrapped.self)
 
   func write(
     _ value: UnsafeBorrowedModel, to writer: inout PayloadWriter, nulls: NullPolicy
@@ -304,7 +304,7 @@ private final class ClosureValueWriter<Value>: ValueWriterKind {
 }
 
 /// The writer of a built-in scalar type or its optional, or `nil`.
-private func _builtInWriter<Value>(for type: Value.Type) -> ValueWriter<Value>? {
+private func builtInWriter<Value>(for type: Value.Type) -> ValueWriter<Value>? {
   let kinds: [(Any.Type, BuiltInWriter<Value>.Kind)] = [
     (String.self, .scalar(.string)), (String?.self, .scalar(.optionalString)),
     (Int.self, .scalar(.int)), (Int?.self, .scalar(.optionalInt)), (Int64.self, .scalar(.int64)),

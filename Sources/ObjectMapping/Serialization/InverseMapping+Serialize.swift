@@ -57,7 +57,7 @@ extension InverseMapping {
         to: .json, pretty: writing.contains(.prettyPrinted),
         capacity: 256 * objects.underestimatedCount, options: options
       ) { writer, run in
-        _writeArray(objects, to: &writer, run: &run)
+        writeArray(objects, to: &writer, run: &run)
       }
       return writer.json.takeData()
     }
@@ -93,7 +93,7 @@ extension InverseMapping {
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> Node {
     let writer = try _write(to: .node, options: options) { writer, run in
-      _writeArray(objects, to: &writer, run: &run)
+      writeArray(objects, to: &writer, run: &run)
     }
     return try _merged(writer.nodes.result, extra)
   }
@@ -140,7 +140,7 @@ extension InverseMapping {
 
   // MARK: Internals
 
-  private func _writeArray(
+  private func writeArray(
     _ objects: some Sequence<Object>, to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
     if plan.keyEncoder != nil { return plan.encodeKeyedCollection(objects, to: &writer, run: &run) }

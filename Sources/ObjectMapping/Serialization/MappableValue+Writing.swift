@@ -2,13 +2,13 @@ import Foundation
 
 // The built-in values write straight into the serializer's output, without a `Node` per value.
 // Which writer a type gets is decided once, when an encoding plan is compiled
-// (``_payloadValueWriter(for:)``): a cast of the metatype, never one per value. A user's
+// (``payloadValueWriter(for:)``): a cast of the metatype, never one per value. A user's
 // ``MappableValue`` is written through its ``MappableValue/payloadNode()``.
 
 /// A built-in value type with a writer of its own (internal: users write a ``Node``).
 protocol DirectPayloadWriting: MappableValue {
   /// The writer of this type's values, made once per plan.
-  static func _makePayloadWriter() -> PayloadValueWriter<Self>
+  static func makePayloadWriter() -> PayloadValueWriter<Self>
 }
 
 /// A built-in scalar that writes itself with one of the encoder's writing methods.
@@ -18,7 +18,7 @@ protocol DirectScalarWriting: DirectPayloadWriting {
 }
 
 extension DirectScalarWriting {
-  static func _makePayloadWriter() -> PayloadValueWriter<Self> { ScalarPayloadWriter<Self>() }
+  static func makePayloadWriter() -> PayloadValueWriter<Self> { ScalarPayloadWriter<Self>() }
 }
 
 /// Writes values of one ``MappableValue`` type; made once per plan, called per value: a final
@@ -35,9 +35,9 @@ typealias PayloadValueWriter<Value> = any PayloadValueWriting<Value>
 
 /// The writer of `type`: its own direct writer for a built-in type, ``MappableValue/payloadNode()``
 /// for any other.
-func _payloadValueWriter<Value: MappableValue>(for type: Value.Type) -> PayloadValueWriter<Value> {
+func payloadValueWriter<Value: MappableValue>(for type: Value.Type) -> PayloadValueWriter<Value> {
   if let direct = type as? any DirectPayloadWriting.Type,
-    let writer = _openDirectWriter(direct, as: type)
+    let writer = openDirectWriter(direct, as: type)
   {
     return writer
   }
@@ -45,10 +45,10 @@ func _payloadValueWriter<Value: MappableValue>(for type: Value.Type) -> PayloadV
 }
 
 /// `direct`'s writer as a writer of `Value` (which `direct` is).
-private func _openDirectWriter<Direct: DirectPayloadWriting, Value>(
+private func openDirectWriter<Direct: DirectPayloadWriting, Value>(
   _ direct: Direct.Type, as type: Value.Type
 ) -> PayloadValueWriter<Value>? {
-  Direct._makePayloadWriter() as? PayloadValueWriter<Value>
+  Direct.makePayloadWriter() as? PayloadValueWriter<Value>
 }
 
 /// A user type's writing: its node.
@@ -88,7 +88,7 @@ private final class IntPayloadWriter: PayloadValueWriting {
 }
 
 extension String: DirectScalarWriting {
-  static func _makePayloadWriter() -> PayloadValueWriter<String> { StringPayloadWriter() }
+  static func makePayloadWriter() -> PayloadValueWriter<String> { StringPayloadWriter() }
   func writePayload(to writer: inout PayloadEncoder) { writer.string(self) }
 }
 
@@ -97,7 +97,7 @@ extension Bool: DirectScalarWriting {
 }
 
 extension Int: DirectScalarWriting {
-  static func _makePayloadWriter() -> PayloadValueWriter<Int> { IntPayloadWriter() }
+  static func makePayloadWriter() -> PayloadValueWriter<Int> { IntPayloadWriter() }
   func writePayload(to writer: inout PayloadEncoder) { writer.int64(Int64(self)) }
 }
 
@@ -138,7 +138,7 @@ extension UInt64: DirectScalarWriting {
 }
 
 extension Double: DirectScalarWriting {
-  static func _makePayloadWriter() -> PayloadValueWriter<Double> { DoublePayloadWriter() }
+  static func makePayloadWriter() -> PayloadValueWriter<Double> { DoublePayloadWriter() }
   /// Writes the shortest text that reads back as this value; NaN and infinities are an error.
   func writePayload(to writer: inout PayloadEncoder) throws {
     try writer.double(self)
@@ -188,8 +188,8 @@ extension Node: DirectScalarWriting {
 // MARK: Containers: the element's writer is chosen once, with the container's
 
 extension Optional: DirectPayloadWriting where Wrapped: MappableValue {
-  static func _makePayloadWriter() -> PayloadValueWriter<Wrapped?> {
-    OptionalPayloadWriter(wrapped: _payloadValueWriter(for: Wrapped.self))
+  static func makePayloadWriter() -> PayloadValueWriter<Wrapped?> {
+    OptionalPayloadWriter(wrapped: payloadValueWriter(for: Wrapped.self))
   }
 }
 
@@ -207,8 +207,8 @@ private final class OptionalPayloadWriter<Wrapped>: PayloadValueWriting {
 }
 
 extension Array: DirectPayloadWriting where Element: MappableValue {
-  static func _makePayloadWriter() -> PayloadValueWriter<[Element]> {
-    ArrayPayloadWriter(element: _payloadValueWriter(for: Element.self))
+  static func makePayloadWriter() -> PayloadValueWriter<[Element]> {
+    ArrayPayloadWriter(element: payloadValueWriter(for: Element.self))
   }
 }
 
@@ -225,8 +225,8 @@ private final class ArrayPayloadWriter<Element>: PayloadValueWriting {
 }
 
 extension Set: DirectPayloadWriting where Element: MappableValue {
-  static func _makePayloadWriter() -> PayloadValueWriter<Set<Element>> {
-    SetPayloadWriter(element: _payloadValueWriter(for: Element.self))
+  static func makePayloadWriter() -> PayloadValueWriter<Set<Element>> {
+    SetPayloadWriter(element: payloadValueWriter(for: Element.self))
   }
 }
 
@@ -238,7 +238,7 @@ private final class SetPayloadWriter<Element: Hashable>: PayloadValueWriting {
 
   func write(_ value: Set<Element>, to writer: inout PayloadEncoder) throws {
     let element = self.element
-    let sorted = try _sortedForOutput(value, writer: writer) { item, nested in
+    let sorted = try sortedForOutput(value, writer: writer) { item, nested in
       try element.write(item, to: &nested)
     }
     writer.beginArray()
@@ -248,8 +248,8 @@ private final class SetPayloadWriter<Element: Hashable>: PayloadValueWriting {
 }
 
 extension Dictionary: DirectPayloadWriting where Key == String, Value: MappableValue {
-  static func _makePayloadWriter() -> PayloadValueWriter<[String: Value]> {
-    DictionaryPayloadWriter(value: _payloadValueWriter(for: Value.self))
+  static func makePayloadWriter() -> PayloadValueWriter<[String: Value]> {
+    DictionaryPayloadWriter(value: payloadValueWriter(for: Value.self))
   }
 }
 
@@ -271,7 +271,7 @@ private final class DictionaryPayloadWriter<Value>: PayloadValueWriting {
 }
 
 /// The elements written as nodes with `writer`'s settings, sorted by their compact JSON bytes.
-func _sortedForOutput<Elements: Sequence>(
+func sortedForOutput<Elements: Sequence>(
   _ elements: Elements, writer: PayloadEncoder,
   write: (Elements.Element, inout PayloadEncoder) throws -> Void
 ) throws -> [Node] {

@@ -116,7 +116,7 @@ func _validate<Object, Value>(
   for validator in validators {
     do {
       guard try validator.body(&value) else {
-        return .reject(message: validator.message ?? "rejected \(_describeForMessage(value))")
+        return .reject(message: validator.message ?? "rejected \(describeForMessage(value))")
       }
     } catch {
       return .fail(error)
@@ -125,9 +125,9 @@ func _validate<Object, Value>(
   guard let validating = object as? any KeyValueValidating else { return .accept(value) }
   var boxed: Any = value
   do {
-    guard try _callModelHook(validating, &boxed, keyPath) else {
+    guard try callModelHook(validating, &boxed, keyPath) else {
       return .reject(
-        message: "rejected \(_describeForMessage(value)) (\(Object.self).validateValue)")
+        message: "rejected \(describeForMessage(value)) (\(Object.self).validateValue)")
     }
   } catch {
     return .fail(error)
@@ -141,7 +141,7 @@ func _validate<Object, Value>(
   return .accept(replaced)
 }
 
-private func _callModelHook<Model: KeyValueValidating>(
+private func callModelHook<Model: KeyValueValidating>(
   _ model: Model, _ value: inout Any, _ keyPath: AnyKeyPath
 ) throws -> Bool {
   guard let typed = keyPath as? PartialKeyPath<Model> else { return true }
@@ -150,8 +150,8 @@ private func _callModelHook<Model: KeyValueValidating>(
 
 /// A short description of a value for a rejection message: strings quoted, others as printed;
 /// escaped and shortened like every value echoed in a message (``MessageText``).
-func _describeForMessage(_ value: Any) -> String {
-  if let text = value as? String { return _quotedForMessage(text) }
+func describeForMessage(_ value: Any) -> String {
+  if let text = value as? String { return quotedForMessage(text) }
   return MessageText.value(String(describing: value))
 }
 

@@ -97,15 +97,15 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
     case .iso8601: return .string(try ISO8601.format(date))
     case .epochSeconds:
       try Civil.checkRange(date)
-      return _epochNode(date.timeIntervalSince1970)
+      return epochNode(date.timeIntervalSince1970)
     case .epochMilliseconds:
       try Civil.checkRange(date)
-      return _epochNode((date.timeIntervalSince1970 * 1000).rounded())
+      return epochNode((date.timeIntervalSince1970 * 1000).rounded())
     case .pattern(let pattern): return .string(try DatePattern(pattern).format(date))
     }
   }
 
-  private func _epochNode(_ value: Double) -> Node {
+  private func epochNode(_ value: Double) -> Node {
     if let integer = Int64(exactly: value) { return .integer(integer) }
     return .double(value)
   }

@@ -135,7 +135,7 @@ struct CollectionTraits<Collection: MappableCollection>: Sendable {
   /// The traits of `Collection`.
   static var of: Self {
     if let optional = Collection.self as? any OptionalCollection.Type,
-      let traits = optional._optionalCollectionTraits() as? Self
+      let traits = optional.optionalCollectionTraits() as? Self
     {
       return traits
     }
@@ -147,11 +147,11 @@ struct CollectionTraits<Collection: MappableCollection>: Sendable {
 /// An optional collection, seen without its wrapped type (see ``CollectionTraits``).
 protocol OptionalCollection {
   /// `CollectionTraits<Self>`, as `Any` (the protocol is used as an existential metatype).
-  static func _optionalCollectionTraits() -> Any
+  static func optionalCollectionTraits() -> Any
 }
 
 extension Optional: OptionalCollection where Wrapped: MappableCollection {
-  static func _optionalCollectionTraits() -> Any {
+  static func optionalCollectionTraits() -> Any {
     CollectionTraits<Wrapped?>(
       nullValue: { nil }, isNil: { $0 == nil },
       isUnordered: CollectionTraits<Wrapped>.of.isUnordered)

@@ -42,13 +42,13 @@ extension PayloadValue {
     // The common element types convert in loops specialized for them: the generic loop pays
     // a witness call per element. The test is on metatypes, folded away when specialized.
     if Element.self == Double.self {
-      return _identityCast(try convertedElements(as: Double.self), to: [Element].self)
+      return identityCast(try convertedElements(as: Double.self), to: [Element].self)
     }
     if Element.self == Int.self {
-      return _identityCast(try convertedElements(as: Int.self), to: [Element].self)
+      return identityCast(try convertedElements(as: Int.self), to: [Element].self)
     }
     if Element.self == String.self {
-      return _identityCast(try convertedElements(as: String.self), to: [Element].self)
+      return identityCast(try convertedElements(as: String.self), to: [Element].self)
     }
     return try convertedElements(as: Element.self)
   }
@@ -168,39 +168,39 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
 extension MappableValue where Self: RawRepresentable, RawValue: MappableValue {
   /// Reads the raw value, then the case; an unknown raw value is an error naming it.
   public init(payload: PayloadValue) throws {
-    self = try _rawCase(Self.self, payload: payload)
+    self = try rawCase(Self.self, payload: payload)
   }
   /// The raw value's node.
   public func payloadNode() throws -> Node { try rawValue.payloadNode() }
   /// `"a <TypeName>"` (or `"an <TypeName>"`).
-  public static var expectedDescription: String { _withArticle("\(Self.self)") }
+  public static var expectedDescription: String { withArticle("\(Self.self)") }
 }
 
 /// The case of `type` whose raw value the payload holds; an unknown raw value is an error
 /// naming it and, for a `CaseIterable` enum, the accepted ones.
-func _rawCase<E: RawRepresentable>(_ type: E.Type, payload: PayloadValue) throws -> E
+func rawCase<E: RawRepresentable>(_ type: E.Type, payload: PayloadValue) throws -> E
 where E.RawValue: MappableValue {
   let raw = try E.RawValue(payload: payload)
   guard let value = E(rawValue: raw) else {
     throw payload.invalid(
-      expected: _withArticle("\(E.self)"), reason: _unknownRawValueReason(E.self))
+      expected: withArticle("\(E.self)"), reason: unknownRawValueReason(E.self))
   }
   return value
 }
 
 /// `name` with its indefinite article: "an IssueState", "a Status".
-func _withArticle(_ name: String) -> String {
+func withArticle(_ name: String) -> String {
   guard let first = name.first else { return "a value" }
   return ("AEIOUaeiou".contains(first) ? "an " : "a ") + name
 }
 
 /// Why a raw value maps to no case of `type`: the accepted raw values, when the enum lists its
 /// cases (`CaseIterable`).
-func _unknownRawValueReason<T: RawRepresentable>(_ type: T.Type) -> String {
+func unknownRawValueReason<T: RawRepresentable>(_ type: T.Type) -> String {
   guard let iterable = T.self as? any CaseIterable.Type else { return "no case has this raw value" }
   let accepted = _allCases(of: iterable).compactMap { ($0 as? T).map(\.rawValue) }.map {
     raw -> String in
-    if let text = raw as? String { return _quotedForMessage(text) }
+    if let text = raw as? String { return quotedForMessage(text) }
     return "\(raw)"
   }
   guard !accepted.isEmpty else { return "no case has this raw value" }

@@ -12,15 +12,15 @@ extension PayloadValue {
       }
       return value
     case .number:
-      return try _exactInteger(tape.numberText(at: index), as: T.self, expected: expected)
+      return try exactInteger(tape.numberText(at: index), as: T.self, expected: expected)
     case .string where coercion == .lenient:
-      return try _exactInteger(tape.string(at: index), as: T.self, expected: expected)
+      return try exactInteger(tape.string(at: index), as: T.self, expected: expected)
     default:
       throw mismatch(expected: expected)
     }
   }
 
-  private func _exactInteger<T: FixedWidthInteger>(
+  private func exactInteger<T: FixedWidthInteger>(
     _ text: String, as type: T.Type, expected: String
   ) throws -> T {
     guard let number = _CanonicalNumber(text: text) else {

@@ -50,7 +50,7 @@ public struct PayloadValue {
   /// documentation): reading its document then could read freed memory.
   @inline(__always)
   func checkLifetime() {
-    guard _fastPath(_ReadingScope.isCurrent(token)) else { _useAfterReading() }
+    guard _fastPath(_ReadingScope.isCurrent(token)) else { useAfterReading() }
   }
 
   /// The JSON type of a payload value.
@@ -178,7 +178,7 @@ public struct PayloadValue {
       // A number as written, kept to both ends when long (a megabyte literal makes a short
       // message); rendering it again in the error's description leaves it as it is.
       return MessageText.value(tape.contentText(of: entry))
-    case .string: return _quotedForMessage(tape.string(at: index))
+    case .string: return quotedForMessage(tape.string(at: index))
     case .array: return "an array"
     case .object: return "an object"
     }
@@ -197,7 +197,7 @@ public struct PayloadValue {
 
 /// The stop of ``PayloadValue/checkLifetime()``, out of line.
 @inline(never)
-private func _useAfterReading() -> Never {
+private func useAfterReading() -> Never {
   preconditionFailure(
     "a PayloadValue was used after the mapping call that made it returned (or on another "
       + "thread, or after its element of a streamed collection was mapped); store what you "
@@ -206,6 +206,6 @@ private func _useAfterReading() -> Never {
 
 /// `"text"` quoted for an error message: escaped and, past 158 bytes, shortened to both ends
 /// (``MessageText/quoted(_:)``).
-func _quotedForMessage(_ text: String) -> String {
+func quotedForMessage(_ text: String) -> String {
   MessageText.quoted(text)
 }

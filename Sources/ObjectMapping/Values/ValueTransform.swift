@@ -119,7 +119,7 @@ extension ValueTransform where Input == Double, Output == Date {
   /// through 9999 are errors both ways (see ``DateFormat``).
   public static var epochSeconds: Self {
     ValueTransform(
-      forward: { try _epochDate(seconds: $0, raw: $0) },
+      forward: { try epochDate(seconds: $0, raw: $0) },
       reverse: { date in
         try Civil.checkRange(date)
         return date.timeIntervalSince1970
@@ -130,7 +130,7 @@ extension ValueTransform where Input == Double, Output == Date {
   /// through 9999 are errors both ways (see ``DateFormat``).
   public static var epochMilliseconds: Self {
     ValueTransform(
-      forward: { try _epochDate(seconds: $0 / 1000, raw: $0) },
+      forward: { try epochDate(seconds: $0 / 1000, raw: $0) },
       reverse: { date in
         try Civil.checkRange(date)
         return (date.timeIntervalSince1970 * 1000).rounded()
@@ -191,7 +191,7 @@ extension ValueTransform where Input == String, Output == Bool {
         if text.lowercased() == trueWord.lowercased() { return true }
         if text.lowercased() == falseWord.lowercased() { return false }
         throw ConversionFailure.invalidValue(
-          expected: "\"\(trueWord)\" or \"\(falseWord)\"", raw: _quotedForMessage(text), reason: nil
+          expected: "\"\(trueWord)\" or \"\(falseWord)\"", raw: quotedForMessage(text), reason: nil
         )
       },
       reverse: { $0 ? trueWord : falseWord })
@@ -206,7 +206,7 @@ extension ValueTransform where Input == String, Output: FixedWidthInteger & Send
         guard let number = _CanonicalNumber(text: text), let value = number.integer(as: Output.self)
         else {
           throw ConversionFailure.invalidValue(
-            expected: "an integer", raw: _quotedForMessage(text), reason: nil)
+            expected: "an integer", raw: quotedForMessage(text), reason: nil)
         }
         return value
       },
@@ -222,11 +222,11 @@ extension ValueTransform where Input == String, Output == Double {
       forward: { text in
         guard _CanonicalNumber(text: text) != nil, let value = Double(text), value.isFinite else {
           throw ConversionFailure.invalidValue(
-            expected: "a number", raw: _quotedForMessage(text), reason: nil)
+            expected: "a number", raw: quotedForMessage(text), reason: nil)
         }
         if value == 0 && _hasNonZeroSignificand(text.utf8) {
           throw ConversionFailure.invalidValue(
-            expected: "a number", raw: _quotedForMessage(text), reason: "out of range (rounds to 0)"
+            expected: "a number", raw: quotedForMessage(text), reason: "out of range (rounds to 0)"
           )
         }
         return value
@@ -248,9 +248,9 @@ where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
       forward: { raw in
         guard let value = Output(rawValue: raw) else {
           throw ConversionFailure.invalidValue(
-            expected: _withArticle("\(Output.self)"),
-            raw: (raw as? String).map(_quotedForMessage) ?? "\(raw)",
-            reason: _unknownRawValueReason(Output.self))
+            expected: withArticle("\(Output.self)"),
+            raw: (raw as? String).map(quotedForMessage) ?? "\(raw)",
+            reason: unknownRawValueReason(Output.self))
         }
         return value
       },
@@ -259,7 +259,7 @@ where Output: RawRepresentable & SendableMetatype, Input == Output.RawValue {
 }
 
 /// The date `seconds` after 1970, or the conversion failure for a date out of range.
-private func _epochDate(seconds: Double, raw: Double) throws -> Date {
+private func epochDate(seconds: Double, raw: Double) throws -> Date {
   guard Civil.supportedSeconds.contains(seconds) else {
     throw ConversionFailure.invalidValue(
       expected: "a date", raw: "\(raw)", reason: Civil.rangeReason)
@@ -275,9 +275,9 @@ private func _date(
   case .date(let date): return date
   case .impossible(let reason):
     throw ConversionFailure.invalidValue(
-      expected: "a date", raw: _quotedForMessage(text), reason: reason)
+      expected: "a date", raw: quotedForMessage(text), reason: reason)
   case .noMatch:
     throw ConversionFailure.invalidValue(
-      expected: "a date", raw: _quotedForMessage(text), reason: "expected \(format)")
+      expected: "a date", raw: quotedForMessage(text), reason: "expected \(format)")
   }
 }
