@@ -55,7 +55,7 @@ extension CodableReading {
       throw notRepresentable(String(entry.payload), path: path)
     case .number:
       let text = tape.numberText(at: index)
-      if let value = _integer(T.self, fromNumber: text, json5: options.allowsJSON5) {
+      if let value = integerFromNumberText(T.self, fromNumber: text, json5: options.allowsJSON5) {
         return value
       }
       throw notRepresentable(text, path: path)
@@ -126,7 +126,7 @@ extension CodableReading {
     if T.self == Node.self {
       return identityCast(tape.node(at: index).keepingFirstOfEqualKeys(), to: T.self)
     }
-    if tape[index].kind == .null { throw nullFound(T.self, path: _path(parent, key)) }
+    if tape[index].kind == .null { throw nullFound(T.self, path: childCodingPath(parent, key)) }
     if T.self == Date.self {
       return identityCast(try readDate(at: index, parent: parent, key: key), to: T.self)
     }
@@ -134,15 +134,15 @@ extension CodableReading {
       return identityCast(try readData(at: index, parent: parent, key: key), to: T.self)
     }
     if T.self == URL.self {
-      let text = try readString(at: index, path: _path(parent, key))
+      let text = try readString(at: index, path: childCodingPath(parent, key))
       guard let url = URL(string: text) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: _path(parent, key), debugDescription: "Invalid URL string."))
+            codingPath: childCodingPath(parent, key), debugDescription: "Invalid URL string."))
       }
       return identityCast(url, to: T.self)
     }
-    return identityCast(try readDecimal(at: index, path: _path(parent, key)), to: T.self)
+    return identityCast(try readDecimal(at: index, path: childCodingPath(parent, key)), to: T.self)
   }
 
   private func readDecimal(at index: Int, path: @autoclosure () -> [any CodingKey]) throws
@@ -171,18 +171,19 @@ extension CodableReading {
       return try Date(from: TapeDecoder(self, index: index, parent: parent, key: key))
     case .secondsSince1970:
       return Date(
-        timeIntervalSince1970: try readFloat(Double.self, at: index, path: _path(parent, key)))
+        timeIntervalSince1970: try readFloat(
+          Double.self, at: index, path: childCodingPath(parent, key)))
     case .millisecondsSince1970:
-      let milliseconds = try readFloat(Double.self, at: index, path: _path(parent, key))
+      let milliseconds = try readFloat(Double.self, at: index, path: childCodingPath(parent, key))
       return Date(timeIntervalSince1970: milliseconds / 1000)
     case .iso8601:
-      let text = try readString(at: index, path: _path(parent, key))
+      let text = try readString(at: index, path: childCodingPath(parent, key))
       guard let date = ISO8601Coding.date(from: text) else {
         // `JSONDecoder` gives its container's path here, without the date's own key; the
         // date's path is given here, as for every other error.
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: _path(parent, key),
+            codingPath: childCodingPath(parent, key),
             debugDescription: "Expected date string to be ISO8601-formatted."))
       }
       return date
@@ -192,7 +193,7 @@ extension CodableReading {
       // `.formatted(DateFormatter)`, where Foundation has it: use `.custom` with the formatter.
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
-          codingPath: _path(parent, key),
+          codingPath: childCodingPath(parent, key),
           debugDescription: "this date decoding strategy is not supported; use .custom"))
     }
   }
@@ -202,11 +203,11 @@ extension CodableReading {
     case .deferredToData:
       return try Data(from: TapeDecoder(self, index: index, parent: parent, key: key))
     case .base64:
-      let text = try readString(at: index, path: _path(parent, key))
+      let text = try readString(at: index, path: childCodingPath(parent, key))
       guard let data = Data(base64Encoded: text) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: _path(parent, key),
+            codingPath: childCodingPath(parent, key),
             debugDescription: "Encountered Data is not valid Base64."))
       }
       return data
@@ -244,7 +245,7 @@ extension CodableReading {
         codingPath: path,
         debugDescription: "Expected to decode \(type) but found \(found) instead.",
         underlyingError: ConversionFailure.typeMismatch(
-          expected: _describe(type), found: rawDescription(at: index))))
+          expected: articledTypeName(type), found: rawDescription(at: index))))
   }
 
   /// The error for a number `text` that the asked type cannot hold.
@@ -270,7 +271,9 @@ func nullFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
 /// The `T` a JSON number's `text` stands for, as `JSONDecoder` reads it: digits parsed as
 /// they are; a fraction or exponent through a `Double` when the result is a whole number
 /// below 2⁵³, else through a `Decimal` (its integral part, when it fits 64 bits).
-func _integer<T: FixedWidthInteger>(_ type: T.Type, fromNumber text: String, json5: Bool) -> T? {
+func integerFromNumberText<T: FixedWidthInteger>(
+  _ type: T.Type, fromNumber text: String, json5: Bool
+) -> T? {
   if let value = T(text, radix: 10) { return value }
   if text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) {
     // Digits that do not fit (a `-0` for an unsigned type reads as 0, as in `JSONDecoder`).
@@ -307,7 +310,7 @@ private func isZero(_ text: String) -> Bool {
 }
 
 /// `"a String"`, `"an Int"`: a type for an error message.
-func _describe(_ type: Any.Type) -> String {
+func articledTypeName(_ type: Any.Type) -> String {
   if let mappable = type as? any MappableValue.Type { return mappable.expectedDescription }
   return withArticle("\(type)")
 }

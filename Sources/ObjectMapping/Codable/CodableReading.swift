@@ -245,7 +245,7 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     }
     if kind == .null, convertsKeys, T.self is any TapeDecodableDictionary.Type {
       // `JSONDecoder` reads a `[String: V]` itself under a key strategy, and says so.
-      throw nullFound([String: Any].self, path: _path(parent, key))
+      throw nullFound([String: Any].self, path: childCodingPath(parent, key))
     }
     return try T(from: TapeDecoder(self, index: index, parent: parent, key: key))
   }
@@ -262,7 +262,8 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
         throw DecodingError.typeMismatch(
           T.self,
           DecodingError.Context(
-            codingPath: _path(parent, key), debugDescription: "\(U.self) is not a \(T.self)"))
+            codingPath: childCodingPath(parent, key),
+            debugDescription: "\(U.self) is not a \(T.self)"))
       }
       return typed
     }
@@ -284,21 +285,21 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
     if T.self == String.self {
-      return identityCast(try readString(at: index, path: _path(parent, key)), to: T.self)
+      return identityCast(try readString(at: index, path: childCodingPath(parent, key)), to: T.self)
     }
     if T.self == Int.self {
       return identityCast(
-        try readInteger(Int.self, at: index, path: _path(parent, key)), to: T.self)
+        try readInteger(Int.self, at: index, path: childCodingPath(parent, key)), to: T.self)
     }
     if T.self == Double.self {
       return identityCast(
-        try readFloat(Double.self, at: index, path: _path(parent, key)), to: T.self)
+        try readFloat(Double.self, at: index, path: childCodingPath(parent, key)), to: T.self)
     }
     if T.self == Bool.self {
-      return identityCast(try readBool(at: index, path: _path(parent, key)), to: T.self)
+      return identityCast(try readBool(at: index, path: childCodingPath(parent, key)), to: T.self)
     }
     return identityCast(
-      try readInteger(Int64.self, at: index, path: _path(parent, key)), to: T.self)
+      try readInteger(Int64.self, at: index, path: childCodingPath(parent, key)), to: T.self)
   }
 
   /// Whether ``fastArray(_:at:parent:key:)`` reads `T`.
@@ -454,7 +455,7 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     case .useDefaultKeys:
       return nil
     case .convertFromSnakeCase:
-      return ConvertedKeys(tape: tape, object: object) { _convertFromSnakeCase($0) }
+      return ConvertedKeys(tape: tape, object: object) { camelCasedFromSnakeCase($0) }
     case .custom(let closure):
       let path = path()
       return ConvertedKeys(tape: tape, object: object) { name in
@@ -483,8 +484,8 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
   /// `error` as a ``MappingError`` whose path names the payload's members as they are written
   /// there, from the value at `root`.
   func mappingError(_ error: any Error, root: Int) -> MappingError {
-    guard convertsKeys || options.payloadKeys != nil else { return _mappingError(error) }
-    return _mappingError(error) { self.payloadPath($0, from: root) }
+    guard convertsKeys || options.payloadKeys != nil else { return convertedMappingError(error) }
+    return convertedMappingError(error) { self.payloadPath($0, from: root) }
   }
 
   /// The payload path that `codingPath` reaches from the value at `root`: each member's name

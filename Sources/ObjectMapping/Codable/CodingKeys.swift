@@ -83,7 +83,7 @@ struct ArrayPath {
   /// The coding path.
   var path: [any CodingKey] {
     let all = [indexes.0, indexes.1, indexes.2].prefix(depth).map { IndexKey($0) as any CodingKey }
-    return _path(parent, key) + all
+    return childCodingPath(parent, key) + all
   }
 
   /// The coding path as a node (for a decoder made to report an error).
@@ -97,13 +97,13 @@ struct ArrayPath {
 }
 
 /// `parent` and `key`, the coding path of a value.
-func _path(_ parent: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey] {
+func childCodingPath(_ parent: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey] {
   guard let key else { return parent }
   return parent + [key]
 }
 
 /// `parent`'s path and `key`, the coding path of a value.
-func _path(_ parent: PathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {
+func childCodingPath(_ parent: PathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {
   var path = parent?.codingPath ?? []
   if let key { path.append(key) }
   return path

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `payloadPath` turns a coding path into the payload's path when a key strategy renamed the
 /// members (the model's `openIssues` is the payload's `open_issues`).
-func _mappingError(
+func convertedMappingError(
   _ error: any Error, payloadPath: (([any CodingKey]) -> [_PathComponent])? = nil
 ) -> MappingError {
   guard let decoding = error as? DecodingError else {
@@ -23,20 +23,20 @@ func _mappingError(
   case .valueNotFound(let type, let context):
     return MappingError(
       path: pointer(context.codingPath),
-      .typeMismatch(expected: _describe(type), found: "null"), underlyingError: error)
+      .typeMismatch(expected: articledTypeName(type), found: "null"), underlyingError: error)
   case .typeMismatch(let type, let context):
     if let failure = context.underlyingError as? ConversionFailure {
       return MappingError(
-        path: pointer(context.codingPath), _kind(of: failure), underlyingError: error)
+        path: pointer(context.codingPath), errorKind(of: failure), underlyingError: error)
     }
     return MappingError(
       path: pointer(context.codingPath),
-      .typeMismatch(expected: _describe(type), found: context.debugDescription),
+      .typeMismatch(expected: articledTypeName(type), found: context.debugDescription),
       underlyingError: error)
   case .dataCorrupted(let context):
     if let failure = context.underlyingError as? ConversionFailure {
       return MappingError(
-        path: pointer(context.codingPath), _kind(of: failure), underlyingError: error)
+        path: pointer(context.codingPath), errorKind(of: failure), underlyingError: error)
     }
     if let syntax = context.underlyingError as? FormatError {
       return MappingError(syntax)
@@ -51,7 +51,7 @@ func _mappingError(
 }
 
 /// The kind of ``MappingError`` a conversion failure makes.
-private func _kind(of failure: ConversionFailure) -> MappingError.Kind {
+private func errorKind(of failure: ConversionFailure) -> MappingError.Kind {
   switch failure {
   case .typeMismatch(let expected, let found):
     return .typeMismatch(expected: expected, found: found)

@@ -89,7 +89,7 @@ struct DecodedElements<Value: Decodable>: ElementReading {
           return true
         } catch {
           index = position
-          failure = _prefixed(error, with: state.elementPath(position))
+          failure = prefixingPath(error, with: state.elementPath(position))
         }
       case .failedElement(let position, let error):
         index = position
@@ -120,7 +120,7 @@ struct DecodedElements<Value: Decodable>: ElementReading {
       do {
         values = try decoder.decode([Value].self, from: .data(try value.jsonData()))
       } catch {
-        throw _prefixed(error, with: state.arrayPath)
+        throw prefixingPath(error, with: state.arrayPath)
       }
     }
     state.summary.elementCount += values.count
@@ -129,7 +129,7 @@ struct DecodedElements<Value: Decodable>: ElementReading {
 }
 
 /// `error`, thrown for a value at `path`, with the paths it carries continued from there.
-func _prefixed(_ error: any Error, with path: [_PathComponent]) -> any Error {
+func prefixingPath(_ error: any Error, with path: [_PathComponent]) -> any Error {
   switch error {
   case let errors as MappingErrors:
     let prefix = _jsonPointer(path)

@@ -257,7 +257,8 @@ final class NodeEncoder: Encoder {
   ) throws -> Node {
     if let node = try settings.specialNode(value, parent: parent, key: key) { return node }
     let box = NodeBox()
-    try value.encode(to: NodeEncoder(settings: settings, box: box, path: _path(parent, key)))
+    try value.encode(
+      to: NodeEncoder(settings: settings, box: box, path: childCodingPath(parent, key)))
     return box.node
   }
 
@@ -287,7 +288,7 @@ extension NodeEncodingSettings {
   func specialNode<T: Encodable>(_ value: T, parent: [any CodingKey], key: (any CodingKey)?)
     throws -> Node?
   {
-    try special(value, path: _path(parent, key))
+    try special(value, path: childCodingPath(parent, key))
   }
 
   /// The node of a scalar, a date, data, a URL, a decimal, or (under a key strategy) a
@@ -422,7 +423,7 @@ extension NodeEncodingSettings {
   func outputKey(_ key: some CodingKey, path: [any CodingKey]) -> String {
     switch keyEncodingStrategy {
     case .useDefaultKeys: return key.stringValue
-    case .convertToSnakeCase: return _convertToSnakeCase(key.stringValue)
+    case .convertToSnakeCase: return snakeCased(key.stringValue)
     case .custom(let closure): return closure(path + [key]).stringValue
     @unknown default: return key.stringValue
     }

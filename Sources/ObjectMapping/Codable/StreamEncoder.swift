@@ -302,7 +302,7 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     case .snakeCase:
       let name = key.stringValue
       if let converted = snakeCaseKeys[name] { return converted }
-      let converted = _convertToSnakeCase(name)
+      let converted = snakeCased(name)
       snakeCaseKeys[name] = converted
       return converted
     case .strategy:

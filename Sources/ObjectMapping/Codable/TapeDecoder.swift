@@ -136,7 +136,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     reading.checkLifetime()
     guard let index = reading.member(of: object, key: key, keys: keys, depth: decoder.depth)
     else {
-      throw _keyNotFound(key, path: codingPath)
+      throw keyNotFoundError(key, path: codingPath)
     }
     return index
   }
@@ -206,7 +206,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try integer(UInt128.self, key)
   }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    guard let index = lookUp(key) else { throw _keyNotFound(key, path: codingPath) }
+    guard let index = lookUp(key) else { throw keyNotFoundError(key, path: codingPath) }
     return try reading.readValue(type, at: index, parent: decoder, key: key)
   }
 
@@ -282,7 +282,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 /// `.keyNotFound` for `key` (`JSONDecoder`'s text).
-private func _keyNotFound(_ key: some CodingKey, path: [any CodingKey]) -> DecodingError {
+private func keyNotFoundError(_ key: some CodingKey, path: [any CodingKey]) -> DecodingError {
   .keyNotFound(
     key,
     DecodingError.Context(

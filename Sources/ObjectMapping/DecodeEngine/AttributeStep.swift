@@ -60,7 +60,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   /// path of attributes without validation touches no validation or optional metadata.
   @inline(never)
   private func validated(_ value: Value, object: Object, run: inout MappingRun) -> Value? {
-    let outcome = _validate(
+    let outcome = runValidators(
       value, validators: rule.validators, object: object, keyPath: rule.property)
     if case .accept(let accepted) = outcome { return accepted }
     run.record(outcome, at: source.pathComponents)

@@ -20,7 +20,7 @@ struct CompiledSource: Sendable {
     storage = _KeyStorage(source.isSpecial ? [] : source.utf8Keys)
     first = storage.keys.first
     rest = Array(storage.keys.dropFirst())
-    restIndexes = (source.isSpecial ? [] : source.utf8Keys.dropFirst()).map(_arrayIndex)
+    restIndexes = (source.isSpecial ? [] : source.utf8Keys.dropFirst()).map(decimalArrayIndex)
     self.mayRepeat = mayRepeat
     pathComponents = source.pathComponents
   }
@@ -49,7 +49,7 @@ struct CompiledSource: Sendable {
 
 /// The array index a path key names (`"0"`, `"12"`: decimal digits, no leading zero, at most nine
 /// digits), or `nil`.
-func _arrayIndex(_ key: [UInt8]) -> Int? {
+func decimalArrayIndex(_ key: [UInt8]) -> Int? {
   guard !key.isEmpty, key.count <= 9, key.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
     return nil
   }

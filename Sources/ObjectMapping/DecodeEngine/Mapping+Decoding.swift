@@ -1,5 +1,5 @@
 extension MappingProtocol {
-  func _map(view: _UnsafeTapeView, with settings: MappingOptions = .none) -> Result<
+  func mapResult(view: _UnsafeTapeView, with settings: MappingOptions = .none) -> Result<
     Object, MappingErrors
   > {
     do {
@@ -18,18 +18,18 @@ extension MappingProtocol {
     return .success(object)
   }
 
-  func _mapCollection(tape: _Tape) throws(MappingErrors) -> [Object] {
-    try tape.withView { view in _mapCollection(view: view) }.get()
+  func mapAllElements(tape: _Tape) throws(MappingErrors) -> [Object] {
+    try tape.withView { view in mapAllElements(view: view) }.get()
   }
 
-  func _mapCollection(view tape: _UnsafeTapeView) -> Result<[Object], MappingErrors> {
-    _collect(view: tape).flatMap(\.allOrNothing)
+  func mapAllElements(view tape: _UnsafeTapeView) -> Result<[Object], MappingErrors> {
+    collectValid(view: tape).flatMap(\.allOrNothing)
   }
 
   /// Maps every element of a collection payload, keeping the valid ones with the errors and
   /// diagnostics of the run; fails only when the payload is not a collection at all (or the
   /// definition is broken).
-  func _collect(view tape: _UnsafeTapeView, with settings: MappingOptions = .none) -> Result<
+  func collectValid(view tape: _UnsafeTapeView, with settings: MappingOptions = .none) -> Result<
     Collected<Object>, MappingErrors
   > {
     do {
@@ -66,20 +66,20 @@ extension MappingProtocol {
 }
 
 extension MappingProtocol {
-  /// ``_collect(view:)`` for JSON bytes. A top-level array is scanned and mapped an element at
+  /// ``collectValid(view:)`` for JSON bytes. A top-level array is scanned and mapped an element at
   /// a time, so the scanned index never holds more than one element: decoding a large array
   /// needs no index the size of the payload (a 289 MB array of 1M articles peaked at 1.28 GB with
   /// a whole index, 0.8 GB without), and what the index holds stays in the processor's caches.
   /// Anything else, and a mapping that reads ``SourcePath/payload`` (found on first use), reads
   /// a whole index.
-  func _collect(
+  func collectValid(
     json text: _JSONText, options: JSONReadingOptions, with settings: MappingOptions = .none
   ) -> Result<Collected<Object>, MappingErrors> {
     if let streamed = collectElements(json: text, options: options, with: settings) {
       return streamed
     }
     do throws(FormatError) {
-      return try text.scan(options: options) { _collect(view: $0, with: settings) }
+      return try text.scan(options: options) { collectValid(view: $0, with: settings) }
     } catch {
       return .failure(MappingErrors([MappingError(error)]))
     }
@@ -236,10 +236,11 @@ extension _MappingPlan {
 }
 
 extension MappingProtocol where Object: Sendable {
-  /// ``_mapCollection(tape:)`` keeping the valid elements as the error's partial result, as
+  /// ``mapAllElements(tape:)`` keeping the valid elements as the error's partial result, as
   /// `mapCollection` does for a `Sendable` model.
-  func _mapCollection(tape: _Tape) throws(MappingErrors) -> [Object] {
-    try tape.withView { view in _collect(view: view).flatMap(\.allOrNothingKeepingPartialResult) }
-      .get()
+  func mapAllElements(tape: _Tape) throws(MappingErrors) -> [Object] {
+    try tape.withView { view in collectValid(view: view).flatMap(\.allOrNothingKeepingPartialResult)
+    }
+    .get()
   }
 }

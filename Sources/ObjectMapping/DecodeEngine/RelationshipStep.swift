@@ -186,7 +186,7 @@ extension RelationshipKind {
       // A failed child: dropped with a diagnostic, or failing the parent (the default).
       if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
     } else if let previous {
-      let outcome = _validate(
+      let outcome = runValidators(
         writer.value(in: object), validators: validators, object: object,
         keyPath: rule.propertyKeyPath)
       if case .accept(let accepted) = outcome {
@@ -216,7 +216,7 @@ extension RelationshipKind {
       patch.append(pending.write, preview: { writer.write(pending.preview(), into: &$0) })
       return
     }
-    let outcome = _validate(
+    let outcome = runValidators(
       pending.preview(), validators: validators, object: object, keyPath: rule.propertyKeyPath)
     guard case .accept(let accepted) = outcome else {
       // Rejected (the property keeps its value) or failed (the parent fails).
@@ -237,7 +237,8 @@ extension RelationshipKind {
 /// ``Mapping`` is a large struct) never takes room in the frames of a recursion, which run once
 /// per level of nesting.
 @inline(never)
-func _childPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _MappingPlan<Child> {
+func resolvedChildPlan<Child, M: MappingProtocol<Child>>(_ mapping: () -> M) -> _MappingPlan<Child>
+{
   mapping()._plan
 }
 
@@ -252,7 +253,7 @@ func recordNullObject(run: inout MappingRun) {
 }
 
 /// The objects of a `[String: Child]` relationship at `index`; `nil` when one failed.
-func _decodeDictionary<Child>(
+func decodeChildDictionary<Child>(
   at index: Int, plan: _MappingPlan<Child>, run: inout MappingRun
 ) -> [String: Child]? {
   let entry = run.tape[index]

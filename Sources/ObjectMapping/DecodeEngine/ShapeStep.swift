@@ -64,7 +64,7 @@ extension Shape where Value == [String: Child] {
   /// each key into its child and writes each child's body under its key.
   static var keyedObjects: Self {
     Shape(
-      decode: { index, plan, run in _decodeDictionary(at: index, plan: plan, run: &run) },
+      decode: { index, plan, run in decodeChildDictionary(at: index, plan: plan, run: &run) },
       encode: { children, plan, writer, run, _ in
         writer.beginObject()
         for key in children.keys.sorted(by: { _compareUTF8($0, $1) < 0 }) {
@@ -206,7 +206,7 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
   }
 
   func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
-    if let value = shape.decode(index, _childPlan(mapping), &run) {
+    if let value = shape.decode(index, resolvedChildPlan(mapping), &run) {
       writer.write(value, into: &object)
     }
   }
@@ -217,7 +217,7 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
     let writer = writer
     if rule.mergesInPlace(in: run), let merge = shape.merge {
       let errorsBefore = run.errors.count
-      if let pending = merge(writer.value(in: object), index, _childPlan(mapping), &run) {
+      if let pending = merge(writer.value(in: object), index, resolvedChildPlan(mapping), &run) {
         return ExistingWrite(
           write: { writer.write(pending.materialize(), into: &$0) }, preview: pending.preview,
           commitMerges: pending.commitMerges)
@@ -225,7 +225,7 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
       // Nothing to merge into (a nil dictionary, null): mapped as a new value below.
       guard run.errors.count == errorsBefore else { return nil }
     }
-    guard let value = shape.decode(index, _childPlan(mapping), &run) else { return nil }
+    guard let value = shape.decode(index, resolvedChildPlan(mapping), &run) else { return nil }
     return ExistingWrite(setting: value) { writer.write(value, into: &$0) }
   }
 }

@@ -23,7 +23,7 @@ final class ToManyStep<
   /// ``appender(for:)`` holds that metadata, looked up once when the step is made.
   private let appendChild = appender(for: [Collection.Element].self)
   /// An empty array with room for a number of children, made the same way.
-  private let reservedChildren = _reserved(for: [Collection.Element].self)
+  private let reservedChildren = reserver(for: [Collection.Element].self)
   /// Removes the last child appended (an unmappable one), made the same way.
   private let dropLastChild = lastRemover(for: [Collection.Element].self)
   /// What `null` sets.
@@ -39,7 +39,7 @@ final class ToManyStep<
       }
       return decodeOtherThanElements(into: &object, at: index, run: &run)
     }
-    let plan = _childPlan(mapping)
+    let plan = resolvedChildPlan(mapping)
     let before = run.errors.count
     let dropsFailures = run.dropsFailedChildren
     // Appended to reserved storage rather than built with
@@ -143,7 +143,7 @@ private func lastRemover<
 
 /// A closure that makes an empty collection of type `C` with room for a number of elements,
 /// holding `C`'s metadata; see ``appender(for:)``.
-private func _reserved<C: RangeReplaceableCollection & SendableMetatype>(
+private func reserver<C: RangeReplaceableCollection & SendableMetatype>(
   for _: C.Type
 ) -> @Sendable (Int) -> C {
   { count in

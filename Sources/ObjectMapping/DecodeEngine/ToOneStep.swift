@@ -17,7 +17,8 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
 
   func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
     guard run.tape[index].kind != .null else { return recordNullObject(run: &run) }
-    _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
+    resolvedChildPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) {
+      child in
       writer.write(taking: consume child, into: &object)
     }
   }
@@ -67,7 +68,7 @@ final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: Relatio
     // The child is handed over: a copy into the `Optional`, destroyed after the write, cost a
     // whole model's reference counting (twitter.json's `retweeted_status`, written through a
     // computed property's key path).
-    _childPlan(mapping).decodeChild(at: index, run: &run) { child in
+    resolvedChildPlan(mapping).decodeChild(at: index, run: &run) { child in
       writer.write(taking: Optional(consume child), into: &object)
     }
   }

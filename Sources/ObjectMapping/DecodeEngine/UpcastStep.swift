@@ -11,7 +11,7 @@ final class UpcastStep<Object, Base>: DecodeStepKind {
     hint: inout _MemberHint,
     run: inout MappingRun
   ) {
-    guard var base = _upcast(object, to: Base.self) else {
+    guard var base = upcastReference(object, to: Base.self) else {
       return run.fail(notABase(Object.self, Base.self))
     }
     // The same instance seen as its superclass: a new model is written through it in place;
@@ -21,11 +21,11 @@ final class UpcastStep<Object, Base>: DecodeStepKind {
     guard run.ontoExisting, !basePatch.isEmpty else { return }
     patch.append(
       { object in
-        guard var base = _upcast(object, to: Base.self) else { return }
+        guard var base = upcastReference(object, to: Base.self) else { return }
         basePatch.apply(to: &base)
       },
       preview: { object in
-        guard var base = _upcast(object, to: Base.self) else { return }
+        guard var base = upcastReference(object, to: Base.self) else { return }
         basePatch.applyPreview(to: &base)
       })
   }
@@ -53,7 +53,7 @@ final class UpcastStep<Object, Base>: DecodeStepKind {
 /// rule was lifted (both are classes and `Object` is `Base` or a subclass, so the reference is
 /// the same); `nil` only if that invariant were broken.
 @inline(__always)
-func _upcast<Object, Base>(_ object: Object, to: Base.Type) -> Base? {
+func upcastReference<Object, Base>(_ object: Object, to: Base.Type) -> Base? {
   object as? Base
 }
 

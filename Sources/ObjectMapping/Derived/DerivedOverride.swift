@@ -58,7 +58,7 @@ extension Attribute: DerivedOverriding {
     return .success(
       DerivedOverride(
         name: name, rule: "Attribute \"\(source)\"", path: path,
-        evaluate: _slotEvaluator(slotted().decodeStep(mayRepeat: true), groups: groupNames)))
+        evaluate: makeSlotEvaluator(slotted().decodeStep(mayRepeat: true), groups: groupNames)))
   }
 
   /// This rule writing into a ``DerivedSlot`` instead of the model: the same source, read,
@@ -105,7 +105,7 @@ typealias SlotEvaluator = @Sendable (Int, inout MappingRun) -> OverrideOutcome
 
 /// Runs `step` (a rule compiled to write into a ``DerivedSlot``) on an object and returns
 /// what it wrote.
-func _slotEvaluator<Value>(_ step: DecodeStep<DerivedSlot<Value>>, groups: [String])
+func makeSlotEvaluator<Value>(_ step: DecodeStep<DerivedSlot<Value>>, groups: [String])
   -> SlotEvaluator
 {
   let grouped = !groups.isEmpty
@@ -167,7 +167,7 @@ extension Relationship: DerivedOverriding {
   ) -> SlotEvaluator {
     let slotted = givingSettings(
       to: Relationship<DerivedSlot<Child>>(source, \DerivedSlot<Child>.value, lazy: mapping))
-    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+    return makeSlotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 
   /// A required to-one override's reader: the same relationship into a slot, with a required
@@ -189,7 +189,7 @@ extension Relationship: DerivedOverriding {
         }))
     slotted.flatChild = FlatChild(mapping, property: property)
     slotted.shape = .toOne
-    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+    return makeSlotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 
   /// A dictionary or nested-collection override's reader: the same shape into a slot.
@@ -201,7 +201,7 @@ extension Relationship: DerivedOverriding {
       to: Relationship<DerivedSlot<Value>>(
         shaped: source, property: \DerivedSlot<Value>.value, acceptsAbsence: acceptsAbsence,
         kind: kind, shape: .lifted(shape), mapping: mapping))
-    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+    return makeSlotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 
   /// A to-many override's reader: the same relationship into a slot.
@@ -211,7 +211,7 @@ extension Relationship: DerivedOverriding {
     let slotted = givingSettings(
       to: Relationship<DerivedSlot<Collection>>(
         source, \DerivedSlot<Collection>.value, lazy: mapping))
-    return _slotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
+    return makeSlotEvaluator(slotted.decodeStep(mayRepeat: true), groups: groupNames)
   }
 }
 
@@ -237,7 +237,8 @@ final class RequiredSlotStep<Child, M: MappingProtocol<Child>>: RelationshipKind
     into object: inout DerivedSlot<Child>, at index: Int, run: inout MappingRun
   ) {
     guard run.tape[index].kind != .null else { return recordNullObject(run: &run) }
-    _childPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) { child in
+    resolvedChildPlan(mapping).decodeChild(at: index, run: &run, declineIsAcceptable: false) {
+      child in
       writer.write(child, into: &object)
     }
   }

@@ -38,7 +38,7 @@ extension MappingProtocol {
 
   /// The writes that map the payload onto `existing`, with the run's problems: nothing is
   /// written until the whole payload mapped.
-  func _collectExisting(
+  func pendingUpdate(
     view: _UnsafeTapeView, onto existing: Object, with settings: MappingOptions = .none
   ) -> ExistingOutcome<Object> {
     do {

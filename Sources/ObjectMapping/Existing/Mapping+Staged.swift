@@ -65,11 +65,11 @@ extension MappingProtocol {
       var run = MappingRun(tape: view, root: plan, options: options)
       let id = plan.payloadIdentity(at: 0, run: &run)
       if let id, let target = existing(id) {
-        let outcome = _collectExisting(view: view, onto: target, with: options)
+        let outcome = pendingUpdate(view: view, onto: target, with: options)
         guard let patch = outcome.patch else { return .failure(MappingErrors(outcome.errors)) }
         return .success(.update(target, StagedUpdate(patch), id: id))
       }
-      return _map(view: view, with: options).map { .new($0, id: id) }
+      return mapResult(view: view, with: options).map { .new($0, id: id) }
     }.get()
   }
 }

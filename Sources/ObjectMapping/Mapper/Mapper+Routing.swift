@@ -7,7 +7,7 @@ private struct Reached {
 extension Mapper {
   /// Applies every route to the scanned payload with the call's `options` (over the mapper's
   /// own), mapping onto `target` when a route can take it.
-  func _map(view tape: _UnsafeTapeView, target: Any? = nil, options: MappingOptions)
+  func mapResult(view tape: _UnsafeTapeView, target: Any? = nil, options: MappingOptions)
     -> MappingResult
   {
     let options = options.overriding(self.options)
@@ -26,7 +26,7 @@ extension Mapper {
     for route in provider.routes {
       guard let keyPath = route.keyPath else { continue }
       var reached: [Reached] = []
-      let crossed = _resolve(route.keys[...], at: 0, path: [], tape: tape, into: &reached)
+      let crossed = resolveFanningOut(route.keys[...], at: 0, path: [], tape: tape, into: &reached)
       if !reached.isEmpty { routes.append((route, keyPath, reached, crossed)) }
     }
     // A target no route's single object can take, while a single object is reached: a type
@@ -98,7 +98,7 @@ extension Mapper {
           isCollection = true
           objects += decodeMembers(value.index, &run)
         } else if crossed {
-          _mapElement(
+          mapRoutedElement(
             at: value.index, route: route, run: &run, into: &objects, offered: &offeredObjects,
             unmappable: &unmappable)
         } else if let current = target,
@@ -117,7 +117,7 @@ extension Mapper {
           }
         } else {
           offeredObjects += 1
-          switch _decode(at: value.index, route: route, run: &run) {
+          switch decodeRouted(at: value.index, route: route, run: &run) {
           case .mapped(let object): objects.append(object)
           case .unmappable:
             unmappable += 1
@@ -184,7 +184,7 @@ extension Mapper {
     var cursor = index + 1
     for offset in 0..<count {
       run.path.append(.index(offset))
-      _mapElement(
+      mapRoutedElement(
         at: cursor, route: route, run: &run, into: &objects, offered: &offered,
         unmappable: &unmappable)
       run.path.removeLast()
@@ -196,7 +196,7 @@ extension Mapper {
   /// is dropped with a diagnostic, a failure leaves the element out with its errors, a decline
   /// is left to the mapping's own diagnostic. Counts the elements offered to the mapping and
   /// those dropped as unmappable.
-  private func _mapElement(
+  private func mapRoutedElement(
     at index: Int, route: Route, run: inout MappingRun, into objects: inout [Any],
     offered: inout Int, unmappable: inout Int
   ) {
@@ -206,7 +206,7 @@ extension Mapper {
     }
     offered += 1
     let before = run.errors.count
-    switch _decode(at: index, route: route, run: &run) {
+    switch decodeRouted(at: index, route: route, run: &run) {
     case .mapped(let object): objects.append(object)
     case .unmappable: unmappable += 1
     case .failed, .wrongType:
@@ -218,7 +218,7 @@ extension Mapper {
 
   /// Maps the value at `index` into a new object of the route's mapping: `.unmappable` (with
   /// a diagnostic) when it mapped without error but is an unmappable representation.
-  private func _decode(at index: Int, route: Route, run: inout MappingRun) -> TargetOutcome {
+  private func decodeRouted(at index: Int, route: Route, run: inout MappingRun) -> TargetOutcome {
     let before = run.errors.count
     guard let object = route.decode(index, &run) else { return .failed }
     guard run.errors.count > before || !route.dropsUnmappable(index, &run) else {
@@ -230,7 +230,7 @@ extension Mapper {
 
 /// Walks `keys` from the value at `index`, fanning out over arrays; appends every non-null value
 /// reached to `reached`. Returns whether the walk crossed an array.
-private func _resolve(
+private func resolveFanningOut(
   _ keys: ArraySlice<[UInt8]>, at index: Int, path: [_PathComponent], tape: _UnsafeTapeView,
   into reached: inout [Reached]
 ) -> Bool {
@@ -244,12 +244,13 @@ private func _resolve(
     let found = tape.member(of: index, named: key)
     guard let found else { return false }
     let name = String(decoding: key, as: UTF8.self)
-    return _resolve(
+    return resolveFanningOut(
       keys.dropFirst(), at: found, path: path + [.key(name)], tape: tape, into: &reached)
   case .array:
     var cursor = index + 1
     for offset in 0..<Int(entry.length) {
-      _ = _resolve(keys, at: cursor, path: path + [.index(offset)], tape: tape, into: &reached)
+      _ = resolveFanningOut(
+        keys, at: cursor, path: path + [.index(offset)], tape: tape, into: &reached)
       cursor = tape.next(after: cursor)
     }
     return true

@@ -112,7 +112,7 @@ public struct Mapper: Sendable {
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> MappingResult {
     try input.mappingInput.withView(formats: formats) {
-      _map(view: $0, target: target, options: options)
+      mapResult(view: $0, target: target, options: options)
     }
   }
 }

@@ -121,7 +121,7 @@ final class CustomConvention: Sendable {}
 /// lowercase one (`htmlURLString` -> `html_url_string`).
 ///
 /// The library's own snake case (``KeyConvention/snakeCase``). `JSONEncoder`'s
-/// `convertToSnakeCase` (``_convertToSnakeCase(_:)``, which the `Codable` coders use so that
+/// `convertToSnakeCase` (``snakeCased(_:)``, which the `Codable` coders use so that
 /// either coder reads what the other wrote) splits acronyms differently (`HTTPStatus` ->
 /// `h_ttp_status`, here `http_status`); both lowercase and join their words with
 /// ``joinedLowercased(_:separator:)``.
@@ -160,7 +160,7 @@ func joinedLowercased(_ words: [some StringProtocol], separator: Character) -> S
 /// `a_ll_caps` (the first character never starts a word of its own run). Leading and
 /// trailing underscores are kept. What the `Codable` coders write, so that `JSONDecoder` and
 /// ``FastJSONDecoder`` read each other's output.
-func _convertToSnakeCase(_ key: String) -> String {
+func snakeCased(_ key: String) -> String {
   guard !key.isEmpty else { return key }
   var words: [Range<String.Index>] = []
   // A word ends before an uppercase letter (not looked for at the first character); a run of
@@ -193,7 +193,7 @@ func _convertToSnakeCase(_ key: String) -> String {
 /// `createdAt`, `ALL_CAPS` -> `allCaps`, `h_ttp_status` -> `hTtpStatus`; a key without
 /// underscores between its words is left as it is (`userID`), and leading and trailing
 /// underscores are kept (`_leading`, `trailing_`).
-func _convertFromSnakeCase(_ key: String) -> String {
+func camelCasedFromSnakeCase(_ key: String) -> String {
   guard let first = key.firstIndex(where: { $0 != "_" }) else { return key }
   var last = key.index(before: key.endIndex)
   while last > first, key[last] == "_" { key.formIndex(before: &last) }

@@ -128,14 +128,14 @@ extension InverseMapping {
     options: MappingOptions
   ) throws(MappingErrors) -> Data {
     if case .json(let writing, _) = format.kind, !writing.contains(.sortedKeys) {
-      let writer = try _write(
+      let writer = try withPayloadWriter(
         to: .json, pretty: writing.contains(.prettyPrinted), options: options
       ) { writer, run in
         _ = shape.encode(value, plan, &writer, &run, run.options.nulls ?? .omit)
       }
       return writer.json.data
     }
-    let writer = try _write(to: .node, options: options) { writer, run in
+    let writer = try withPayloadWriter(to: .node, options: options) { writer, run in
       _ = shape.encode(value, plan, &writer, &run, run.options.nulls ?? .omit)
     }
     return try format.encode(writer.nodes.result)

@@ -28,7 +28,7 @@ extension MappingProtocol {
   public func map(_ input: some MappingInputConvertible, with options: MappingOptions = .none)
     throws(MappingErrors) -> Object
   {
-    try input.mappingInput.withView { _map(view: $0, with: options) }.get()
+    try input.mappingInput.withView { mapResult(view: $0, with: options) }.get()
   }
 
   /// Maps a payload that is an array of objects (a single object maps as a one-element array).
@@ -60,18 +60,18 @@ extension MappingProtocol {
 
 extension MappingProtocol {
   /// Maps every element of a collection payload with the call's `options`: a top-level JSON
-  /// array is streamed (``_collect(json:options:)``), anything else reads a whole index.
+  /// array is streamed (``collectValid(json:options:)``), anything else reads a whole index.
   func collectObjects(_ input: MappingInput, options: MappingOptions) -> Result<
     Collected<Object>, MappingErrors
   > {
     let collected: Result<Collected<Object>, MappingErrors>
     do throws(MappingErrors) {
       collected = try input.read(
-        json: { bytes, reading in _collect(json: bytes, options: reading, with: options) },
+        json: { bytes, reading in collectValid(json: bytes, options: reading, with: options) },
         node: { document in
           do throws(MappingErrors) {
             return try _Tape.checked(node: document).withView {
-              _collect(view: $0, with: options)
+              collectValid(view: $0, with: options)
             }
           } catch {
             return .failure(error)
@@ -87,7 +87,7 @@ extension MappingProtocol {
   func collectExisting(view: _UnsafeTapeView, onto existing: Object, options: MappingOptions)
     -> ExistingOutcome<Object>
   {
-    _collectExisting(view: view, onto: existing, with: options)
+    pendingUpdate(view: view, onto: existing, with: options)
   }
 }
 

@@ -153,7 +153,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     guard case .keys = storage else { return index }
     var current = index
     for key in utf8Keys {
-      guard let found = tape.child(of: current, named: key, index: _arrayIndex(key)) else {
+      guard let found = tape.child(of: current, named: key, index: decimalArrayIndex(key)) else {
         return nil
       }
       current = found

@@ -1,7 +1,7 @@
 /// A value lent by address for the length of one call: how the encode steps read a model, its
 /// properties and its children in place, with no copy, retain or release per value.
 ///
-/// Made only here (``_withBorrowed(_:_:)``, ``PropertyReader``, ``UnsafeBorrowedModel/typed(_:)``),
+/// Made only here (``withBorrowed(_:_:)``, ``PropertyReader``, ``UnsafeBorrowedModel/typed(_:)``),
 /// from a value the lender keeps alive and unchanged for the call it lends it to. Never stored:
 /// a borrowed value is a parameter or a local of the call it was lent to.
 ///
@@ -29,7 +29,7 @@
     // Passed inout, the lent value's address goes to the projection as it is; read through
     // `pointee` as an rvalue, it was copied into a temporary first. Nothing is written: a
     // `KeyPath` only reads.
-    unsafe _project(&UnsafeMutablePointer(mutating: pointer).pointee, keyPath)
+    unsafe projected(&UnsafeMutablePointer(mutating: pointer).pointee, keyPath)
   }
 
   /// The value with its type erased, for the encode steps' common signature.
@@ -135,7 +135,7 @@
 /// `keyPath` read from `root`, passed inout so that it is not copied (see
 /// ``UnsafeBorrowed/project(_:)``).
 @inline(__always)
-private func _project<Root, Property>(_ root: inout Root, _ keyPath: KeyPath<Root, Property>)
+private func projected<Root, Property>(_ root: inout Root, _ keyPath: KeyPath<Root, Property>)
   -> Property
 {
   root[keyPath: keyPath]
@@ -152,7 +152,7 @@ private func lendInPlace<Value, Result>(
 
 /// Lends `value` to `body`.
 @inline(__always)
-func _withBorrowed<Value, Result>(
+func withBorrowed<Value, Result>(
   _ value: Value, _ body: (UnsafeBorrowed<Value>) throws -> Result
 ) rethrows -> Result {
   unsafe try withUnsafePointer(to: value) { unsafe try body(UnsafeBorrowed($0)) }
@@ -161,7 +161,7 @@ func _withBorrowed<Value, Result>(
 /// Lends `value` (a local copy the caller owns) to `body`, without a closure frame when
 /// inlined: the recursive relationship steps repeat this per level of nesting.
 @inline(__always)
-func _withBorrowed<Value, Result>(
+func withBorrowed<Value, Result>(
   copy value: inout Value, _ body: (UnsafeBorrowedModel) throws -> Result
 ) rethrows -> Result {
   unsafe try lendAddress(of: &value, body)

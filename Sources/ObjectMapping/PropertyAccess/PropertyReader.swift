@@ -12,7 +12,7 @@ struct PropertyReader<Root, Value>: @unchecked Sendable {
 
   init(_ keyPath: KeyPath<Root, Value>) {
     self.keyPath = keyPath
-    offset = _storedOffset(of: keyPath)
+    offset = storedPropertyOffset(of: keyPath)
   }
 
   /// The property's offset in the root when it is a stored property of a struct (or a chain of
@@ -26,7 +26,7 @@ struct PropertyReader<Root, Value>: @unchecked Sendable {
     in root: UnsafeBorrowedModel, _ body: (UnsafeBorrowedModel) throws -> Result
   ) rethrows -> Result {
     guard let offset else {
-      return try _withBorrowed(root.typed(Root.self).value[keyPath: keyPath]) {
+      return try withBorrowed(root.typed(Root.self).value[keyPath: keyPath]) {
         try body($0.erased)
       }
     }

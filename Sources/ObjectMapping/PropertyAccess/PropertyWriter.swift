@@ -15,7 +15,7 @@ struct PropertyWriter<Object, Value>: @unchecked Sendable {
 
   init(_ keyPath: WritableKeyPath<Object, Value>) {
     self.keyPath = keyPath
-    offset = _storedOffset(of: keyPath)
+    offset = storedPropertyOffset(of: keyPath)
   }
 
   /// Sets the property of `object` to `value`.
@@ -72,7 +72,7 @@ struct PropertyWriter<Object, Value>: @unchecked Sendable {
 /// The byte offset of the stored property `keyPath` names inside `Root` (a stored property of
 /// a struct, or a chain of them), or `nil` (class and computed properties): the one place both
 /// ``PropertyReader`` and ``PropertyWriter`` get their offset from.
-func _storedOffset<Root, Value>(of keyPath: KeyPath<Root, Value>) -> Int? {
+func storedPropertyOffset<Root, Value>(of keyPath: KeyPath<Root, Value>) -> Int? {
   let offset = MemoryLayout<Root>.offset(of: keyPath)
   // `offset(of:)` gives an offset only for storage inline in `Root`, which therefore holds the
   // whole value.

@@ -68,7 +68,7 @@ extension RelationshipEncodeStep {
     copy child: inout Child, plan: InversePlan<Child>,
     to writer: inout PayloadWriter, run: inout EncodingRun
   ) {
-    _withBorrowed(copy: &child) { writeChild($0, plan: plan, to: &writer, run: &run) }
+    withBorrowed(copy: &child) { writeChild($0, plan: plan, to: &writer, run: &run) }
   }
 }
 

@@ -10,11 +10,11 @@ final class UpcastEncodeStep<Object, Base>: EncodeStepKind {
     _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
     nulls: NullPolicy
   ) -> Bool {
-    guard let base = _upcast(object.load(Object.self), to: Base.self)
+    guard let base = upcastReference(object.load(Object.self), to: Base.self)
     else {
       run.record(MappingError(notABase(Object.self, Base.self)), at: [])
       return false
     }
-    return _withBorrowed(base) { inner.write($0.erased, to: &writer, run: &run, nulls: nulls) }
+    return withBorrowed(base) { inner.write($0.erased, to: &writer, run: &run, nulls: nulls) }
   }
 }

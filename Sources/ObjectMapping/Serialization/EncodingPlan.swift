@@ -139,7 +139,7 @@ struct EncodingRule<Object>: Sendable {
   func write(
     _ object: Object, to writer: inout PayloadWriter, run: inout EncodingRun, nulls: NullPolicy
   ) -> Bool {
-    _withBorrowed(object) { step.write($0.erased, to: &writer, run: &run, nulls: nulls) }
+    withBorrowed(object) { step.write($0.erased, to: &writer, run: &run, nulls: nulls) }
   }
 }
 
@@ -263,7 +263,7 @@ private struct OutputTree {
   /// The array index of each key when every key of this level is one (`"0"`, `"1"` from
   /// `"nested.0.value"` and `"nested.1"`): the level is written as an array. `nil` otherwise.
   var arrayIndexes: [Int]? {
-    let indexes = keys.compactMap { _arrayIndex(Array($0.utf8)) }
+    let indexes = keys.compactMap { decimalArrayIndex(Array($0.utf8)) }
     return !keys.isEmpty && indexes.count == keys.count ? indexes : nil
   }
 
@@ -481,7 +481,7 @@ final class InversePlan<Object>: Sendable {
   /// Writes `object` as a JSON object. A cycle in a class graph is recorded as an error and
   /// nothing is written for the repeated object.
   func encode(_ object: Object, to writer: inout PayloadWriter, run: inout EncodingRun) {
-    _withBorrowed(object) { encode(at: $0.erased, to: &writer, run: &run) }
+    withBorrowed(object) { encode(at: $0.erased, to: &writer, run: &run) }
   }
 
   /// ``encode(_:to:run:)`` for the `Object` at `object`.
@@ -537,7 +537,7 @@ final class InversePlan<Object>: Sendable {
 
   /// Writes `object`'s members as one JSON object (without a nested-key wrapper).
   func encodeBody(_ object: Object, to writer: inout PayloadWriter, run: inout EncodingRun) {
-    _withBorrowed(object) { encodeBody(at: $0.erased, to: &writer, run: &run) }
+    withBorrowed(object) { encodeBody(at: $0.erased, to: &writer, run: &run) }
   }
 
   /// ``encodeBody(_:to:run:)`` for the `Object` at `object`.

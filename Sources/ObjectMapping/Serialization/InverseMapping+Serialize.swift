@@ -26,7 +26,7 @@ extension InverseMapping {
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> Data {
     if extra == nil, case .json(let writing, _) = format.kind, !writing.contains(.sortedKeys) {
-      var writer = try _write(
+      var writer = try withPayloadWriter(
         to: .json, pretty: writing.contains(.prettyPrinted), options: options
       ) {
         plan.encode(object, to: &$0, run: &$1)
@@ -53,7 +53,7 @@ extension InverseMapping {
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> Data {
     if extra == nil, case .json(let writing, _) = format.kind, !writing.contains(.sortedKeys) {
-      var writer = try _write(
+      var writer = try withPayloadWriter(
         to: .json, pretty: writing.contains(.prettyPrinted),
         capacity: 256 * objects.underestimatedCount, options: options
       ) { writer, run in
@@ -76,8 +76,10 @@ extension InverseMapping {
   public func node(
     _ object: Object, merging extra: Node? = nil, with options: MappingOptions = .none
   ) throws(MappingErrors) -> Node {
-    let writer = try _write(to: .node, options: options) { plan.encode(object, to: &$0, run: &$1) }
-    return try _merged(writer.nodes.result, extra)
+    let writer = try withPayloadWriter(to: .node, options: options) {
+      plan.encode(object, to: &$0, run: &$1)
+    }
+    return try mergedWithExtra(writer.nodes.result, extra)
   }
 
   /// The objects as an array `Node` (under the root key, if any).
@@ -92,10 +94,10 @@ extension InverseMapping {
     _ objects: some Sequence<Object>, merging extra: Node? = nil,
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> Node {
-    let writer = try _write(to: .node, options: options) { writer, run in
+    let writer = try withPayloadWriter(to: .node, options: options) { writer, run in
       writeArray(objects, to: &writer, run: &run)
     }
-    return try _merged(writer.nodes.result, extra)
+    return try mergedWithExtra(writer.nodes.result, extra)
   }
 
   /// The object as Foundation values (`[String: Any]` with `NSNumber`, `String`, `NSNull`,
@@ -157,7 +159,7 @@ extension InverseMapping {
 
   /// Runs `body` with a new writer and run; `options` are the call's (they reach every child
   /// mapping, see ``MappingOptions``).
-  func _write(
+  func withPayloadWriter(
     to target: PayloadWriter.Target, pretty: Bool = false, capacity: Int = 1024,
     options: MappingOptions = .none, _ body: (inout PayloadWriter, inout EncodingRun) -> Void
   ) throws(MappingErrors) -> PayloadWriter {
@@ -178,7 +180,7 @@ extension InverseMapping {
     return writer
   }
 
-  private func _merged(_ node: Node, _ extra: Node?) throws(MappingErrors) -> Node {
+  private func mergedWithExtra(_ node: Node, _ extra: Node?) throws(MappingErrors) -> Node {
     guard let extra else { return node }
     guard case .object = node else {
       throw MappingErrors([

@@ -258,7 +258,7 @@ public struct InverseMapping<Object>: Sendable {
     ) { [valueWriter = ValueWriter<Value>.mappable] object, writer, run, nulls in
       do {
         let computed = try value(object)
-        return try _withBorrowed(computed) {
+        return try withBorrowed(computed) {
           try valueWriter.write($0.erased, to: &writer, nulls: nulls)
         }
       } catch {
@@ -312,12 +312,15 @@ extension InverseMapping {
   /// `object` as compact JSON bytes, with the call's `options` (the entry the public
   /// serializing verbs use to pass theirs).
   func encodedJSON(_ object: Object, options: MappingOptions) throws(MappingErrors) -> [UInt8] {
-    var writer = try _write(to: .json, options: options) { plan.encode(object, to: &$0, run: &$1) }
+    var writer = try withPayloadWriter(to: .json, options: options) {
+      plan.encode(object, to: &$0, run: &$1)
+    }
     return writer.json.takeBytes()
   }
 
   /// `object` as a ``Node``, with the call's `options`.
   func encodedNode(_ object: Object, options: MappingOptions) throws(MappingErrors) -> Node {
-    try _write(to: .node, options: options) { plan.encode(object, to: &$0, run: &$1) }.nodes.result
+    try withPayloadWriter(to: .node, options: options) { plan.encode(object, to: &$0, run: &$1) }
+      .nodes.result
   }
 }

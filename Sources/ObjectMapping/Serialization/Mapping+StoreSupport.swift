@@ -26,7 +26,7 @@ package struct _StoreField<Value>: Sendable {
     var encoder = PayloadWriter(target: .node)
     if let dateFormat { encoder.dateFormat = dateFormat }
     do {
-      let wrote = try _withBorrowed(value) {
+      let wrote = try withBorrowed(value) {
         try writer.write($0.erased, to: &encoder, nulls: .omit)
       }
       return wrote ? encoder.nodes.result : nil
@@ -63,7 +63,9 @@ extension MappingProtocol {
   /// `\.author!.name` for an optional one), nested to any depth up to 32. `nil` when no attribute
   /// writes it (a computed member, a to-many element, a grouped or one-way rule).
   package func _storeField<Value>(_ keyPath: KeyPath<Object, Value>) -> _StoreField<Value>? {
-    guard let found = _storeResolve(keyPath, in: _plan.inverse, prefix: nil, path: [], depth: 0),
+    guard
+      let found = storeResolveAttribute(
+        keyPath, in: _plan.inverse, prefix: nil, path: [], depth: 0),
       let step = found.step.kind as? any StoreAttributeStep,
       let writer = step.storeWriter(as: Value.self)
     else { return nil }
@@ -74,7 +76,7 @@ extension MappingProtocol {
   /// The payload key path that `keyPath` (of any value type) is written to, as for
   /// ``_storeField(_:)``; `nil` when no attribute writes it.
   package func _storePath(_ keyPath: AnyKeyPath) -> [String]? {
-    _storeResolve(keyPath, in: _plan.inverse, prefix: nil, path: [], depth: 0)?.path
+    storeResolveAttribute(keyPath, in: _plan.inverse, prefix: nil, path: [], depth: 0)?.path
   }
 }
 
@@ -87,7 +89,7 @@ private struct StoreResolved {
 
 /// Searches `inverse`'s rules for the attribute writing `target` (a key path from the stored
 /// object, `prefix` being the key path of `inverse`'s objects from it, `path` their payload keys).
-private func _storeResolve<Root>(
+private func storeResolveAttribute<Root>(
   _ target: AnyKeyPath, in inverse: InverseMapping<Root>, prefix: AnyKeyPath?, path: [String],
   depth: Int
 ) -> StoreResolved? {
@@ -132,7 +134,8 @@ extension ToOneEncodeStep: StoreChildStep {
   fileprivate func storeResolve(
     _ target: AnyKeyPath, prefix: AnyKeyPath, path: [String], depth: Int
   ) -> StoreResolved? {
-    _storeResolve(target, in: mapping()._plan.inverse, prefix: prefix, path: path, depth: depth)
+    storeResolveAttribute(
+      target, in: mapping()._plan.inverse, prefix: prefix, path: path, depth: depth)
   }
 }
 
@@ -144,7 +147,7 @@ extension OptionalToOneEncodeStep: StoreChildStep {
     // store never evaluates it; it only compares key paths.
     let unwrap: WritableKeyPath<Child?, Child> = \Child?.!
     guard let unwrapped = prefix.appending(path: unwrap) else { return nil }
-    return _storeResolve(
+    return storeResolveAttribute(
       target, in: mapping()._plan.inverse, prefix: unwrapped, path: path, depth: depth)
   }
 }

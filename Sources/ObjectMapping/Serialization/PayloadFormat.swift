@@ -171,7 +171,7 @@ public struct FormatRegistry: Sendable {
   /// ignored; a structured-syntax suffix (`application/vnd.api+json`) falls back to its base
   /// format.
   public func format(forContentType contentType: String) -> PayloadFormat? {
-    let mediaType = _mediaType(contentType)
+    let mediaType = bareMediaType(contentType)
     if let format = formats.last(where: { $0.handles(mediaType) }) { return format }
     if let plus = mediaType.lastIndex(of: "+") {
       let suffix = mediaType[mediaType.index(after: plus)...]
@@ -193,7 +193,7 @@ public struct FormatRegistry: Sendable {
 }
 
 /// The media type of a `Content-Type` value, lowercased, without parameters or spaces.
-private func _mediaType(_ contentType: String) -> String {
+private func bareMediaType(_ contentType: String) -> String {
   let base = contentType.split(separator: ";", maxSplits: 1).first ?? ""
   return base.trimmingCharacters(in: .whitespaces).lowercased()
 }

@@ -172,7 +172,7 @@ public struct SerializedChunks<Objects: AsyncSequence>: AsyncSequence {
         do {
           json = try inverse.serialize(object, as: .json, with: options)
         } catch {
-          throw _prefixed(error, with: path + [.index(count)])
+          throw prefixingPath(error, with: path + [.index(count)])
         }
         if layout.isJSONLines {
           chunk.append(json)

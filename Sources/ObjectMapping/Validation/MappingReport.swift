@@ -106,7 +106,7 @@ extension MappingProtocol {
   ) -> MappingReport<Object> {
     guard var updated = existing else {
       do {
-        return try input.mappingInput.withView { _report(view: $0, options: options) }
+        return try input.mappingInput.withView { reportResult(view: $0, options: options) }
       } catch {
         return MappingReport(failure: error)
       }
@@ -127,7 +127,8 @@ extension MappingProtocol {
     return MappingReport(object: updated, errors: outcome.errors, diagnostics: outcome.diagnostics)
   }
 
-  private func _report(view: _UnsafeTapeView, options: MappingOptions) -> MappingReport<Object> {
+  private func reportResult(view: _UnsafeTapeView, options: MappingOptions) -> MappingReport<Object>
+  {
     do {
       try _plan.checkDefinition()
     } catch {

@@ -108,7 +108,7 @@ struct ValidationFailure: Error {
 
 /// Runs a rule's validators, then the model's hook, on `value` about to be set at `keyPath` of
 /// `object`.
-func _validate<Object, Value>(
+func runValidators<Object, Value>(
   _ value: Value, validators: [Validator<Value>], object: Object,
   keyPath: AnyKeyPath
 ) -> ValidationOutcome<Value> {

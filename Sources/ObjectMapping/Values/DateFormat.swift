@@ -403,7 +403,7 @@ struct DigitReader {
       let utf8 = Array(word.utf8)
       guard rest.count >= utf8.count else { continue }
       let candidate = rest.prefix(utf8.count)
-      if zip(candidate, utf8).allSatisfy({ _lower($0) == _lower($1) }),
+      if zip(candidate, utf8).allSatisfy({ asciiLowercased($0) == asciiLowercased($1) }),
         utf8.count > (best?.length ?? 0)
       {
         best = (index, utf8.count)
@@ -415,6 +415,6 @@ struct DigitReader {
   }
 }
 
-private func _lower(_ byte: UInt8) -> UInt8 {
+private func asciiLowercased(_ byte: UInt8) -> UInt8 {
   byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
 }

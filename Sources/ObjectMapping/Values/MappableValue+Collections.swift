@@ -198,7 +198,7 @@ func withArticle(_ name: String) -> String {
 /// cases (`CaseIterable`).
 func unknownRawValueReason<T: RawRepresentable>(_ type: T.Type) -> String {
   guard let iterable = T.self as? any CaseIterable.Type else { return "no case has this raw value" }
-  let accepted = _allCases(of: iterable).compactMap { ($0 as? T).map(\.rawValue) }.map {
+  let accepted = allCaseValues(of: iterable).compactMap { ($0 as? T).map(\.rawValue) }.map {
     raw -> String in
     if let text = raw as? String { return quotedForMessage(text) }
     return "\(raw)"
@@ -207,6 +207,6 @@ func unknownRawValueReason<T: RawRepresentable>(_ type: T.Type) -> String {
   return "no case has this raw value; expected one of " + accepted.joined(separator: ", ")
 }
 
-private func _allCases<C: CaseIterable>(of type: C.Type) -> [Any] {
+private func allCaseValues<C: CaseIterable>(of type: C.Type) -> [Any] {
   C.allCases.map { $0 as Any }
 }

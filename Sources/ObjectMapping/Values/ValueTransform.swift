@@ -99,7 +99,7 @@ extension ValueTransform where Input == String, Output == Date {
     let compiled = DatePattern(pattern)
     return ValueTransform(
       forward: { text in
-        try _date(from: compiled.parse(text), text: text, expected: "'\(pattern)'")
+        try dateOrFailure(from: compiled.parse(text), text: text, expected: "'\(pattern)'")
       },
       reverse: { try compiled.format($0) })
   }
@@ -108,7 +108,7 @@ extension ValueTransform where Input == String, Output == Date {
   public static var iso8601: Self {
     ValueTransform(
       forward: { text in
-        try _date(from: ISO8601.parse(Array(text.utf8)), text: text, expected: "ISO 8601")
+        try dateOrFailure(from: ISO8601.parse(Array(text.utf8)), text: text, expected: "ISO 8601")
       },
       reverse: { try ISO8601.format($0) })
   }
@@ -268,7 +268,7 @@ private func epochDate(seconds: Double, raw: Double) throws -> Date {
 }
 
 /// The date of a parse outcome, or the conversion failure that names why there is none.
-private func _date(
+private func dateOrFailure(
   from outcome: DateFormat.ParseOutcome, text: String, expected format: String
 ) throws -> Date {
   switch outcome {

@@ -8,8 +8,8 @@ import Testing
 struct FenceCheckTests {
   @Test("A lent model read as the type it was lent as gives the value")
   func lentModelReadAsItsType() {
-    let loaded = _withBorrowed(42) { $0.erased.load(Int.self) }
-    let typed = _withBorrowed("text") { $0.erased.typed(String.self).value }
+    let loaded = withBorrowed(42) { $0.erased.load(Int.self) }
+    let typed = withBorrowed("text") { $0.erased.typed(String.self).value }
     #expect(loaded == 42)
     #expect(typed == "text")
   }
@@ -19,7 +19,7 @@ struct FenceCheckTests {
     func lentModelReadAsAnotherType() async {
       // `UInt` has `Int`'s layout: without the check, the read would quietly succeed.
       await #expect(processExitsWith: .failure) {
-        _ = _withBorrowed(42) { $0.erased.typed(UInt.self).value }
+        _ = withBorrowed(42) { $0.erased.typed(UInt.self).value }
       }
     }
 

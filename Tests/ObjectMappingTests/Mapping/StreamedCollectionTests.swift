@@ -5,7 +5,7 @@ import Testing
 
 /// `mapCollection(_: Data)` and `mapCollection(_: String)` scan a top-level array an element at a
 /// time. Whatever the payload, the outcome must be exactly the one of mapping a whole scanned
-/// index (`_mapCollection(tape:)`): the same objects, or the same errors, diagnostics and
+/// index (`mapAllElements(tape:)`): the same objects, or the same errors, diagnostics and
 /// partial results.
 @Suite struct StreamedCollectionTests {
   struct Entry: Equatable {
@@ -39,7 +39,7 @@ import Testing
   ) -> [String] {
     outcome { () throws(MappingErrors) in
       let tape = try _Tape.checked(json: Array(text.utf8), options: options)
-      return try mapping._mapCollection(tape: tape)
+      return try mapping.mapAllElements(tape: tape)
     }
   }
 
