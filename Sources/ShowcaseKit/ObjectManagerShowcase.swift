@@ -41,7 +41,9 @@ public enum ObjectManagerShowcase {
   }
 
   /// Runs the session and describes each step.
-  public static func section() async -> Showcase.Section {
+  ///
+  /// - Parameter limits: The object manager's limits (a test on a busy machine waits longer).
+  public static func section(limits: RequestLimits = .standard) async -> Showcase.Section {
     let title = "6. The object manager against a loopback server"
     let api = NotesAPI()
     let server: LoopbackServer
@@ -53,7 +55,7 @@ public enum ObjectManagerShowcase {
       return Showcase.Section(title: title, lines: ["cannot start the session: \(error)"])
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL, router: router)
+    let manager = ObjectManager(baseURL: server.baseURL, router: router, limits: limits)
     var lines: [String] = []
     do {
       let notes = try await manager.getCollection("/notes", mapping: noteMapping)

@@ -27,7 +27,7 @@ struct ConveniencesTests {
       .json(#"{"errors": [\#(messages)]}"#, status: 422)
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let error = await #expect(throws: ObjectManagerError.self) {
       _ = try await manager.get("/x", mapping: Self.articleMapping)
     }
@@ -71,7 +71,7 @@ struct ConveniencesTests {
     defer { server.stop() }
     let manager = ObjectManager(
       baseURL: server.baseURL,
-      provider: MappingProvider { Route("articles", Self.articleMapping) })
+      provider: MappingProvider { Route("articles", Self.articleMapping) }, limits: .loopback)
     for path in ["/empty", "/none"] {
       let result = try await manager.get(path)
       #expect(result.isEmpty && result.errors.isEmpty, "\(path): \(result.errors)")
@@ -98,7 +98,8 @@ struct ConveniencesTests {
         body: Array(#"{"item_count": 3, "data": {"items": [{"id": 1, "title": "a"}]}}"#.utf8))
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL, options: MappingOptions(keys: .snakeCase))
+    let manager = ObjectManager(
+      baseURL: server.baseURL, options: MappingOptions(keys: .snakeCase), limits: .loopback)
     let response = try await manager.send(.get, "/p/1")
     let page = try response.map(pageMapping)
     #expect(page.itemCount == 3 && page.next == "</p/2>; rel=\"next\"")
@@ -126,7 +127,7 @@ struct ConveniencesTests {
     var router = Router()
     try router.add(Article.self, .post, "/articles")
     try router.add(Article.self, "/articles/:id") { ["id": "\($0.id)"] }
-    let manager = ObjectManager(baseURL: server.baseURL, router: router)
+    let manager = ObjectManager(baseURL: server.baseURL, router: router, limits: .loopback)
     let created = try await manager.post(
       Article(title: "Hello"), mapping: Self.articleMapping, rootKey: "article")
     #expect(created == Article(id: 42, title: "Hello"))
@@ -188,7 +189,7 @@ struct ConveniencesTests {
     }
     let manager = ObjectManager(
       baseURL: api, transport: transport, headers: ["Authorization": "Bearer t"],
-      limits: RequestLimits(maximumResponseSize: 1_000))
+      limits: RequestLimits(maximumResponseSize: 1_000, timeout: .seconds(600)))
     let article = try await manager.get("/articles/1", mapping: Self.articleMapping)
     #expect(article == Article(id: 1, title: "From the double"))
     let first = try #require(transport.requests.first)

@@ -49,7 +49,7 @@ struct DefinitionFileClientTests {
       }
     })
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let notes = try await manager.getCollection("/notes", mapping: mapping)
     #expect(notes == [Note(id: 1, text: "one"), Note(id: 2, text: "two", pinned: true)])
     let created = try await manager.post(Note(text: "new"), mapping: mapping, path: "/notes")

@@ -24,7 +24,7 @@ struct ErrorLimitClientTests {
     defer { server.stop() }
     let limited = ObjectManager(
       baseURL: server.baseURL, provider: MappingProvider { Route("items", Self.itemMapping) },
-      options: MappingOptions(errorLimit: 2))
+      options: MappingOptions(errorLimit: 2), limits: .loopback)
     do {
       _ = try await limited.getCollection("/items", mapping: Self.itemMapping, rootKey: "items")
       Issue.record("expected a mapping error")
@@ -53,7 +53,7 @@ struct ErrorLimitClientTests {
     #expect(result.omittedErrorCount == 2)
 
     // Without the option the manager keeps every error (under the default 1,000).
-    let unlimited = ObjectManager(baseURL: server.baseURL)
+    let unlimited = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     do {
       _ = try await unlimited.getCollection("/items", mapping: Self.itemMapping, rootKey: "items")
       Issue.record("expected a mapping error")

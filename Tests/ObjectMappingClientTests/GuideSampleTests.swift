@@ -73,7 +73,7 @@ struct GuideSampleTests {
     // From "Requests" (the base URL is the loopback server's).
     let manager = ObjectManager(
       baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)/v1")), router: router,
-      headers: ["Authorization": "Bearer \(token)"])
+      headers: ["Authorization": "Bearer \(token)"], limits: .loopback)
 
     let article = try await manager.get("/articles/1", mapping: articleMapping)
     let page = try await manager.getCollection(
@@ -120,7 +120,7 @@ struct GuideSampleTests {
         status: 422)
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let issue = Issue()
     var messages: [String] = []
     // From "Errors".
@@ -161,7 +161,8 @@ struct GuideSampleTests {
       Attribute(\.createdAt)  // "created_at"
     }
     let github = ObjectManager(
-      baseURL: server.baseURL, router: router, options: MappingOptions(keys: .snakeCase))
+      baseURL: server.baseURL, router: router, options: MappingOptions(keys: .snakeCase),
+      limits: .loopback)
     let issue = try await github.get("/issues/7", mapping: issueMapping)
     _ = try await github.post(issue, mapping: issueMapping)  // {"issue_number":7,"created_at":…}
     #expect(server.requests.last?.bodyText == #"{"issue_number":7,"created_at":"2024"}"#)
@@ -173,7 +174,7 @@ struct GuideSampleTests {
       Attribute(SourcePath.metadata.appending("response.headers.etag"), \.etag)
       Attribute(SourcePath.metadata.appending("request.url"), \.url)
     }
-    let listing = try await ObjectManager(baseURL: server.baseURL).get(
+    let listing = try await ObjectManager(baseURL: server.baseURL, limits: .loopback).get(
       "/list", mapping: listingMapping)
     #expect(listing.names == ["a"] && listing.status == 200 && listing.etag == "v1")
   }
@@ -205,7 +206,7 @@ struct GuideSampleTests {
     let server = try LoopbackServer { _ in .json(#"[{"id": 1, "text": "one"}]"#) }
     defer { server.stop() }
     let model = NotesModel()
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     try await model.refresh(with: manager)
     let first = try #require(model.notes.first)
     try await model.refresh(with: manager)
@@ -226,7 +227,7 @@ struct GuideSampleTests {
   @Test func anotherHTTPClient() async throws {
     let api = try #require(URL(string: "https://api.example.com/v1"))
     let articleMapping = Self.articleMapping
-    let offline = ObjectManager(baseURL: api, transport: CannedTransport())
+    let offline = ObjectManager(baseURL: api, transport: CannedTransport(), limits: .loopback)
     let canned = try await offline.get("/articles/1", mapping: articleMapping)
     #expect(canned == Article(id: 1, title: "Canned"))
   }
@@ -239,7 +240,7 @@ struct GuideSampleTests {
       request.method == "POST" ? .json(#"{"id": 42}"#, status: 201) : .echo(request)
     }
     defer { server.stop() }
-    let local = ObjectManager(baseURL: server.baseURL, router: router)
+    let local = ObjectManager(baseURL: server.baseURL, router: router, limits: .loopback)
     // server.requests: every request's method, target, header fields and body bytes
     let created = try await local.post(Article(title: "x"), mapping: Self.articleMapping)
     #expect(created.id == 42 && server.requests.first?.path == "/articles")

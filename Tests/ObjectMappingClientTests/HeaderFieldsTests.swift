@@ -57,7 +57,7 @@ struct HeaderFieldsTests {
       return LoopbackServer.Response(status: 200, headers: ["Content-Encoding": "gzip"], body: body)
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     #expect(try await manager.send(.get, "/stored").body == Data(text))
     #expect(try await manager.send(.get, "/empty").body.isEmpty)
     for count in [1, 258, 259, 1_000_000] {

@@ -79,7 +79,8 @@ struct LimitsTests {
     }
     defer { server.stop() }
     let manager = ObjectManager(
-      baseURL: server.baseURL, limits: RequestLimits(maximumResponseSize: Self.megabyte))
+      baseURL: server.baseURL,
+      limits: RequestLimits(maximumResponseSize: Self.megabyte, timeout: .seconds(600)))
     let error = await #expect(throws: ObjectManagerError.self) {
       _ = try await manager.get("/big", mapping: Self.blobMapping)
     }
@@ -98,7 +99,8 @@ struct LimitsTests {
     }
     defer { server.stop() }
     let manager = ObjectManager(
-      baseURL: server.baseURL, limits: RequestLimits(maximumResponseSize: Self.megabyte))
+      baseURL: server.baseURL,
+      limits: RequestLimits(maximumResponseSize: Self.megabyte, timeout: .seconds(600)))
     let error = await #expect(throws: ObjectManagerError.self) {
       _ = try await manager.send(.get, "/gigabyte")
     }
@@ -120,7 +122,8 @@ struct LimitsTests {
     }
     defer { server.stop() }
     let manager = ObjectManager(
-      baseURL: server.baseURL, limits: RequestLimits(maximumResponseSize: Self.megabyte))
+      baseURL: server.baseURL,
+      limits: RequestLimits(maximumResponseSize: Self.megabyte, timeout: .seconds(600)))
     let smallError = await #expect(throws: ObjectManagerError.self) {
       _ = try await manager.send(.get, "/small")
     }
@@ -163,7 +166,7 @@ struct LimitsTests {
         defer { server.stop() }
         let manager = ObjectManager(
           baseURL: server.baseURL,
-          limits: RequestLimits(maximumResponseSize: LimitsTests.megabyte))
+          limits: RequestLimits(maximumResponseSize: LimitsTests.megabyte, timeout: .seconds(600)))
         do {
           _ = try await manager.send(.get, "/gigabyte")
           exit(2)
@@ -189,7 +192,7 @@ struct LimitsTests {
         defer { server.stop() }
         let manager = ObjectManager(
           baseURL: server.baseURL,
-          limits: RequestLimits(maximumResponseSize: LimitsTests.megabyte))
+          limits: RequestLimits(maximumResponseSize: LimitsTests.megabyte, timeout: .seconds(600)))
         do {
           _ = try await manager.send(.get, "/bomb")
           exit(2)
@@ -209,7 +212,8 @@ struct LimitsTests {
     }
     defer { server.stop() }
     let manager = ObjectManager(
-      baseURL: server.baseURL, limits: RequestLimits(maximumResponseSize: Self.megabyte))
+      baseURL: server.baseURL,
+      limits: RequestLimits(maximumResponseSize: Self.megabyte, timeout: .seconds(600)))
     #expect(try await manager.get("/blob", mapping: Self.blobMapping).id == 7)
   }
 
@@ -222,13 +226,14 @@ struct LimitsTests {
     }
     defer { server.stop() }
     let manager = ObjectManager(
-      baseURL: server.baseURL, limits: RequestLimits(maximumResponseSize: Self.megabyte))
+      baseURL: server.baseURL,
+      limits: RequestLimits(maximumResponseSize: Self.megabyte, timeout: .seconds(600)))
     await #expect(throws: ObjectManagerError.self) {
       _ = try await manager.get("/blob", mapping: Self.blobMapping)
     }
     let raised = try await manager.get(
       "/blob", mapping: Self.blobMapping,
-      limits: RequestLimits(maximumResponseSize: 4 * Self.megabyte))
+      limits: RequestLimits(maximumResponseSize: 4 * Self.megabyte, timeout: .seconds(600)))
     #expect(raised.id == 1)
     #expect(manager.limits.maximumResponseSize == Self.megabyte)
     #expect(RequestLimits.standard.maximumResponseSize == 64 * Self.megabyte)
@@ -241,7 +246,8 @@ struct LimitsTests {
     }
     defer { server.stop() }
     let manager = ObjectManager(
-      baseURL: server.baseURL, limits: RequestLimits(maximumResponseSize: Self.megabyte))
+      baseURL: server.baseURL,
+      limits: RequestLimits(maximumResponseSize: Self.megabyte, timeout: .seconds(600)))
     let response = try await manager.send(.head, "/file")
     #expect(response.statusCode == 200 && response.body.isEmpty)
     #expect(response.headers["x-size"] == "huge")
@@ -316,7 +322,7 @@ struct LimitsTests {
         })
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let fine = try await manager.send(.get, "/100")
     #expect(fine.headers["x-field-99"]?.count == 1_000)
     // 3,000 fields of 1 KB: libcurl stops reading headers past 300 KB in all.
@@ -336,7 +342,7 @@ struct LimitsTests {
         body: Array(#"{"id": 1}"#.utf8), length: .announced(3))
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let error = await #expect(throws: ObjectManagerError.self) {
       _ = try await manager.get("/short", mapping: Self.blobMapping)
     }

@@ -49,7 +49,7 @@ struct ObjectManagerTests {
 
   /// A server answering with `handler`, and a manager pointed at it.
   static func serve(
-    headers: HeaderFields = [:], limits: RequestLimits = .standard,
+    headers: HeaderFields = [:], limits: RequestLimits = .loopback,
     _ handler: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Response
   ) throws -> (LoopbackServer, ObjectManager) {
     let server = try LoopbackServer(handler: handler)
@@ -271,7 +271,7 @@ struct ObjectManagerTests {
     let server = try LoopbackServer { _ in .json("{}") }
     let url = server.baseURL
     server.stop()
-    let manager = ObjectManager(baseURL: url)
+    let manager = ObjectManager(baseURL: url, limits: .loopback)
     do {
       _ = try await manager.get("/x", mapping: Self.articleMapping)
       Issue.record("expected an error")
@@ -358,7 +358,7 @@ struct ObjectManagerMetadataTests {
         body: Array(#"{"names": ["a"]}"#.utf8))
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let listing = try await manager.get("/list", query: ["page": "2"], mapping: mapping)
     #expect(listing.names == ["a"] && listing.status == 200 && listing.method == "GET")
     #expect(listing.etag == "v7")
@@ -392,7 +392,7 @@ struct ObjectManagerIdentityTests {
     let payload = Payload()
     let server = try LoopbackServer { _ in .json(payload.current) }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let store = InMemoryObjectStore()
     let first = try await manager.getCollection(
       "/notes", mapping: Self.mapping, store: store, identity: { "\($0.id)" })
@@ -418,7 +418,7 @@ struct ObjectManagerIdentityTests {
 @Suite("ObjectManager showcase")
 struct ObjectManagerShowcaseTests {
   @Test func theSessionListsCreatesUpdatesFailsAndDeletes() async {
-    let section = await ObjectManagerShowcase.section()
+    let section = await ObjectManagerShowcase.section(limits: .loopback)
     #expect(
       section.lines == [
         "GET /notes -> 2 notes: Map the timeline, Serialize a form body",
@@ -455,7 +455,8 @@ struct LoopbackServerTests {
     }
     let server = try LoopbackServer { .echo($0) }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL, headers: ["X-Custom": "yes"])
+    let manager = ObjectManager(
+      baseURL: server.baseURL, headers: ["X-Custom": "yes"], limits: .loopback)
     let response = try await manager.send(
       .post, "/echo", query: ["a": "1"],
       body: RequestBody(data: Data("hello".utf8), contentType: "text/plain"))
@@ -514,7 +515,8 @@ struct ObjectManagerOptionsTests {
     var router = Router()
     try router.add(Issue.self, .post, "/issues")
     let manager = ObjectManager(
-      baseURL: server.baseURL, router: router, options: MappingOptions(keys: .snakeCase))
+      baseURL: server.baseURL, router: router, options: MappingOptions(keys: .snakeCase),
+      limits: .loopback)
     #expect(manager.options.keys != nil)
     let issue = try await manager.get("/issues/7", mapping: Self.issueMapping)
     #expect(issue.issueNumber == 7 && issue.createdAt == "2024" && issue.labelNames == ["bug"])
@@ -531,7 +533,7 @@ struct ObjectManagerOptionsTests {
     // The store path maps with them too.
     let store = InMemoryObjectStore()
     let comments = try await ObjectManager(
-      baseURL: server.baseURL, options: MappingOptions(keys: .snakeCase)
+      baseURL: server.baseURL, options: MappingOptions(keys: .snakeCase), limits: .loopback
     ).getCollection(
       "/comments", mapping: Self.commentMapping, store: store, identity: { "\($0.commentID)" })
     #expect(comments.objects.map(\.bodyText) == ["hi"])
@@ -543,7 +545,7 @@ struct ObjectManagerOptionsTests {
       .json(#"{"issueNumber": 3, "createdAt": "c", "issue_number": 99}"#)
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let issue = try await manager.get("/issues/3", mapping: Self.issueMapping)
     #expect(issue.issueNumber == 3 && issue.createdAt == "c")
   }

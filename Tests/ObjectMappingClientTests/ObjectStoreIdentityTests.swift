@@ -39,7 +39,7 @@ struct ObjectStoreIdentityTests {
   /// A server answering each path with its JSON (`[]` for any other).
   static func serve(_ bodies: ObjectStoreTests.Bodies) throws -> (LoopbackServer, ObjectManager) {
     let server = try LoopbackServer { request in .json(bodies[request.path] ?? "[]") }
-    return (server, ObjectManager(baseURL: server.baseURL))
+    return (server, ObjectManager(baseURL: server.baseURL, limits: .loopback))
   }
 
   @Test func initializersRunOncePerNewElementAndNeverForAnUpdate() async throws {

@@ -40,7 +40,7 @@ struct ObjectStoreTests {
       .json(bodies[request.path] ?? "[]")
     }
     let provider = MappingProvider { Route("people.humans", humanMapping, name: "humans") }
-    return (server, ObjectManager(baseURL: server.baseURL, provider: provider))
+    return (server, ObjectManager(baseURL: server.baseURL, provider: provider, limits: .loopback))
   }
 
   @Test func aFailingElementChangesNothingInTheStore() async throws {
@@ -160,7 +160,7 @@ struct ObjectStoreTests {
       return .json(#"[{"id": 7, "name": "\#(request.path)"}]"#)
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let store = InMemoryObjectStore()
     // Both tasks run their merge on the main actor, where the store lives; the compiler
     // rejects sharing the store with a task of another isolation.

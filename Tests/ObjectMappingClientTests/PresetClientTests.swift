@@ -32,7 +32,8 @@ struct PresetClientTests {
     }
     defer { server.stop() }
     let manager = ObjectManager(
-      baseURL: server.baseURL, requestFormat: .formURLEncoded, options: .restKitCompatible)
+      baseURL: server.baseURL, requestFormat: .formURLEncoded, options: .restKitCompatible,
+      limits: .loopback)
     let person = Person()
     person.name = nil
     person.tags = ["a b", "c"]

@@ -31,7 +31,7 @@ struct RedirectTests {
     ObjectManager(
       baseURL: server.baseURL,
       headers: ["Authorization": "Bearer secret", "Cookie": "session=1", "X-Custom": "manager"],
-      redirects: redirects)
+      redirects: redirects, limits: .loopback)
   }
 
   struct Echo: Sendable, Equatable {

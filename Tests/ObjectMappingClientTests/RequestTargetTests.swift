@@ -22,7 +22,8 @@ struct RequestTargetTests {
     let base = try #require(URL(string: "http://127.0.0.1:\(server.port)\(basePath)"))
     return (
       server,
-      ObjectManager(baseURL: base, router: router, headers: headers, options: options)
+      ObjectManager(
+        baseURL: base, router: router, headers: headers, options: options, limits: .loopback)
     )
   }
 
@@ -216,7 +217,8 @@ struct RequestTargetTests {
     #expect(failing == name && why == reason)
     // The manager's own fields are checked the same way.
     let bad = ObjectManager(
-      baseURL: server.baseURL, headers: HeaderFields([.init(name: name, value: value)]))
+      baseURL: server.baseURL, headers: HeaderFields([.init(name: name, value: value)]),
+      limits: .loopback)
     await #expect(throws: ObjectManagerError.self) { _ = try await bad.send(.get, "/x") }
     #expect(server.requests.isEmpty)
   }
@@ -235,7 +237,8 @@ struct RequestTargetTests {
       ("X-Token", "x-token"), ("x-token", "X-TOKEN"), ("X-TOKEN", "X-Token"),
     ] {
       let manager = ObjectManager(
-        baseURL: server.baseURL, headers: [managerName: "manager", "Accept-Language": "fr"])
+        baseURL: server.baseURL, headers: [managerName: "manager", "Accept-Language": "fr"],
+        limits: .loopback)
       let response = try await manager.send(.get, "/x", headers: [requestName: "request"])
       let sent = try #require(server.requests.last)
       let tokens = sent.fields.filter { $0.name.lowercased() == "x-token" }

@@ -28,7 +28,7 @@ struct StreamingGuideSampleTests {
     var shown: [Event] = []
     func show(_ event: Event) { shown.append(event) }
 
-    let manager = ObjectManager(baseURL: api)
+    let manager = ObjectManager(baseURL: api, limits: .loopback)
     let feed = try await manager.elements("/events", mapping: Self.eventMapping)
     for try await event in feed {
       show(event)

@@ -84,7 +84,7 @@ struct StreamingTests {
         })
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let stream = try await manager.elements("/events", mapping: Self.eventMapping)
     #expect(stream.statusCode == 200)
     var events: [Event] = []
@@ -102,7 +102,7 @@ struct StreamingTests {
         body: Array(((0..<5).map(Self.event).joined(separator: "\n") + "\n").utf8))
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     var ids: [Int] = []
     for try await event in try await manager.elements("/events", mapping: Self.eventMapping) {
       ids.append(event.id)
@@ -116,7 +116,7 @@ struct StreamingTests {
       return .json(#"{"data": [\#(Self.event(1)), \#(Self.event(2))], "next": "/articles?page=2"}"#)
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let page = try await manager.elements(
       "/old", mapping: Self.eventMapping, as: .array(at: "data"))
     var ids: [Int] = []
@@ -131,7 +131,7 @@ struct StreamingTests {
       .json(#"{"errors": ["Slow down", "Try later"]}"#, status: 422)
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     do {
       _ = try await manager.elements("/events", mapping: Self.eventMapping)
       Issue.record("expected an error")
@@ -145,7 +145,7 @@ struct StreamingTests {
       .json("[\(Self.event(0)), {\"id\": \"x\", \"name\": \"bad\"}, \(Self.event(2))]")
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     var ids: [Int] = []
     do {
       for try await event in try await manager.elements("/events", mapping: Self.eventMapping) {
@@ -173,7 +173,8 @@ struct StreamingTests {
     let server = try LoopbackServer { _ in .json("[\(Self.event(0)), \(big)]") }
     defer { server.stop() }
     let manager = ObjectManager(
-      baseURL: server.baseURL, limits: RequestLimits(maximumElementSize: 1_000))
+      baseURL: server.baseURL,
+      limits: RequestLimits(timeout: .seconds(600), maximumElementSize: 1_000))
     var ids: [Int] = []
     do {
       for try await event in try await manager.elements("/events", mapping: Self.eventMapping) {
@@ -195,7 +196,7 @@ struct StreamingTests {
         status: 200, headers: ["Content-Type": "text/csv"], body: Array("a,b".utf8))
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     do {
       _ = try await manager.elements("/events", mapping: Self.eventMapping)
       Issue.record("expected an error")
@@ -356,7 +357,7 @@ struct StreamingTests {
         })
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let whole = try await manager.getCollection("/events", mapping: Self.eventMapping)
     #expect(whole.count == 20_000)
     var iterator = try await manager.elements("/events", mapping: Self.eventMapping)
@@ -376,7 +377,7 @@ struct StreamingTests {
     let counter = Counter()
     let server = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     var taken = 0
     for try await _ in try await manager.elements("/events", mapping: Self.eventMapping) {
       taken += 1
@@ -393,7 +394,7 @@ struct StreamingTests {
     let counter = Counter()
     let server = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL)
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
     let task = Task {
       var taken = 0
       for try await _ in try await manager.elements("/events", mapping: Self.eventMapping) {
@@ -578,7 +579,7 @@ struct StreamingTests {
         guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &size) == 0 else { exit(4) }
         let server = try StreamingTests.endlessServer(counter: StreamingTests.Counter())
         defer { server.stop() }
-        let manager = ObjectManager(baseURL: server.baseURL)
+        let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
         var iterator = try await manager.elements("/events", mapping: StreamingTests.eventMapping)
           .makeAsyncIterator()
         guard try await iterator.next()?.id == 0 else { exit(2) }
@@ -618,7 +619,7 @@ struct StreamingTests {
         let server = try StreamingTests.endlessServer(
           counter: StreamingTests.Counter(), pause: 0.01)
         defer { server.stop() }
-        let manager = ObjectManager(baseURL: server.baseURL)
+        let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
         var iterator = try await manager.elements("/events", mapping: StreamingTests.eventMapping)
           .makeAsyncIterator()
         guard try await iterator.next()?.id == 0 else { exit(2) }
@@ -665,7 +666,8 @@ struct StreamingTests {
   @Test func aTransportWithoutStreamingDeliversTheWholeBody() async throws {
     let body = "[" + (0..<3).map(Self.event).joined(separator: ",") + "]"
     let manager = ObjectManager(
-      baseURL: URL(string: "https://api.example.com")!, transport: CannedTransport(body: body))
+      baseURL: URL(string: "https://api.example.com")!, transport: CannedTransport(body: body),
+      limits: .loopback)
     var ids: [Int] = []
     for try await event in try await manager.elements("/events", mapping: Self.eventMapping) {
       ids.append(event.id)
@@ -674,7 +676,7 @@ struct StreamingTests {
     // Such a transport holds the whole body: the response size limit applies to it.
     let small = ObjectManager(
       baseURL: URL(string: "https://api.example.com")!, transport: CannedTransport(body: body),
-      limits: RequestLimits(maximumResponseSize: 10))
+      limits: RequestLimits(maximumResponseSize: 10, timeout: .seconds(600)))
     do {
       _ = try await small.elements("/events", mapping: Self.eventMapping)
       Issue.record("expected an error")
