@@ -84,7 +84,8 @@ public enum ObjectManagerShowcase {
       do {
         // A megabyte, where the request accepts 64 KiB: the transfer stops at the limit.
         _ = try await manager.send(
-          .get, "/notes/export", limits: RequestLimits(maximumResponseSize: 64 << 10))
+          .get, "/notes/export",
+          limits: RequestLimits(maximumResponseSize: 64 << 10, timeout: limits.timeout))
       } catch {
         lines.append("GET /notes/export with a 64 KiB limit -> \(error)")
       }

@@ -16,8 +16,8 @@ struct EncodingOptions: Sendable {
 /// encoders and containers of a call share one copy (a reference per encoder, not the whole
 /// settings per nested value).
 final class NodeEncodingSettings: @unchecked Sendable {
-  // @unchecked: immutable; JSONEncoder's strategy types and `userInfo` are not all marked
-  // Sendable.
+  // @unchecked: immutable; `userInfo` is kept as `Encoder.userInfo` hands it out,
+  // `[CodingUserInfoKey: Any]`, which is not Sendable.
   let outputFormatting: JSONEncoder.OutputFormatting
   let keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy
   let dateEncodingStrategy: JSONEncoder.DateEncodingStrategy

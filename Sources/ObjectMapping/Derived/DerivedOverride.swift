@@ -129,6 +129,10 @@ func makeSlotEvaluator<Value>(_ step: DecodeStep<DerivedSlot<Value>>, groups: [S
 extension Relationship: DerivedOverriding {
   func derivedOverride() -> Result<DerivedOverride, DerivedProblem> {
     if let keyPathProblem { return .failure(DerivedProblem(message: keyPathProblem)) }
+    // The problems a full mapping reports for this rule (a validator of another type than the
+    // property's, a collection policy its shape cannot honour): the override reads into an
+    // optional slot, whose type would accept what the property's does not.
+    if let definitionProblem { return .failure(DerivedProblem(message: definitionProblem)) }
     guard let name = KeyConvention.propertyName(of: propertyKeyPath, in: Object.self),
       !name.contains(".")
     else {

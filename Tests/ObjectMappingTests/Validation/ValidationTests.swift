@@ -249,7 +249,7 @@ struct ValidationMistakeTests {
 // are lifted to the slot's type and still run.
 @Suite("Key-value validation: overrides of derived mappings")
 struct DerivedOverrideValidationTests {
-  struct Member: Codable, Equatable, Sendable { var name: String }
+  struct Member: Codable, Hashable, Sendable { var name: String }
   struct Team: Codable, Equatable, Sendable {
     var lead: Member
     var deputy: Member?
@@ -284,6 +284,40 @@ struct DerivedOverrideValidationTests {
     let withoutDeputy = try Self.team.map(
       #"{"head": {"name": "ann"}, "people": {"items": []}}"#)
     #expect(withoutDeputy.deputy == nil)
+  }
+
+  // An override's validator is checked against the model's property, as in a full mapping:
+  // the optional slot it reads into must not widen what it accepts.
+  @Test func aMistypedOverrideValidatorIsADefinitionProblem() throws {
+    let wrongType = Mapping(Team.self) {
+      Relationship("head", \.lead, Self.member).validate { (_: inout Int) in false }
+    }
+    let wrongCollection = Mapping(Team.self) {
+      Relationship("people", \.members, Self.member).validate { (_: inout Set<Member>) in true }
+    }
+    let optionalForRequired = Mapping(Team.self) {
+      Relationship("head", \.lead, Self.member).validate { (_: inout Member?) in true }
+    }
+    let payload = #"{"head": {"name": "ann"}, "people": [{"name": "bo"}]}"#
+    #expect(
+      errorLines { try wrongType.map(payload) } == [
+        "invalid mapping definition: Relationship \"head\" has a validator that takes a Int, but "
+          + "the property holds a Member; a relationship's validator takes the property's type "
+          + "(or, for an optional property, the type it wraps)"
+      ])
+    #expect(
+      errorLines { try wrongCollection.map(payload) } == [
+        "invalid mapping definition: Relationship \"people\" has a validator that takes a "
+          + "Set<Member>, but the property holds a Array<Member>; a relationship's validator "
+          + "takes the property's type (or, for an optional property, the type it wraps)"
+      ])
+    #expect(
+      errorLines { try optionalForRequired.map(payload) } == [
+        "invalid mapping definition: Relationship \"head\" has a validator that takes a "
+          + "Optional<Member>, but the property holds a Member; a relationship's validator takes "
+          + "the property's type (or, for an optional property, the type it wraps)"
+      ])
+    #expect(throws: MappingErrors.self) { try wrongType.validate() }
   }
 
   @Test func aRejectedOverrideValueIsLeftOut() throws {
