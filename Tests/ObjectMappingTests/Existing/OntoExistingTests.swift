@@ -52,6 +52,13 @@ private func existingPost() throws -> Post {
   )
 }
 
+/// The existing post's comments, described, after mapping `payload` onto it with `policy`.
+private func commentsAfter(_ policy: CollectionPolicy, _ payload: String) throws -> [String] {
+  var post = try existingPost()
+  try postMapping(policy).map(payload, onto: &post)
+  return post.comments.map(\.description)
+}
+
 @Suite("Mapping onto existing instances")
 struct OntoExistingTests {
   @Test func onlyPresentKeysAreWrittenAndAbsenceIsNotAnError() throws {
@@ -114,17 +121,12 @@ struct OntoExistingTests {
     let payload =
       #"{"comments": [{"id": 3, "text": "c"}, {"id": 4, "text": "d"}, {"id": 1, "text": "a2"}]}"#
 
-    var appended = try existingPost()
-    try postMapping(.append).map(payload, onto: &appended)
     #expect(
-      appended.comments.map(\.description) == [
+      try commentsAfter(.append, payload) == [
         "Comment(1, a)", "Comment(2, b)", "Comment(3, c)", "Comment(4, d)", "Comment(1, a2)",
       ])
-
-    var prepended = try existingPost()
-    try postMapping(.prepend).map(payload, onto: &prepended)
     #expect(
-      prepended.comments.map(\.description) == [
+      try commentsAfter(.prepend, payload) == [
         "Comment(3, c)", "Comment(4, d)", "Comment(1, a2)", "Comment(1, a)", "Comment(2, b)",
       ])
 
@@ -186,17 +188,12 @@ struct OntoExistingTests {
       ])
     #expect(appended.comments[0] === first && first.text == "a")
 
-    var prepended = try existingPost()
-    try postMapping(.prepend).map(payload, onto: &prepended)
     #expect(
-      prepended.comments.map(\.description) == [
+      try commentsAfter(.prepend, payload) == [
         "Comment(5, second)", "Comment(6, x)", "Comment(1, a3)", "Comment(1, a)", "Comment(2, b)",
       ])
-
-    var cleared = try existingPost()
-    try postMapping(.clearThenAppend).map(payload, onto: &cleared)
     #expect(
-      cleared.comments.map(\.description) == [
+      try commentsAfter(.clearThenAppend, payload) == [
         "Comment(5, first)", "Comment(6, x)", "Comment(5, second)", "Comment(1, a3)",
       ])
   }

@@ -286,6 +286,25 @@ struct DerivedOverrideValidationTests {
     #expect(withoutDeputy.deputy == nil)
   }
 
+  // An optional property's override reads into a doubly optional slot (`[Member]??`): a
+  // validator of the wrapped type is lifted twice, and still runs.
+  @Test func anOptionalOverrideRunsAValidatorOfTheWrappedType() throws {
+    struct Club: Codable, Equatable, Sendable { var members: [Member]? }
+    let club = Mapping(Club.self) {
+      Relationship("people", \.members, Self.member).validate("too many") {
+        (members: inout [Member]) in
+        members.reverse()
+        return members.count <= 2
+      }
+    }
+    #expect(
+      try club.map(#"{"people": [{"name": "a"}, {"name": "b"}]}"#)
+        == Club(members: [Member(name: "b"), Member(name: "a")]))
+    #expect(try club.map(#"{"people": null}"#) == Club(members: nil))
+    let report = club.report(#"{"people": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}"#)
+    #expect(report.diagnostics.map(\.description) == ["/people: value rejected: too many"])
+  }
+
   // An override's validator is checked against the model's property, as in a full mapping:
   // the optional slot it reads into must not widen what it accepts.
   @Test func aMistypedOverrideValidatorIsADefinitionProblem() throws {
