@@ -51,7 +51,8 @@ let package = Package(
     // client does not depend on SQLite.
     .target(
       name: "ObjectMappingStore",
-      dependencies: ["ObjectMapping", "ObjectMappingClient", "ObjectMappingCSQLite"]
+      dependencies: ["ObjectMapping", "ObjectMappingClient", "ObjectMappingCSQLite"],
+      swiftSettings: [.strictMemorySafety()]
     ),
     .target(
       name: "ObjectMappingTesting",

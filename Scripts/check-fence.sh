@@ -9,9 +9,9 @@
 # `unsafeAddress`, `Unsafe…Pointer`, `Unmanaged`, `unsafeBitCast`, `unsafeDowncast`, `withUnsafe…`,
 # `@exclusivity(unchecked)`, `unowned(unsafe)` and `nonisolated(unsafe)`.
 #
-# ObjectMapping and ObjectMappingDocument build with strict memory safety, so the compiler
-# already refuses an unmarked unsafe construct there; this check keeps the marked ones inside
-# the audited folders, and covers the targets built without strict memory safety.
+# ObjectMapping, ObjectMappingDocument and ObjectMappingStore build with strict memory safety,
+# so the compiler already refuses an unmarked unsafe construct there; this check keeps the marked
+# ones inside the audited folders, and covers the targets built without strict memory safety.
 set -euo pipefail
 
 root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"

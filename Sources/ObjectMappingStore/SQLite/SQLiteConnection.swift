@@ -49,7 +49,7 @@ enum SQLiteOpenMode: Sendable {
 }
 
 /// One SQLite database connection (`sqlite3 *`), owned by one actor of the store.
-final class SQLiteConnection {
+@safe final class SQLiteConnection {
   private var handle: OpaquePointer?
   /// The file it was opened on, for messages.
   let path: String
@@ -67,15 +67,16 @@ final class SQLiteConnection {
     case .readOnly: flags |= SQLITE_OPEN_READONLY
     }
     var opened: OpaquePointer?
-    let code = sqlite3_open_v2(path, &opened, flags, nil)
-    guard code == SQLITE_OK, let opened else {
-      let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+    let code = unsafe sqlite3_open_v2(path, &opened, flags, nil)
+    guard code == SQLITE_OK, let opened = unsafe opened else {
+      let message =
+        unsafe opened.map { unsafe String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       // A handle is returned even on failure (except out of memory) and must be closed.
-      if let opened { sqlite3_close_v2(opened) }
+      if let opened = unsafe opened { unsafe sqlite3_close_v2(opened) }
       throw SQLiteError(code: code, message: message)
     }
-    handle = opened
-    sqlite3_extended_result_codes(opened, 1)
+    unsafe handle = unsafe opened
+    unsafe sqlite3_extended_result_codes(opened, 1)
   }
 
   deinit {
@@ -85,96 +86,97 @@ final class SQLiteConnection {
   /// Closes the connection; statements still alive keep it open until they are finalized
   /// (`sqlite3_close_v2`). Idempotent.
   func close() {
-    guard let handle else { return }
-    sqlite3_close_v2(handle)
-    self.handle = nil
+    guard let handle = unsafe handle else { return }
+    unsafe sqlite3_close_v2(handle)
+    unsafe self.handle = nil
   }
 
   /// The open handle; a closed connection fails every call with `SQLITE_MISUSE`.
   private func openHandle() throws(SQLiteError) -> OpaquePointer {
-    guard let handle else {
+    guard let handle = unsafe handle else {
       throw SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")
     }
-    return handle
+    return unsafe handle
   }
 
   /// The error of the last failed call on this connection.
   fileprivate func lastError(code: Int32) -> SQLiteError {
-    guard let handle else {
+    guard let handle = unsafe handle else {
       return SQLiteError(code: code, message: "the database connection is closed")
     }
-    return SQLiteError(
+    return unsafe SQLiteError(
       code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
   }
 
   /// Runs `sql` (one or more statements without parameters or results to read).
   func execute(_ sql: String) throws(SQLiteError) {
-    let handle = try openHandle()
+    let handle = unsafe try openHandle()
     var message: UnsafeMutablePointer<CChar>?
-    let code = sqlite3_exec(handle, sql, nil, nil, &message)
+    let code = unsafe sqlite3_exec(handle, sql, nil, nil, &message)
     guard code == SQLITE_OK else {
-      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
-      sqlite3_free(message)
-      throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text)
+      let text =
+        unsafe message.map { unsafe String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+      unsafe sqlite3_free(message)
+      throw unsafe SQLiteError(code: sqlite3_extended_errcode(handle), message: text)
     }
   }
 
   /// Compiles one statement.
   func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-    let handle = try openHandle()
+    let handle = unsafe try openHandle()
     var statement: OpaquePointer?
-    let code = sqlite3_prepare_v3(
+    let code = unsafe sqlite3_prepare_v3(
       handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-    guard code == SQLITE_OK, let statement else { throw lastError(code: code) }
-    return SQLiteStatement(statement, connection: self)
+    guard code == SQLITE_OK, let statement = unsafe statement else { throw lastError(code: code) }
+    return unsafe SQLiteStatement(statement, connection: self)
   }
 
   /// Whether the main database is open read-only (asked for, or a file SQLite could not open
   /// for writing).
   var isReadOnly: Bool {
-    guard let handle else { return true }
-    return sqlite3_db_readonly(handle, "main") == 1
+    guard let handle = unsafe handle else { return true }
+    return unsafe sqlite3_db_readonly(handle, "main") == 1
   }
 
   /// How long a call waits for another connection's lock before failing with `SQLITE_BUSY`.
   func setBusyTimeout(milliseconds: Int32) {
-    guard let handle else { return }
-    sqlite3_busy_timeout(handle, milliseconds)
+    guard let handle = unsafe handle else { return }
+    unsafe sqlite3_busy_timeout(handle, milliseconds)
   }
 
   /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed.
   var changes: Int {
-    guard let handle else { return 0 }
-    return Int(sqlite3_changes64(handle))
+    guard let handle = unsafe handle else { return 0 }
+    return unsafe Int(sqlite3_changes64(handle))
   }
 
   /// Whether a transaction is open (not in autocommit mode).
   var isInTransaction: Bool {
-    guard let handle else { return false }
-    return sqlite3_get_autocommit(handle) == 0
+    guard let handle = unsafe handle else { return false }
+    return unsafe sqlite3_get_autocommit(handle) == 0
   }
 
   /// The SQLite library's version (`3.40.1`).
-  static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+  static var libraryVersion: String { unsafe String(cString: sqlite3_libversion()) }
 }
 
 /// One compiled statement (`sqlite3_stmt *`) of a connection.
-final class SQLiteStatement {
+@safe final class SQLiteStatement {
   private let handle: OpaquePointer
   /// Keeps the connection open while the statement lives.
   private let connection: SQLiteConnection
 
   fileprivate init(_ handle: OpaquePointer, connection: SQLiteConnection) {
-    self.handle = handle
+    unsafe self.handle = unsafe handle
     self.connection = connection
   }
 
   deinit {
-    sqlite3_finalize(handle)
+    unsafe sqlite3_finalize(handle)
   }
 
   /// Tells SQLite to copy a binding's bytes before the binding call returns.
-  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+  private static let transient = unsafe unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
   private func check(_ code: Int32) throws(SQLiteError) {
     guard code == SQLITE_OK else { throw connection.lastError(code: code) }
@@ -182,20 +184,20 @@ final class SQLiteStatement {
 
   /// Binds an integer to the parameter at `index` (1-based).
   func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
-    try check(sqlite3_bind_int64(handle, index, value))
+    unsafe try check(sqlite3_bind_int64(handle, index, value))
   }
 
   /// Binds a double to the parameter at `index`.
   func bind(_ value: Double, at index: Int32) throws(SQLiteError) {
-    try check(sqlite3_bind_double(handle, index, value))
+    unsafe try check(sqlite3_bind_double(handle, index, value))
   }
 
   /// Binds text (copied by SQLite) to the parameter at `index`; embedded NUL bytes are kept.
   func bind(_ value: String, at index: Int32) throws(SQLiteError) {
     var text = value
     let code = text.withUTF8 { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { chars in
-        bindText(chars, at: index)
+      unsafe bytes.withMemoryRebound(to: CChar.self) { chars in
+        unsafe bindText(chars, at: index)
       }
     }
     try check(code)
@@ -203,9 +205,9 @@ final class SQLiteStatement {
 
   /// Binds UTF-8 text given as bytes (copied by SQLite) to the parameter at `index`.
   func bindText(_ bytes: [UInt8], at index: Int32) throws(SQLiteError) {
-    let code = bytes.withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) { chars in
-        bindText(chars, at: index)
+    let code = unsafe bytes.withUnsafeBufferPointer { buffer in
+      unsafe buffer.withMemoryRebound(to: CChar.self) { chars in
+        unsafe bindText(chars, at: index)
       }
     }
     try check(code)
@@ -215,20 +217,20 @@ final class SQLiteStatement {
   private func bindText(_ chars: UnsafeBufferPointer<CChar>, at index: Int32) -> Int32 {
     guard let start = chars.baseAddress else {
       // An empty buffer may have no address: a nil pointer would bind NULL, not "".
-      return sqlite3_bind_text64(handle, index, "", 0, Self.transient, UInt8(SQLITE_UTF8))
+      return unsafe sqlite3_bind_text64(handle, index, "", 0, Self.transient, UInt8(SQLITE_UTF8))
     }
-    return sqlite3_bind_text64(
+    return unsafe sqlite3_bind_text64(
       handle, index, start, UInt64(chars.count), Self.transient, UInt8(SQLITE_UTF8))
   }
 
   /// Binds SQL `NULL` to the parameter at `index`.
   func bindNull(at index: Int32) throws(SQLiteError) {
-    try check(sqlite3_bind_null(handle, index))
+    unsafe try check(sqlite3_bind_null(handle, index))
   }
 
   /// Steps the statement: `true` when a row is current, `false` when it is done.
   func step() throws(SQLiteError) -> Bool {
-    let code = sqlite3_step(handle)
+    let code = unsafe sqlite3_step(handle)
     switch code {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false
@@ -238,39 +240,39 @@ final class SQLiteStatement {
 
   /// Resets the statement to run again, clearing its bindings.
   func reset() {
-    sqlite3_reset(handle)
-    sqlite3_clear_bindings(handle)
+    unsafe sqlite3_reset(handle)
+    unsafe sqlite3_clear_bindings(handle)
   }
 
   /// Whether the column at `index` (0-based) of the current row is `NULL`.
   func isNull(at index: Int32) -> Bool {
-    sqlite3_column_type(handle, index) == SQLITE_NULL
+    unsafe sqlite3_column_type(handle, index) == SQLITE_NULL
   }
 
   /// The column at `index` of the current row as an integer.
   func int64(at index: Int32) -> Int64 {
-    sqlite3_column_int64(handle, index)
+    unsafe sqlite3_column_int64(handle, index)
   }
 
   /// The column at `index` of the current row as a double.
   func double(at index: Int32) -> Double {
-    sqlite3_column_double(handle, index)
+    unsafe sqlite3_column_double(handle, index)
   }
 
   /// The column at `index` of the current row as text (invalid UTF-8 repaired); `""` for NULL.
   func string(at index: Int32) -> String {
-    guard let text = sqlite3_column_text(handle, index) else { return "" }
-    let count = Int(sqlite3_column_bytes(handle, index))
-    return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    guard let text = unsafe sqlite3_column_text(handle, index) else { return "" }
+    let count = unsafe Int(sqlite3_column_bytes(handle, index))
+    return unsafe String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
   }
 
   /// The column at `index` of the current row as its text bytes, copied; `[]` for NULL.
   func textBytes(at index: Int32) -> [UInt8] {
-    guard let text = sqlite3_column_text(handle, index) else { return [] }
-    let count = Int(sqlite3_column_bytes(handle, index))
-    return Array(UnsafeBufferPointer(start: text, count: count))
+    guard let text = unsafe sqlite3_column_text(handle, index) else { return [] }
+    let count = unsafe Int(sqlite3_column_bytes(handle, index))
+    return unsafe Array(UnsafeBufferPointer(start: text, count: count))
   }
 
   /// The number of columns of a result row.
-  var columnCount: Int32 { sqlite3_column_count(handle) }
+  var columnCount: Int32 { unsafe sqlite3_column_count(handle) }
 }
