@@ -113,34 +113,6 @@ enum PendingChild<Child> {
   }
 }
 
-/// What a relationship will write onto an existing instance, computed before anything changes.
-struct ExistingWrite<Object, Value> {
-  /// Sets the property to the mapped value, merging into existing children.
-  let write: (inout Object) -> Void
-  /// The value `write` sets, computed without changing anything (see
-  /// ``PendingChild/preview``), for validators and for previewing enclosing children.
-  let preview: () -> Value
-  /// Merges into the existing class instances that `write` would merge into, for writing a
-  /// validated value instead.
-  let commitMerges: () -> Void
-
-  /// A write that merges into nothing (a replaced, cleared or fresh value).
-  init(setting value: Value, with set: @escaping (inout Object) -> Void) {
-    write = set
-    preview = { value }
-    commitMerges = {}
-  }
-
-  init(
-    write: @escaping (inout Object) -> Void, preview: @escaping () -> Value,
-    commitMerges: @escaping () -> Void
-  ) {
-    self.write = write
-    self.preview = preview
-    self.commitMerges = commitMerges
-  }
-}
-
 /// How a to-many relationship combines the mapped children with the children already there when
 /// mapping onto an existing instance (AppCoreKit's `@clearContent` and `@insertContentAtBegin`).
 public enum CollectionPolicy: Sendable, Equatable {

@@ -165,12 +165,12 @@ protocol RelationshipKind<Object>: AnyObject, Sendable {
   /// existing instance) will write, merging into its existing children by identity with the
   /// collection policy; `nil` (with errors in `run`) when it fails.
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object, Value>?
+    -> PendingValue<Value>?
 }
 
 extension RelationshipKind {
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object, Value>?
+    -> PendingValue<Value>?
   { nil }
 
   /// ``decodeValue(into:at:run:)`` with validation or dropped children: a failed child's
@@ -213,7 +213,10 @@ extension RelationshipKind {
     }
     let writer = writer
     guard validates else {
-      patch.append(pending.write, preview: { writer.write(pending.preview(), into: &$0) })
+      guard pending.writesProperty else { return }
+      patch.append(
+        { writer.write(pending.materialize(), into: &$0) },
+        preview: { writer.write(pending.preview(), into: &$0) })
       return
     }
     let outcome = runValidators(

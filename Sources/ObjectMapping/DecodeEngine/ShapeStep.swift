@@ -34,11 +34,48 @@ struct Shape<Value, Child>: Sendable {
 }
 
 /// A value built onto an existing one, computed before anything changes (see
-/// ``PendingChild``).
+/// ``PendingChild``): what a relationship writes onto an existing instance.
 struct PendingValue<Value> {
+  /// The value, merged into the existing children (only called once the whole mapping
+  /// succeeded).
   let materialize: () -> Value
+  /// The value `materialize` gives, computed without changing anything (see
+  /// ``PendingChild/preview``), for validators and for previewing enclosing children.
   let preview: () -> Value
+  /// Merges into the existing class instances that `materialize` would merge into, for writing a
+  /// validated value instead.
   let commitMerges: () -> Void
+  /// Whether the property is written at all: `false` keeps its value without running its
+  /// setter (a combining policy's `null`).
+  private(set) var writesProperty = true
+
+  init(
+    materialize: @escaping () -> Value, preview: @escaping () -> Value,
+    commitMerges: @escaping () -> Void
+  ) {
+    self.materialize = materialize
+    self.preview = preview
+    self.commitMerges = commitMerges
+  }
+
+  /// A value that merges into nothing (a replaced, cleared or fresh value).
+  init(_ value: Value) {
+    self.init(materialize: { value }, preview: { value }, commitMerges: {})
+  }
+
+  /// A child mapped onto an existing one, or new.
+  init(_ child: PendingChild<Value>) {
+    self.init(
+      materialize: child.materialize, preview: { child.preview },
+      commitMerges: child.commitMerges)
+  }
+
+  /// The property's `current` value, kept: nothing is written.
+  static func keeping(_ current: Value) -> Self {
+    var kept = Self(current)
+    kept.writesProperty = false
+    return kept
+  }
 }
 
 extension Shape where Value == Child {
@@ -212,21 +249,17 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
   }
 
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object, Value>?
+    -> PendingValue<Value>?
   {
-    let writer = writer
     if rule.mergesInPlace(in: run), let merge = shape.merge {
       let errorsBefore = run.errors.count
       if let pending = merge(writer.value(in: object), index, resolvedChildPlan(mapping), &run) {
-        return ExistingWrite(
-          write: { writer.write(pending.materialize(), into: &$0) }, preview: pending.preview,
-          commitMerges: pending.commitMerges)
+        return pending
       }
       // Nothing to merge into (a nil dictionary, null): mapped as a new value below.
       guard run.errors.count == errorsBefore else { return nil }
     }
-    guard let value = shape.decode(index, resolvedChildPlan(mapping), &run) else { return nil }
-    return ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+    return shape.decode(index, resolvedChildPlan(mapping), &run).map(PendingValue.init)
   }
 }
 

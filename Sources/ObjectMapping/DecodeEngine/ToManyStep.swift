@@ -72,9 +72,8 @@ final class ToManyStep<
   }
 
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object, Collection>?
+    -> PendingValue<Collection>?
   {
-    let writer = writer
     let entry = run.tape[index]
     if entry.kind == .null {
       let current = writer.value(in: object)
@@ -82,18 +81,17 @@ final class ToManyStep<
       case .union, .append, .prepend:
         // A policy that combines with the existing children has nothing to add: the
         // collection keeps its elements, optional or not (RestKit's union).
-        return ExistingWrite(setting: current) { _ in }
+        return .keeping(current)
       case .replace, .clearThenAppend, .merge:
         if let null = traits.nullValue {
-          let value = null()
-          return ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+          return PendingValue(null())
         }
         // An error, or what the run's NullIntoNonOptional asks for.
         guard let value: Collection = toManyNull(run: &run) else {
           return run.context.nullIntoNonOptional == .keepCurrent
-            ? ExistingWrite(setting: current) { _ in } : nil
+            ? .keeping(current) : nil
         }
-        return ExistingWrite(setting: value) { writer.write(value, into: &$0) }
+        return PendingValue(value)
       }
     }
     let plan = mapping()._plan
@@ -108,10 +106,8 @@ final class ToManyStep<
         current, at: index, policy: rule.collectionPolicy, onFailure: rule.childFailure,
         run: &run)
     else { return nil }
-    return ExistingWrite(
-      write: {
-        writer.write(Collection(mappedElements: pending.map { $0.materialize() }), into: &$0)
-      },
+    return PendingValue(
+      materialize: { Collection(mappedElements: pending.map { $0.materialize() }) },
       preview: { Collection(mappedElements: pending.map(\.preview)) },
       commitMerges: { for child in pending { child.commitMerges() } })
   }

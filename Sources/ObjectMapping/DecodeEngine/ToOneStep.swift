@@ -24,7 +24,7 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
   }
 
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object, Child>?
+    -> PendingValue<Child>?
   {
     guard run.tape[index].kind != .null else {
       recordNullObject(run: &run)
@@ -33,13 +33,8 @@ final class ToOneStep<Object, Child, M: MappingProtocol<Child>>: RelationshipKin
     let current = writer.value(in: object)
     let plan = mapping()._plan
     let match: ExistingMatch = rule.mergesInPlace(in: run) ? .inPlace : .identity
-    guard let child = plan.map(existing: current, at: index, matching: match, run: &run) else {
-      return nil
-    }
-    let writer = writer
-    return ExistingWrite(
-      write: { writer.write(child.materialize(), into: &$0) }, preview: { child.preview },
-      commitMerges: child.commitMerges)
+    return plan.map(existing: current, at: index, matching: match, run: &run)
+      .map(PendingValue.init)
   }
 }
 
@@ -74,12 +69,9 @@ final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: Relatio
   }
 
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
-    -> ExistingWrite<Object, Child?>?
+    -> PendingValue<Child?>?
   {
-    let writer = writer
-    guard run.tape[index].kind != .null else {
-      return ExistingWrite(setting: nil) { writer.write(nil, into: &$0) }
-    }
+    guard run.tape[index].kind != .null else { return PendingValue(nil) }
     let plan = mapping()._plan
     let match: ExistingMatch = rule.mergesInPlace(in: run) ? .inPlace : .identity
     // No child yet: a new one, which a dynamic mapping may decline as when mapping new.
@@ -88,8 +80,8 @@ final class OptionalToOneStep<Object, Child, M: MappingProtocol<Child>>: Relatio
         existing: writer.value(in: object), at: index, matching: match,
         declineIsAcceptable: true, run: &run)
     else { return nil }
-    return ExistingWrite(
-      write: { writer.write(pending.materialize(), into: &$0) },
-      preview: { pending.preview }, commitMerges: pending.commitMerges)
+    return PendingValue(
+      materialize: { pending.materialize() }, preview: { pending.preview },
+      commitMerges: pending.commitMerges)
   }
 }
