@@ -97,8 +97,8 @@ public struct Mapper: Sendable {
   /// region is the call's own.
   ///
   /// - Parameters:
-  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, or any
-  ///     ``MappingInput``.
+  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, a Foundation
+  ///     `[String: Any]` or `[[String: Any]]`, or any ``MappingInput``.
   ///   - target: The object to update, or `nil` (the default) to map new objects only.
   ///   - options: Settings for this call, reaching every route's mapping and its children
   ///     unless they set their own.

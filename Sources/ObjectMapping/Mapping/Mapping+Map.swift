@@ -1,8 +1,9 @@
 import Foundation
 
 // The decoding verbs that make new objects: `map` and `mapCollection`, each taking one input
-// (`Data`, `String`, `[UInt8]`, `Node` or a ``MappingInput``: `.json(_:reading:)` for reader
-// options, `.foundation(_:)` for a parsed Foundation value) and ``MappingOptions``. Issue 37
+// (`Data`, `String`, `[UInt8]`, `Node`, `[String: Any]`, `[[String: Any]]` or a ``MappingInput``:
+// `.json(_:reading:)` for reader options, `.foundation(_:)` for any parsed Foundation value) and
+// ``MappingOptions``. Issue 37
 // removed the `Any` and `options: JSONReadingOptions` overloads that only converted their input.
 
 extension MappingProtocol {
@@ -18,8 +19,8 @@ extension MappingProtocol {
   /// ```
   ///
   /// - Parameters:
-  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, or any
-  ///     ``MappingInput``.
+  ///   - input: The payload: `Data`, `[UInt8]` or `String` (JSON), a `Node`, a Foundation
+  ///     `[String: Any]` or `[[String: Any]]`, or any ``MappingInput``.
   ///   - options: Settings for this call, reaching every child mapping unless it sets its own
   ///     (see ``MappingOptions``).
   /// - Returns: The mapped object.

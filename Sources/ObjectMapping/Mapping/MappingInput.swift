@@ -120,7 +120,9 @@ extension MappingInputConvertible where Self == MappingInput {
 }
 
 /// A value that can be mapped as it is: `Data`, `[UInt8]` and `String` (strict JSON), `Node`,
-/// and ``MappingInput`` itself.
+/// Foundation dictionaries (`[String: Any]`, `[[String: Any]]`) and ``MappingInput`` itself. Any
+/// other Foundation value (an `Any` from `JSONSerialization`) is passed as
+/// ``MappingInput/foundation(_:)``.
 ///
 /// Conform a type of your own (a byte buffer of a networking library, say) to hand it to every
 /// decoding verb directly:
@@ -146,9 +148,40 @@ extension Data: MappingInputConvertible {
   public var mappingInput: MappingInput { .json(self) }
 }
 
-extension Array: MappingInputConvertible where Element == UInt8 {
+extension Array: MappingInputConvertible where Element: MappingInputElement {
+  /// The elements as one payload: bytes as strict JSON, Foundation dictionaries as an array of
+  /// objects.
+  public var mappingInput: MappingInput { Element.mappingInput(of: self) }
+}
+
+extension Dictionary: MappingInputConvertible where Key == String, Value == Any {
+  /// The dictionary as a Foundation value (``MappingInput/foundation(_:)``): a payload built or
+  /// parsed elsewhere (`JSONSerialization`, ObjectMapper's `[String: Any]`).
+  public var mappingInput: MappingInput { .foundation(self) }
+}
+
+/// The element of an array that is a payload as it is: `UInt8` (`[UInt8]` is strict JSON) and
+/// `[String: Any]` (`[[String: Any]]` is a Foundation array of objects).
+///
+/// ```swift
+/// let json: [[String: Any]] = [["id": 1, "title": "Hello"], ["id": 2, "title": "Again"]]
+/// let articles = try articleMapping.mapCollection(json)
+/// ```
+public protocol MappingInputElement {
+  /// The payload that an array of these elements stands for.
+  static func mappingInput(of elements: [Self]) -> MappingInput
+}
+
+extension UInt8: MappingInputElement {
   /// The bytes as strict JSON.
-  public var mappingInput: MappingInput { .json(self) }
+  public static func mappingInput(of elements: [UInt8]) -> MappingInput { .json(elements) }
+}
+
+extension Dictionary: MappingInputElement where Key == String, Value == Any {
+  /// The dictionaries as a Foundation array of objects.
+  public static func mappingInput(of elements: [[String: Any]]) -> MappingInput {
+    .foundation(elements)
+  }
 }
 
 extension String: MappingInputConvertible {

@@ -267,4 +267,43 @@ struct EntryPointSpellingTests {
       try Mapper(EntryPoints.provider).map(.json(#"{"id": 1, "name": "Ann",}"#, reading: .lenient))
         .count == 1)
   }
+
+  /// SPEC §3: `map` takes "Data, String, Node or Foundation Any". Foundation dictionaries
+  /// (ObjectMapper's `map(JSON:)` and `mapArray(JSONArray:)` inputs) are typed inputs of every
+  /// verb, mapped exactly as `.foundation(_:)` and the same JSON text map.
+  @Test("[String: Any] and [[String: Any]] are inputs of every verb, as .foundation and JSON")
+  func foundationDictionaries() throws {
+    let mapping = EntryPoints.item
+    let json = #"{"id": 1, "name": "Ann"}"#
+    let parsed = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let literal: [String: Any] = ["id": 1, "name": "Ann"]
+    let array: [[String: Any]] = [literal, ["id": 2, "name": "Bob"]]
+    let expected = try mapping.map(json)
+    #expect(expected == Item(id: 1, name: "Ann"))
+    #expect(try mapping.map(parsed) == expected)
+    #expect(try mapping.map(literal) == expected)
+    #expect(try mapping.map(literal) == mapping.map(.foundation(literal)))
+    #expect(try mapping.map(["id": 1, "name": "Ann"] as [String: Any]) == expected)
+    // A literal without a type annotation is a Foundation dictionary (its default type).
+    #expect(try mapping.map(["id": 1, "name": "Ann"]) == expected)
+    #expect(try mapping.mapCollection([["id": 1, "name": "Ann"]]) == [expected])
+    #expect(
+      try mapping.mapCollection(array)
+        == mapping.mapCollection(#"[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#))
+    #expect(try mapping.mapCollection(array) == mapping.mapCollection(.foundation(array)))
+    var item = Item()
+    try mapping.map(literal, onto: &item)
+    #expect(item == expected)
+    #expect(mapping.report(literal).object == expected)
+    #expect(try Mapper(EntryPoints.provider).map(literal).all(Item.self) == [expected])
+    #expect(try Mapper(EntryPoints.provider).map(array).all(Item.self).count == 2)
+    // Errors name the same path and value as the JSON's.
+    let bad: [String: Any] = ["id": "x", "name": "Ann"]
+    #expect(
+      EntryPoints.failure { () throws(MappingErrors) in _ = try mapping.map(bad) }
+        == EntryPoints.Kind.foundation.badIDError)
+    // Bytes are still strict JSON.
+    #expect(try mapping.map(Array(json.utf8)) == expected)
+  }
 }
