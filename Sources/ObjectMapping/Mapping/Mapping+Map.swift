@@ -55,6 +55,36 @@ extension MappingProtocol {
   ) throws(MappingErrors) -> [Object] {
     try collectObjects(input.mappingInput, options: options).flatMap(\.allOrNothing).get()
   }
+
+  /// Maps a payload that is an array of objects with collection options: with
+  /// ``CollectionOptions/skippingInvalidElements`` the valid elements are kept and the others'
+  /// errors returned with them, not thrown (SPEC §3).
+  ///
+  /// The elements are mapped as `mapCollection(_:with:)` maps them (a top-level JSON array
+  /// streamed, a single object as a one-element collection); only what happens to a failing
+  /// element differs.
+  ///
+  /// ```swift
+  /// let mapped = try authorMapping.mapCollection(json, options: .skippingInvalidElements)
+  /// mapped.objects   // the valid authors, in payload order
+  /// mapped.errors    // ["/1/email: expected a string, found an array"]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - input: The payload (see `map(_:with:)`).
+  ///   - collectionOptions: What happens to elements that fail.
+  ///   - options: Settings for this call, reaching every element and child mapping.
+  /// - Returns: The valid elements, with the errors and diagnostics of the run.
+  /// - Throws: ``MappingErrors`` when the payload cannot be read or is not a collection of
+  ///   objects, or, without ``CollectionOptions/skippingInvalidElements``, with every element's
+  ///   errors when any element fails.
+  public func mapCollection(
+    _ input: some MappingInputConvertible, options collectionOptions: CollectionOptions,
+    with options: MappingOptions = .none
+  ) throws(MappingErrors) -> MappedCollection<Object> {
+    try collectObjects(input.mappingInput, options: options)
+      .flatMap { $0.collection(options: collectionOptions) }.get()
+  }
 }
 
 // MARK: The engine's entry points

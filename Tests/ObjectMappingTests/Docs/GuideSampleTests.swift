@@ -53,7 +53,7 @@ struct GettingStartedSampleTests {
     #expect(article.author == Sample.Author(name: "Ann", email: nil))
   }
 
-  @Test func reportsEveryProblemAndKeepsTheValidElements() {
+  @Test func reportsEveryProblemAndKeepsTheValidElements() throws {
     let payload = #"""
       [{"id": "7x", "title": "A", "author": {}},
        {"id": 8, "title": "B", "author": {"name": "Bo"}}]
@@ -70,6 +70,10 @@ struct GettingStartedSampleTests {
       let valid = error.partialResult(as: [Sample.Article].self) ?? []
       #expect(valid.map(\.id) == [8])
     }
+    let mapped = try Sample.articleMapping.mapCollection(
+      payload, options: .skippingInvalidElements)
+    #expect(mapped.objects.map(\.id) == [8])
+    #expect(mapped.errors.count == 2)
   }
 
   @Test func serializesWithTheSameMapping() throws {
