@@ -10,7 +10,9 @@ Counts, in Sources/ObjectMapping (comments left out):
   counted (a case belongs to its enum; an extension only re-opens a type);
 - decode entry points: the public functions that map, report or decode a payload: `map`,
   `mapCollection`, `mapDictionary…`, `mapArrayOfArrays`, `report` and `decode` (the
-  `FastJSONDecoder.decode` overloads and `PayloadValue.decode` included).
+  `FastJSONDecoder.decode` overloads and `PayloadValue.decode` included); the figure without
+  `FastJSONDecoder`'s, whose spellings are fixed by the `JSONDecoder` drop-in promise, is printed
+  beside it.
 
 Goals (issue 37): at most 400 public declarations, at most 12 decode entry points.
 """
@@ -61,8 +63,11 @@ def measure():
 
 def main():
     declarations, entry_points = measure()
+    mirror = [e for e in entry_points if e[0].name == "FastJSONDecoder.swift"]
     print(f"ObjectMapping: {declarations} public declarations (goal ≤ 400), "
-          f"{len(entry_points)} public decode entry points (goal ≤ 12)")
+          f"{len(entry_points)} public decode entry points (goal ≤ 12; "
+          f"{len(entry_points) - len(mirror)} without the {len(mirror)} `decode` spellings "
+          f"of FastJSONDecoder, which are JSONDecoder's)")
     if "--list" in sys.argv[1:]:
         for path, number, line in entry_points:
             print(f"  {path}:{number}: {line}")
