@@ -316,7 +316,7 @@ struct SeedSemanticsTests {
     let mapping: Mapping<TweetModel> = try catalog.mapping("$TweetModel")
     #expect(
       mapping.inverted().omitted.map(\.description) == [
-        "Attribute \"@root\": it converts with a one-way closure or transform"
+        "Attribute \"@self\": it converts with a one-way closure or transform"
       ])
     #expect(try mapping.node(TweetModel(message: "hi")) == ["text": "hi"])
   }

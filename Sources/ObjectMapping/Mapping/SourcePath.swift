@@ -5,6 +5,14 @@
 /// (`["lamp.enabled"]`). A path that cannot be walked to its end (a missing key, `null` or a
 /// scalar in the middle) means the value is *absent*.
 ///
+/// A string may also name a special source as RestKit and AppCoreKit did: `"@parent.number"`
+/// (``SourcePathConvertible/parent``), `"@root.meta.version"` (RestKit's whole payload,
+/// ``SourcePathConvertible/payload``), `"@metadata.response.status"`, `"@self"`
+/// (``SourcePathConvertible/root``) and `"@index"` (also RestKit's
+/// `"@metadata.mapping.collectionIndex"`). A payload key that really is one of those
+/// names is read with the array form (`["@parent"]`) or a leading `\@` (`"\\@parent"`); other
+/// keys starting with `@` (JSON-LD's `"@id"`) are ordinary keys.
+///
 /// ```swift
 /// Attribute("user.name", \.userName)        // {"user": {"name": "Ann"}}
 /// Attribute(["lamp.enabled"], \.lampOn)     // {"lamp.enabled": true}
@@ -55,11 +63,31 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
     if escaping { current.append("\\") }
     keys.append(current)
-    if let first = keys.first, let name = placeholderName(first) {
+    if !text.hasPrefix("\\@"), let special = Self.special(keys) {
+      self = special
+    } else if let first = keys.first, let name = placeholderName(first) {
       self.init(keys: Array(keys.dropFirst()))
       placeholder = name
     } else {
       self.init(keys: keys)
+    }
+  }
+
+  /// RestKit's and AppCoreKit's names of the special sources, written as a string's first key:
+  /// `@self` (``SourcePathConvertible/root``), `@parent` and `@root` (RestKit's whole payload,
+  /// ``SourcePathConvertible/payload``; also `@payload`), each with keys inside it after a dot,
+  /// `@metadata.…` and `@index`. `nil` for any other first key.
+  private static func special(_ keys: [String]) -> SourcePath? {
+    guard let first = keys.first, first.hasPrefix("@") else { return nil }
+    let inside = Array(keys.dropFirst())
+    switch first {
+    case "@self" where inside.isEmpty: return .rootPath
+    case "@index" where inside.isEmpty: return .indexPath
+    case "@parent": return SourcePath(storage: .parent(inside))
+    case "@root", "@payload": return SourcePath(storage: .payload(inside))
+    case "@metadata" where inside == ["mapping", "collectionIndex"]: return .indexPath
+    case "@metadata": return SourcePath(storage: .metadata(inside))
+    default: return nil
     }
   }
 
@@ -129,10 +157,12 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     return true
   }
 
-  /// The dotted form, with literal dots escaped (`lamp\.enabled`), or `@root`.
+  /// The dotted form, with literal dots escaped (`lamp\.enabled`), or a special source's name
+  /// (`@self`, `@parent.number`, `@payload.meta`, `@metadata.…`, `@index`), which reads back as
+  /// the same path.
   public var description: String {
     switch storage {
-    case .root: return "@root"
+    case .root: return "@self"
     case .parent(let keys): return (["@parent"] + keys).joined(separator: ".")
     case .payload(let keys): return (["@payload"] + keys).joined(separator: ".")
     case .metadata(let keys): return (["@metadata"] + keys).joined(separator: ".")

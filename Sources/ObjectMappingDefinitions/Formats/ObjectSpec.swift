@@ -50,21 +50,9 @@ struct PropertySpec: Sendable {
   var forcedType: (name: String, location: DefinitionLocation)?
 }
 
-/// The source a file's key path names: `@self` is the object being mapped (`SourcePath/root`),
-/// `@parent` and `@root` as in the DSL, anything else a dotted key path.
+/// The source a file's key path names: `@self` (or an empty path) is the object being mapped
+/// (`SourcePath/root`), `@parent`, `@root` and `@metadata.…` as in the DSL's strings (RestKit's
+/// names, read by `SourcePath(_:)`), anything else a dotted key path.
 func _sourcePath(_ text: String) -> SourcePath {
-  switch text {
-  case "@self", "": return .root
-  case "@parent": return .parent
-  case "@root", "@payload": return .payload
-  case "@index": return .index
-  default:
-    for (prefix, base) in [
-      ("@parent.", SourcePath.parent), ("@root.", .payload), ("@payload.", .payload),
-      ("@metadata.", .metadata),
-    ] where text.hasPrefix(prefix) {
-      return base.appending(String(text.dropFirst(prefix.count)))
-    }
-    return SourcePath(text)
-  }
+  text.isEmpty ? .root : SourcePath(text)
 }

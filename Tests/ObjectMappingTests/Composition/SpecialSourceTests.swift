@@ -94,6 +94,53 @@ struct SpecialSourceTests {
       ])
   }
 
+  /// RestKit's and AppCoreKit's string names of the special sources, in the DSL (SPEC §3 names
+  /// `@parent` and `@root`): the same paths as the typed spellings, mapping the same values.
+  @Test func restKitStringNamesAreTheSpecialSources() throws {
+    #expect(SourcePath("@parent.number") == SourcePath.parent.appending("number"))
+    #expect(SourcePath("@parent") == SourcePath.parent)
+    #expect(SourcePath("@root.meta.version") == SourcePath.payload.appending("meta.version"))
+    #expect(SourcePath("@root") == SourcePath.payload)
+    #expect(SourcePath("@payload.meta") == SourcePath.payload.appending("meta"))
+    #expect(
+      SourcePath("@metadata.response.status") == SourcePath.metadata.appending("response.status"))
+    #expect(SourcePath("@self") == SourcePath.root)
+    #expect(SourcePath("@index") == SourcePath.index)
+    #expect(SourcePath("@metadata.mapping.collectionIndex") == SourcePath.index)
+    // Every special source's description reads back as the same path.
+    for path in [
+      SourcePath.root, .parent, SourcePath.parent.appending("a.b"), .payload,
+      SourcePath.payload.appending("meta"), SourcePath.metadata.appending("request.url"), .index,
+    ] {
+      #expect(SourcePath(path.description) == path)
+    }
+    // Other keys starting with "@" (JSON-LD) are ordinary keys; a key named like a special
+    // source is read with the array form or a leading "\@".
+    #expect(SourcePath("@id").keys == ["@id"])
+    #expect(SourcePath("@selfish").keys == ["@selfish"])
+    #expect(SourcePath("@self.name").keys == ["@self", "name"])
+    #expect(SourcePath(keys: ["@parent"]).keys == ["@parent"])
+    #expect(SourcePath(#"\@parent.number"#).keys == ["@parent", "number"])
+
+    let restKitLines = Mapping(Line.init) {
+      Attribute("text", \.text)
+      Attribute("@metadata.mapping.collectionIndex", \.position)
+      Attribute("@parent.number", \.orderNumber)
+      Attribute("@root.meta.version", \.apiVersion)
+    }
+    let restKitOrders = Mapping(Order.init) {
+      Attribute("number", \.number)
+      Relationship("lines", \.lines, restKitLines)
+      Relationship("first", \.first, restKitLines)
+    }
+    #expect(try restKitOrders.map(Self.orderJSON) == Self.orderMapping.map(Self.orderJSON))
+    #expect(
+      restKitLines.inverted().omitted.map(\.description)
+        == Self.lineMapping.inverted().omitted.map(\.description))
+    let linked = try Mapping(Line.init) { Attribute("@id", \.text) }.map(#"{"@id": "urn:1"}"#)
+    #expect(linked.text == "urn:1")
+  }
+
   @Test func specialSourcesWorkWhenMappingOntoExistingInstances() throws {
     var order = try Self.orderMapping.map(Self.orderJSON)
     try Self.orderMapping.map(
