@@ -70,7 +70,20 @@ struct PendingValue<Value> {
       commitMerges: child.commitMerges)
   }
 
-  /// The property's `current` value, kept: nothing is written.
+  /// This pending value seen through `transform` (an optional's `.some`), keeping whether it
+  /// writes the property.
+  func map<T>(_ transform: @escaping (Value) -> T) -> PendingValue<T> {
+    let (materialize, preview) = (self.materialize, self.preview)
+    var mapped = PendingValue<T>(
+      materialize: { transform(materialize()) }, preview: { transform(preview()) },
+      commitMerges: commitMerges)
+    mapped.writesProperty = writesProperty
+    return mapped
+  }
+
+  /// The property's `current` value, kept: nothing is written when the relationship has no
+  /// validators; with validators, the kept value is validated and the accepted value written, as
+  /// any other.
   static func keeping(_ current: Value) -> Self {
     var kept = Self(current)
     kept.writesProperty = false
@@ -203,10 +216,7 @@ extension Shape {
     if let inner = wrapped.merge {
       merge = { current, index, plan, run in
         guard let current, run.tape[index].kind != .null else { return nil }
-        guard let pending = inner(current, index, plan, &run) else { return nil }
-        return PendingValue(
-          materialize: { .some(pending.materialize()) }, preview: { .some(pending.preview()) },
-          commitMerges: pending.commitMerges)
+        return inner(current, index, plan, &run)?.map { .some($0) }
       }
     }
     return Shape(

@@ -85,6 +85,12 @@ public struct DynamicMapping<Base>: MappingProtocol {
         "DynamicMapping<\(Base.self)> has \(fallbacks.count) Match.otherwise fallbacks; only the "
           + "first is ever tried when mapping, so keep one")
     }
+    for matcher in matches.compactMap(\.matcher) where matcher.path.isSpecial {
+      problems.append(
+        "DynamicMapping<\(Base.self)>: Match(\"\(matcher.path)\") reads a special source; a "
+          + "matcher reads a key path of the object being chosen for (a key of that name is "
+          + "written with a leading \\@)")
+    }
     if matches.contains(where: \.convertingIgnored) {
       problems.append(
         "DynamicMapping<\(Base.self)>: .converting() on Match.otherwise has no discriminator to "

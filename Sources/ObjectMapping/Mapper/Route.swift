@@ -73,7 +73,7 @@ public struct Route: Sendable {
     self.name = name
     self.typeName = String(describing: M.Object.self)
     if let keyPath, !keyPath.isEmpty {
-      keys = SourcePath(keyPath).keys.map { Array($0.utf8) }
+      keys = SourcePath(keyPath: keyPath).keys.map { Array($0.utf8) }
     } else {
       keys = []
     }

@@ -487,7 +487,7 @@ extension Attribute {
     sources: [String], _ property: WritableKeyPath<Object, Value> & Sendable,
     _ transform: ValueTransform<[Wire], Value>
   ) {
-    let parts = sources.map(SourcePath.init)
+    let parts = sources.map { SourcePath(keyPath: $0) }
     self.init(
       source: SourcePath(compound: parts), property: property,
       read: { try transform.forward($0.compoundValues(parts, as: Wire.self)) },

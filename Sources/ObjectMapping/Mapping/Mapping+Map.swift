@@ -77,7 +77,8 @@ extension MappingProtocol {
   /// - Returns: The valid elements, with the errors and diagnostics of the run.
   /// - Throws: ``MappingErrors`` when the payload cannot be read or is not a collection of
   ///   objects, or, without ``CollectionOptions/skippingInvalidElements``, with every element's
-  ///   errors when any element fails.
+  ///   errors when any element fails (and no partial result, whatever the model: the spelling
+  ///   without options keeps a `Sendable` model's valid elements in the error).
   public func mapCollection(
     _ input: some MappingInputConvertible, options collectionOptions: CollectionOptions,
     with options: MappingOptions = .none

@@ -7,11 +7,14 @@
 ///
 /// A string may also name a special source as RestKit and AppCoreKit did: `"@parent.number"`
 /// (``SourcePathConvertible/parent``), `"@root.meta.version"` (RestKit's whole payload,
-/// ``SourcePathConvertible/payload``), `"@metadata.response.status"`, `"@self"`
-/// (``SourcePathConvertible/root``) and `"@index"` (also RestKit's
-/// `"@metadata.mapping.collectionIndex"`). A payload key that really is one of those
-/// names is read with the array form (`["@parent"]`) or a leading `\@` (`"\\@parent"`); other
-/// keys starting with `@` (JSON-LD's `"@id"`) are ordinary keys.
+/// ``SourcePathConvertible/payload``), `"@metadata.response.status"`,
+/// `"@metadata.mapping.collectionIndex"` (``SourcePathConvertible/index``) and `"@self"`
+/// (``SourcePathConvertible/root``). A payload key that really is one of those names is read
+/// with the array form (`["@parent"]`) or a leading `\@` (`"\\@parent"`); other keys starting
+/// with `@` (JSON-LD's `"@id"`, `"@type"` and `"@index"`) are ordinary keys. Only a rule's source
+/// reads these names: an inverse's output keys (`keeping`, `renaming`, `rootKey`), a route's key
+/// path and a compound source's parts are keys, and a `Match` on a special source is a
+/// definition problem.
 ///
 /// ```swift
 /// Attribute("user.name", \.userName)        // {"user": {"name": "Ann"}}
@@ -43,8 +46,38 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     utf8Keys = keys.map { Array($0.utf8) }
   }
 
-  /// Parses dotted text: `.` separates keys, `\.` is a literal dot and `\\` a backslash.
+  /// Parses dotted text: `.` separates keys, `\.` is a literal dot and `\\` a backslash; a
+  /// leading special-source name (`@parent`, `@root`, `@payload`, `@metadata`, `@self`) names
+  /// that source, and `\@` at the start makes it a plain key.
   public init(_ text: String) {
+    let (keys, escapedFirst) = Self.dottedKeys(text)
+    if !escapedFirst, let special = Self.special(keys) {
+      self = special
+    } else {
+      self.init(dotted: keys)
+    }
+  }
+
+  /// A key path of the payload's keys only, with no special-source names: the output key paths
+  /// of an inverse (`keeping`, `renaming`, `rootKey`, `adding`), a route's key path, the keys
+  /// ``appending(_:)`` adds, the parts of a compound source and a matcher's discriminator, all of
+  /// which name keys of a representation.
+  init(keyPath text: String) {
+    self.init(dotted: Self.dottedKeys(text).keys)
+  }
+
+  /// Keys split at unescaped dots, with a leading placeholder (`"(username).email"`) taken out.
+  private init(dotted keys: [String]) {
+    if let first = keys.first, let name = placeholderName(first) {
+      self.init(keys: Array(keys.dropFirst()))
+      placeholder = name
+    } else {
+      self.init(keys: keys)
+    }
+  }
+
+  /// The keys of dotted `text`, and whether its first character was escaped (`\@parent`).
+  private static func dottedKeys(_ text: String) -> (keys: [String], escapedFirst: Bool) {
     var keys: [String] = []
     var current = ""
     var escaping = false
@@ -63,31 +96,29 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
     if escaping { current.append("\\") }
     keys.append(current)
-    if !text.hasPrefix("\\@"), let special = Self.special(keys) {
-      self = special
-    } else if let first = keys.first, let name = placeholderName(first) {
-      self.init(keys: Array(keys.dropFirst()))
-      placeholder = name
-    } else {
-      self.init(keys: keys)
-    }
+    return (keys, text.hasPrefix("\\"))
   }
 
+  /// The first keys that name a special source (``special(_:)``).
+  private static let specialNames: Set<String> = [
+    "@self", "@parent", "@root", "@payload", "@metadata",
+  ]
+
   /// RestKit's and AppCoreKit's names of the special sources, written as a string's first key:
-  /// `@self` (``SourcePathConvertible/root``), `@parent` and `@root` (RestKit's whole payload,
-  /// ``SourcePathConvertible/payload``; also `@payload`), each with keys inside it after a dot,
-  /// `@metadata.…` and `@index`. `nil` for any other first key.
+  /// `@self` (``SourcePathConvertible/root``; `@self.name` is the key `name` of it), `@parent`,
+  /// and `@root` (RestKit's whole payload, ``SourcePathConvertible/payload``; also `@payload`),
+  /// each with keys inside it after a dot, and `@metadata.…` (RestKit's
+  /// `@metadata.mapping.collectionIndex` is ``SourcePathConvertible/index``). `nil` for any other
+  /// first key: JSON-LD's `@id`, `@type` and `@index` are ordinary keys.
   private static func special(_ keys: [String]) -> SourcePath? {
-    guard let first = keys.first, first.hasPrefix("@") else { return nil }
+    guard let first = keys.first, specialNames.contains(first) else { return nil }
     let inside = Array(keys.dropFirst())
     switch first {
-    case "@self" where inside.isEmpty: return .rootPath
-    case "@index" where inside.isEmpty: return .indexPath
+    case "@self": return inside.isEmpty ? .rootPath : SourcePath(dotted: inside)
     case "@parent": return SourcePath(storage: .parent(inside))
-    case "@root", "@payload": return SourcePath(storage: .payload(inside))
     case "@metadata" where inside == ["mapping", "collectionIndex"]: return .indexPath
     case "@metadata": return SourcePath(storage: .metadata(inside))
-    default: return nil
+    default: return SourcePath(storage: .payload(inside))
     }
   }
 
@@ -112,7 +143,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// ``SourcePathConvertible/payload``, a key path inside that representation (RestKit's
   /// `@parent.name`, `@root.meta`).
   public func appending(_ path: String) -> SourcePath {
-    let more = SourcePath(path).keys
+    let more = SourcePath(keyPath: path).keys
     switch storage {
     case .keys(let keys): return SourcePath(keys: keys + more)
     case .parent(let keys): return SourcePath(storage: .parent(keys + more))
@@ -157,9 +188,10 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     return true
   }
 
-  /// The dotted form, with literal dots escaped (`lamp\.enabled`), or a special source's name
-  /// (`@self`, `@parent.number`, `@payload.meta`, `@metadata.…`, `@index`), which reads back as
-  /// the same path.
+  /// The dotted form, with literal dots escaped (`lamp\.enabled`) and a first key named like a
+  /// special source escaped (`\@parent`), or a special source's name (`@self`,
+  /// `@parent.number`, `@payload.meta`, `@metadata.…`, and `@index` for the position, which is
+  /// for messages only); each reads back as the same path.
   public var description: String {
     switch storage {
     case .root: return "@self"
@@ -169,9 +201,13 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     case .index: return "@index"
     case .compound(let parts): return parts.map(\.description).joined(separator: "+")
     case .keys(let keys):
-      return keys.map {
+      let text = keys.map {
         $0.replacingAll("\\", with: "\\\\").replacingAll(".", with: "\\.")
       }.joined(separator: ".")
+      // A first key named like a special source is escaped, so that the text reads back as
+      // this path (`\@parent`).
+      if let first = keys.first, Self.specialNames.contains(first) { return "\\" + text }
+      return text
     }
   }
 

@@ -144,7 +144,7 @@ public struct InverseMapping<Object>: Sendable {
 
   /// The inverse without the rules that write `keyPath` (a dotted output key path).
   public func removing(_ keyPath: String) -> Self {
-    let path = SourcePath(keyPath).keys
+    let path = SourcePath(keyPath: keyPath).keys
     var copy = self
     copy.rules.removeAll { $0.path == path }
     return copy.rebuilt()
@@ -176,7 +176,7 @@ public struct InverseMapping<Object>: Sendable {
 
   /// The variadic `keeping(_:)` with the key paths in an array.
   public func keeping(_ keyPaths: [String]) -> Self {
-    let kept = keyPaths.map { SourcePath($0).keys }
+    let kept = keyPaths.map { SourcePath(keyPath: $0).keys }
     // Under the mapping's convention a property name names the key the convention writes too
     // (`keeping("targetURL")` keeps `target_url`).
     let conventional = kept.map { path in path.map { keyConvention?.key(for: $0) ?? $0 } }
@@ -214,8 +214,8 @@ public struct InverseMapping<Object>: Sendable {
 
   /// The inverse writing what was written at `keyPath` at `newKeyPath` instead (both dotted).
   public func renaming(_ keyPath: String, to newKeyPath: String) -> Self {
-    let path = SourcePath(keyPath).keys
-    let newPath = SourcePath(newKeyPath).keys
+    let path = SourcePath(keyPath: keyPath).keys
+    let newPath = SourcePath(keyPath: newKeyPath).keys
     var copy = self
     for index in copy.rules.indices where copy.rules[index].path == path {
       copy.rules[index].path = newPath
@@ -281,14 +281,14 @@ public struct InverseMapping<Object>: Sendable {
   public func adding<Value: MappableValue>(
     _ keyPath: String, value: @escaping @Sendable (Object) throws -> Value
   ) -> Self {
-    adding(path: SourcePath(keyPath).keys, label: "added \"\(keyPath)\"", value: value)
+    adding(path: SourcePath(keyPath: keyPath).keys, label: "added \"\(keyPath)\"", value: value)
   }
 
   /// The inverse wrapping its output in an object under `key` (dotted for several levels):
   /// `{"article": {...}}`, or `{"articles": [...]}` for a collection.
   public func rootKey(_ key: String) -> Self {
     var copy = self
-    copy.rootPath = SourcePath(key).keys
+    copy.rootPath = SourcePath(keyPath: key).keys
     return copy
   }
 

@@ -51,8 +51,13 @@ struct PropertySpec: Sendable {
 }
 
 /// The source a file's key path names: `@self` (or an empty path) is the object being mapped
-/// (`SourcePath/root`), `@parent`, `@root` and `@metadata.…` as in the DSL's strings (RestKit's
-/// names, read by `SourcePath(_:)`), anything else a dotted key path.
+/// (`SourcePath/root`), `@index` its position in its collection, `@parent`, `@root` and
+/// `@metadata.…` as in the DSL's strings (RestKit's names, read by `SourcePath(_:)`), anything
+/// else a dotted key path.
 func _sourcePath(_ text: String) -> SourcePath {
-  text.isEmpty ? .root : SourcePath(text)
+  switch text {
+  case "": return .root
+  case "@index": return .index
+  default: return SourcePath(text)
+  }
 }

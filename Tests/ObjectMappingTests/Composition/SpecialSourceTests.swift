@@ -105,21 +105,22 @@ struct SpecialSourceTests {
     #expect(
       SourcePath("@metadata.response.status") == SourcePath.metadata.appending("response.status"))
     #expect(SourcePath("@self") == SourcePath.root)
-    #expect(SourcePath("@index") == SourcePath.index)
+    #expect(SourcePath("@self.name") == SourcePath("name"))
     #expect(SourcePath("@metadata.mapping.collectionIndex") == SourcePath.index)
-    // Every special source's description reads back as the same path.
+    // Every special source's description reads back as the same path, and so does a plain key
+    // named like one (its description escapes it).
     for path in [
       SourcePath.root, .parent, SourcePath.parent.appending("a.b"), .payload,
-      SourcePath.payload.appending("meta"), SourcePath.metadata.appending("request.url"), .index,
+      SourcePath.payload.appending("meta"), SourcePath.metadata.appending("request.url"),
+      SourcePath(keys: ["@parent", "x"]), SourcePath(keys: ["@root"]), SourcePath(keys: ["a.b"]),
     ] {
       #expect(SourcePath(path.description) == path)
     }
-    // Other keys starting with "@" (JSON-LD) are ordinary keys; a key named like a special
-    // source is read with the array form or a leading "\@".
+    #expect(SourcePath(keys: ["@parent"]).description == #"\@parent"#)
+    // Other keys starting with "@" are ordinary keys: JSON-LD's "@id", "@type" and "@index".
     #expect(SourcePath("@id").keys == ["@id"])
+    #expect(SourcePath("@index").keys == ["@index"])
     #expect(SourcePath("@selfish").keys == ["@selfish"])
-    #expect(SourcePath("@self.name").keys == ["@self", "name"])
-    #expect(SourcePath(keys: ["@parent"]).keys == ["@parent"])
     #expect(SourcePath(#"\@parent.number"#).keys == ["@parent", "number"])
 
     let restKitLines = Mapping(Line.init) {
@@ -137,8 +138,48 @@ struct SpecialSourceTests {
     #expect(
       restKitLines.inverted().omitted.map(\.description)
         == Self.lineMapping.inverted().omitted.map(\.description))
-    let linked = try Mapping(Line.init) { Attribute("@id", \.text) }.map(#"{"@id": "urn:1"}"#)
-    #expect(linked.text == "urn:1")
+    let linked = try Mapping(Line.init) {
+      Attribute("@id", \.text)
+      Attribute("@index", \.orderNumber)
+    }
+    #expect(try linked.map(#"{"@id": "urn:1", "@index": "en"}"#).orderNumber == "en")
+    #expect(try linked.mapCollection(#"[{"@id": "urn:1", "@index": "en"}]"#)[0].orderNumber == "en")
+    #expect(linked.inverted().omitted.isEmpty)
+  }
+
+  /// Where a string names keys of a representation (an inverse's output keys, a route, a
+  /// matcher), a leading "@parent" or "@root" is a key, not a special source.
+  @Test func outputKeysRoutesAndMatchersNameKeys() throws {
+    struct Item: Equatable, Sendable {
+      var id = ""
+      var text = ""
+    }
+    let item = Mapping(Item.init) {
+      Attribute("@id", \.id)
+      Attribute("text", \.text)
+    }
+    let value = Item(id: "urn:1", text: "hi")
+    #expect(try item.inverted().keeping("@root").node(value) == [:])
+    #expect(
+      item.inverted().keeping("@root").omitted.map(\.description) == [
+        #"keeping("@root"): no rule writes "@root""#
+      ])
+    #expect(
+      try item.inverted().renaming("text", to: "@parent.t").node(value) == [
+        "@id": "urn:1", "@parent": ["t": "hi"],
+      ])
+    #expect(
+      try item.inverted().rootKey("@root").node(value) == ["@root": ["@id": "urn:1", "text": "hi"]])
+    #expect(SourcePath.payload.appending("@parent.x") == SourcePath("@root.@parent.x"))
+    let routed = try Mapper(MappingProvider { Route("@root", item) }).map(
+      #"{"@id": "top", "@root": {"@id": "inner", "text": "t"}}"#)
+    #expect(routed.all(Item.self) == [Item(id: "inner", text: "t")])
+    // A matcher reading a special source is a definition problem, reported before any payload.
+    let dynamic = DynamicMapping<Item> { Match("@parent.kind", equals: "a", item) }
+    #expect(throws: MappingErrors.self) { try dynamic.validate() }
+    #expect(
+      errorLines { try dynamic.validate() }.first?.contains(
+        #"Match("@parent.kind") reads a special source"#) == true)
   }
 
   @Test func specialSourcesWorkWhenMappingOntoExistingInstances() throws {

@@ -201,6 +201,10 @@ struct SpecContractTests {
     #expect(result.asObject() as? Article == SpecContract.expected)
     #expect(result.asCollection().count == 2)
     #expect(result.asDictionary().keys.sorted() == ["articles", "people"])
-    #expect(result.asError() != nil)
+    // The mapped objects as one error whose description joins theirs with ", ".
+    let error = try #require(result.asError())
+    #expect(error.messages.count == 2)
+    #expect(error.description == error.messages.joined(separator: ", "))
+    #expect(error.messages.last == String(describing: try #require(result.first(Person.self))))
   }
 }
