@@ -138,7 +138,7 @@ struct SpecialSourceTests {
     #expect(
       restKitLines.inverted().omitted.map(\.description)
         == Self.lineMapping.inverted().omitted.map(\.description))
-    let linked = try Mapping(Line.init) {
+    let linked = Mapping(Line.init) {
       Attribute("@id", \.text)
       Attribute("@index", \.orderNumber)
     }
