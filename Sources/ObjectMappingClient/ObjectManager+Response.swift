@@ -36,32 +36,52 @@ extension ObjectManager {
     ///
     /// ```json
     /// {"request": {"url": "https://…/articles?page=2", "method": "GET"},
-    ///  "response": {"url": "…", "status": 200, "headers": {"content-type": "…", "etag": "…"}}}
+    ///  "response": {"url": "…", "status": 200, "headers": {"content-type": "…", "etag": "…"}},
+    ///  "HTTP": {"request": {"URL": "https://…/articles?page=2", "method": "GET"},
+    ///           "response": {"URL": "…", "headers": {"Content-Type": "…", "ETag": "…"}}}}
     /// ```
     ///
-    /// Header names are lowercased; a repeated field's values are joined with `", "`.
+    /// Under `request` and `response` header names are lowercased. `HTTP` holds the same facts
+    /// under RestKit's names, so RestKit's key paths read them as they did
+    /// (`"@metadata.HTTP.request.method"`, `"@metadata.HTTP.response.headers.Content-Type"`),
+    /// with header names as the transport reports them: Foundation's `URLSession` capitalizes
+    /// each word (`Etag`, `Last-Modified`), so `response.headers.etag` is the spelling that
+    /// does not depend on the transport. A repeated field's values are joined with `", "`.
     public var metadata: Node {
-      var headerMembers: [Node.Member] = []
-      for field in headers {
-        let name = field.name.lowercased()
-        if let index = headerMembers.firstIndex(where: { $0.key == name }),
-          case .string(let first) = headerMembers[index].value
-        {
-          headerMembers[index] = Node.Member(name, .string(first + ", " + field.value))
-        } else {
-          headerMembers.append(Node.Member(name, .string(field.value)))
-        }
-      }
-      headerMembers.sort { $0.key < $1.key }
+      let requestNode: Node = [
+        "url": .string(requestURL.absoluteString), "method": .string(method.rawValue),
+      ]
       return [
-        "request": [
-          "url": .string(requestURL.absoluteString), "method": .string(method.rawValue),
-        ],
+        "request": requestNode,
         "response": [
           "url": .string(url.absoluteString), "status": .integer(Int64(statusCode)),
-          "headers": .object(headerMembers),
+          "headers": .object(headerMembers(lowercased: true)),
+        ],
+        "HTTP": [
+          "request": [
+            "URL": .string(requestURL.absoluteString), "method": .string(method.rawValue),
+          ],
+          "response": [
+            "URL": .string(url.absoluteString),
+            "headers": .object(headerMembers(lowercased: false)),
+          ],
         ],
       ]
+    }
+
+    /// The header fields as members of an object, sorted by name, a repeated field's values
+    /// joined with `", "` (fields whose names differ only in case are one field).
+    private func headerMembers(lowercased: Bool) -> [Node.Member] {
+      var names: [String] = []
+      var values: [String: [String]] = [:]
+      for field in headers {
+        let key = field.name.lowercased()
+        if values[key] == nil { names.append(lowercased ? key : field.name) }
+        values[key, default: []].append(field.value)
+      }
+      return names.sorted().map { name in
+        Node.Member(name, .string((values[name.lowercased()] ?? []).joined(separator: ", ")))
+      }
     }
 
     /// The options this response is mapped with: ``options`` and ``metadata``.

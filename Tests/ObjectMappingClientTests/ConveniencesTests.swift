@@ -116,6 +116,47 @@ struct ConveniencesTests {
     )
   }
 
+  /// RestKit's metadata key paths (`@metadata.HTTP.request.URL`, `HTTP.request.method`,
+  /// `HTTP.response.URL`, `HTTP.response.headers.<Name>`) read what the library's own names read.
+  /// (The server writes `ETag`; Foundation's transport reports it as `Etag`.)
+  @Test func restKitMetadataKeyPathsReadTheSameFacts() async throws {
+    struct Seen: Equatable, Sendable {
+      var url = ""
+      var method = ""
+      var responseURL = ""
+      var etag = ""
+      var vary = ""
+    }
+    let restKit = Mapping(Seen.init) {
+      Attribute("@metadata.HTTP.request.URL", \.url)
+      Attribute("@metadata.HTTP.request.method", \.method)
+      Attribute("@metadata.HTTP.response.URL", \.responseURL)
+      // Header names as the transport reports them (Foundation's URLSession writes `Etag`).
+      Attribute("@metadata.HTTP.response.headers.Etag", \.etag)
+      Attribute("@metadata.HTTP.response.headers.Vary", \.vary)
+    }
+    let ours = Mapping(Seen.init) {
+      Attribute(SourcePath.metadata.appending("request.url"), \.url)
+      Attribute(SourcePath.metadata.appending("request.method"), \.method)
+      Attribute(SourcePath.metadata.appending("response.url"), \.responseURL)
+      Attribute(SourcePath.metadata.appending("response.headers.etag"), \.etag)
+      Attribute(SourcePath.metadata.appending("response.headers.vary"), \.vary)
+    }
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(
+        status: 200,
+        headers: ["Content-Type": "application/json", "ETag": "\"v7\"", "Vary": "Accept"],
+        body: Array("{}".utf8))
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
+    let response = try await manager.send(.get, "/things?page=2")
+    let seen = try response.map(restKit)
+    #expect(seen == (try response.map(ours)))
+    #expect(seen.method == "GET" && seen.etag == "\"v7\"" && seen.vary == "Accept")
+    #expect(seen.url.hasSuffix("/things?page=2") && seen.responseURL == seen.url)
+  }
+
   @Test func aRootKeyWrapsTheBodyAndLocatesTheResponse() async throws {
     let server = try LoopbackServer { request in
       let sent = (try? Node(jsonString: request.bodyText)) ?? .null
