@@ -81,7 +81,8 @@ extension ObjectManager {
     }
     let mappingOptions = Response(
       statusCode: response.statusCode, headers: response.headers, body: Data(), url: response.url,
-      requestURL: url, method: .get, formats: formats, options: options
+      requestURL: url, method: .get, formats: formats, options: options,
+      route: route(of: url, method: .get)
     ).mappingOptions
     let elements = mapping.elements(
       of: response.body, as: resolved,

@@ -28,6 +28,9 @@ extension ObjectManager {
     public var formats: FormatRegistry
     /// The manager's options, which mapping this response uses with its ``metadata``.
     public var options: MappingOptions
+    /// The route of the manager's ``ObjectManager/router`` that the requested path matched
+    /// (its parameters, RestKit's `@metadata.routing.parameters`), or `nil`.
+    public var route: Router.Match?
 
     /// The response's `Content-Type`, if any.
     public var contentType: String? { headers["Content-Type"] }
@@ -38,8 +41,12 @@ extension ObjectManager {
     /// {"request": {"url": "https://…/articles?page=2", "method": "GET"},
     ///  "response": {"url": "…", "status": 200, "headers": {"content-type": "…", "etag": "…"}},
     ///  "HTTP": {"request": {"URL": "https://…/articles?page=2", "method": "GET"},
-    ///           "response": {"URL": "…", "headers": {"Content-Type": "…", "ETag": "…"}}}}
+    ///           "response": {"URL": "…", "headers": {"Content-Type": "…", "ETag": "…"}}},
+    ///  "routing": {"parameters": {"articleID": "12"}}}
     /// ```
+    ///
+    /// `routing` is there when the requested path matched a route of the manager's router
+    /// (``route``): RestKit's `"@metadata.routing.parameters.articleID"`.
     ///
     /// Under `request` and `response` header names are lowercased. `HTTP` holds the same facts
     /// under RestKit's names, so RestKit's key paths read them as they did
@@ -51,7 +58,7 @@ extension ObjectManager {
       let requestNode: Node = [
         "url": .string(requestURL.absoluteString), "method": .string(method.rawValue),
       ]
-      return [
+      var members: Node = [
         "request": requestNode,
         "response": [
           "url": .string(url.absoluteString), "status": .integer(Int64(statusCode)),
@@ -67,6 +74,15 @@ extension ObjectManager {
           ],
         ],
       ]
+      if let route {
+        let parameters = route.parameters.sorted { $0.key < $1.key }.map {
+          Node.Member($0.key, .string($0.value))
+        }
+        var routing: [Node.Member] = [Node.Member("parameters", .object(parameters))]
+        if let name = route.name { routing.append(Node.Member("route", .string(name))) }
+        members["routing"] = .object(routing)
+      }
+      return members
     }
 
     /// The header fields as members of an object, sorted by name, a repeated field's values

@@ -70,6 +70,24 @@ extension ObjectManager {
 
   // MARK: The request target
 
+  /// The route of ``router`` that the path of `url` under the base URL (with its query)
+  /// matches, or `nil` (another origin or base path, or no route).
+  func route(of url: URL, method: HTTPMethod) -> Router.Match? {
+    guard let requested = URLComponents(url: url, resolvingAgainstBaseURL: true),
+      let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+      requested.host == base.host
+    else { return nil }
+    var basePath = base.percentEncodedPath
+    if basePath.hasSuffix("/") { basePath.removeLast() }
+    let fullPath = requested.percentEncodedPath
+    guard fullPath.hasPrefix(basePath) else { return nil }
+    var path = String(fullPath.dropFirst(basePath.count))
+    guard path.isEmpty || path.hasPrefix("/") else { return nil }
+    if path.isEmpty { path = "/" }
+    if let query = requested.percentEncodedQuery { path += "?" + query }
+    return router.match(path, method: method)
+  }
+
   /// The URL of `path` and `query` under the base URL.
   func requestURL(path: String, query: Query) throws(ObjectManagerError) -> URL {
     guard Self.origin(of: baseURL) != nil,
@@ -298,7 +316,7 @@ extension ObjectManager {
     let mapped = Response(
       statusCode: response.statusCode, headers: response.headers, body: response.body,
       url: response.url, requestURL: requestURL, method: method, formats: formats,
-      options: options)
+      options: options, route: route(of: requestURL, method: method))
     guard (200..<300).contains(response.statusCode) else {
       throw .status(
         HTTPFailure(

@@ -157,6 +157,38 @@ struct ConveniencesTests {
     #expect(seen.url.hasSuffix("/things?page=2") && seen.responseURL == seen.url)
   }
 
+  /// RestKit's `@metadata.routing.parameters`: a response whose requested path matched a route
+  /// of the manager's router carries the route's parameters (the same as `router.match`).
+  @Test func aRoutedResponseCarriesItsRouteParameters() async throws {
+    struct Comment: Equatable, Sendable {
+      var id = 0
+      var articleID = ""
+    }
+    let commentMapping = Mapping(Comment.init) {
+      Attribute("id", \.id)
+      Attribute("@metadata.routing.parameters.articleID", \.articleID)
+    }
+    var router = Router()
+    try router.add(named: "comments", .get, "/articles/:articleID/comments")
+    let server = try LoopbackServer { _ in .json(#"[{"id": 1}, {"id": 2}]"#) }
+    defer { server.stop() }
+    let base = server.baseURL.appendingPathComponent("v1")
+    let manager = ObjectManager(baseURL: base, router: router, limits: .loopback)
+    let comments = try await manager.getCollection(
+      "/articles/a%20b/comments?page=2", mapping: commentMapping)
+    #expect(comments == [Comment(id: 1, articleID: "a b"), Comment(id: 2, articleID: "a b")])
+    let response = try await manager.send(.get, "/articles/12/comments")
+    #expect(response.route == router.match("/articles/12/comments", method: .get))
+    #expect(
+      response.metadata["routing"] == ["parameters": ["articleID": "12"], "route": "comments"])
+    // A path no route matches has no routing metadata (the attribute is then missing).
+    let unrouted = try await manager.send(.get, "/elsewhere")
+    #expect(unrouted.route == nil && unrouted.metadata["routing"] == nil)
+    await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.getCollection("/elsewhere", mapping: commentMapping)
+    }
+  }
+
   @Test func aRootKeyWrapsTheBodyAndLocatesTheResponse() async throws {
     let server = try LoopbackServer { request in
       let sent = (try? Node(jsonString: request.bodyText)) ?? .null
