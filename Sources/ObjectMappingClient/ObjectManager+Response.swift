@@ -41,7 +41,7 @@ extension ObjectManager {
     /// {"request": {"url": "https://…/articles?page=2", "method": "GET"},
     ///  "response": {"url": "…", "status": 200, "headers": {"content-type": "…", "etag": "…"}},
     ///  "HTTP": {"request": {"URL": "https://…/articles?page=2", "method": "GET"},
-    ///           "response": {"URL": "…", "headers": {"Content-Type": "…", "ETag": "…"}}},
+    ///           "response": {"URL": "…", "headers": {"Content-Type": "…", "Etag": "…"}}},
     ///  "routing": {"parameters": {"articleID": "12"}}}
     /// ```
     ///
@@ -55,11 +55,10 @@ extension ObjectManager {
     /// each word (`Etag`, `Last-Modified`), so `response.headers.etag` is the spelling that
     /// does not depend on the transport. A repeated field's values are joined with `", "`.
     public var metadata: Node {
-      let requestNode: Node = [
-        "url": .string(requestURL.absoluteString), "method": .string(method.rawValue),
-      ]
-      var members: Node = [
-        "request": requestNode,
+      var metadata: Node = [
+        "request": [
+          "url": .string(requestURL.absoluteString), "method": .string(method.rawValue),
+        ],
         "response": [
           "url": .string(url.absoluteString), "status": .integer(Int64(statusCode)),
           "headers": .object(headerMembers(lowercased: true)),
@@ -80,9 +79,9 @@ extension ObjectManager {
         }
         var routing: [Node.Member] = [Node.Member("parameters", .object(parameters))]
         if let name = route.name { routing.append(Node.Member("route", .string(name))) }
-        members["routing"] = .object(routing)
+        metadata["routing"] = .object(routing)
       }
-      return members
+      return metadata
     }
 
     /// The header fields as members of an object, sorted by name, a repeated field's values

@@ -73,9 +73,9 @@ extension ObjectManager {
   /// The route of ``router`` that the path of `url` under the base URL (with its query)
   /// matches, or `nil` (another origin or base path, or no route).
   func route(of url: URL, method: HTTPMethod) -> Router.Match? {
-    guard let requested = URLComponents(url: url, resolvingAgainstBaseURL: true),
-      let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-      requested.host == base.host
+    guard let origin = Self.origin(of: url), origin == Self.origin(of: baseURL),
+      let requested = URLComponents(url: url, resolvingAgainstBaseURL: true),
+      let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true)
     else { return nil }
     var basePath = base.percentEncodedPath
     if basePath.hasSuffix("/") { basePath.removeLast() }
