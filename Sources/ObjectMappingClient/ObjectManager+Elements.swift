@@ -83,7 +83,7 @@ extension ObjectManager {
       statusCode: response.statusCode, headers: response.headers, body: Data(), url: response.url,
       requestURL: url, method: .get, formats: formats, options: options,
       route: route(of: url, method: .get)
-    ).mappingOptions
+    ).mappingOptions(at: resolved.keyPath)
     let elements = mapping.elements(
       of: response.body, as: resolved,
       options: StreamOptions(

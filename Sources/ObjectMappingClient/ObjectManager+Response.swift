@@ -99,10 +99,21 @@ extension ObjectManager {
       }
     }
 
-    /// The options this response is mapped with: ``options`` and ``metadata``.
+    /// The options this response is mapped with: ``options`` and ``metadata``, merged with
+    /// the metadata of the manager's options (the response's facts shadow members of the same
+    /// name).
     public var mappingOptions: MappingOptions {
       var options = options
-      options.metadata = metadata
+      options.metadata = MappingOptions.metadata(metadata, over: options.metadata)
+      return options
+    }
+
+    /// The options the body at `keyPath` is mapped with: ``mappingOptions``, with RestKit's
+    /// `mapping.rootKeyPath` in the metadata (`keyPath`, or `null` for the whole body), so
+    /// `"@metadata.mapping.rootKeyPath"` reads as it does under a ``Mapper`` route.
+    package func mappingOptions(at keyPath: String?) -> MappingOptions {
+      var options = mappingOptions
+      options.metadata = Mapper.metadata(options.metadata, rootKeyPath: keyPath ?? "")
       return options
     }
 
@@ -124,7 +135,7 @@ extension ObjectManager {
     {
       let input = try input(at: keyPath)
       do {
-        return try mapping.map(input, with: mappingOptions)
+        return try mapping.map(input, with: mappingOptions(at: keyPath))
       } catch {
         throw .mapping(error, status: statusCode)
       }
@@ -143,7 +154,7 @@ extension ObjectManager {
     {
       let input = try input(at: keyPath)
       do {
-        return try mapping.mapCollection(input, with: mappingOptions)
+        return try mapping.mapCollection(input, with: mappingOptions(at: keyPath))
       } catch {
         throw .mapping(error, status: statusCode)
       }
@@ -161,7 +172,7 @@ extension ObjectManager {
     ) throws(ObjectManagerError) {
       let input = try input(at: keyPath)
       do {
-        try mapping.map(input, onto: &object, with: mappingOptions)
+        try mapping.map(input, onto: &object, with: mappingOptions(at: keyPath))
       } catch {
         throw .mapping(error, status: statusCode)
       }

@@ -215,7 +215,7 @@ extension ObjectManager {
     let document = try response.node(at: keyPath?.isEmpty == true ? nil : keyPath)
     let elements: [Node]
     if case .array(let array) = document { elements = array } else { elements = [document] }
-    let options = response.mappingOptions
+    let options = response.mappingOptions(at: keyPath)
     let type = M.Object.self
     let readsPayloadIdentity = mapping.declaresIdentity
     guard readsPayloadIdentity || identity != nil else {

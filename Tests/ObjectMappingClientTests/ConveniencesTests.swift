@@ -157,6 +157,55 @@ struct ConveniencesTests {
     #expect(seen.url.hasSuffix("/things?page=2") && seen.responseURL == seen.url)
   }
 
+  /// A response mapped through a provider's routes reads the response's metadata too (a mapper
+  /// dropped it before), with RestKit's `mapping.rootKeyPath`, and the metadata of the
+  /// manager's own options stays beside the response's facts; `rootKey` calls read their key
+  /// path as the route's.
+  @Test func routedAndRootKeyedMappingsReadTheResponseMetadata() async throws {
+    struct Seen: Equatable, Sendable {
+      var id = 0
+      var etag = ""
+      var rootKeyPath: String?
+      var client = ""
+    }
+    let seenMapping = Mapping(Seen.init) {
+      Attribute("id", \.id)
+      Attribute("@metadata.HTTP.response.headers.Etag", \.etag)
+      Attribute("@metadata.mapping.rootKeyPath", \.rootKeyPath)
+      Attribute("@metadata.client", \.client)
+    }
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(
+        status: 200, headers: ["Content-Type": "application/json", "ETag": "\"v2\""],
+        body: Array(#"{"data": {"items": [{"id": 1}, {"id": 2}]}, "id": 3}"#.utf8))
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(
+      baseURL: server.baseURL, options: MappingOptions(metadata: ["client": "ios"]),
+      limits: .loopback)
+    let response = try await manager.send(.get, "/things")
+    let result = try response.map(
+      MappingProvider {
+        Route("data.items", seenMapping)
+        Route("", seenMapping, name: "whole")
+      })
+    #expect(result.errors.isEmpty)
+    #expect(
+      result.all(Seen.self, at: "data.items") == [
+        Seen(id: 1, etag: "\"v2\"", rootKeyPath: "data.items", client: "ios"),
+        Seen(id: 2, etag: "\"v2\"", rootKeyPath: "data.items", client: "ios"),
+      ])
+    #expect(
+      result.all(Seen.self, at: "")
+        == [Seen(id: 3, etag: "\"v2\"", rootKeyPath: nil, client: "ios")])
+    // The same facts through `rootKey` and through the response's own verbs.
+    let items = try await manager.getCollection(
+      "/things", mapping: seenMapping, rootKey: "data.items")
+    #expect(items == result.all(Seen.self, at: "data.items"))
+    #expect(try response.map(seenMapping) == result.all(Seen.self, at: "").first)
+    #expect(response.mappingOptions.metadata?["client"] == "ios")
+  }
+
   /// RestKit's `@metadata.routing.parameters`: a response whose requested path matched a route
   /// of the manager's router carries the route's parameters (the same as `router.match`).
   @Test func aRoutedResponseCarriesItsRouteParameters() async throws {

@@ -5,6 +5,18 @@ private struct Reached {
 }
 
 extension Mapper {
+  /// The call's `metadata` with RestKit's `mapping.rootKeyPath` for a route: the key path the
+  /// route matched (`null` for the whole payload), shadowing a `mapping.rootKeyPath` of the
+  /// caller's own. Metadata that is not an object is left as it is (there is no key to add).
+  package static func metadata(_ metadata: Node?, rootKeyPath: String) -> Node? {
+    switch metadata {
+    case nil, .object?: break
+    default: return metadata
+    }
+    let keyPath: Node = rootKeyPath.isEmpty ? .null : .string(rootKeyPath)
+    return MappingOptions.metadata(["mapping": ["rootKeyPath": keyPath]], over: metadata)
+  }
+
   /// Applies every route to the scanned payload with the call's `options` (over the mapper's
   /// own), mapping onto `target` when a route can take it.
   func mapResult(view tape: _UnsafeTapeView, target: Any? = nil, options: MappingOptions)
@@ -49,6 +61,7 @@ extension Mapper {
     for (position, (route, keyPath, reached, crossed)) in routes.enumerated() {
       // Each route's mapping is a root of the call: the call's options over its own settings.
       run.startCall(root: route.mapping, options: options)
+      run.metadata = Self.metadata(options.metadata, rootKeyPath: keyPath)
       var objects: [Any] = []
       var isCollection = crossed
       var singleFailed = false

@@ -49,7 +49,8 @@ public struct MappingOptions: Sendable {
   public var nullIntoNonOptional: NullIntoNonOptional?
   /// Facts about the call that mappings read through ``SourcePath/metadata`` (RestKit's
   /// `@metadata`): the object manager puts the request's URL, method, status and headers here;
-  /// any caller can pass its own. Not inherited from mappings (it belongs to the call).
+  /// any caller can pass its own. A ``Mapper``'s options and the call's merge (the call's
+  /// members shadow the mapper's); not inherited from mappings (it belongs to the call).
   public var metadata: Node?
   /// The key convention for the rules declared without a key (`Attribute(\.createdAt)`) in
   /// every mapping of the call that declares none of its own (``KeyConvention``); `nil`: not
@@ -158,7 +159,7 @@ public struct MappingOptions: Sendable {
   /// These options where set, else `inherited`'s: how a child's explicit settings override what
   /// flows down from its parent.
   func overriding(_ inherited: MappingOptions) -> MappingOptions {
-    MappingOptions(
+    var options = MappingOptions(
       coercion: coercion ?? inherited.coercion, nulls: nulls ?? inherited.nulls,
       groups: groups ?? inherited.groups, dateFormats: dateFormats ?? inherited.dateFormats,
       validation: validation ?? inherited.validation,
@@ -172,6 +173,26 @@ public struct MappingOptions: Sendable {
       childMerging: childMerging ?? inherited.childMerging,
       relationshipNulls: relationshipNulls ?? inherited.relationshipNulls,
       form: form ?? inherited.form, errorLimit: errorLimit ?? inherited.errorLimit)
+    options.metadata = Self.metadata(metadata, over: inherited.metadata)
+    return options
+  }
+
+  /// `inner` metadata over `outer` (RestKit's metadata stack: inner entries shadow outer
+  /// ones): two objects merge member by member, recursively where both members are objects;
+  /// otherwise `inner` wins when set. The recursion is as deep as the shallower of the two.
+  package static func metadata(_ inner: Node?, over outer: Node?) -> Node? {
+    guard case .object(let innerMembers)? = inner, case .object(var merged)? = outer else {
+      return inner ?? outer
+    }
+    for member in innerMembers {
+      if let position = merged.firstIndex(where: { $0.key == member.key }) {
+        merged[position].value =
+          metadata(member.value, over: merged[position].value) ?? member.value
+      } else {
+        merged.append(member)
+      }
+    }
+    return .object(merged)
   }
 
   /// The number of errors (and diagnostics) a run of a call with these options keeps.

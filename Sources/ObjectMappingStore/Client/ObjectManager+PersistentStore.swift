@@ -117,7 +117,7 @@ enum PersistentLoad {
     }
     let elements: [Node]
     if case .array(let array) = document { elements = array } else { elements = [document] }
-    let options = response.mappingOptions
+    let options = response.mappingOptions(at: keyPath)
 
     // Each element's identity, from the element mapped new; a failing element is reported
     // with its index, and the load stops before touching the store.

@@ -37,6 +37,88 @@ struct MetadataSourceTests {
     }
   }
 
+  /// RestKit's `@metadata.mapping.rootKeyPath`: under a mapper route it is the key path the
+  /// route matched (`null` for the whole payload), beside the caller's own metadata, which it
+  /// shadows; outside a mapper there is none.
+  @Test func aMapperRouteCarriesTheKeyPathItMatched() throws {
+    struct Tagged: Equatable, Sendable {
+      var id = 0
+      var rootKeyPath: String?
+      var page = 0
+    }
+    let tagged = Mapping(Tagged.init) {
+      Attribute("id", \.id)
+      Attribute("@metadata.mapping.rootKeyPath", \.rootKeyPath)
+      Attribute("@metadata.page", \.page, default: -1)
+    }
+    let mapper = Mapper(
+      MappingProvider {
+        Route("data.articles", tagged)
+        Route("featured", tagged)
+        Route("", tagged, name: "whole")
+      })
+    let result = try mapper.map(
+      #"{"id": 9, "data": {"articles": [{"id": 1}, {"id": 2}]}, "featured": {"id": 3}}"#,
+      with: MappingOptions(metadata: ["page": 4, "mapping": ["rootKeyPath": "mine", "x": 1]]))
+    #expect(result.errors.isEmpty)
+    #expect(
+      result.all(Tagged.self, at: "data.articles") == [
+        Tagged(id: 1, rootKeyPath: "data.articles", page: 4),
+        Tagged(id: 2, rootKeyPath: "data.articles", page: 4),
+      ])
+    #expect(
+      result.all(Tagged.self, at: "featured") == [Tagged(id: 3, rootKeyPath: "featured", page: 4)])
+    #expect(result.all(Tagged.self, at: "") == [Tagged(id: 9, rootKeyPath: nil, page: 4)])
+    // The caller's other `mapping` members stay readable beside it.
+    let other = Mapping(Tagged.init) { Attribute("@metadata.mapping.x", \.id) }
+    let kept = try Mapper(MappingProvider { Route("featured", other) }).map(
+      #"{"featured": {}}"#, with: MappingOptions(metadata: ["mapping": ["x": 5]]))
+    #expect(kept.all(Tagged.self).map(\.id) == [5])
+    // Outside a mapper the key is the caller's, or absent.
+    #expect(try tagged.map(#"{"id": 1}"#).rootKeyPath == nil)
+    #expect(
+      try tagged.map(
+        #"{"id": 1}"#, with: MappingOptions(metadata: ["mapping": ["rootKeyPath": "mine"]])
+      )
+      .rootKeyPath == "mine")
+  }
+
+  /// Every mapper route reads the call's metadata, merged over the mapper's own (inner members
+  /// shadow outer ones, RestKit's metadata stack), whether it reaches one object, an array or
+  /// the whole payload. (Before issue 37's last session a mapper dropped the metadata.)
+  @Test func everyMapperRouteReadsTheMergedMetadata() throws {
+    let mapping = Self.mapping
+    let mapper = Mapper(
+      MappingProvider {
+        Route("one", mapping)
+        Route("many", mapping)
+        Route("", mapping, name: "whole")
+      },
+      options: MappingOptions(metadata: ["request": ["page": 2], "headers": ["etag": "m"]]))
+    let json = #"{"items": ["w"], "one": {"items": ["o"]}, "many": [{"items": []}]}"#
+    let call = MappingOptions(metadata: ["request": ["page": 7], "tags": ["c"]])
+    let result = try mapper.map(json, with: call)
+    #expect(result.errors.isEmpty)
+    // The call's `request.page` shadows the mapper's; the mapper's `headers` stay.
+    let expected = { (items: [String]) in
+      Page(items: items, number: 7, etag: "m", firstTag: "c")
+    }
+    #expect(result.all(Page.self, at: "one") == [expected(["o"])])
+    #expect(result.all(Page.self, at: "many") == [expected([])])
+    #expect(result.all(Page.self, at: "") == [expected(["w"])])
+    // The same mapping through `map` reads the same merged facts when given them.
+    #expect(
+      try mapping.map(
+        #"{"items": ["o"]}"#,
+        with: MappingOptions(metadata: [
+          "request": ["page": 7], "headers": ["etag": "m"], "tags": ["c"],
+        ]))
+        == expected(["o"]))
+    // Without the call's metadata the mapper's own is read.
+    #expect(
+      try mapper.map(#"{"one": {"items": []}}"#).all(Page.self, at: "one").map(\.number) == [2])
+  }
+
   @Test func theInverseWritesNothingForMetadata() throws {
     let json = String(
       decoding: try Self.mapping.serialize(Page(items: ["a"], number: 3, etag: "e")),
