@@ -179,16 +179,23 @@ public struct MappingOptions: Sendable {
 
   /// `inner` metadata over `outer` (RestKit's metadata stack: inner entries shadow outer
   /// ones): two objects merge member by member, recursively where both members are objects;
-  /// otherwise `inner` wins when set. The recursion is as deep as the shallower of the two.
-  package static func metadata(_ inner: Node?, over outer: Node?) -> Node? {
-    guard case .object(let innerMembers)? = inner, case .object(var merged)? = outer else {
+  /// otherwise `inner` wins when set. Linear in the members; below 32 levels of objects on
+  /// both sides `inner`'s member wins whole, so the stack stays small.
+  package static func metadata(_ inner: Node?, over outer: Node?, depth: Int = 0) -> Node? {
+    guard depth < 32, case .object(let innerMembers)? = inner, case .object(var merged)? = outer
+    else {
       return inner ?? outer
     }
+    var positions: [String: Int] = [:]
+    for (position, member) in merged.enumerated() where positions[member.key] == nil {
+      positions[member.key] = position
+    }
     for member in innerMembers {
-      if let position = merged.firstIndex(where: { $0.key == member.key }) {
+      if let position = positions[member.key] {
         merged[position].value =
-          metadata(member.value, over: merged[position].value) ?? member.value
+          metadata(member.value, over: merged[position].value, depth: depth + 1) ?? member.value
       } else {
+        positions[member.key] = merged.count
         merged.append(member)
       }
     }

@@ -119,6 +119,44 @@ struct MetadataSourceTests {
       try mapper.map(#"{"one": {"items": []}}"#).all(Page.self, at: "one").map(\.number) == [2])
   }
 
+  /// The stack merges objects member by member at any depth a mapping reads, and two deep
+  /// metadata trees merge without deep recursion (the inner one's member wins whole below 32
+  /// levels).
+  @Test func metadataMergesMemberByMember() throws {
+    struct Read: Equatable, Sendable {
+      var kept = 0
+      var shadowed = 0
+      var added = 0
+    }
+    let reader = Mapping(Read.init) {
+      Attribute("@metadata.a.b.kept", \.kept)
+      Attribute("@metadata.a.b.shadowed", \.shadowed)
+      Attribute("@metadata.a.b.added", \.added)
+    }
+    let mapper = Mapper(
+      MappingProvider { Route("", reader) },
+      options: MappingOptions(metadata: ["a": ["b": ["kept": 1, "shadowed": 2]]]))
+    let result = try mapper.map(
+      #"{"x": 1}"#, with: MappingOptions(metadata: ["a": ["b": ["shadowed": 3, "added": 4]]]))
+    #expect(result.errors.isEmpty)
+    #expect(result.all(Read.self) == [Read(kept: 1, shadowed: 3, added: 4)])
+
+    func deep(_ levels: Int, leaf: Node) -> Node {
+      var node = leaf
+      for _ in 0..<levels { node = ["a": node] }
+      return node
+    }
+    let deepReader = Mapping(Read.init) {
+      Attribute(SourcePath(keys: Array(repeating: "a", count: 40) + ["kept"]), \.kept)
+    }
+    let deepResult = try Mapper(
+      MappingProvider { Route("", deepReader) },
+      options: MappingOptions(metadata: deep(40, leaf: ["kept": 1]))
+    ).map(#"{"x": 1}"#, with: MappingOptions(metadata: deep(40, leaf: ["other": 2])))
+    // Below 32 levels the call's member replaced the mapper's: `kept` is gone.
+    #expect(deepResult.all(Read.self).isEmpty && !deepResult.errors.isEmpty)
+  }
+
   @Test func theInverseWritesNothingForMetadata() throws {
     let json = String(
       decoding: try Self.mapping.serialize(Page(items: ["a"], number: 3, etag: "e")),
