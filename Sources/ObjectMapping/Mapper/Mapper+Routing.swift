@@ -41,13 +41,16 @@ extension Mapper {
       let crossed = resolveFanningOut(route.keys[...], at: 0, path: [], tape: tape, into: &reached)
       if !reached.isEmpty { routes.append((route, keyPath, reached, crossed)) }
     }
-    // A target no route's single object can take, while a single object is reached: a type
-    // mismatch at that object (RestKit's error 1002), which is not mapped into a fresh object
-    // instead. Collections never take a target.
+    // A target no route's single object can take, while a single object is reached and yours
+    // is the only key path: a type mismatch at that object (RestKit's error 1002), which is not
+    // mapped into a fresh object instead. With several key paths, RestKit mapped every object
+    // fresh: the target is ignored (a diagnostic). Collections never take a target.
     var mismatched: Int?
-    if let current = target {
+    if let current = target, provider.userKeyPathCount == 1 {
+      // Error routes never take a target (RestKit mapped error payloads without it).
       let offered = routes.indices.filter { position in
-        offersTarget(routes[position].reached, crossed: routes[position].crossed, tape: tape)
+        !routes[position].route.isErrorRoute
+          && offersTarget(routes[position].reached, crossed: routes[position].crossed, tape: tape)
       }
       if !offered.contains(where: { routes[$0].route.acceptsTarget(current) }) {
         mismatched = offered.first { position in
@@ -130,12 +133,18 @@ extension Mapper {
           }
         } else {
           offeredObjects += 1
-          switch decodeRouted(at: value.index, route: route, run: &run) {
+          let before = run.errors.count
+          switch decodeRouted(at: value.index, route: route, inCollection: false, run: &run) {
           case .mapped(let object): objects.append(object)
           case .unmappable:
             unmappable += 1
             singleFailed = true
-          case .failed, .wrongType: singleFailed = true
+          case .failed, .wrongType:
+            singleFailed = true
+            if route.isErrorRoute, run.errors.count > before {
+              run.dropErrors(since: before)
+              unmappable += 1
+            }
           }
         }
       }
@@ -219,21 +228,28 @@ extension Mapper {
     }
     offered += 1
     let before = run.errors.count
-    switch decodeRouted(at: index, route: route, run: &run) {
+    switch decodeRouted(at: index, route: route, inCollection: true, run: &run) {
     case .mapped(let object): objects.append(object)
     case .unmappable: unmappable += 1
     case .failed, .wrongType:
       if run.errors.count > before {
-        run.note(.skippedElement(reason: "it did not map (see the errors at this path)"))
+        if route.isErrorRoute {
+          run.dropErrors(since: before)
+          unmappable += 1
+        } else {
+          run.note(.skippedElement(reason: "it did not map (see the errors at this path)"))
+        }
       }
     }
   }
 
   /// Maps the value at `index` into a new object of the route's mapping: `.unmappable` (with
   /// a diagnostic) when it mapped without error but is an unmappable representation.
-  private func decodeRouted(at index: Int, route: Route, run: inout MappingRun) -> TargetOutcome {
+  private func decodeRouted(
+    at index: Int, route: Route, inCollection: Bool, run: inout MappingRun
+  ) -> TargetOutcome {
     let before = run.errors.count
-    guard let object = route.decode(index, &run) else { return .failed }
+    guard let object = route.decode(index, &run, inCollection) else { return .failed }
     guard run.errors.count > before || !route.dropsUnmappable(index, &run) else {
       return .unmappable
     }

@@ -37,7 +37,7 @@ public struct Mapper: Sendable {
   /// Whether results carry a trace (``MappingResult/trace``).
   public let isTracing: Bool
   /// Whether a target object takes the one element of a single-element array a route reaches
-  /// (RestKit's behaviour; off by default, when a target is never taken from a collection).
+  /// (off by default, as in RestKit: a target is never taken from a collection).
   public let mapsSingleElementArraysOntoTarget: Bool
   /// The options every call of this mapper maps with; a call's own options win field by field
   /// (``MappingOptions/restKitCompatible`` for a mapper migrated from RestKit).
@@ -54,7 +54,8 @@ public struct Mapper: Sendable {
   ///     or declined, rejected values), each with its path. Off by default, and free when off.
   ///   - mapsSingleElementArraysOntoTarget: Whether ``map(_:target:with:)`` maps the one element
   ///     of a single-element array onto the target (`[{"id": 7, …}]` for a PUT of one object,
-  ///     RestKit's behaviour). Off by default: a target is taken only by a single object.
+  ///     which RestKit users asked for). Off by default, as in RestKit: a target is taken only
+  ///     by a single object.
   ///   - options: The options every call maps with, under the call's own (a compatibility
   ///     preset such as ``MappingOptions/restKitCompatible``).
   public init(

@@ -38,6 +38,9 @@ public struct MappingProvider: Sendable {
   /// The key paths of the routes, once each, sorted (case-insensitively, then exactly): what a
   /// ``MappingError/Kind/nothingFound(searched:topLevelKeys:)`` error lists.
   let searchedKeyPaths: [String]
+  /// How many key paths your routes read (the error routes left out): RestKit's "only key path
+  /// in the mappings dictionary", under which a target of the wrong class is an error.
+  let userKeyPathCount: Int
 
   /// Creates a provider from a block of ``Route`` and ``NamedMapping`` values.
   ///
@@ -63,9 +66,14 @@ public struct MappingProvider: Sendable {
     let extra = errorRoutes.filter { route in
       guard let keyPath = route.keyPath else { return true }
       return !userKeyPaths.contains(keyPath)
+    }.map { route in
+      var route = route
+      route.isErrorRoute = true
+      return route
     }
     registrations = routes + extra
     self.routes = registrations.filter { $0.keyPath != nil }
+    userKeyPathCount = userKeyPaths.count
     searchedKeyPaths = Set(self.routes.compactMap(\.keyPath)).sorted { first, second in
       let (lower, otherLower) = (first.lowercased(), second.lowercased())
       return lower == otherLower ? first < second : lower < otherLower

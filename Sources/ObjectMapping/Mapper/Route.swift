@@ -24,8 +24,16 @@ public struct Route: Sendable {
   /// The model type's name, for messages (`"Article"`).
   public let typeName: String
   let keys: [[UInt8]]
+  /// An error route of a provider (``MappingProvider/init(routes:errorRoutes:)``): it looks for
+  /// error messages in any payload, a success payload's `"error": false` among them, so a
+  /// value it cannot map is passed over with a diagnostic, never an error, and finds no
+  /// content.
+  var isErrorRoute = false
   let mapping: any MappingProtocol
-  let decode: @Sendable (_ index: Int, _ run: inout MappingRun) -> Any?
+  /// Maps the value at `index` into a new object; a dynamic mapping's decline is a diagnostic
+  /// `inCollection` (the element is skipped) and an error otherwise (RestKit's "could not find
+  /// an object mapping for key path").
+  let decode: @Sendable (_ index: Int, _ run: inout MappingRun, _ inCollection: Bool) -> Any?
   /// For a nested-key mapping (``KeyAttribute``): maps every member of the object at `index`
   /// as one element of a collection (RestKit's `forceCollectionMapping`); `nil` otherwise.
   let decodeMembers: (@Sendable (_ index: Int, _ run: inout MappingRun) -> [Any])?
@@ -79,7 +87,9 @@ public struct Route: Sendable {
     }
     self.mapping = mapping
     let plan = mapping._plan
-    decode = { index, run in plan.decodeNew(at: index, run: &run) }
+    decode = { index, run, inCollection in
+      plan.decodeNew(at: index, run: &run, declineIsAcceptable: inCollection)
+    }
     if let keyRule = plan.keyRule {
       decodeMembers = { index, run in
         plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)

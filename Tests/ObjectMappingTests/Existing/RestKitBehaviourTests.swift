@@ -123,6 +123,54 @@ struct RestKitBehaviourTests {
     #expect(result.diagnostics.isEmpty)
   }
 
+  /// RestKit's error 1002 needs the target's key path to be the only one of the mappings
+  /// dictionary (R-1.7.2); with several, every object was mapped fresh and the target left
+  /// alone. An error payload never takes a target or trips the mismatch (R-1.7.5).
+  @Test func aWrongClassTargetUnderSeveralKeyPathsLeavesEveryObjectFresh() throws {
+    let provider = MappingProvider {
+      Route("author", Self.person)
+      Route("article", Self.article)
+    }
+    let result = try Mapper(provider).map(
+      #"{"author": {"name": "Bo"}, "article": {"id": 1, "title": "Hi"}}"#,
+      target: [String]())
+    #expect(result.errors.isEmpty)
+    #expect(result.all(Person.self) == [Person(name: "Bo")])
+    #expect(result.all(Article.self) == [Article(id: 1, title: "Hi")])
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "target object ignored: no single object of type Array<String> was reached by a route"
+      ])
+    // One key path of yours: the mismatch, whatever the error routes found beside it.
+    let single = try Mapper(MappingProvider { Route("article", Self.article) }).map(
+      #"{"article": {"id": 1}, "error": "Gone"}"#, target: Person())
+    #expect(single.errors.map(\.path) == ["/article"])
+    #expect(single.first(ErrorMessage.self)?.message == "Gone")
+    // An error payload alone never takes the target and is no mismatch.
+    let failure = try Mapper(MappingProvider { Route("article", Self.article) }).map(
+      #"{"error": "Gone"}"#, target: Person())
+    #expect(failure.errors.isEmpty && failure.asError()?.messages == ["Gone"])
+  }
+
+  /// A dynamic mapping that declines the one object a route reached is an error (RestKit's
+  /// "could not find an object mapping for key path", R-1.10.4), as `map` throws for it; in a
+  /// collection a declined element is skipped with a diagnostic.
+  @Test func aDeclinedSingleObjectAtARouteIsAnError() throws {
+    let people = DynamicMapping<Person> {
+      Match("type", equals: "person", Self.person)
+    }
+    let provider = MappingProvider { Route("who", people) }
+    let single = try Mapper(provider).map(#"{"who": {"type": "alien", "name": "Zed"}}"#)
+    #expect(single.isEmpty)
+    #expect(single.errors.map(\.description) == [#"/who: no mapping matches: type is "alien""#])
+    #expect(throws: MappingErrors.self) { try people.map(#"{"type": "alien", "name": "Zed"}"#) }
+    let many = try Mapper(provider).map(
+      #"{"who": [{"type": "alien"}, {"type": "person", "name": "Ann"}]}"#)
+    #expect(many.errors.isEmpty)
+    #expect(many.all(Person.self) == [Person(name: "Ann")])
+    #expect(many.diagnostics.map(\.path) == ["/who/0"])
+  }
+
   @Test func aTargetOneRouteTakesLeavesTheOtherRoutesFresh() throws {
     let provider = MappingProvider {
       Route("author", Self.person)

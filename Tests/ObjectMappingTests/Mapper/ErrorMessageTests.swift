@@ -32,15 +32,35 @@ struct ErrorMessageTests {
     #expect(ErrorMessage(message: "x").representation == "x")
   }
 
-  @Test("An error value of another shape is reported with its path")
+  /// The error routes look for messages in every payload, so a value of another shape is
+  /// passed over with a diagnostic, never an error: a success payload's `"error": false` does
+  /// not fail it (RestKit applied error mappings to error responses only).
+  @Test("An error value of another shape is passed over with a diagnostic")
   func badShape() throws {
-    let result = try Mapper(Shop.provider).map(#"{"errors": [42, {"text": "x"}]}"#)
-    #expect(result.asError() == nil)
+    let result = try Mapper(Shop.provider).map(#"{"errors": [42, {"text": "x"}, "real"]}"#)
+    #expect(result.errors.isEmpty)
+    #expect(result.asError()?.messages == ["real"])
     #expect(
-      result.errors.map(\.description) == [
-        #"/errors/0: expected an error message (a string or an object with a string "message"), found 42"#,
-        #"/errors/1: expected an error message (a string or an object with a string "message"), found an object"#,
+      result.diagnostics.map(\.description) == [
+        #"/errors/0: element skipped: /errors/0: expected an error message (a string or an object with a string "message"), found 42"#,
+        #"/errors/1: element skipped: /errors/1: expected an error message (a string or an object with a string "message"), found an object"#,
       ])
+    // Next to data, `"error": false` is no error; the data maps.
+    let success = try Mapper(Shop.provider).map(
+      #"{"products": [{"id": 1, "name": "Tea"}], "error": false}"#)
+    #expect(success.errors.isEmpty && success.first(ErrorMessage.self) == nil)
+    #expect(success.all(Shop.Product.self).count == 1)
+    #expect(success.diagnostics.map(\.path) == ["/error"])
+    // Alone, it is nothing to map: no route found content.
+    let alone = try Mapper(Shop.provider).map(#"{"error": false}"#)
+    #expect(
+      alone.errors.map(\.description) == [
+        #"nothing to map: no route found mappable content at "categories", "error", "errors", "products"; the payload's top-level keys are "error""#
+      ])
+    // A route of yours at the same key path is yours: its failures are errors.
+    let strict = try Mapper(MappingProvider { Route("errors", ErrorMessage.mapping) }).map(
+      #"{"errors": [42]}"#)
+    #expect(strict.errors.map(\.path) == ["/errors/0"])
   }
 
   @Test("Error routes can be dropped")
