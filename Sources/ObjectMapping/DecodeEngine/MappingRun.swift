@@ -147,11 +147,18 @@ struct MappingRun {
   /// The position of the object being mapped in its collection (``SourcePath/index``): the
   /// last path component when it is an index; `nil` for anything else.
   var collectionIndex: Int? {
-    guard path.count != indexHiddenAtDepth, case .index(let index)? = path.last else {
-      return nil
-    }
+    guard path.count != indexHiddenAtDepth else { return nil }
+    if path.count == fannedOutDepth { return fannedOutIndex }
+    guard case .index(let index)? = path.last else { return nil }
     return index
   }
+  /// The path depth of a value a mapper route reached by crossing an array
+  /// (`Route("human", m)` over `[{"human": {…}}, …]`), whose path ends in a key; `-1` when
+  /// none. ``collectionIndex`` reads ``fannedOutIndex`` there, RestKit's position in the
+  /// fanned-out array.
+  var fannedOutDepth = -1
+  /// The index of the last array crossed to reach the value at ``fannedOutDepth``.
+  var fannedOutIndex = 0
 
   /// Turns the errors recorded since `count` into one diagnostic at the current path: the
   /// element they belong to is skipped.

@@ -114,9 +114,16 @@ extension Mapper {
           isCollection = true
           objects += decodeMembers(value.index, &run)
         } else if crossed {
+          // Its index is its position in the crossed array (RestKit's fanned-out array).
+          for case .index(let index) in value.path.reversed() {
+            run.fannedOutIndex = index
+            run.fannedOutDepth = value.path.count
+            break
+          }
           mapRoutedElement(
             at: value.index, route: route, run: &run, into: &objects, offered: &offeredObjects,
             unmappable: &unmappable)
+          run.fannedOutDepth = -1
         } else if let current = target,
           case let outcome = route.decodeOnto(value.index, &run, current),
           !outcome.isWrongType

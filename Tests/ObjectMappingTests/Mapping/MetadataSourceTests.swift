@@ -83,6 +83,37 @@ struct MetadataSourceTests {
       .rootKeyPath == "mine")
   }
 
+  /// A route whose key path crosses an array gives each value it reached the position of its
+  /// element in that array, as RestKit's fanned-out array did (`[A, NSNull, B]`: `0` and `2`);
+  /// a to-one child of it has none.
+  @Test func aFannedOutValueReadsItsPositionInTheCrossedArray() throws {
+    struct Human: Equatable, Sendable {
+      var name = ""
+      var index: Int?
+      var pet: Pet?
+    }
+    struct Pet: Equatable, Sendable {
+      var index: Int?
+    }
+    let pet = Mapping(Pet.init) { Attribute("@metadata.mapping.collectionIndex", \.index) }
+    let human = Mapping(Human.init) {
+      Attribute("name", \.name)
+      Attribute("@metadata.mapping.collectionIndex", \.index)
+      Relationship("pet", \.pet, pet)
+    }
+    let result = try Mapper(MappingProvider { Route("human", human) }).map(
+      #"[{"human": {"name": "A", "pet": {}}}, {"robot": {}}, {"human": {"name": "B"}}]"#)
+    #expect(result.errors.isEmpty)
+    #expect(
+      result.all(Human.self) == [
+        Human(name: "A", index: 0, pet: Pet(index: nil)), Human(name: "B", index: 2, pet: nil),
+      ])
+    // A route reaching an array directly keeps its elements' own positions.
+    let direct = try Mapper(MappingProvider { Route("people", human) }).map(
+      #"{"people": [{"name": "A"}, null, {"name": "B"}]}"#)
+    #expect(direct.all(Human.self).map(\.index) == [0, 2])
+  }
+
   /// Every mapper route reads the call's metadata, merged over the mapper's own (inner members
   /// shadow outer ones, RestKit's metadata stack), whether it reaches one object, an array or
   /// the whole payload. (Before issue 37's last session a mapper dropped the metadata.)
