@@ -66,6 +66,9 @@ public struct Mapping<Object>: MappingProtocol {
   /// Set by ``options(_:)``: how this mapping's form bodies are written when it is the root of
   /// a serialization; `nil`: the call's, else the defaults.
   var formOptions: FormEncodingOptions?
+  /// Set by ``options(_:)``: how this mapping writes `Decimal` values when it is the root of a
+  /// serialization; `nil`: the call's, else numbers.
+  var decimalOutput: DecimalOutput?
   var isDeclaredRoundTrip = false
   /// For a mapping derived for a call's key convention (``MappingOptions/keys``): the plan it
   /// was derived from.
@@ -232,7 +235,7 @@ public struct Mapping<Object>: MappingProtocol {
       },
       nulls: nullPolicy, dateFormat: dateFormatsAreExplicit ? formats.first : nil,
       groups: activeGroups, groupMatching: groupMatchingMode,
-      relationshipNulls: relationshipNullPolicy, form: formOptions)
+      relationshipNulls: relationshipNullPolicy, form: formOptions, decimals: decimalOutput)
     inverse.keyEncoder = keyRule?.encode
     if let ownConvention { inverse.keyConvention = ownConvention }
     if let inverseCustomization { inverse = inverseCustomization(inverse) }
@@ -550,6 +553,7 @@ public struct Mapping<Object>: MappingProtocol {
     if let value = options.childMerging { copy.childMergingPolicy = value }
     if let value = options.relationshipNulls { copy.relationshipNullPolicy = value }
     if let value = options.form { copy.formOptions = value }
+    if let value = options.decimals { copy.decimalOutput = value }
     copy.rebuildPlan()
     return copy
   }

@@ -19,6 +19,7 @@ extension MappingOptions {
   /// | ``nulls`` | ``NullPolicy/include`` | `nil` attributes are written as `null` (request mappings) |
   /// | ``relationshipNulls`` | ``NullPolicy/omit`` | `nil` relationships are left out |
   /// | ``form`` | ``FormEncodingOptions/restKit`` | form bodies as RestKit wrote them: `%20`, bare `key` for `null`, `r[][][]=…`, `1`/`0` |
+  /// | ``decimals`` | ``DecimalOutput/string`` | `Decimal` values written as strings (`"18274191731731.4557723623"`), to keep their precision |
   ///
   /// What it does not set, on purpose: ``coercion`` stays lenient but strict about garbage
   /// (`"12abc"` is never 12, as RestKit read it); `null` into a non-optional property stays an
@@ -28,7 +29,7 @@ extension MappingOptions {
     MappingOptions(
       nulls: .include, dateFormats: DateFormat.restKitFormats,
       attributeFailures: .skipWithDiagnostic, emptyStrings: .asNull, relationshipNulls: .omit,
-      form: .restKit)
+      form: .restKit, decimals: .string)
   }
 
   /// The options that make mapping behave as ObjectMapper (and AppCoreKit) did, for code

@@ -77,6 +77,10 @@ public struct MappingOptions: Sendable {
   /// options of its own; `nil`: not set (``FormEncodingOptions``' defaults). Options given to
   /// the format (`.formURLEncoded(FormEncodingOptions(booleans: .numeric))`) win.
   public var form: FormEncodingOptions?
+  /// How `Decimal` values are written when serializing: numbers (the default) or strings
+  /// (RestKit wrote strings, to keep their precision from servers that read doubles); `nil`:
+  /// not set (the root mapping's ``InverseMapping/decimals(_:)``, else numbers).
+  public var decimals: DecimalOutput?
   /// How many errors, and how many diagnostics, the call keeps with their paths; the rest are
   /// only counted (``MappingErrors/omittedCount``); `nil`: not set (``defaultErrorLimit``,
   /// 1,000). `0` keeps none and only counts them; negative values count as `0`.
@@ -123,6 +127,7 @@ public struct MappingOptions: Sendable {
   ///   - childMerging: How payload objects map onto existing to-one children.
   ///   - relationshipNulls: Whether `nil` relationships serialize as `null`.
   ///   - form: How form bodies are written by ``PayloadFormat/formURLEncoded``.
+  ///   - decimals: How `Decimal` values are written when serializing.
   ///   - errorLimit: How many errors and diagnostics the call keeps (``errorLimit``).
   public init(
     coercion: Coercion? = nil, nulls: NullPolicy? = nil, groups: Set<String>? = nil,
@@ -132,8 +137,9 @@ public struct MappingOptions: Sendable {
     attributeFailures: AttributeFailurePolicy? = nil, emptyStrings: EmptyStringPolicy? = nil,
     allowsUnmappableRepresentation: Bool? = nil, childMerging: ChildMerging? = nil,
     relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil,
-    errorLimit: Int? = nil
+    decimals: DecimalOutput? = nil, errorLimit: Int? = nil
   ) {
+    self.decimals = decimals
     self.errorLimit = errorLimit
     self.attributeFailures = attributeFailures
     self.emptyStrings = emptyStrings
@@ -172,7 +178,8 @@ public struct MappingOptions: Sendable {
         ?? inherited.allowsUnmappableRepresentation,
       childMerging: childMerging ?? inherited.childMerging,
       relationshipNulls: relationshipNulls ?? inherited.relationshipNulls,
-      form: form ?? inherited.form, errorLimit: errorLimit ?? inherited.errorLimit)
+      form: form ?? inherited.form, decimals: decimals ?? inherited.decimals,
+      errorLimit: errorLimit ?? inherited.errorLimit)
     options.metadata = Self.metadata(metadata, over: inherited.metadata)
     return options
   }

@@ -164,7 +164,7 @@ extension InverseMapping {
     options: MappingOptions = .none, _ body: (inout PayloadWriter, inout EncodingRun) -> Void
   ) throws(MappingErrors) -> PayloadWriter {
     var writer = PayloadWriter(target: target, pretty: pretty, capacity: max(capacity, 256))
-    writer.decimals = decimalOutput
+    writer.decimals = options.decimals ?? decimalOutput ?? .number
     var run = EncodingRun(options: options)
     // The call's policy for `nil` relationships, else the root mapping's: every mapping of the
     // call follows it unless it (or the relationship) sets its own.

@@ -33,7 +33,9 @@ public struct InverseMapping<Object>: Sendable {
   var rootPath: [String] = []
   /// The mapping's own nil policy; `nil`: inherited from the parent mapping or the call.
   var nullPolicy: NullPolicy?
-  var decimalOutput: DecimalOutput = .number
+  /// How `Decimal` values are written (``decimals(_:)``, or the mapping's
+  /// ``MappingOptions/decimals``); `nil`: the call's, else numbers.
+  var decimalOutput: DecimalOutput?
   /// The mapping's own date format for writing; `nil`: inherited from the parent or the call.
   var dateFormat: DateFormat?
   /// The mapping's own groups; `nil`: inherited from the parent or the call.
@@ -63,8 +65,10 @@ public struct InverseMapping<Object>: Sendable {
   init(
     encodings: [RuleEncoding<Object>], nulls: NullPolicy?, dateFormat: DateFormat?,
     groups: Set<String>? = nil, groupMatching: GroupMatching? = nil,
-    relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil
+    relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil,
+    decimals: DecimalOutput? = nil
   ) {
+    self.decimalOutput = decimals
     self.groupMatching = groupMatching
     self.relationshipNulls = relationshipNulls
     self.form = form
@@ -300,7 +304,8 @@ public struct InverseMapping<Object>: Sendable {
     return copy.rebuilt()
   }
 
-  /// The inverse writing `Decimal` values as numbers (the default) or as strings.
+  /// The inverse writing `Decimal` values as numbers (the default) or as strings; a call's
+  /// ``MappingOptions/decimals`` wins.
   public func decimals(_ output: DecimalOutput) -> Self {
     var copy = self
     copy.decimalOutput = output

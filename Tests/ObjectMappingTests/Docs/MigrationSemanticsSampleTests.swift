@@ -84,7 +84,7 @@ struct MigrationSemanticsSampleTests {
     let article = Article(title: "Hello world", tags: ["a"], published: true)
     let inverse = articleMapping.inverted().rootKey("article")
     let expected =
-      "article[title]=Hello%20world&article[subtitle]&article[tags][]=a&article[published]=1"
+      "article[published]=1&article[subtitle]&article[tags][]=a&article[title]=Hello%20world"
     #expect(
       String(
         decoding: try inverse.serialize(

@@ -51,6 +51,7 @@ struct CompatibilityPresetTests {
     #expect(options.nulls == .include)
     #expect(options.relationshipNulls == .omit)
     #expect(options.form == .restKit)
+    #expect(options.decimals == .string)
     // Nothing else.
     #expect(options.coercion == nil && options.groups == nil && options.groupMatching == nil)
     #expect(options.validation == nil && options.missingKeys == nil && options.keys == nil)
@@ -152,8 +153,8 @@ struct CompatibilityPresetTests {
         post, as: .formURLEncoded, with: .restKitCompatible), as: UTF8.self)
     #expect(
       body
-        == "post[id]=1&post[title]=Hi%20there&post[views]&post[published]&post[link]"
-        + "&post[tags][]=a%20b&post[tags][]=c")
+        == "post[id]=1&post[link]&post[published]&post[tags][]=a%20b&post[tags][]=c"
+        + "&post[title]=Hi%20there&post[views]")
     // Options given to the format win over the preset's.
     let standard = String(
       decoding: try Self.post.inverted().rootKey("post").serialize(
@@ -165,6 +166,41 @@ struct CompatibilityPresetTests {
       for: post, as: .formURLEncoded, rootKey: "post", with: .restKitCompatible)
     #expect(String(decoding: request.data, as: UTF8.self) == body)
     #expect(request.contentType == "application/x-www-form-urlencoded")
+  }
+
+  /// RestKit wrote `NSDecimalNumber`s as strings, to keep their precision (R-1.13.4): the
+  /// preset does, per call, per mapping and through a request body, in JSON and form bodies;
+  /// without it (or with `decimals: .number`) they are exact JSON numbers. A call's setting
+  /// wins over an inverse's `.decimals(_:)`.
+  @Test func restKitCompatibleWritesDecimalsAsStrings() throws {
+    struct Account: Sendable {
+      var balance: Decimal = 0
+    }
+    let account = Mapping(Account.init) { Attribute("balance", \.balance) }
+    let value = try #require(Decimal(string: "18274191731731.4557723623"))
+    let text = { (data: Data) in String(decoding: data, as: UTF8.self) }
+    #expect(
+      text(try account.serialize(Account(balance: value), with: .restKitCompatible))
+        == #"{"balance":"18274191731731.4557723623"}"#)
+    #expect(
+      text(try account.serialize(Account(balance: value)))
+        == #"{"balance":18274191731731.4557723623}"#)
+    #expect(
+      text(try account.options(.restKitCompatible).serialize(Account(balance: value)))
+        == #"{"balance":"18274191731731.4557723623"}"#)
+    var numbers = MappingOptions.restKitCompatible
+    numbers.decimals = .number
+    #expect(
+      text(
+        try account.inverted().decimals(.string).serialize(Account(balance: value), with: numbers))
+        == #"{"balance":18274191731731.4557723623}"#)
+    let form = try account.requestBody(
+      for: Account(balance: value), as: .formURLEncoded, rootKey: "a", with: .restKitCompatible)
+    #expect(text(form.data) == "a[balance]=18274191731731.4557723623")
+    // The string reads back as the same decimal.
+    #expect(
+      try account.map(#"{"balance":"18274191731731.4557723623"}"#, with: .restKitCompatible)
+        .balance == value)
   }
 
   @Test func startingFromAPresetAndChangingOneOption() throws {

@@ -17,7 +17,7 @@
 /// ```swift
 /// let old: Node = ["name": "Ann Lee", "note": nil, "r": [[["item1", "item2"]]], "admin": true]
 /// try old.formURLEncodedString(options: .restKit)
-/// // name=Ann%20Lee&note&r[][][]=item1&r[][][]=item2&admin=1
+/// // admin=1&name=Ann%20Lee&note&r[][][]=item1&r[][][]=item2
 /// ```
 public struct FormEncodingOptions: Sendable, Hashable {
   /// How arrays are written.
@@ -73,6 +73,9 @@ public struct FormEncodingOptions: Sendable, Hashable {
   public var booleans: BoolEncoding
   /// How names and values are percent-encoded; ``Escaping/whatwg`` by default.
   public var escaping: Escaping
+  /// Whether the members of every object are written sorted by name (RestKit's form, through
+  /// AFNetworking); `false` by default: in the node's member order (the mapping's order).
+  public var sortsKeys: Bool
 
   /// Creates form encoding options.
   ///
@@ -85,22 +88,25 @@ public struct FormEncodingOptions: Sendable, Hashable {
   ///   - nulls: How `null` values are written.
   ///   - booleans: How booleans are written.
   ///   - escaping: How names and values are percent-encoded.
+  ///   - sortsKeys: Whether every object's members are written sorted by name.
   public init(
     arrays: ArrayEncoding = .brackets, nulls: NullEncoding = .omit,
-    booleans: BoolEncoding = .literal, escaping: Escaping = .whatwg
+    booleans: BoolEncoding = .literal, escaping: Escaping = .whatwg, sortsKeys: Bool = false
   ) {
     self.arrays = arrays
     self.nulls = nulls
     self.booleans = booleans
     self.escaping = escaping
+    self.sortsKeys = sortsKeys
   }
 
   /// Bodies as RestKit wrote them (through AFNetworking's serializer): spaces as `%20` and
   /// RFC 3986 escaping (``Escaping/rfc3986``), `null` as the bare name
   /// (``NullEncoding/bareKey``), every array with empty brackets, nested arrays as
   /// `r[][][]=item1&r[][][]=item2` (``ArrayEncoding/bracketsAtEveryLevel``), booleans as `1`
-  /// and `0` (``BoolEncoding/numeric``). Members keep the mapping's order (RestKit sorted
-  /// them by name; a server reading names does not see the order).
+  /// and `0` (``BoolEncoding/numeric``), every object's members sorted by name, at every
+  /// level (``sortsKeys``).
   public static let restKit = FormEncodingOptions(
-    arrays: .bracketsAtEveryLevel, nulls: .bareKey, booleans: .numeric, escaping: .rfc3986)
+    arrays: .bracketsAtEveryLevel, nulls: .bareKey, booleans: .numeric, escaping: .rfc3986,
+    sortsKeys: true)
 }

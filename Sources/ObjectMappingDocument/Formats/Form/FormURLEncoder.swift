@@ -57,7 +57,7 @@ package struct _FormURLEncoder {
 
   private mutating func write(members: [Node.Member]) throws(FormatError) {
     var stack: [_Frame] = [
-      _Frame(frame: _WriteFrame(members: members), nameLength: 0, isIndexed: false)
+      _Frame(frame: _WriteFrame(members: ordered(members)), nameLength: 0, isIndexed: false)
     ]
     try _checkRepeatedKeys(members, stack: stack)
     while let top = stack.indices.last {
@@ -146,10 +146,18 @@ package struct _FormURLEncoder {
       case .object(let members):
         guard !members.isEmpty else { break }
         stack.append(
-          _Frame(frame: _WriteFrame(members: members), nameLength: name.count, isIndexed: false))
+          _Frame(
+            frame: _WriteFrame(members: ordered(members)), nameLength: name.count,
+            isIndexed: false))
         try _checkRepeatedKeys(members, stack: stack)
       }
     }
+  }
+
+  /// An object's members in the order they are written: sorted by name (a stable sort) with
+  /// ``FormEncodingOptions/sortsKeys``, else as they are.
+  private func ordered(_ members: [Node.Member]) -> [Node.Member] {
+    options.sortsKeys ? members.sorted { $0.key < $1.key } : members
   }
 
   /// Throws when an object names a key twice: `id=1&id=2` reads back as an array, so a repeated

@@ -3,8 +3,8 @@ import ObjectMapping
 import Testing
 
 /// RestKit's form style (issue 36): `FormEncodingOptions.restKit` writes spaces as `%20`,
-/// `null` as the bare key and nested arrays as `r[][][]=…`, as RestKit (through AFNetworking)
-/// did; the default style is unchanged.
+/// `null` as the bare key, nested arrays as `r[][][]=…` and every object's members sorted by
+/// name, as RestKit (through AFNetworking) did; the default style is unchanged.
 @Suite("Form bodies as RestKit wrote them")
 struct FormRestKitStyleTests {
   static let node: Node = [
@@ -15,8 +15,23 @@ struct FormRestKitStyleTests {
   @Test func theRestKitStyle() throws {
     #expect(
       try Self.node.formURLEncodedString(options: .restKit)
-        == "name=Ann%20Lee&note&r[][][]=item1&r[][][]=item2&admin=1"
-        + "&items[][a]=x&items[][b]=y&items[][a]=1&math=1%2B1%3D2%20%26%20%2Aok%2A~")
+        == "admin=1&items[][a]=x&items[][b]=y&items[][a]=1&math=1%2B1%3D2%20%26%20%2Aok%2A~"
+        + "&name=Ann%20Lee&note&r[][][]=item1&r[][][]=item2")
+  }
+
+  /// AFNetworking sorted every dictionary's keys: at the top level and in nested
+  /// objects, array elements kept in order; sorting alone is an option of its own.
+  @Test func membersAreSortedAtEveryLevel() throws {
+    let node: Node = [
+      "zeta": ["y": 1, "b": ["d": 2, "c": 3]], "alpha": [["k": 1, "e": 2], ["z": 0]], "mid": "m",
+    ]
+    #expect(
+      try node.formURLEncodedString(options: FormEncodingOptions(sortsKeys: true))
+        == "alpha[0][e]=2&alpha[0][k]=1&alpha[1][z]=0&mid=m&zeta[b][c]=3&zeta[b][d]=2&zeta[y]=1")
+    #expect(
+      try node.formURLEncodedString()
+        == "zeta[y]=1&zeta[b][d]=2&zeta[b][c]=3&alpha[0][k]=1&alpha[0][e]=2&alpha[1][z]=0&mid=m")
+    #expect(FormEncodingOptions.restKit.sortsKeys && !FormEncodingOptions().sortsKeys)
   }
 
   @Test func theDefaultStyleIsUnchanged() throws {
@@ -42,7 +57,7 @@ struct FormRestKitStyleTests {
     // A bare key inside an array and an object.
     #expect(
       try (["o": ["p": nil], "l": [nil, 1]] as Node).formURLEncodedString(options: .restKit)
-        == "o[p]&l[]&l[]=1")
+        == "l[]&l[]=1&o[p]")
   }
 
   @Test func whatTheReaderMakesOfTheRestKitStyle() throws {
