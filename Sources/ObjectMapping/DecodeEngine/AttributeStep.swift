@@ -237,6 +237,9 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     _ object: inout Object, _ patch: inout Patch<Object>, validates: Bool,
     run: inout MappingRun
   ) {
+    if rule.ignoresNull {
+      return run.note(.nullIgnored(kept: true), at: source.pathComponents)
+    }
     if let nullReplacement {
       set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
     } else if let defaultValue = rule.defaultValue {

@@ -19,8 +19,8 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// `fallback` what was set.
     case unknownValue(raw: String, fallback: String)
     /// `null` for a property that cannot hold `nil` was not an error, as
-    /// ``NullIntoNonOptional`` asked: `kept` is `true` when the property kept its value, `false`
-    /// when it was set to its type's zero.
+    /// ``NullIntoNonOptional`` asked, or was ignored by ``Attribute/ignoringNull()``: `kept` is
+    /// `true` when the property kept its value, `false` when it was set to its type's zero.
     case nullIgnored(kept: Bool)
     /// An object none of whose keys its mapping reads was left out: under a ``Mapper`` route,
     /// or as an element of a to-many relationship that drops failed children

@@ -52,6 +52,8 @@ public struct Attribute<Object, Value>: MappingRule {
   var attributeDateFormats: [DateFormat]?
   var nullPolicy: NullPolicy?
   var isDecodeOnly = false
+  /// Set by ``ignoringNull()``: `null` leaves the property as it is.
+  var ignoresNull = false
   var validators: [Validator<Value>] = []
   /// How absent and `null` values are treated (definition files' semantics).
   var absence = _AbsenceTreatment.standard
@@ -132,6 +134,20 @@ public struct Attribute<Object, Value>: MappingRule {
   public func decodeOnly() -> Self {
     var copy = self
     copy.isDecodeOnly = true
+    return copy
+  }
+
+  /// The same rule, leaving its property as it is when the payload's value is `null`
+  /// (ObjectMapper's `ignoreNil: true`), with a ``MappingDiagnostic/Kind/nullIgnored(kept:)``
+  /// diagnostic: an optional property keeps its value instead of becoming `nil`, a new object
+  /// keeps what `make()` gave it. Any other value maps as before.
+  ///
+  /// ```swift
+  /// Attribute("name", \.name).ignoringNull()   // {"name": null} keeps user.name
+  /// ```
+  public func ignoringNull() -> Self {
+    var copy = self
+    copy.ignoresNull = true
     return copy
   }
 

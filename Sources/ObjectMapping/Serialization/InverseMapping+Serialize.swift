@@ -100,8 +100,13 @@ extension InverseMapping {
     return try mergedWithExtra(writer.nodes.result, extra)
   }
 
-  /// The object as Foundation values (`[String: Any]` with `NSNumber`, `String`, `NSNull`,
-  /// arrays and dictionaries), for APIs that take a parameters dictionary.
+  /// The object as Foundation values (`[String: Any]` with `NSNumber`, `Bool`, `String`,
+  /// `NSNull`, arrays and dictionaries), for APIs that take a parameters dictionary
+  /// (ObjectMapper's `toJSON()`).
+  ///
+  /// Numbers are `NSNumber`s, so a whole `Double` (`150.0`) reads back `as? Double` as well as
+  /// `as? Int`. Foundation's bridging checks exactness: on Linux a `Float` property's value
+  /// (written as its shortest text, `1.3`) reads back `as? Double`, not `as? Float`.
   ///
   /// - Parameters:
   ///   - object: The object to write.
@@ -111,7 +116,8 @@ extension InverseMapping {
   public func dictionary(_ object: Object, with options: MappingOptions = .none)
     throws(MappingErrors) -> [String: Any]
   {
-    (try node(object, with: options).foundationValue as? [String: Any]) ?? [:]
+    (try node(object, with: options).foundationValue(numbersAsNSNumber: true) as? [String: Any])
+      ?? [:]
   }
 
   /// The request body for a POST or PUT of `object`: the bytes and the `Content-Type` to send.

@@ -256,6 +256,33 @@ struct CompatibilityPresetTests {
     #expect(explicit.address == Address(city: "Bergen"))
   }
 
+  /// ObjectMapper's `map["name", ignoreNil: true]` (its IgnoreNilTests): `null` leaves an
+  /// optional property as it is, where the rule without it (and the preset, which is about
+  /// non-optional properties) makes it `nil`; other values still map.
+  @Test func ignoringNullKeepsAnOptionalPropertysValue() throws {
+    struct Member: Equatable, Sendable {
+      var name: String? = "Tristan"
+      var age: Int? = 30
+    }
+    let ignoring = Mapping(Member.init) {
+      Attribute("name", \.name).ignoringNull()
+      Attribute("age", \.age)
+    }
+    let plain = Mapping(Member.init) {
+      Attribute("name", \.name)
+      Attribute("age", \.age)
+    }
+    var member = Member()
+    let report = ignoring.report(#"{"name": null, "age": null}"#, onto: member)
+    #expect(report.object == Member(name: "Tristan", age: nil))
+    #expect(
+      report.diagnostics.map(\.description) == ["/name: null ignored: the property kept its value"])
+    try plain.map(#"{"name": null}"#, onto: &member, with: .objectMapperCompatible)
+    #expect(member.name == nil)
+    #expect(try ignoring.map(#"{"name": null}"#) == Member())
+    #expect(try ignoring.map(#"{"name": "Ann"}"#).name == "Ann")
+  }
+
   @Test func objectMapperCompatibleKeepsNonOptionalsOnNullAndAcceptsUnmappablePayloads() throws {
     let profile = Profile(name: "Ann", age: 30)
     let report = Self.profile.report(

@@ -293,6 +293,45 @@ struct InverseMappingTests {
     #expect(dictionary["email"] as? String == "a@x")
     #expect(dictionary.count == 2)
   }
+
+  /// ObjectMapper's `toJSON()` tests read numbers back with `as? Double` and `as? Int`: the
+  /// dictionary's numbers are `NSNumber`s, so a whole `Double` reads as both (a Swift `Int` in
+  /// an `Any` would read only as an `Int`), nested ones too, and `JSONSerialization` writes the
+  /// same JSON as `serialize`.
+  @Test func dictionaryNumbersBridgeAsNSNumbers() throws {
+    struct Reading: Sendable {
+      var weight = 150.0
+      var ratio = 0.25
+      var count = 3
+      var flag = true
+      var big = Decimal(string: "123456789012345678901234567890") ?? 0
+      var history: [Double] = [1, 2.5]
+      var byName: [String: Double] = ["k": 4]
+    }
+    let mapping = Mapping(Reading.init) {
+      Attribute("weight", \.weight)
+      Attribute("ratio", \.ratio)
+      Attribute("count", \.count)
+      Attribute("flag", \.flag)
+      Attribute("big", \.big)
+      Attribute("history", \.history)
+      Attribute("byName", \.byName)
+    }
+    let dictionary = try mapping.dictionary(Reading())
+    #expect(dictionary["weight"] as? Double == 150 && dictionary["weight"] as? Int == 150)
+    #expect(dictionary["ratio"] as? Double == 0.25 && dictionary["ratio"] as? Int == nil)
+    #expect(dictionary["count"] as? Int == 3 && dictionary["count"] as? Double == 3)
+    #expect(dictionary["flag"] as? Bool == true)
+    #expect(dictionary["big"] as? Decimal == Decimal(string: "123456789012345678901234567890"))
+    #expect(dictionary["history"] as? [Double] == [1, 2.5])
+    #expect(dictionary["byName"] as? [String: Double] == ["k": 4])
+    let viaFoundation = try Node(
+      foundation: JSONSerialization.jsonObject(
+        with: JSONSerialization.data(withJSONObject: dictionary)))
+    #expect(viaFoundation == (try Node(jsonData: mapping.serialize(Reading()))))
+    // The public `foundationValue` keeps Swift's own types.
+    #expect(Node.integer(150).foundationValue is Int)
+  }
 }
 
 @Suite("Serialization: relationships and classes")

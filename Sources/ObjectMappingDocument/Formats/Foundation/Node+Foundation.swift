@@ -109,7 +109,14 @@ extension Node {
   /// let data = try JSONSerialization.data(withJSONObject: node.foundationValue)
   /// let back = try Node(foundation: JSONSerialization.jsonObject(with: data))
   /// ```
-  public var foundationValue: Any {
+  public var foundationValue: Any { foundationValue(numbersAsNSNumber: false) }
+
+  /// ``foundationValue`` with every number an `NSNumber` (an `NSDecimalNumber` for a large
+  /// integer) when `numbersAsNSNumber`, as Objective-C APIs and `JSONSerialization` give them:
+  /// a whole number then reads back `as? Double` as well as `as? Int` (Foundation's bridging
+  /// checks exactness), where a Swift `Int` in an `Any` reads only as an `Int`. Booleans stay
+  /// `Bool`.
+  package func foundationValue(numbersAsNSNumber: Bool) -> Any {
     var stack: [_WriteFrame] = []
     var built: [[Any]] = []
     var builtObjects: [[String: Any]] = []
@@ -131,6 +138,7 @@ extension Node {
         continue
       default:
         result = _foundationScalar(value)
+        if numbersAsNSNumber { result = _asNSNumber(result) }
       }
       while true {
         guard let top = stack.indices.last else { return result }
@@ -173,6 +181,18 @@ private func _foundationScalar(_ node: Node) -> Any {
   case .string(let text): return text
   case .array: return [Any]()
   case .object: return [String: Any]()
+  }
+}
+
+/// A Foundation scalar's number as an `NSNumber` (`Decimal` as `NSDecimalNumber`); anything
+/// else as it is.
+private func _asNSNumber(_ value: Any) -> Any {
+  switch value {
+  case let number as Int: return NSNumber(value: number)
+  case let number as Int64: return NSNumber(value: number)
+  case let number as Double: return NSNumber(value: number)
+  case let number as Decimal: return NSDecimalNumber(decimal: number)
+  default: return value
   }
 }
 
