@@ -617,6 +617,89 @@ extension Attribute {
 }
 
 extension Attribute {
+  /// The same rule for an array of enum values, leaving out the elements whose raw value no
+  /// case has (ObjectMapper's `EnumTransform` over an array) instead of failing, with one
+  /// ``MappingDiagnostic/Kind/unknownValue(raw:fallback:)`` diagnostic naming them. Elements
+  /// of another kind (a string for an `Int` raw value) still fail the attribute.
+  ///
+  /// ```swift
+  /// Attribute("states", \.states).unknownValuesSkipped()
+  /// // [0, -5, 1] -> [.open, .closed], diagnostic "/states: unknown value -5 read as nothing: left out"
+  /// ```
+  public func unknownValuesSkipped<Element>() -> Self
+  where
+    Value == [Element], Element: RawRepresentable & MappableValue,
+    Element.RawValue: MappableValue
+  {
+    skippingUnknown { payload in
+      guard let elements = payload.elements else { return nil }
+      let sorted: (known: [(String?, Element)], unknown: [String])? = try Self.known(
+        elements.map { (nil, $0) })
+      guard let sorted else { return nil }
+      return (sorted.known.map(\.1), sorted.unknown)
+    }
+  }
+
+  /// The same rule for a dictionary of enum values, leaving out the members whose raw value no
+  /// case has instead of failing, with one ``MappingDiagnostic/Kind/unknownValue(raw:fallback:)``
+  /// diagnostic naming them, as the array form does.
+  public func unknownValuesSkipped<Element>() -> Self
+  where
+    Value == [String: Element], Element: RawRepresentable & MappableValue,
+    Element.RawValue: MappableValue
+  {
+    skippingUnknown { payload in
+      guard let members = payload.members else { return nil }
+      let sorted: (known: [(String?, Element)], unknown: [String])? = try Self.known(
+        members.map { ($0.key, $0.value) })
+      guard let sorted else { return nil }
+      var kept: [String: Element] = [:]
+      for (key, element) in sorted.known where kept[key ?? ""] == nil { kept[key ?? ""] = element }
+      return (kept, sorted.unknown)
+    }
+  }
+
+  /// The elements whose raw value a case has, and the descriptions of those no case has; `nil`
+  /// when every element is known (the original read failed for another reason). An element of
+  /// another kind throws its own error.
+  private static func known<Element: RawRepresentable & MappableValue>(
+    _ elements: [(String?, PayloadValue)]
+  ) throws -> (known: [(String?, Element)], unknown: [String])?
+  where Element.RawValue: MappableValue {
+    var known: [(String?, Element)] = []
+    var unknown: [String] = []
+    for (key, element) in elements {
+      if let raw = try? Element.RawValue(payload: element), Element(rawValue: raw) == nil {
+        unknown.append(element.rawDescription)
+      } else {
+        known.append((key, try Element(payload: element)))
+      }
+    }
+    return unknown.isEmpty ? nil : (known, unknown)
+  }
+
+  /// The same rule, reading what `filter` keeps (with a diagnostic naming what it left out)
+  /// when the read fails because of unknown enum values.
+  private func skippingUnknown(
+    _ filter: @escaping @Sendable (PayloadValue) throws -> (Value, [String])?
+  ) -> Self {
+    var copy = self
+    let original = read
+    copy.read = { payload in
+      do {
+        return try original(payload)
+      } catch {
+        guard let (kept, unknown) = try filter(payload) else { throw error }
+        let listed = unknown.prefix(10).joined(separator: ", ")
+        let more = unknown.count > 10 ? " and \(unknown.count - 10) more" : ""
+        throw Substituted(value: kept, raw: listed + more, fallback: "nothing: left out")
+      }
+    }
+    return copy
+  }
+}
+
+extension Attribute {
   /// The same rule for an optional property, reading an empty string (`""`) as `nil` instead of
   /// converting it (RestKit read `""` as `nil` for dates, URLs and numbers).
   ///

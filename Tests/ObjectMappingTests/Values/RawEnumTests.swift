@@ -69,3 +69,50 @@ struct RawEnumTests {
     #expect(issue.state == .closed && issue.priority == nil)
   }
 }
+
+/// ObjectMapper's `EnumTransform` over an array or a dictionary dropped the unknown raw values
+/// (its BasicTypesTestsFromJSON "…ShouldNotCrashWithNonDefinedvalue" cases):
+/// `unknownValuesSkipped()` does, with a diagnostic, where the rule without it fails.
+@Suite("Values: unknown enum values left out of collections")
+struct UnknownEnumElementTests {
+  enum Kind: Int, MappableValue, Sendable {
+    case plain = 0
+    case special = 1
+  }
+
+  struct Box: Equatable, Sendable {
+    var kinds: [Kind] = []
+    var byName: [String: Kind] = [:]
+  }
+
+  static let skipping = Mapping(Box.init) {
+    Attribute("kinds", \.kinds).unknownValuesSkipped().optional()
+    Attribute("byName", \.byName).unknownValuesSkipped().optional()
+  }
+  static let strict = Mapping(Box.init) {
+    Attribute("kinds", \.kinds).optional()
+    Attribute("byName", \.byName).optional()
+  }
+
+  @Test func unknownElementsAreLeftOutWithADiagnostic() throws {
+    let json = #"{"kinds": [0, -5, 1, 9], "byName": {"a": 0, "b": -5}}"#
+    let report = Self.skipping.report(json)
+    #expect(report.errors.isEmpty)
+    #expect(report.object == Box(kinds: [.plain, .special], byName: ["a": .plain]))
+    #expect(
+      report.diagnostics.map(\.description) == [
+        "/kinds: unknown value -5, 9 read as nothing: left out",
+        "/byName: unknown value -5 read as nothing: left out",
+      ])
+    // Without it the attribute fails, as before.
+    #expect(throws: MappingErrors.self) { try Self.strict.map(json) }
+    // Known values only: no diagnostic; a value of another kind is still an error.
+    #expect(try Self.skipping.map(#"{"kinds": [1, 0]}"#).kinds == [.special, .plain])
+    #expect(Self.skipping.report(#"{"kinds": [1, 0]}"#).diagnostics.isEmpty)
+    #expect(throws: MappingErrors.self) { try Self.skipping.map(#"{"kinds": [1, "x"]}"#) }
+    // Serializing writes what is there.
+    #expect(
+      String(decoding: try Self.skipping.serialize(Box(kinds: [.special])), as: UTF8.self)
+        == #"{"kinds":[1],"byName":{}}"#)
+  }
+}
