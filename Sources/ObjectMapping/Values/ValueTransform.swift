@@ -78,6 +78,39 @@ public struct ValueTransform<Input, Output>: Sendable {
     return try reverseBody(output)
   }
 
+  /// This transform applied to every element of an array, in order (ObjectMapper's transforms
+  /// on `[T]`); an element that fails fails the whole value. Nest it for arrays of arrays.
+  ///
+  /// ```swift
+  /// Attribute("dates", \.dates, .date(format: "dd/MM/yyyy").elements)          // [Date]
+  /// Attribute("grid", \.grid, playerTransform.elements.elements)               // [[Player]]
+  /// ```
+  public var elements: ValueTransform<[Input], [Output]> {
+    let each = self
+    guard each.isReversible else {
+      return ValueTransform<[Input], [Output]>(decodeOnly: { try $0.map(each.forward) })
+    }
+    return ValueTransform<[Input], [Output]>(
+      forward: { try $0.map(each.forward) }, reverse: { try $0.map(each.reverse) })
+  }
+
+  /// This transform applied to every value of a dictionary, keys kept (ObjectMapper's
+  /// transforms on `[String: T]`); a value that fails fails the whole dictionary.
+  ///
+  /// ```swift
+  /// Attribute("birthdays", \.birthdays, .date(format: "dd/MM/yyyy").values)   // [String: Date]
+  /// ```
+  public var values: ValueTransform<[String: Input], [String: Output]> {
+    let each = self
+    guard each.isReversible else {
+      return ValueTransform<[String: Input], [String: Output]>(decodeOnly: {
+        try $0.mapValues(each.forward)
+      })
+    }
+    return ValueTransform<[String: Input], [String: Output]>(
+      forward: { try $0.mapValues(each.forward) }, reverse: { try $0.mapValues(each.reverse) })
+  }
+
   /// This transform followed by `next`: forward runs this then `next`, reverse runs `next`'s
   /// reverse then this one's.
   public func then<Next>(_ next: ValueTransform<Output, Next>) -> ValueTransform<Input, Next> {

@@ -110,3 +110,50 @@ extension ValueTransform where Input == Node, Output == TransformTests.Coordinat
     throw ConversionFailure.typeMismatch(expected: "a number", found: node.kindDescription)
   }
 }
+
+/// ObjectMapper applies one transform to `[T]`, `[[T]]` and `[String: T]` properties (its
+/// MappableTypesWithTransformsTests): `elements` and `values` lift a transform the same way,
+/// in both directions.
+@Suite("Transforms lifted over collections")
+struct LiftedTransformTests {
+  struct Player: Equatable, Sendable {
+    var name: String
+  }
+
+  struct Team: Equatable, Sendable {
+    var days: [Date] = []
+    var grid: [[Player]] = []
+    var byRole: [String: Player] = [:]
+    var counts: [Int] = []
+  }
+
+  static let player = ValueTransform<String, Player>(
+    forward: { Player(name: $0) }, reverse: { $0.name })
+
+  static let mapping = Mapping(Team.init) {
+    Attribute("days", \.days, ValueTransform.date(format: "dd/MM/yyyy").elements)
+    Attribute("grid", \.grid, Self.player.elements.elements)
+    Attribute("byRole", \.byRole, Self.player.values)
+    Attribute("counts", \.counts, ValueTransform<String, Int>.numericString.elements).optional()
+  }
+
+  @Test func eachElementAndValueIsTransformedBothWays() throws {
+    let json =
+      #"{"days":["01/03/2012","02/03/2012"],"grid":[["a","b"],["c"]],"byRole":{"keeper":"k"},"counts":["1","2"]}"#
+    let team = try Self.mapping.map(json)
+    #expect(team.days.count == 2 && team.days[1].timeIntervalSince(team.days[0]) == 86_400)
+    #expect(team.grid == [[Player(name: "a"), Player(name: "b")], [Player(name: "c")]])
+    #expect(team.byRole == ["keeper": Player(name: "k")])
+    #expect(team.counts == [1, 2])
+    #expect(String(decoding: try Self.mapping.serialize(team), as: UTF8.self) == json)
+    // One element that fails fails the attribute, at its path.
+    let failure = #expect(throws: MappingErrors.self) {
+      try Self.mapping.map(#"{"days":["01/03/2012","soon"],"grid":[],"byRole":{}}"#)
+    }
+    #expect(failure?.errors.map(\.path) == ["/days"])
+    // A decode-only transform lifts to a decode-only one.
+    let oneWay = ValueTransform<String, Player>(decodeOnly: { Player(name: $0) })
+    #expect(!oneWay.elements.isReversible && !oneWay.values.isReversible)
+    #expect(try oneWay.elements.forward(["x"]) == [Player(name: "x")])
+  }
+}
