@@ -123,7 +123,7 @@ public struct DynamicCase<Base>: Sendable {
     makeEncoder = { discriminator in
       var inverse = plan.inverse
       if let discriminator {
-        inverse = inverse.adding(path: discriminator.path, label: "discriminator") { _ in
+        inverse = inverse.addingFallback(path: discriminator.path, label: "discriminator") { _ in
           discriminator.value
         }
       }

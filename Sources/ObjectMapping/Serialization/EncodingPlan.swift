@@ -88,7 +88,7 @@ struct EncodingRule<Object>: Sendable {
   /// The rule's own nil policy, overriding the mapping's.
   var nulls: NullPolicy?
   /// Writes the value of the `Object` it is given a pointer to (see ``EncodeStep``).
-  let step: EncodeStep
+  var step: EncodeStep
   /// Where the value goes: under ``path`` (every rule of the DSL), or, for the `@self` rules
   /// of definition files, into the object itself or as the whole output.
   var placement = OutputPlacement.member
@@ -809,6 +809,26 @@ final class InversePlan<Object>: Sendable {
     }
     writer.endArray()
     return wroteAny
+  }
+}
+
+/// A rule's step with a stand-in: `primary` writes the value when it has one (`null` left out),
+/// `fallback` otherwise (a dynamic case's discriminator behind the case's own property).
+final class FallbackEncodeStep: EncodeStepKind {
+  let primary: EncodeStep
+  let fallback: EncodeStep
+
+  init(_ primary: EncodeStep, _ fallback: EncodeStep) {
+    self.primary = primary
+    self.fallback = fallback
+  }
+
+  func write(
+    _ object: UnsafeBorrowedModel, to writer: inout PayloadWriter, run: inout EncodingRun,
+    nulls: NullPolicy
+  ) -> Bool {
+    if primary.write(object, to: &writer, run: &run, nulls: .omit) { return true }
+    return fallback.write(object, to: &writer, run: &run, nulls: nulls)
   }
 }
 

@@ -253,6 +253,23 @@ public struct InverseMapping<Object>: Sendable {
     return copy.rebuilt()
   }
 
+  /// The inverse with a computed member at `path` that stands in for a rule of its own at the
+  /// same path when that rule writes nothing (its property is `nil`, or `null` it would
+  /// write): a dynamic case's discriminator behind the case's own property. Without such a
+  /// rule, ``adding(path:label:value:)``.
+  func addingFallback<Value: MappableValue>(
+    path: [String], label: String, value: @escaping @Sendable (Object) throws -> Value
+  ) -> Self {
+    let added = adding(path: path, label: label, value: value)
+    guard
+      let own = rules.firstIndex(where: { $0.path == path && $0.placement == .member }),
+      let fallback = added.rules.last
+    else { return added }
+    var copy = self
+    copy.rules[own].step = EncodeStep(FallbackEncodeStep(copy.rules[own].step, fallback.step))
+    return copy.rebuilt()
+  }
+
   /// The inverse with a computed member at `path` (literal keys).
   func adding<Value: MappableValue>(
     path: [String], label: String, value: @escaping @Sendable (Object) throws -> Value

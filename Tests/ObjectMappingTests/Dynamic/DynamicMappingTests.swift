@@ -119,6 +119,44 @@ struct DynamicClassTests {
     )
   }
 
+  /// A case mapping that reads the discriminator's key into a property of its own (ObjectMapper's
+  /// class clusters: `type <- map["type"]`) writes that property's value when it has one, and
+  /// the discriminator when it is `nil`, so the payload maps back to the same case (before, a
+  /// `nil` property left the key out and the object came back as another case).
+  @Test func aNilDiscriminatorPropertyWritesTheDiscriminator() throws {
+    class Vehicle: @unchecked Sendable {
+      var type: String?
+      var wheels = 0
+      required init() {}
+    }
+    final class Bus: Vehicle, @unchecked Sendable {}
+    let vehicleRules = Mapping(Vehicle.init) {
+      Attribute("type", \.type)
+      Attribute("wheels", \.wheels)
+    }
+    let bus = Mapping(Bus.init) { Include(vehicleRules) }
+    let vehicles = DynamicMapping<Vehicle> {
+      Match("type", equals: "bus", bus)
+      Match.otherwise(vehicleRules)
+    }
+    let untyped = Bus()
+    untyped.wheels = 6
+    let json = String(decoding: try vehicles.serialize(untyped), as: UTF8.self)
+    #expect(json == #"{"type":"bus","wheels":6}"#)
+    #expect(try vehicles.map(json) is Bus)
+    // A value of its own is kept, as before, and `null` under `.nulls(.include)` is not written
+    // over the discriminator.
+    untyped.type = "BUS"
+    #expect(
+      String(decoding: try vehicles.serialize(untyped), as: UTF8.self)
+        == #"{"type":"BUS","wheels":6}"#)
+    untyped.type = nil
+    #expect(
+      String(
+        decoding: try vehicles.serialize(untyped, with: MappingOptions(nulls: .include)),
+        as: UTF8.self) == #"{"type":"bus","wheels":6}"#)
+  }
+
   @Test func aClosureChoosesTheCaseAndATableInvertsIt() throws {
     let chosen = DynamicMapping<Person>(
       choosing: { value in
