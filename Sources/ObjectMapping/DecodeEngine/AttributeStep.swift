@@ -214,7 +214,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
         at: source.pathComponents)
       return
     }
-    if emptyStringMayBeNull, run.context.emptyStrings == .asNull, payload.isEmptyString,
+    if emptyStringMayBeNull, run.context.emptyStrings == .asNull, payload.isBlankString,
       nullReplacement != nil || rule.defaultValue != nil
         || run.context.nullIntoNonOptional != .fail
         || run.context.attributeFailures != .skipWithDiagnostic

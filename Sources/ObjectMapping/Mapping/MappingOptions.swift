@@ -254,7 +254,8 @@ public enum AttributeFailurePolicy: Sendable, Hashable {
 public enum EmptyStringPolicy: Sendable, Hashable {
   /// `""` is converted like any other string (the default).
   case convert
-  /// `""` reads as `null`: `nil` for an optional property, the `default:` otherwise, else what
+  /// `""` (or a string of only whitespace, `"   "`, as RestKit read it) reads as `null`: `nil`
+  /// for an optional property, the `default:` otherwise, else what
   /// ``NullIntoNonOptional`` says — except that where that is an error and
   /// ``AttributeFailurePolicy/skipWithDiagnostic`` is on (``MappingOptions/restKitCompatible``),
   /// the value is skipped with a diagnostic, as a value that does not convert.

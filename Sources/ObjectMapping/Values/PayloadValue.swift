@@ -98,6 +98,13 @@ public struct PayloadValue {
     entry.kind == .string && tape.stringEquals(at: index, [])
   }
 
+  /// Whether the value is a string that is empty or holds only whitespace (spaces, tabs, line
+  /// breaks): what RestKit read as `nil` for numbers and dates.
+  var isBlankString: Bool {
+    isEmptyString
+      || (entry.kind == .string && tape.string(at: index).allSatisfy { $0.isWhitespace })
+  }
+
   /// The coercion mode of the mapping that reads this value.
   public var coercion: Coercion {
     checkLifetime()

@@ -200,5 +200,12 @@ struct AttributeFailureTests {
         == Row(total: 9))
     // By default `""` is converted, and fails.
     #expect(throws: MappingErrors.self) { try row.map(#"{"at": ""}"#) }
+    // A string of only whitespace reads as `null` too (RestKit's T17); a `String` keeps it.
+    var blank = Row(count: 1, ratio: 2, on: true, at: Date(timeIntervalSince1970: 5))
+    try row.map(
+      #"{"ratio": "  ", "at": " \t\n", "name": "   "}"#, onto: &blank, with: asNull)
+    #expect(blank.ratio == nil && blank.at == nil && blank.name == "   ")
+    // Text around a value is not blank: it still fails to convert.
+    #expect(throws: MappingErrors.self) { try row.map(#"{"at": " x "}"#, with: asNull) }
   }
 }
