@@ -124,6 +124,22 @@ struct StreamingTests {
     #expect(ids == [1, 2])
     #expect(page.summary.envelope?["next"] == "/articles?page=2")
     #expect(page.url.path == "/articles")
+    // Each element reads the layout's key path as RestKit's `@metadata.mapping.rootKeyPath`.
+    struct Keyed: Sendable {
+      var id = 0
+      var rootKeyPath: String?
+    }
+    let keyed = Mapping(Keyed.init) {
+      Attribute("id", \.id)
+      Attribute("@metadata.mapping.rootKeyPath", \.rootKeyPath)
+    }
+    var seen: [String?] = []
+    for try await element in try await manager.elements(
+      "/articles", mapping: keyed, as: .array(at: "data"))
+    {
+      seen.append(element.rootKeyPath)
+    }
+    #expect(seen == ["data", "data"])
   }
 
   @Test func aStatusOutsideTwoHundredsIsAnErrorWithItsMessages() async throws {

@@ -566,12 +566,11 @@ where Value: RawRepresentable & Sendable & SendableMetatype, Value.RawValue: Map
   ///
   /// Serializing writes the fallback's own raw value (the unknown one is not kept).
   public func unknownValues(as fallback: Value) -> Self {
-    substituting(
-      { fallback }, named: "\(fallback.rawValue)",
-      whenUnknown: { payload in
-        guard let raw = try? Value.RawValue(payload: payload) else { return false }
-        return Value(rawValue: raw) == nil
-      })
+    substituting { payload in
+      guard isUnknown(payload, of: Value.self) else { return nil }
+      return Substituted(
+        value: fallback, raw: payload.rawDescription, fallback: "\(fallback.rawValue)")
+    }
   }
 }
 
@@ -588,19 +587,16 @@ extension Attribute {
     Value == Wrapped?, Wrapped: RawRepresentable & SendableMetatype,
     Wrapped.RawValue: MappableValue
   {
-    substituting(
-      { nil }, named: "nil",
-      whenUnknown: { payload in
-        guard let raw = try? Wrapped.RawValue(payload: payload) else { return false }
-        return Wrapped(rawValue: raw) == nil
-      })
+    substituting { payload in
+      guard isUnknown(payload, of: Wrapped.self) else { return nil }
+      return Substituted(value: nil, raw: payload.rawDescription, fallback: "nil")
+    }
   }
 
-  /// The same rule, setting `fallback()` (with a diagnostic naming it `name`) when its read
-  /// fails on a value `isUnknown` recognises as an enum value no case has.
+  /// The same rule, reading what `substitute` gives (set with a diagnostic) when its read fails
+  /// on unknown enum values; `nil` from `substitute` keeps the read's own error.
   fileprivate func substituting(
-    _ fallback: @escaping @Sendable () -> Value, named name: String,
-    whenUnknown isUnknown: @escaping @Sendable (PayloadValue) -> Bool
+    _ substitute: @escaping @Sendable (PayloadValue) throws -> Substituted<Value>?
   ) -> Self {
     var copy = self
     let original = read
@@ -608,12 +604,20 @@ extension Attribute {
       do {
         return try original(payload)
       } catch {
-        guard isUnknown(payload) else { throw error }
-        throw Substituted(value: fallback(), raw: payload.rawDescription, fallback: name)
+        guard let substituted = try substitute(payload) else { throw error }
+        throw substituted
       }
     }
     return copy
   }
+}
+
+/// Whether `payload` is a raw value of `Element`'s type that no case of `Element` has.
+private func isUnknown<Element: RawRepresentable>(
+  _ payload: PayloadValue, of _: Element.Type
+) -> Bool where Element.RawValue: MappableValue {
+  guard let raw = try? Element.RawValue(payload: payload) else { return false }
+  return Element(rawValue: raw) == nil
 }
 
 extension Attribute {
@@ -631,45 +635,41 @@ extension Attribute {
     Value == [Element], Element: RawRepresentable & MappableValue,
     Element.RawValue: MappableValue
   {
-    skippingUnknown { payload in
+    substituting { payload in
       guard let elements = payload.elements else { return nil }
-      let sorted: (known: [(String?, Element)], unknown: [String])? = try Self.known(
-        elements.map { (nil, $0) })
-      guard let sorted else { return nil }
-      return (sorted.known.map(\.1), sorted.unknown)
+      return try Self.leavingOutUnknown(elements.map { ((), $0) }).map { known, unknown in
+        Self.skipped(known.map(\.1), unknown)
+      }
     }
   }
 
   /// The same rule for a dictionary of enum values, leaving out the members whose raw value no
   /// case has instead of failing, with one ``MappingDiagnostic/Kind/unknownValue(raw:fallback:)``
-  /// diagnostic naming them, as the array form does.
+  /// diagnostic naming them, as the array form does. A repeated key keeps its first member.
   public func unknownValuesSkipped<Element>() -> Self
   where
     Value == [String: Element], Element: RawRepresentable & MappableValue,
     Element.RawValue: MappableValue
   {
-    skippingUnknown { payload in
+    substituting { payload in
       guard let members = payload.members else { return nil }
-      let sorted: (known: [(String?, Element)], unknown: [String])? = try Self.known(
-        members.map { ($0.key, $0.value) })
-      guard let sorted else { return nil }
-      var kept: [String: Element] = [:]
-      for (key, element) in sorted.known where kept[key ?? ""] == nil { kept[key ?? ""] = element }
-      return (kept, sorted.unknown)
+      return try Self.leavingOutUnknown(members.map { ($0.key, $0.value) }).map { known, unknown in
+        Self.skipped(Dictionary(known, uniquingKeysWith: { first, _ in first }), unknown)
+      }
     }
   }
 
-  /// The elements whose raw value a case has, and the descriptions of those no case has; `nil`
-  /// when every element is known (the original read failed for another reason). An element of
-  /// another kind throws its own error.
-  private static func known<Element: RawRepresentable & MappableValue>(
-    _ elements: [(String?, PayloadValue)]
-  ) throws -> (known: [(String?, Element)], unknown: [String])?
+  /// The elements (with their keys) whose raw value a case has, and the descriptions of those
+  /// no case has; `nil` when every element is known (the read failed for another reason). An
+  /// element of another kind throws its own error.
+  private static func leavingOutUnknown<Key, Element: RawRepresentable & MappableValue>(
+    _ elements: [(Key, PayloadValue)]
+  ) throws -> (known: [(Key, Element)], unknown: [String])?
   where Element.RawValue: MappableValue {
-    var known: [(String?, Element)] = []
+    var known: [(Key, Element)] = []
     var unknown: [String] = []
     for (key, element) in elements {
-      if let raw = try? Element.RawValue(payload: element), Element(rawValue: raw) == nil {
+      if isUnknown(element, of: Element.self) {
         unknown.append(element.rawDescription)
       } else {
         known.append((key, try Element(payload: element)))
@@ -678,24 +678,13 @@ extension Attribute {
     return unknown.isEmpty ? nil : (known, unknown)
   }
 
-  /// The same rule, reading what `filter` keeps (with a diagnostic naming what it left out)
-  /// when the read fails because of unknown enum values.
-  private func skippingUnknown(
-    _ filter: @escaping @Sendable (PayloadValue) throws -> (Value, [String])?
-  ) -> Self {
-    var copy = self
-    let original = read
-    copy.read = { payload in
-      do {
-        return try original(payload)
-      } catch {
-        guard let (kept, unknown) = try filter(payload) else { throw error }
-        let listed = unknown.prefix(10).joined(separator: ", ")
-        let more = unknown.count > 10 ? " and \(unknown.count - 10) more" : ""
-        throw Substituted(value: kept, raw: listed + more, fallback: "nothing: left out")
-      }
-    }
-    return copy
+  /// `kept`, substituted with a diagnostic naming the `unknown` values left out (ten, then how
+  /// many more).
+  private static func skipped(_ kept: Value, _ unknown: [String]) -> Substituted<Value> {
+    let more = unknown.count > 10 ? " and \(unknown.count - 10) more" : ""
+    return Substituted(
+      value: kept, raw: unknown.prefix(10).joined(separator: ", ") + more,
+      fallback: "nothing: left out")
   }
 }
 

@@ -260,13 +260,13 @@ public struct InverseMapping<Object>: Sendable {
   func addingFallback<Value: MappableValue>(
     path: [String], label: String, value: @escaping @Sendable (Object) throws -> Value
   ) -> Self {
-    let added = adding(path: path, label: label, value: value)
-    guard
-      let own = rules.firstIndex(where: { $0.path == path && $0.placement == .member }),
-      let fallback = added.rules.last
-    else { return added }
+    let fallback = Self.computedRule(path: path, label: label, value: value)
     var copy = self
-    copy.rules[own].step = EncodeStep(FallbackEncodeStep(copy.rules[own].step, fallback.step))
+    if let own = rules.firstIndex(where: { $0.path == path && $0.placement == .member }) {
+      copy.rules[own].step = EncodeStep(FallbackEncodeStep(copy.rules[own].step, fallback.step))
+    } else {
+      copy.rules.append(fallback)
+    }
     return copy.rebuilt()
   }
 
@@ -274,7 +274,16 @@ public struct InverseMapping<Object>: Sendable {
   func adding<Value: MappableValue>(
     path: [String], label: String, value: @escaping @Sendable (Object) throws -> Value
   ) -> Self {
-    let rule = EncodingRule<Object>(
+    var copy = self
+    copy.rules.append(Self.computedRule(path: path, label: label, value: value))
+    return copy.rebuilt()
+  }
+
+  /// The rule writing `value(object)` at `path` (literal keys); a throw is an error at `path`.
+  private static func computedRule<Value: MappableValue>(
+    path: [String], label: String, value: @escaping @Sendable (Object) throws -> Value
+  ) -> EncodingRule<Object> {
+    EncodingRule<Object>(
       path: path, property: \Object.self as AnyKeyPath & Sendable, label: label, nulls: nil
     ) { [valueWriter = ValueWriter<Value>.mappable] object, writer, run, nulls in
       do {
@@ -287,9 +296,6 @@ public struct InverseMapping<Object>: Sendable {
         return false
       }
     }
-    var copy = self
-    copy.rules.append(rule)
-    return copy.rebuilt()
   }
 
   /// The inverse with a computed member: `value` is called with the object being serialized.

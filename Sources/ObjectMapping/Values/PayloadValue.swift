@@ -92,17 +92,11 @@ public struct PayloadValue {
     return entry.kind == .null
   }
 
-  /// Whether this value is the empty string `""` (unchecked: for the engine, inside the
-  /// reading).
-  var isEmptyString: Bool {
-    entry.kind == .string && tape.stringEquals(at: index, [])
-  }
-
   /// Whether the value is a string that is empty or holds only whitespace (spaces, tabs, line
-  /// breaks): what RestKit read as `nil` for numbers and dates.
+  /// breaks): what RestKit read as `nil` for numbers and dates (unchecked: for the engine,
+  /// inside the reading).
   var isBlankString: Bool {
-    isEmptyString
-      || (entry.kind == .string && tape.string(at: index).allSatisfy { $0.isWhitespace })
+    entry.kind == .string && tape.string(at: index).allSatisfy(\.isWhitespace)
   }
 
   /// The coercion mode of the mapping that reads this value.
