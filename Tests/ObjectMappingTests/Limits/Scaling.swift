@@ -75,7 +75,7 @@ struct Scaling {
   }
 
   /// The CPU time the calling thread has used, in seconds.
-  private static func threadCPUSeconds() -> Double {
+  static func threadCPUSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
