@@ -208,10 +208,12 @@ struct SeedSemanticsTests {
   /// it is.
   @Test func appCoreKitNullIsAbsent() throws {
     let mapping: Mapping<TweetModel> = try Self.catalog(Self.validation).mapping("$TweetModel")
-    // The tweet's `name` ("user.name") and the user's own `name` are both required.
+    // The tweet's `name` ("user.name") and the user's own `name` are both required; the
+    // key-path attribute runs after the `user` relationship (RestKit's order), so its error
+    // comes last.
     #expect(
       Self.errorLines { _ = try mapping.map(#"{"text": null, "user": {"name": null}}"#) } == [
-        "/user/name: required value is missing", "/text: required value is missing",
+        "/text: required value is missing", "/user/name: required value is missing",
         "/user/name: required value is missing",
       ])
     let tweet = try mapping.map(

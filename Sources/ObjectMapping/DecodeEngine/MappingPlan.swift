@@ -202,12 +202,15 @@ final class _MappingPlan<Object>: Sendable {
     for (offset, rule) in rules.enumerated() {
       positions[rule.propertyKeyPath, default: []].append(offset)
     }
+    var groups: [[Int]] = []
+    for (offset, rule) in rules.enumerated() {
+      let group = positions[rule.propertyKeyPath] ?? [offset]
+      if group.first == offset { groups.append(group) }
+    }
     var earlierKeys: Set<[UInt8]> = []
     var ruleSteps: [DecodeStep<Object>?] = Array(repeating: nil, count: rules.count)
     var steps: [DecodeStep<Object>] = []
-    for (offset, rule) in rules.enumerated() {
-      let group = positions[rule.propertyKeyPath] ?? [offset]
-      guard group.first == offset else { continue }
+    for group in phaseOrder(groups, of: rules) {
       let compiled = group.map { position -> DecodeStep<Object> in
         let source = rules[position].source
         let firstKey = source.isSpecial ? nil : source.utf8Keys.first
@@ -222,6 +225,29 @@ final class _MappingPlan<Object>: Sendable {
       steps.append(compiled.count == 1 ? compiled[0] : DecodeStep(AlternativesStep(compiled)))
     }
     return (steps, ruleSteps.compactMap { $0 })
+  }
+
+  /// The groups of rules (a rule, or the rules writing one property) in the order their steps
+  /// run: as declared, except that an attribute whose source is a key path (`"nested.city"`,
+  /// `"@parent.id"`) declared before a relationship runs after the last relationship.
+  ///
+  /// This is RestKit's order (R-1.3.1: simple attributes, relationships, then key-path
+  /// attributes), kept so that a key-path attribute can write into the object a relationship
+  /// has just made or replaced: `"nested.city"` into `\.address.city` wins over the city of the
+  /// `address` relationship, wherever the two are declared. Simple attributes keep their place,
+  /// which decides nothing unless two rules write overlapping properties, and keeps the steps
+  /// in the order of typical payloads (lookups start where the previous key was found). A group
+  /// of alternatives keeps its place and its order (the later rule wins).
+  static func phaseOrder(_ groups: [[Int]], of rules: [any DecodingRule<Object>]) -> [[Int]] {
+    func mapsChild(_ group: [Int]) -> Bool { group.contains { rules[$0].mapsChildObject } }
+    guard let lastRelationship = groups.lastIndex(where: mapsChild) else { return groups }
+    let isKeyPathAttribute = { (group: [Int]) in
+      group.allSatisfy { !rules[$0].mapsChildObject && rules[$0].source.isKeyPath }
+    }
+    let leading = groups[...lastRelationship]
+    guard leading.contains(where: isKeyPathAttribute) else { return groups }
+    return leading.filter { !isKeyPathAttribute($0) } + leading.filter(isKeyPathAttribute)
+      + groups[(lastRelationship + 1)...]
   }
 
   /// Maps the object at `index` into a fresh instance; `nil` (with errors in `run`) when the

@@ -77,6 +77,7 @@ struct LiftedRule<Object, Base>: MappingRule, DecodingRule, EncodableRule, Group
   var readsPayloadKeys: Bool { inner.readsPayloadKeys }
   var keyPathProblem: String? { inner.keyPathProblem }
   var definitionProblem: String? { inner.definitionProblem }
+  var mapsChildObject: Bool { inner.mapsChildObject }
   var groupNames: [String] { (inner as? any GroupedRule)?.groupNames ?? [] }
 
   func decodeStep(mayRepeat: Bool) -> DecodeStep<Object> {

@@ -88,6 +88,9 @@ protocol DecodingRule<Object>: Sendable {
   /// Another mistake in the rule's definition (a setting its kind cannot honour), or `nil`;
   /// reported by `validate()` and on first use, while the rule still runs.
   var definitionProblem: String? { get }
+  /// Whether the rule maps a child object (a relationship): the rules whose source is a key path
+  /// run after these (``_MappingPlan/phaseOrder(_:)``).
+  var mapsChildObject: Bool { get }
 }
 
 /// How a rule treats an absent value.
@@ -100,6 +103,8 @@ enum Presence: Sendable {
 
 extension DecodingRule {
   var definitionProblem: String? { nil }
+
+  var mapsChildObject: Bool { false }
 
   var readSources: [SourcePath] {
     if case .compound(let parts) = source.storage { return parts }

@@ -508,4 +508,6 @@ struct FlatChild<Object>: Sendable {
 }
 
 /// The compiled side of the rule (internal: not part of the public conformance list).
-extension Relationship: DecodingRule {}
+extension Relationship: DecodingRule {
+  var mapsChildObject: Bool { true }
+}

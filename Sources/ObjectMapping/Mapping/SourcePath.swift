@@ -182,6 +182,16 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     return []
   }
 
+  /// Whether the path is a key path, with a dot in RestKit's spelling: more than one key
+  /// (`"nested.city"`), or a special source with keys (`"@parent.id"`, `"@metadata.page"`).
+  var isKeyPath: Bool {
+    switch storage {
+    case .keys(let keys): keys.count > 1
+    case .parent(let keys), .payload(let keys), .metadata(let keys): !keys.isEmpty
+    case .root, .index, .compound: false
+    }
+  }
+
   /// Whether this path reads a special source rather than payload keys.
   var isSpecial: Bool {
     if case .keys = storage { return false }

@@ -232,3 +232,95 @@ struct RestKitBehaviourTests {
       ])
   }
 }
+
+/// RestKit's order of work inside one object (R-1.3.1): attributes whose source is a key path
+/// run after the relationships, so they can write into the object a relationship just made.
+@Suite("RestKit behaviours: key-path attributes after relationships")
+struct RestKitPhaseOrderTests {
+  struct Address: Equatable, Sendable {
+    var street = ""
+    var city = ""
+  }
+
+  struct Person: Equatable, Sendable {
+    var name = ""
+    var address = Address()
+    var mark = ""
+  }
+
+  static let address = Mapping(Address.init) {
+    Attribute("street", \.street)
+    Attribute("city", \.city)
+  }
+
+  static let payload = #"""
+    {"name": "Ann", "nested": {"city": "Lyon"}, "address": {"street": "Rue A", "city": "Paris"}}
+    """#
+
+  /// The key-path attribute is declared before the relationship, as in RestKit's test
+  /// (`nested.city → address.city` overrides the city the `address` relationship mapped).
+  static let person = Mapping(Person.init) {
+    Attribute("name", \.name)
+    Attribute("nested.city", \.address.city)
+    Relationship("address", \.address, address)
+  }
+
+  @Test func aKeyPathAttributeWritesIntoTheObjectARelationshipMade() throws {
+    let person = try Self.person.map(Self.payload)
+    #expect(person.address == Address(street: "Rue A", city: "Lyon"))
+    #expect(person.name == "Ann")
+  }
+
+  @Test func theOrderHoldsOntoAnExistingInstanceAndInAReport() throws {
+    var existing = Person(name: "Old", address: Address(street: "Old", city: "Old"))
+    try Self.person.map(Self.payload, onto: &existing)
+    #expect(existing.address == Address(street: "Rue A", city: "Lyon"))
+    let report = Self.person.report(Self.payload)
+    #expect(report.object?.address.city == "Lyon")
+  }
+
+  @Test func declaredAfterTheRelationshipItWinsAsBefore() throws {
+    let person = Mapping(Person.init) {
+      Relationship("address", \.address, Self.address)
+      Attribute("nested.city", \.address.city)
+    }
+    #expect(try person.map(Self.payload).address.city == "Lyon")
+  }
+
+  @Test func simpleAttributesKeepTheirPlace() throws {
+    // A simple attribute declared after the relationship still runs after it (RestKit would
+    // run it first; see MigratingFromRestKit.md): the declared order decides.
+    let person = Mapping(Person.init) {
+      Relationship("address", \.address, Self.address)
+      Attribute("town", \.address.city)
+    }
+    let json = #"{"town": "Nice", "address": {"street": "Rue A", "city": "Paris"}}"#
+    #expect(try person.map(json).address.city == "Nice")
+  }
+
+  @Test func metadataAndParentKeyPathsRunLastToo() throws {
+    let person = Mapping(Person.init) {
+      Attribute("@metadata.defaults.city", \.address.city)
+      Relationship("address", \.address, Self.address)
+    }
+    let options = MappingOptions(metadata: ["defaults": ["city": "Metz"]])
+    let json = #"{"address": {"street": "Rue A", "city": "Paris"}}"#
+    #expect(try person.map(json, with: options).address.city == "Metz")
+  }
+
+  @Test func includedAlternativesKeepTheirOrder() throws {
+    // Rules writing one property (composition: the later wins) are not reordered, even when
+    // the earlier one reads a key path.
+    let base = Mapping(Person.init) {
+      Attribute("profile.mark", \.mark)
+      Relationship("address", \.address, Self.address)
+    }
+    let person = Mapping(Person.init) {
+      Include(base)
+      Attribute("mark", \.mark)
+    }
+    let json = #"{"mark": "own", "profile": {"mark": "nested"}, "address": {"street": "", "city": ""}}"#
+    #expect(try person.map(json).mark == "own")
+    #expect(try base.map(json).mark == "nested")
+  }
+}
