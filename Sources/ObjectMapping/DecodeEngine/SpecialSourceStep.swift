@@ -14,6 +14,8 @@ enum SpecialSource {
   /// mapping's sources is; `keyed` gives them for a call's key convention
   /// (``MappingOptions/keys``).
   case flatChild([SourcePath], keyed: @Sendable (KeyConvention) -> [SourcePath])
+  /// A collection operator (`comments.@count`) applied to a collection of the object.
+  case collection(CollectionOperatorSource)
 
   /// The special source `source` names; `nil` for payload keys and ``SourcePath/root``, which
   /// the plain steps read themselves.
@@ -25,6 +27,7 @@ enum SpecialSource {
     case .metadata(let keys): self = .metadata(keys: keys)
     case .index: self = .index
     case .compound(let parts): self = .compound(parts)
+    case .collection(let operation): self = .collection(CollectionOperatorSource(operation))
     }
   }
 }
@@ -53,7 +56,7 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
         return -1
       }
       return SourcePath(keys: keys).resolveAllowingEmpty(in: run.tape, from: 0)
-    case .index, .metadata:
+    case .index, .metadata, .collection:
       return -1
     case .flatChild(let parts, let keyed):
       if run.hasKeyConvention, let convention = run.keyConvention {
@@ -96,6 +99,25 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
         inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
       }
     }
+    if case .collection(let operation) = special {
+      let value: Node?
+      switch operation.value(in: run.tape, from: objectIndex) {
+      case .success(let computed): value = computed
+      case .failure(let failure):
+        return run.fail(
+          .typeMismatch(expected: failure.expected, found: failure.found.kindDescription),
+          at: operation.pathComponents)
+      }
+      // The rule's problems are reported at its own path (`/comments/@count`).
+      let outerPath = run.path
+      run.path += operation.pathComponents
+      withScratchTape(holding: value, run: &run) { index, run in
+        var innerHint = _MemberHint(object: max(index, 0))
+        inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+      }
+      run.path = outerPath
+      return
+    }
     let index = self.target(objectIndex: objectIndex, run: &run)
     var innerHint = _MemberHint(object: max(index, 0))
     inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
@@ -104,6 +126,9 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
   func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     if case .index = special { return run.collectionIndex != nil }
     if case .metadata(let keys) = special { return Self.metadataValue(keys, run: run) != nil }
+    if case .collection(let operation) = special {
+      return operation.isPresent(in: run.tape, from: objectIndex)
+    }
     return target(objectIndex: objectIndex, run: &run) >= 0
   }
 
@@ -111,7 +136,7 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     -> PayloadIdentityRead
   {
     switch special {
-    case .index, .metadata:
+    case .index, .metadata, .collection:
       // Read from a scratch tape: decoded into a scratch model.
       return .unsupported
     case .parent, .payload, .compound, .flatChild:

@@ -463,7 +463,7 @@ extension Attribute: EncodableRule {
       return .rule(rule)
     }
     guard !source.isSpecial else {
-      return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
+      return .omitted(InverseOmission(rule: label, reason: source.specialSourceOmission))
     }
     if let keyPathProblem {
       return .rule(

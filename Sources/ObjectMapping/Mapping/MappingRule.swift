@@ -108,11 +108,12 @@ extension DecodingRule {
 
   var readSources: [SourcePath] {
     if case .compound(let parts) = source.storage { return parts }
+    if let base = source.operatorBase { return [base] }
     return source.isSpecial ? [] : [source]
   }
 
   var readsPayloadKeys: Bool {
     if case .compound = source.storage { return true }
-    return !source.isSpecial
+    return !source.isSpecial || source.operatorBase != nil
   }
 }

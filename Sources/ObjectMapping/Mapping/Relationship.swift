@@ -216,12 +216,13 @@ public struct Relationship<Object>: MappingRule {
 
   var readSources: [SourcePath] {
     if source == .root, let flatChild { return flatChild.sources() }
+    if let base = source.operatorBase { return [base] }
     return source.isSpecial ? [] : [source]
   }
 
   /// An empty-source to-one relationship reads its child's keys in the parent object.
   var readsPayloadKeys: Bool {
-    (source == .root && flatChild != nil) || !source.isSpecial
+    (source == .root && flatChild != nil) || !source.isSpecial || source.operatorBase != nil
   }
 
   func decodeStep(mayRepeat: Bool) -> DecodeStep<Object> {
@@ -446,7 +447,7 @@ extension Relationship: EncodableRule {
       return .rule(rule)
     }
     guard !source.isSpecial else {
-      return .omitted(InverseOmission(rule: label, reason: "it reads a special source"))
+      return .omitted(InverseOmission(rule: label, reason: source.specialSourceOmission))
     }
     return .rule(
       EncodingRule(

@@ -30,6 +30,8 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     case metadata([String])
     case index
     case compound([SourcePath])
+    /// A key-value-coding collection operator (`comments.@count`).
+    case collection(CollectionOperation)
   }
 
   let storage: Storage
@@ -49,10 +51,22 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// Parses dotted text: `.` separates keys, `\.` is a literal dot and `\\` a backslash; a
   /// leading special-source name (`@parent`, `@root`, `@payload`, `@metadata`, `@self`) names
   /// that source, and `\@` at the start makes it a plain key.
+  ///
+  /// A key that is one of key-value coding's collection operators, after at least one key,
+  /// applies it to the collection the keys before it reach (RestKit read them through KVC):
+  /// `"comments.@count"`, `"items.@sum.price"`, `"items.@avg.price"`, `"items.@max.price"`,
+  /// `"items.@min.price"`, `"authors.@unionOfObjects.name"`,
+  /// `"authors.@distinctUnionOfObjects.name"`, `"shelves.@unionOfArrays.title"` and
+  /// `"shelves.@distinctUnionOfArrays.title"`. Such a rule only decodes. `\@count` is the
+  /// plain key `@count`.
   public init(_ text: String) {
-    let (keys, escapedFirst) = Self.dottedKeys(text)
-    if !escapedFirst, let special = Self.special(keys) {
+    let (keys, escaped) = Self.dottedKeys(text)
+    if !escaped[0], let special = Self.special(keys) {
       self = special
+    } else if let operation = CollectionOperation(keys: keys, escaped: escaped),
+      placeholderName(keys[0]) == nil
+    {
+      self.init(storage: .collection(operation))
     } else {
       self.init(dotted: keys)
     }
@@ -76,27 +90,34 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The keys of dotted `text`, and whether its first character was escaped (`\@parent`).
-  private static func dottedKeys(_ text: String) -> (keys: [String], escapedFirst: Bool) {
+  /// The keys of dotted `text`, and for each whether its first character was escaped
+  /// (`\@parent`, `\@count`).
+  private static func dottedKeys(_ text: String) -> (keys: [String], escaped: [Bool]) {
     var keys: [String] = []
+    var escaped: [Bool] = []
     var current = ""
+    var currentEscaped = false
     var escaping = false
     for character in text {
       if escaping {
+        if current.isEmpty { currentEscaped = true }
         current.append(character)
         escaping = false
       } else if character == "\\" {
         escaping = true
       } else if character == "." {
         keys.append(current)
+        escaped.append(currentEscaped)
         current = ""
+        currentEscaped = false
       } else {
         current.append(character)
       }
     }
     if escaping { current.append("\\") }
     keys.append(current)
-    return (keys, text.hasPrefix("\\"))
+    escaped.append(currentEscaped)
+    return (keys, escaped)
   }
 
   /// The first keys that name a special source (``special(_:)``).
@@ -150,7 +171,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     case .payload(let keys): return SourcePath(storage: .payload(keys + more))
     case .metadata(let keys): return SourcePath(storage: .metadata(keys + more))
     case .root: return SourcePath(keys: more)
-    case .index, .compound: return self
+    case .index, .compound, .collection: return self
     }
   }
 
@@ -189,7 +210,22 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     case .keys(let keys): keys.count > 1
     case .parent(let keys), .payload(let keys), .metadata(let keys): !keys.isEmpty
     case .root, .index, .compound: false
+    case .collection: true
     }
+  }
+
+  /// For a collection operator (`comments.@count`), the keys of the collection it reads.
+  var operatorBase: SourcePath? {
+    if case .collection(let operation) = storage { return SourcePath(keys: operation.base) }
+    return nil
+  }
+
+  /// Why a rule reading this special source has no inverse, for ``InverseOmission``.
+  var specialSourceOmission: String {
+    if case .collection(let operation) = storage {
+      return "a collection operator (\(operation.operator.rawValue)) cannot be inverted"
+    }
+    return "it reads a special source"
   }
 
   /// Whether this path reads a special source rather than payload keys.
@@ -210,14 +246,21 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     case .metadata(let keys): return (["@metadata"] + keys).joined(separator: ".")
     case .index: return "@index"
     case .compound(let parts): return parts.map(\.description).joined(separator: "+")
+    case .collection(let operation):
+      return
+        ([SourcePath(keys: operation.base).description, operation.operator.rawValue]
+        + operation.rest.map { SourcePath(keys: [$0]).description }).joined(separator: ".")
     case .keys(let keys):
-      let text = keys.map {
-        $0.replacingAll("\\", with: "\\\\").replacingAll(".", with: "\\.")
+      // A first key named like a special source, and a later one named like a collection
+      // operator, is escaped, so that the text reads back as this path (`\@parent`,
+      // `items.\@count`).
+      return keys.enumerated().map { offset, key in
+        let text = key.replacingAll("\\", with: "\\\\").replacingAll(".", with: "\\.")
+        let isReserved =
+          offset == 0
+          ? Self.specialNames.contains(key) : CollectionOperation.Operator(rawValue: key) != nil
+        return isReserved ? "\\" + text : text
       }.joined(separator: ".")
-      // A first key named like a special source is escaped, so that the text reads back as
-      // this path (`\@parent`).
-      if let first = keys.first, Self.specialNames.contains(first) { return "\\" + text }
-      return text
     }
   }
 
@@ -309,4 +352,39 @@ extension SourcePathConvertible where Self == SourcePath {
   /// collection read `0`, `1`, …; anything else (a to-one child, a single object) reads it as
   /// absent. Read-only.
   public static var index: SourcePath { SourcePath.indexPath }
+}
+
+/// A key-value-coding collection operator in a source path: `base.@operator.rest`
+/// (`items.@sum.price`), as RestKit read it through `valueForKeyPath:`.
+struct CollectionOperation: Sendable, Hashable {
+  enum Operator: String, Sendable, Hashable {
+    case count = "@count"
+    case sum = "@sum"
+    case avg = "@avg"
+    case max = "@max"
+    case min = "@min"
+    case unionOfObjects = "@unionOfObjects"
+    case distinctUnionOfObjects = "@distinctUnionOfObjects"
+    case unionOfArrays = "@unionOfArrays"
+    case distinctUnionOfArrays = "@distinctUnionOfArrays"
+  }
+
+  /// The keys that reach the collection.
+  let base: [String]
+  let `operator`: Operator
+  /// The path read in each element (`price`); empty (or `self`) for the element itself.
+  let rest: [String]
+
+  /// The operation of `keys` when one of them after the first is an unescaped operator name
+  /// (the first such key); `nil` otherwise.
+  init?(keys: [String], escaped: [Bool]) {
+    guard
+      let position = keys.indices.dropFirst().first(where: {
+        !escaped[$0] && Operator(rawValue: keys[$0]) != nil
+      }), let found = Operator(rawValue: keys[position])
+    else { return nil }
+    base = Array(keys[..<position])
+    self.operator = found
+    rest = Array(keys[(position + 1)...])
+  }
 }

@@ -319,7 +319,8 @@ struct RestKitPhaseOrderTests {
       Include(base)
       Attribute("mark", \.mark)
     }
-    let json = #"{"mark": "own", "profile": {"mark": "nested"}, "address": {"street": "", "city": ""}}"#
+    let json =
+      #"{"mark": "own", "profile": {"mark": "nested"}, "address": {"street": "", "city": ""}}"#
     #expect(try person.map(json).mark == "own")
     #expect(try base.map(json).mark == "nested")
   }
