@@ -54,21 +54,23 @@ extension ObjectManager {
     /// with header names as the transport reports them: Foundation's `URLSession` capitalizes
     /// each word (`Etag`, `Last-Modified`), so `response.headers.etag` is the spelling that
     /// does not depend on the transport. A repeated field's values are joined with `", "`.
+    /// A URL's user name and password (`https://user:secret@host/`) are written as `***`, so a
+    /// mapping cannot copy them into a model.
     public var metadata: Node {
       var metadata: Node = [
         "request": [
-          "url": .string(requestURL.absoluteString), "method": .string(method.rawValue),
+          "url": .string(requestURL.withoutCredentials), "method": .string(method.rawValue),
         ],
         "response": [
-          "url": .string(url.absoluteString), "status": .integer(Int64(statusCode)),
+          "url": .string(url.withoutCredentials), "status": .integer(Int64(statusCode)),
           "headers": .object(headerMembers(lowercased: true)),
         ],
         "HTTP": [
           "request": [
-            "URL": .string(requestURL.absoluteString), "method": .string(method.rawValue),
+            "URL": .string(requestURL.withoutCredentials), "method": .string(method.rawValue),
           ],
           "response": [
-            "URL": .string(url.absoluteString),
+            "URL": .string(url.withoutCredentials),
             "headers": .object(headerMembers(lowercased: false)),
           ],
         ],

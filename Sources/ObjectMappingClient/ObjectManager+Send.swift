@@ -94,7 +94,8 @@ extension ObjectManager {
       var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true)
     else {
       throw .invalidPath(
-        baseURL.absoluteString, reason: "the base URL is not an http or https URL with a host")
+        baseURL.withoutCredentials,
+        reason: "the base URL is not an http or https URL with a host")
     }
     if Self.startsWithScheme(path) {
       throw .invalidPath(
@@ -108,6 +109,12 @@ extension ObjectManager {
       String(rawPath.drop { $0 == "/" }), keeping: .path, keepingEscapes: true)
     let basePath = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
     let prefix = basePath.hasSuffix("/") ? basePath : basePath + "/"
+    if let disguised = Self.disguisedDotSegment(in: relative) {
+      throw .invalidPath(
+        path,
+        reason: "the segment \(MessageText.quoted(String(disguised))) may be read as a dot "
+          + "segment by the server, which would leave the path it names")
+    }
     let full = Self.removingDotSegments(relative.isEmpty ? basePath : prefix + relative)
 
     var queries: [String] = []
@@ -174,6 +181,19 @@ extension ObjectManager {
       }
     }
     return "/" + output.joined(separator: "/")
+  }
+
+  /// The first segment of `path` (percent-encoded) that servers may read as `.` or `..` though
+  /// it is not literally one: `%2E%2E`, `.%2e` (RFC 3986 section 6.2.2.2 decodes `%2E`, and
+  /// servers that decode before resolving serve the parent) or `..;x` (Tomcat drops a
+  /// segment's `;` parameters); `nil` when there is none.
+  static func disguisedDotSegment(in path: String) -> Substring? {
+    path.split(separator: "/").first { segment in
+      let name = segment.prefix { $0 != ";" }
+      guard name != segment || name.count > 2, name.count <= 6 else { return false }
+      let decoded = name.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive)
+      return decoded == "." || decoded == ".."
+    }
   }
 
   /// A URL's origin (lowercased scheme and host, and port), or `nil` when it is not an `http`

@@ -70,8 +70,8 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible, Locali
     case .invalidPath(let path, let reason):
       return "cannot request \(MessageText.quoted(path)): \(reason)"
     case .outsideBaseURL(let url, let base):
-      return "the request URL \(MessageText.quoted(url.absoluteString)) is not under the base "
-        + "URL \(MessageText.quoted(base.absoluteString)); nothing was sent"
+      return "the request URL \(MessageText.quoted(url.withoutCredentials)) is not under the "
+        + "base URL \(MessageText.quoted(base.withoutCredentials)); nothing was sent"
     case .invalidHeader(let name, let reason):
       return "the header field \(MessageText.quoted(name)) cannot be sent: \(reason)"
     case .query(let errors):
@@ -83,7 +83,8 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible, Locali
       return failure.messages.isEmpty
         ? messages : "status \(failure.statusCode): \(messages)"
     case .redirectRefused(let location, let status, let reason):
-      return "the redirect (status \(status)) to \(MessageText.quoted(location)) was not "
+      let shown = URL(string: location)?.withoutCredentials ?? location
+      return "the redirect (status \(status)) to \(MessageText.quoted(shown)) was not "
         + "followed: \(reason)"
     case .responseTooLarge(let limit):
       return "the response is larger than the limit of \(MessageText.grouped(limit)) bytes"
@@ -164,5 +165,19 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
       text += ", … and \(MessageText.grouped(messages.count - 100)) more messages"
     }
     return text
+  }
+}
+
+extension URL {
+  /// The URL's text with its user name and password, when it has either, written as `***`
+  /// (`https://***@example.com/api`): for error descriptions and response metadata, which are
+  /// logged and mapped, while the credentials stay in the URL the transport uses.
+  var withoutCredentials: String {
+    guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true),
+      components.percentEncodedUser != nil || components.percentEncodedPassword != nil
+    else { return absoluteString }
+    components.percentEncodedPassword = nil
+    components.percentEncodedUser = "***"
+    return components.url?.absoluteString ?? "(a URL with credentials)"
   }
 }
