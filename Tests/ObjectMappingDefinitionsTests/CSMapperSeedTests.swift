@@ -251,6 +251,47 @@ struct CSMapperSeedTests {
     try RoundTripLaws(mapping).checkValue(bob)
   }
 
+  /// A multi-value mapper whose keys are only partly present: CSMapper's files make nothing
+  /// required, so the mapper gets the values that are there (a key's own `default` in its
+  /// place when the entry gives one), where the DSL's `Attribute(sources:…)` reports each
+  /// missing key. Found by a probe of the README: its payload has no `ratings`.
+  @Test func aMultiValueMapperGetsTheKeysThatArePresent() throws {
+    let json = #"""
+      {"compoundIdentifier": {"mapper": "CSJoinMapper",
+                              "key": [{"key": "employee_identifier"}, {"key": "employee_age"}]},
+       "metaDisplayString": {"mapper": "CSJoinMapper",
+                             "key": [{"key": "person_name"}, {"key": "person_age", "default": 0},
+                                     "ratings"]}}
+      """#
+    let mapping = try DefinitionCatalog(
+      csMapperFiles: [.string(json, name: "Employee.json")], types: [Employee.self]
+    ).mapping(for: Employee.self)
+    let partial = try mapping.map(#"{"employee_identifier": "123456789", "person_name": "Ann"}"#)
+    #expect(partial.compoundIdentifier == "123456789")
+    #expect(partial.metaDisplayString == "Ann:0")
+    let null = try mapping.map(#"{"employee_identifier": null, "employee_age": 28}"#)
+    #expect(null.compoundIdentifier == "28")
+    // Every key absent: the property is left as it is.
+    var existing = Employee(compoundIdentifier: "kept")
+    try mapping.map(#"{"active": 1}"#, onto: &existing)
+    #expect(existing.compoundIdentifier == "kept")
+    // A key present with a value that does not convert is still an error at its path.
+    let bad = try DefinitionCatalog(
+      csMapperFiles: [
+        .string(
+          #"{"compoundIdentifier": {"mapper": "CSJoinMapper", "key": ["a", "b"]}}"#,
+          name: "Employee.json")
+      ], types: [Employee.self]
+    ).mapping(for: Employee.self)
+    #expect(throws: MappingErrors.self) { try bad.map(#"{"a": {"x": 1}}"#) }
+    // The DSL keeps its contract: a missing key among present ones is an error.
+    struct Badge: Sendable {
+      var text = ""
+    }
+    let dsl = Mapping(Badge.init) { Attribute(sources: ["a", "b"], \.text, .joined(":")) }
+    #expect(throws: MappingErrors.self) { try dsl.map(#"{"a": "x"}"#) }
+  }
+
   /// The README's single-value mapper (`APIDateMapper`, `yyyy-MM-dd'T'HH:mm:sszzzz`), the
   /// multi-value one (an app mapper joining display strings), `CSJoinMapper` and
   /// `CSAPIBoolMapper`.

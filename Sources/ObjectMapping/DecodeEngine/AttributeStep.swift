@@ -355,15 +355,24 @@ final class OwnFormats: Sendable {
 }
 
 extension PayloadValue {
-  /// The values at `parts` of this object, in order; every missing or failing part is reported
-  /// at its path.
-  func compoundValues<Wire: MappableValue>(_ parts: [SourcePath], as: Wire.Type) throws -> [Wire] {
+  /// The values at `parts` of this object, in order; every failing part is reported at its
+  /// path, and so is every missing (absent or `null`) one without `fallbacks`; with them, a
+  /// missing part gives its fallback, or nothing when that is `nil`.
+  func compoundValues<Wire: MappableValue>(
+    _ parts: [SourcePath], as: Wire.Type, fallbacks: [Wire?]? = nil
+  ) throws -> [Wire] {
     var values: [Wire] = []
     values.reserveCapacity(parts.count)
     var failures: [(path: [_PathComponent], failure: any Error)] = []
-    for part in parts {
+    for (position, part) in parts.enumerated() {
       guard let found = part.resolve(in: tape, from: index), tape[found].kind != .null else {
-        failures.append((part.pathComponents, MappingError(.missingRequiredKey)))
+        if let fallbacks {
+          if position < fallbacks.count, let fallback = fallbacks[position] {
+            values.append(fallback)
+          }
+        } else {
+          failures.append((part.pathComponents, MappingError(.missingRequiredKey)))
+        }
         continue
       }
       do {

@@ -503,10 +503,34 @@ extension Attribute {
     sources: [String], _ property: WritableKeyPath<Object, Value> & Sendable,
     _ transform: ValueTransform<[Wire], Value>
   ) {
+    self.init(sources: sources, property, transform) { payload, parts in
+      try payload.compoundValues(parts, as: Wire.self)
+    }
+  }
+
+  /// ``init(sources:_:_:)`` with CSMapper's reading of parts that are absent or `null` while
+  /// another part is present: the part's entry of `fallbacks` (its `default`) takes its place,
+  /// or, when that is `nil`, the part is left out and the transform receives fewer values
+  /// (CSMapper's files make nothing required).
+  package init<Wire: MappableValue & Sendable>(
+    sources: [String], _ property: WritableKeyPath<Object, Value> & Sendable,
+    _ transform: ValueTransform<[Wire], Value>, fallbacks: [Wire?]
+  ) {
+    self.init(sources: sources, property, transform) { payload, parts in
+      try payload.compoundValues(parts, as: Wire.self, fallbacks: fallbacks)
+    }
+  }
+
+  /// A compound rule whose values are read by `values`.
+  private init<Wire: MappableValue>(
+    sources: [String], _ property: WritableKeyPath<Object, Value> & Sendable,
+    _ transform: ValueTransform<[Wire], Value>,
+    values: @escaping @Sendable (PayloadValue, [SourcePath]) throws -> [Wire]
+  ) {
     let parts = sources.map { SourcePath(keyPath: $0) }
     self.init(
       source: SourcePath(compound: parts), property: property,
-      read: { try transform.forward($0.compoundValues(parts, as: Wire.self)) },
+      read: { try transform.forward(values($0, parts)) },
       nullValue: { nil }, defaultValue: nil, serialize: nil,
       expected: "\(parts.count) values")
     if transform.isReversible {

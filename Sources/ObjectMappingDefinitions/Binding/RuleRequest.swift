@@ -22,6 +22,8 @@ struct RuleRequest: Sendable {
   var source: SourcePath
   /// The keys of a multi-value mapper, in order; `nil` for one source.
   var compoundSources: [String]?
+  /// For each of ``compoundSources``, its entry's `default`, if any.
+  var compoundDefaults: [DefinitionValue?] = []
   var presence: Presence = .inferred
   var defaultValue: DefinitionValue?
   var transform: ResolvedTransform?

@@ -340,7 +340,16 @@ struct MultiTransform<Wire: MappableValue & Sendable, Output>: AnyTransform {
           + "optional instead", at: written.location)
     }
     let sources = request.compoundSources ?? [request.source.description]
-    return Attribute(sources: sources, property, adapted)
+    // CSMapper's files make nothing required: a key that is absent or null while another is
+    // present gives its entry's default, or is left out (CSMapper skipped it).
+    var fallbacks: [Wire?] = []
+    for written in request.compoundDefaults {
+      fallbacks.append(
+        try written.map { written throws(DefinitionError) in
+          try _convertDefault(written, to: Wire.self, request)
+        })
+    }
+    return Attribute(sources: sources, property, adapted, fallbacks: fallbacks)
   }
 }
 

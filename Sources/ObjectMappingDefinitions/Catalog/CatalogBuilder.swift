@@ -211,6 +211,7 @@ final class CatalogBuilder: ChildResolver {
       ownerName: owner, propertyName: property.name, location: property.location,
       source: property.source)
     request.compoundSources = property.compoundSources
+    request.compoundDefaults = property.compoundDefaults
     request.presence = property.presence
     request.defaultValue = property.defaultValue
     request.child = property.child

@@ -152,12 +152,14 @@ struct CSMapperReader {
           property.keyPath = text
         } else if case .array(let elements) = value.kind {
           var keys: [String] = []
+          var defaults: [DefinitionValue?] = []
           for element in elements {
             if let text = element.string
               ?? element.members?.first(where: { $0.key == "key" })?
               .value.string
             {
               keys.append(text)
+              defaults.append(element.members?.first(where: { $0.key == "default" })?.value)
             } else {
               errors.append(
                 DefinitionError(
@@ -166,6 +168,7 @@ struct CSMapperReader {
             }
           }
           property.compoundSources = keys
+          property.compoundDefaults = defaults
         } else {
           errors.append(
             DefinitionError(

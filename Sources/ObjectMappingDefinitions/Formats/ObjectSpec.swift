@@ -37,6 +37,9 @@ struct PropertySpec: Sendable {
   /// (the property's name is read).
   var keyPath: String?
   var compoundSources: [String]?
+  /// For each of ``compoundSources``, the `default` its entry gives (CSMapper's
+  /// `{"key": …, "default": …}`), used when that key is absent or `null` and another is not.
+  var compoundDefaults: [DefinitionValue?] = []
   var presence: RuleRequest.Presence
   var defaultValue: DefinitionValue?
   var transform:
