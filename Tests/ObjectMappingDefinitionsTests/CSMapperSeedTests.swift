@@ -351,7 +351,9 @@ struct CSMapperSeedTests {
       </plist>
       """
     var transforms = TransformRegistry.standard
-    transforms.register("APIDateMapper", ValueTransform<String, Date>.iso8601)
+    // The README's own pattern, whose `zzzz` reads the payload's `-07:00`.
+    transforms.register(
+      "APIDateMapper", ValueTransform<String, Date>.date(format: "yyyy-MM-dd'T'HH:mm:sszzzz"))
     transforms.register(
       "APIMetaStringMapper", values: ValueTransform<[String], String>.joined(" / "))
     let catalog = try DefinitionCatalog(

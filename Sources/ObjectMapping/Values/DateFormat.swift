@@ -32,8 +32,10 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
   /// A fixed pattern of Unicode date-field symbols, read and written in UTC unless the pattern
   /// has a zone field, with English month names: `yyyy yy MMMM MMM MM M dd d HH H hh h a mm m
   /// ss s S…` (fraction), `Z` (`+0200`), `XXX`/`ZZZZZ` (`+02:00` or `Z`), `X` (`+02` or `Z`),
-  /// `EEE`/`EEEE` (weekday names, read and ignored); text in single quotes and any other
-  /// character are literals (`''` is a quote).
+  /// `z`…`zzzz` (read: `GMT`, `UTC`, `GMT-7`, `PDT` and North America's other abbreviations,
+  /// or an offset such as `-07:00`; written as `GMT`), `EEE`/`EEEE` (weekday names, read and
+  /// ignored); text in single quotes and any character but an ASCII letter are literals (`''`
+  /// is a quote). A pattern with another letter never matches.
   case pattern(String)
 
   /// ISO 8601, then epoch seconds.

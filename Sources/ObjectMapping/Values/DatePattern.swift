@@ -131,6 +131,9 @@ struct DatePattern {
             minutes = value
           }
           offset = sign * (hours * 3600 + minutes * 60)
+        case "z":
+          guard let zone = Self.zoneName(&reader) else { return .noMatch }
+          offset = zone
         default:
           return .noMatch
         }
@@ -141,6 +144,40 @@ struct DatePattern {
     return Civil.make(
       year: year, month: month, day: day, hour: hour, minute: minute, second: second,
       fraction: fraction, offsetSeconds: offset)
+  }
+
+  /// The zones a `z` field names, as `NSDateFormatter` read them: `UTC`, `GMT` and `Z`, each
+  /// maybe followed by an offset (`GMT-7`, `GMT+05:30`), the zones of North America's
+  /// abbreviations (`PST`, `EDT`, …), and a numeric offset (`-07:00`, `-0700`, `+05`), which
+  /// CSMapper's `yyyy-MM-dd'T'HH:mm:sszzzz` read in `2013-11-01T07:20:20-07:00`.
+  private static let zoneAbbreviations: [(name: String, hours: Int)] = [
+    ("UTC", 0), ("GMT", 0), ("UT", 0), ("Z", 0), ("EST", -5), ("EDT", -4), ("CST", -6),
+    ("CDT", -5), ("MST", -7), ("MDT", -6), ("PST", -8), ("PDT", -7), ("AKST", -9), ("AKDT", -8),
+    ("HST", -10),
+  ]
+
+  /// The offset in seconds of the zone at the reader (see ``zoneAbbreviations``); `nil` when
+  /// none is there.
+  private static func zoneName(_ reader: inout DigitReader) -> Int? {
+    var base = 0
+    var named = false
+    if let index = reader.word(from: zoneAbbreviations.map(\.name)) {
+      base = zoneAbbreviations[index].hours * 3600
+      named = true
+      // Only UTC and GMT take an offset after the name (`GMT-7`).
+      guard index < 2 else { return base }
+    }
+    guard let sign = reader.sign() else { return named ? base : nil }
+    guard let hours = reader.digits(min: 1, max: 2), hours <= 23 else { return nil }
+    var minutes = 0
+    if reader.expect(":") {
+      guard let value = reader.digits(exactly: 2) else { return nil }
+      minutes = value
+    } else if let value = reader.digits(exactly: 2) {
+      minutes = value
+    }
+    guard minutes < 60 else { return nil }
+    return base + sign * (hours * 3600 + minutes * 60)
   }
 
   /// The date written with the pattern, in UTC.
@@ -181,6 +218,7 @@ struct DatePattern {
           output += count >= 4 ? name : String(name.prefix(3))
         case "Z": output += count == 5 ? "Z" : "+0000"
         case "X", "x": output += symbol == "X" ? "Z" : "+00"
+        case "z": output += "GMT"
         default: output += String(repeating: symbol, count: count)
         }
       }

@@ -64,6 +64,35 @@ import Testing
       ])
   }
 
+  /// A `z` zone field (CSMapper's README reads `2013-11-01T07:20:20-07:00` with
+  /// `yyyy-MM-dd'T'HH:mm:sszzzz`): before, a pattern with `z` never matched.
+  @Test(arguments: [
+    ("2013-11-01T07:20:20-07:00", 1_383_315_620.0), ("2013-11-01T07:20:20-0700", 1_383_315_620.0),
+    ("2013-11-01T14:20:20GMT", 1_383_315_620.0), ("2013-11-01T07:20:20GMT-7", 1_383_315_620.0),
+    ("2013-11-01T07:20:20GMT-07:00", 1_383_315_620.0), ("2013-11-01T07:20:20PDT", 1_383_315_620.0),
+    ("2013-11-01T14:20:20UTC", 1_383_315_620.0), ("2013-11-01T10:20:20edt", 1_383_315_620.0),
+    ("2013-11-01T19:50:20+05:30", 1_383_315_620.0),
+  ])
+  func zoneNamesAndOffsetsReadWithZ(text: String, seconds: Double) throws {
+    let mapping = Self.mapping.dateFormats([.pattern("yyyy-MM-dd'T'HH:mm:sszzzz")])
+    let event = try mapping.map(#"{"at": "\#(text)"}"#)
+    #expect(event.at?.timeIntervalSince1970 == seconds)
+    let transform = ValueTransform<String, Date>.date(format: "yyyy-MM-dd'T'HH:mm:sszzzz")
+    #expect(try transform.forward(text).timeIntervalSince1970 == seconds)
+  }
+
+  @Test func aZoneFieldRejectsWhatIsNoZoneAndWritesGMT() throws {
+    let pattern = DateFormat.pattern("yyyy-MM-dd HH:mm z")
+    let mapping = Self.mapping.dateFormats([pattern])
+    for text in ["2013-11-01 07:20 XYZ", "2013-11-01 07:20 +25:00", "2013-11-01 07:20 "] {
+      #expect(throws: MappingErrors.self) { try mapping.map(#"{"at": "\#(text)"}"#) }
+    }
+    let written = try pattern.format(Date(timeIntervalSince1970: 1_383_315_600))
+    #expect(written == "2013-11-01 14:20 GMT")
+    let back = try mapping.map(#"{"at": "2013-11-01 14:20 GMT"}"#)
+    #expect(back.at?.timeIntervalSince1970 == 1_383_315_600)
+  }
+
   @Test func datesWriteInTheFirstFormat() throws {
     #expect(
       try Date(timeIntervalSince1970: 1_310_013_328).payloadNode()
