@@ -30,7 +30,8 @@ let package = Package(
     // on Linux) that loads, sends and maps objects.
     .target(
       name: "ObjectMappingClient",
-      dependencies: ["ObjectMapping"]
+      dependencies: ["ObjectMapping"],
+      swiftSettings: [.strictMemorySafety()]
     ),
     // Declarative definition files (AppCoreKit `.mappings`, CSMapper plist/JSON) loaded at run
     // time into ordinary mappings, bound to Swift types through property tables.

@@ -24,10 +24,11 @@ extension ObjectManager {
   /// arrives, each element held to ``RequestLimits/maximumElementSize`` instead of a limit on
   /// the whole body; the request's deadline (``RequestLimits/timeout``) covers the body too, so
   /// give a long download a longer one. Stopping early (`break`, a cancelled task) closes the
-  /// connection. What arrived and the loop has not taken yet is held by the transport, at most
-  /// ``RequestLimits/maximumResponseSize`` bytes: ``URLSessionTransport`` keeps 256 KiB in
-  /// memory and the rest in a temporary file, and a loop that falls further behind ends with
-  /// ``ObjectManagerError/consumerFellBehind(limit:)``.
+  /// connection. ``SocketTransport`` (the default on Linux) reads from the network only as
+  /// fast as the loop takes elements. What arrived and the loop has not taken yet is held by a
+  /// transport that cannot wait, at most ``RequestLimits/maximumResponseSize`` bytes:
+  /// ``URLSessionTransport`` keeps 256 KiB in memory and the rest in a temporary file, and a
+  /// loop that falls further behind ends with ``ObjectManagerError/consumerFellBehind(limit:)``.
   ///
   /// Elements are mapped with the manager's ``options`` and the response's metadata, as
   /// `getCollection` maps them. The layout, when `nil`, follows the response's `Content-Type`:

@@ -38,7 +38,7 @@ public final class ObjectManager: Sendable {
   public let baseURL: URL
   /// Paths of objects and named routes.
   public let router: Router
-  /// What sends requests (a ``URLSessionTransport`` of the manager's own by default).
+  /// What sends requests (one of the manager's own by default: ``defaultTransport()``).
   public let transport: any HTTPTransport
   /// The format request bodies are written in (default JSON).
   public let requestFormat: PayloadFormat
@@ -65,8 +65,9 @@ public final class ObjectManager: Sendable {
   ///   - baseURL: The URL every request is under (`https://api.example.com/v1`): a path is
   ///     appended to it, so its last segment is kept with or without a trailing `/`.
   ///   - router: The routes of objects and names.
-  ///   - transport: What sends requests; by default a ``URLSessionTransport`` of this manager's
-  ///     own, so a hostile server one manager talks to cannot hold up another manager's requests.
+  ///   - transport: What sends requests; by default one of this manager's own, so a hostile
+  ///     server one manager talks to cannot hold up another manager's requests
+  ///     (``defaultTransport()``).
   ///   - requestFormat: The format of request bodies (default JSON).
   ///   - formats: The formats responses are read with (default JSON and form bodies).
   ///   - headers: Header fields for every request to the base URL's origin.
@@ -78,7 +79,7 @@ public final class ObjectManager: Sendable {
   ///   - limits: The response size and request time limits (default 64 MiB, 60 seconds).
   public init(
     baseURL: URL, router: Router = Router(),
-    transport: any HTTPTransport = URLSessionTransport(),
+    transport: any HTTPTransport = ObjectManager.defaultTransport(),
     requestFormat: PayloadFormat = .json, formats: FormatRegistry = .standard,
     headers: HeaderFields = [:], provider: MappingProvider? = nil,
     options: MappingOptions = .none, redirects: RedirectPolicy = .sameOrigin,
@@ -94,6 +95,20 @@ public final class ObjectManager: Sendable {
     self.options = options
     self.redirects = redirects
     self.limits = limits
+  }
+
+  /// The transport a manager made without one uses: on Linux a ``SocketTransport`` (an HTTP/1.1
+  /// client of its own for `http` URLs, with a ``URLSessionTransport`` for `https`), since
+  /// FoundationNetworking stops the process on some hostile responses; elsewhere a
+  /// ``URLSessionTransport``. Each call makes a new one.
+  ///
+  /// - Returns: A transport of its own.
+  public static func defaultTransport() -> any HTTPTransport {
+    #if canImport(Darwin)
+      URLSessionTransport()
+    #else
+      SocketTransport()
+    #endif
   }
 
   // MARK: Loading

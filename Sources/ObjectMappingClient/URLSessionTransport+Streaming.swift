@@ -380,10 +380,8 @@ final class Spool {
     self.capacity = max(1, capacity)
     let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(
       Self.namePrefix + UUID().uuidString)
-    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw URLError(.cannotCreateFile) }
-    unlink(path)
-    handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    guard let file = unlinkedNewFile(at: path) else { throw URLError(.cannotCreateFile) }
+    handle = file
   }
 
   deinit {

@@ -116,6 +116,10 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Writes the body after the head instead of ``body``, for slow, endless or huge bodies;
     /// the connection closes when it returns.
     public var stream: (@Sendable (BodyWriter) -> Void)?
+    /// Bytes sent as the whole response instead of a head and body made from the other
+    /// properties (a head cut short, a malformed status line, odd framing); the connection then
+    /// closes.
+    public var raw: [UInt8]?
 
     /// A response.
     ///
@@ -157,6 +161,24 @@ public final class LoopbackServer: @unchecked Sendable {
       Response(
         status: status, headers: ["Content-Type": contentType ?? "application/json"],
         body: Array(text.utf8))
+    }
+
+    /// `bytes` as the whole response, status line and all, then the connection closes.
+    ///
+    /// - Parameter bytes: What the server writes.
+    /// - Returns: The response.
+    public static func raw(_ bytes: [UInt8]) -> Response {
+      var response = Response()
+      response.raw = bytes
+      return response
+    }
+
+    /// `text`'s UTF-8 as the whole response, as the byte form writes it.
+    ///
+    /// - Parameter text: What the server writes (`"HTTP/1.1 200 OK\r\n"`).
+    /// - Returns: The response.
+    public static func raw(_ text: String) -> Response {
+      raw(Array(text.utf8))
     }
 
     /// A redirect to `location`.
@@ -393,6 +415,10 @@ public final class LoopbackServer: @unchecked Sendable {
   }
 
   private func write(_ response: Response, to connection: Int32) {
+    if let raw = response.raw {
+      _ = sendAll(raw, to: connection)
+      return
+    }
     var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
     switch response.length {
     case .automatic: head += "Content-Length: \(response.body.count)\r\n"

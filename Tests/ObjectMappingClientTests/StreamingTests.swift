@@ -267,7 +267,7 @@ struct StreamingTests {
     defer { server.stop() }
     let limit = 4 << 20
     let manager = ObjectManager(
-      baseURL: server.baseURL,
+      baseURL: server.baseURL, transport: URLSessionTransport(),
       limits: RequestLimits(maximumResponseSize: limit, timeout: .seconds(60)))
     var iterator = try await manager.elements("/events", mapping: Self.eventMapping)
       .makeAsyncIterator()
@@ -315,9 +315,11 @@ struct StreamingTests {
     let other = try LoopbackServer { _ in .json(Self.event(7)) }
     defer { other.stop() }
     let streamingManager = ObjectManager(
-      baseURL: streaming.baseURL, limits: RequestLimits(timeout: .seconds(60)))
+      baseURL: streaming.baseURL, transport: URLSessionTransport(),
+      limits: RequestLimits(timeout: .seconds(60)))
     let otherManager = ObjectManager(
-      baseURL: other.baseURL, limits: RequestLimits(timeout: .seconds(30)))
+      baseURL: other.baseURL, transport: URLSessionTransport(),
+      limits: RequestLimits(timeout: .seconds(30)))
     do {
       var iterator = try await streamingManager.elements("/events", mapping: Self.eventMapping)
         .makeAsyncIterator()
@@ -373,7 +375,8 @@ struct StreamingTests {
         })
     }
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
+    let manager = ObjectManager(
+      baseURL: server.baseURL, transport: URLSessionTransport(), limits: .loopback)
     let whole = try await manager.getCollection("/events", mapping: Self.eventMapping)
     #expect(whole.count == 20_000)
     var iterator = try await manager.elements("/events", mapping: Self.eventMapping)
@@ -393,7 +396,8 @@ struct StreamingTests {
     let counter = Counter()
     let server = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
+    let manager = ObjectManager(
+      baseURL: server.baseURL, transport: URLSessionTransport(), limits: .loopback)
     var taken = 0
     for try await _ in try await manager.elements("/events", mapping: Self.eventMapping) {
       taken += 1
@@ -410,7 +414,8 @@ struct StreamingTests {
     let counter = Counter()
     let server = try Self.endlessServer(counter: counter, pause: 0.005)
     defer { server.stop() }
-    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
+    let manager = ObjectManager(
+      baseURL: server.baseURL, transport: URLSessionTransport(), limits: .loopback)
     let task = Task {
       var taken = 0
       for try await _ in try await manager.elements("/events", mapping: Self.eventMapping) {
@@ -559,7 +564,8 @@ struct StreamingTests {
       }
       defer { server.stop() }
       let manager = ObjectManager(
-        baseURL: server.baseURL, limits: RequestLimits(timeout: .seconds(120)))
+        baseURL: server.baseURL, transport: URLSessionTransport(),
+        limits: RequestLimits(timeout: .seconds(120)))
       let before = StreamingTests.residentBytes()
       var iterator = try await manager.elements("/events", mapping: StreamingTests.eventMapping)
         .makeAsyncIterator()
@@ -599,7 +605,7 @@ struct StreamingTests {
         else { exit(6) }
         defer { server.stop() }
         // A process of its own: no other suite holds its threads, so the default deadline.
-        let manager = ObjectManager(baseURL: server.baseURL)
+        let manager = ObjectManager(baseURL: server.baseURL, transport: URLSessionTransport())
         do {
           var iterator = try await manager.elements(
             "/events", mapping: StreamingTests.eventMapping
@@ -648,7 +654,7 @@ struct StreamingTests {
           counter: StreamingTests.Counter(), pause: 0.01)
         defer { server.stop() }
         // A process of its own: no other suite holds its threads, so the default deadline.
-        let manager = ObjectManager(baseURL: server.baseURL)
+        let manager = ObjectManager(baseURL: server.baseURL, transport: URLSessionTransport())
         var iterator = try await manager.elements("/events", mapping: StreamingTests.eventMapping)
           .makeAsyncIterator()
         guard try await iterator.next()?.id == 0 else { exit(2) }

@@ -1,0 +1,530 @@
+import Dispatch
+import Foundation
+import ObjectMapping
+
+/// An HTTP/1.1 client of its own for `http` URLs, on the system's sockets, with
+/// ``URLSessionTransport`` for every other URL (`https`): the object manager's default transport
+/// on Linux.
+///
+/// FoundationNetworking, which serves `URLSession` on Linux, stops the process on some server
+/// responses before any delegate sees them: a `Content-Length` of 2^63 − 1, a connection closed
+/// in the middle of the response's header fields, a redirect to a protocol-relative URL whose
+/// host it cannot rebuild. Here each is a `URLError`. What it does:
+/// - one connection per request (`Connection: close`), connected to each address the host
+///   name resolves to in turn;
+/// - the request's header fields as given, `Host`, `Content-Length` for a body, `Accept-Encoding:
+///   gzip, deflate`, and `Authorization: Basic …` from credentials in the URL (as `URLSession`
+///   sends them) unless the request has its own;
+/// - a response head of at most ``maximumHeadSize`` bytes (field names are tokens, no obsolete
+///   line folding; `1xx` interim responses are skipped, at most 32 of them); a body framed by
+///   `Transfer-Encoding: chunked`, by one `Content-Length` (repeated values must agree), or by the
+///   end of the connection; `gzip`, `x-gzip` and `deflate` bodies decoded, the size limit
+///   counted after decoding;
+/// - `.timedOut` after ``idleTimeout`` without data, and `.cancelled` within 50 ms of the task's
+///   cancellation (the manager's deadline), the connection closed.
+///
+/// No redirect is followed (the manager follows them), nothing is cached, and no cookie is kept
+/// or sent. Streamed bodies (``stream(_:maximumBodySize:)``) are read from the network only as
+/// fast as they are taken; a coded (`gzip`) body is decoded whole, within the limit, before its
+/// first chunk. Blocking socket calls run on a dispatch queue of their own per transfer, never on
+/// the tasks' cooperative threads.
+public final class SocketTransport: HTTPTransport {
+  /// The transport of URLs other than `http` (`https`).
+  public let fallback: any HTTPTransport
+  /// How long a transfer may go without receiving data (and a connection may take).
+  public let idleTimeout: Duration
+  /// The most bytes a response's head (status line and header fields, with its interim `1xx`
+  /// responses) may have.
+  public let maximumHeadSize: Int
+
+  /// A transport.
+  ///
+  /// - Parameters:
+  ///   - fallback: The transport of URLs other than `http`.
+  ///   - idleTimeout: How long a transfer may go without data.
+  ///   - maximumHeadSize: The most bytes of a response's head.
+  public init(
+    fallback: any HTTPTransport = URLSessionTransport(), idleTimeout: Duration = .seconds(60),
+    maximumHeadSize: Int = 256 * 1024
+  ) {
+    self.fallback = fallback
+    self.idleTimeout = idleTimeout
+    self.maximumHeadSize = maximumHeadSize
+  }
+
+  /// Sends `request` and returns the response with its whole body.
+  ///
+  /// - Parameters:
+  ///   - request: The method, URL, header fields and body.
+  ///   - maximumBodySize: The most body bytes to accept, counted after decoding.
+  /// - Returns: The status, header fields, body and URL.
+  /// - Throws: `URLError`: `.dataLengthExceedsMaximum` past the limit (or when the response
+  ///   announces more), `.cancelled`, `.timedOut`, `.badServerResponse` for a response that is
+  ///   not HTTP/1.x, `.networkConnectionLost` for one cut short, `.cannotDecodeContentData`
+  ///   for a coded body that does not decode, `.cannotConnectToHost`, `.cannotFindHost`.
+  public func send(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
+    -> TransportResponse
+  {
+    guard Self.handles(request.url) else {
+      return try await fallback.send(request, maximumBodySize: maximumBodySize)
+    }
+    let exchange = Exchange(request, transport: self)
+    return try await exchange.run { exchange throws(URLError) in
+      let head = try exchange.openAndReadHead(maximumBodySize: maximumBodySize)
+      var body: [UInt8] = []
+      while let chunk = try exchange.nextBodyBytes(of: head, maximum: 64 * 1024) {
+        guard body.count + chunk.count <= maximumBodySize || !head.codings.isEmpty else {
+          throw URLError(.dataLengthExceedsMaximum)
+        }
+        guard body.count + chunk.count <= max(maximumBodySize, Self.codedBodyLimit) else {
+          throw URLError(.dataLengthExceedsMaximum)
+        }
+        body += chunk
+      }
+      let decoded = try Self.decode(body, head.codings, limit: maximumBodySize)
+      return TransportResponse(
+        statusCode: head.statusCode, headers: head.headers, body: Data(decoded),
+        url: request.url)
+    }
+  }
+
+  /// Sends `request` and returns the response once its head arrived, with its body read from
+  /// the network as it is taken.
+  ///
+  /// - Parameters:
+  ///   - request: The method, URL, header fields and body.
+  ///   - maximumBodySize: For a coded (`gzip`) body, the most bytes it may decode to; a plain
+  ///     body streams without a limit of its own (the reader bounds each element).
+  /// - Returns: The status, header fields, URL and body.
+  /// - Throws: `URLError`, as ``send(_:maximumBodySize:)`` does.
+  public func stream(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
+    -> StreamedTransportResponse
+  {
+    guard Self.handles(request.url) else {
+      return try await fallback.stream(request, maximumBodySize: maximumBodySize)
+    }
+    let exchange = Exchange(request, transport: self)
+    let head = try await exchange.run { exchange throws(URLError) in
+      try exchange.openAndReadHead(maximumBodySize: maximumBodySize)
+    }
+    let body: TransportBody
+    if head.codings.isEmpty {
+      body = TransportBody(
+        next: { () throws(URLError) in
+          try await exchange.run { exchange throws(URLError) in
+            try exchange.nextBodyBytes(of: head, maximum: 64 * 1024).map { Data($0) }
+          }
+        },
+        close: { exchange.cancellation.cancel() })
+    } else {
+      // A coded body is decoded whole (within the limit), then delivered in one chunk.
+      let decoded = try await exchange.run { exchange throws(URLError) in
+        var coded: [UInt8] = []
+        while let chunk = try exchange.nextBodyBytes(of: head, maximum: 64 * 1024) {
+          guard coded.count + chunk.count <= max(maximumBodySize, Self.codedBodyLimit) else {
+            throw URLError(.dataLengthExceedsMaximum)
+          }
+          coded += chunk
+        }
+        return try Self.decode(coded, head.codings, limit: maximumBodySize)
+      }
+      body = TransportBody(Data(decoded))
+    }
+    return StreamedTransportResponse(
+      statusCode: head.statusCode, headers: head.headers, url: request.url, body: body)
+  }
+
+  /// The most coded bytes held before decoding when the limit is smaller: a coded body may be
+  /// larger than what it decodes to.
+  static let codedBodyLimit = 1 << 20
+
+  /// Whether the transport sends `url` itself: `http` with a host.
+  static func handles(_ url: URL) -> Bool {
+    guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+      return false
+    }
+    return components.scheme?.lowercased() == "http" && !(components.host ?? "").isEmpty
+  }
+
+  static func decode(_ body: [UInt8], _ codings: [String], limit: Int) throws(URLError)
+    -> [UInt8]
+  {
+    guard !codings.isEmpty else { return body }
+    do {
+      return try Inflate.decode(body, codings: codings, limit: limit)
+    } catch {
+      throw URLError(error == .tooLarge ? .dataLengthExceedsMaximum : .cannotDecodeContentData)
+    }
+  }
+}
+
+/// A response's head, as read.
+struct ResponseHead: Sendable {
+  var statusCode: Int
+  var headers: HeaderFields
+  /// How the body ends.
+  var framing: Framing
+  /// The content codings to undo, in the order they were applied (known ones only).
+  var codings: [String]
+
+  enum Framing: Sendable {
+    case none
+    case length(Int)
+    case chunked
+    case untilClose
+  }
+}
+
+/// One request and its response on one connection; its blocking calls run on its own queue.
+final class Exchange: Sendable {
+  let request: TransportRequest
+  let idleTimeout: Duration
+  let maximumHeadSize: Int
+  let cancellation = SocketCancellation()
+  private let queue = DispatchQueue(label: "ObjectMappingClient.SocketTransport")
+  /// The connection, the bytes received and not yet used, and the body's progress.
+  private let state = _Locked<State>(State())
+
+  struct State: Sendable {
+    var socket: Socket?
+    var buffer: [UInt8] = []
+    var remaining = 0
+    var chunkPhase = ChunkPhase.size
+    var ended = false
+  }
+
+  enum ChunkPhase: Sendable {
+    case size
+    case data
+    case trailers
+  }
+
+  init(_ request: TransportRequest, transport: SocketTransport) {
+    self.request = request
+    idleTimeout = transport.idleTimeout
+    maximumHeadSize = transport.maximumHeadSize
+  }
+
+  /// Runs `work` on the exchange's queue; the task's cancellation cancels the connection.
+  func run<Result: Sendable>(_ work: @escaping @Sendable (Exchange) throws(URLError) -> Result)
+    async throws(URLError) -> Result
+  {
+    let outcome: Swift.Result<Result, URLError> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        queue.async {
+          do throws(URLError) {
+            continuation.resume(returning: .success(try work(self)))
+          } catch {
+            continuation.resume(returning: .failure(error))
+          }
+        }
+      }
+    } onCancel: {
+      cancellation.cancel()
+    }
+    if case .failure(let error) = outcome, error.code != .cancelled, Task.isCancelled {
+      throw URLError(.cancelled)
+    }
+    return try outcome.get()
+  }
+
+  private var socket: Socket {
+    get throws(URLError) {
+      guard let socket = state.withLock({ $0.socket }) else { throw URLError(.cancelled) }
+      return socket
+    }
+  }
+
+  // MARK: The request and the head
+
+  /// Connects, writes the request and reads the response's head.
+  func openAndReadHead(maximumBodySize: Int) throws(URLError) -> ResponseHead {
+    guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
+      var host = components.host, !host.isEmpty
+    else { throw URLError(.badURL) }
+    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    let port = components.port ?? 80
+    guard (1...65_535).contains(port) else { throw URLError(.badURL) }
+    let socket = try Socket.connect(
+      host: host, port: port, idleTimeout: idleTimeout, cancellation: cancellation)
+    state.withLock { $0.socket = socket }
+    try socket.write(requestBytes(components: components, host: host, port: port))
+    return try readHead(maximumBodySize: maximumBodySize)
+  }
+
+  /// The request's head and body.
+  private func requestBytes(components: URLComponents, host: String, port: Int) -> [UInt8] {
+    var target = components.percentEncodedPath
+    if target.isEmpty { target = "/" }
+    if let query = components.percentEncodedQuery { target += "?" + query }
+    let shownHost = host.contains(":") ? "[\(host)]" : host
+    var head = "\(request.method.rawValue) \(target) HTTP/1.1\r\n"
+    head += "Host: \(shownHost)\(port == 80 ? "" : ":\(port)")\r\n"
+    let reserved: Set<String> = ["host", "content-length", "connection", "transfer-encoding"]
+    var named: Set<String> = []
+    for field in request.headers where !reserved.contains(field.name.lowercased()) {
+      head += "\(field.name): \(field.value)\r\n"
+      named.insert(field.name.lowercased())
+    }
+    if !named.contains("authorization"), let user = components.user {
+      let credentials = Data("\(user):\(components.password ?? "")".utf8).base64EncodedString()
+      head += "Authorization: Basic \(credentials)\r\n"
+    }
+    if !named.contains("accept-encoding") { head += "Accept-Encoding: gzip, deflate\r\n" }
+    let body = request.body.map { [UInt8]($0) }
+    if let body {
+      head += "Content-Length: \(body.count)\r\n"
+    } else if [.post, .put, .patch].contains(request.method) {
+      head += "Content-Length: 0\r\n"
+    }
+    head += "Connection: close\r\n\r\n"
+    return Array(head.utf8) + (body ?? [])
+  }
+
+  /// Reads heads until one that is not an interim (`1xx`) response.
+  private func readHead(maximumBodySize: Int) throws(URLError) -> ResponseHead {
+    var used = 0
+    for _ in 0..<33 {
+      let lines = try headLines(limit: maximumHeadSize - used)
+      used += lines.reduce(2) { $0 + $1.count + 2 }
+      let statusCode = try Self.statusCode(lines[0])
+      if (100..<200).contains(statusCode) {
+        // 101 switches protocols, which was not asked for.
+        guard statusCode != 101 else { throw URLError(.badServerResponse) }
+        continue
+      }
+      var headers = HeaderFields()
+      for line in lines.dropFirst() {
+        let (name, value) = try Self.field(line)
+        headers.append(value, for: name)
+      }
+      return try Self.head(
+        statusCode: statusCode, headers: headers, method: request.method,
+        maximumBodySize: maximumBodySize)
+    }
+    throw URLError(.badServerResponse)
+  }
+
+  /// The lines of the next head (its blank line left out), at most `limit` bytes.
+  private func headLines(limit: Int) throws(URLError) -> [[UInt8]] {
+    var lines: [[UInt8]] = []
+    var size = 0
+    while true {
+      let line = try readLine(limit: limit - size)
+      size += line.count + 2
+      if line.isEmpty {
+        // Blank lines before a status line are tolerated (RFC 9112 section 2.2).
+        if lines.isEmpty { continue }
+        return lines
+      }
+      if !lines.isEmpty, line[0] == 0x20 || line[0] == 0x09 {
+        throw URLError(.badServerResponse)  // obsolete line folding
+      }
+      lines.append(line)
+    }
+  }
+
+  /// The next line (CRLF or LF ended, without it), at most `limit` bytes.
+  private func readLine(limit: Int) throws(URLError) -> [UInt8] {
+    var searched = 0
+    while true {
+      let found: [UInt8]? = state.withLock { state in
+        guard let end = state.buffer[searched...].firstIndex(of: 0x0A) else { return nil }
+        var line = Array(state.buffer[..<end])
+        state.buffer.removeFirst(end + 1)
+        if line.last == 0x0D { line.removeLast() }
+        return line
+      }
+      if let found {
+        guard found.count <= limit else { throw URLError(.badServerResponse) }
+        return found
+      }
+      searched = state.withLock { $0.buffer.count }
+      guard searched <= limit else { throw URLError(.badServerResponse) }
+      let more = try socket.read(maximum: 16 * 1024)
+      guard !more.isEmpty else { throw URLError(.networkConnectionLost) }
+      state.withLock { $0.buffer += more }
+    }
+  }
+
+  /// The status code of a status line (`HTTP/1.1 200 OK`).
+  static func statusCode(_ line: [UInt8]) throws(URLError) -> Int {
+    let prefix = Array("HTTP/1.".utf8)
+    guard line.count >= 12, Array(line[..<7]) == prefix, line[7] == 0x30 || line[7] == 0x31,
+      line[8] == 0x20, line.count == 12 || line[12] == 0x20
+    else { throw URLError(.badServerResponse) }
+    var code = 0
+    for byte in line[9..<12] {
+      guard (0x30...0x39).contains(byte) else { throw URLError(.badServerResponse) }
+      code = code * 10 + Int(byte - 0x30)
+    }
+    guard (100...599).contains(code) else { throw URLError(.badServerResponse) }
+    return code
+  }
+
+  /// A header field's name and value (the value's bytes read as ISO 8859-1, its surrounding
+  /// white space removed); the name's words capitalized.
+  static func field(_ line: [UInt8]) throws(URLError) -> (String, String) {
+    guard let colon = line.firstIndex(of: 0x3A), colon > 0,
+      line[..<colon].allSatisfy(isTokenByte)
+    else { throw URLError(.badServerResponse) }
+    var value = line[(colon + 1)...]
+    while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+    while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+    guard !value.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) else {
+      throw URLError(.badServerResponse)
+    }
+    // Names as URLSession reports them, each word capitalized (`ETag` → `Etag`), so that a
+    // mapping's `@metadata.HTTP.response.headers.Etag` reads alike on both transports.
+    let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+      .split(separator: "-", omittingEmptySubsequences: false)
+      .map { $0.prefix(1).uppercased() + $0.dropFirst() }
+      .joined(separator: "-")
+    let text = String(String.UnicodeScalarView(value.map { Unicode.Scalar($0) }))
+    return (name, text)
+  }
+
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+  }
+
+  /// The head of a final response: how its body is framed and coded.
+  static func head(
+    statusCode: Int, headers: HeaderFields, method: HTTPMethod, maximumBodySize: Int
+  ) throws(URLError) -> ResponseHead {
+    let codings = headers.values(for: "Content-Encoding")
+      .flatMap { $0.split(separator: ",") }
+      .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      .filter { ["gzip", "x-gzip", "deflate"].contains($0) }
+    var head = ResponseHead(
+      statusCode: statusCode, headers: headers, framing: .untilClose, codings: codings)
+    if method == .head || statusCode == 204 || statusCode == 304 {
+      head.framing = .none
+      return head
+    }
+    let transferCodings = headers.values(for: "Transfer-Encoding")
+      .flatMap { $0.split(separator: ",") }
+      .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      .filter { !$0.isEmpty && $0 != "identity" }
+    if !transferCodings.isEmpty {
+      // Only chunked is understood; a length beside it is ignored (RFC 9112 section 6.3).
+      guard transferCodings == ["chunked"] else { throw URLError(.badServerResponse) }
+      head.framing = .chunked
+      return head
+    }
+    let lengths = headers.values(for: "Content-Length")
+      .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+    if let first = lengths.first {
+      guard lengths.allSatisfy({ $0 == first }), !first.isEmpty,
+        first.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+      else { throw URLError(.badServerResponse) }
+      // A length past Int's range, or past the limit for a plain body, is too large.
+      guard let length = Int(first) else { throw URLError(.dataLengthExceedsMaximum) }
+      if codings.isEmpty, length > maximumBodySize { throw URLError(.dataLengthExceedsMaximum) }
+      head.framing = .length(length)
+      if length == 0 { head.framing = .none }
+    }
+    return head
+  }
+
+  // MARK: The body
+
+  /// The next bytes of the body (at most `maximum`, more for a chunk that arrived whole), or
+  /// `nil` at its end.
+  func nextBodyBytes(of head: ResponseHead, maximum: Int) throws(URLError) -> [UInt8]? {
+    if state.withLock({ $0.ended }) { return nil }
+    switch head.framing {
+    case .none:
+      return finish()
+    case .untilClose:
+      let bytes = try available(maximum: maximum, endOK: true)
+      return bytes.isEmpty ? finish() : bytes
+    case .length(let length):
+      let remaining = state.withLock { state -> Int in
+        if state.remaining == 0, state.chunkPhase == .size {
+          state.remaining = length
+          state.chunkPhase = .data
+        }
+        return state.remaining
+      }
+      guard remaining > 0 else { return finish() }
+      let bytes = try available(maximum: min(maximum, remaining), endOK: false)
+      state.withLock { $0.remaining -= bytes.count }
+      return bytes
+    case .chunked:
+      return try nextChunkBytes(maximum: maximum)
+    }
+  }
+
+  /// Ends the body: `nil`, and later calls return `nil` too.
+  private func finish() -> [UInt8]? {
+    state.withLock { $0.ended = true }
+    return nil
+  }
+
+  /// Bytes already received, or read now: at most `maximum`; empty at the end of the
+  /// connection when `endOK` (else that is `.networkConnectionLost`).
+  private func available(maximum: Int, endOK: Bool) throws(URLError) -> [UInt8] {
+    let buffered: [UInt8] = state.withLock { state in
+      let count = min(maximum, state.buffer.count)
+      let bytes = Array(state.buffer[..<count])
+      state.buffer.removeFirst(count)
+      return bytes
+    }
+    if !buffered.isEmpty { return buffered }
+    let bytes = try socket.read(maximum: maximum)
+    if bytes.isEmpty, !endOK { throw URLError(.networkConnectionLost) }
+    return bytes
+  }
+
+  private func nextChunkBytes(maximum: Int) throws(URLError) -> [UInt8]? {
+    while true {
+      let phase = state.withLock { $0.chunkPhase }
+      switch phase {
+      case .size:
+        let line = try readLine(limit: 4096)
+        let digits = line.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
+        guard !digits.isEmpty, digits.count <= 15 else { throw URLError(.badServerResponse) }
+        var size = 0
+        for byte in digits {
+          guard let digit = Self.hexDigit(byte) else { throw URLError(.badServerResponse) }
+          size = size * 16 + digit
+        }
+        state.withLock {
+          $0.remaining = size
+          $0.chunkPhase = size == 0 ? .trailers : .data
+        }
+      case .data:
+        let remaining = state.withLock { $0.remaining }
+        if remaining == 0 {
+          guard try readLine(limit: 2).isEmpty else { throw URLError(.badServerResponse) }
+          state.withLock { $0.chunkPhase = .size }
+          continue
+        }
+        let bytes = try available(maximum: min(maximum, remaining), endOK: false)
+        state.withLock { $0.remaining -= bytes.count }
+        return bytes
+      case .trailers:
+        var size = 0
+        while true {
+          let line = try readLine(limit: maximumHeadSize - size)
+          size += line.count + 2
+          if line.isEmpty { return finish() }
+        }
+      }
+    }
+  }
+
+  private static func hexDigit(_ byte: UInt8) -> Int? {
+    switch byte {
+    case 0x30...0x39: return Int(byte - 0x30)
+    case 0x41...0x46: return Int(byte - 0x41 + 10)
+    case 0x61...0x66: return Int(byte - 0x61 + 10)
+    default: return nil
+    }
+  }
+}

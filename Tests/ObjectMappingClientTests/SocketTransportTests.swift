@@ -1,0 +1,291 @@
+import Foundation
+import ObjectMapping
+import ObjectMappingClient
+import ObjectMappingTestSupport
+import Testing
+
+/// The socket transport (the default on Linux): responses that stop a process inside
+/// FoundationNetworking are typed errors here, bodies are framed and decoded as HTTP/1.1 says,
+/// and a streamed body is read only as fast as it is taken.
+@Suite("SocketTransport: hostile heads, framing, decoding, backpressure")
+struct SocketTransportTests {
+  struct Item: Equatable, Sendable {
+    var id = 0
+  }
+
+  static let item = Mapping(Item.init) { Attribute("id", \.id) }
+
+  static func manager(_ server: LoopbackServer) -> ObjectManager {
+    ObjectManager(baseURL: server.baseURL, transport: SocketTransport(), limits: .loopback)
+  }
+
+  /// The error a request to `server` ends with, or `nil`.
+  static func failure(
+    _ server: LoopbackServer, limits: RequestLimits = .loopback, path: String = "/x"
+  ) async -> ObjectManagerError? {
+    let manager = ObjectManager(
+      baseURL: server.baseURL, transport: SocketTransport(), limits: limits)
+    do {
+      _ = try await manager.send(.get, path)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+      "HTTP/1.1 200 OK\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n",
+      "HTTP/1.1 302 Found\r\nLocation: /next\r\n", "HTTP/1.1 200 O", "", "HTTP/1.1 200 OK\r\nX: ",
+    ])
+  func aHeadCutShortIsATransportError(raw: String) async throws {
+    // FoundationNetworking stops the process here ("Transfer completed, but there's no
+    // response").
+    let server = try LoopbackServer { _ in .raw(raw) }
+    defer { server.stop() }
+    guard case .transport? = await Self.failure(server) else {
+      Issue.record("no transport error for \(raw.debugDescription)")
+      return
+    }
+  }
+
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: ["9223372036854775807", "99999999999999999999999", "9223372036854775808"])
+  func anEnormousContentLengthIsTooLarge(length: String) async throws {
+    // FoundationNetworking traps converting libcurl's Double of 2^63 - 1 to Int64.
+    let server = try LoopbackServer { _ in
+      .raw("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n{}")
+    }
+    defer { server.stop() }
+    guard case .responseTooLarge? = await Self.failure(server) else {
+      Issue.record("no responseTooLarge for \(length)")
+      return
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)), arguments: ["//[::1]:1/x", "//ev%20il/x", "//evil.invalid/x"])
+  func aProtocolRelativeRedirectIsRefused(location: String) async throws {
+    // FoundationNetworking builds the next request itself and traps on `//[::1]:1/x`.
+    let server = try LoopbackServer { _ in .redirect(to: location) }
+    defer { server.stop() }
+    let failure = await Self.failure(server)
+    guard case .redirectRefused(_, 302, .otherOrigin)? = failure else {
+      Issue.record("\(location): \(String(describing: failure))")
+      return
+    }
+  }
+
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+      "HTTP/1.1 99999 Big\r\n\r\n", "HTTP/1.1 000 Zero\r\n\r\n", "HTTP/2 200\r\n\r\n",
+      "<html>hello</html>", "HTTP/1.1 101 Switching Protocols\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+      "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n{}",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n{}",
+      "HTTP/1.1 200 OK\r\n folded: value\r\n\r\n{}",
+      "HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n{}",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{}",
+      "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}",
+    ])
+  func aMalformedResponseIsATransportError(raw: String) async throws {
+    let server = try LoopbackServer { _ in .raw(raw) }
+    defer { server.stop() }
+    guard case .transport? = await Self.failure(server) else {
+      Issue.record("no transport error for \(raw.debugDescription)")
+      return
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func framingsAndInterimResponsesAreRead() async throws {
+    let responses = [
+      // Chunked, with extensions, a chunk split across writes and trailers.
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + "3;ext=1\r\n{\"i\r\n6\r\nd\": 1}\r\n0\r\nX-Trailer: t\r\n\r\n",
+      // Interim responses, then the end of the connection ends the body.
+      "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
+        + "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"id\": 1}",
+      // LF line ends, a repeated equal length.
+      "HTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 9, 9\n\n{\"id\": 1}",
+    ]
+    for raw in responses {
+      let server = try LoopbackServer { _ in .raw(raw) }
+      defer { server.stop() }
+      #expect(try await Self.manager(server).get("/x", mapping: Self.item) == Item(id: 1))
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func headAndNoContentResponsesHaveNoBody() async throws {
+    let server = try LoopbackServer { request in
+      request.method == "HEAD"
+        ? .raw("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n")
+        : .raw("HTTP/1.1 204 No Content\r\nContent-Length: 3\r\n\r\n")
+    }
+    defer { server.stop() }
+    let head = try await Self.manager(server).send(.head, "/x")
+    #expect(head.statusCode == 200 && head.body.isEmpty)
+    let none = try await Self.manager(server).send(.delete, "/x")
+    #expect(none.statusCode == 204 && none.body.isEmpty)
+  }
+
+  /// zlib data of a JSON document with dynamic Huffman codes (Python's `zlib.compress`).
+  static let zlibItems: [UInt8] = [
+    0x78, 0xda, 0x75, 0xd4, 0xbb, 0x6e, 0x42, 0x31, 0x10, 0x84, 0xe1, 0x57, 0xb1, 0x5c, 0x53,
+    0x30, 0x33, 0x5c, 0xf3, 0x2a, 0x11, 0x45, 0xa4, 0x9c, 0x28, 0x47, 0x02, 0x52, 0x70, 0x3a,
+    0xc4, 0xbb, 0x07, 0x21, 0xaa, 0x1d, 0x4f, 0x65, 0x4b, 0xfe, 0x2b, 0x7f, 0xda, 0xbd, 0xf7,
+    0x79, 0x99, 0x2e, 0xb7, 0xfe, 0xd1, 0x3e, 0xef, 0x7d, 0xfe, 0x7e, 0x9e, 0xeb, 0x55, 0xeb,
+    0xd7, 0xaf, 0xcb, 0xf4, 0xbc, 0xbe, 0xde, 0xda, 0xba, 0xfd, 0xfd, 0xb4, 0xe5, 0x77, 0x6a,
+    0xe7, 0xf9, 0xb6, 0xf4, 0xc7, 0xea, 0xdd, 0xa1, 0x76, 0x18, 0x77, 0xac, 0x1d, 0xc7, 0x9d,
+    0x6a, 0xa7, 0x71, 0xb7, 0xa9, 0xdd, 0x66, 0xdc, 0x6d, 0x6b, 0xb7, 0x1d, 0x77, 0xbb, 0xda,
+    0xed, 0xc6, 0xdd, 0xbe, 0x76, 0xfb, 0x71, 0x77, 0xa8, 0xdd, 0x61, 0xdc, 0x1d, 0x6b, 0x77,
+    0x0c, 0xff, 0x6c, 0x20, 0x48, 0x22, 0x4e, 0x12, 0x4c, 0x60, 0x28, 0x08, 0x2a, 0x30, 0x16,
+    0x04, 0x17, 0x18, 0x0c, 0x82, 0x0c, 0x8c, 0x06, 0xc1, 0x06, 0x86, 0x83, 0xa0, 0x03, 0xe3,
+    0x41, 0xf0, 0x81, 0x01, 0x21, 0x08, 0xc1, 0x88, 0x10, 0x8c, 0x68, 0x46, 0x0c, 0x46, 0x34,
+    0x23, 0xa6, 0xb9, 0xf1, 0xc1, 0x09, 0x46, 0x34, 0x23, 0x06, 0x23, 0x9a, 0x11, 0x83, 0x11,
+    0xcd, 0x88, 0xc1, 0x88, 0x66, 0xc4, 0x60, 0x44, 0x33, 0x62, 0x30, 0xa2, 0x19, 0x31, 0x18,
+    0xd1, 0x8c, 0x18, 0x8c, 0x64, 0x46, 0x0a, 0x46, 0x32, 0x23, 0x05, 0x23, 0x99, 0x91, 0xd2,
+    0x76, 0xf3, 0xf5, 0x16, 0x8c, 0x64, 0x46, 0x0a, 0x46, 0x32, 0x23, 0x05, 0x23, 0x99, 0x91,
+    0x82, 0x91, 0xcc, 0x48, 0xc1, 0x48, 0x66, 0xa4, 0x60, 0x24, 0x33, 0x52, 0x31, 0x3a, 0x3d,
+    0xfe, 0x01, 0x33, 0xaf, 0xe7, 0x4c,
+  ]
+
+  @Test(.timeLimit(.minutes(1)))
+  func codedBodiesAreDecoded() async throws {
+    let json = Array(#"{"id": 7}"#.utf8)
+    let bodies: [(String, [UInt8])] = [
+      ("gzip", Gzip.stored(json)),
+      ("x-gzip", Gzip.stored(json)),
+      // Two members, then bytes that start no member (ignored, as libcurl does).
+      ("gzip", Gzip.stored(Array(json[..<4])) + Gzip.stored(Array(json[4...])) + [0, 0]),
+      ("gzip, gzip", Gzip.stored(Gzip.stored(json))),
+    ]
+    for (coding, body) in bodies {
+      let server = try LoopbackServer { _ in
+        LoopbackServer.Response(
+          status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": coding],
+          body: body)
+      }
+      defer { server.stop() }
+      #expect(try await Self.manager(server).get("/x", mapping: Self.item) == Item(id: 7))
+    }
+    struct Items: Equatable, Sendable {
+      var items: [Item] = []
+    }
+    let items = Mapping(Items.init) { Relationship("items", \.items, Self.item) }
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(
+        status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "deflate"],
+        body: Self.zlibItems)
+    }
+    defer { server.stop() }
+    let decoded = try await Self.manager(server).get("/x", mapping: items)
+    #expect(decoded.items.map(\.id) == Array(0..<40))
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aBadOrHugeCodedBodyIsAnError() async throws {
+    var corrupt = Gzip.stored(Array(#"{"id": 7}"#.utf8))
+    corrupt[corrupt.count - 6] ^= 0xFF  // the CRC-32
+    let cases: [[UInt8]] = [
+      corrupt, Array("not gzip at all".utf8), Array(Gzip.stored([1]).prefix(12)),
+    ]
+    for body in cases {
+      let server = try LoopbackServer { _ in
+        LoopbackServer.Response(status: 200, headers: ["Content-Encoding": "gzip"], body: body)
+      }
+      defer { server.stop() }
+      guard case .transport(let error)? = await Self.failure(server) else {
+        Issue.record("no transport error")
+        continue
+      }
+      #expect(error.code == .cannotDecodeContentData)
+    }
+    // A bomb: 50 MB of zeros in 320 KB, stopped at the 1 MiB limit.
+    let bomb = Gzip.zeros(count: 50_000_000)
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb)
+    }
+    defer { server.stop() }
+    let limits = RequestLimits(maximumResponseSize: 1 << 20, timeout: .seconds(60))
+    guard case .responseTooLarge? = await Self.failure(server, limits: limits) else {
+      Issue.record("the bomb was not stopped")
+      return
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func theRequestCarriesItsFieldsAndNothingElse() async throws {
+    let server = try LoopbackServer { .echo($0) }
+    defer { server.stop() }
+    let manager = ObjectManager(
+      baseURL: server.baseURL, transport: SocketTransport(), headers: ["X-Client": "tests"],
+      limits: .loopback)
+    _ = try await manager.send(
+      .post, "/things?a=1",
+      body: RequestBody(data: Data("{}".utf8), contentType: "application/json"))
+    let request = try #require(server.requests.first)
+    #expect(request.method == "POST" && request.target == "/things?a=1")
+    #expect(request.headers["host"] == "127.0.0.1:\(server.port)")
+    #expect(request.headers["x-client"] == "tests")
+    #expect(request.headers["content-length"] == "2" && request.bodyText == "{}")
+    #expect(request.headers["connection"] == "close")
+    #expect(request.headers["cookie"] == nil)
+  }
+
+  /// A streamed body is read only as fast as it is taken: while the consumer pauses, the server
+  /// can write no more than the sockets' buffers hold, and the transfer goes on afterwards.
+  @Test(.timeLimit(.minutes(2)))
+  func aStreamedBodyIsReadAsItIsTaken() async throws {
+    let counter = StreamingTests.Counter()
+    let server = try StreamingTests.endlessServer(counter: counter)
+    defer { server.stop() }
+    let manager = ObjectManager(
+      baseURL: server.baseURL, transport: SocketTransport(),
+      limits: RequestLimits(maximumResponseSize: 1 << 20, timeout: .seconds(60)))
+    var iterator = try await manager.elements("/events", mapping: StreamingTests.eventMapping)
+      .makeAsyncIterator()
+    for expected in 0..<10 {
+      #expect(try await iterator.next()?.id == expected)
+    }
+    try await Task.sleep(for: .seconds(1))
+    let held = counter.count
+    try await Task.sleep(for: .seconds(1))
+    // Nothing more was written while the consumer paused, and no more than the buffers hold.
+    #expect(counter.count == held)
+    #expect(held < 16 << 20, "wrote \(held) bytes")
+    // The consumer goes on past the 1 MiB that URLSessionTransport would have held for it.
+    var next = 10
+    while next < 100_000, let event = try await iterator.next() {
+      #expect(event.id == next)
+      next += 1
+    }
+    #expect(next == 100_000)
+  }
+
+  @Test func otherSchemesGoToTheFallback() async throws {
+    final class Recorder: HTTPTransport, @unchecked Sendable {
+      // @unchecked: `urls` is only touched under `lock`.
+      private let lock = NSLock()
+      private var urls: [URL] = []
+      var seen: [URL] { lock.withLock { urls } }
+      func send(_ request: TransportRequest, maximumBodySize: Int) async throws(URLError)
+        -> TransportResponse
+      {
+        lock.withLock { urls.append(request.url) }
+        return TransportResponse(statusCode: 204, url: request.url)
+      }
+    }
+    let recorder = Recorder()
+    let url = try #require(URL(string: "https://api.example.invalid/v1/things"))
+    let transport = SocketTransport(fallback: recorder)
+    let response = try await transport.send(
+      TransportRequest(method: .get, url: url), maximumBodySize: 1 << 20)
+    #expect(response.statusCode == 204 && recorder.seen == [url])
+  }
+}
