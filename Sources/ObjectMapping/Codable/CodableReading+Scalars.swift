@@ -286,8 +286,10 @@ func integerFromNumberText<T: FixedWidthInteger>(
   return integralPart(of: decimal, as: T.self)
 }
 
-/// The integral part of `decimal` (truncated toward zero) as a `T`, when its magnitude fits
-/// 64 bits and `T` (as `JSONDecoder` converts a `Decimal`).
+/// The integral part of `decimal` (truncated toward zero) as a `T`, as `JSONDecoder` converts
+/// a `Decimal`: only when all its significant digits, the fraction's included, fit 64 bits
+/// (`12345678901234567890.5` does not, though its integral part would), and the integral part
+/// fits `T`.
 private func integralPart<T: FixedWidthInteger>(of decimal: Decimal, as type: T.Type) -> T? {
   var text = decimal.description
   let negative = text.hasPrefix("-")
@@ -295,6 +297,8 @@ private func integralPart<T: FixedWidthInteger>(of decimal: Decimal, as type: T.
     guard T.isSigned else { return nil }
     text.removeFirst()
   }
+  let digits = text.filter { $0 != "." }.drop { $0 == "0" }
+  guard digits.isEmpty || UInt64(digits) != nil else { return nil }
   if let point = text.firstIndex(of: ".") { text = String(text[..<point]) }
   guard let magnitude = UInt64(text), let value = T(exactly: magnitude) else { return nil }
   return negative ? 0 - value : value

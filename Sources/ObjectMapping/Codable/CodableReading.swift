@@ -250,24 +250,18 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     return try T(from: TapeDecoder(self, index: index, parent: parent, key: key))
   }
 
-  /// A value of `type`, a subclass of `T` (the caller's static type).
+  /// A value of `type`, a subclass of `T` (the caller's static type), made by the subclass's
+  /// own `init(from:)`, as `JSONDecoder` makes it.
+  ///
+  /// Not by opening `type` as an existential and reading it generically: with optimization,
+  /// Swift 6.3 opens the metatype as `T`, not the subclass, so release builds decoded a
+  /// `Person.Type` holding `Employee.self` as a `Person` (swift-foundation's
+  /// `decodingConcreteTypeParameter`).
   @inline(never)
   private func readDynamic<T: Decodable>(
     _ type: T.Type, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> T {
-    let dynamicType: any Decodable.Type = type
-    func read<U: Decodable>(_: U.Type) throws -> T {
-      let value = try readValue(U.self, at: index, parent: parent, key: key)
-      guard let typed = value as? T else {
-        throw DecodingError.typeMismatch(
-          T.self,
-          DecodingError.Context(
-            codingPath: childCodingPath(parent, key),
-            debugDescription: "\(U.self) is not a \(T.self)"))
-      }
-      return typed
-    }
-    return try read(dynamicType)
+    try type.init(from: TapeDecoder(self, index: index, parent: parent, key: key))
   }
 
   /// Whether ``fastScalar(_:at:parent:key:)`` reads `T`.

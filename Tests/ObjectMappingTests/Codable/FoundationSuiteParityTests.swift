@@ -271,4 +271,62 @@ struct FoundationSuiteParityTests {
       Parity.expectSameDecoding(String.self, mark + wrong, label: "FE FF 00 00 + UTF-32BE")
         == .error("dataCorrupted at : The given data was not valid JSON."))
   }
+
+  // MARK: Found by a second run of the suites (session 23)
+
+  class Person: Codable {
+    var name = "Ann"
+  }
+
+  final class Employee: Person {
+    var id = 0
+
+    enum Keys: String, CodingKey { case id }
+
+    override init() { super.init() }
+
+    required init(from decoder: any Decoder) throws {
+      id = try decoder.container(keyedBy: Keys.self).decode(Int.self, forKey: .id)
+      try super.init(from: decoder)
+    }
+
+    override func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      try container.encode(id, forKey: .id)
+      try super.encode(to: encoder)
+    }
+  }
+
+  /// A subclass's metatype passed as its superclass's decodes the subclass (swift-foundation's
+  /// `decodingConcreteTypeParameter`). Release builds decoded a `Person`: opening the metatype
+  /// as an existential gave the static type under optimization.
+  @Test func aSubclassMetatypeDecodesTheSubclass() throws {
+    let json = Data(#"{"name": "Bo", "id": 7}"#.utf8)
+    let metatype: Person.Type = Employee.self
+    let foundation = try JSONDecoder().decode(metatype, from: json)
+    let fast = try FastJSONDecoder().decode(metatype, from: json)
+    #expect(foundation is Employee && fast is Employee)
+    #expect((fast as? Employee)?.id == 7 && fast.name == "Bo")
+    let nested = try FastJSONDecoder().decode([Person].self, from: Data(#"[{"name": "x"}]"#.utf8))
+    #expect(type(of: nested[0]) == Person.self)
+  }
+
+  /// A number with a fraction read as an integer: `JSONDecoder` refuses it when all its
+  /// significant digits do not fit 64 bits, even when its integral part would.
+  @Test(arguments: [
+    "[12345678901234567890.5]", "[9223372036854775807.5]", "[18446744073709551615.5]",
+    "[1234567890123456789.5]", "[1e19]", "[9007199254740993.0]",
+  ])
+  func integersFromNumbersWithAFractionFollowJSONDecoder(text: String) {
+    let data = Data(text.utf8)
+    func outcome<T: Decodable & Equatable>(_: T.Type, _ decode: () throws -> [T]) -> String {
+      (try? decode()).map { "\($0)" } ?? "error"
+    }
+    let unsigned = outcome(UInt64.self) { try FastJSONDecoder().decode([UInt64].self, from: data) }
+    let reference = outcome(UInt64.self) { try JSONDecoder().decode([UInt64].self, from: data) }
+    #expect(unsigned == reference, "\(text)")
+    let signed = outcome(Int64.self) { try FastJSONDecoder().decode([Int64].self, from: data) }
+    let signedReference = outcome(Int64.self) { try JSONDecoder().decode([Int64].self, from: data) }
+    #expect(signed == signedReference, "\(text)")
+  }
 }
