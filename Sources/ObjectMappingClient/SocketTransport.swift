@@ -23,8 +23,9 @@ import ObjectMapping
 /// - `.timedOut` after ``idleTimeout`` without data, and `.cancelled` within 50 ms of the task's
 ///   cancellation (the manager's deadline), the connection closed.
 ///
-/// No redirect is followed (the manager follows them), nothing is cached, and no cookie is kept
-/// or sent. Streamed bodies (``stream(_:maximumBodySize:)``) are read from the network only as
+/// No redirect is followed (the manager follows them), nothing is cached, no cookie is kept or
+/// sent, and no proxy is used (`http_proxy` is not read: give a manager that needs one a
+/// ``URLSessionTransport``). Streamed bodies (``stream(_:maximumBodySize:)``) are read from the network only as
 /// fast as they are taken; a coded (`gzip`) body is decoded whole, within the limit, before its
 /// first chunk. Blocking socket calls run on a dispatch queue of their own per transfer, never on
 /// the tasks' cooperative threads.
