@@ -188,10 +188,25 @@ final class Exchange: Sendable {
 
   struct State: Sendable {
     var socket: Socket?
+    /// Received bytes; those before ``start`` are used.
     var buffer: [UInt8] = []
+    var start = 0
     var remaining = 0
     var chunkPhase = ChunkPhase.size
     var ended = false
+
+    /// Marks the bytes before `end` used; drops them once they are half the buffer, so that
+    /// each byte is moved at most once on average (a head of many short lines stays linear).
+    mutating func consume(upTo end: Int) {
+      start = end
+      if start == buffer.count {
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+      } else if start > buffer.count / 2 {
+        buffer.removeFirst(start)
+        start = 0
+      }
+    }
   }
 
   enum ChunkPhase: Sendable {
@@ -327,12 +342,14 @@ final class Exchange: Sendable {
 
   /// The next line (CRLF or LF ended, without it), at most `limit` bytes.
   private func readLine(limit: Int) throws(URLError) -> [UInt8] {
+    // How far the line was searched, from the buffer's start: each byte is looked at once.
     var searched = 0
     while true {
       let found: [UInt8]? = state.withLock { state in
-        guard let end = state.buffer[searched...].firstIndex(of: 0x0A) else { return nil }
-        var line = Array(state.buffer[..<end])
-        state.buffer.removeFirst(end + 1)
+        let from = state.start + searched
+        guard let end = state.buffer[from...].firstIndex(of: 0x0A) else { return nil }
+        var line = Array(state.buffer[state.start..<end])
+        state.consume(upTo: end + 1)
         if line.last == 0x0D { line.removeLast() }
         return line
       }
@@ -340,7 +357,7 @@ final class Exchange: Sendable {
         guard found.count <= limit else { throw URLError(.badServerResponse) }
         return found
       }
-      searched = state.withLock { $0.buffer.count }
+      searched = state.withLock { $0.buffer.count - $0.start }
       guard searched <= limit else { throw URLError(.badServerResponse) }
       let more = try socket.read(maximum: 16 * 1024)
       guard !more.isEmpty else { throw URLError(.networkConnectionLost) }
@@ -471,9 +488,9 @@ final class Exchange: Sendable {
   /// connection when `endOK` (else that is `.networkConnectionLost`).
   private func available(maximum: Int, endOK: Bool) throws(URLError) -> [UInt8] {
     let buffered: [UInt8] = state.withLock { state in
-      let count = min(maximum, state.buffer.count)
-      let bytes = Array(state.buffer[..<count])
-      state.buffer.removeFirst(count)
+      let end = state.start + min(maximum, state.buffer.count - state.start)
+      let bytes = Array(state.buffer[state.start..<end])
+      state.consume(upTo: end)
       return bytes
     }
     if !buffered.isEmpty { return buffered }
