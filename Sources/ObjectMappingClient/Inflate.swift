@@ -6,20 +6,27 @@ enum Inflate {
   enum Failure: Error, Equatable {
     /// The output passed the limit.
     case tooLarge
-    /// The data is not valid (a bad header, code, distance or checksum, or it ends early).
+    /// The data is not valid (a bad header, code, distance or checksum, or it ends early), or
+    /// is in a coding this decoder does not know.
     case invalid
+    /// The transfer was cancelled meanwhile.
+    case cancelled
   }
 
   /// The content of `data` decoded with the content codings of a `Content-Encoding` field, in
-  /// the order they were applied (`gzip`, `x-gzip`, `deflate`, `identity`); an unknown coding
-  /// leaves the data as it is.
-  static func decode(_ data: [UInt8], codings: [String], limit: Int) throws(Failure) -> [UInt8] {
+  /// the order they were applied (`gzip`, `x-gzip`, `deflate`, `identity`); another coding
+  /// (`br`) is ``Failure/invalid``, since its data cannot be read. `cancelled` is asked every
+  /// 64 KiB of output. Empty data stays empty (a `HEAD`, a `304`).
+  static func decode(
+    _ data: [UInt8], codings: [String], limit: Int, cancelled: () -> Bool = { false }
+  ) throws(Failure) -> [UInt8] {
     var data = data
-    for coding in codings.reversed() {
+    for coding in codings.reversed() where !data.isEmpty {
       switch coding {
-      case "gzip", "x-gzip": data = try gunzip(data, limit: limit)
-      case "deflate": data = try inflateZlib(data, limit: limit)
-      default: continue
+      case "gzip", "x-gzip": data = try gunzip(data, limit: limit, cancelled: cancelled)
+      case "deflate": data = try inflateZlib(data, limit: limit, cancelled: cancelled)
+      case "identity": continue
+      default: throw .invalid
       }
     }
     return data
@@ -27,18 +34,23 @@ enum Inflate {
 
   /// The content of one or more gzip members; bytes after a member that do not start another
   /// are ignored, as libcurl ignores them.
-  static func gunzip(_ data: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+  static func gunzip(_ data: [UInt8], limit: Int, cancelled: () -> Bool = { false })
+    throws(Failure) -> [UInt8]
+  {
     var output: [UInt8] = []
     var position = 0
     repeat {
-      position = try member(data, from: position, into: &output, limit: limit)
+      // The limit counts every member's output together.
+      position = try member(
+        data, from: position, into: &output, limit: limit - output.count, cancelled: cancelled)
     } while position + 1 < data.count && data[position] == 0x1F && data[position + 1] == 0x8B
     return output
   }
 
   /// Decodes the gzip member at `start` into `output`; the position after it.
   private static func member(
-    _ data: [UInt8], from start: Int, into output: inout [UInt8], limit: Int
+    _ data: [UInt8], from start: Int, into output: inout [UInt8], limit: Int,
+    cancelled: () -> Bool
   ) throws(Failure) -> Int {
     guard data.count - start >= 18, data[start] == 0x1F, data[start + 1] == 0x8B,
       data[start + 2] == 8
@@ -57,7 +69,7 @@ enum Inflate {
     guard position < data.count else { throw .invalid }
     let first = output.count
     var reader = BitReader(data, from: position)
-    try inflate(&reader, into: &output, limit: limit)
+    try inflate(&reader, into: &output, limit: limit, cancelled: cancelled)
     position = reader.byteAlignedPosition
     guard position + 8 <= data.count else { throw .invalid }
     let crc = littleEndian(data, position)
@@ -69,17 +81,15 @@ enum Inflate {
 
   /// The content of zlib data (RFC 1950), or of raw deflate data, which some servers send for
   /// `deflate`.
-  static func inflateZlib(_ data: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+  static func inflateZlib(_ data: [UInt8], limit: Int, cancelled: () -> Bool = { false })
+    throws(Failure) -> [UInt8]
+  {
     var output: [UInt8] = []
-    if data.count >= 2, data[0] & 0x0F == 8, (Int(data[0]) << 8 | Int(data[1])) % 31 == 0,
-      data[1] & 0x20 == 0
-    {
-      var reader = BitReader(data, from: 2)
-      try inflate(&reader, into: &output, limit: limit)
-      return output
-    }
-    var reader = BitReader(data, from: 0)
-    try inflate(&reader, into: &output, limit: limit)
+    let isZlib =
+      data.count >= 2 && data[0] & 0x0F == 8 && (Int(data[0]) << 8 | Int(data[1])) % 31 == 0
+      && data[1] & 0x20 == 0
+    var reader = BitReader(data, from: isZlib ? 2 : 0)
+    try inflate(&reader, into: &output, limit: limit, cancelled: cancelled)
     return output
   }
 
@@ -205,12 +215,13 @@ enum Inflate {
   ]
 
   /// Decodes deflate blocks from `reader` into `output` up to the last block.
-  static func inflate(_ reader: inout BitReader, into output: inout [UInt8], limit: Int)
-    throws(Failure)
-  {
+  static func inflate(
+    _ reader: inout BitReader, into output: inout [UInt8], limit: Int, cancelled: () -> Bool
+  ) throws(Failure) {
     let start = output.count
     var isLast = false
     while !isLast {
+      if cancelled() { throw .cancelled }
       isLast = try reader.bits(1) == 1
       switch try reader.bits(2) {
       case 0:
@@ -227,10 +238,14 @@ enum Inflate {
         reader.position = at + 4 + length
       case 1:
         guard let literals = fixedLiterals, let distances = fixedDistances else { throw .invalid }
-        try codes(&reader, literals, distances, into: &output, start: start, limit: limit)
+        try codes(
+          &reader, literals, distances, into: &output, start: start, limit: limit,
+          cancelled: cancelled)
       case 2:
         let (literals, distances) = try dynamicCodes(&reader)
-        try codes(&reader, literals, distances, into: &output, start: start, limit: limit)
+        try codes(
+          &reader, literals, distances, into: &output, start: start, limit: limit,
+          cancelled: cancelled)
       default:
         throw .invalid
       }
@@ -272,9 +287,14 @@ enum Inflate {
 
   private static func codes(
     _ reader: inout BitReader, _ literals: Huffman, _ distances: Huffman,
-    into output: inout [UInt8], start: Int, limit: Int
+    into output: inout [UInt8], start: Int, limit: Int, cancelled: () -> Bool
   ) throws(Failure) {
+    var nextCheck = output.count + 65_536
     while true {
+      if output.count >= nextCheck {
+        if cancelled() { throw .cancelled }
+        nextCheck = output.count + 65_536
+      }
       let symbol = try literals.decode(&reader)
       if symbol < 256 {
         guard output.count - start < limit else { throw .tooLarge }

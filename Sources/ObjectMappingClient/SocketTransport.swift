@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import ObjectMapping
 
@@ -27,8 +26,8 @@ import ObjectMapping
 /// sent, and no proxy is used (`http_proxy` is not read: give a manager that needs one a
 /// ``URLSessionTransport``). Streamed bodies (``stream(_:maximumBodySize:)``) are read from the network only as
 /// fast as they are taken; a coded (`gzip`) body is decoded whole, within the limit, before its
-/// first chunk. Blocking socket calls run on a dispatch queue of their own per transfer, never on
-/// the tasks' cooperative threads.
+/// first chunk. Blocking socket calls run on a thread of their own per transfer, never on the
+/// tasks' cooperative threads or dispatch's pool.
 public final class SocketTransport: HTTPTransport {
   /// The transport of URLs other than `http` (`https`).
   public let fallback: any HTTPTransport
@@ -82,7 +81,8 @@ public final class SocketTransport: HTTPTransport {
         }
         body += chunk
       }
-      let decoded = try Self.decode(body, head.codings, limit: maximumBodySize)
+      let decoded = try Self.decode(
+        body, head.codings, limit: maximumBodySize, cancellation: exchange.cancellation)
       return TransportResponse(
         statusCode: head.statusCode, headers: head.headers, body: Data(decoded),
         url: request.url)
@@ -127,7 +127,8 @@ public final class SocketTransport: HTTPTransport {
           }
           coded += chunk
         }
-        return try Self.decode(coded, head.codings, limit: maximumBodySize)
+        return try Self.decode(
+          coded, head.codings, limit: maximumBodySize, cancellation: exchange.cancellation)
       }
       body = TransportBody(Data(decoded))
     }
@@ -147,14 +148,19 @@ public final class SocketTransport: HTTPTransport {
     return components.scheme?.lowercased() == "http" && !(components.host ?? "").isEmpty
   }
 
-  static func decode(_ body: [UInt8], _ codings: [String], limit: Int) throws(URLError)
-    -> [UInt8]
-  {
-    guard !codings.isEmpty else { return body }
+  static func decode(
+    _ body: [UInt8], _ codings: [String], limit: Int, cancellation: SocketCancellation
+  ) throws(URLError) -> [UInt8] {
+    guard !codings.isEmpty, !body.isEmpty else { return body }
     do {
-      return try Inflate.decode(body, codings: codings, limit: limit)
+      return try Inflate.decode(
+        body, codings: codings, limit: limit, cancelled: { cancellation.isCancelled })
     } catch {
-      throw URLError(error == .tooLarge ? .dataLengthExceedsMaximum : .cannotDecodeContentData)
+      switch error {
+      case .tooLarge: throw URLError(.dataLengthExceedsMaximum)
+      case .cancelled: throw URLError(.cancelled)
+      case .invalid: throw URLError(.cannotDecodeContentData)
+      }
     }
   }
 }
@@ -176,13 +182,13 @@ struct ResponseHead: Sendable {
   }
 }
 
-/// One request and its response on one connection; its blocking calls run on its own queue.
+/// One request and its response on one connection; its blocking calls run on threads of their
+/// own, one call at a time.
 final class Exchange: Sendable {
   let request: TransportRequest
   let idleTimeout: Duration
   let maximumHeadSize: Int
   let cancellation = SocketCancellation()
-  private let queue = DispatchQueue(label: "ObjectMappingClient.SocketTransport")
   /// The connection, the bytes received and not yet used, and the body's progress.
   private let state = _Locked<State>(State())
 
@@ -221,19 +227,25 @@ final class Exchange: Sendable {
     maximumHeadSize = transport.maximumHeadSize
   }
 
-  /// Runs `work` on the exchange's queue; the task's cancellation cancels the connection.
+  /// Runs `work` on a thread of its own; the task's cancellation cancels the connection.
+  ///
+  /// A thread, not a dispatch queue: a blocked transfer holds its thread for as long as the
+  /// server makes it wait, and a few hundred of them on dispatch's pool would stall every other
+  /// queue of the process.
   func run<Result: Sendable>(_ work: @escaping @Sendable (Exchange) throws(URLError) -> Result)
     async throws(URLError) -> Result
   {
     let outcome: Swift.Result<Result, URLError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        queue.async {
+        let thread = Thread {
           do throws(URLError) {
             continuation.resume(returning: .success(try work(self)))
           } catch {
             continuation.resume(returning: .failure(error))
           }
         }
+        thread.name = "ObjectMappingClient.SocketTransport"
+        thread.start()
       }
     } onCancel: {
       cancellation.cancel()
@@ -264,7 +276,17 @@ final class Exchange: Sendable {
     let socket = try Socket.connect(
       host: host, port: port, idleTimeout: idleTimeout, cancellation: cancellation)
     state.withLock { $0.socket = socket }
-    try socket.write(requestBytes(components: components, host: host, port: port))
+    do {
+      try socket.write(requestBytes(components: components, host: host, port: port))
+    } catch  where error.code == .networkConnectionLost {
+      // A server may answer before it read the whole body (a `413`) and close: its answer,
+      // when it arrived, is the response.
+      do {
+        return try readHead(maximumBodySize: maximumBodySize)
+      } catch {
+        throw URLError(.networkConnectionLost)
+      }
+    }
     return try readHead(maximumBodySize: maximumBodySize)
   }
 
@@ -381,7 +403,7 @@ final class Exchange: Sendable {
   }
 
   /// A header field's name and value (the value's bytes read as ISO 8859-1, its surrounding
-  /// white space removed); the name's words capitalized.
+  /// white space removed); the name as `URLSession` reports it.
   static func field(_ line: [UInt8]) throws(URLError) -> (String, String) {
     guard let colon = line.firstIndex(of: 0x3A), colon > 0,
       line[..<colon].allSatisfy(isTokenByte)
@@ -392,12 +414,18 @@ final class Exchange: Sendable {
     guard !value.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) else {
       throw URLError(.badServerResponse)
     }
-    // Names as URLSession reports them, each word capitalized (`ETag` → `Etag`), so that a
+    // Names as URLSession reports them (`HTTPURLResponse`'s rule, Darwin's too): capitalized
+    // (`ETag` → `Etag`) except `X-` names, kept as sent, and `WWW-Authenticate`; so that a
     // mapping's `@metadata.HTTP.response.headers.Etag` reads alike on both transports.
-    let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-      .split(separator: "-", omittingEmptySubsequences: false)
-      .map { $0.prefix(1).uppercased() + $0.dropFirst() }
-      .joined(separator: "-")
+    let sent = String(decoding: line[..<colon], as: UTF8.self)
+    let name =
+      if sent.hasPrefix("x-") || sent.hasPrefix("X-") {
+        sent
+      } else if sent.lowercased() == "www-authenticate" {
+        "WWW-Authenticate"
+      } else {
+        sent.capitalized
+      }
     let text = String(String.UnicodeScalarView(value.map { Unicode.Scalar($0) }))
     return (name, text)
   }
@@ -413,10 +441,12 @@ final class Exchange: Sendable {
   static func head(
     statusCode: Int, headers: HeaderFields, method: HTTPMethod, maximumBodySize: Int
   ) throws(URLError) -> ResponseHead {
+    // Every coding but identity: one the transport cannot decode (`br`) makes a body that is
+    // not empty an error, as URLSession's is.
     let codings = headers.values(for: "Content-Encoding")
       .flatMap { $0.split(separator: ",") }
       .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-      .filter { ["gzip", "x-gzip", "deflate"].contains($0) }
+      .filter { !$0.isEmpty && $0 != "identity" }
     var head = ResponseHead(
       statusCode: statusCode, headers: headers, framing: .untilClose, codings: codings)
     if method == .head || statusCode == 204 || statusCode == 304 {
@@ -505,8 +535,9 @@ final class Exchange: Sendable {
       switch phase {
       case .size:
         let line = try readLine(limit: 4096)
-        let digits = line.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
-        guard !digits.isEmpty, digits.count <= 15 else { throw URLError(.badServerResponse) }
+        let written = line.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
+        let digits = written.drop { $0 == 0x30 }
+        guard !written.isEmpty, digits.count <= 15 else { throw URLError(.badServerResponse) }
         var size = 0
         for byte in digits {
           guard let digit = Self.hexDigit(byte) else { throw URLError(.badServerResponse) }

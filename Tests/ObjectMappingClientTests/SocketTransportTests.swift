@@ -288,4 +288,122 @@ struct SocketTransportTests {
       TransportRequest(method: .get, url: url), maximumBodySize: 1 << 20)
     #expect(response.statusCode == 204 && recorder.seen == [url])
   }
+
+  // MARK: Found by a probe of the transport (session 23)
+
+  @Test(.timeLimit(.minutes(1)))
+  func theLimitCountsEveryGzipMemberTogether() async throws {
+    // Eight members of 1 MiB each: each alone is within the limit, together they are not.
+    let body = Array(repeating: Gzip.zeros(count: 1 << 20), count: 8).flatMap { $0 }
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(status: 200, headers: ["Content-Encoding": "gzip"], body: body)
+    }
+    defer { server.stop() }
+    let limits = RequestLimits(maximumResponseSize: 1 << 20, timeout: .seconds(60))
+    guard case .responseTooLarge? = await Self.failure(server, limits: limits) else {
+      Issue.record("eight members passed the limit")
+      return
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func anEmptyCodedBodyIsEmpty() async throws {
+    let raws = [
+      "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n",
+      "HTTP/1.1 304 Not Modified\r\nContent-Encoding: gzip\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 0\r\n\r\n",
+    ]
+    for raw in raws {
+      let server = try LoopbackServer { _ in .raw(raw) }
+      defer { server.stop() }
+      let response = try await SocketTransport().send(
+        TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
+      #expect(response.body.isEmpty, "\(raw.debugDescription)")
+    }
+    // A HEAD of a coded resource announces a length it does not send.
+    let head = try LoopbackServer { _ in
+      .raw("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 1234\r\n\r\n")
+    }
+    defer { head.stop() }
+    #expect(try await Self.manager(head).send(.head, "/x").body.isEmpty)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aCodingTheTransportCannotReadIsAnError() async throws {
+    let server = try LoopbackServer { _ in
+      .raw(
+        "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 4\r\n\r\n\u{1}\u{2}\u{3}\u{4}")
+    }
+    defer { server.stop() }
+    guard case .transport(let error)? = await Self.failure(server) else {
+      Issue.record("a br body was returned as it is")
+      return
+    }
+    #expect(error.code == .cannotDecodeContentData)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func fieldNamesAreReportedAsURLSessionReportsThem() async throws {
+    let server = try LoopbackServer { _ in
+      .raw(
+        "HTTP/1.1 200 OK\r\nETag: \"v1\"\r\ncontent-type: text/plain\r\nx-lower-case: 1\r\n"
+          + "www-authenticate: Basic\r\nContent-Length: 0\r\n\r\n")
+    }
+    defer { server.stop() }
+    let response = try await SocketTransport().send(
+      TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
+    #expect(
+      response.headers.fields.map(\.name) == [
+        "Etag", "Content-Type", "x-lower-case", "WWW-Authenticate", "Content-Length",
+      ])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func chunkSizesMayHaveLeadingZeros() async throws {
+    let server = try LoopbackServer { _ in
+      .raw(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+          + "0000000000000009\r\n{\"id\": 3}\r\n0\r\n\r\n")
+    }
+    defer { server.stop() }
+    #expect(try await Self.manager(server).get("/x", mapping: Self.item) == Item(id: 3))
+  }
+
+  /// A server that answers before it read the whole body (here after 64 MiB of 72) and closes:
+  /// its answer is the response, not a lost connection.
+  @Test(.timeLimit(.minutes(1)))
+  func anEarlyAnswerToAnUploadIsTheResponse() async throws {
+    let server = try LoopbackServer { _ in .json(#"{"error": "too large"}"#, status: 413) }
+    defer { server.stop() }
+    let body = RequestBody(data: Data(count: 72 << 20), contentType: "application/octet-stream")
+    do {
+      _ = try await Self.manager(server).send(.post, "/upload", body: body)
+      Issue.record("no error")
+    } catch {
+      guard case .status(let failure) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(failure.statusCode == 413)
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func cancellingWhileABodyDecodesStopsIt() async throws {
+    let bomb = Gzip.zeros(count: 60 << 20)
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb)
+    }
+    defer { server.stop() }
+    let task = Task {
+      try await SocketTransport().send(
+        TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 64 << 20)
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    task.cancel()
+    // 60 MiB decode for about three seconds in a debug build: the cancellation lands inside.
+    let error = await #expect(throws: URLError.self) { try await task.value }
+    #expect(error?.code == .cancelled)
+  }
 }

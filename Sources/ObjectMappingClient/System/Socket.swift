@@ -95,30 +95,36 @@ final class Socket: Sendable {
     throw lastError
   }
 
-  /// Waits until the socket is ready for `events` (polls of 50 ms, checking cancellation);
-  /// throws `.timedOut` after `idleTimeout`, `.cancelled` once cancelled.
-  private func wait(for events: Int16) throws(URLError) {
+  /// Waits until the socket is ready for one of `events` (polls of 50 ms, checking
+  /// cancellation), and returns the events that happened; throws `.timedOut` after
+  /// `idleTimeout`, `.cancelled` once cancelled.
+  @discardableResult
+  private func wait(for events: Int16) throws(URLError) -> Int16 {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: idleTimeout)
     while true {
       if isCancelled { throw URLError(.cancelled) }
       var request = pollfd(fd: descriptor, events: events, revents: 0)
       let ready = unsafe poll(&request, 1, 50)
-      if ready > 0 { return }
+      if ready > 0 { return request.revents }
       if ready < 0, errno != EINTR { throw URLError(.networkConnectionLost) }
       if clock.now >= deadline { throw URLError(.timedOut) }
     }
   }
 
-  /// Writes all of `bytes`.
+  /// Writes `bytes`, stopping early when the peer starts to answer (an HTTP server refusing a
+  /// body it does not want to read: a `413`).
   ///
+  /// - Returns: Whether every byte was written (`false`: the peer answered first).
   /// - Throws: `URLError`: `.networkConnectionLost` when the peer closed, `.timedOut`,
   ///   `.cancelled`.
-  func write(_ bytes: [UInt8]) throws(URLError) {
+  @discardableResult
+  func write(_ bytes: [UInt8]) throws(URLError) -> Bool {
     var offset = 0
     while offset < bytes.count {
-      try wait(for: Int16(POLLOUT))
+      let events = try wait(for: Int16(POLLOUT) | Int16(POLLIN))
       if isCancelled { throw URLError(.cancelled) }
+      if events & Int16(POLLIN) != 0, events & Int16(POLLOUT) == 0 { return false }
       let sent = unsafe bytes.withUnsafeBytes { buffer -> Int in
         guard let base = buffer.baseAddress else { return 0 }
         #if canImport(Darwin)
@@ -135,6 +141,7 @@ final class Socket: Sendable {
         throw URLError(isCancelled ? .cancelled : .networkConnectionLost)
       }
     }
+    return true
   }
 
   /// Reads what arrived, at most `maximum` bytes; empty at the end of the stream.
@@ -173,6 +180,9 @@ final class SocketCancellation: Sendable {
     }
     socket?.cancel()
   }
+
+  /// Whether the transfer was cancelled.
+  var isCancelled: Bool { state.withLock { $0.cancelled } }
 
   /// Attaches `socket` (cancelled at once when the transfer already was).
   func attach(_ socket: Socket) {
