@@ -645,41 +645,66 @@ private func isUnknown<Element: RawRepresentable>(
 }
 
 extension Attribute {
-  /// The same rule for an array of enum values, leaving out the elements whose raw value no
-  /// case has (ObjectMapper's `EnumTransform` over an array) instead of failing, with one
+  /// The same rule for a collection of enum values (`[E]`, `Set<E>`, an optional of one, any
+  /// ``MappableCollection``), leaving out the elements whose raw value no case has
+  /// (ObjectMapper's `EnumTransform` over an array) instead of failing, with one
   /// ``MappingDiagnostic/Kind/unknownValue(raw:fallback:)`` diagnostic naming them. Elements
-  /// of another kind (a string for an `Int` raw value) still fail the attribute.
+  /// of another kind (a string for an `Int` raw value) still fail the attribute; `null` for an
+  /// optional collection is still `nil`.
   ///
   /// ```swift
   /// Attribute("states", \.states).unknownValuesSkipped()
   /// // [0, -5, 1] -> [.open, .closed], diagnostic "/states: unknown value -5 read as nothing: left out"
   /// ```
-  public func unknownValuesSkipped<Element>() -> Self
+  public func unknownValuesSkipped() -> Self
   where
-    Value == [Element], Element: RawRepresentable & MappableValue,
-    Element.RawValue: MappableValue
+    Value: MappableCollection, Value.Element: RawRepresentable & MappableValue,
+    Value.Element.RawValue: MappableValue
   {
     substituting { payload in
       guard let elements = payload.elements else { return nil }
-      return try Self.leavingOutUnknown(elements.map { ((), $0) }).map { known, unknown in
-        Self.skipped(known.map(\.1), unknown)
+      let read: ([((), Value.Element)], [String])? = try Self.leavingOutUnknown(
+        elements.map { ((), $0) })
+      return read.map { known, unknown in
+        Self.skipped(Value(mappedElements: known.map(\.1)), unknown)
       }
     }
   }
 
   /// The same rule for a dictionary of enum values, leaving out the members whose raw value no
   /// case has instead of failing, with one ``MappingDiagnostic/Kind/unknownValue(raw:fallback:)``
-  /// diagnostic naming them, as the array form does. A repeated key keeps its first member.
+  /// diagnostic naming them, as the collection form does. A repeated key keeps its first member.
   public func unknownValuesSkipped<Element>() -> Self
   where
     Value == [String: Element], Element: RawRepresentable & MappableValue,
     Element.RawValue: MappableValue
   {
     substituting { payload in
-      guard let members = payload.members else { return nil }
-      return try Self.leavingOutUnknown(members.map { ($0.key, $0.value) }).map { known, unknown in
-        Self.skipped(Dictionary(known, uniquingKeysWith: { first, _ in first }), unknown)
-      }
+      try Self.knownMembers(payload).map { known, unknown in Self.skipped(known, unknown) }
+    }
+  }
+
+  /// The same rule for an optional dictionary of enum values (`[String: E]?`), as the
+  /// dictionary form reads it; `null` is still `nil`.
+  public func unknownValuesSkipped<Element>() -> Self
+  where
+    Value == [String: Element]?, Element: RawRepresentable & MappableValue,
+    Element.RawValue: MappableValue
+  {
+    substituting { payload in
+      try Self.knownMembers(payload).map { known, unknown in Self.skipped(known, unknown) }
+    }
+  }
+
+  /// The members of the object `payload` whose raw value a case has, and the descriptions of
+  /// those no case has; `nil` when `payload` is not an object or every member is known.
+  private static func knownMembers<Element: RawRepresentable & MappableValue>(
+    _ payload: PayloadValue
+  ) throws -> (known: [String: Element], unknown: [String])?
+  where Element.RawValue: MappableValue {
+    guard let members = payload.members else { return nil }
+    return try leavingOutUnknown(members.map { ($0.key, $0.value) }).map { known, unknown in
+      (Dictionary(known, uniquingKeysWith: { first, _ in first }), unknown)
     }
   }
 

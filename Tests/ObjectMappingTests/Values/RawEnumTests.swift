@@ -115,4 +115,27 @@ struct UnknownEnumElementTests {
       String(decoding: try Self.skipping.serialize(Box(kinds: [.special])), as: UTF8.self)
         == #"{"kinds":[1],"byName":{}}"#)
   }
+
+  /// The optional forms of ObjectMapper's model (`arrayEnumIntOptional`,
+  /// `dictEnumIntOptional`, and the implicitly unwrapped ones, which are optionals too), and a
+  /// set: the same rule, with `null` still `nil`.
+  @Test func optionalCollectionsAndSetsLeaveUnknownValuesOut() throws {
+    struct Optionals: Equatable, Sendable {
+      var kinds: [Kind]?
+      var byName: [String: Kind]?
+      var unique: Set<Kind> = []
+    }
+    let mapping = Mapping(Optionals.init) {
+      Attribute("kinds", \.kinds).unknownValuesSkipped()
+      Attribute("byName", \.byName).unknownValuesSkipped()
+      Attribute("unique", \.unique).unknownValuesSkipped().optional()
+    }
+    let mapped = try mapping.map(
+      #"{"kinds": [1000], "byName": {"a": 1000, "b": 1}, "unique": [1, 7, 1]}"#)
+    #expect(mapped.kinds == [] && mapped.kinds?.first == nil)
+    #expect(mapped.byName == ["b": .special])
+    #expect(mapped.unique == [.special])
+    let nulls = try mapping.map(#"{"kinds": null, "byName": null}"#)
+    #expect(nulls.kinds == nil && nulls.byName == nil)
+  }
 }
