@@ -105,8 +105,10 @@ public final class SocketTransport: HTTPTransport {
       return try await fallback.stream(request, maximumBodySize: maximumBodySize)
     }
     let exchange = Exchange(request, transport: self)
+    // A plain body streams whatever its announced length: the limit bounds what is held, and
+    // this transport holds nothing ahead of the reader.
     let head = try await exchange.run { exchange throws(URLError) in
-      try exchange.openAndReadHead(maximumBodySize: maximumBodySize)
+      try exchange.openAndReadHead(maximumBodySize: .max)
     }
     let body: TransportBody
     if head.codings.isEmpty {

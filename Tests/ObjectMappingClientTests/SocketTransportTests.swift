@@ -415,4 +415,26 @@ struct SocketTransportTests {
     let error = await #expect(throws: URLError.self) { try await task.value }
     #expect(error?.code == .cancelled)
   }
+
+  /// A streamed body is not limited by its announced length: the limit bounds what a transport
+  /// holds ahead of the reader, and this one holds nothing.
+  @Test(.timeLimit(.minutes(1)))
+  func aStreamedBodyLongerThanTheLimitIsRead() async throws {
+    let text = "[" + (0..<40_000).map(StreamingTests.event).joined(separator: ",") + "]"
+    let server = try LoopbackServer { _ in .json(text) }
+    defer { server.stop() }
+    let manager = ObjectManager(
+      baseURL: server.baseURL, transport: SocketTransport(),
+      limits: RequestLimits(maximumResponseSize: 256 << 10, timeout: .seconds(60)))
+    var count = 0
+    for try await event in try await manager.elements("/e", mapping: StreamingTests.eventMapping) {
+      #expect(event.id == count)
+      count += 1
+    }
+    #expect(count == 40_000 && text.utf8.count > 1 << 20)
+    // Loaded whole, the same body is over the limit.
+    await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.getCollection("/e", mapping: StreamingTests.eventMapping)
+    }
+  }
 }
