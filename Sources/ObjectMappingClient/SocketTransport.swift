@@ -71,21 +71,9 @@ public final class SocketTransport: HTTPTransport {
     let exchange = Exchange(request, transport: self)
     return try await exchange.run { exchange throws(URLError) in
       let head = try exchange.openAndReadHead(maximumBodySize: maximumBodySize)
-      var body: [UInt8] = []
-      while let chunk = try exchange.nextBodyBytes(of: head, maximum: 64 * 1024) {
-        guard body.count + chunk.count <= maximumBodySize || !head.codings.isEmpty else {
-          throw URLError(.dataLengthExceedsMaximum)
-        }
-        guard body.count + chunk.count <= max(maximumBodySize, Self.codedBodyLimit) else {
-          throw URLError(.dataLengthExceedsMaximum)
-        }
-        body += chunk
-      }
-      let decoded = try Self.decode(
-        body, head.codings, limit: maximumBodySize, cancellation: exchange.cancellation)
+      let body = try exchange.wholeBody(of: head, maximumBodySize: maximumBodySize)
       return TransportResponse(
-        statusCode: head.statusCode, headers: head.headers, body: Data(decoded),
-        url: request.url)
+        statusCode: head.statusCode, headers: head.headers, body: Data(body), url: request.url)
     }
   }
 
@@ -122,15 +110,7 @@ public final class SocketTransport: HTTPTransport {
     } else {
       // A coded body is decoded whole (within the limit), then delivered in one chunk.
       let decoded = try await exchange.run { exchange throws(URLError) in
-        var coded: [UInt8] = []
-        while let chunk = try exchange.nextBodyBytes(of: head, maximum: 64 * 1024) {
-          guard coded.count + chunk.count <= max(maximumBodySize, Self.codedBodyLimit) else {
-            throw URLError(.dataLengthExceedsMaximum)
-          }
-          coded += chunk
-        }
-        return try Self.decode(
-          coded, head.codings, limit: maximumBodySize, cancellation: exchange.cancellation)
+        try exchange.wholeBody(of: head, maximumBodySize: maximumBodySize)
       }
       body = TransportBody(Data(decoded))
     }
@@ -338,9 +318,11 @@ final class Exchange: Sendable {
         let (name, value) = try Self.field(line)
         headers.append(value, for: name)
       }
-      return try Self.head(
+      let head = try Self.head(
         statusCode: statusCode, headers: headers, method: request.method,
         maximumBodySize: maximumBodySize)
+      if case .length(let length) = head.framing { state.withLock { $0.remaining = length } }
+      return head
     }
     throw URLError(.badServerResponse)
   }
@@ -493,14 +475,9 @@ final class Exchange: Sendable {
     case .untilClose:
       let bytes = try available(maximum: maximum, endOK: true)
       return bytes.isEmpty ? finish() : bytes
-    case .length(let length):
-      let remaining = state.withLock { state -> Int in
-        if state.remaining == 0, state.chunkPhase == .size {
-          state.remaining = length
-          state.chunkPhase = .data
-        }
-        return state.remaining
-      }
+    case .length:
+      // `remaining` was set to the length when the head was read.
+      let remaining = state.withLock { $0.remaining }
       guard remaining > 0 else { return finish() }
       let bytes = try available(maximum: min(maximum, remaining), endOK: false)
       state.withLock { $0.remaining -= bytes.count }
@@ -508,6 +485,21 @@ final class Exchange: Sendable {
     case .chunked:
       return try nextChunkBytes(maximum: maximum)
     }
+  }
+
+  /// The whole body, decoded: at most `maximumBodySize` bytes after decoding, and, for a coded
+  /// body, at most that many (1 MiB when the limit is smaller) before it.
+  func wholeBody(of head: ResponseHead, maximumBodySize: Int) throws(URLError) -> [UInt8] {
+    let held =
+      head.codings.isEmpty
+      ? maximumBodySize : max(maximumBodySize, SocketTransport.codedBodyLimit)
+    var body: [UInt8] = []
+    while let chunk = try nextBodyBytes(of: head, maximum: 64 * 1024) {
+      guard body.count + chunk.count <= held else { throw URLError(.dataLengthExceedsMaximum) }
+      body += chunk
+    }
+    return try SocketTransport.decode(
+      body, head.codings, limit: maximumBodySize, cancellation: cancellation)
   }
 
   /// Ends the body: `nil`, and later calls return `nil` too.

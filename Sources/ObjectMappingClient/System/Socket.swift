@@ -20,7 +20,7 @@ final class Socket: Sendable {
   private let descriptor: Int32
   /// Set by ``cancel()``; checked between polls.
   private let cancelled = _Locked(false)
-  /// The descriptor was closed (by `deinit` only).
+  /// How long a call may wait without the socket becoming ready.
   private let idleTimeout: Duration
 
   private init(descriptor: Int32, idleTimeout: Duration) {
