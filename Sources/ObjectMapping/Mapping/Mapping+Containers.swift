@@ -2,104 +2,92 @@ import Foundation
 
 // Top-level payloads whose objects sit in containers: a dictionary of objects, a dictionary of
 // arrays and an array of arrays (ObjectMapper's `mapDictionary`, `mapDictionaryOfArrays` and
-// `mapArrayOfArrays`, and their `toJSON` counterparts). Each reads and writes through the same
-// `Shape` a relationship of that shape uses.
+// `mapArrayOfArrays`, and their `toJSON` counterparts), one verb each way over a `PayloadShape`.
+// Each reads and writes through the same `Shape` a relationship of that shape uses.
+
+/// The containers a top-level payload holds its objects in, for ``MappingProtocol/map(_:as:with:)``
+/// and ``MappingProtocol/serialize(_:as:format:with:)``: a dictionary of objects, a dictionary of
+/// arrays of objects, or an array of arrays of objects. An array of objects is
+/// ``MappingProtocol/mapCollection(_:with:)``'s, and one object is `map(_:with:)`'s.
+///
+/// ```swift
+/// let users = try userMapping.map(json, as: .dictionary)            // [String: User]
+/// let byState = try taskMapping.map(json, as: .dictionaryOfArrays)  // [String: [Task]]
+/// let rows = try cellMapping.map(json, as: .arrayOfArrays)          // [[Cell]]
+/// ```
+///
+/// `Value` is what the payload becomes (`[String: Object]` for ``dictionary``); the same shape
+/// reads and writes it, as a relationship of that shape does inside an object.
+public struct PayloadShape<Value, Object>: Sendable {
+  let shape: Shape<Value, Object>
+}
+
+extension PayloadShape where Value == [String: Object] {
+  /// An object of objects, keyed by the payload's keys (`{"blake": {...}, "rachit": {...}}`;
+  /// ObjectMapper's `mapDictionary` and `toJSONDictionary`). A repeated key keeps its first
+  /// member; the keys are written sorted. With a nested-key mapping (``KeyAttribute``), each key
+  /// is also read into its object.
+  public static var dictionary: Self { PayloadShape(shape: .keyedObjects) }
+}
+
+extension PayloadShape where Value == [String: [Object]] {
+  /// An object of arrays of objects (`{"open": [{...}], "done": [{...}, {...}]}`; ObjectMapper's
+  /// `mapDictionaryOfArrays`). Errors keep the whole path (`/done/1/title`).
+  public static var dictionaryOfArrays: Self {
+    PayloadShape(shape: .dictionary(of: .array(of: .object)))
+  }
+}
+
+extension PayloadShape where Value == [[Object]] {
+  /// An array of arrays of objects (`[[{...}, {...}], [{...}]]`; ObjectMapper's
+  /// `mapArrayOfArrays`). Errors keep both indexes (`/2/0/id`).
+  public static var arrayOfArrays: Self { PayloadShape(shape: .array(of: .array(of: .object))) }
+}
 
 extension MappingProtocol {
-  /// Maps a payload that is an object of objects, keyed by the payload's keys.
+  /// Maps a payload whose objects sit in containers: a dictionary of objects, a dictionary of
+  /// arrays, or an array of arrays (see ``PayloadShape``).
   ///
   /// ```swift
-  /// let users = try userMapping.mapDictionary(#"{"blake": {"id": 1}, "rachit": {"id": 2}}"#)
+  /// let users = try userMapping.map(#"{"blake": {"id": 1}, "rachit": {"id": 2}}"#, as: .dictionary)
   /// users["blake"]?.id   // 1
   /// ```
   ///
-  /// With a nested-key mapping (``KeyAttribute``), each key is also read into its object.
-  ///
   /// - Parameters:
   ///   - input: The payload (see `map(_:with:)`).
+  ///   - shape: The containers around the objects: ``PayloadShape/dictionary``,
+  ///     ``PayloadShape/dictionaryOfArrays`` or ``PayloadShape/arrayOfArrays``.
   ///   - options: Settings for this call, reaching every object and child mapping.
-  /// - Returns: The objects by key. A repeated key keeps its first member.
+  /// - Returns: The objects in their containers, in payload order.
   /// - Throws: ``MappingErrors`` with every failing object's errors at their paths
-  ///   (`/blake/email`), or a type mismatch when the payload is not an object.
-  public func mapDictionary(
-    _ input: some MappingInputConvertible, with options: MappingOptions = .none
-  ) throws(MappingErrors) -> [String: Object] {
-    try mapShaped(input.mappingInput, .keyedObjects, options: options)
+  ///   (`/blake/email`, `/2/0/id`), or a type mismatch when a container is not the shape's.
+  public func map<Value>(
+    _ input: some MappingInputConvertible, as shape: PayloadShape<Value, Object>,
+    with options: MappingOptions = .none
+  ) throws(MappingErrors) -> Value {
+    try mapShaped(input.mappingInput, shape.shape, options: options)
   }
 
-  /// Maps a payload that is an object of arrays of objects
-  /// (`{"open": [{...}], "done": [{...}, {...}]}`).
+  /// Serializes objects in containers: the inverse of ``map(_:as:with:)`` (a dictionary's keys
+  /// sorted).
+  ///
+  /// ```swift
+  /// let json = try userMapping.serialize(users, as: .dictionary)   // {"blake":{"id":1},...}
+  /// ```
   ///
   /// - Parameters:
-  ///   - input: The payload (see `map(_:with:)`).
-  ///   - options: Settings for this call.
-  /// - Returns: The arrays of objects by key.
-  /// - Throws: ``MappingErrors`` with every error at its path (`/done/1/title`).
-  public func mapDictionaryOfArrays(
-    _ input: some MappingInputConvertible, with options: MappingOptions = .none
-  ) throws(MappingErrors) -> [String: [Object]] {
-    try mapShaped(input.mappingInput, .dictionary(of: .array(of: .object)), options: options)
-  }
-
-  /// Maps a payload that is an array of arrays of objects (`[[{...}, {...}], [{...}]]`).
-  ///
-  /// - Parameters:
-  ///   - input: The payload (see `map(_:with:)`).
-  ///   - options: Settings for this call.
-  /// - Returns: The arrays of objects, in payload order.
-  /// - Throws: ``MappingErrors`` with every error at its path (`/2/0/id`).
-  public func mapArrayOfArrays(
-    _ input: some MappingInputConvertible, with options: MappingOptions = .none
-  ) throws(MappingErrors) -> [[Object]] {
-    try mapShaped(input.mappingInput, .array(of: .array(of: .object)), options: options)
-  }
-
-  /// Serializes objects by key as one object, keys sorted: the inverse of
-  /// `mapDictionary(_:with:)`.
-  ///
-  /// - Parameters:
-  ///   - objects: The objects by key.
-  ///   - format: The payload format.
+  ///   - value: The objects in their containers.
+  ///   - shape: The containers (see ``PayloadShape``).
+  ///   - format: The payload format; a form body of an array of arrays needs the inverse's root
+  ///     key.
   ///   - options: Settings for this call.
   /// - Returns: The payload bytes.
   /// - Throws: ``MappingErrors`` with every value that cannot be written, at its path.
-  public func serializeDictionary(
-    _ objects: [String: Object], as format: PayloadFormat = .json,
+  public func serialize<Value>(
+    _ value: Value, as shape: PayloadShape<Value, Object>, format: PayloadFormat = .json,
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> Data {
-    try _plan.inverse.serializeShaped(objects, .keyedObjects, as: format, options: options)
-  }
-
-  /// Serializes arrays of objects by key: the inverse of `mapDictionaryOfArrays(_:with:)`.
-  ///
-  /// - Parameters:
-  ///   - objects: The arrays of objects by key.
-  ///   - format: The payload format.
-  ///   - options: Settings for this call.
-  /// - Returns: The payload bytes.
-  /// - Throws: ``MappingErrors`` with every value that cannot be written, at its path.
-  public func serializeDictionaryOfArrays(
-    _ objects: [String: [Object]], as format: PayloadFormat = .json,
-    with options: MappingOptions = .none
-  ) throws(MappingErrors) -> Data {
-    try _plan.inverse.serializeShaped(
-      objects, .dictionary(of: .array(of: .object)), as: format, options: options)
-  }
-
-  /// Serializes arrays of objects as an array of arrays: the inverse of
-  /// `mapArrayOfArrays(_:with:)`.
-  ///
-  /// - Parameters:
-  ///   - objects: The arrays of objects.
-  ///   - format: The payload format; a form body needs the inverse's root key.
-  ///   - options: Settings for this call.
-  /// - Returns: The payload bytes.
-  /// - Throws: ``MappingErrors`` with every value that cannot be written, at its path.
-  public func serializeArrayOfArrays(
-    _ objects: [[Object]], as format: PayloadFormat = .json, with options: MappingOptions = .none
-  ) throws(MappingErrors) -> Data {
-    try _plan.inverse.serializeShaped(
-      objects, .array(of: .array(of: .object)), as: format, options: options)
+    try _plan.inverse.serializeShaped(value, shape.shape, as: format, options: options)
   }
 
   /// Maps the whole payload as `shape`.

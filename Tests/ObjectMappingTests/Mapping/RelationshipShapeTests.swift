@@ -4,7 +4,7 @@ import Testing
 
 /// Relationships and top-level payloads whose objects sit in nested containers:
 /// `[String: T]?`, `[String: [T]]`, `[[T]]`, `lazy:` dictionaries, and ObjectMapper's
-/// `mapDictionary` / `mapDictionaryOfArrays` / `mapArrayOfArrays` (issue 17).
+/// `map(_:as: .dictionary)` / `.dictionaryOfArrays` / `.arrayOfArrays` (issues 17 and 37).
 @Suite("Relationships: nested shapes")
 struct RelationshipShapeTests {
   struct Task: Equatable, Sendable {
@@ -131,42 +131,64 @@ struct RelationshipShapeTests {
   // MARK: Top-level entry points
 
   @Test func topLevelDictionaryOfObjects() throws {
-    let tasks = try Self.task.mapDictionary(
-      #"{"x": {"taskId": 1, "title": "a"}, "y": {"taskId": 2, "title": "b"}}"#)
+    let tasks = try Self.task.map(
+      #"{"x": {"taskId": 1, "title": "a"}, "y": {"taskId": 2, "title": "b"}}"#, as: .dictionary)
     #expect(tasks == ["x": Task(taskId: 1, title: "a"), "y": Task(taskId: 2, title: "b")])
-    let json = try Self.task.serializeDictionary(tasks)
+    let json = try Self.task.serialize(tasks, as: .dictionary)
     #expect(
       String(decoding: json, as: UTF8.self)
         == #"{"x":{"taskId":1,"title":"a"},"y":{"taskId":2,"title":"b"}}"#)
-    #expect(try Self.task.mapDictionary(json) == tasks)
+    #expect(try Self.task.map(json, as: .dictionary) == tasks)
     let foundation: Any = ["z": ["taskId": 3, "title": "c"]]
-    #expect(try Self.task.mapDictionary(.foundation(foundation))["z"]?.taskId == 3)
+    #expect(try Self.task.map(.foundation(foundation), as: .dictionary)["z"]?.taskId == 3)
   }
 
   @Test func topLevelDictionaryOfArraysAndArrayOfArrays() throws {
-    let byKey = try Self.task.mapDictionaryOfArrays(
-      #"{"a": [{"taskId": 1, "title": "a"}], "b": []}"#)
+    let byKey = try Self.task.map(
+      #"{"a": [{"taskId": 1, "title": "a"}], "b": []}"#, as: .dictionaryOfArrays)
     #expect(byKey.mapValues { $0.map(\.taskId) } == ["a": [1], "b": []])
     #expect(
-      try Self.task.mapDictionaryOfArrays(Self.task.serializeDictionaryOfArrays(byKey)) == byKey)
+      try Self.task.map(
+        Self.task.serialize(byKey, as: .dictionaryOfArrays), as: .dictionaryOfArrays) == byKey)
 
-    let rows = try Self.task.mapArrayOfArrays(#"[[{"taskId": 1, "title": "a"}], []]"#)
+    let rows = try Self.task.map(#"[[{"taskId": 1, "title": "a"}], []]"#, as: .arrayOfArrays)
     #expect(rows.map { $0.map(\.taskId) } == [[1], []])
-    let json = try Self.task.serializeArrayOfArrays(rows)
+    let json = try Self.task.serialize(rows, as: .arrayOfArrays)
     #expect(String(decoding: json, as: UTF8.self) == #"[[{"taskId":1,"title":"a"}],[]]"#)
-    #expect(try Self.task.mapArrayOfArrays(json) == rows)
+    #expect(try Self.task.map(json, as: .arrayOfArrays) == rows)
   }
 
   @Test func topLevelShapesReportWrongContainersAndPaths() throws {
-    #expect(throws: MappingErrors.self) { try Self.task.mapDictionary("[]") }
-    #expect(throws: MappingErrors.self) { try Self.task.mapArrayOfArrays(#"[{"taskId": 1}]"#) }
+    #expect(throws: MappingErrors.self) { try Self.task.map("[]", as: .dictionary) }
+    #expect(throws: MappingErrors.self) {
+      try Self.task.map(#"[{"taskId": 1}]"#, as: .arrayOfArrays)
+    }
     do {
-      _ = try Self.task.mapArrayOfArrays(
-        #"[[], [{"taskId": 1, "title": "a"}, {"taskId": "two", "title": "b"}]]"#)
+      _ = try Self.task.map(
+        #"[[], [{"taskId": 1, "title": "a"}, {"taskId": "two", "title": "b"}]]"#, as: .arrayOfArrays
+      )
       Issue.record("expected errors")
     } catch {
       #expect(error.errors.map(\.path) == ["/1/1/taskId"])
     }
+  }
+
+  @Test func topLevelDictionaryOfArraysReportsTheWholePathAndWritesForms() throws {
+    do {
+      _ = try Self.task.map(
+        #"{"open": [], "done": [{"taskId": 1, "title": "a"}, {"taskId": "two", "title": "b"}]}"#,
+        as: .dictionaryOfArrays)
+      Issue.record("expected errors")
+    } catch {
+      #expect(error.errors.map(\.path) == ["/done/1/taskId"])
+    }
+    #expect(throws: MappingErrors.self) {
+      try Self.task.map(#"{"open": {}}"#, as: .dictionaryOfArrays)
+    }
+    // The format is the serializing call's own choice, as for one object.
+    let form = try Self.task.serialize(
+      ["x": Task(taskId: 1, title: "a b")], as: .dictionary, format: .formURLEncoded)
+    #expect(String(decoding: form, as: UTF8.self) == "x[taskId]=1&x[title]=a+b")
   }
 
   struct Keyed: Equatable, Sendable {
@@ -179,10 +201,10 @@ struct RelationshipShapeTests {
       KeyAttribute("login", \.login)
       Attribute("id", \.id)
     }
-    let users = try keyed.mapDictionary(#"{"blake": {"id": 1}, "rachit": {"id": 2}}"#)
+    let users = try keyed.map(#"{"blake": {"id": 1}, "rachit": {"id": 2}}"#, as: .dictionary)
     #expect(users["rachit"] == Keyed(login: "rachit", id: 2))
     #expect(
-      String(decoding: try keyed.serializeDictionary(users), as: UTF8.self)
+      String(decoding: try keyed.serialize(users, as: .dictionary), as: UTF8.self)
         == #"{"blake":{"id":1},"rachit":{"id":2}}"#)
   }
 }
