@@ -122,3 +122,13 @@ public struct TransportResponse: Sendable, Equatable {
     self.url = url
   }
 }
+
+extension TransportRequest {
+  /// Whether every field name is a token and no value holds CR, LF, NUL or another control
+  /// character (what the manager checks before sending, as
+  /// ``ObjectManagerError/invalidHeader(name:reason:)``): the transports check it again, for a
+  /// caller that hands them a request directly.
+  var fieldsCanBeWritten: Bool {
+    headers.allSatisfy { HeaderFields.problem(name: $0.name, value: $0.value) == nil }
+  }
+}

@@ -248,9 +248,18 @@ final class Exchange: Sendable {
   // MARK: The request and the head
 
   /// Connects, writes the request and reads the response's head.
+  ///
+  /// A request that cannot be written as HTTP/1.1 is `URLError(.badURL)` before anything is
+  /// sent: a field name that is not a token, or a value with CR, LF, NUL or another control
+  /// character (the manager refuses those first, as ``ObjectManagerError/invalidHeader(name:reason:)``;
+  /// this keeps a caller of the transport itself from splitting the request), or a target with
+  /// a space or a control character.
   func openAndReadHead(maximumBodySize: Int) throws(URLError) -> ResponseHead {
     guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
-      var host = components.host, !host.isEmpty
+      var host = components.host, !host.isEmpty,
+      request.fieldsCanBeWritten,
+      !(components.percentEncodedPath + (components.percentEncodedQuery ?? "")).utf8
+        .contains(where: { $0 <= 0x20 || $0 == 0x7F })
     else { throw URLError(.badURL) }
     if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
     let port = components.port ?? 80

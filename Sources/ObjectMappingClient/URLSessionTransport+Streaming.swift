@@ -34,13 +34,7 @@ extension URLSessionTransport {
     -> StreamedTransportResponse
   {
     if Task.isCancelled { throw URLError(.cancelled) }
-    var urlRequest = URLRequest(url: request.url)
-    urlRequest.httpMethod = request.method.rawValue
-    for field in request.headers {
-      urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
-    }
-    urlRequest.httpBody = request.body
-    let prepared = urlRequest
+    let prepared = try request.urlRequest()
     let configuration = session.configuration
     let transfer = StreamTransfer(limit: maximumBodySize)
     let head = await withTaskCancellationHandler {

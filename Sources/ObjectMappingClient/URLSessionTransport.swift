@@ -91,13 +91,7 @@ public final class URLSessionTransport: HTTPTransport {
     -> TransportResponse
   {
     if Task.isCancelled { throw URLError(.cancelled) }
-    var urlRequest = URLRequest(url: request.url)
-    urlRequest.httpMethod = request.method.rawValue
-    for field in request.headers {
-      urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
-    }
-    urlRequest.httpBody = request.body
-    let prepared = urlRequest
+    let prepared = try request.urlRequest()
     let transfer = Transfer(limit: maximumBodySize, expectsBody: request.method != .head)
     let (session, delegate) = (self.session, self.delegate)
     let result = await withTaskCancellationHandler {
@@ -115,6 +109,22 @@ public final class URLSessionTransport: HTTPTransport {
     }
     delegate.unregister(transfer)
     return try result.get()
+  }
+}
+
+extension TransportRequest {
+  /// The request as URLSession takes it; `URLError(.badURL)` for a field that would split the
+  /// request (a CR or LF in a value, a name that is not a token), which the manager refuses
+  /// before, for a caller of the transport itself.
+  func urlRequest() throws(URLError) -> URLRequest {
+    guard fieldsCanBeWritten else { throw URLError(.badURL) }
+    var urlRequest = URLRequest(url: url)
+    urlRequest.httpMethod = method.rawValue
+    for field in headers {
+      urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+    }
+    urlRequest.httpBody = body
+    return urlRequest
   }
 }
 

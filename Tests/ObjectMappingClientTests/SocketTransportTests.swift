@@ -299,6 +299,34 @@ struct SocketTransportTests {
     #expect(response.statusCode == 204 && recorder.seen == [url])
   }
 
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+      ["X-Token": "a\r\nX-Injected: 1"], ["X-Token": "a\nb"], ["X-Token": "a\u{0}b"],
+      ["X Token": "a"], ["X-Token:": "a"], ["": "a"],
+    ] as [HeaderFields])
+  func aFieldThatWouldSplitTheRequestIsRefusedBeforeSending(headers: HeaderFields) async throws {
+    // The manager refuses these first; a caller of either transport itself gets `.badURL`,
+    // and nothing reaches the server (no second request smuggled in a value).
+    let server = try LoopbackServer { _ in .json("{}") }
+    defer { server.stop() }
+    let transports: [any HTTPTransport] = [SocketTransport(), URLSessionTransport()]
+    for transport in transports {
+      let refused = TransportRequest(method: .get, url: server.baseURL, headers: headers)
+      await #expect(throws: URLError(.badURL)) {
+        _ = try await transport.send(refused, maximumBodySize: 1 << 20)
+      }
+      await #expect(throws: URLError(.badURL)) {
+        _ = try await transport.stream(refused, maximumBodySize: 1 << 20)
+      }
+      let fine = try await transport.send(
+        TransportRequest(method: .get, url: server.baseURL, headers: ["X-Token": "a\tb"]),
+        maximumBodySize: 1 << 20)
+      #expect(fine.statusCode == 200)
+    }
+    #expect(server.requests.count == 2)
+  }
+
   // MARK: Found by a probe of the transport (session 23)
 
   @Test(.timeLimit(.minutes(1)))
