@@ -31,4 +31,8 @@ final class AlternativesStep<Object>: DecodeStepKind {
   func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     alternatives.contains { $0.sourceIsPresent(objectIndex: objectIndex, run: &run) }
   }
+
+  func sourceIsFound(objectIndex: Int, run: inout MappingRun) -> Bool {
+    alternatives.contains { $0.sourceIsFound(objectIndex: objectIndex, run: &run) }
+  }
 }

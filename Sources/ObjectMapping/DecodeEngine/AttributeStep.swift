@@ -214,11 +214,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
         at: source.pathComponents)
       return
     }
-    if emptyStringMayBeNull, run.context.emptyStrings == .asNull, payload.isBlankString,
-      nullReplacement != nil || rule.defaultValue != nil
-        || run.context.nullIntoNonOptional != .fail
-        || run.context.attributeFailures != .skipWithDiagnostic
-    {
+    if emptyStringReadsAsNull(payload, run: run) {
       // `""` for a number, date or URL, read as `null` (MappingOptions.emptyStrings). Where
       // `null` would be an error and failures are skipped, it is skipped as what it is: a
       // value that does not convert.
@@ -229,6 +225,16 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       return run.record(failure, at: source.pathComponents)
     }
     skip(failure, &object, &patch, run: &run)
+  }
+
+  /// Whether `payload`, which did not convert, is `""` read as `null`
+  /// (``MappingOptions/emptyStrings``). Where `null` would be an error and failures are
+  /// skipped, it is not: it is skipped as what it is, a value that does not convert.
+  private func emptyStringReadsAsNull(_ payload: PayloadValue, run: borrowing MappingRun) -> Bool {
+    emptyStringMayBeNull && run.context.emptyStrings == .asNull && payload.isBlankString
+      && (nullReplacement != nil || rule.defaultValue != nil
+        || run.context.nullIntoNonOptional != .fail
+        || run.context.attributeFailures != .skipWithDiagnostic)
   }
 
   /// `null` (or `""` read as `null`): the property's `nil`, its default, or what the run's
@@ -281,6 +287,28 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       return !nullIsAbsent || run.tape[index].kind != .null
     }
     return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
+  }
+
+  func sourceIsFound(objectIndex: Int, run: inout MappingRun) -> Bool {
+    guard run.context.attributeFailures == .skipWithDiagnostic else {
+      return sourceIsPresent(objectIndex: objectIndex, run: &run)
+    }
+    var hint = _MemberHint(object: max(objectIndex, 0))
+    guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
+      return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
+    }
+    guard run.tape[index].kind != .null else { return !nullIsAbsent }
+    // A value that does not convert is skipped, and RestKit does not count it as found
+    // `{"age": {"wrong": "data"}}` alone is an unmappable representation.
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
+    do {
+      _ = try rule.read(payload)
+      return true
+    } catch is Substituted<Value> {
+      return true
+    } catch {
+      return emptyStringReadsAsNull(payload, run: run)
+    }
   }
 
   var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }

@@ -36,6 +36,14 @@ final class DecodeStep<Object>: Sendable {
     kind.sourceIsPresent(objectIndex: objectIndex, run: &run)
   }
 
+  /// Whether this step's source is "found" in the object at `objectIndex`, in RestKit's sense
+  /// present, and, when the run skips values that do not convert
+  /// (``AttributeFailurePolicy/skipWithDiagnostic``), not such a value. An object none of
+  /// whose sources is found is an unmappable representation (``_MappingPlan/isUnmappable(at:run:)``).
+  func sourceIsFound(objectIndex: Int, run: inout MappingRun) -> Bool {
+    kind.sourceIsFound(objectIndex: objectIndex, run: &run)
+  }
+
   /// Whether the rule applies in this run at all (a grouped rule outside the run's groups does
   /// not, see ``GroupedStep``).
   @inline(__always)
@@ -89,6 +97,10 @@ protocol DecodeStepKind<Object>: AnyObject, Sendable {
   /// See ``DecodeStep/sourceIsPresent(objectIndex:run:)``; `true` unless a kind says otherwise.
   func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool
 
+  /// See ``DecodeStep/sourceIsFound(objectIndex:run:)``; ``sourceIsPresent(objectIndex:run:)``
+  /// unless a kind says otherwise.
+  func sourceIsFound(objectIndex: Int, run: inout MappingRun) -> Bool
+
   /// See ``DecodeStep/applies(in:)``; `true` unless a kind says otherwise.
   func applies(in run: borrowing MappingRun) -> Bool
 
@@ -104,6 +116,10 @@ protocol DecodeStepKind<Object>: AnyObject, Sendable {
 
 extension DecodeStepKind {
   func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool { true }
+
+  func sourceIsFound(objectIndex: Int, run: inout MappingRun) -> Bool {
+    sourceIsPresent(objectIndex: objectIndex, run: &run)
+  }
 
   func applies(in run: borrowing MappingRun) -> Bool { true }
 

@@ -26,6 +26,11 @@ final class GroupedStep<Object>: DecodeStepKind {
       && inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
   }
 
+  func sourceIsFound(objectIndex: Int, run: inout MappingRun) -> Bool {
+    run.context.includes(groups: groups)
+      && inner.sourceIsFound(objectIndex: objectIndex, run: &run)
+  }
+
   func applies(in run: borrowing MappingRun) -> Bool {
     run.context.includes(groups: groups)
   }

@@ -182,7 +182,7 @@ extension _MappingPlan {
     else { return false }
     var anyApplies = false
     for step in keyReadingSteps where step.applies(in: run) {
-      if step.sourceIsPresent(objectIndex: index, run: &run) { return false }
+      if step.sourceIsFound(objectIndex: index, run: &run) { return false }
       anyApplies = true
     }
     return anyApplies

@@ -34,6 +34,10 @@ final class UpcastStep<Object, Base>: DecodeStepKind {
     inner.sourceIsPresent(objectIndex: objectIndex, run: &run)
   }
 
+  func sourceIsFound(objectIndex: Int, run: inout MappingRun) -> Bool {
+    inner.sourceIsFound(objectIndex: objectIndex, run: &run)
+  }
+
   func applies(in run: borrowing MappingRun) -> Bool {
     inner.applies(in: run)
   }

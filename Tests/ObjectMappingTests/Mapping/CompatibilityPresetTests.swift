@@ -212,6 +212,45 @@ struct CompatibilityPresetTests {
     #expect(try Self.post.map(#"{"id": 1, "views": ""}"#, with: options).views == nil)
   }
 
+  @Test func restKitCompatibleCountsAValueThatDoesNotConvertAsNotFound() throws {
+    // R-1.3.6 and R-1.3.9: a skipped value is not "found", so an object whose only values are
+    // skipped is an unmappable representation; `null` and `""` read as `null` are found.
+    struct Person: Equatable, Sendable {
+      var age: Int?
+      var name: String?
+    }
+    let person = Mapping(Person.init) {
+      Attribute("age", \.age)
+      Attribute("name", \.name)
+    }
+    let options = MappingOptions.restKitCompatible
+    do {
+      _ = try person.map(#"{"age": {"wrong": "data"}}"#, with: options)
+      Issue.record("expected an unmappable representation")
+    } catch {
+      #expect(error.errors.map(\.kind) == [.unmappableRepresentation(keys: ["age"])])
+    }
+    let mapped = person.report(#"{"age": {"wrong": "data"}, "name": "Ann"}"#, with: options)
+    #expect(mapped.object == Person(age: nil, name: "Ann"))
+    #expect(mapped.diagnostics.map(\.path) == ["/age"])
+    #expect(try person.map(#"{"age": null}"#, with: options) == Person())
+    #expect(try person.map(#"{"age": ""}"#, with: options) == Person())
+    // Each element of a collection, and a mapper's route, the same way.
+    do {
+      _ = try person.mapCollection(#"[{"name": "Ann"}, {"age": [1]}]"#, with: options)
+      Issue.record("expected an unmappable representation")
+    } catch {
+      #expect(error.errors.map(\.path) == ["/1"])
+    }
+    // Without the preset, the value is an error of its own, as before.
+    do {
+      _ = try person.map(#"{"age": {"wrong": "data"}}"#)
+      Issue.record("expected a conversion error")
+    } catch {
+      #expect(error.errors.map(\.path) == ["/age"])
+    }
+  }
+
   // MARK: ObjectMapper
 
   struct Profile: Equatable, Sendable {
