@@ -242,6 +242,9 @@ public enum AttributeFailurePolicy: Sendable, Hashable {
   case fail
   /// The attribute is skipped with a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic
   /// naming its path and the reason, and the rest of the object maps (RestKit's behaviour).
+  /// As in RestKit, a skipped value is not "found": an object whose only keys hold values that
+  /// do not convert is an unmappable representation
+  /// (``MappingError/Kind/unmappableRepresentation(keys:)``).
   case skipWithDiagnostic
 }
 

@@ -115,8 +115,10 @@ struct AttributeFailureTests {
     struct Item: Equatable, Sendable {
       var kind: Kind = .a
       var code = ""
+      var name: String?
     }
     let item = Mapping(Item.init) {
+      Attribute("name", \.name)
       Attribute("kind", \.kind).optional()
       Attribute(
         "code", \.code,
@@ -129,13 +131,18 @@ struct AttributeFailureTests {
         }
       ).optional()
     }
-    let report = item.report(#"{"kind": "c", "code": "toolong"}"#, with: Self.skip)
-    #expect(report.object == Item())
+    let report = item.report(#"{"kind": "c", "code": "toolong", "name": "n"}"#, with: Self.skip)
+    #expect(report.object == Item(name: "n"))
     #expect(
       report.diagnostics.map(\.description) == [
         #"/kind: value skipped: cannot convert "c" to a Kind: no case has this raw value; expected one of "a", "b""#,
         "/code: value skipped: cannot convert toolong to a code: three letters",
       ])
+    // Skipped values are not found (RestKit's R-1.3.6): with nothing else, the object is an
+    // unmappable representation.
+    let skippedOnly = item.report(#"{"kind": "c", "code": "toolong"}"#, with: Self.skip)
+    #expect(skippedOnly.object == nil)
+    #expect(skippedOnly.errors.map(\.kind) == [.unmappableRepresentation(keys: ["kind", "code"])])
   }
 
   @Test func validationFailuresAreNotAffected() throws {
