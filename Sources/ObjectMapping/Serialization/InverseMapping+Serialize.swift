@@ -105,8 +105,9 @@ extension InverseMapping {
   /// (ObjectMapper's `toJSON()`).
   ///
   /// Numbers are `NSNumber`s, so a whole `Double` (`150.0`) reads back `as? Double` as well as
-  /// `as? Int`. Foundation's bridging checks exactness: on Linux a `Float` property's value
-  /// (written as its shortest text, `1.3`) reads back `as? Double`, not `as? Float`.
+  /// `as? Int`. A `Float` property's value is an `NSNumber` of the `Float`: it reads back
+  /// `as? Float` (Foundation's bridging checks exactness, so an `NSNumber` of the `Double` 1.3
+  /// would not, on Linux) and `as? Double` as the `Float`'s own value (`1.2999999523162842`).
   ///
   /// - Parameters:
   ///   - object: The object to write.

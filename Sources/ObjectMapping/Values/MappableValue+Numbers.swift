@@ -178,7 +178,7 @@ extension Float: MappableValue {
       throw ConversionFailure.notRepresentable(
         description, reason: "JSON has no non-finite numbers")
     }
-    return .decimal(description)
+    return .decimal(Node.DecimalText(float: self))
   }
   /// `"a number"`.
   public static var expectedDescription: String { "a number" }

@@ -288,6 +288,7 @@ extension Node.DecimalText {
   package func appendText(to bytes: inout [UInt8]) {
     switch storage {
     case .text(let text): bytes.append(contentsOf: text.utf8)
+    case .float(let value): bytes.append(contentsOf: value.description.utf8)
     case .packed(let significand, let layout):
       unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumPackedLength) {
         buffer in

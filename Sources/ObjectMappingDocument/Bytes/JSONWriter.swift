@@ -450,6 +450,8 @@ import struct Foundation.Data
       advance(by: written)
     case .text(let text):
       numberText(text)
+    case .float(let value):
+      numberText(value.description)
     }
   }
 

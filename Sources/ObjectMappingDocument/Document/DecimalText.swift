@@ -24,12 +24,41 @@ extension Node {
     ExpressibleByStringLiteral
   {
     /// How the text is held: packed (see `DecimalText+Packing.swift`) whenever it fits, so
-    /// each text has one storage and equal storages mean equal texts.
+    /// each text has one storage and equal storages mean equal texts, or as the `Float` it
+    /// spells.
     package enum Storage: Sendable, Hashable {
       /// A JSON number of at most 19 digits, as its digits and the layout of its text.
       case packed(significand: UInt64, layout: UInt64)
       /// Any other text, as given.
       case text(String)
+      /// A finite `Float`'s shortest text (`Float.description`), kept as the `Float`: what a
+      /// `Float` property writes, so that Foundation values made from it (an object's
+      /// `dictionary(_:)`) hold an `NSNumber` of the `Float`, which reads back `as? Float`.
+      /// Equal to the same text held otherwise (see ``canonical``).
+      case float(Float)
+    }
+
+    /// The storage with a ``Storage/float(_:)`` turned into its text's own storage: what
+    /// equality and hashing compare, so that a `Float`'s text equals the same literal.
+    package var canonical: Storage {
+      guard case .float(let value) = storage else { return storage }
+      let text = value.description
+      return Self.packed(text) ?? .text(text)
+    }
+
+    /// A finite `Float`'s shortest text, kept as the `Float` (see ``Storage/float(_:)``).
+    package init(float value: Float) {
+      storage = .float(value)
+    }
+
+    /// Whether the texts are equal (a `Float`'s text and the same literal are).
+    public static func == (lhs: DecimalText, rhs: DecimalText) -> Bool {
+      lhs.canonical == rhs.canonical
+    }
+
+    /// Hashes the text.
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(canonical)
     }
 
     /// The text, packed or as given.
@@ -62,6 +91,7 @@ extension Node {
       case .packed(let significand, let layout):
         return Self.text(significand: significand, layout: layout)
       case .text(let text): return text
+      case .float(let value): return value.description
       }
     }
 
@@ -73,6 +103,7 @@ extension Node {
       switch storage {
       case .packed: return true
       case .text(let text): return _isJSONNumber(text)
+      case .float(let value): return value.isFinite
       }
     }
 
@@ -82,6 +113,7 @@ extension Node {
       case .packed(_, let layout): return Self.isIntegral(layout: layout)
       case .text(let text):
         return !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+      case .float: return false
       }
     }
   }

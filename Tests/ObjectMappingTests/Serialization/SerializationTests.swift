@@ -332,6 +332,38 @@ struct InverseMappingTests {
     // The public `foundationValue` keeps Swift's own types.
     #expect(Node.integer(150).foundationValue is Int)
   }
+
+  /// ObjectMapper's `testObjectToModelDictionnaryOfPrimitives` reads a `[String: Float]` back
+  /// `as? [String: Float]`: ObjectMapper puts the `Float`s themselves in its dictionary. Ours
+  /// are `NSNumber`s of the `Float`s, which read back `as? Float` on Linux too (an `NSNumber` of
+  /// the `Double` 1.3 does not: Foundation checks exactness), and still `as? Double`.
+  @Test func dictionaryFloatsReadBackAsFloats() throws {
+    struct Primitives: Sendable {
+      var ratio: Float = 1.3
+      var byName: [String: Float] = ["string": 1.3]
+      var list: [Float] = [0.1, 11]
+    }
+    let mapping = Mapping(Primitives.init) {
+      Attribute("ratio", \.ratio)
+      Attribute("byName", \.byName)
+      Attribute("list", \.list)
+    }
+    let dictionary = try mapping.dictionary(Primitives())
+    // What ObjectMapper's dictionary holds, and how its test reads it.
+    let objectMapperLike: [String: Any] = ["byName": ["string": Float(1.3)]]
+    #expect((objectMapperLike["byName"] as? [String: Float])?["string"] == 1.3)
+    #expect((dictionary["byName"] as? [String: Float])?["string"] == 1.3)
+    #expect(dictionary["ratio"] as? Float == 1.3)
+    #expect(dictionary["list"] as? [Float] == [0.1, 11])
+    #expect(dictionary["ratio"] as? Double == Double(Float(1.3)))
+    // The text written is the Float's shortest, and its node equals the same literal.
+    #expect(
+      String(decoding: try mapping.serialize(Primitives()), as: UTF8.self).contains(#""ratio":1.3"#)
+    )
+    #expect(try Float(1.3).payloadNode() == .decimal("1.3"))
+    #expect(Node.decimal("1.3").hashValue == (try Float(1.3).payloadNode()).hashValue)
+    #expect(Node.DecimalText("1.3") == Node.DecimalText(float: 1.3))
+  }
 }
 
 @Suite("Serialization: relationships and classes")

@@ -137,8 +137,16 @@ extension Node {
         value = members[0].value
         continue
       default:
-        result = _foundationScalar(value)
-        if numbersAsNSNumber { result = _asNSNumber(result) }
+        if numbersAsNSNumber, case .decimal(let number) = value,
+          case .float(let float) = number.storage
+        {
+          // A `Float` property's value: an `NSNumber` of the `Float`, which reads back
+          // `as? Float` (Foundation checks exactness, and `1.3` as a `Double` is not a `Float`).
+          result = NSNumber(value: float)
+        } else {
+          result = _foundationScalar(value)
+          if numbersAsNSNumber { result = _asNSNumber(result) }
+        }
       }
       while true {
         guard let top = stack.indices.last else { return result }
@@ -387,7 +395,7 @@ private func _unsignedNode(_ number: UInt64) -> Node {
 
 /// A `Float` keeps its own shortest text, so `Float(0.1)` stays `0.1`.
 private func _floatNode(_ number: Float) -> Node {
-  number.isFinite ? .decimal(number.description) : .double(Double(number))
+  number.isFinite ? .decimal(Node.DecimalText(float: number)) : .double(Double(number))
 }
 
 private func _decimalNode(_ number: Decimal, stack: [FoundationFrame]) throws -> Node {
