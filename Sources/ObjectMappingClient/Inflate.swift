@@ -13,13 +13,20 @@ enum Inflate {
     case cancelled
   }
 
+  /// The most codings a `Content-Encoding` field may list: each layer may cost up to the limit's
+  /// worth of work, so a short body of hundreds of stored layers would cost minutes of CPU
+  /// (libcurl stops at 5 too; a real server applies one, rarely two).
+  static let maximumCodings = 5
+
   /// The content of `data` decoded with the content codings of a `Content-Encoding` field, in
   /// the order they were applied (`gzip`, `x-gzip`, `deflate`, `identity`); another coding
-  /// (`br`) is ``Failure/invalid``, since its data cannot be read. `cancelled` is asked every
-  /// 64 KiB of output. Empty data stays empty (a `HEAD`, a `304`).
+  /// (`br`), or more than ``maximumCodings``, is ``Failure/invalid``, since its data cannot be
+  /// read. `cancelled` is asked every 64 KiB of output. Empty data stays empty (a `HEAD`, a
+  /// `304`).
   static func decode(
     _ data: [UInt8], codings: [String], limit: Int, cancelled: () -> Bool = { false }
   ) throws(Failure) -> [UInt8] {
+    guard codings.count <= maximumCodings else { throw .invalid }
     var data = data
     for coding in codings.reversed() where !data.isEmpty {
       switch coding {
@@ -56,6 +63,8 @@ enum Inflate {
       data[start + 2] == 8
     else { throw .invalid }
     let flags = data[start + 3]
+    // Reserved flag bits must be zero (RFC 1952, 2.3.1.2), as zlib requires.
+    guard flags & 0xE0 == 0 else { throw .invalid }
     var position = start + 10
     if flags & 0x04 != 0 {
       guard position + 2 <= data.count else { throw .invalid }
@@ -65,7 +74,14 @@ enum Inflate {
       while position < data.count, data[position] != 0 { position += 1 }
       position += 1
     }
-    if flags & 0x02 != 0 { position += 2 }
+    if flags & 0x02 != 0 {
+      // The header's own CRC-16: the low half of the CRC-32 of the bytes before it.
+      guard position + 2 <= data.count,
+        UInt32(data[position]) | UInt32(data[position + 1]) << 8
+          == crc32(data[start..<position]) & 0xFFFF
+      else { throw .invalid }
+      position += 2
+    }
     guard position < data.count else { throw .invalid }
     let first = output.count
     var reader = BitReader(data, from: position)
@@ -90,7 +106,34 @@ enum Inflate {
       && data[1] & 0x20 == 0
     var reader = BitReader(data, from: isZlib ? 2 : 0)
     try inflate(&reader, into: &output, limit: limit, cancelled: cancelled)
+    // The Adler-32 of the content, when the stream has it (a stream cut just before it is
+    // accepted, as zlib in libcurl accepts it): a wrong one is corrupt data.
+    let position = reader.byteAlignedPosition
+    if isZlib, position + 4 <= data.count {
+      let stored =
+        UInt32(data[position]) << 24 | UInt32(data[position + 1]) << 16
+        | UInt32(data[position + 2]) << 8 | UInt32(data[position + 3])
+      guard stored == adler32(output) else { throw .invalid }
+    }
     return output
+  }
+
+  /// Adler-32 (RFC 1950) of `bytes`.
+  static func adler32(_ bytes: [UInt8]) -> UInt32 {
+    var (a, b): (UInt32, UInt32) = (1, 0)
+    var start = 0
+    while start < bytes.count {
+      // 5,552 bytes is the most that cannot overflow `b` before the modulo (zlib's NMAX).
+      let end = min(start + 5_552, bytes.count)
+      for byte in bytes[start..<end] {
+        a &+= UInt32(byte)
+        b &+= a
+      }
+      a %= 65_521
+      b %= 65_521
+      start = end
+    }
+    return b << 16 | a
   }
 
   private static func littleEndian(_ data: [UInt8], _ at: Int) -> UInt32 {

@@ -314,8 +314,10 @@ final class Exchange: Sendable {
   private func readHead(maximumBodySize: Int) throws(URLError) -> ResponseHead {
     var used = 0
     for _ in 0..<33 {
-      let lines = try headLines(limit: maximumHeadSize - used)
-      used += lines.reduce(2) { $0 + $1.count + 2 }
+      // Every byte counts towards the limit, the blank lines tolerated before each interim
+      // response's status line included.
+      let (lines, size) = try headLines(limit: maximumHeadSize - used)
+      used += size
       let statusCode = try Self.statusCode(lines[0])
       if (100..<200).contains(statusCode) {
         // 101 switches protocols, which was not asked for.
@@ -336,8 +338,9 @@ final class Exchange: Sendable {
     throw URLError(.badServerResponse)
   }
 
-  /// The lines of the next head (its blank line left out), at most `limit` bytes.
-  private func headLines(limit: Int) throws(URLError) -> [[UInt8]] {
+  /// The lines of the next head (its blank line left out), at most `limit` bytes, and the bytes
+  /// it took (blank lines before it included).
+  private func headLines(limit: Int) throws(URLError) -> (lines: [[UInt8]], size: Int) {
     var lines: [[UInt8]] = []
     var size = 0
     while true {
@@ -346,7 +349,7 @@ final class Exchange: Sendable {
       if line.isEmpty {
         // Blank lines before a status line are tolerated (RFC 9112 section 2.2).
         if lines.isEmpty { continue }
-        return lines
+        return (lines, size)
       }
       if !lines.isEmpty, line[0] == 0x20 || line[0] == 0x09 {
         throw URLError(.badServerResponse)  // obsolete line folding
@@ -395,8 +398,9 @@ final class Exchange: Sendable {
     return code
   }
 
-  /// A header field's name and value (the value's bytes read as ISO 8859-1, its surrounding
-  /// white space removed); the name as `URLSession` reports it.
+  /// A header field's name and value (the value's bytes read as UTF-8, or as ISO 8859-1 when
+  /// they are not UTF-8, its surrounding white space removed); the name as `URLSession`
+  /// reports it.
   static func field(_ line: [UInt8]) throws(URLError) -> (String, String) {
     guard let colon = line.firstIndex(of: 0x3A), colon > 0,
       line[..<colon].allSatisfy(isTokenByte)
@@ -419,8 +423,22 @@ final class Exchange: Sendable {
       } else {
         sent.capitalized
       }
-    let text = String(String.UnicodeScalarView(value.map { Unicode.Scalar($0) }))
+    // UTF-8 when the bytes are (as URLSession reads them: a `Location: /é` sent as UTF-8 is
+    // `/%C3%A9`), ISO 8859-1 otherwise.
+    let text =
+      String(validating: value, as: UTF8.self)
+      ?? String(String.UnicodeScalarView(value.map { Unicode.Scalar($0) }))
     return (name, text)
+  }
+
+  /// `text` without the spaces and tabs around it: HTTP's optional white space, not Unicode's
+  /// (a no-break space, `0xA0` read as ISO 8859-1, is not white space in a field).
+  static func trimmingWhiteSpace(_ text: Substring) -> String {
+    let isWhiteSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = text.firstIndex(where: { !isWhiteSpace($0) }),
+      let last = text.lastIndex(where: { !isWhiteSpace($0) })
+    else { return "" }
+    return String(text[first...last])
   }
 
   private static func isTokenByte(_ byte: UInt8) -> Bool {
@@ -438,7 +456,7 @@ final class Exchange: Sendable {
     // not empty an error, as URLSession's is.
     let codings = headers.values(for: "Content-Encoding")
       .flatMap { $0.split(separator: ",") }
-      .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      .map { Self.trimmingWhiteSpace($0).lowercased() }
       .filter { !$0.isEmpty && $0 != "identity" }
     var head = ResponseHead(
       statusCode: statusCode, headers: headers, framing: .untilClose, codings: codings)
@@ -448,7 +466,7 @@ final class Exchange: Sendable {
     }
     let transferCodings = headers.values(for: "Transfer-Encoding")
       .flatMap { $0.split(separator: ",") }
-      .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      .map { Self.trimmingWhiteSpace($0).lowercased() }
       .filter { !$0.isEmpty && $0 != "identity" }
     if !transferCodings.isEmpty {
       // Only chunked is understood; a length beside it is ignored (RFC 9112 section 6.3).
@@ -458,7 +476,7 @@ final class Exchange: Sendable {
     }
     let lengths = headers.values(for: "Content-Length")
       .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { Self.trimmingWhiteSpace($0) }
     if let first = lengths.first {
       guard lengths.allSatisfy({ $0 == first }), !first.isEmpty,
         first.utf8.allSatisfy({ (0x30...0x39).contains($0) })
@@ -540,7 +558,12 @@ final class Exchange: Sendable {
         let line = try readLine(limit: 4096)
         let written = line.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
         let digits = written.drop { $0 == 0x30 }
-        guard !written.isEmpty, digits.count <= 15 else { throw URLError(.badServerResponse) }
+        // After the size, only white space and then an extension (`;name=value`) may follow
+        // (RFC 9112 section 7.1.1): `2 3` is not a size.
+        let rest = line[written.endIndex...].drop { $0 == 0x20 || $0 == 0x09 }
+        guard !written.isEmpty, digits.count <= 15, rest.isEmpty || rest.first == 0x3B else {
+          throw URLError(.badServerResponse)
+        }
         var size = 0
         for byte in digits {
           guard let digit = Self.hexDigit(byte) else { throw URLError(.badServerResponse) }

@@ -327,6 +327,120 @@ struct SocketTransportTests {
     #expect(server.requests.count == 2)
   }
 
+  // MARK: Found by a second probe of the transport (session 24)
+
+  @Test func zlibsChecksumIsCheckedWhenItIsThere() throws {
+    let content = Array(#"{"id": 7}"#.utf8)
+    let good: [UInt8] = [
+      0x78, 0x9C, 0xAB, 0x56, 0xCA, 0x4C, 0x51, 0xB2, 0x52, 0x30, 0xAF, 0x05, 0x00, 0x0D, 0x80,
+      0x02, 0x9B,
+    ]
+    #expect(try Inflate.inflateZlib(good, limit: 1 << 20) == content)
+    #expect(Inflate.adler32(content) == 0x0D80_029B)
+    var corrupt = good
+    corrupt[corrupt.count - 1] = 0x64
+    #expect(throws: Inflate.Failure.invalid) { try Inflate.inflateZlib(corrupt, limit: 1 << 20) }
+    // Without its checksum the stream is accepted, as zlib in libcurl accepts it.
+    #expect(try Inflate.inflateZlib(Array(good.dropLast(4)), limit: 1 << 20) == content)
+    // Adler-32's sums wrap past 5,552 bytes: a long content's checksum is zlib's.
+    #expect(Inflate.adler32([UInt8](repeating: 0xFF, count: 100_000)) == 0x149A_302C)
+  }
+
+  @Test func gzipsReservedFlagsAndHeaderChecksumAreChecked() throws {
+    let content = Array(#"{"id": 7}"#.utf8)
+    let member = Gzip.stored(content)
+    var reserved = member
+    reserved[3] |= 0x20
+    #expect(throws: Inflate.Failure.invalid) { try Inflate.gunzip(reserved, limit: 1 << 20) }
+    // FHCRC: the low half of the CRC-32 of the header's ten bytes, after them.
+    var header = Array(member[..<10])
+    header[3] |= 0x02
+    let crc = Inflate.crc32(header[...]) & 0xFFFF
+    let withCRC = header + [UInt8(crc & 0xFF), UInt8(crc >> 8)] + member[10...]
+    #expect(try Inflate.gunzip(withCRC, limit: 1 << 20) == content)
+    var wrongCRC = withCRC
+    wrongCRC[10] ^= 0xFF
+    #expect(throws: Inflate.Failure.invalid) { try Inflate.gunzip(wrongCRC, limit: 1 << 20) }
+  }
+
+  @Test func atMostFiveContentCodings() throws {
+    // Each layer may cost the limit's worth of work: 200 stored layers around 8 MiB took a
+    // minute of CPU for a 32 KB body.
+    let content = Array(#"{"id": 7}"#.utf8)
+    var layered = content
+    for _ in 0..<6 { layered = Gzip.stored(layered) }
+    #expect(
+      throws: Inflate.Failure.invalid,
+      performing: {
+        try Inflate.decode(layered, codings: Array(repeating: "gzip", count: 6), limit: 1 << 20)
+      })
+    let five = try Inflate.decode(
+      Array(layered.dropFirst(0)), codings: Array(repeating: "gzip", count: 5), limit: 1 << 20)
+    #expect(five == Gzip.stored(content))
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func blankLinesBeforeInterimResponsesCountTowardsTheHeadLimit() async throws {
+    // 32 interim responses each after 10,000 blank lines: 640 KB of head, past 256 KiB.
+    let interim = String(repeating: "\r\n", count: 10_000) + "HTTP/1.1 100 Continue\r\n\r\n"
+    let server = try LoopbackServer { _ in
+      .raw(String(repeating: interim, count: 32) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+    }
+    defer { server.stop() }
+    await #expect(throws: URLError(.badServerResponse)) {
+      _ = try await SocketTransport().send(
+        TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
+    }
+  }
+
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+      "Transfer-Encoding: chunked\r\n\r\n2 3\r\n{}\r\n0\r\n\r\n",
+      "Transfer-Encoding: chunked\r\n\r\n2 zz\r\n{}\r\n0\r\n\r\n",
+      "Content-Length: 2\u{A0}\r\n\r\n{}", "Content-Length: \u{A0}2\r\n\r\n{}",
+      "Transfer-Encoding: chunked\u{A0}\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    ])
+  func sizesAndCodingsAreReadAsHTTPWritesThem(rest: String) async throws {
+    // Only spaces and tabs are white space, and only an extension may follow a chunk's size.
+    let server = try LoopbackServer { _ in .raw("HTTP/1.1 200 OK\r\n" + rest) }
+    defer { server.stop() }
+    await #expect(throws: URLError(.badServerResponse)) {
+      _ = try await SocketTransport().send(
+        TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
+    }
+    let fine = try LoopbackServer { _ in
+      .raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \t;x=1\r\n{}\r\n0\r\n\r\n")
+    }
+    defer { fine.stop() }
+    let response = try await SocketTransport().send(
+      TransportRequest(method: .get, url: fine.baseURL), maximumBodySize: 1 << 20)
+    #expect(response.body == Data("{}".utf8))
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func fieldValuesAreReadAsUTF8LikeURLSessionReadsThem() async throws {
+    // A `Location` sent as UTF-8 is followed to its UTF-8 path on both transports.
+    let server = try LoopbackServer { request in
+      request.path == "/start"
+        ? .raw(
+          "HTTP/1.1 302 Found\r\nLocation: /\u{E9}\r\nX-Name: Zo\u{EB}\r\nContent-Length: 0\r\n\r\n"
+        )
+        : .json(#"{"id": 1}"#)
+    }
+    defer { server.stop() }
+    let transports: [any HTTPTransport] = [SocketTransport(), URLSessionTransport()]
+    for transport in transports {
+      let manager = ObjectManager(baseURL: server.baseURL, transport: transport, limits: .loopback)
+      _ = try await manager.send(.get, "/start")
+    }
+    #expect(server.requests.map(\.path) == ["/start", "/%C3%A9", "/start", "/%C3%A9"])
+    let head = try await SocketTransport().send(
+      TransportRequest(method: .get, url: server.baseURL.appending(path: "start")),
+      maximumBodySize: 1 << 20)
+    #expect(head.headers["X-Name"] == "Zo\u{EB}")
+  }
+
   // MARK: Found by a probe of the transport (session 23)
 
   @Test(.timeLimit(.minutes(1)))
