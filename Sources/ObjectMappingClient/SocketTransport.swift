@@ -103,7 +103,7 @@ public final class SocketTransport: HTTPTransport {
       body = TransportBody(
         next: { () throws(URLError) in
           try await exchange.run { exchange throws(URLError) in
-            try exchange.nextBodyBytes(of: head, maximum: 64 * 1024).map { Data($0) }
+            try exchange.nextStreamedBytes(of: head, maximum: 64 * 1024).map { Data($0) }
           }
         },
         close: { exchange.cancellation.cancel() })
@@ -511,6 +511,34 @@ final class Exchange: Sendable {
       return bytes
     case .chunked:
       return try nextChunkBytes(maximum: maximum)
+    }
+  }
+
+  /// The next bytes of a streamed body: what ``nextBodyBytes(of:maximum:)`` gives, waiting for
+  /// the network only for the first of them, then whatever more already arrived, up to
+  /// `maximum`. Each call runs on a thread of its own, so a server that sends a body in tiny
+  /// chunks (100,000 chunks of one byte) costs one call per buffer read, not one per chunk.
+  func nextStreamedBytes(of head: ResponseHead, maximum: Int) throws(URLError) -> [UInt8]? {
+    guard var bytes = try nextBodyBytes(of: head, maximum: maximum) else { return nil }
+    while bytes.count < maximum, canReadWithoutWaiting(head) {
+      guard let more = try nextBodyBytes(of: head, maximum: maximum - bytes.count) else {
+        break
+      }
+      bytes += more
+    }
+    return bytes
+  }
+
+  /// Whether the body's next bytes (or its end) can be read from what already arrived.
+  private func canReadWithoutWaiting(_ head: ResponseHead) -> Bool {
+    state.withLock { state in
+      let buffered = state.buffer[state.start...]
+      guard !state.ended, !buffered.isEmpty else { return false }
+      guard case .chunked = head.framing else { return true }
+      // A chunk's data can be taken as it is; a size line, the line ending a chunk's data
+      // and the trailers only whole.
+      if case .data = state.chunkPhase, state.remaining > 0 { return true }
+      return buffered.contains(0x0A)
     }
   }
 

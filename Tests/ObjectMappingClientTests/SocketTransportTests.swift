@@ -441,6 +441,28 @@ struct SocketTransportTests {
     #expect(head.headers["X-Name"] == "Zo\u{EB}")
   }
 
+  @Test(.timeLimit(.minutes(1)))
+  func aBodyOfTinyChunksStreamsInFewReads() async throws {
+    // Each read of a streamed body runs on a thread of its own: 100,000 chunks of one byte took
+    // 3.5 s of CPU read one by one. What already arrived is taken together.
+    let count = 100_000
+    let chunks = String(repeating: "1\r\nx\r\n", count: count)
+    let server = try LoopbackServer { _ in
+      .raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks + "0\r\n\r\n")
+    }
+    defer { server.stop() }
+    let response = try await SocketTransport().stream(
+      TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
+    var reads = 0
+    var body = Data()
+    for try await chunk in response.body {
+      reads += 1
+      body += chunk
+    }
+    #expect(body == Data(repeating: UInt8(ascii: "x"), count: count))
+    #expect(reads < count / 100, "\(reads) reads")
+  }
+
   // MARK: Found by a probe of the transport (session 23)
 
   @Test(.timeLimit(.minutes(1)))
