@@ -278,8 +278,78 @@ struct HostileFileTests {
     #expect(error?.errors.map(\.kind) == [.tooLarge])
     #expect(
       error?.errors.first?.message
-        == "the @inherits templates expand to more than 1,000,000 inherited entries by "
-        + "\"$T1413\"; a set of files this large is refused")
+        == "the @inherits templates expand to more than 1,000,000 inherited entries (values "
+        + "inside them counted) by \"$T1413\"; a set of files this large is refused")
+  }
+
+  /// One large value inherited by many contexts (a transform's user data in a template) was
+  /// converted once per context: 2,000 contexts and a 2,000-element array, a 126 KB file, took
+  /// 1.3 s to load, four times longer per doubling. The values inside inherited entries now
+  /// count towards the expansion limit: a small file loads, a large one is refused at once.
+  @Test func aLargeInheritedValueCountsTowardsTheExpansionLimit() throws {
+    var transforms = TransformRegistry.standard
+    transforms.register("shout") { (_: Node) in
+      ValueTransform<String, String>(forward: { $0.uppercased() }, reverse: { $0.lowercased() })
+    }
+    func file(_ count: Int) -> String {
+      let big = "[" + (0..<count).map { "\($0)" }.joined(separator: ",") + "]"
+      var text =
+        #"{"$Big": {"name": {"@keyPath": "name", "@transformSelector": "shout", "#
+        + #""@transformUserData": \#(big)}},"#
+      for index in 0..<count {
+        text += #""$U\#(index)": {"@class": "UserModel", "@inherits": ["$Big"]},"#
+      }
+      return text + "}"
+    }
+    let small = try DefinitionCatalog(
+      appCoreKitFiles: [.string(file(200), name: "Small.mappings")], types: [UserModel.self],
+      transforms: transforms)
+    #expect(try small.mapping("$U7", as: UserModel.self).map(#"{"name": "ann"}"#).name == "ANN")
+    let start = Scaling.threadCPUSeconds()
+    let error = #expect(throws: DefinitionErrors.self) {
+      try DefinitionCatalog(
+        appCoreKitFiles: [.string(file(2_000), name: "Large.mappings")], types: [UserModel.self],
+        transforms: transforms)
+    }
+    #expect(error?.errors.map(\.kind) == [.tooLarge])
+    // Refused before any conversion: far less than the 1.3 s it took to load.
+    #expect(Scaling.threadCPUSeconds() - start < 0.5)
+  }
+
+  /// "several contexts map X" named every candidate in every error: 4,000 such errors held
+  /// 124 MB of text. The list is shortened as a cycle's is.
+  @Test func ambiguousContextErrorsNameAFewCandidates() {
+    var text = "{"
+    for index in 0..<100 { text += #""$U\#(index)": {"@class": "UserModel", "name": "name"},"# }
+    text += #""$T": {"@class": "TweetModel", "user": "user"}}"#
+    let error = #expect(throws: DefinitionErrors.self) {
+      try DefinitionCatalog(
+        appCoreKitFiles: [.string(text, name: "A.mappings")],
+        types: [UserModel.self, TweetModel.self])
+    }
+    let message = error?.errors.first { $0.kind == .unknownContext }?.message ?? ""
+    #expect(
+      message.hasPrefix(
+        "several contexts map UserModel ($U0, $U1, $U10, $U11, $U12, … (90 more), $U95,"))
+    #expect(message.utf8.count < 200)
+  }
+
+  /// An inline `@mappings` is named after its owner and property (`$A.replies`): a context of
+  /// that name silently took its place, or lost its own rules to it, depending on the order.
+  @Test(arguments: [false, true])
+  func aContextNamedLikeAnInlineMappingIsAnError(contextFirst: Bool) {
+    let owner =
+      #""$A": {"@class": "Comment", "text": "body", "replies": {"@keyPath": "replies", "#
+      + #""@optional": 1, "@object": {"@mappings": {"text": "inner"}}}}"#
+    let dotted = #""$A.replies": {"@class": "Comment", "text": "other"}"#
+    let text = "{" + (contextFirst ? dotted + "," + owner : owner + "," + dotted) + "}"
+    let error = #expect(throws: DefinitionErrors.self) {
+      try DefinitionCatalog(
+        appCoreKitFiles: [.string(text, name: "I.mappings")], types: [Comment.self])
+    }
+    #expect(error?.errors.map(\.kind) == [.invalidMapping])
+    #expect(
+      error?.errors.first?.message.contains(#"the context "$A.replies" has the name"#) == true)
   }
 
   // MARK: Mutated files

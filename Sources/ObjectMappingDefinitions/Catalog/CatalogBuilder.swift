@@ -299,8 +299,9 @@ final class CatalogBuilder: ChildResolver {
           candidates.isEmpty
             ? "no context has \"@class\": \"\(elementName)\"; give the property an @object with "
               + "@mappings, or define such a context"
-            : "several contexts map \(elementName) (\(candidates.joined(separator: ", "))); "
-              + "name one with @object/@mappings")
+            : "several contexts map \(elementName) ("
+              + _chain(count: candidates.count, joinedBy: ", ") { candidates[$0] }
+              + "); name one with @object/@mappings")
       }
       return only
     }

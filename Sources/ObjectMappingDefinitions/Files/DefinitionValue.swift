@@ -40,8 +40,22 @@ struct DefinitionValue: Sendable {
     var value: DefinitionValue
   }
 
-  var kind: Kind
+  let kind: Kind
   var location: DefinitionLocation
+  /// How many values this one holds, itself included (an array of 2,000 numbers weighs
+  /// 2,001): what inheriting it costs, since each context that inherits a template's value
+  /// converts all of it (``AppCoreKitDefinitions``'s expansion budget counts it).
+  let weight: Int
+
+  init(kind: Kind, location: DefinitionLocation) {
+    self.kind = kind
+    self.location = location
+    switch kind {
+    case .object(let members): weight = members.reduce(1) { $0 &+ $1.value.weight }
+    case .array(let elements): weight = elements.reduce(1) { $0 &+ $1.weight }
+    case .string, .number, .bool, .null: weight = 1
+    }
+  }
 
   /// The members of an object; `nil` for other kinds.
   var members: [Member]? {

@@ -31,9 +31,11 @@ struct AppCoreKitReader {
   /// The files being read, by identity: their place in the import stack.
   private var onStack: [String: Int] = [:]
 
-  /// How many members the `@inherits` templates of a set of files may copy in all: a file of a
-  /// few hundred kilobytes can otherwise expand (each template adding members to a chain of
-  /// others) to billions.
+  /// How many members the `@inherits` templates of a set of files may copy in all, each counted
+  /// with the values it holds (``DefinitionValue/weight``): a file of a few hundred kilobytes
+  /// can otherwise expand (each template adding members to a chain of others) to billions, and
+  /// one large value (a transform's user data, a default) inherited by thousands of contexts
+  /// is converted once per context.
   static let maximumExpansion = 1_000_000
 
   init(files: [DefinitionFile], conditions: DefinitionConditions, imports: DefinitionImportPolicy) {
@@ -237,8 +239,8 @@ struct AppCoreKitReader {
           DefinitionError(
             .tooLarge, at: value.location,
             "the @inherits templates expand to more than "
-              + "\(Self.maximumExpansion.formatted) inherited entries by \"\(name)\"; a set of "
-              + "files this large is refused"))
+              + "\(Self.maximumExpansion.formatted) inherited entries (values inside them "
+              + "counted) by \"\(name)\"; a set of files this large is refused"))
         return [:]
       }
     }
@@ -319,8 +321,23 @@ struct AppCoreKitReader {
       attributeTemplates.insert(name)
       return
     }
+    if let inline = specs[name] {
+      errors.append(Self.nameClash(name, inline: inline.location, context: value.location))
+      return
+    }
     contextNames.append(name)
     specs[name] = readObject(name: name, members: members, location: value.location)
+  }
+
+  /// A context whose name is the name of an inline `@mappings` (`"$A.replies"` beside `$A`'s
+  /// `replies`), reported at the context.
+  private static func nameClash(
+    _ name: String, inline: DefinitionLocation, context: DefinitionLocation
+  ) -> DefinitionError {
+    DefinitionError(
+      .invalidMapping, at: context,
+      "the context \"\(name)\" has the name of the inline @mappings of \(inline): rename the "
+        + "context")
   }
 
   private mutating func readObject(
@@ -475,6 +492,13 @@ struct AppCoreKitReader {
           reference.target = .named(name)
         } else if let inner = member.value.members {
           let inlineName = "\(owner).\(property)"
+          if let other = specs[inlineName] {
+            // A context named like the inline mapping (`"$A.replies"` beside `$A`'s inline
+            // `replies`): one would silently replace the other.
+            errors.append(Self.nameClash(inlineName, inline: member.value.location, context: other.location))
+            isValid = false
+            continue
+          }
           var spec = readObject(name: inlineName, members: inner, location: member.value.location)
           if spec.className == nil { spec.className = reference.className }
           specs[inlineName] = spec
@@ -633,7 +657,7 @@ struct Cascade {
     var keys: [String] = []
     var candidates: [String: [DefinitionValue.Member]] = [:]
     for layer in templates + [own] {
-      budget -= layer.count
+      budget -= layer.reduce(0) { $0 &+ $1.value.weight }
       for member in layer where candidates[member.key] == nil {
         keys.append(member.key)
         candidates[member.key] = []
@@ -662,7 +686,7 @@ struct Cascade {
   private mutating func overlay(
     _ top: [DefinitionValue.Member], over base: [DefinitionValue.Member]
   ) -> [DefinitionValue.Member] {
-    budget -= top.count + base.count
+    budget -= top.reduce(0) { $0 &+ $1.value.weight } &+ base.reduce(0) { $0 &+ $1.value.weight }
     guard !isExhausted else { return base }
     var result = base
     var index: [String: Int] = [:]
