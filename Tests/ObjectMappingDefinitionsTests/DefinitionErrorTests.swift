@@ -66,6 +66,61 @@ struct DefinitionErrorTests {
         == DefinitionLocation(file: "E.mappings", line: location.line, column: location.column))
   }
 
+  /// Found by a probe with hostile files (session 24): property lists read as strictly as the
+  /// JSON dialect.
+  static func plistErrors(_ text: String) -> [String] {
+    do {
+      _ = try DefinitionCatalog(
+        csMapperFiles: [.string(text, name: "Person.plist")], types: [Person.self])
+      return []
+    } catch {
+      return error.errors.map {
+        "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)"
+      }
+    }
+  }
+
+  @Test func propertyListsAreReadStrictly() throws {
+    let person =
+      #"<plist><dict><key>age</key><dict><key>key</key><string>years</string>"#
+      + #"<key>default</key><integer>7</integer></dict></dict></plist>"#
+    // A byte order mark may start the file, as the JSON reader accepts it.
+    let catalog = try DefinitionCatalog(
+      csMapperFiles: [.string("\u{FEFF}" + person, name: "Person.plist")], types: [Person.self])
+    #expect(try catalog.mapping(for: Person.self).map(#"{"years": 41}"#).age == 41)
+    // Numbers are decimal numbers; `Double(_:)` reads `nan`, `inf` and `0x10` too.
+    for number in ["nan", "inf", "-infinity", "0x10", "1.5", "1e3", "+", "."] {
+      let text = person.replacingOccurrences(
+        of: "<integer>7</integer>", with: "<integer>\(number)</integer>")
+      #expect(
+        Self.plistErrors(text) == [#"1:88 <integer> holds "\#(number)", not an integer"#],
+        "\(number)")
+    }
+    let real = person.replacingOccurrences(of: "<integer>7</integer>", with: "<real>nan</real>")
+    #expect(Self.plistErrors(real) == [#"1:88 <real> holds "nan", not a number"#])
+    // Text between a dictionary's elements is refused, not dropped.
+    let stray = person.replacingOccurrences(of: "<key>age</key>", with: "<key>age</key>hello")
+    #expect(Self.plistErrors(stray) == [#"1:8 <dict> holds text between its elements: "hello""#])
+    // A character reference too long for any: said so, not "not closed with ;".
+    let long = person.replacingOccurrences(of: "years", with: "&#99999999999999999999;")
+    #expect(
+      Self.plistErrors(long).first?.hasSuffix(
+        "the entity &#999999999… is too long: no entity or character reference is") == true)
+  }
+
+  @Test(arguments: [
+    (#"{ "$A": { "@class": "UserModel", "name": "" } }"#, 1, 42),
+    (#"{ "$A": { "@class": "UserModel", "name": { "@keyPath": "" } } }"#, 1, 56),
+  ])
+  func anEmptyKeyPathIsAnError(text: String, line: Int, column: Int) {
+    // It was read as the whole object, and failed only when mapping.
+    let errors = Self.errors(text)
+    #expect(errors.map(\.kind) == [.invalidValue])
+    #expect(
+      errors.first?.location == DefinitionLocation(file: "E.mappings", line: line, column: column))
+    #expect(errors.first?.message.hasPrefix("the key path is empty") == true)
+  }
+
   @Test func commentsAndTrailingCommasAreAccepted() throws {
     let text = """
       // Tweets

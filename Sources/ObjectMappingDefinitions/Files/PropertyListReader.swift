@@ -81,12 +81,42 @@ struct PropertyListReader {
 
   // MARK: Property list semantics
 
+  /// Whether `text` is a decimal number: an optional sign, digits, and, unless `integer`, an
+  /// optional fraction and exponent.
+  static func isDecimalNumber(_ text: String, integer: Bool) -> Bool {
+    var bytes = Substring(text).utf8[...]
+    if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+      bytes = bytes.dropFirst()
+    }
+    let isDigit: (UInt8) -> Bool = { (0x30...0x39).contains($0) }
+    let whole = bytes.prefix(while: isDigit)
+    bytes = bytes.dropFirst(whole.count)
+    var digits = whole.count
+    if !integer, bytes.first == UInt8(ascii: ".") {
+      let fraction = bytes.dropFirst().prefix(while: isDigit)
+      digits += fraction.count
+      bytes = bytes.dropFirst(1 + fraction.count)
+    }
+    guard digits > 0 else { return false }
+    if !integer, let marker = bytes.first, marker | 0x20 == UInt8(ascii: "e") {
+      bytes = bytes.dropFirst()
+      if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+        bytes = bytes.dropFirst()
+      }
+      let exponent = bytes.prefix(while: isDigit)
+      guard !exponent.isEmpty else { return false }
+      bytes = bytes.dropFirst(exponent.count)
+    }
+    return bytes.isEmpty
+  }
+
   private static func value(of element: Element) throws(DefinitionError) -> DefinitionValue {
     let location = element.location
     switch element.name {
     case "dict":
       return DefinitionValue(kind: .object(try members(of: element)), location: location)
     case "array":
+      try expectNoText(element)
       var values: [DefinitionValue] = []
       for child in element.children { values.append(try value(of: child)) }
       return DefinitionValue(kind: .array(values), location: location)
@@ -96,9 +126,13 @@ struct PropertyListReader {
     case "integer", "real":
       try expectNoChildren(element)
       let text = element.text.trimmingWhitespace
-      guard Double(text) != nil else {
+      // A decimal number, as JSON writes one with an optional `+`: not `nan`, `inf` or `0x10`,
+      // which `Double(_:)` reads too (an `<integer>` without a fraction or an exponent).
+      let isInteger = element.name == "integer"
+      guard Self.isDecimalNumber(text, integer: isInteger), Double(text)?.isFinite == true else {
         throw DefinitionError(
-          .syntax, at: location, "<\(element.name)> holds \"\(text)\", not a number")
+          .syntax, at: location,
+          "<\(element.name)> holds \"\(text)\", not \(isInteger ? "an integer" : "a number")")
       }
       return DefinitionValue(kind: .number(text), location: location)
     case "true", "false":
@@ -117,9 +151,21 @@ struct PropertyListReader {
     }
   }
 
+  /// Text between the elements of a `<dict>` or an `<array>` (`<key>age</key>hello<string>`)
+  /// is a mistake, not a value: it is refused rather than dropped.
+  private static func expectNoText(_ element: Element) throws(DefinitionError) {
+    guard element.text.trimmingWhitespace.isEmpty else {
+      throw DefinitionError(
+        .syntax, at: element.location,
+        "<\(element.name)> holds text between its elements: "
+          + "\"\(String(element.text.trimmingWhitespace.prefix(40)))\"")
+    }
+  }
+
   private static func members(of element: Element) throws(DefinitionError) -> [DefinitionValue
     .Member]
   {
+    try expectNoText(element)
     var members: [DefinitionValue.Member] = []
     var seen: [String: DefinitionLocation] = [:]
     var index = 0
@@ -187,6 +233,9 @@ struct PropertyListReader {
   }
 
   private mutating func readDocument() throws(DefinitionError) -> Element {
+    // A byte order mark (U+FEFF) may start the file, as editors write it; the JSON reader
+    // accepts one too.
+    if current == "\u{FEFF}" { advance() }
     try skipMisc()
     guard current == "<" else {
       throw error(current == nil ? "the file is empty" : "expected an element, found text")
@@ -305,7 +354,13 @@ struct PropertyListReader {
       name.unicodeScalars.append(scalar)
       advance()
     }
-    guard current == ";" else { throw error("an entity is not closed with \";\"", at: start) }
+    guard current == ";" else {
+      // A name cut at ten characters is too long for any entity (`&#99999999999999999999;`).
+      throw error(
+        name.unicodeScalars.count >= 10
+          ? "the entity &\(name)… is too long: no entity or character reference is"
+          : "an entity is not closed with \";\"", at: start)
+    }
     advance()
     switch name {
     case "amp": return "&"

@@ -371,6 +371,7 @@ struct AppCoreKitReader {
       name: member.key, location: member.keyLocation, source: SourcePath(member.key),
       presence: .required)
     if let keyPath = member.value.string {
+      if keyPath.isEmpty { errors.append(_emptyKeyPath(at: member.value.location)) }
       property.source = _sourcePath(keyPath)
       property.keyPath = keyPath
       return property
@@ -397,6 +398,7 @@ struct AppCoreKitReader {
       switch attribute.key {
       case "@keyPath":
         guard let text = errors.string(in: value, "@keyPath takes a key path") else { continue }
+        if text.isEmpty { errors.append(_emptyKeyPath(at: value.location)) }
         property.source = _sourcePath(text)
         property.keyPath = text
       case "@optional":
@@ -495,7 +497,8 @@ struct AppCoreKitReader {
           if let other = specs[inlineName] {
             // A context named like the inline mapping (`"$A.replies"` beside `$A`'s inline
             // `replies`): one would silently replace the other.
-            errors.append(Self.nameClash(inlineName, inline: member.value.location, context: other.location))
+            errors.append(
+              Self.nameClash(inlineName, inline: member.value.location, context: other.location))
             isValid = false
             continue
           }
