@@ -121,6 +121,32 @@ struct DefinitionErrorTests {
     #expect(errors.first?.message.hasPrefix("the key path is empty") == true)
   }
 
+  /// A date pattern that can match no date was accepted, and every value failed when mapping.
+  @Test(arguments: [
+    ("QQQQ", #"the date pattern's field "Q" is not one this library reads"#),
+    ("GGGG yyyy", #"the date pattern's field "G" is not one this library reads"#),
+    ("'unterminated", "the date pattern has a quote that is not closed"),
+    ("", "the date pattern is empty"),
+  ])
+  func aDatePatternThatMatchesNoDateIsALoadError(pattern: String, problem: String) throws {
+    func file(_ pattern: String) -> DefinitionFile {
+      .string(
+        #"{"hireDate": {"key": "hired", "mapper": "date", "mapperData": "\#(pattern)"}}"#,
+        name: "Employee.json")
+    }
+    let error = #expect(throws: DefinitionErrors.self) {
+      try DefinitionCatalog(csMapperFiles: [file(pattern)], types: [Employee.self])
+    }
+    #expect(error?.errors.map(\.kind) == [.invalidValue])
+    #expect(error?.errors.first?.message.contains(problem) == true, "\(String(describing: error))")
+    #expect(error?.errors.first?.location?.line == 1)
+    // A pattern it reads loads and maps.
+    let catalog = try DefinitionCatalog(
+      csMapperFiles: [file("dd/MM/yyyy 'at' HH:mm")], types: [Employee.self])
+    let employee = try catalog.mapping(for: Employee.self).map(#"{"hired": "03/01/2012 at 10:30"}"#)
+    #expect(employee.hireDate == Date(timeIntervalSince1970: 1_325_586_600))
+  }
+
   @Test func commentsAndTrailingCommasAreAccepted() throws {
     let text = """
       // Tweets

@@ -10,6 +10,28 @@ struct DatePattern {
 
   let tokens: [Token]
 
+  /// The field symbols the pattern reader reads and writes.
+  static let symbols: Set<Character> = [
+    "y", "M", "L", "d", "H", "h", "a", "m", "s", "S", "E", "Z", "X", "x", "z",
+  ]
+
+  /// What is wrong with `pattern`, in words for a definition file's author; `nil` when it can
+  /// be read: it is not empty, its quotes are closed, and its fields are ones this reader
+  /// knows (a `QQQQ` quarter or `GGGG` era matched no date at all).
+  static func problem(in pattern: String) -> String? {
+    guard !pattern.isEmpty else { return "the date pattern is empty" }
+    var quoted = false
+    for character in pattern {
+      if character == "'" {
+        quoted.toggle()
+      } else if !quoted, character.isASCII, character.isLetter, !symbols.contains(character) {
+        return "the date pattern's field \"\(character)\" is not one this library reads "
+          + "(\(symbols.sorted().map(String.init).joined(separator: ", ")))"
+      }
+    }
+    return quoted ? "the date pattern has a quote that is not closed" : nil
+  }
+
   init(_ pattern: String) {
     var tokens: [Token] = []
     var characters = Array(pattern)[...]
@@ -224,5 +246,13 @@ struct DatePattern {
       }
     }
     return output
+  }
+}
+
+extension DateFormat {
+  /// What is wrong with a ``pattern(_:)``'s text, or `nil` (see `DatePattern.problem(in:)`):
+  /// for loaders of definition files, which report it where the pattern is written.
+  package static func patternProblem(_ pattern: String) -> String? {
+    DatePattern.problem(in: pattern)
   }
 }

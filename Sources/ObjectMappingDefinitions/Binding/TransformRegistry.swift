@@ -367,6 +367,11 @@ struct MultiTransform<Wire: MappableValue & Sendable, Output>: AnyTransform {
     }
     format = text
   }
+  // A pattern that can match no date is refused while loading, at the user data, not at every
+  // value mapped.
+  if let format, let problem = DateFormat.patternProblem(format) {
+    throw _PatternProblem(description: problem)
+  }
   return format.map { ValueTransform.date(format: $0) } ?? .iso8601
 }
 
@@ -416,3 +421,8 @@ private let _apiBool = ValueTransform<Node, Bool>(
     }
   },
   reverse: { .bool($0) })
+
+/// A date pattern that can match no date, in the words of `DateFormat.patternProblem(_:)`.
+private struct _PatternProblem: Error, CustomStringConvertible {
+  let description: String
+}
