@@ -180,6 +180,10 @@ extension _MappingPlan {
     guard isPlain, !keyReadingSteps.isEmpty, run.tape[index].kind == .object,
       !allowsUnmappable(in: run)
     else { return false }
+    // The values are read (``DecodeStep/sourceIsFound(objectIndex:run:)``) with this plan's own
+    // settings, as its steps read them: the call's are the parent's for a child.
+    let inherited = hasSettings ? run.enterSettings(of: self) : nil
+    defer { if let inherited { run.context = inherited } }
     var anyApplies = false
     for step in keyReadingSteps where step.applies(in: run) {
       if step.sourceIsFound(objectIndex: index, run: &run) { return false }

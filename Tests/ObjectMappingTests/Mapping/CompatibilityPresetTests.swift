@@ -251,6 +251,22 @@ struct CompatibilityPresetTests {
     }
   }
 
+  @Test func aChildsOwnSettingsDecideWhetherItsValuesAreFound() throws {
+    // The child reads its dates with its own formats: the same formats decide whether the
+    // value converts, so a good child is not dropped as unmappable under the parent's.
+    struct Event: Equatable, Sendable { var when: Date? }
+    struct Calendar: Equatable, Sendable { var events: [Event] = [] }
+    let event = Mapping(Event.init) { Attribute("when", \.when) }
+      .options(MappingOptions(dateFormats: [.pattern("yyyy.MM.dd")]))
+    let calendar = Mapping(Calendar.init) {
+      Relationship("events", \.events, event).onChildFailure(.dropChild)
+    }
+    let mapped = try calendar.map(
+      #"{"events": [{"when": "2024.02.01"}, {"when": {"wrong": "data"}}]}"#,
+      with: .restKitCompatible)
+    #expect(mapped.events == [Event(when: Date(timeIntervalSince1970: 1_706_745_600))])
+  }
+
   // MARK: ObjectMapper
 
   struct Profile: Equatable, Sendable {
