@@ -81,6 +81,22 @@ struct PropertyListReader {
 
   // MARK: Property list semantics
 
+  /// The value of a hexadecimal integer (`0x1F`, `-0X10`); `nil` for other text, or one past
+  /// `Int64`.
+  static func hexInteger(_ text: String) -> Int64? {
+    var digits = Substring(text)
+    let negative = digits.first == "-"
+    if negative || digits.first == "+" { digits = digits.dropFirst() }
+    guard digits.hasPrefix("0x") || digits.hasPrefix("0X") else { return nil }
+    digits = digits.dropFirst(2)
+    guard !digits.isEmpty, digits.allSatisfy(\.isHexDigit),
+      let magnitude = UInt64(digits, radix: 16)
+    else { return nil }
+    return negative
+      ? (magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil)
+      : Int64(exactly: magnitude)
+  }
+
   /// Whether `text` is a decimal number: an optional sign, digits, and, unless `integer`, an
   /// optional fraction and exponent.
   static func isDecimalNumber(_ text: String, integer: Bool) -> Bool {
@@ -125,10 +141,12 @@ struct PropertyListReader {
       return DefinitionValue(kind: .string(element.text), location: location)
     case "integer", "real":
       try expectNoChildren(element)
-      let text = element.text.trimmingWhitespace
-      // A decimal number, as JSON writes one with an optional `+`: not `nan`, `inf` or `0x10`,
-      // which `Double(_:)` reads too (an `<integer>` without a fraction or an exponent).
+      var text = element.text.trimmingWhitespace
       let isInteger = element.name == "integer"
+      // CFPropertyList reads `<integer>0x1F</integer>` as 31: kept as its decimal text.
+      if isInteger, let value = Self.hexInteger(text) { text = String(value) }
+      // A decimal number, as JSON writes one with an optional `+`: not `nan` or `inf`, which
+      // `Double(_:)` reads too (an `<integer>` without a fraction or an exponent).
       guard Self.isDecimalNumber(text, integer: isInteger), Double(text)?.isFinite == true else {
         throw DefinitionError(
           .syntax, at: location,

@@ -371,7 +371,6 @@ struct AppCoreKitReader {
       name: member.key, location: member.keyLocation, source: SourcePath(member.key),
       presence: .required)
     if let keyPath = member.value.string {
-      if keyPath.isEmpty { errors.append(_emptyKeyPath(at: member.value.location)) }
       property.source = _sourcePath(keyPath)
       property.keyPath = keyPath
       return property
@@ -398,7 +397,6 @@ struct AppCoreKitReader {
       switch attribute.key {
       case "@keyPath":
         guard let text = errors.string(in: value, "@keyPath takes a key path") else { continue }
-        if text.isEmpty { errors.append(_emptyKeyPath(at: value.location)) }
         property.source = _sourcePath(text)
         property.keyPath = text
       case "@optional":

@@ -129,7 +129,6 @@ struct CSMapperReader {
       name: member.key, location: member.keyLocation, source: SourcePath(member.key),
       presence: .optional)
     if let key = member.value.string {
-      if key.isEmpty { errors.append(_emptyKeyPath(at: member.value.location)) }
       property.source = _sourcePath(key)
       property.keyPath = key
       return property
@@ -149,7 +148,6 @@ struct CSMapperReader {
       switch attribute.key {
       case "key":
         if let text = value.string {
-          if text.isEmpty { errors.append(_emptyKeyPath(at: value.location)) }
           property.source = _sourcePath(text)
           property.keyPath = text
         } else if case .array(let elements) = value.kind {

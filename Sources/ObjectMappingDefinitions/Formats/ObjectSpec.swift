@@ -57,14 +57,6 @@ struct PropertySpec: Sendable {
 /// (`SourcePath/root`), `@index` its position in its collection, `@parent`, `@root` and
 /// `@metadata.…` as in the DSL's strings (RestKit's names, read by `SourcePath(_:)`), anything
 /// else a dotted key path.
-/// An empty key path, reported where it is written: it names no value (`"@self"` names the
-/// object itself), and read as the whole object it only failed at map time.
-func _emptyKeyPath(at location: DefinitionLocation) -> DefinitionError {
-  DefinitionError(
-    .invalidValue, at: location,
-    "the key path is empty; write the key to read, or \"@self\" for the object itself")
-}
-
 func _sourcePath(_ text: String) -> SourcePath {
   switch text {
   case "": return .root
