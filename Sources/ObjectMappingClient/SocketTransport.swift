@@ -182,6 +182,9 @@ final class Exchange: Sendable {
     var remaining = 0
     var chunkPhase = ChunkPhase.size
     var ended = false
+    /// An error met while taking bytes that had already arrived, after others were taken in
+    /// the same read: thrown by the next read, so that those bytes are delivered first.
+    var deferredError: URLError?
 
     /// Marks the bytes before `end` used; drops them once they are half the buffer, so that
     /// each byte is moved at most once on average (a head of many short lines stays linear).
@@ -519,27 +522,64 @@ final class Exchange: Sendable {
   /// `maximum`. Each call runs on a thread of its own, so a server that sends a body in tiny
   /// chunks (100,000 chunks of one byte) costs one call per buffer read, not one per chunk.
   func nextStreamedBytes(of head: ResponseHead, maximum: Int) throws(URLError) -> [UInt8]? {
+    if let deferred = state.withLock({ $0.deferredError }) { throw deferred }
     guard var bytes = try nextBodyBytes(of: head, maximum: maximum) else { return nil }
     while bytes.count < maximum, canReadWithoutWaiting(head) {
-      guard let more = try nextBodyBytes(of: head, maximum: maximum - bytes.count) else {
+      do throws(URLError) {
+        guard let more = try nextBodyBytes(of: head, maximum: maximum - bytes.count) else {
+          break
+        }
+        bytes += more
+      } catch {
+        state.withLock { $0.deferredError = error }
         break
       }
-      bytes += more
     }
     return bytes
   }
 
-  /// Whether the body's next bytes (or its end) can be read from what already arrived.
+  /// Whether the body's next bytes (or its end) can be read from what already arrived, without
+  /// waiting for the network: for a chunked body, the rest of the chunk's data, or the line
+  /// ending it, the next size line and at least a byte of its data (the trailers whole, after
+  /// the last chunk).
   private func canReadWithoutWaiting(_ head: ResponseHead) -> Bool {
     state.withLock { state in
       let buffered = state.buffer[state.start...]
       guard !state.ended, !buffered.isEmpty else { return false }
       guard case .chunked = head.framing else { return true }
-      // A chunk's data can be taken as it is; a size line, the line ending a chunk's data
-      // and the trailers only whole.
-      if case .data = state.chunkPhase, state.remaining > 0 { return true }
-      return buffered.contains(0x0A)
+      switch state.chunkPhase {
+      case .data where state.remaining > 0:
+        return true
+      case .data:
+        guard let end = buffered.firstIndex(of: 0x0A) else { return false }
+        return Self.chunkIsBuffered(buffered[(end + 1)...])
+      case .size:
+        return Self.chunkIsBuffered(buffered)
+      case .trailers:
+        return Self.trailersAreBuffered(buffered)
+      }
     }
+  }
+
+  /// Whether `bytes` start with a whole size line followed by a byte of the chunk's data, or,
+  /// for the last chunk (size 0), by the whole trailers. A line that is no size is "buffered":
+  /// reading it fails at once.
+  static func chunkIsBuffered(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard let end = bytes.firstIndex(of: 0x0A) else { return false }
+    let digits = bytes[..<end].prefix { hexDigit($0) != nil }
+    guard !digits.isEmpty else { return true }
+    let rest = bytes[(end + 1)...]
+    return digits.allSatisfy { $0 == 0x30 } ? trailersAreBuffered(rest) : !rest.isEmpty
+  }
+
+  /// Whether `bytes` hold the end of the trailers: a blank line.
+  static func trailersAreBuffered(_ bytes: ArraySlice<UInt8>) -> Bool {
+    var start = bytes.startIndex
+    while let end = bytes[start...].firstIndex(of: 0x0A) {
+      if end == start || (end == start + 1 && bytes[start] == 0x0D) { return true }
+      start = end + 1
+    }
+    return false
   }
 
   /// The whole body, decoded: at most `maximumBodySize` bytes after decoding, and, for a coded

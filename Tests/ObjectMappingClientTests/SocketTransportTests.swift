@@ -463,6 +463,50 @@ struct SocketTransportTests {
     #expect(reads < count / 100, "\(reads) reads")
   }
 
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: ["5\r\nhello\r\n", "5\r\nhello\r\n2\r\n", "5\r\nhello\r\n0\r\n"])
+  func aPausedChunkedStreamDeliversWhatArrived(sent: String) async throws {
+    // The server sends a chunk (and maybe the start of the next) and waits: what arrived is
+    // delivered at once, not held while the next read waits for the network.
+    let release = StreamingTests.Counter()
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(
+        headers: ["Transfer-Encoding": "chunked"], length: .none,
+        stream: { writer in
+          _ = writer.write(Array(sent.utf8))
+          while release.count == 0 { _ = writer.pause(0.01) }
+          let rest =
+            sent.hasSuffix("2\r\n")
+            ? "ab\r\n0\r\n\r\n" : sent.hasSuffix("0\r\n") ? "\r\n" : "0\r\n\r\n"
+          _ = writer.write(Array(rest.utf8))
+        })
+    }
+    defer { server.stop() }
+    let response = try await SocketTransport().stream(
+      TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
+    var iterator = response.body.makeAsyncIterator()
+    let first = try await iterator.next()
+    #expect(first == Data("hello".utf8))
+    release.add(1)
+    var rest = Data()
+    while let chunk = try await iterator.next() { rest += chunk }
+    #expect(rest == Data((sent.hasSuffix("2\r\n") ? "ab" : "").utf8))
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func bytesTakenBeforeAMalformedChunkAreDeliveredFirst() async throws {
+    let server = try LoopbackServer { _ in
+      .raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n2\r\nab\r\nzz\r\n")
+    }
+    defer { server.stop() }
+    let response = try await SocketTransport().stream(
+      TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
+    var iterator = response.body.makeAsyncIterator()
+    #expect(try await iterator.next() == Data("helloab".utf8))
+    await #expect(throws: URLError(.badServerResponse)) { _ = try await iterator.next() }
+  }
+
   // MARK: Found by a probe of the transport (session 23)
 
   @Test(.timeLimit(.minutes(1)))
