@@ -58,7 +58,7 @@ extension MappingProtocol {
   ///   - shape: The containers around the objects: ``PayloadShape/dictionary``,
   ///     ``PayloadShape/dictionaryOfArrays`` or ``PayloadShape/arrayOfArrays``.
   ///   - options: Settings for this call, reaching every object and child mapping.
-  /// - Returns: The objects in their containers, in payload order.
+  /// - Returns: The objects in their containers (arrays in payload order).
   /// - Throws: ``MappingErrors`` with every failing object's errors at their paths
   ///   (`/blake/email`, `/2/0/id`), or a type mismatch when a container is not the shape's.
   public func map<Value>(
