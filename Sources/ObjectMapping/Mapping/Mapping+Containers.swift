@@ -8,7 +8,7 @@ import Foundation
 /// The containers a top-level payload holds its objects in, for ``MappingProtocol/map(_:as:with:)``
 /// and ``MappingProtocol/serialize(_:as:format:with:)``: a dictionary of objects, a dictionary of
 /// arrays of objects, or an array of arrays of objects. An array of objects is
-/// ``MappingProtocol/mapCollection(_:with:)``'s, and one object is `map(_:with:)`'s.
+/// `mapCollection(_:with:)`'s, and one object is `map(_:with:)`'s.
 ///
 /// ```swift
 /// let users = try userMapping.map(json, as: .dictionary)            // [String: User]
