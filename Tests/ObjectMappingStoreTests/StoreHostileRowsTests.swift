@@ -54,4 +54,91 @@ struct StoreHostileRowsTests {
       #expect(try await store.fetch(Self.raw, where: \.title == "Fine").objects.count == 1)
     }
   }
+
+  // MARK: Found by a probe with hostile files and values (session 24)
+
+  struct Thing: Equatable, Sendable {
+    var id = ""
+    var value = ""
+  }
+
+  static func things(_ key: String = "value", entity: String = "Thing") -> StoreEntity<Thing> {
+    StoreEntity(
+      entity,
+      mapping: Mapping(Thing.init) {
+        Attribute("id", \.id)
+        Attribute([key], \.value)
+      }.identified(by: \.id))
+  }
+
+  @Test(arguments: ["a\\b", "a\nb", "\u{7}", "a\u{1F}b", "say \"hi\""])
+  func aKeyJSONEscapesIsRefusedInQueries(key: String) async throws {
+    // SQLite compares a JSON path's label with the key as the JSON spells it: the query
+    // matched nothing, silently.
+    try await withStore { store, _ in
+      let entity = Self.things(key)
+      try await store.save([Thing(id: "1", value: "x"), Thing(id: "2", value: "y")], to: entity)
+      let error = await #expect(throws: StoreError.self) {
+        try await store.fetch(entity, where: \.value == "x")
+      }
+      guard case .unknownKeyPath(_, let message)? = error?.kind else {
+        Issue.record("\(String(describing: error))")
+        return
+      }
+      #expect(message.contains("cannot be named in SQLite's JSON paths"))
+      // Saving and fetching by identity still work.
+      #expect(try await store.fetch(entity, ids: ["1"]).objects == [Thing(id: "1", value: "x")])
+    }
+  }
+
+  @Test func aNULIsRefusedWhereSQLiteWouldEndTheStringThere() async throws {
+    try await withStore { store, _ in
+      let entity = Self.things()
+      try await store.save([Thing(id: "T", value: "v")], to: entity)
+      // An identity with a NUL would be found as its prefix.
+      await #expect(throws: StoreError.self) {
+        try await store.save([Thing(id: "T\0", value: "w")], to: entity)
+      }
+      #expect(try await store.fetch(entity, ids: ["T\0"]).objects.isEmpty)
+      #expect(try await store.fetch(entity, ids: ["T"]).objects == [Thing(id: "T", value: "v")])
+      // A value with a NUL in a query would compare as its prefix.
+      await #expect(throws: StoreError.self) {
+        try await store.fetch(entity, where: \.value == "v\0x")
+      }
+      // An entity named with a NUL could be saved and never read.
+      await #expect(throws: StoreError.self) {
+        try await store.save([Thing(id: "1", value: "v")], to: Self.things(entity: "a\0b"))
+      }
+      #expect(try await store.fetch(entity).objects == [Thing(id: "T", value: "v")])
+    }
+  }
+
+  @Test func anotherProgramsDatabaseIsRefusedAndLeftAsItWas() async throws {
+    // It was opened, given the store's tables and switched to WAL for good; a read-only store
+    // refused it.
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.path("theirs.sqlite")
+    let theirs = try SQLiteConnection(path: path, mode: .readWriteCreate)
+    try theirs.execute("CREATE TABLE people(name TEXT); INSERT INTO people VALUES ('Ann')")
+    theirs.close()
+    #expect(
+      throws: StoreError(.cannotOpen(path: path, reason: "it is a database, not an object store"))
+    ) {
+      try SQLiteStore(path: path)
+    }
+    let after = try SQLiteConnection(path: path, mode: .readWrite)
+    let tables = try after.prepare(
+      "SELECT group_concat(name) FROM sqlite_schema WHERE type = 'table'")
+    #expect(try tables.step() && tables.string(at: 0) == "people")
+    let journal = try after.prepare("PRAGMA journal_mode")
+    #expect(try journal.step() && journal.string(at: 0) == "delete")
+    after.close()
+    // An empty database (a zero-byte file) still becomes a store.
+    let empty = folder.path("empty.sqlite")
+    #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+    let store = try SQLiteStore(path: empty)
+    try await store.save([Thing(id: "1", value: "v")], to: Self.things())
+    await store.close()
+  }
 }

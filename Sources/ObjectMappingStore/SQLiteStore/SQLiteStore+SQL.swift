@@ -81,8 +81,15 @@ enum StoreSQL {
 
   /// Why `path` cannot be named in a JSON path (SQLite's labels cannot hold `"`), or `nil`.
   static func problem(with path: [String]) -> String? {
-    guard let key = path.first(where: { $0.contains("\"") || $0.isEmpty }) else { return nil }
-    return "the payload key \"\(key)\" cannot be named in SQLite's JSON paths"
+    // SQLite compares a path's label with the key as the stored JSON spells it: a key the JSON
+    // writer escapes (a quote, a backslash, a control character, NUL) would silently match
+    // nothing.
+    let unnameable: (String) -> Bool = { key in
+      key.isEmpty || key.unicodeScalars.contains { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
+    }
+    guard let key = path.first(where: unnameable) else { return nil }
+    return "the payload key \(key.debugDescription) cannot be named in SQLite's JSON paths (a "
+      + "quote, a backslash or a control character)"
   }
 
   /// The name of the index over `paths` of `entity`: a hash, so any entity name or key is a
@@ -153,6 +160,18 @@ enum StoreSQL {
     func column(_ path: [String]) throws(QueryProblem) -> String {
       if let problem = problem(with: path) { throw QueryProblem(message: problem) }
       return expression(path)
+    }
+    // SQLite's JSON functions end a string at a NUL: such a value would compare as its prefix.
+    let operands: [Node] =
+      switch condition {
+      case .equal(_, let node?), .notEqual(_, let node?), .compare(_, _, let node): [node]
+      case .oneOf(_, let nodes): nodes
+      default: []
+      }
+    if let text = operands.lazy.compactMap(\.stringValue).first(where: { $0.contains("\0") }) {
+      throw QueryProblem(
+        message: "the value \(text.debugDescription) holds a NUL character, which SQLite's JSON "
+          + "functions end a string at")
     }
     switch condition {
     case .equal(let path, nil):

@@ -234,7 +234,9 @@ public final class SQLiteStore: PersistentStore {
     async throws(StoreError) -> StoreFetch<Object>
   {
     try entity.checkIdentified()
-    let texts = ids.map(StoreEntity<Object>.identityText)
+    // No identity holds a NUL (saving refuses it), and SQLite's JSON functions end a string
+    // there: `"T\0"` would find `"T"`.
+    let texts = ids.map(StoreEntity<Object>.identityText).filter { !$0.contains("\0") }
     let list = (try? Node.array(texts.map(Node.string)).jsonString()) ?? "[]"
     let sql = _SQL(
       text:

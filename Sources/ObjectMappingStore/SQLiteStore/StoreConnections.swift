@@ -51,6 +51,19 @@ actor StoreWriter {
       // written to it.
       try connection.execute("SELECT count(*) FROM sqlite_schema")
       if connection.isReadOnly { return nil }
+      // Another program's database is refused before anything is written to it (the store's
+      // tables, the WAL journal mode), as a read-only store refuses it: a database with tables
+      // is a store only when it has the store's two.
+      let tables = try Self.integer(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' "
+          + "ESCAPE '\\'", on: connection)
+      let storeTables = try Self.integer(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN "
+          + "('om_meta', 'om_objects')", on: connection)
+      guard tables == 0 || storeTables == 2 else {
+        throw StoreError(
+          .cannotOpen(path: settings.path, reason: "it is a database, not an object store"))
+      }
       try connection.execute("PRAGMA journal_mode = WAL")
       try connection.execute(
         "PRAGMA synchronous = \(settings.synchronousFull ? "FULL" : "NORMAL")")

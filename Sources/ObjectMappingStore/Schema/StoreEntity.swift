@@ -95,7 +95,20 @@ public struct StoreEntity<Object: Sendable>: Sendable {
     guard let id = mapping._storeIdentity(of: object) else {
       throw StoreError(.missingIdentity(entity: name))
     }
-    return Self.text(of: id)
+    let text = Self.text(of: id)
+    // SQLite's JSON functions end a string at a NUL: `"T\0"` would be found as `"T"`.
+    guard !text.contains("\0") else {
+      throw StoreError(
+        .unwritableValue(
+          entity: name, keyPath: "identity",
+          errors: MappingErrors([
+            MappingError(
+              .notRepresentable(
+                reason: "the identity \(text.debugDescription) holds a NUL character, which "
+                  + "SQLite's JSON functions end a string at"))
+          ])))
+    }
+    return text
   }
 
   /// `id` as the text the store keys objects by: what ``identity(of:)`` gives for an object
@@ -149,6 +162,17 @@ public struct StoreEntity<Object: Sendable>: Sendable {
   /// Throws unless the mapping is usable as a schema: identified, without definition problems,
   /// and every index key path written.
   func checkIdentified() throws(StoreError) {
+    // Queries name their entity in the SQL text, where a NUL ends it: such an entity's rows
+    // could be saved and never read.
+    guard !name.contains("\0") else {
+      throw StoreError(
+        .invalidMapping(
+          entity: name,
+          errors: MappingErrors([
+            MappingError(
+              .invalidDefinition(message: "the entity's name holds a NUL character"))
+          ])))
+    }
     guard mapping._storeIdentityKeyPath != nil else {
       throw StoreError(.notIdentified(entity: name))
     }
