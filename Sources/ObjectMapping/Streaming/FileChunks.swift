@@ -13,8 +13,11 @@ import Foundation
 /// The file is opened when iteration starts and closed when it ends: at the end of the file,
 /// on an error, or as soon as the iterator is released (a loop that stops early with `break`, a
 /// thrown error or a cancelled task), so a consumer that stops reading never keeps the file
-/// open. Reading blocks the calling thread for one chunk at a time (a local file's read is
-/// short); the next chunk is read only when the consumer asks for more elements.
+/// open. Each chunk is read on a dispatch queue, never on the task's own (cooperative) thread:
+/// a named pipe with no writer blocks in `open` until one comes, and a device such as
+/// `/dev/zero` never ends, and neither holds one of the few threads every task shares. A
+/// cancelled task's wait ends at once with `CancellationError`, whatever the read is still
+/// waiting for. The next chunk is read only when the consumer asks for more elements.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct FileChunks: AsyncSequence, Sendable {
   /// A chunk of the file's bytes.
@@ -55,18 +58,26 @@ public struct FileChunks: AsyncSequence, Sendable {
     /// - Returns: Up to `chunkSize` bytes.
     /// - Throws: `CocoaError` when the file cannot be opened or read.
     public mutating func next() async throws -> Data? {
-      try file.read()
+      try await file.readOffThread()
     }
   }
 }
 
 /// A file opened on first read and closed at the end, on an error, or when the last iterator
 /// holding it is released.
-private final class OpenFile {
+/// An open file's state, read on ``OpenFile/queue``, one chunk at a time.
+private final class OpenFile: Sendable {
+  /// Where chunks are read: blocking reads wait there, not on the cooperative pool.
+  static let queue = DispatchQueue(label: "ObjectMapping.FileChunks", attributes: .concurrent)
+
+  private struct State: Sendable {
+    var handle: FileHandle?
+    var finished = false
+  }
+
   private let url: URL
   private let chunkSize: Int
-  private var handle: FileHandle?
-  private var finished = false
+  private let state = Locked(State())
 
   init(url: URL, chunkSize: Int) {
     self.url = url
@@ -75,25 +86,53 @@ private final class OpenFile {
 
   deinit { close() }
 
-  func read() throws -> Data? {
-    guard !finished else { return nil }
-    do {
-      let handle = try self.handle ?? FileHandle(forReadingFrom: url)
-      self.handle = handle
-      guard let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty else {
-        close()
-        return nil
+  /// ``read()`` on ``queue``; a cancelled task stops waiting for it at once.
+  func readOffThread() async throws -> Data? {
+    try Task.checkCancellation()
+    let waiting = Locked<CheckedContinuation<Data?, any Error>?>(nil)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        waiting.withLock { $0 = continuation }
+        // Cancelled between the check above and now: the handler found no continuation.
+        if Task.isCancelled {
+          waiting.withLock { $0.take() }?.resume(throwing: CancellationError())
+          return
+        }
+        Self.queue.async {
+          let result = Result { try self.read() }
+          waiting.withLock { $0.take() }?.resume(with: result)
+        }
       }
-      return chunk
-    } catch {
-      close()
-      throw error
+    } onCancel: {
+      waiting.withLock { $0.take() }?.resume(throwing: CancellationError())
+    }
+  }
+
+  private func read() throws -> Data? {
+    try state.withLock { state throws -> Data? in
+      guard !state.finished else { return nil }
+      do {
+        let handle = try state.handle ?? FileHandle(forReadingFrom: url)
+        state.handle = handle
+        guard let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty else {
+          Self.close(&state)
+          return nil
+        }
+        return chunk
+      } catch {
+        Self.close(&state)
+        throw error
+      }
     }
   }
 
   private func close() {
-    finished = true
-    try? handle?.close()
-    handle = nil
+    state.withLock { Self.close(&$0) }
+  }
+
+  private static func close(_ state: inout State) {
+    state.finished = true
+    try? state.handle?.close()
+    state.handle = nil
   }
 }

@@ -68,6 +68,37 @@ import Testing
     #expect((error as? CocoaError)?.code == .fileReadNoSuchFile)
   }
 
+  @Test(
+    .timeLimit(.minutes(1)), .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/mkfifo"))
+  )
+  func aPipeWithNoWriterNeitherHoldsAThreadNorIgnoresCancellation() async throws {
+    // Opening a named pipe blocks until a writer comes. It blocked one of the few threads all
+    // tasks share, and a cancelled task waited on; now the wait ends at once, and other tasks
+    // run meanwhile.
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID())")
+    let mkfifo = try Process.run(URL(fileURLWithPath: "/usr/bin/mkfifo"), arguments: [url.path])
+    mkfifo.waitUntilExit()
+    defer { try? FileManager.default.removeItem(at: url) }
+    let reading = Task {
+      var count = 0
+      for try await _ in StreamedElementsTests.articleMapping.elements(of: FileChunks(url)) {
+        count += 1
+      }
+      return count
+    }
+    // Other tasks run while it waits, however few threads the pool has.
+    let others = await withTaskGroup(of: Int.self) { group in
+      for index in 0..<8 { group.addTask { index } }
+      return await group.reduce(0, +)
+    }
+    #expect(others == 28)
+    reading.cancel()
+    await #expect(throws: CancellationError.self) { try await reading.value }
+    // The read still waiting on its queue ends when a writer comes and goes.
+    let writer = try FileHandle(forWritingTo: url)
+    try writer.close()
+  }
+
   // MARK: Decodable elements
 
   struct Event: Codable, Equatable {
