@@ -14,9 +14,12 @@ if [[ ! -d "$modules" ]]; then
   exit 1
 fi
 for file in Scripts/Diagnostics/*.swift; do
+  # A sample whose first line is `// swift-version: 6` is checked in Swift 6 language mode.
+  mode=()
+  if [[ "$(head -n 1 "$file")" == "// swift-version: 6" ]]; then mode=(-swift-version 6); fi
   # -verify-ignore-unrelated: the notes the library's own files carry ("marked unavailable
   # here") are not annotated in the sample.
-  if ! output="$(swiftc -typecheck -I "$modules" -Xfrontend -verify \
+  if ! output="$(swiftc -typecheck "${mode[@]}" -I "$modules" -Xfrontend -verify \
     -Xfrontend -verify-ignore-unrelated "$file" 2>&1)"; then
     echo "$output" >&2
     echo "check-diagnostics: $file: the compiler's messages differ from the expected ones" >&2

@@ -76,6 +76,11 @@ public final class FastJSONDecoder: Sendable {
   }
 
   /// Values the models' `init(from:)` can read from `decoder.userInfo`.
+  ///
+  /// `@preconcurrency`, as `JSONDecoder`'s and `JSONEncoder`'s are: a value that is not
+  /// `Sendable` is a warning, not an error, in Swift 6 mode, so code moving from Foundation's
+  /// coders builds as it did.
+  @preconcurrency
   public var userInfo: [CodingUserInfoKey: any Sendable] {
     get { options.userInfo }
     set { update { $0.userInfo = newValue } }
