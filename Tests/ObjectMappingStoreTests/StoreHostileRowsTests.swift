@@ -141,4 +141,17 @@ struct StoreHostileRowsTests {
     try await store.save([Thing(id: "1", value: "v")], to: Self.things())
     await store.close()
   }
+
+  @Test(arguments: ["", ":memory:"])
+  func aPrivateDatabaseIsNotAStore(path: String) {
+    // Each connection gets its own private database: a save went to the writer's, and every
+    // fetch failed ("no such table: om_objects").
+    #expect(
+      throws: StoreError(
+        .cannotOpen(
+          path: path, reason: "an object store needs a file path, not \(path.debugDescription)"))
+    ) {
+      try SQLiteStore(path: path)
+    }
+  }
 }

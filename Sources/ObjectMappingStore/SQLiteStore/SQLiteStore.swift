@@ -74,6 +74,13 @@ public final class SQLiteStore: PersistentStore {
   ///   exist or a missing file opened read-only, ``StoreError/Kind/unsupportedFormat(path:format:)``
   ///   for a database of a newer version.
   public init(path: String, options: Options = Options()) throws(StoreError) {
+    // SQLite's private databases (an empty path, `:memory:`) are one per connection: the
+    // readers would not see what the writer saved.
+    guard !path.isEmpty, path != ":memory:" else {
+      throw StoreError(
+        .cannotOpen(
+          path: path, reason: "an object store needs a file path, not \(path.debugDescription)"))
+    }
     self.path = path
     let milliseconds = (options.busyTimeout * 1000).rounded()
     let settings = ConnectionSettings(
