@@ -104,6 +104,18 @@ struct DefinitionErrorTests {
     #expect(try hexCatalog.mapping(for: Person.self).map("{}").age == 31)
     let real = person.replacingOccurrences(of: "<integer>7</integer>", with: "<real>nan</real>")
     #expect(Self.plistErrors(real) == [#"1:88 <real> holds "nan", not a number"#])
+    // A number JSON could not write would fail only when mapped: refused here.
+    for number in [".5", "5.", "1e"] {
+      let text = person.replacingOccurrences(
+        of: "<integer>7</integer>", with: "<real>\(number)</real>")
+      #expect(Self.plistErrors(text) == [#"1:88 <real> holds "\#(number)", not a number"#])
+    }
+    // A leading `+` is read, as CFPropertyList reads it.
+    let plus = person.replacingOccurrences(
+      of: "<integer>7</integer>", with: "<integer>+9</integer>")
+    let plusCatalog = try DefinitionCatalog(
+      csMapperFiles: [.string(plus, name: "Person.plist")], types: [Person.self])
+    #expect(try plusCatalog.mapping(for: Person.self).map("{}").age == 9)
     // Text between a dictionary's elements is refused, not dropped.
     let stray = person.replacingOccurrences(of: "<key>age</key>", with: "<key>age</key>hello")
     #expect(Self.plistErrors(stray) == [#"1:8 <dict> holds text between its elements: "hello""#])

@@ -64,8 +64,7 @@ public struct FileChunks: AsyncSequence, Sendable {
 }
 
 /// A file opened on first read and closed at the end, on an error, or when the last iterator
-/// holding it is released.
-/// An open file's state, read on ``OpenFile/queue``, one chunk at a time.
+/// holding it is released; read on ``queue``, one chunk at a time.
 private final class OpenFile: Sendable {
   /// Where chunks are read: blocking reads wait there, not on the cooperative pool.
   static let queue = DispatchQueue(label: "ObjectMapping.FileChunks", attributes: .concurrent)

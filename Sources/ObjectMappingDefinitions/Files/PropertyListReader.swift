@@ -1,3 +1,5 @@
+import ObjectMappingDocument
+
 /// Reads XML property lists (CSMapper's per-class `.plist` files) into definition values,
 /// keeping where every key and value was written.
 ///
@@ -97,35 +99,6 @@ struct PropertyListReader {
       : Int64(exactly: magnitude)
   }
 
-  /// Whether `text` is a decimal number: an optional sign, digits, and, unless `integer`, an
-  /// optional fraction and exponent.
-  static func isDecimalNumber(_ text: String, integer: Bool) -> Bool {
-    var bytes = Substring(text).utf8[...]
-    if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
-      bytes = bytes.dropFirst()
-    }
-    let isDigit: (UInt8) -> Bool = { (0x30...0x39).contains($0) }
-    let whole = bytes.prefix(while: isDigit)
-    bytes = bytes.dropFirst(whole.count)
-    var digits = whole.count
-    if !integer, bytes.first == UInt8(ascii: ".") {
-      let fraction = bytes.dropFirst().prefix(while: isDigit)
-      digits += fraction.count
-      bytes = bytes.dropFirst(1 + fraction.count)
-    }
-    guard digits > 0 else { return false }
-    if !integer, let marker = bytes.first, marker | 0x20 == UInt8(ascii: "e") {
-      bytes = bytes.dropFirst()
-      if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-        bytes = bytes.dropFirst()
-      }
-      let exponent = bytes.prefix(while: isDigit)
-      guard !exponent.isEmpty else { return false }
-      bytes = bytes.dropFirst(exponent.count)
-    }
-    return bytes.isEmpty
-  }
-
   private static func value(of element: Element) throws(DefinitionError) -> DefinitionValue {
     let location = element.location
     switch element.name {
@@ -141,16 +114,22 @@ struct PropertyListReader {
       return DefinitionValue(kind: .string(element.text), location: location)
     case "integer", "real":
       try expectNoChildren(element)
-      var text = element.text.trimmingWhitespace
+      let written = element.text.trimmingWhitespace
       let isInteger = element.name == "integer"
-      // CFPropertyList reads `<integer>0x1F</integer>` as 31: kept as its decimal text.
-      if isInteger, let value = Self.hexInteger(text) { text = String(value) }
-      // A decimal number, as JSON writes one with an optional `+`: not `nan` or `inf`, which
-      // `Double(_:)` reads too (an `<integer>` without a fraction or an exponent).
-      guard Self.isDecimalNumber(text, integer: isInteger), Double(text)?.isFinite == true else {
+      // CFPropertyList reads `<integer>0x1F</integer>` as 31: kept as its decimal text. A
+      // number as JSON writes one (an optional `+` dropped): not `nan` or `inf`, which
+      // `Double(_:)` reads too, and not `.5`, which would fail only when mapped; an `<integer>`
+      // without a fraction or an exponent.
+      let text =
+        isInteger
+        ? Self.hexInteger(written).map(String.init) ?? String(written.trimmingPrefix("+"))
+        : String(written.trimmingPrefix("+"))
+      guard _isJSONNumber(text), Double(text)?.isFinite == true,
+        !isInteger || !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+      else {
         throw DefinitionError(
           .syntax, at: location,
-          "<\(element.name)> holds \"\(text)\", not \(isInteger ? "an integer" : "a number")")
+          "<\(element.name)> holds \"\(written)\", not \(isInteger ? "an integer" : "a number")")
       }
       return DefinitionValue(kind: .number(text), location: location)
     case "true", "false":

@@ -79,11 +79,11 @@ enum StoreSQL {
     return "json_extract(payload, '" + jsonPath.replacingOccurrences(of: "'", with: "''") + "')"
   }
 
-  /// Why `path` cannot be named in a JSON path (SQLite's labels cannot hold `"`), or `nil`.
+  /// Why `path` cannot be named in a JSON path (a key JSON escapes: SQLite compares a label with
+  /// the key as the stored JSON spells it), or `nil`.
   static func problem(with path: [String]) -> String? {
-    // SQLite compares a path's label with the key as the stored JSON spells it: a key the JSON
-    // writer escapes (a quote, a backslash, a control character, NUL) would silently match
-    // nothing.
+    // A key the JSON writer escapes (a quote, a backslash, a control character, NUL) would
+    // silently match nothing.
     let unnameable: (String) -> Bool = { key in
       key.isEmpty || key.unicodeScalars.contains { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
     }
