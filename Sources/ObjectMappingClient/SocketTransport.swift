@@ -566,10 +566,30 @@ final class Exchange: Sendable {
   /// reading it fails at once.
   static func chunkIsBuffered(_ bytes: ArraySlice<UInt8>) -> Bool {
     guard let end = bytes.firstIndex(of: 0x0A) else { return false }
-    let digits = bytes[..<end].prefix { hexDigit($0) != nil }
-    guard !digits.isEmpty else { return true }
+    var line = bytes[..<end]
+    if line.last == 0x0D { line.removeLast() }
+    guard let size = chunkSize(line) else { return true }
     let rest = bytes[(end + 1)...]
-    return digits.allSatisfy { $0 == 0x30 } ? trailersAreBuffered(rest) : !rest.isEmpty
+    return size == 0 ? trailersAreBuffered(rest) : !rest.isEmpty
+  }
+
+  /// The size a chunk's size line (without its line ending) gives, or `nil` when the line is no
+  /// size: hex digits (at most 15 once leading zeros are dropped), then only white space and an
+  /// extension (`;name=value`, RFC 9112 section 7.1.1): `2 3` is not a size. The one grammar
+  /// of the reading and of its look-ahead, ``chunkIsBuffered(_:)``.
+  static func chunkSize(_ line: ArraySlice<UInt8>) -> Int? {
+    let written = line.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
+    let digits = written.drop { $0 == 0x30 }
+    let rest = line[written.endIndex...].drop { $0 == 0x20 || $0 == 0x09 }
+    guard !written.isEmpty, digits.count <= 15, rest.isEmpty || rest.first == 0x3B else {
+      return nil
+    }
+    var size = 0
+    for byte in digits {
+      guard let digit = hexDigit(byte) else { return nil }
+      size = size * 16 + digit
+    }
+    return size
   }
 
   /// Whether `bytes` hold the end of the trailers: a blank line.
@@ -624,19 +644,7 @@ final class Exchange: Sendable {
       switch phase {
       case .size:
         let line = try readLine(limit: 4096)
-        let written = line.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
-        let digits = written.drop { $0 == 0x30 }
-        // After the size, only white space and then an extension (`;name=value`) may follow
-        // (RFC 9112 section 7.1.1): `2 3` is not a size.
-        let rest = line[written.endIndex...].drop { $0 == 0x20 || $0 == 0x09 }
-        guard !written.isEmpty, digits.count <= 15, rest.isEmpty || rest.first == 0x3B else {
-          throw URLError(.badServerResponse)
-        }
-        var size = 0
-        for byte in digits {
-          guard let digit = Self.hexDigit(byte) else { throw URLError(.badServerResponse) }
-          size = size * 16 + digit
-        }
+        guard let size = Self.chunkSize(line[...]) else { throw URLError(.badServerResponse) }
         state.withLock {
           $0.remaining = size
           $0.chunkPhase = size == 0 ? .trailers : .data

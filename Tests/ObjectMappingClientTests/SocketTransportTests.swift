@@ -393,6 +393,24 @@ struct SocketTransportTests {
     }
   }
 
+  @Test func theLookAheadReadsChunkSizesWithTheReadersGrammar() {
+    // One grammar serves the reading and the look-ahead of a streamed body: a line the reader
+    // refuses counts as buffered (reading it fails at once), a size counts only with its data.
+    let sizes: [(String, Int?)] = [
+      ("2", 2), ("0a", 10), ("000000000000000000001F", 31), ("2 \t;x=1", 2), ("2;x", 2),
+      ("2 3", nil), ("zz", nil), ("", nil), ("1234567890abcdef", nil), (" 2", nil),
+    ]
+    for (line, size) in sizes {
+      #expect(Exchange.chunkSize(ArraySlice(line.utf8)) == size, "\(line)")
+      let withData = ArraySlice((line + "\r\nxy").utf8)
+      let withoutData = ArraySlice((line + "\r\n").utf8)
+      #expect(Exchange.chunkIsBuffered(withData) == (size != 0), "\(line)")
+      #expect(Exchange.chunkIsBuffered(withoutData) == (size == nil), "\(line)")
+    }
+    #expect(Exchange.chunkIsBuffered(ArraySlice("0\r\n\r\n".utf8)))
+    #expect(!Exchange.chunkIsBuffered(ArraySlice("2".utf8)))
+  }
+
   @Test(
     .timeLimit(.minutes(1)),
     arguments: [
