@@ -8,6 +8,11 @@ Counts, in Sources/ObjectMapping (comments left out):
 - public declarations: every `public` or `open` func, var, let, init, subscript, type, protocol,
   typealias, associatedtype, macro or operator; enum cases and `public extension` lines are not
   counted (a case belongs to its enum; an extension only re-opens a type);
+- of those, the ones that add no name a user learns: witnesses of a protocol's requirements
+  (`MappableValue`'s `init(payload:)`, `payloadNode()`, …; `description`, `==`, an async
+  sequence's `makeAsyncIterator()` and `next()`, `Codable`'s `init(from:)`/`encode(to:)`, an
+  option set's `rawValue`, `MappingProtocol.plan`, …) and result-builder hooks (`buildBlock`, …);
+  the rest are printed as the declarations a newcomer meets;
 - decode entry points: the public functions that map, report or decode a payload: `map`,
   `mapCollection`, `mapDictionary…`, `mapArrayOfArrays`, `report` and `decode` (the
   `FastJSONDecoder.decode` overloads and `PayloadValue.decode` included); the figure without
@@ -37,6 +42,16 @@ DECLARATION = re.compile(
     rf"^\s*{ATTRIBUTES}(?:public|open)\s+(?:(?:{MODIFIERS})\s+)*(?P<kind>{KINDS})\b"
     r"(?:\s+(?P<name>[A-Za-z_]\w*))?"
 )
+# Members that only implement a requirement of a protocol (the library's or the standard
+# library's) or a result builder's hook: matched on the declaration's text.
+NO_NEW_NAME = re.compile(
+    r"\b(?:func|var|let|typealias)\s+(?:build(?:Expression|Block|Optional|Either|Array|"
+    r"LimitedAvailability|FinalResult|PartialBlock)|payloadNode|expectedDescription|nullValue|"
+    r"zeroValue|mappedElements|mappingInput|sourcePath|description|errorDescription|"
+    r"makeAsyncIterator|next|plan|Element|Failure)\b"
+    r"|\binit\s*(?:<[^>]*>)?\((?:payload|mappedElements|from|rawValue)\b"
+    r"|\bfunc\s+==|\bfunc\s+encode\(to encoder|\blet\s+rawValue\b"
+)
 ENTRY_POINT = re.compile(r"^(map|mapCollection|mapDictionary\w*|mapArrayOfArrays|report|decode)$")
 
 
@@ -49,6 +64,7 @@ def code_lines(text: str):
 
 def measure():
     declarations = 0
+    no_new_name = 0
     entry_points = []
     for path in sorted(SOURCES.rglob("*.swift")):
         for number, line in code_lines(path.read_text(encoding="utf-8")):
@@ -56,18 +72,22 @@ def measure():
             if not match:
                 continue
             declarations += 1
+            if NO_NEW_NAME.search(line):
+                no_new_name += 1
             if match["kind"] == "func" and match["name"] and ENTRY_POINT.match(match["name"]):
                 entry_points.append((path.relative_to(ROOT), number, line.strip()))
-    return declarations, entry_points
+    return declarations, no_new_name, entry_points
 
 
 def main():
-    declarations, entry_points = measure()
+    declarations, no_new_name, entry_points = measure()
     mirror = [e for e in entry_points if e[0].name == "FastJSONDecoder.swift"]
     print(f"ObjectMapping: {declarations} public declarations (goal ≤ 400), "
           f"{len(entry_points)} public decode entry points (goal ≤ 12; "
           f"{len(entry_points) - len(mirror)} without the {len(mirror)} `decode` spellings "
           f"of FastJSONDecoder, which are JSONDecoder's)")
+    print(f"  of the declarations, {no_new_name} witness a protocol requirement or are "
+          f"result-builder hooks (no new name); {declarations - no_new_name} others")
     if "--list" in sys.argv[1:]:
         for path, number, line in entry_points:
             print(f"  {path}:{number}: {line}")
