@@ -11,7 +11,8 @@ Counts, in Sources/ObjectMapping (comments left out):
 - of those, the ones that add no name a user learns: witnesses of a protocol's requirements
   (`MappableValue`'s `init(payload:)`, `payloadNode()`, …; `description`, `==`, an async
   sequence's `makeAsyncIterator()` and `next()`, `Codable`'s `init(from:)`/`encode(to:)`, an
-  option set's `rawValue`, `MappingProtocol.plan`, …) and result-builder hooks (`buildBlock`, …);
+  option set's `rawValue`, `MappingProtocol.plan`, …), result-builder hooks (`buildBlock`, …)
+  and `@available(*, unavailable)` declarations (compiler messages for a wrong call);
   the rest are printed as the declarations a newcomer meets;
 - decode entry points: the public functions that map, report or decode a payload: `map`,
   `mapCollection`, `mapDictionary…`, `mapArrayOfArrays`, `report` and `decode` (the
@@ -67,13 +68,19 @@ def measure():
     no_new_name = 0
     entry_points = []
     for path in sorted(SOURCES.rglob("*.swift")):
+        # Whether an `@available(*, unavailable, …)` attribute waits for its declaration: such a
+        # declaration cannot be called (it is a compiler message for a wrong call).
+        unavailable = False
         for number, line in code_lines(path.read_text(encoding="utf-8")):
+            if re.search(r"@available\(\s*\*\s*,\s*unavailable|^\s*\*\s*,\s*unavailable", line):
+                unavailable = True
             match = DECLARATION.match(line)
             if not match:
                 continue
             declarations += 1
-            if NO_NEW_NAME.search(line):
+            if NO_NEW_NAME.search(line) or unavailable:
                 no_new_name += 1
+            unavailable = False
             if match["kind"] == "func" and match["name"] and ENTRY_POINT.match(match["name"]):
                 entry_points.append((path.relative_to(ROOT), number, line.strip()))
     return declarations, no_new_name, entry_points
@@ -86,8 +93,8 @@ def main():
           f"{len(entry_points)} public decode entry points (goal ≤ 12; "
           f"{len(entry_points) - len(mirror)} without the {len(mirror)} `decode` spellings "
           f"of FastJSONDecoder, which are JSONDecoder's)")
-    print(f"  of the declarations, {no_new_name} witness a protocol requirement or are "
-          f"result-builder hooks (no new name); {declarations - no_new_name} others")
+    print(f"  of the declarations, {no_new_name} witness a protocol requirement, are "
+          f"result-builder hooks or are unavailable (no new name); {declarations - no_new_name} others")
     if "--list" in sys.argv[1:]:
         for path, number, line in entry_points:
             print(f"  {path}:{number}: {line}")
