@@ -113,6 +113,30 @@ struct StoreHostileRowsTests {
     }
   }
 
+  struct Reading: Equatable, Sendable {
+    var id = 0.0
+    var value = ""
+  }
+
+  @Test func minusZeroAndZeroAreOneIdentity() async throws {
+    // Swift's `-0.0 == 0.0` (with one hash): they were two rows, found by the sign they were
+    // written with.
+    let mapping = Mapping(Reading.init) {
+      Attribute("id", \.id)
+      Attribute("value", \.value)
+    }.identified(by: \.id)
+    let entity = StoreEntity("Reading", mapping: mapping)
+    #expect(StoreEntity<Reading>.identityText(-0.0) == StoreEntity<Reading>.identityText(0.0))
+    #expect(StoreEntity<Reading>.identityText(-1.5) == "-1.5")
+    try await withStore { store, _ in
+      try await store.save([Reading(id: -0.0, value: "first")], to: entity)
+      try await store.save([Reading(id: 0.0, value: "second")], to: entity)
+      let all = try await store.fetch(entity).objects
+      #expect(all.map(\.value) == ["second"])
+      #expect(try await store.fetch(entity, ids: [-0.0]).objects.map(\.value) == ["second"])
+    }
+  }
+
   @Test func anotherProgramsDatabaseIsRefusedAndLeftAsItWas() async throws {
     // It was opened, given the store's tables and switched to WAL for good; a read-only store
     // refused it.

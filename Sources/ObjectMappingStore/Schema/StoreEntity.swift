@@ -122,8 +122,15 @@ public struct StoreEntity<Object: Sendable>: Sendable {
     case let text as String: return text
     case let uuid as UUID: return uuid.uuidString
     case let url as URL: return url.absoluteString
+    case let number as any BinaryFloatingPoint: return canonical(number)
     default: return "\(id.base)"
     }
+  }
+
+  /// A floating-point identity as text, `-0.0` written as `0.0`: the two are one identity in
+  /// Swift (equal, with one hash), so they are one object in the store too.
+  private static func canonical<Number: BinaryFloatingPoint>(_ number: Number) -> String {
+    number.isZero ? "\(Number.zero)" : "\(number)"
   }
 
   /// `object` as the payload a store keeps: the mapping's compact JSON serialization.
