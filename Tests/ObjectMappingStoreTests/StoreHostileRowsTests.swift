@@ -137,6 +137,25 @@ struct StoreHostileRowsTests {
     }
   }
 
+  @Test(arguments: [false, true])
+  func aFolderIsRefusedWhenTheStoreOpens(readOnly: Bool) throws {
+    // Read-only, SQLite opened a folder and failed only at the first read, with an I/O error.
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    var options = SQLiteStore.Options()
+    options.readOnly = readOnly
+    #expect(
+      throws: StoreError(.cannotOpen(path: folder.url.path, reason: "it is a folder, not a file"))
+    ) {
+      try SQLiteStore(path: folder.url.path, options: options)
+    }
+    let link = folder.path("link.sqlite")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.url.path)
+    #expect(throws: StoreError(.cannotOpen(path: link, reason: "it is a folder, not a file"))) {
+      try SQLiteStore(path: link, options: options)
+    }
+  }
+
   @Test func anotherProgramsDatabaseIsRefusedAndLeftAsItWas() async throws {
     // It was opened, given the store's tables and switched to WAL for good; a read-only store
     // refused it.

@@ -71,7 +71,7 @@ public final class SQLiteStore: PersistentStore {
   ///   - options: How to open it.
   /// - Throws: ``StoreError``: ``StoreError/Kind/notADatabase(path:)`` for a file that is not a
   ///   SQLite database, ``StoreError/Kind/cannotOpen(path:reason:)`` for a folder that does not
-  ///   exist or a missing file opened read-only, ``StoreError/Kind/unsupportedFormat(path:format:)``
+  ///   exist, a path that is a folder or a missing file opened read-only, ``StoreError/Kind/unsupportedFormat(path:format:)``
   ///   for a database of a newer version.
   public init(path: String, options: Options = Options()) throws(StoreError) {
     // SQLite's private databases (an empty path, `:memory:`) are one per connection: the
@@ -80,6 +80,12 @@ public final class SQLiteStore: PersistentStore {
       throw StoreError(
         .cannotOpen(
           path: path, reason: "an object store needs a file path, not \(path.debugDescription)"))
+    }
+    // SQLite opens a folder read-only and fails only at the first read, with an I/O error.
+    let values = try? URL(fileURLWithPath: path).resolvingSymlinksInPath()
+      .resourceValues(forKeys: [.isDirectoryKey])
+    if values?.isDirectory == true {
+      throw StoreError(.cannotOpen(path: path, reason: "it is a folder, not a file"))
     }
     self.path = path
     let milliseconds = (options.busyTimeout * 1000).rounded()
