@@ -5,15 +5,37 @@ import Foundation
 struct DatePattern {
   enum Token: Equatable {
     case literal([UInt8])
-    case field(Character, Int)
+    /// A field this reader knows, repeated `count` times (`yyyy`).
+    case field(Field, Int)
+    /// A letter this reader does not know (a `Q` quarter, a `G` era): it matches no date and is
+    /// written as it is.
+    case unknown(Character, Int)
+  }
+
+  /// The field symbols the pattern reader reads and writes: the reading's and the writing's
+  /// `switch`es are exhaustive over them, so the three cannot disagree.
+  enum Field: Character, CaseIterable {
+    case year = "y"
+    case month = "M"
+    case standaloneMonth = "L"
+    case day = "d"
+    case hour = "H"
+    case hour12 = "h"
+    case amPM = "a"
+    case minute = "m"
+    case second = "s"
+    case fraction = "S"
+    case weekday = "E"
+    case offset = "Z"
+    case isoOffset = "X"
+    case isoOffsetWithoutZ = "x"
+    case zoneName = "z"
   }
 
   let tokens: [Token]
 
-  /// The field symbols the pattern reader reads and writes.
-  static let symbols: Set<Character> = [
-    "y", "M", "L", "d", "H", "h", "a", "m", "s", "S", "E", "Z", "X", "x", "z",
-  ]
+  /// The field symbols this reader knows.
+  static let symbols = Set(Field.allCases.map(\.rawValue))
 
   /// What is wrong with `pattern`, in words for a definition file's author; `nil` when it can
   /// be read: it is not empty, its quotes are closed, and its fields are ones this reader
@@ -56,7 +78,8 @@ struct DatePattern {
       } else if character.isASCII, character.isLetter {
         flush()
         let run = characters.prefix { $0 == character }.count
-        tokens.append(.field(character, run))
+        let field = Field(rawValue: character)
+        tokens.append(field.map { .field($0, run) } ?? .unknown(character, run))
         characters = characters.dropFirst(run)
       } else {
         literal.append(contentsOf: Array(String(character).utf8))
@@ -88,9 +111,11 @@ struct DatePattern {
           }
           reader.position += 1
         }
-      case .field(let symbol, let count):
-        switch symbol {
-        case "y":
+      case .unknown:
+        return .noMatch
+      case .field(let field, let count):
+        switch field {
+        case .year:
           if count == 2 {
             guard let value = reader.digits(exactly: 2) else { return .noMatch }
             year = value < 69 ? 2000 + value : 1900 + value
@@ -100,7 +125,7 @@ struct DatePattern {
             }
             year = value
           }
-        case "M", "L":
+        case .month, .standaloneMonth:
           if count >= 3 {
             let names =
               count == 3 ? Civil.monthNames.map { String($0.prefix(3)) } : Civil.monthNames
@@ -110,35 +135,35 @@ struct DatePattern {
             guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
             month = value
           }
-        case "d":
+        case .day:
           guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
           day = value
-        case "H":
+        case .hour:
           guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
           hour = value
-        case "h":
+        case .hour12:
           guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
           guard (1...12).contains(value) else { return .impossible("hour \(value) does not exist") }
           hour = value % 12
           twelveHour = true
-        case "a":
+        case .amPM:
           guard let index = reader.word(from: ["AM", "PM"]) else { return .noMatch }
           pm = index == 1
-        case "m":
+        case .minute:
           guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
           minute = value
-        case "s":
+        case .second:
           guard let value = reader.digits(min: count, max: 2) else { return .noMatch }
           second = value
-        case "S":
+        case .fraction:
           guard let value = reader.fraction(min: count, max: count) else { return .noMatch }
           fraction = value
-        case "E":
+        case .weekday:
           let names =
             count >= 4 ? Civil.weekdayNames : Civil.weekdayNames.map { String($0.prefix(3)) }
           guard reader.word(from: names) != nil else { return .noMatch }
-        case "Z", "X", "x":
-          if symbol == "X" || (symbol == "Z" && count == 5), reader.expect("Z") {
+        case .offset, .isoOffset, .isoOffsetWithoutZ:
+          if field == .isoOffset || (field == .offset && count == 5), reader.expect("Z") {
             offset = 0
             continue
           }
@@ -153,11 +178,9 @@ struct DatePattern {
             minutes = value
           }
           offset = sign * (hours * 3600 + minutes * 60)
-        case "z":
+        case .zoneName:
           guard let zone = Self.zoneName(&reader) else { return .noMatch }
           offset = zone
-        default:
-          return .noMatch
         }
       }
     }
@@ -212,10 +235,12 @@ struct DatePattern {
     for token in tokens {
       switch token {
       case .literal(let bytes): output += String(decoding: bytes, as: UTF8.self)
-      case .field(let symbol, let count):
-        switch symbol {
-        case "y": output += count == 2 ? Civil.pad(f.year % 100, 2) : Civil.pad(f.year, count)
-        case "M", "L":
+      case .unknown(let symbol, let count):
+        output += String(repeating: symbol, count: count)
+      case .field(let field, let count):
+        switch field {
+        case .year: output += count == 2 ? Civil.pad(f.year % 100, 2) : Civil.pad(f.year, count)
+        case .month, .standaloneMonth:
           if count >= 4 {
             output += Civil.monthNames[f.month - 1]
           } else if count == 3 {
@@ -223,25 +248,25 @@ struct DatePattern {
           } else {
             output += Civil.pad(f.month, count)
           }
-        case "d": output += Civil.pad(f.day, count)
-        case "H": output += Civil.pad(f.hour, count)
-        case "h": output += Civil.pad(f.hour % 12 == 0 ? 12 : f.hour % 12, count)
-        case "a": output += f.hour < 12 ? "AM" : "PM"
-        case "m": output += Civil.pad(f.minute, count)
-        case "s": output += Civil.pad(f.second, count)
-        case "S":
+        case .day: output += Civil.pad(f.day, count)
+        case .hour: output += Civil.pad(f.hour, count)
+        case .hour12: output += Civil.pad(f.hour % 12 == 0 ? 12 : f.hour % 12, count)
+        case .amPM: output += f.hour < 12 ? "AM" : "PM"
+        case .minute: output += Civil.pad(f.minute, count)
+        case .second: output += Civil.pad(f.second, count)
+        case .fraction:
           // Microseconds, cut or padded with zeros to `count` digits.
           let micros = Civil.pad(f.fraction, 6)
           output +=
             count <= 6
             ? String(micros.prefix(count)) : micros + String(repeating: "0", count: count - 6)
-        case "E":
+        case .weekday:
           let name = Civil.weekdayNames[((f.days % 7) + 7) % 7]
           output += count >= 4 ? name : String(name.prefix(3))
-        case "Z": output += count == 5 ? "Z" : "+0000"
-        case "X", "x": output += symbol == "X" ? "Z" : "+00"
-        case "z": output += "GMT"
-        default: output += String(repeating: symbol, count: count)
+        case .offset: output += count == 5 ? "Z" : "+0000"
+        case .isoOffset: output += "Z"
+        case .isoOffsetWithoutZ: output += "+00"
+        case .zoneName: output += "GMT"
         }
       }
     }
