@@ -256,15 +256,20 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   }
 
   /// A value that did not convert, under ``AttributeFailurePolicy/skipWithDiagnostic``: onto
-  /// an existing instance the property keeps its value; a new object gets the rule's default,
-  /// or keeps what `make()` gave it unless the value is required (then it stays an error).
-  /// Each skip is a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic per error.
+  /// an existing instance the property keeps its value, unless the run assigns defaults for
+  /// missing keys (``MissingKeyPolicy/assignDefaults``): then it falls back to the rule's
+  /// default, or `nil` for an optional property, as RestKit did; a new object gets
+  /// the rule's default, or keeps what `make()` gave it unless the value is required (then it
+  /// stays an error). Each skip is a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic
+  /// per error.
   @inline(never)
   private func skip(
     _ failure: any Error, _ object: inout Object, _ patch: inout Patch<Object>,
     run: inout MappingRun
   ) {
-    if !run.ontoExisting {
+    if run.ontoExisting, run.context.missingKeys.contains(.assignDefaults) {
+      assignMissing(&object, &patch, run: &run)
+    } else if !run.ontoExisting {
       if let defaultValue = rule.defaultValue {
         set(defaultValue(), in: &object, &patch, run: run)
       } else if absenceIsError {

@@ -251,6 +251,33 @@ struct CompatibilityPresetTests {
     }
   }
 
+  @Test func aSkippedValueFallsBackToTheDefaultUnderAssignDefaults() throws {
+    // R-1.3.6's corner case: with RestKit's assignsDefaultValueForMissingAttributes, a value
+    // that does not convert falls back to the default (clears) instead of keeping the old one.
+    struct Person: Equatable, Sendable {
+      var age = 3
+      var score: Int?
+      var name = ""
+    }
+    let person = Mapping(Person.init) {
+      Attribute("age", \.age, default: 0)
+      Attribute("score", \.score)
+      Attribute("name", \.name)
+    }
+    var options = MappingOptions.restKitCompatible
+    let payload = #"{"age": {"wrong": "data"}, "score": "x", "name": "Bob"}"#
+    let kept = person.report(payload, onto: Person(age: 3, score: 7, name: "Ann"), with: options)
+    #expect(kept.object == Person(age: 3, score: 7, name: "Bob"))
+    options.missingKeys = .assignDefaults
+    let reset = person.report(payload, onto: Person(age: 3, score: 7, name: "Ann"), with: options)
+    #expect(reset.object == Person(age: 0, score: nil, name: "Bob"))
+    #expect(reset.diagnostics.map(\.path) == ["/age", "/score"])
+    // The mapping's own policy does the same.
+    var existing = Person(age: 3, score: 7, name: "Ann")
+    try person.missingKeys(.assignDefaults).map(payload, onto: &existing, with: .restKitCompatible)
+    #expect(existing == Person(age: 0, score: nil, name: "Bob"))
+  }
+
   @Test func aChildsOwnSettingsDecideWhetherItsValuesAreFound() throws {
     // The child reads its dates with its own formats: the same formats decide whether the
     // value converts, so a good child is not dropped as unmappable under the parent's.
