@@ -183,25 +183,38 @@ extension ObjectManager {
     return "/" + output.joined(separator: "/")
   }
 
-  /// The first segment of `path` (percent-encoded) that servers may read as `.` or `..` though
-  /// it is not literally one: `%2E%2E`, `.%2e` (RFC 3986 section 6.2.2.2 decodes `%2E`, and
-  /// servers that decode before resolving serve the parent) or `..;x` (Tomcat drops a
-  /// segment's `;` parameters); `nil` when there is none.
+  /// The first segment of `path` (percent-encoded) that servers may read as holding a `.` or
+  /// `..` segment though it is not literally one: `%2E%2E`, `.%2e` (RFC 3986 section 6.2.2.2
+  /// decodes `%2E`, and servers that decode before resolving serve the parent), `..%2Fadmin`
+  /// or `..%5Cadmin` (a route value `../admin` or `..\admin`: servers that decode `%2F`, or
+  /// read `\` as `/`, before resolving go up) or `..;x` and `..%3Bx` (Tomcat drops a segment's
+  /// `;` parameters); `nil` when there is none.
   static func disguisedDotSegment(in path: String) -> Substring? {
     path.split(separator: "/").first { segment in
-      let name = segment.prefix { $0 != ";" }
-      guard name != segment || name.count > 2, name.count <= 6 else { return false }
-      let decoded = name.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive)
-      return decoded == "." || decoded == ".."
+      // A literal `.` or `..` is resolved by the manager itself.
+      guard segment != "." && segment != ".." else { return false }
+      var decoded = String(segment)
+      for (escape, character) in [
+        ("%2e", "."), ("%2f", "/"), ("%5c", "/"), ("\\", "/"), ("%3b", ";"),
+      ] {
+        decoded = decoded.replacingOccurrences(
+          of: escape, with: character, options: .caseInsensitive)
+      }
+      return decoded.split(separator: "/", omittingEmptySubsequences: false).contains { piece in
+        let name = piece.prefix { $0 != ";" }
+        return name == "." || name == ".."
+      }
     }
   }
 
   /// A URL's origin (lowercased scheme and host, and port), or `nil` when it is not an `http`
-  /// or `https` URL with a host.
+  /// or `https` URL with a host — or its host holds a control character once percent-decoded
+  /// (`127.0.0.1%00.trusted.example`, which a resolver reads as `127.0.0.1`).
   static func origin(of url: URL) -> String? {
     guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-      let host = components.host?.lowercased(), !host.isEmpty
+      let host = components.host?.lowercased(), !host.isEmpty,
+      !host.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
     else { return nil }
     let port = components.port ?? (scheme == "https" ? 443 : 80)
     return "\(scheme)://\(host):\(port)"

@@ -118,7 +118,8 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
   /// With escaping (the default), a value in the path is percent-encoded so that it stays one
   /// segment: every byte but ASCII letters, digits and `-._~` is encoded (`a/b c` →
   /// `a%2Fb%20c`), and a value that is `.` or `..` becomes `%2E` or `%2E%2E` (which the object
-  /// manager refuses to send: servers may read it as a dot segment). A value in the query is
+  /// manager refuses to send: servers may read it as a dot segment, as they may `..%2Fadmin`,
+  /// a value `../admin`, which is refused too). A value in the query is
   /// encoded the same way, so `&`, `=`,
   /// `+`, `#` and `%` cannot add a query item (`1&admin=true` → `1%26admin%3Dtrue`).
   ///

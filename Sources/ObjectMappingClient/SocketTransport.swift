@@ -256,10 +256,14 @@ final class Exchange: Sendable {
   /// sent: a field name that is not a token, or a value with CR, LF, NUL or another control
   /// character (the manager refuses those first, as ``ObjectManagerError/invalidHeader(name:reason:)``;
   /// this keeps a caller of the transport itself from splitting the request), or a target with
-  /// a space or a control character.
+  /// a space or a control character. So is a host that holds one once percent-decoded
+  /// (`127.0.0.1%00%0D%0AX:%20y`): the resolver would read it up to the NUL and connect to
+  /// `127.0.0.1` while the `Host` field carried the rest, a host other than the one checked and
+  /// fields nobody sent.
   func openAndReadHead(maximumBodySize: Int) throws(URLError) -> ResponseHead {
     guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
       var host = components.host, !host.isEmpty,
+      !host.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
       request.fieldsCanBeWritten,
       !(components.percentEncodedPath + (components.percentEncodedQuery ?? "")).utf8
         .contains(where: { $0 <= 0x20 || $0 == 0x7F })

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectMapping
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -76,8 +77,10 @@ private let _streamCalls = DispatchQueue(
 
 /// A streamed transfer's session delegate.
 private final class StreamDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-  // @unchecked: `transfer` is immutable (and Sendable).
+  // @unchecked: `transfer` is immutable (and Sendable), `answeredChallenge` locked.
   let transfer: StreamTransfer
+  /// Whether an authentication challenge ended the transfer (its task's cancellation follows).
+  private let answeredChallenge = _Locked(false)
 
   init(_ transfer: StreamTransfer) {
     self.transfer = transfer
@@ -104,8 +107,27 @@ private final class StreamDelegate: NSObject, URLSessionDataDelegate, @unchecked
   }
 
   func urlSession(
+    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping ChallengeAnswer
+  ) {
+    #if canImport(FoundationNetworking)
+      // As in `URLSessionTransport`'s delegate: the `401` (whose head and body were delivered)
+      // is the response; the cancellation that ends the task is not the body's failure.
+      if challenge.failureResponse is HTTPURLResponse {
+        answeredChallenge.withLock { $0 = true }
+        transfer.complete(error: nil)
+        // Cancelling the challenge cancels the task: see `StreamTransfer.fail(_:)`.
+        _streamCalls.async { completionHandler(.cancelAuthenticationChallenge, nil) }
+        return
+      }
+    #endif
+    completionHandler(.performDefaultHandling, nil)
+  }
+
+  func urlSession(
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
+    if answeredChallenge.withLock({ $0 }) { return }
     transfer.complete(error: error)
   }
 }

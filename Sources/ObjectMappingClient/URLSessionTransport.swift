@@ -128,6 +128,11 @@ extension TransportRequest {
   }
 }
 
+/// How a session delegate answers an authentication challenge.
+typealias ChallengeAnswer =
+  @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) ->
+  Void
+
 /// Where the transport calls URLSession methods that may wait for a session's work queue.
 private let _sessionCalls = DispatchQueue(
   label: "ObjectMappingClient.URLSessionTransport", attributes: .concurrent)
@@ -178,6 +183,25 @@ private final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchec
     // The manager follows redirects itself. A transfer no longer registered has ended: see
     // `Transfer.declineRedirect(_:)` for why its callback is left uncompleted.
     transfer(of: task)?.declineRedirect(completionHandler)
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping ChallengeAnswer
+  ) {
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking asks once a `401` with a `Basic` challenge has arrived whole; its
+      // default handling without a stored credential neither retries nor ends the task, which
+      // waited for the deadline. The manager answers no challenge: the `401` is the response.
+      if challenge.failureResponse is HTTPURLResponse, let transfer = transfer(of: task) {
+        transfer.complete(response: challenge.failureResponse, error: nil)
+        // Cancelling the challenge cancels the task, which waits for the session's work queue,
+        // on whose thread callbacks run.
+        _sessionCalls.async { completionHandler(.cancelAuthenticationChallenge, nil) }
+        return
+      }
+    #endif
+    completionHandler(.performDefaultHandling, nil)
   }
 
   func urlSession(

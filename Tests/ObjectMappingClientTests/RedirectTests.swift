@@ -200,6 +200,42 @@ struct RedirectTests {
     }
   }
 
+  /// A host that holds a NUL, CR, LF or another control character once percent-decoded is no
+  /// host: the resolver
+  /// reads `127.0.0.1%00…` up to the NUL, so the request went to `127.0.0.1` whatever the rest
+  /// said (`127.0.0.1%00.trusted.example`), and the rest went into the `Host` field (with
+  /// `%0D%0A`, fields of the server's choosing).
+  @Test func aHostWithAControlCharacterIsNoHost() async throws {
+    for host in [
+      "127.0.0.1%00.trusted.example", "127.0.0.1%00%0D%0AX-Injected%3A%20yes%0D%0A",
+      "127.0.0.1%0D%0AX-Injected%3A%20yes", "127.0.0.1%09",
+    ] {
+      let server = try LoopbackServer { request in
+        let port = request.headers["host"]?.split(separator: ":").last ?? ""
+        return request.path == "/start"
+          ? .redirect(to: "http://\(host):\(port)/x") : .echo(request)
+      }
+      defer { server.stop() }
+      let error = await #expect(throws: ObjectManagerError.self) {
+        _ = try await Self.manager(server, redirects: .any).send(.get, "/start")
+      }
+      guard case .redirectRefused(_, 302, .unsupportedLocation)? = error else {
+        Issue.record("\(host): expected unsupportedLocation, got \(String(describing: error))")
+        continue
+      }
+      let explicit = try #require(URL(string: "http://\(host):\(server.port)/x"))
+      let refused = await #expect(throws: ObjectManagerError.self) {
+        _ = try await Self.manager(server).send(
+          .get, url: explicit, headers: ["Authorization": "Bearer for-trusted"])
+      }
+      guard case .invalidPath? = refused else {
+        Issue.record("\(host): expected invalidPath, got \(String(describing: refused))")
+        continue
+      }
+      #expect(server.requests.map(\.path) == ["/start"], "\(host)")
+    }
+  }
+
   @Test func aRedirectWithoutLocationIsTheResponseItself() async throws {
     let server = try LoopbackServer { _ in .json(#"{"error": "moved"}"#, status: 302) }
     defer { server.stop() }

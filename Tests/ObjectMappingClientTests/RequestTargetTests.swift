@@ -70,12 +70,19 @@ struct RequestTargetTests {
         return "\(error)"
       }
     }
-    // Escaped route values that are dot segments.
-    for id in [".", ".."] {
-      #expect(await refusal { try await manager.delete(Item(id: id)) } == "invalidPath")
+    // Escaped route values that are dot segments, or hold one behind an encoded `/` or `\`
+    // (`../admin` is `..%2Fadmin`: a server that decodes `%2F` before resolving reads
+    // `/api/v1/items/../admin`).
+    for id in [
+      ".", "..", "../admin", "../../../admin", "..\\admin", "a/../../admin", "./x", "..;/admin",
+    ] {
+      #expect(await refusal { try await manager.delete(Item(id: id)) } == "invalidPath", "\(id)")
     }
     // Unescaped route values and paths written by hand.
-    for value in ["%2e%2e/%2e%2e/%2e%2e/admin", ".%2E", "%2e.", "%2E", "..;jsessionid=1", ".;x"] {
+    for value in [
+      "%2e%2e/%2e%2e/%2e%2e/admin", ".%2E", "%2e.", "%2E", "..;jsessionid=1", ".;x",
+      "..%2Fadmin", "%2e%2e%2f%2e%2e%2fadmin", "..%5cadmin", "x%2F..%2F..%2Fadmin", "..;x%2Fy",
+    ] {
       #expect(
         await refusal { try await manager.delete(RawItem(id: value)) } == "invalidPath",
         "\(value)")
@@ -88,7 +95,11 @@ struct RequestTargetTests {
     // `;` are ordinary.
     _ = try await manager.send(.get, "/a/./b/../c")
     _ = try await manager.send(.get, "/file%2ejson/v;1/...")
-    #expect(server.requests.map(\.target) == ["/api/v1/a/c", "/api/v1/file%2ejson/v;1/..."])
+    try await manager.delete(Item(id: "v1..v2/.../a.b"))
+    #expect(
+      server.requests.map(\.target) == [
+        "/api/v1/a/c", "/api/v1/file%2ejson/v;1/...", "/api/v1/items/v1..v2%2F...%2Fa.b",
+      ])
   }
 
   /// Credentials in the base URL reach the server, never an error's text or the response's

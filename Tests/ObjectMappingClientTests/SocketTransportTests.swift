@@ -78,6 +78,30 @@ struct SocketTransportTests {
     }
   }
 
+  /// A caller of the transport itself: a host that holds a control character once
+  /// percent-decoded is `.badURL` and nothing is sent (the resolver would read it up to a NUL
+  /// and the rest would go into the `Host` field).
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+      "127.0.0.1%00.trusted.example", "127.0.0.1%00%0D%0AX-Injected%3A%20yes%0D%0A",
+      "127.0.0.1%09", "127.0.0.1%7F",
+    ])
+  func aHostWithAControlCharacterIsABadURL(host: String) async throws {
+    let server = try LoopbackServer { .echo($0) }
+    defer { server.stop() }
+    let url = try #require(URL(string: "http://\(host):\(server.port)/x"))
+    do {
+      _ = try await SocketTransport().send(
+        TransportRequest(method: .get, url: url, headers: [:], body: nil),
+        maximumBodySize: 1 << 20)
+      Issue.record("\(host): sent")
+    } catch {
+      #expect(error.code == .badURL, "\(host)")
+    }
+    #expect(server.requests.isEmpty, "\(host)")
+  }
+
   @Test(
     .timeLimit(.minutes(1)),
     arguments: [
