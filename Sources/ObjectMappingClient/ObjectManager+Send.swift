@@ -313,11 +313,12 @@ extension ObjectManager {
       let leavesOrigin = nextOrigin != firstOrigin
       if leavesOrigin, redirects.scope == .sameOrigin {
         throw .redirectRefused(
-          location: next.absoluteString, status: statusCode, reason: .otherOrigin)
+          location: next.withoutCredentials, status: statusCode, reason: .otherOrigin)
       }
       guard redirectCount < redirects.maximumCount else {
+        // A relative location takes the base URL's user name and password: not in an error.
         throw .redirectRefused(
-          location: next.absoluteString, status: statusCode,
+          location: next.withoutCredentials, status: statusCode,
           reason: .tooManyRedirects(limit: redirects.maximumCount))
       }
       redirectCount += 1

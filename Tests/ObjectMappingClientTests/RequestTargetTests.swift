@@ -122,6 +122,20 @@ struct RequestTargetTests {
     }
     // The transport still sends the credentials to the base URL's own server.
     #expect(server.requests.first?.headers["authorization"] != nil)
+    // A relative location takes the base URL's credentials: the refused one is shown without.
+    let looping = try LoopbackServer { _ in .raw("HTTP/1.1 302 Found\r\nLocation: /again\r\n\r\n") }
+    defer { looping.stop() }
+    let loopingBase = try #require(URL(string: "http://user:s3cr3t@127.0.0.1:\(looping.port)/"))
+    do {
+      _ = try await ObjectManager(baseURL: loopingBase, limits: .loopback).send(.get, "/start")
+      Issue.record("a redirect loop ended")
+    } catch {
+      guard case .redirectRefused(let location, 302, .tooManyRedirects) = error else {
+        Issue.record("expected tooManyRedirects, got \(error)")
+        return
+      }
+      #expect(location == "http://***@127.0.0.1:\(looping.port)/again")
+    }
   }
 
   @Test func aBaseURLKeepsItsLastSegmentWithOrWithoutATrailingSlash() async throws {
