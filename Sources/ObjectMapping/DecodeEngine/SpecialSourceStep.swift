@@ -125,7 +125,7 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
 
   func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
     if case .index = special { return run.collectionIndex != nil }
-    if case .metadata(let keys) = special { return Self.metadataValue(keys, run: run) != nil }
+    if case .metadata(let keys) = special { return run.metadataValue(keys) != nil }
     if case .collection(let operation) = special {
       return operation.isPresent(in: run.tape, from: objectIndex)
     }
@@ -146,26 +146,12 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     }
   }
 
-  /// The metadata value `keys` reach, or `nil`.
-  private static func metadataValue(_ keys: [String], run: MappingRun) -> Node? {
-    var value = run.metadata
-    for key in keys {
-      guard let current = value else { return nil }
-      if case .array = current, let position = Int(key) {
-        value = current[position]
-      } else {
-        value = current[key]
-      }
-    }
-    return value
-  }
-
   /// Runs `body` in a run over a tape holding the metadata value `keys` reach (index `0`), or
   /// with `-1` in the current run when there is none.
   private func withMetadataTape(
     keys: [String], run: inout MappingRun, _ body: (Int, inout MappingRun) -> Void
   ) {
-    withScratchTape(holding: Self.metadataValue(keys, run: run), run: &run, body)
+    withScratchTape(holding: run.metadataValue(keys), run: &run, body)
   }
 
   /// Runs `body` in a run over a one-value tape holding the collection index (index `0`), or
@@ -197,5 +183,22 @@ extension SourcePath {
   /// when absent.
   fileprivate func resolveAllowingEmpty(in tape: _UnsafeTapeView, from index: Int) -> Int {
     resolve(in: tape, from: index) ?? -1
+  }
+}
+
+extension MappingRun {
+  /// The value `keys` reach in the call's metadata (``MappingOptions/metadata``), or `nil`: what
+  /// an `@metadata.…` source reads, in a rule or in a dynamic mapping's matcher.
+  func metadataValue(_ keys: [String]) -> Node? {
+    var value = metadata
+    for key in keys {
+      guard let current = value else { return nil }
+      if case .array = current, let position = Int(key) {
+        value = current[position]
+      } else {
+        value = current[key]
+      }
+    }
+    return value
   }
 }

@@ -86,10 +86,11 @@ public struct DynamicMapping<Base>: MappingProtocol {
           + "first is ever tried when mapping, so keep one")
     }
     for matcher in matches.compactMap(\.matcher) where matcher.path.isSpecial {
+      if case .metadata = matcher.path.storage { continue }
       problems.append(
         "DynamicMapping<\(Base.self)>: Match(\"\(matcher.path)\") reads a special source; a "
-          + "matcher reads a key path of the object being chosen for (a key of that name is "
-          + "written with a leading \\@)")
+          + "matcher reads a key path of the object being chosen for, or the call's "
+          + "@metadata (a key of that name is written with a leading \\@)")
     }
     if matches.contains(where: \.convertingIgnored) {
       problems.append(
@@ -345,10 +346,17 @@ struct Matcher: Sendable {
   var description: String { "\(path) == \(value)" }
 
   func matches(_ run: MappingRun, objectIndex: Int) -> Bool {
-    guard let index = path.resolve(in: run.tape, from: objectIndex) else {
-      return value == .null && converting
+    // `@metadata.…` reads the call's metadata: a choice by what the caller says
+    // (ObjectMapper's `MapContext`), the same for every object of the call.
+    if case .metadata(let keys) = path.storage {
+      return matches(found: run.metadataValue(keys))
     }
-    let found = run.tape.node(at: index)
+    return matches(found: path.resolve(in: run.tape, from: objectIndex).map(run.tape.node(at:)))
+  }
+
+  /// Whether the value found at the path (`nil`: absent) matches.
+  private func matches(found: Node?) -> Bool {
+    guard let found else { return value == .null && converting }
     if found == value { return true }
     guard converting, let left = found._scalarText, let right = value._scalarText else {
       return false
