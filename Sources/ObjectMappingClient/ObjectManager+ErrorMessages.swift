@@ -6,7 +6,8 @@ extension ObjectManager {
   ///
   /// - RestKit's `{"error": "…"}` and `{"errors": ["…", …]}` (strings or objects with a
   ///   `message`);
-  /// - RFC 9457 problem details (`application/problem+json`): `title` and `detail`, and the
+  /// - RFC 9457 problem details (`application/problem+json`): `title` and `detail` (read only
+  ///   under that content type: in other bodies they are the resource's own members), and the
   ///   `errors` extension;
   /// - GitHub's `{"message": "Validation Failed", "errors": [{"resource", "field", "code"}]}`:
   ///   the message, then one message per error (its own `message`, or
@@ -60,12 +61,23 @@ extension ObjectManager {
       }
     }
     add(node["error"])
-    if case .string? = node["title"] { add(node["title"]) }
-    if case .string? = node["detail"] { add(node["detail"]) }
+    // A problem's `title` and `detail` only under its own media type: in another JSON body they
+    // are the resource's own members (an error response that echoes `{"title": …}`).
+    if isProblemDetails(contentType) {
+      if case .string? = node["title"] { add(node["title"]) }
+      if case .string? = node["detail"] { add(node["detail"]) }
+    }
     if case .string? = node["message"] { add(node["message"]) }
     add(node["errors"])
     return messages
   }
+}
+
+/// Whether a `Content-Type` is RFC 9457's `application/problem+json`.
+private func isProblemDetails(_ contentType: String?) -> Bool {
+  guard let contentType else { return false }
+  let mediaType = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+  return mediaType.lowercased() == "application/problem+json"
 }
 
 extension Node {

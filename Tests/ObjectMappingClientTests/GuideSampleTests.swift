@@ -134,6 +134,37 @@ struct GuideSampleTests {
     #expect(messages == ["Validation Failed", "Issue.title missing_field"])
   }
 
+  @Test func anErrorTypeOfYourOwn() async throws {
+    // From "Errors": an error type of your own in the provider's error routes.
+    struct APIError: Sendable, CustomStringConvertible {
+      var message = ""
+      var code = 0
+      var description: String { "\(message) (\(code))" }
+    }
+    let apiErrorMapping = Mapping(APIError.init) {
+      Attribute("msg", \.message)
+      Attribute("code", \.code)
+    }
+    let server = try LoopbackServer { _ in
+      .json(#"{"error": {"msg": "This is the error message", "code": 12345}}"#, status: 422)
+    }
+    defer { server.stop() }
+    struct Item: Sendable { var id = 0 }
+    let itemMapping = Mapping(Item.init) { Attribute("id", \.id) }
+    let provider = MappingProvider(errorRoutes: [Route("error", apiErrorMapping)]) {
+      Route("item", itemMapping)
+    }
+    let manager = ObjectManager(baseURL: server.baseURL, provider: provider, limits: .loopback)
+    let error = await #expect(throws: ObjectManagerError.self) {
+      _ = try await manager.get("/articles/1")
+    }
+    guard case .status(let failure)? = error else {
+      Issue.record("expected a status failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.description == "This is the error message (12345)")
+  }
+
   @Test func optionsAndMetadata() async throws {
     struct Issue: Sendable {
       var issueNumber = 0

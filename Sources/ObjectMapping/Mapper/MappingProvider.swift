@@ -41,6 +41,9 @@ public struct MappingProvider: Sendable {
   /// How many key paths your routes read (the error routes left out): RestKit's "only key path
   /// in the mappings dictionary", under which a target of the wrong class is an error.
   let userKeyPathCount: Int
+  /// The error routes whose model type is not ``ErrorMessage`` (RestKit's error descriptors with
+  /// an error class of your own): the object manager reads a failed status's body with them.
+  package let customErrorRoutes: [Route]
 
   /// Creates a provider from a block of ``Route`` and ``NamedMapping`` values.
   ///
@@ -72,6 +75,7 @@ public struct MappingProvider: Sendable {
       return route
     }
     registrations = routes + extra
+    customErrorRoutes = extra.filter { !($0.mapping is any MappingProtocol<ErrorMessage>) }
     self.routes = registrations.filter { $0.keyPath != nil }
     userKeyPathCount = userKeyPaths.count
     searchedKeyPaths = Set(self.routes.compactMap(\.keyPath)).sorted { first, second in
