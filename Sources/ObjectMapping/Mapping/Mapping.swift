@@ -360,8 +360,11 @@ public struct Mapping<Object>: MappingProtocol {
 
   /// The same mapping with an identity: when mapping onto existing instances, a child whose
   /// payload id equals an existing child's id is merged into that child (the same instance, for
-  /// classes) instead of replacing it; within one payload, the same id twice is one object. A
-  /// payload without an id never matches.
+  /// classes) instead of replacing it, and among the children mapped onto one existing
+  /// collection the same id twice is one object; a store-backed load (`ObjectMappingStore`)
+  /// keeps one instance per id for the whole response. A fresh mapping makes one object per
+  /// representation, as RestKit did for objects outside Core Data. A payload without an id
+  /// never matches.
   ///
   /// ```swift
   /// let authorMapping = Mapping(Author.init) {
