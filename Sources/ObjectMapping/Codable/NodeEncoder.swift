@@ -193,26 +193,33 @@ final class NodeBox {
   }
 
   /// Makes the box an object, keeping an object written before as a single value (as
-  /// `JSONEncoder` amends it).
-  func makeObject() {
+  /// `JSONEncoder` amends it); `false`, the box left as it is, when it holds an array
+  /// container (see ``ConflictingKeyedContainer``).
+  @discardableResult
+  func makeObject() -> Bool {
     switch content {
-    case .object: return
+    case .object: return true
+    case .array: return false
     case .value(let node) where node.isObject:
       content = NodeBox(amending: node).content
     default:
       content = .object([], [:])
     }
+    return true
   }
 
-  /// Makes the box an array, keeping an array written before as a single value.
-  func makeArray() {
+  /// Makes the box an array, keeping an array written before as a single value; `false`, the
+  /// box left as it is, when it holds an object container.
+  func makeArray() -> Bool {
     switch content {
-    case .array: return
+    case .array: return true
+    case .object: return false
     case .value(let node) where node.isArray:
       content = NodeBox(amending: node).content
     default:
       content = .array([])
     }
+    return true
   }
 
   var elementCount: Int {
@@ -263,12 +270,17 @@ final class NodeEncoder: Encoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    box.makeObject()
+    guard box.makeObject() else {
+      return KeyedEncodingContainer(
+        ConflictingKeyedContainer<Key>(conflict: ContainerConflict(codingPath, keyed: true)))
+    }
     return KeyedEncodingContainer(KeyedNodeContainer<Key>(encoder: self, box: box))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    box.makeArray()
+    guard box.makeArray() else {
+      return ConflictingUnkeyedContainer(conflict: ContainerConflict(codingPath, keyed: false))
+    }
     return UnkeyedNodeContainer(encoder: self, box: box)
   }
 
@@ -485,16 +497,22 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
       .unkeyedContainer()
   }
 
+  // A super encoder's value replaces what its key held, as `JSONEncoder`'s does (it sets the
+  // key when it is released): a new box, not the key's, so that a container of the other kind
+  // than the key's is no conflict.
+
   mutating func superEncoder() -> any Encoder {
-    NodeEncoder(
-      settings: encoder.settings,
-      box: box.memberBox(encoder.settings.outputKey(AnyCodingKey.super, path: codingPath)),
-      path: codingPath + [AnyCodingKey.super]
-    )
+    superEncoder(AnyCodingKey.super)
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
+    superEncoder(key)
+  }
+
+  private func superEncoder(_ key: some CodingKey) -> any Encoder {
+    let member = NodeBox()
+    box.setMember(encoder.settings.outputKey(key, path: codingPath), .box(member))
+    return NodeEncoder(settings: encoder.settings, box: member, path: codingPath + [key])
   }
 }
 
@@ -558,5 +576,115 @@ struct SingleNodeContainer: SingleValueEncodingContainer {
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     encoder.box.content = .value(try encoder.node(of: value, key: nil))
+  }
+}
+
+/// Where a keyed and an unkeyed container were asked for on one encoder, or for one key.
+/// `JSONEncoder` stops the program there (a precondition: "Attempt to push new unkeyed encoding
+/// container when already previously encoded at this path"). Asking for a container cannot
+/// throw, so the second container throws `EncodingError.invalidValue`, at its path, from each
+/// write; the first one keeps its values and can still be written to. (The later container
+/// replacing the earlier one lost the earlier one's values without a word.)
+struct ContainerConflict {
+  let codingPath: [any CodingKey]
+  /// Whether the second container is keyed (the first one unkeyed).
+  let keyed: Bool
+
+  init(_ codingPath: [any CodingKey], keyed: Bool) {
+    self.codingPath = codingPath
+    self.keyed = keyed
+  }
+
+  func error(_ value: Any) -> EncodingError {
+    let (asked, made) = keyed ? ("a keyed", "an unkeyed") : ("an unkeyed", "a keyed")
+    return .invalidValue(
+      value,
+      EncodingError.Context(
+        codingPath: codingPath,
+        debugDescription: "Attempt to encode into \(asked) container where \(made) container was"
+          + " already made at this path; the \(keyed ? "unkeyed" : "keyed") container's values"
+          + " are kept."))
+  }
+}
+
+/// The keyed container of a ``ContainerConflict``: every write throws, nested containers are
+/// conflicting too.
+struct ConflictingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let conflict: ContainerConflict
+  var codingPath: [any CodingKey] { conflict.codingPath }
+
+  mutating func encodeNil(forKey key: Key) throws { throw conflict.error(Any?.none as Any) }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128, forKey key: Key) throws { throw conflict.error(value) }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128, forKey key: Key) throws { throw conflict.error(value) }
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    throw conflict.error(value)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    KeyedEncodingContainer(ConflictingKeyedContainer<NestedKey>(conflict: conflict))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    ConflictingUnkeyedContainer(conflict: conflict)
+  }
+
+  mutating func superEncoder() -> any Encoder { ConflictingEncoder(conflict: conflict) }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    ConflictingEncoder(conflict: conflict)
+  }
+}
+
+/// The unkeyed container of a ``ContainerConflict`` (also the single-value container of its
+/// super encoders).
+struct ConflictingUnkeyedContainer: UnkeyedEncodingContainer, SingleValueEncodingContainer {
+  let conflict: ContainerConflict
+  var codingPath: [any CodingKey] { conflict.codingPath }
+  var count: Int { 0 }
+
+  mutating func encodeNil() throws { throw conflict.error(Any?.none as Any) }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128) throws { throw conflict.error(value) }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128) throws { throw conflict.error(value) }
+
+  mutating func encode<T: Encodable>(_ value: T) throws { throw conflict.error(value) }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type
+  ) -> KeyedEncodingContainer<NestedKey> {
+    KeyedEncodingContainer(ConflictingKeyedContainer<NestedKey>(conflict: conflict))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+
+  mutating func superEncoder() -> any Encoder { ConflictingEncoder(conflict: conflict) }
+}
+
+/// The super encoder of a conflicting container: its containers are conflicting too.
+struct ConflictingEncoder: Encoder {
+  let conflict: ContainerConflict
+  var codingPath: [any CodingKey] { conflict.codingPath }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(ConflictingKeyedContainer<Key>(conflict: conflict))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    ConflictingUnkeyedContainer(conflict: conflict)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    ConflictingUnkeyedContainer(conflict: conflict)
   }
 }

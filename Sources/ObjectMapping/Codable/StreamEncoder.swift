@@ -6,10 +6,11 @@ import Foundation
 /// Codable has no "container finished" event, so containers are written as a stack: a value's
 /// own container opens when its `encode(to:)` asks for it and closes when that call returns; a
 /// nested container closes when its parent is written to again. Every use that a stream cannot
-/// write in order — writing to a container that was already closed, a `superEncoder`, a key
-/// written twice in one object (`JSONEncoder` keeps the later value, or amends the earlier one
-/// through a nested container), a second value through one single-value container, an error
-/// that the value's own code caught and went on from, nesting deeper than 512 levels — sets
+/// write in order — writing to a container that was already closed (or reading its
+/// `codingPath` or `count`, which closing forgot), a `superEncoder`, a key written twice in one
+/// object (`JSONEncoder` keeps the later value, or amends the earlier one through a nested
+/// container), a second value through one single-value container, an error that the value's
+/// own code caught and went on from, nesting deeper than 512 levels — sets
 /// ``abandoned``. The caller then discards the output and encodes the value again through the
 /// `Node`-building encoder, which handles all of them as `JSONEncoder` does. The synthesized
 /// conformances and the standard library's collections never abandon.
@@ -101,6 +102,12 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     @inline(__always) get { state.snakeCaseKeys }
     @inline(__always) _modify { yield &state.snakeCaseKeys }
   }
+  /// Whether the call that made the stream returned: a container or encoder kept past it
+  /// writes into a scratch document that nothing reads (``detach(_:isObject:)``).
+  var finished: Bool {
+    @inline(__always) get { state.finished }
+    @inline(__always) _modify { yield &state.finished }
+  }
 
   /// The deepest nesting `JSONEncoder` writes.
   static let maximumDepth = 512
@@ -158,19 +165,22 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
 
   // MARK: Encoder
 
+  // A value's containers have the value's path (not the path as it is now: a nested container
+  // of the value's may be open when it asks for its container again).
+
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(
       StreamKeyedContainer<Key>(
-        stream: self, id: valueContainer(isObject: true), pathCount: path.count))
+        stream: self, id: valueContainer(isObject: true), pathCount: valuePathCount))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     StreamUnkeyedContainer(
-      stream: self, id: valueContainer(isObject: false), pathCount: path.count)
+      stream: self, id: valueContainer(isObject: false), pathCount: valuePathCount)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    StreamSingleContainer(stream: self, pathCount: path.count)
+    StreamSingleContainer(stream: self, pathCount: valuePathCount)
   }
 
   /// The id of the current value's own container: opened now, or the one it opened before (a
@@ -218,25 +228,46 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     topID = frames.last?.id ?? 0
   }
 
-  /// Makes container `id` the innermost open one, closing the nested containers of the current
-  /// value above it; throws (and abandons) when `id` is no longer open.
+  /// Makes container `id` (an object or an array, as `isObject` says) the innermost open one,
+  /// closing the nested containers of the current value above it; throws (and abandons) when
+  /// `id` is no longer open, or, after the call returned, writes into a scratch document.
   @inline(__always)
-  func enter(_ id: Int) throws(StreamAbandoned) {
+  func enter(_ id: Int, isObject: Bool) throws(StreamAbandoned) {
     if id == topID, id != 0 { return }
-    try enterSlow(id)
+    try enterSlow(id, isObject: isObject)
   }
 
-  private func enterSlow(_ id: Int) throws(StreamAbandoned) {
+  private func enterSlow(_ id: Int, isObject: Bool) throws(StreamAbandoned) {
     var index = frames.count - 1
     while index >= valueBase, frames[index].id != id { index -= 1 }
-    guard id != 0, index >= valueBase, !abandoned else { throw abandon() }
+    guard id != 0, index >= valueBase, !abandoned else {
+      if finished { return detach(id, isObject: isObject) }
+      throw abandon()
+    }
     while frames.count > index + 1 { close() }
+  }
+
+  /// A write through a container (or a single-value container, `id` `nil`) kept past the call
+  /// that made it: it goes into a new scratch document that holds that container alone and that
+  /// nothing reads, as `JSONEncoder` writes such values into storage it already took its output
+  /// from. (A value that cannot be written still throws its error, as there.)
+  private func detach(_ id: Int?, isObject: Bool) {
+    var scratch = StreamEncoderState(writer: _JSONWriter(capacity: 0))
+    scratch.finished = true
+    scratch.lastID = lastID
+    scratch.valueStarted = true
+    if let id {
+      if isObject { scratch.writer.beginObject() } else { scratch.writer.beginArray() }
+      scratch.frames = [Frame(id: id, isObject: isObject, keyStart: 0, pathCount: 0)]
+      scratch.topID = id
+    }
+    state = scratch
   }
 
   /// Writes the key of a member of object `id`.
   @inline(__always)
   func key(_ key: some CodingKey, in id: Int, pathCount: Int) throws(StreamAbandoned) {
-    try enter(id)
+    try enter(id, isObject: true)
     // A key written twice makes the output useless, so the check can follow the write.
     try checkUnique(writer.hashedKey(outputKey(key, pathCount: pathCount)))
   }
@@ -247,7 +278,7 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   /// Writes a member of object `id` with its key as it is, whatever the key strategy (a
   /// `[String: V]`'s).
   func rawMember<V: Encodable>(_ key: String, _ value: V, in id: Int) throws {
-    try enter(id)
+    try enter(id, isObject: true)
     try checkUnique(writer.hashedKey(key))
     try self.value(value, pathKey: AnyCodingKey(stringValue: key))
   }
@@ -255,7 +286,7 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   /// Counts an element of array `id`, returning its index.
   @inline(__always)
   func element(in id: Int) throws(StreamAbandoned) -> Int {
-    try enter(id)
+    try enter(id, isObject: false)
     let last = frames.count - 1
     let index = frames[last].count
     frames[last].count = index + 1
@@ -290,9 +321,22 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     return NodeEncoder(settings: settings, box: NodeBox(), path: path)
   }
 
-  /// The number of elements written to array `id`.
+  /// The number of elements written to array `id`. A closed container's count is gone: the
+  /// stream gives up (see ``codingPath(ofContainer:count:)``).
   func count(of id: Int) -> Int {
-    frames.last { $0.id == id }?.count ?? 0
+    if let frame = frames.last(where: { $0.id == id }) { return frame.count }
+    abandon()
+    return 0
+  }
+
+  /// The coding path of container `id`, whose path had `count` keys. Its keys stay in ``path``
+  /// while it is open; once it is closed (its parent written to again, its value done) they
+  /// may have been replaced, so the stream gives up and the value is encoded again through the
+  /// `Node` encoder, whose containers keep their own paths (the answer given now is discarded
+  /// with the output). Not on the writing path: only a model's own code reads it.
+  func codingPath(ofContainer id: Int, count: Int) -> [any CodingKey] {
+    if id != topID || id == 0, !frames.contains(where: { $0.id == id }) { abandon() }
+    return codingPath(count: count)
   }
 
   private func outputKey(_ key: some CodingKey, pathCount: Int) -> String {
@@ -545,7 +589,10 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
 
   /// Marks the current value as written through a single-value container.
   func singleValue() throws(StreamAbandoned) {
-    guard !valueStarted, frames.count == valueBase, !abandoned else { throw abandon() }
+    guard !valueStarted, frames.count == valueBase, !abandoned else {
+      if finished { return detach(nil, isObject: false) }
+      throw abandon()
+    }
     valueStarted = true
   }
 
@@ -668,6 +715,7 @@ extension NodeEncodingSettings {
     }
     if stream.abandoned { stream.writer.rollback(to: start) }
     swap(&stream.writer, &writer)
+    stream.finished = true
     if let thrown { throw thrown }
     return !stream.abandoned
   }
@@ -682,7 +730,7 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let stream: StreamEncoder
   let id: Int
   let pathCount: Int
-  var codingPath: [any CodingKey] { stream.codingPath(count: pathCount) }
+  var codingPath: [any CodingKey] { stream.codingPath(ofContainer: id, count: pathCount) }
 
   private func key(_ key: Key) throws(StreamAbandoned) {
     try stream.key(key, in: id, pathCount: pathCount)
@@ -772,7 +820,7 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   let stream: StreamEncoder
   let id: Int
   let pathCount: Int
-  var codingPath: [any CodingKey] { stream.codingPath(count: pathCount) }
+  var codingPath: [any CodingKey] { stream.codingPath(ofContainer: id, count: pathCount) }
   var count: Int { stream.count(of: id) }
 
   mutating func encodeNil() throws {
@@ -909,4 +957,5 @@ struct StreamEncoderState {
   var valueBase = 0
   var valueStarted = false
   var snakeCaseKeys: [String: String] = [:]
+  var finished = false
 }
