@@ -40,6 +40,10 @@ struct CollectionOperatorSource: Sendable {
 
   /// The operator's value for the object at `objectIndex`: `nil` when absent, a failure's
   /// expected and found descriptions when the collection or its values do not fit.
+  ///
+  /// Out of line: a relationship reading an operator recurses under its caller's frame, which
+  /// this work (a set of values, decimal sums) would make large.
+  @inline(never)
   func value(in tape: _UnsafeTapeView, from objectIndex: Int) -> Result<
     Node?, CollectionOperatorFailure
   > {

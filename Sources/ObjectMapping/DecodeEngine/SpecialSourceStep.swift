@@ -87,40 +87,88 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     hint: inout _MemberHint,
     run: inout MappingRun
   ) {
-    if case .index = special {
-      return withIndexTape(run: &run) { index, run in
-        var innerHint = _MemberHint(object: max(index, 0))
-        inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
-      }
+    // The sources read from a scratch tape each have a function of their own, out of line: a
+    // relationship reading one (`Relationship("rows.@unionOfObjects", …, lazy: …)`) recurses
+    // through this frame once per level of nesting, which must stay small (inlined, the
+    // operators' work made it 2.3 KB, and 255 levels of `@unionOfObjects` needed 800 KB of
+    // stack).
+    switch special {
+    case .index: decodeIndex(&object, &patch, run: &run)
+    case .metadata: decodeMetadata(&object, &patch, run: &run)
+    case .collection: decodeCollection(&object, &patch, objectIndex: objectIndex, run: &run)
+    case .parent, .payload, .compound, .flatChild:
+      decodeAtTarget(&object, &patch, objectIndex: objectIndex, run: &run)
     }
-    if case .metadata(let keys) = special {
-      return withMetadataTape(keys: keys, run: &run) { index, run in
-        var innerHint = _MemberHint(object: max(index, 0))
-        inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
-      }
-    }
-    if case .collection(let operation) = special {
-      let value: Node?
-      switch operation.value(in: run.tape, from: objectIndex) {
-      case .success(let computed): value = computed
-      case .failure(let failure):
-        return run.fail(
-          .typeMismatch(expected: failure.expected, found: failure.found.kindDescription),
-          at: operation.pathComponents)
-      }
-      // The rule's problems are reported at its own path (`/comments/@count`).
-      let outerPath = run.path
-      run.path += operation.pathComponents
-      withScratchTape(holding: value, run: &run) { index, run in
-        var innerHint = _MemberHint(object: max(index, 0))
-        inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
-      }
-      run.path = outerPath
-      return
-    }
+  }
+
+  /// ``decode(_:_:objectIndex:hint:run:)`` for a source read in the run's own document.
+  @inline(never)
+  private func decodeAtTarget(
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
+    run: inout MappingRun
+  ) {
     let index = self.target(objectIndex: objectIndex, run: &run)
     var innerHint = _MemberHint(object: max(index, 0))
     inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+  }
+
+  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/index``.
+  @inline(never)
+  private func decodeIndex(
+    _ object: inout Object, _ patch: inout Patch<Object>, run: inout MappingRun
+  ) {
+    withIndexTape(run: &run) { index, run in
+      var innerHint = _MemberHint(object: max(index, 0))
+      inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+    }
+  }
+
+  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/metadata(keys:)``.
+  @inline(never)
+  private func decodeMetadata(
+    _ object: inout Object, _ patch: inout Patch<Object>, run: inout MappingRun
+  ) {
+    guard case .metadata(let keys) = special else { return }
+    withMetadataTape(keys: keys, run: &run) { index, run in
+      var innerHint = _MemberHint(object: max(index, 0))
+      inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+    }
+  }
+
+  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/collection(_:)``: the rule's
+  /// step runs on a scratch tape holding the operator's value, at the rule's own path
+  /// (`/comments/@count`). The value is computed out of line (``operatorValue(objectIndex:run:)``),
+  /// so its work takes no room in the frames the rule's step recurses under.
+  @inline(never)
+  private func decodeCollection(
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
+    run: inout MappingRun
+  ) {
+    let outerPath = run.path
+    guard let value = operatorValue(objectIndex: objectIndex, run: &run) else { return }
+    withScratchTape(holding: value, run: &run) { index, run in
+      var innerHint = _MemberHint(object: max(index, 0))
+      inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+    }
+    run.path = outerPath
+  }
+
+  /// The collection operator's value for the object at `objectIndex` (`.some(nil)` when
+  /// absent), with the operator's path added to the run's; `nil`, with the error recorded,
+  /// when the collection or its values do not fit.
+  @inline(never)
+  private func operatorValue(objectIndex: Int, run: inout MappingRun) -> Node?? {
+    guard case .collection(let operation) = special else { return nil }
+    switch operation.value(in: run.tape, from: objectIndex) {
+    case .success(let value):
+      run.path += operation.pathComponents
+      return .some(value)
+    case .failure(let failure):
+      run.fail(
+        .typeMismatch(expected: failure.expected, found: failure.found.kindDescription),
+        at: operation.pathComponents)
+      return nil
+    }
   }
 
   func sourceIsPresent(objectIndex: Int, run: inout MappingRun) -> Bool {
@@ -164,17 +212,27 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
 
   /// Runs `body` in a scratch run over a tape holding `value` (index `0`), its problems added
   /// to `run`'s; with `-1` in `run` itself when there is no value.
+  ///
+  /// `body` can recurse (a relationship reading a collection operator recurses once per level
+  /// of nesting), so the frames it runs under hold no run: the scratch run is on the heap, made
+  /// and taken in out of line (copies of a run, a few hundred bytes each, took 1.2 KB per level).
+  @inline(never)
   private func withScratchTape(
     holding value: Node?, run: inout MappingRun, _ body: (Int, inout MappingRun) -> Void
   ) {
-    guard let value, let tape = try? _Tape(node: value) else { return body(-1, &run) }
+    guard let tape = Self.scratchTape(holding: value) else { return body(-1, &run) }
     tape.withView { view in
-      var scratch = run.scratch(tape: view, errorLimit: run.errors.limit)
-      scratch.path = run.path
-      body(0, &scratch)
-      run.errors += scratch.errors
-      run.diagnostics += scratch.diagnostics
+      let scratch = ScratchRun(of: &run, tape: view)
+      body(0, &scratch.run)
+      scratch.addProblems(to: &run)
     }
+  }
+
+  /// A tape holding `value`; `nil` for none (or a value no tape can hold).
+  @inline(never)
+  private static func scratchTape(holding value: Node?) -> _Tape? {
+    guard let value else { return nil }
+    return try? _Tape(node: value)
   }
 }
 
@@ -200,5 +258,25 @@ extension MappingRun {
       }
     }
     return value
+  }
+}
+
+/// A scratch ``MappingRun`` on the heap (``SpecialSourceStep``'s scratch tapes): the frames a
+/// recursion through a special source repeats per level hold a reference, not a run.
+private final class ScratchRun {
+  var run: MappingRun
+
+  /// A scratch run of `outer` over `view`, at `outer`'s path.
+  @inline(never)
+  init(of outer: inout MappingRun, tape view: _UnsafeTapeView) {
+    run = outer.scratch(tape: view, errorLimit: outer.errors.limit)
+    run.path = outer.path
+  }
+
+  /// Adds this run's problems to `outer`'s: its kept ones, then its omitted ones, counted.
+  @inline(never)
+  func addProblems(to outer: inout MappingRun) {
+    outer.errors += run.errors
+    outer.diagnostics += run.diagnostics
   }
 }

@@ -65,6 +65,59 @@ import Testing
     #expect(first != (try Node(jsonString: #"{"a":1,"b":0,"b":2}"#)))
   }
 
+  /// Objects nested deep that differ only at the bottom: each pair of values is compared once.
+  /// Members were compared in place and then again sorted by key, so each level doubled the
+  /// work: 2^100 comparisons here, which never ended (a distinct union or a `Set<Node>` of a
+  /// few hundred bytes of payload hung).
+  @Test(.timeLimit(.minutes(1))) func deepObjectsCompareEachPairOfValuesOnce() throws {
+    func deep(_ leaf: String, _ member: String = "") throws -> Node {
+      try Node(
+        jsonString: String(repeating: #"{"a":"#, count: 100) + leaf
+          + String(repeating: member + "}", count: 100))
+    }
+    #expect(try deep("1") != deep("2"))
+    #expect(try deep("1") == deep("1.0"))
+    #expect(try deep("1", #","b":0"#) != deep("2", #","b":0"#))
+    // The same members in another order at every level.
+    let reordered = try Node(
+      jsonString: String(repeating: #"{"b":0,"a":"#, count: 100) + "1"
+        + String(repeating: "}", count: 100))
+    #expect(try reordered == deep("1", #","b":0"#))
+    #expect(try reordered != deep("2", #","b":0"#))
+    #expect(Set(try (0..<64).map { try deep("\($0)") }).count == 64)
+  }
+
+  /// Reorderings of members that share a key are unequal objects, and hash apart: the hash
+  /// summed the members' own hashes, so all 5,040 orders of seven `"a"` members hashed alike
+  /// (whatever the seed), and a distinct union or a `Set<Node>` of n of them took n²
+  /// comparisons. Equal objects still hash alike, duplicate keys or not.
+  @Test func reorderedDuplicateKeysHashApart() throws {
+    func permutations(_ values: [Int]) -> [[Int]] {
+      guard values.count > 1 else { return [values] }
+      return values.indices.flatMap { index in
+        var rest = values
+        let first = rest.remove(at: index)
+        return permutations(rest).map { [first] + $0 }
+      }
+    }
+    let objects = permutations(Array(0..<7)).map { order in
+      Node.object(order.map { Node.Member("a", .integer(Int64($0))) })
+    }
+    #expect(objects.count == 5040)
+    #expect(Set(objects.map(\.hashValue)).count > 5000)
+    #expect(Set(objects).count == 5040)
+    // Large objects (past 16 members) count the keys in a table: the same hashes.
+    let large = (0..<40).map { Node.Member($0 % 2 == 0 ? "a" : "k\($0)", .integer(Int64($0))) }
+    let named = large.filter { $0.key != "a" }
+    let repeated = large.filter { $0.key == "a" }
+    #expect(Node.object(large) == .object(named + repeated))
+    #expect(Node.object(large).hashValue == Node.object(named + repeated).hashValue)
+    #expect(Node.object(large).hashValue != Node.object(named + repeated.reversed()).hashValue)
+    let moved = try Node(jsonString: #"{"b":0,"a":1,"a":2}"#)
+    #expect(try Node(jsonString: #"{"a":1,"b":0,"a":2}"#).hashValue == moved.hashValue)
+    #expect(try Node(jsonString: #"{"a":2,"b":0,"a":1}"#).hashValue != moved.hashValue)
+  }
+
   @Test func subscriptSetterReplacesAppendsAndRemoves() {
     var node: Node = .object([.init("a", .integer(1))])
     node["a"] = .string("x")

@@ -178,4 +178,16 @@ struct CollectionOperatorTests {
     #expect(try mapping.map(#"{"comments": [1, 2]}"#).comments == 2)
     #expect(errorLines { try mapping.map(#"{"comments": [], "x": 1}"#) } == ["/x: unknown key"])
   }
+
+  /// A distinct union of objects nested deep that differ only at the bottom: comparing two of
+  /// them (on a hash collision in the set of values seen) took 2^depth steps and never ended.
+  @Test(.timeLimit(.minutes(1))) func aDistinctUnionOfDeepObjectsEnds() throws {
+    struct Unique { var values: [Node] = [] }
+    let mapping = Mapping(Unique.init) { Attribute("items.@distinctUnionOfObjects", \.values) }
+    let deep = (0..<64).map {
+      String(repeating: #"{"a":"#, count: 100) + "\($0 % 32)" + String(repeating: "}", count: 100)
+    }
+    let unique = try mapping.map(#"{"items": ["# + deep.joined(separator: ",") + "]}")
+    #expect(unique.values.count == 32)
+  }
 }

@@ -135,6 +135,38 @@ import Testing
     Match("kind", equals: "circle", circleMapping)
   }
 
+  /// A recursion through a collection operator: each object's replies are the objects of its
+  /// `rows` (`Relationship("rows.@unionOfObjects", …)`), read from a scratch tape per level.
+  final class Reply: @unchecked Sendable {
+    // @unchecked: built and read by one thread at a time.
+    var mark: StackMark?
+    var replies: [Reply] = []
+
+    static let mapping: Mapping<Reply> = Mapping(Reply.init) {
+      Attribute("m", \.mark)
+      Relationship("rows.@unionOfObjects", \.replies, lazy: { Reply.mapping }).optional()
+    }
+    /// The same shape through a plain relationship, to compare with.
+    static let plainMapping: Mapping<Reply> = Mapping(Reply.init) {
+      Attribute("m", \.mark)
+      Relationship("rows", \.replies, lazy: { Reply.plainMapping }).optional()
+    }
+  }
+
+  /// A value that notes, in its thread's dictionary, the lowest stack address it was read at.
+  struct StackMark: MappableValue {
+    static let key = "DeepNestingTests.StackMark"
+
+    init(payload: PayloadValue) throws {
+      var local = 0
+      let address = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+      let lowest = Thread.current.threadDictionary[Self.key] as? UInt ?? .max
+      Thread.current.threadDictionary[Self.key] = min(lowest, address)
+    }
+
+    func payloadNode() throws -> Node { .null }
+  }
+
   /// A model holding a `Node`.
   struct Holder: Sendable {
     var payload: Node = .null
@@ -277,5 +309,54 @@ import Testing
       }
     }
     #expect(result == "true true true")
+  }
+
+  /// 255 objects whose replies are read through `@unionOfObjects`: 510 levels of JSON. Each
+  /// level ran the operator's work and copies of the run in frames that stayed on the stack
+  /// below the next level (about 3.1 KB per object in release builds), so these payloads,
+  /// which the default limits accept, overflowed a 512 KB stack from about 160 objects on.
+  @Test func aRecursionThroughACollectionOperatorAtTheDepthLimit() throws {
+    let json = Self.nested(255, #"{"m":1,"rows":["#, #"{"m":1}"#, "]}")
+    let result = Self.onSmallStack { () -> String in
+      do {
+        var depth = 0
+        var current: Reply? = try Reply.mapping.map(json)
+        while let reply = current {
+          depth += 1
+          current = reply.replies.first
+        }
+        return "\(depth)"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(result == "255")
+  }
+
+  /// The stack a level of that recursion takes, against the same recursion through a plain
+  /// relationship: the scratch tape adds a few frames, but neither the operator's work nor
+  /// copies of the run. Measured per object (two levels of JSON): release 1,120 B against 760
+  /// (it was 3,100), debug 7,600 against 3,568 (it was 10,256). A sanitizer's red zones change
+  /// every frame: under one, only the recursion above runs.
+  @Test func aCollectionOperatorAddsLittleStackPerLevel() throws {
+    guard ProcessInfo.processInfo.environment["OBJECT_MAPPING_SANITIZER"] == nil else { return }
+    func stackUsed(_ mapping: Mapping<Reply>, objects: Int) -> UInt {
+      let json = Self.nested(objects, #"{"m":1,"rows":["#, #"{"m":1}"#, "]}")
+      return Self.onSmallStack { () -> UInt in
+        var top = 0
+        let start = withUnsafeMutablePointer(to: &top) { UInt(bitPattern: $0) }
+        Thread.current.threadDictionary[StackMark.key] = nil
+        _ = try? mapping.map(json)
+        let lowest = Thread.current.threadDictionary[StackMark.key] as? UInt ?? start
+        return start - lowest
+      }
+    }
+    let throughOperator =
+      stackUsed(Reply.mapping, objects: 150) - stackUsed(Reply.mapping, objects: 50)
+    let plain =
+      stackUsed(Reply.plainMapping, objects: 150) - stackUsed(Reply.plainMapping, objects: 50)
+    #expect(plain > 0)
+    #expect(
+      Double(throughOperator) <= 2.5 * Double(plain), "\(throughOperator) against \(plain)")
   }
 }
