@@ -14,6 +14,14 @@ struct CappedList<Element> {
   private(set) var count = 0
   /// How many elements are kept at most.
   let limit: Int
+  /// The bytes the kept elements' paths hold (``CappedList/pathBudget``).
+  private var pathBytes = 0
+
+  /// The bytes the kept elements' paths may fill, 16 MiB: once they do, later elements are
+  /// counted, not built or kept (the one that crossed it is kept). A path is exact, so a
+  /// thousand errors under one 256 KB key held 256 MB of paths; the count limit alone did not
+  /// bound the memory.
+  static var pathBudget: Int { 16 << 20 }
 
   init(limit: Int) {
     self.limit = limit
@@ -32,15 +40,24 @@ struct CappedList<Element> {
   var omittedCount: Int { count - kept.count }
 
   /// Whether the next element appended will be kept.
-  var keepsNext: Bool { kept.count < limit }
+  var keepsNext: Bool { kept.count < limit && pathBytes < Self.pathBudget }
 
-  /// Appends `element`, built only when it is kept.
+  /// Appends `element`, built only when it is kept (``keepsNext``).
   mutating func append(_ element: @autoclosure () -> Element) {
-    if kept.count < limit {
-      kept.append(element())
+    if keepsNext {
+      let built = element()
+      kept.append(built)
       positions.append(count)
+      pathBytes += Self.pathBytes(of: built)
     }
     count += 1
+  }
+
+  /// The bytes of `element`'s path: an error's or a diagnostic's, `0` for other elements.
+  private static func pathBytes(of element: Element) -> Int {
+    if let error = element as? MappingError { return error.path.utf8.count }
+    if let diagnostic = element as? MappingDiagnostic { return diagnostic.path.utf8.count }
+    return 0
   }
 
   /// Counts `omitted` elements that were left out elsewhere (another run's, another list's).
@@ -66,7 +83,9 @@ struct CappedList<Element> {
     var position = positions.count
     while position > 0, positions[position - 1] >= count {
       position -= 1
+      pathBytes -= Self.pathBytes(of: kept[position])
       body(&kept[position])
+      pathBytes += Self.pathBytes(of: kept[position])
     }
   }
 
@@ -75,7 +94,7 @@ struct CappedList<Element> {
     guard count < self.count else { return }
     while let last = positions.last, last >= count {
       positions.removeLast()
-      kept.removeLast()
+      pathBytes -= Self.pathBytes(of: kept.removeLast())
     }
     self.count = count
   }

@@ -210,3 +210,32 @@ struct ErrorLimitTests {
 struct Library {
   var shelves: [Shelf] = []
 }
+
+struct LongKeyErrorPathTests {
+  struct Box {
+    var children: [Numbered] = []
+  }
+
+  @Test func theKeptErrorsPathsAreBoundedTogether() throws {
+    // A thousand errors under one 256 KB key: each exact path holds the key, 256 MB together
+    // before the budget; 16 MiB of paths are kept now, the rest counted.
+    let key = String(repeating: "k", count: 256 * 1024)
+    let children = Array(repeating: #"{"id": "x"}"#, count: 1_000).joined(separator: ",")
+    let json = "{\"\(key)\": [\(children)]}"
+    let box = Mapping(Box.init) { Relationship([key], \.children, numberedMapping) }
+    let error = try #require(throws: MappingErrors.self) {
+      try box.map(json, with: MappingOptions(errorLimit: .max))
+    }
+    #expect(error.errors.count + error.omittedCount == 1_000)
+    // Kept until they fill 16 MiB (the one that crosses it included).
+    #expect(error.errors.count == 64)
+    #expect(error.errors.reduce(0) { $0 + $1.path.utf8.count } < (16 << 20) + 300_000)
+    #expect(error.errors.first?.path == "/\(key)/0/id")
+    // Short paths are not affected: every error is kept.
+    let short = Mapping(Box.init) { Relationship("k", \.children, numberedMapping) }
+    let shortError = try #require(throws: MappingErrors.self) {
+      try short.map("{\"k\": [\(children)]}", with: MappingOptions(errorLimit: .max))
+    }
+    #expect(shortError.errors.count == 1_000 && shortError.omittedCount == 0)
+  }
+}
