@@ -193,4 +193,13 @@ struct CollectionOperatorSource: Sendable {
 struct CollectionOperatorFailure: Error {
   let expected: String
   let found: Node
+
+  /// Whether `found` is a number, of a size the operator cannot compute with (beyond
+  /// `Decimal`'s range): a conversion failure, not a mismatch of kinds.
+  var isNumberOutOfRange: Bool {
+    switch found {
+    case .integer, .double, .decimal: true
+    default: false
+    }
+  }
 }

@@ -163,6 +163,13 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     case .success(let value):
       run.path += operation.pathComponents
       return .some(value)
+    case .failure(let failure) where failure.isNumberOutOfRange:
+      run.fail(
+        .conversionFailed(
+          expected: failure.expected, raw: failure.found.description,
+          reason: "out of range for \(operation.operation.operator.rawValue)"),
+        at: operation.pathComponents)
+      return nil
     case .failure(let failure):
       run.fail(
         .typeMismatch(expected: failure.expected, found: failure.found.kindDescription),

@@ -141,6 +141,15 @@ struct CollectionOperatorTests {
       ])
   }
 
+  @Test func aNumberBeyondDecimalsRangeIsAConversionFailure() {
+    // It was "expected numbers for @sum, found a number".
+    let mapping = Mapping(Summary.init) { Attribute("items.@sum.price", \.total) }
+    let lines = errorLines { try mapping.map(#"{"items": [{"price": 1}, {"price": 1e400}]}"#) }
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasPrefix("/items/@sum: cannot convert 1e400") == true)
+    #expect(lines.first?.hasSuffix("out of range for @sum") == true)
+  }
+
   @Test func anEscapedOperatorIsAPlainKey() throws {
     let mapping = Mapping(Summary.init) { Attribute(#"stats.\@count"#, \.comments) }
     #expect(try mapping.map(#"{"stats": {"@count": 7}}"#).comments == 7)
