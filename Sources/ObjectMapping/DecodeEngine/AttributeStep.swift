@@ -396,7 +396,7 @@ extension PayloadValue {
   ) throws -> [Wire] {
     var values: [Wire] = []
     values.reserveCapacity(parts.count)
-    var failures: [(path: [_PathComponent], failure: any Error)] = []
+    var failures = NestedConversionFailures(limit: context.errorLimit)
     for (position, part) in parts.enumerated() {
       guard let found = part.resolve(in: tape, from: index), tape[found].kind != .null else {
         if let fallbacks {
@@ -404,17 +404,17 @@ extension PayloadValue {
             values.append(fallback)
           }
         } else {
-          failures.append((part.pathComponents, MappingError(.missingRequiredKey)))
+          failures.add(part.pathComponents, MappingError(.missingRequiredKey))
         }
         continue
       }
       do {
         values.append(try Wire(payload: sibling(at: found)))
       } catch {
-        failures.append((part.pathComponents, error))
+        failures.add(part.pathComponents, error)
       }
     }
-    guard failures.isEmpty else { throw NestedConversionFailures(failures: failures) }
+    guard failures.isEmpty else { throw failures }
     return values
   }
 }

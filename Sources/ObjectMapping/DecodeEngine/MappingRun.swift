@@ -302,6 +302,7 @@ struct MappingRun {
     switch error {
     case let nested as NestedConversionFailures:
       for inner in nested.failures { record(inner.failure, at: extra + inner.path) }
+      errors.countOmitted(nested.omitted)
     case let failure as ConversionFailure:
       switch failure {
       case .typeMismatch(let expected, let found):

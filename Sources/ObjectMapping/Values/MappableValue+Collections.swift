@@ -18,9 +18,32 @@ extension Optional: MappableValue where Wrapped: MappableValue {
   public static var nullValue: Self? { .some(nil) }
 }
 
-/// Failures inside a collection value, each with the path below the collection.
+/// Failures inside a collection value, each with the path below the collection: at most the
+/// run's error limit of them, the rest counted (``omitted``).
 struct NestedConversionFailures: Error {
-  var failures: [(path: [_PathComponent], failure: any Error)]
+  var failures: [(path: [_PathComponent], failure: any Error)] = []
+  /// The failures beyond the limit, counted and not kept.
+  var omitted = 0
+  /// How many failures are kept.
+  let limit: Int
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// Adds a failure at `path`, or counts it past the limit.
+  mutating func add(_ path: [_PathComponent], _ failure: any Error) {
+    guard failures.count < limit else { return omitted += 1 }
+    failures.append((path, failure))
+  }
+
+  /// Adds the failures of a collection inside this one, at `prefix`.
+  mutating func add(nested: NestedConversionFailures, at prefix: _PathComponent) {
+    for inner in nested.failures { add([prefix] + inner.path, inner.failure) }
+    omitted += nested.omitted
+  }
+
+  var isEmpty: Bool { failures.isEmpty && omitted == 0 }
 }
 
 extension PayloadValue {
@@ -72,22 +95,20 @@ extension PayloadValue {
   ) throws -> [Element] {
     var result: [Element] = []
     result.reserveCapacity(Int(entry.length))
-    var failures: [(path: [_PathComponent], failure: any Error)] = []
+    var failures = NestedConversionFailures(limit: context.errorLimit)
     var cursor = index + 1
     for offset in 0..<Int(entry.length) {
       do {
         result.append(
           try Element(payload: sibling(at: cursor)))
       } catch let nested as NestedConversionFailures {
-        for inner in nested.failures {
-          failures.append(([.index(offset)] + inner.path, inner.failure))
-        }
+        failures.add(nested: nested, at: .index(offset))
       } catch {
-        failures.append(([.index(offset)], error))
+        failures.add([.index(offset)], error)
       }
       cursor = tape.next(after: cursor)
     }
-    guard failures.isEmpty else { throw NestedConversionFailures(failures: failures) }
+    guard failures.isEmpty else { throw failures }
     return result
   }
 }
@@ -136,7 +157,7 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
     let tape = payload.tape
     var result: [String: Value] = [:]
     result.reserveCapacity(Int(entry.length))
-    var failures: [(path: [_PathComponent], failure: any Error)] = []
+    var failures = NestedConversionFailures(limit: payload.context.errorLimit)
     var cursor = payload.index + 1
     for _ in 0..<Int(entry.length) {
       let key = tape.string(at: cursor)
@@ -147,14 +168,12 @@ extension Dictionary: MappableValue where Key == String, Value: MappableValue {
       do {
         result[key] = try Value(payload: value)
       } catch let nested as NestedConversionFailures {
-        for inner in nested.failures {
-          failures.append(([.key(key)] + inner.path, inner.failure))
-        }
+        failures.add(nested: nested, at: .key(key))
       } catch {
-        failures.append(([.key(key)], error))
+        failures.add([.key(key)], error)
       }
     }
-    guard failures.isEmpty else { throw NestedConversionFailures(failures: failures) }
+    guard failures.isEmpty else { throw failures }
     self = result
   }
   /// An object node with members sorted by key, so output is deterministic.

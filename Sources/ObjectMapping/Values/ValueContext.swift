@@ -27,14 +27,20 @@ final class ValueContext: Sendable {
   let allowsUnmappable: Bool
   /// How payload objects map onto existing to-one children.
   let childMerging: ChildMerging
+  /// How many errors the run keeps (``MappingOptions/errorLimit``): a collection value keeps
+  /// no more of its elements' failures (it counts the rest), so a huge array of bad values
+  /// does not build a list the run would throw away.
+  let errorLimit: Int
 
   init(
     coercion: Coercion, dateFormats: [DateFormat], validates: Bool = true,
     groups: Set<String>? = nil, missingKeys: MissingKeyPolicy = [],
     nullIntoNonOptional: NullIntoNonOptional = .fail, groupMatching: GroupMatching = .anyOf,
     attributeFailures: AttributeFailurePolicy = .fail, emptyStrings: EmptyStringPolicy = .convert,
-    allowsUnmappable: Bool = false, childMerging: ChildMerging = .byIdentity
+    allowsUnmappable: Bool = false, childMerging: ChildMerging = .byIdentity,
+    errorLimit: Int = MappingOptions.defaultErrorLimit
   ) {
+    self.errorLimit = errorLimit
     self.attributeFailures = attributeFailures
     self.emptyStrings = emptyStrings
     self.allowsUnmappable = allowsUnmappable
@@ -75,6 +81,7 @@ final class ValueContext: Sendable {
       && (settings.emptyStrings.map { $0 == emptyStrings } ?? true)
       && (settings.allowsUnmappableRepresentation.map { $0 == allowsUnmappable } ?? true)
       && (settings.childMerging.map { $0 == childMerging } ?? true)
+      && (settings.errorLimit.map { max(0, $0) == errorLimit } ?? true)
   }
 
   /// This context with `settings` applied over it (a field `settings` leaves `nil` is kept);
@@ -90,7 +97,8 @@ final class ValueContext: Sendable {
       attributeFailures: settings.attributeFailures ?? attributeFailures,
       emptyStrings: settings.emptyStrings ?? emptyStrings,
       allowsUnmappable: settings.allowsUnmappableRepresentation ?? allowsUnmappable,
-      childMerging: settings.childMerging ?? childMerging)
+      childMerging: settings.childMerging ?? childMerging,
+      errorLimit: settings.errorLimit.map { max(0, $0) } ?? errorLimit)
   }
 
   /// Whether a rule tagged with `names` applies in this context: a rule without groups always
