@@ -33,8 +33,11 @@ struct NestedConversionFailures: Error {
 
   /// Adds a failure at `path`, or counts it past the limit.
   mutating func add(_ path: [_PathComponent], _ failure: any Error) {
-    guard failures.count < limit else { return omitted += 1 }
-    failures.append((path, failure))
+    if failures.count < limit {
+      failures.append((path, failure))
+    } else {
+      omitted += 1
+    }
   }
 
   /// Adds the failures of a collection inside this one, at `prefix`.
