@@ -352,29 +352,30 @@ extension ObjectManager {
       url: response.url, requestURL: requestURL, method: method, formats: formats,
       options: options, route: route(of: requestURL, method: method))
     guard (200..<300).contains(response.statusCode) else {
+      let mappedError = providerError(mapped)
       let messages =
-        providerErrorMessages(mapped)
+        mappedError.map { $0.messages.map { ErrorMessage(message: $0) } }
         ?? Self.errorMessages(in: response.body, contentType: mapped.contentType, formats: formats)
       throw .status(
         HTTPFailure(
           statusCode: response.statusCode, messages: messages, body: response.body,
-          contentType: mapped.contentType, headers: response.headers))
+          contentType: mapped.contentType, headers: response.headers,
+          objects: mappedError?.objects ?? []))
     }
     return mapped
   }
 
-  /// The messages of a failed response as the ``provider``'s error routes of your own types
-  /// read them (RestKit's error descriptors with an error class of its own): each object's
-  /// description, as ``MappingResult/asError()`` gives it; `nil` when the provider has no such
-  /// route or they map nothing (the body's messages are then read by their shape).
-  private func providerErrorMessages(_ response: Response) -> [ErrorMessage]? {
+  /// A failed response's body as the ``provider``'s error routes of your own types read it
+  /// (RestKit's error descriptors with an error class of its own): the objects and each one's
+  /// description, as ``MappingResult/asError()`` gives them; `nil` when the provider has no
+  /// such route or they map nothing (the body's messages are then read by their shape).
+  private func providerError(_ response: Response) -> MappingResultError? {
     guard let routes = provider?.customErrorRoutes, !routes.isEmpty, !response.body.isEmpty,
       let input = try? response.input(at: nil),
       let result = try? Mapper(MappingProvider(routes: [], errorRoutes: routes), formats: formats)
-        .map(input, with: response.mappingOptions),
-      let error = result.asError()
+        .map(input, with: response.mappingOptions)
     else { return nil }
-    return error.messages.map { ErrorMessage(message: $0) }
+    return result.asError()
   }
 
   /// The manager's error for a transport's.

@@ -132,6 +132,10 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
   public var contentType: String?
   /// The response's header fields.
   public var headers: HeaderFields
+  /// The objects the provider's error routes of your own types mapped from the body, in result
+  /// order (RestKit's error objects, `RKObjectMapperErrorObjectsKey`); empty when the messages
+  /// were read from the body's shape. Each one's description is one of ``messages``.
+  public var objects: [any Sendable]
 
   /// Creates a failure.
   ///
@@ -141,15 +145,28 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
   ///   - body: The body.
   ///   - contentType: The body's `Content-Type`.
   ///   - headers: The header fields.
+  ///   - objects: The error objects the provider's error routes mapped.
   public init(
     statusCode: Int, messages: [ErrorMessage], body: Data = Data(), contentType: String? = nil,
-    headers: HeaderFields = [:]
+    headers: HeaderFields = [:], objects: [any Sendable] = []
   ) {
     self.statusCode = statusCode
     self.messages = messages
     self.body = body
     self.contentType = contentType
     self.headers = headers
+    self.objects = objects
+  }
+
+  /// The error objects of type `T` (``objects``), in result order.
+  ///
+  /// ```swift
+  /// catch ObjectManagerError.status(let failure) {
+  ///   let apiErrors = failure.objects(APIError.self)
+  /// }
+  /// ```
+  public func objects<T>(_ type: T.Type) -> [T] {
+    objects.compactMap { $0 as? T }
   }
 
   /// The server's messages joined with `", "` (`"error1, error2"`, RestKit's error text), or

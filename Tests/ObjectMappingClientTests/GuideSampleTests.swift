@@ -163,6 +163,10 @@ struct GuideSampleTests {
       return
     }
     #expect(failure.description == "This is the error message (12345)")
+    // The objects themselves, as RestKit's error kept them.
+    let objects = failure.objects(APIError.self)
+    #expect(objects.map(\.code) == [12345])
+    #expect(objects.map(\.message) == ["This is the error message"])
   }
 
   @Test func optionsAndMetadata() async throws {
