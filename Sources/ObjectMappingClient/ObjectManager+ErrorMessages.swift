@@ -75,9 +75,7 @@ extension ObjectManager {
 
 /// Whether a `Content-Type` is RFC 9457's `application/problem+json`.
 private func isProblemDetails(_ contentType: String?) -> Bool {
-  guard let contentType else { return false }
-  let mediaType = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-  return mediaType.lowercased() == "application/problem+json"
+  contentType.map(bareMediaType) == "application/problem+json"
 }
 
 extension Node {

@@ -214,7 +214,7 @@ extension ObjectManager {
     guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
       let host = components.host?.lowercased(), !host.isEmpty,
-      !host.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
+      !host.holdsControl
     else { return nil }
     let port = components.port ?? (scheme == "https" ? 443 : 80)
     return "\(scheme)://\(host):\(port)"
@@ -454,5 +454,19 @@ private final class Race<Value: Sendable>: Sendable {
     guard let (continuation, tasks) = won else { return }
     continuation?.resume(returning: result)
     for task in tasks { task.cancel() }
+  }
+}
+
+extension StringProtocol {
+  /// Whether the text holds a control character (`0x00`–`0x1F`, `0x7F`): a host that does is
+  /// no host (a resolver reads it up to a NUL; CR and LF would split the request).
+  var holdsControl: Bool {
+    utf8.contains { $0 < 0x20 || $0 == 0x7F }
+  }
+
+  /// Whether the text holds a space or a control character: a host or a request target that
+  /// does cannot be written into a request line or a `Host` field.
+  var holdsSpaceOrControl: Bool {
+    utf8.contains { $0 <= 0x20 || $0 == 0x7F }
   }
 }

@@ -263,10 +263,9 @@ final class Exchange: Sendable {
   func openAndReadHead(maximumBodySize: Int) throws(URLError) -> ResponseHead {
     guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
       var host = components.host, !host.isEmpty,
-      !host.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
+      !host.holdsSpaceOrControl,
       request.fieldsCanBeWritten,
-      !(components.percentEncodedPath + (components.percentEncodedQuery ?? "")).utf8
-        .contains(where: { $0 <= 0x20 || $0 == 0x7F })
+      !(components.percentEncodedPath + (components.percentEncodedQuery ?? "")).holdsSpaceOrControl
     else { throw URLError(.badURL) }
     if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
     let port = components.port ?? 80

@@ -94,11 +94,20 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     // stack).
     switch special {
     case .index: decodeIndex(&object, &patch, run: &run)
-    case .metadata: decodeMetadata(&object, &patch, run: &run)
-    case .collection: decodeCollection(&object, &patch, objectIndex: objectIndex, run: &run)
+    case .metadata(let keys): decodeMetadata(keys, &object, &patch, run: &run)
+    case .collection(let operation):
+      decodeCollection(operation, &object, &patch, objectIndex: objectIndex, run: &run)
     case .parent, .payload, .compound, .flatChild:
       decodeAtTarget(&object, &patch, objectIndex: objectIndex, run: &run)
     }
+  }
+
+  /// Runs the rule's own step on the value at `index` (`-1`: absent).
+  private func decodeInner(
+    _ object: inout Object, _ patch: inout Patch<Object>, index: Int, run: inout MappingRun
+  ) {
+    var innerHint = _MemberHint(object: max(index, 0))
+    inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
   }
 
   /// ``decode(_:_:objectIndex:hint:run:)`` for a source read in the run's own document.
@@ -108,47 +117,49 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     run: inout MappingRun
   ) {
     let index = self.target(objectIndex: objectIndex, run: &run)
-    var innerHint = _MemberHint(object: max(index, 0))
-    inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+    decodeInner(&object, &patch, index: index, run: &run)
   }
 
-  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/index``.
+  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/index``: a one-value tape
+  /// holding the collection index.
   @inline(never)
   private func decodeIndex(
     _ object: inout Object, _ patch: inout Patch<Object>, run: inout MappingRun
   ) {
-    withIndexTape(run: &run) { index, run in
-      var innerHint = _MemberHint(object: max(index, 0))
-      inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+    let value = run.collectionIndex.map { Node.integer(Int64($0)) }
+    withScratchTape(holding: value, run: &run) { index, run in
+      decodeInner(&object, &patch, index: index, run: &run)
     }
   }
 
-  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/metadata(keys:)``.
+  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/metadata(keys:)``: a tape
+  /// holding the metadata value `keys` reach.
   @inline(never)
   private func decodeMetadata(
-    _ object: inout Object, _ patch: inout Patch<Object>, run: inout MappingRun
+    _ keys: [String], _ object: inout Object, _ patch: inout Patch<Object>,
+    run: inout MappingRun
   ) {
-    guard case .metadata(let keys) = special else { return }
-    withMetadataTape(keys: keys, run: &run) { index, run in
-      var innerHint = _MemberHint(object: max(index, 0))
-      inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+    withScratchTape(holding: run.metadataValue(keys), run: &run) { index, run in
+      decodeInner(&object, &patch, index: index, run: &run)
     }
   }
 
   /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/collection(_:)``: the rule's
   /// step runs on a scratch tape holding the operator's value, at the rule's own path
-  /// (`/comments/@count`). The value is computed out of line (``operatorValue(objectIndex:run:)``),
-  /// so its work takes no room in the frames the rule's step recurses under.
+  /// (`/comments/@count`). The value is computed out of line
+  /// (``operatorValue(_:objectIndex:run:)``), so its work takes no room in the frames the rule's
+  /// step recurses under.
   @inline(never)
   private func decodeCollection(
-    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
-    run: inout MappingRun
+    _ operation: CollectionOperatorSource, _ object: inout Object, _ patch: inout Patch<Object>,
+    objectIndex: Int, run: inout MappingRun
   ) {
     let outerPath = run.path
-    guard let value = operatorValue(objectIndex: objectIndex, run: &run) else { return }
+    guard let value = operatorValue(operation, objectIndex: objectIndex, run: &run) else {
+      return
+    }
     withScratchTape(holding: value, run: &run) { index, run in
-      var innerHint = _MemberHint(object: max(index, 0))
-      inner.decode(&object, &patch, objectIndex: index, hint: &innerHint, run: &run)
+      decodeInner(&object, &patch, index: index, run: &run)
     }
     run.path = outerPath
   }
@@ -157,8 +168,9 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
   /// absent), with the operator's path added to the run's; `nil`, with the error recorded,
   /// when the collection or its values do not fit.
   @inline(never)
-  private func operatorValue(objectIndex: Int, run: inout MappingRun) -> Node?? {
-    guard case .collection(let operation) = special else { return nil }
+  private func operatorValue(
+    _ operation: CollectionOperatorSource, objectIndex: Int, run: inout MappingRun
+  ) -> Node?? {
     switch operation.value(in: run.tape, from: objectIndex) {
     case .success(let value):
       run.path += operation.pathComponents
@@ -199,22 +211,6 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
       guard index >= 0 else { return .value(nil) }
       return inner.payloadIdentity(objectIndex: index, key: key, run: &run)
     }
-  }
-
-  /// Runs `body` in a run over a tape holding the metadata value `keys` reach (index `0`), or
-  /// with `-1` in the current run when there is none.
-  private func withMetadataTape(
-    keys: [String], run: inout MappingRun, _ body: (Int, inout MappingRun) -> Void
-  ) {
-    withScratchTape(holding: run.metadataValue(keys), run: &run, body)
-  }
-
-  /// Runs `body` in a run over a one-value tape holding the collection index (index `0`), or
-  /// with `-1` in the current run when there is no index.
-  private func withIndexTape(
-    run: inout MappingRun, _ body: (Int, inout MappingRun) -> Void
-  ) {
-    withScratchTape(holding: run.collectionIndex.map { .integer(Int64($0)) }, run: &run, body)
   }
 
   /// Runs `body` in a scratch run over a tape holding `value` (index `0`), its problems added

@@ -192,8 +192,9 @@ public struct FormatRegistry: Sendable {
   }
 }
 
-/// The media type of a `Content-Type` value, lowercased, without parameters or spaces.
-private func bareMediaType(_ contentType: String) -> String {
+/// The media type of a `Content-Type` value, lowercased, without parameters or spaces (for the
+/// format registry here and the object manager's error bodies).
+package func bareMediaType(_ contentType: String) -> String {
   let base = contentType.split(separator: ";", maxSplits: 1).first ?? ""
   return base.trimmingCharacters(in: .whitespaces).lowercased()
 }
