@@ -291,7 +291,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
       return !nullIsAbsent || run.tape[index].kind != .null
     }
-    return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
+    return fansOut && source.fanOutSlots(in: run.tape, from: objectIndex) != nil
   }
 
   func sourceIsFound(objectIndex: Int, run: inout MappingRun) -> Bool {
@@ -300,7 +300,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     }
     var hint = _MemberHint(object: max(objectIndex, 0))
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) else {
-      return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
+      return fansOut && source.fanOutSlots(in: run.tape, from: objectIndex) != nil
     }
     guard run.tape[index].kind != .null else { return !nullIsAbsent }
     // A value that does not convert is skipped, and RestKit does not count it as found

@@ -20,15 +20,21 @@ import Foundation
 /// A collection that is absent or `null` makes the value absent; one of the wrong kind, or
 /// values `@sum`, `@avg`, `@max` or `@min` cannot compare, is a type mismatch at the rule's
 /// path.
-struct CollectionOperatorSource: Sendable {
+///
+/// A class: a special source's enum holds a reference, so the frames a recursion through an
+/// operator repeats per level do not copy the operation.
+final class CollectionOperatorSource: Sendable {
   let operation: CollectionOperation
   private let base: CompiledSource
+  /// The UTF-8 bytes of ``CollectionOperation/rest``'s keys, read in each element.
+  private let restKeys: [[UInt8]]
   /// The rule's path, for errors.
   let pathComponents: [_PathComponent]
 
   init(_ operation: CollectionOperation) {
     self.operation = operation
     base = CompiledSource(SourcePath(keys: operation.base), mayRepeat: false)
+    restKeys = operation.rest.map { Array($0.utf8) }
     pathComponents = operation.base.map { .key($0) } + [.key(operation.operator.rawValue)]
   }
 
@@ -38,64 +44,173 @@ struct CollectionOperatorSource: Sendable {
     collection(in: tape, from: objectIndex) != nil
   }
 
+  /// Whether the operator's value is the collection's values themselves
+  /// (`@unionOfObjects`, `@unionOfArrays`), which ``unionEntries(in:from:)`` gives in place.
+  var isPlainUnion: Bool {
+    operation.operator == .unionOfObjects || operation.operator == .unionOfArrays
+  }
+
   /// The operator's value for the object at `objectIndex`: `nil` when absent, a failure's
   /// expected and found descriptions when the collection or its values do not fit.
   ///
-  /// Out of line: a relationship reading an operator recurses under its caller's frame, which
-  /// this work (a set of values, decimal sums) would make large.
+  /// The collection is read in place: only the values the operator returns or compares are
+  /// copied out of the tape (a number for `@sum`; each object of a union), so `@count` over a
+  /// subtree of any size copies nothing. Out of line: a relationship reading an operator
+  /// recurses under its caller's frame, which this work (a set of values, decimal sums) would
+  /// make large.
   @inline(never)
   func value(in tape: _UnsafeTapeView, from objectIndex: Int) -> Result<
     Node?, CollectionOperatorFailure
   > {
-    guard let collection = collection(in: tape, from: objectIndex) else { return .success(nil) }
-    if case .null = collection { return .success(nil) }
-    let name = operation.operator.rawValue
-    if operation.operator == .count {
-      switch collection {
-      case .array(let elements): return .success(.integer(Int64(elements.count)))
-      case .object(let members): return .success(.integer(Int64(members.count)))
-      default: return .failure(.init(expected: "a collection for \(name)", found: collection))
+    let values: [FannedValue]
+    switch operands(in: tape, from: objectIndex) {
+    case .failure(let failure): return .failure(failure)
+    case .success(nil): return .success(nil)
+    case .success(.count(let count)?): return .success(.integer(Int64(count)))
+    case .success(.values(let read)?): values = read
+    }
+    switch operation.operator {
+    case .count: return .success(nil)
+    case .unionOfObjects, .unionOfArrays:
+      return .success(.array(values.map { $0.node(in: tape) }))
+    case .distinctUnionOfObjects, .distinctUnionOfArrays:
+      var seen: Set<Node> = []
+      return .success(.array(values.map { $0.node(in: tape) }.filter { seen.insert($0).inserted }))
+    case .sum, .avg:
+      return total(values.map { Self.scalar($0, in: tape) }, average: operation.operator == .avg)
+    case .max, .min:
+      return extreme(values.map { Self.scalar($0, in: tape) }, largest: operation.operator == .max)
+    }
+  }
+
+  /// For ``isPlainUnion`` operators: the tape entries of the union's values, in order, so that a
+  /// relationship maps them in place; `.success(nil)` when absent, `nil` when a value is not an
+  /// entry of the tape (an element of a nested fan-out), which only a copy can hold.
+  @inline(never)
+  func unionEntries(in tape: _UnsafeTapeView, from objectIndex: Int) -> Result<
+    [Int]?, CollectionOperatorFailure
+  >? {
+    switch operands(in: tape, from: objectIndex) {
+    case .failure(let failure): return .failure(failure)
+    case .success(nil): return .success(nil)
+    case .success(.count?): return nil
+    case .success(.values(let values)?):
+      var entries: [Int] = []
+      entries.reserveCapacity(values.count)
+      for value in values {
+        guard case .entry(let index) = value else { return nil }
+        entries.append(index)
       }
+      return .success(entries)
     }
-    guard case .array(let elements) = collection else {
-      return .failure(.init(expected: "an array for \(name)", found: collection))
+  }
+
+  /// What the operator works on: a count (`@count`), or the values the rest of the path reaches
+  /// in each element (the elements of each array for the `…OfArrays` operators), `null` and
+  /// absent ones skipped.
+  private enum Operands {
+    case count(Int)
+    case values([FannedValue])
+  }
+
+  private func operands(in tape: _UnsafeTapeView, from objectIndex: Int) -> Result<
+    Operands?, CollectionOperatorFailure
+  > {
+    guard let collection = collection(in: tape, from: objectIndex) else { return .success(nil) }
+    let name = operation.operator.rawValue
+    var elements: [FannedValue] = []
+    switch collection {
+    case .entry(let index):
+      let kind = tape[index].kind
+      switch kind {
+      case .null: return .success(nil)
+      case .array:
+        if operation.operator == .count { return .success(.count(tape.count(at: index))) }
+        elements.reserveCapacity(tape.count(at: index))
+        var cursor = index + 1
+        for _ in 0..<tape.count(at: index) {
+          elements.append(.entry(cursor))
+          cursor = tape.next(after: cursor)
+        }
+      case .object where operation.operator == .count:
+        return .success(.count(tape.count(at: index)))
+      default:
+        let expected = operation.operator == .count ? "a collection" : "an array"
+        return .failure(
+          .init(expected: "\(expected) for \(name)", found: Self.scalar(.entry(index), in: tape)))
+      }
+    case .fanned(let slots):
+      if operation.operator == .count { return .success(.count(slots.count)) }
+      elements = slots
     }
-    var values: [Node] = []
+    var values: [FannedValue] = []
     values.reserveCapacity(elements.count)
     switch operation.operator {
     case .unionOfArrays, .distinctUnionOfArrays:
       for element in elements {
         switch element {
-        case .null: continue
-        case .array(let inner): values += inner.lazy.compactMap(read)
-        default: return .failure(.init(expected: "arrays for \(name)", found: element))
+        case .entry(let index) where tape[index].kind == .null: continue
+        case .entry(let index) where tape[index].kind == .array:
+          var cursor = index + 1
+          for _ in 0..<tape.count(at: index) {
+            if let value = read(.entry(cursor), in: tape) { values.append(value) }
+            cursor = tape.next(after: cursor)
+          }
+        case .built(.null): continue
+        case .built(.array(let inner)):
+          for node in inner { if let value = read(.built(node), in: tape) { values.append(value) } }
+        default:
+          return .failure(
+            .init(expected: "arrays for \(name)", found: Self.scalar(element, in: tape)))
         }
       }
     default:
-      values = elements.compactMap(read)
+      for element in elements { if let value = read(element, in: tape) { values.append(value) } }
     }
-    switch operation.operator {
-    case .count: return .success(nil)
-    case .unionOfObjects, .unionOfArrays: return .success(.array(values))
-    case .distinctUnionOfObjects, .distinctUnionOfArrays:
-      var seen: Set<Node> = []
-      return .success(.array(values.filter { seen.insert($0).inserted }))
-    case .sum, .avg: return total(values, average: operation.operator == .avg)
-    case .max, .min: return extreme(values, largest: operation.operator == .max)
-    }
+    return .success(.values(values))
+  }
+
+  /// The collection an operator reads: the value the keys before it reach, or the values they
+  /// reach across an array they meet (one per element).
+  private enum Collection {
+    case entry(Int)
+    case fanned([FannedValue])
   }
 
   /// The value the keys before the operator reach, fanned out across an array they meet.
-  private func collection(in tape: _UnsafeTapeView, from objectIndex: Int) -> Node? {
+  private func collection(in tape: _UnsafeTapeView, from objectIndex: Int) -> Collection? {
     var hint = _MemberHint(object: objectIndex)
     if let index = base.resolve(in: tape, from: objectIndex, hint: &hint) {
-      return tape.node(at: index)
+      return .entry(index)
     }
-    return base.fanOut(in: tape, from: objectIndex)?.values
+    return base.fanOutSlots(in: tape, from: objectIndex).map { .fanned($0.values) }
   }
 
   /// The value the rest of the path reaches in `element` (the element itself for none or
   /// `self`); `nil` for an absent or `null` one.
+  private func read(_ element: FannedValue, in tape: _UnsafeTapeView) -> FannedValue? {
+    guard case .entry(var current) = element else {
+      guard case .built(let node) = element else { return nil }
+      return read(node).map { .built($0) }
+    }
+    for (key, bytes) in zip(operation.rest, restKeys) {
+      if tape[current].kind == .object, let member = tape.member(of: current, named: bytes) {
+        current = member
+      } else if key == "self" {
+        continue
+      } else if tape[current].kind == .array, let position = Int(key),
+        let found = tape.element(of: current, at: position)
+      {
+        current = found
+      } else {
+        return nil
+      }
+    }
+    if tape[current].kind == .null { return nil }
+    return .entry(current)
+  }
+
+  /// ``read(_:in:)`` for a value built out of the tape.
   private func read(_ element: Node) -> Node? {
     var current = element
     for key in operation.rest {
@@ -113,6 +228,21 @@ struct CollectionOperatorSource: Sendable {
     }
     if case .null = current { return nil }
     return current
+  }
+
+  /// A value compared or added by `@sum`, `@avg`, `@max` or `@min`, or named in a failure: a
+  /// scalar as it is, a container as an empty one of its kind (only its kind is ever read, so
+  /// no subtree is copied for it).
+  private static func scalar(_ value: FannedValue, in tape: _UnsafeTapeView) -> Node {
+    switch value {
+    case .built(let node): return node
+    case .entry(let index):
+      switch tape[index].kind {
+      case .object: return .object([])
+      case .array: return .array([])
+      default: return tape.node(at: index)
+      }
+    }
   }
 
   private func total(_ values: [Node], average: Bool) -> Result<Node?, CollectionOperatorFailure> {

@@ -59,13 +59,52 @@ func decimalArrayIndex(_ key: [UInt8]) -> Int? {
 
 // MARK: Key paths across arrays
 
-/// The values a key path reaches across an array: one per element, `null` where an element
-/// lacks the rest of the path, and the payload path of each slot for errors.
+/// A value a key path across an array reached in one element: an entry of the run's tape, or a
+/// value built for the slot (`null` where the element lacks the rest of the path, an array for
+/// an element that is itself an array and fans out again).
+enum FannedValue {
+  case entry(Int)
+  case built(Node)
+
+  /// The value as a ``Node`` (a copy of the entry's subtree).
+  func node(in tape: _UnsafeTapeView) -> Node {
+    switch self {
+    case .entry(let index): tape.node(at: index)
+    case .built(let node): node
+    }
+  }
+}
+
+/// The values a key path reaches across an array: one per element, and the payload path of
+/// each slot for errors.
+struct FannedSlots {
+  var values: [FannedValue]
+  /// For each slot, the path of the value in the payload, relative to the object the key path
+  /// starts from (`friends/2/name`).
+  var slotPaths: [[_PathComponent]]
+
+  /// The tape entries of the slots (`-1` for a missing or built one); `nil` when a slot fanned
+  /// out again (an array of arrays), which only a copy can hold.
+  var entries: [Int]? {
+    var entries: [Int] = []
+    entries.reserveCapacity(values.count)
+    for value in values {
+      switch value {
+      case .entry(let index): entries.append(index)
+      case .built(.null): entries.append(-1)
+      case .built: return nil
+      }
+    }
+    return entries
+  }
+}
+
+/// The values a key path reaches across an array as one array ``Node`` (copies), and the payload
+/// path of each slot for errors.
 struct FannedOut {
   /// An array ``Node`` with a value per element.
   var values: Node
-  /// For each slot, the path of the value in the payload, relative to the object the key path
-  /// starts from (`friends/2/name`).
+  /// See ``FannedSlots/slotPaths``.
   var slotPaths: [[_PathComponent]]
 }
 
@@ -75,6 +114,13 @@ extension CompiledSource {
   /// element; `nil` when the path is absent for another reason. An element that is itself an
   /// array where a member is needed fans out again (an array of arrays).
   func fanOut(in tape: _UnsafeTapeView, from objectIndex: Int) -> FannedOut? {
+    guard let slots = fanOutSlots(in: tape, from: objectIndex) else { return nil }
+    return FannedOut(
+      values: .array(slots.values.map { $0.node(in: tape) }), slotPaths: slots.slotPaths)
+  }
+
+  /// ``fanOut(in:from:)`` without copies: the entries the path reaches in the run's tape.
+  func fanOutSlots(in tape: _UnsafeTapeView, from objectIndex: Int) -> FannedSlots? {
     guard let first, !rest.isEmpty,
       var current = tape.member(of: objectIndex, named: first)
     else { return nil }
@@ -97,8 +143,8 @@ extension CompiledSource {
   /// The values `rest[offset...]` reaches in each element of the array at `array`.
   private func fanned(
     in tape: _UnsafeTapeView, array: Int, restFrom offset: Int, prefix: [_PathComponent]
-  ) -> FannedOut {
-    var values: [Node] = []
+  ) -> FannedSlots {
+    var values: [FannedValue] = []
     var slotPaths: [[_PathComponent]] = []
     let count = Int(tape[array].length)
     values.reserveCapacity(count)
@@ -106,7 +152,7 @@ extension CompiledSource {
     for position in 0..<count {
       var current: Int? = element
       var path = prefix + [.index(position)]
-      var slot: Node?
+      var slot: FannedValue?
       for step in offset..<rest.count {
         guard let at = current else { break }
         if let found = tape.member(of: at, named: rest[step]) {
@@ -114,18 +160,19 @@ extension CompiledSource {
         } else if let index = restIndexes[step], let found = tape.element(of: at, at: index) {
           current = found
         } else if tape[at].kind == .array {
-          slot = fanned(in: tape, array: at, restFrom: step, prefix: path).values
+          let nested = fanned(in: tape, array: at, restFrom: step, prefix: path)
+          slot = .built(.array(nested.values.map { $0.node(in: tape) }))
           break
         } else {
           current = nil
         }
         path.append(pathComponents[step + 1])
       }
-      values.append(slot ?? current.map { tape.node(at: $0) } ?? .null)
+      values.append(slot ?? current.map { .entry($0) } ?? .built(.null))
       slotPaths.append(path)
       element = tape.next(after: element)
     }
-    return FannedOut(values: .array(values), slotPaths: slotPaths)
+    return FannedSlots(values: values, slotPaths: slotPaths)
   }
 }
 

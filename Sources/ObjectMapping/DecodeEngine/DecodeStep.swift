@@ -112,6 +112,28 @@ protocol DecodeStepKind<Object>: AnyObject, Sendable {
   /// ``PayloadIdentityRead/unsupported`` unless a kind says otherwise.
   func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
     -> PayloadIdentityRead
+
+  /// Whether ``decodeElements(_:into:objectIndex:run:)`` maps a list of the run's entries as
+  /// this step's value in this run; `false` unless a kind says otherwise (a to-many
+  /// relationship mapping new children).
+  func mapsElementLists(in run: borrowing MappingRun) -> Bool
+
+  /// Maps the entries of `list` as the elements of this step's value, for the object at
+  /// `objectIndex`, in place in the run's tape: what a key path across an array
+  /// (`kids.node`) and a union (`rows.@unionOfObjects`) reach, without copying them into a
+  /// document of their own. Called only when ``mapsElementLists(in:)``.
+  func decodeElements(
+    _ list: ElementList, into object: inout Object, objectIndex: Int, run: inout MappingRun)
+}
+
+/// Entries of the run's tape mapped as the elements of a to-many value
+/// (``DecodeStepKind/decodeElements(_:into:objectIndex:run:)``).
+struct ElementList {
+  /// The elements' entries, in order; `-1` for a missing one, mapped as `null`.
+  var entries: [Int]
+  /// Each element's payload path, relative to the current path (`kids/2/node` for a key path
+  /// across an array); `nil`: its position (`3`).
+  var paths: [[_PathComponent]]?
 }
 
 extension DecodeStepKind {
@@ -128,6 +150,12 @@ extension DecodeStepKind {
   func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
     -> PayloadIdentityRead
   { .unsupported }
+
+  func mapsElementLists(in run: borrowing MappingRun) -> Bool { false }
+
+  func decodeElements(
+    _ list: ElementList, into object: inout Object, objectIndex: Int, run: inout MappingRun
+  ) {}
 }
 
 /// The step of a rule whose definition cannot be run (a key path that could trap, see

@@ -51,7 +51,7 @@ final class RelationshipStep<Object>: DecodeStepKind {
     if let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint) {
       return !nullIsAbsent || run.tape[index].kind != .null
     }
-    return fansOut && source.fanOut(in: run.tape, from: objectIndex) != nil
+    return fansOut && source.fanOutSlots(in: run.tape, from: objectIndex) != nil
   }
 
   var absenceAppliesOntoExistingInstances: Bool { absenceAppliesOntoExisting }
@@ -64,7 +64,10 @@ final class RelationshipStep<Object>: DecodeStepKind {
     guard let index = source.resolve(in: run.tape, from: objectIndex, hint: &hint),
       !nullIsAbsent || run.tape[index].kind != .null
     else {
-      if fansOut || run.ontoExisting || absenceIsError {
+      if fansOut, decodeAcrossArray(&object, &patch, objectIndex: objectIndex, run: &run) {
+        return
+      }
+      if run.ontoExisting || absenceIsError {
         decodeAbsent(&object, &patch, objectIndex: objectIndex, run: &run)
       }
       return
@@ -87,20 +90,45 @@ final class RelationshipStep<Object>: DecodeStepKind {
     run.path.truncate(to: depth)
   }
 
-  /// The value is absent: a path across an array fans out; onto an existing instance the
-  /// property is left as it is (or set to `nil` under
-  /// ``MissingKeyPolicy/assignNilToRelationships``); a required value is an error. Out of line,
-  /// so that the frame of `decode`, which recursion repeats per level, stays small.
+  /// The path crosses an array (`kids.node` over `"kids": [...]`): the children are what the
+  /// rest of the path reaches in each element, mapped where they are when the kind can (a copy
+  /// of them would hold every level below in a recursion,
+  /// `Relationship("kids.node", …, lazy: …)`), else from a copy; `false` when the path is
+  /// absent for another reason. Out of line, so that the frame of `decode`, which recursion
+  /// repeats per level, stays small.
+  @inline(never)
+  private func decodeAcrossArray(
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
+    run: inout MappingRun
+  ) -> Bool {
+    guard mapsElementLists(in: run),
+      let slots = source.fanOutSlots(in: run.tape, from: objectIndex), let entries = slots.entries
+    else { return decodeAcrossArrayCopying(&object, &patch, objectIndex: objectIndex, run: &run) }
+    let list = ElementList(entries: entries, paths: slots.slotPaths)
+    decodeElements(list, into: &object, objectIndex: objectIndex, run: &run)
+    return true
+  }
+
+  /// ``decodeAcrossArray(_:_:objectIndex:run:)`` from a copy: onto existing instances, with
+  /// checks, or for an array of arrays. Out of line, so that the in-place path's frame stays
+  /// small.
+  @inline(never)
+  private func decodeAcrossArrayCopying(
+    _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
+    run: inout MappingRun
+  ) -> Bool {
+    decodeFannedOut(from: source, &object, &patch, objectIndex: objectIndex, run: &run)
+  }
+
+  /// The value is absent: onto an existing instance the property is left as it is (or set to
+  /// `nil` under ``MissingKeyPolicy/assignNilToRelationships``); a required value is an error.
+  /// Out of line, so that the frame of `decode`, which recursion repeats per level, stays
+  /// small.
   @inline(never)
   private func decodeAbsent(
     _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     run: inout MappingRun
   ) {
-    if fansOut,
-      decodeFannedOut(from: source, &object, &patch, objectIndex: objectIndex, run: &run)
-    {
-      return
-    }
     if run.ontoExisting, !absenceAppliesOntoExisting {
       guard let clear = rule.clear, run.context.missingKeys.contains(.assignNilToRelationships)
       else { return }
@@ -110,6 +138,25 @@ final class RelationshipStep<Object>: DecodeStepKind {
     } else if absenceIsError {
       run.fail(.missingRequiredKey, at: source.pathComponents)
     }
+  }
+
+  func mapsElementLists(in run: borrowing MappingRun) -> Bool {
+    !run.ontoExisting && !needsChecks && kind.mapsElementLists
+  }
+
+  /// Maps `list` as the new children of the object at `objectIndex` (their parent), failed
+  /// children failing it (``needsChecks`` is not set).
+  @inline(never)
+  func decodeElements(
+    _ list: ElementList, into object: inout Object, objectIndex: Int, run: inout MappingRun
+  ) {
+    let outerDrops = run.dropsFailedChildren
+    run.dropsFailedChildren = false
+    let outerParent = run.parentIndex
+    run.parentIndex = objectIndex
+    kind.decodeElements(list, into: &object, run: &run)
+    run.parentIndex = outerParent
+    run.dropsFailedChildren = outerDrops
   }
 
   /// ``decode(_:objectIndex:hint:run:)`` with validation or dropped children, or onto an
@@ -166,12 +213,24 @@ protocol RelationshipKind<Object>: AnyObject, Sendable {
   /// collection policy; `nil` (with errors in `run`) when it fails.
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
     -> PendingValue<Value>?
+
+  /// Whether ``decodeElements(_:into:run:)`` maps a list of entries as the value (a to-many
+  /// relationship); `false` unless a kind says otherwise.
+  var mapsElementLists: Bool { get }
+
+  /// Maps the entries of `list` as the elements of the value and sets it in the new model
+  /// `object` (see ``DecodeStepKind/decodeElements(_:into:objectIndex:run:)``).
+  func decodeElements(_ list: ElementList, into object: inout Object, run: inout MappingRun)
 }
 
 extension RelationshipKind {
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
     -> PendingValue<Value>?
   { nil }
+
+  var mapsElementLists: Bool { false }
+
+  func decodeElements(_ list: ElementList, into object: inout Object, run: inout MappingRun) {}
 
   /// ``decodeValue(into:at:run:)`` with validation or dropped children: a failed child's
   /// errors are dropped under ``ChildFailurePolicy/dropChild``; a value set is validated, and

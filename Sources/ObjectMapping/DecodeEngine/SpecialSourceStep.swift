@@ -144,24 +144,68 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     }
   }
 
-  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/collection(_:)``: the rule's
-  /// step runs on a scratch tape holding the operator's value, at the rule's own path
-  /// (`/comments/@count`). The value is computed out of line
-  /// (``operatorValue(_:objectIndex:run:)``), so its work takes no room in the frames the rule's
-  /// step recurses under.
+  /// ``decode(_:_:objectIndex:hint:run:)`` for ``SpecialSource/collection(_:)``: a relationship
+  /// reading a union maps its objects where they are (``decodeUnionInPlace``); otherwise the
+  /// rule's step runs on a scratch tape holding the operator's value, at the rule's own path
+  /// (`/comments/@count`).
   @inline(never)
   private func decodeCollection(
     _ operation: CollectionOperatorSource, _ object: inout Object, _ patch: inout Patch<Object>,
     objectIndex: Int, run: inout MappingRun
   ) {
-    let outerPath = run.path
+    if operation.isPlainUnion,
+      decodeUnionInPlace(operation, &object, &patch, objectIndex: objectIndex, run: &run)
+    {
+      return
+    }
+    decodeOperatorValue(operation, &object, &patch, objectIndex: objectIndex, run: &run)
+  }
+
+  /// Maps the objects of a union (`rows.@unionOfObjects`) as the relationship's new children,
+  /// where they are in the payload: a copy of them would hold every level below in a
+  /// recursion (`Relationship("rows.@unionOfObjects", …, lazy: …)`). `false` when a value is
+  /// not in the payload (an element of an array of arrays reached across an array).
+  @inline(never)
+  private func decodeUnionInPlace(
+    _ operation: CollectionOperatorSource, _ object: inout Object, _ patch: inout Patch<Object>,
+    objectIndex: Int, run: inout MappingRun
+  ) -> Bool {
+    guard inner.kind.mapsElementLists(in: run),
+      let entries = operation.unionEntries(in: run.tape, from: objectIndex)
+    else { return false }
+    let depth = run.path.count
+    switch entries {
+    case .failure(let failure): recordFailure(failure, of: operation, run: &run)
+    case .success(nil):
+      run.path += operation.pathComponents
+      decodeInner(&object, &patch, index: -1, run: &run)
+    case .success(let entries?):
+      run.path += operation.pathComponents
+      inner.kind.decodeElements(
+        ElementList(entries: entries, paths: nil), into: &object, objectIndex: objectIndex,
+        run: &run)
+    }
+    run.path.truncate(to: depth)
+    return true
+  }
+
+  /// The rule's step on a scratch tape holding the operator's value. The value is computed out
+  /// of line (``operatorValue(_:objectIndex:run:)``), so its work takes no room in the frames
+  /// the rule's step recurses under.
+  @inline(never)
+  private func decodeOperatorValue(
+    _ operation: CollectionOperatorSource, _ object: inout Object, _ patch: inout Patch<Object>,
+    objectIndex: Int, run: inout MappingRun
+  ) {
+    // The depth, not a copy of the path: a copy is as long as the recursion is deep.
+    let depth = run.path.count
     guard let value = operatorValue(operation, objectIndex: objectIndex, run: &run) else {
       return
     }
     withScratchTape(holding: value, run: &run) { index, run in
       decodeInner(&object, &patch, index: index, run: &run)
     }
-    run.path = outerPath
+    run.path.truncate(to: depth)
   }
 
   /// The collection operator's value for the object at `objectIndex` (`.some(nil)` when
@@ -175,18 +219,28 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     case .success(let value):
       run.path += operation.pathComponents
       return .some(value)
-    case .failure(let failure) where failure.isNumberOutOfRange:
+    case .failure(let failure):
+      recordFailure(failure, of: operation, run: &run)
+      return nil
+    }
+  }
+
+  /// Records why `operation` could not be applied, at its path.
+  @inline(never)
+  private func recordFailure(
+    _ failure: CollectionOperatorFailure, of operation: CollectionOperatorSource,
+    run: inout MappingRun
+  ) {
+    if failure.isNumberOutOfRange {
       run.fail(
         .conversionFailed(
           expected: failure.expected, raw: failure.found.description,
           reason: "out of range for \(operation.operation.operator.rawValue)"),
         at: operation.pathComponents)
-      return nil
-    case .failure(let failure):
+    } else {
       run.fail(
         .typeMismatch(expected: failure.expected, found: failure.found.kindDescription),
         at: operation.pathComponents)
-      return nil
     }
   }
 
@@ -269,16 +323,20 @@ extension MappingRun {
 private final class ScratchRun {
   var run: MappingRun
 
-  /// A scratch run of `outer` over `view`, at `outer`'s path.
+  /// A scratch run of `outer` over `view`, at `outer`'s path: the path is moved, not copied
+  /// (a copy is as long as the recursion is deep, and appending to it copied it again), and
+  /// moved back by ``addProblems(to:)``.
   @inline(never)
   init(of outer: inout MappingRun, tape view: _UnsafeTapeView) {
     run = outer.scratch(tape: view, errorLimit: outer.errors.limit)
-    run.path = outer.path
+    swap(&run.path, &outer.path)
   }
 
-  /// Adds this run's problems to `outer`'s: its kept ones, then its omitted ones, counted.
+  /// Adds this run's problems to `outer`'s: its kept ones, then its omitted ones, counted; and
+  /// gives `outer` its path back.
   @inline(never)
   func addProblems(to outer: inout MappingRun) {
+    swap(&run.path, &outer.path)
     outer.errors += run.errors
     outer.diagnostics += run.diagnostics
   }

@@ -61,6 +61,37 @@ final class ToManyStep<
     }
   }
 
+  var mapsElementLists: Bool { true }
+
+  @inline(never)
+  func decodeElements(_ list: ElementList, into object: inout Object, run: inout MappingRun) {
+    let plan = resolvedChildPlan(mapping)
+    var children = reservedChildren(list.entries.count)
+    for (position, entry) in list.entries.enumerated() {
+      let depth = run.path.count
+      let outerFannedOutDepth = run.fannedOutDepth
+      let outerFannedOutIndex = run.fannedOutIndex
+      if let paths = list.paths {
+        // The payload's path (`kids/2/node`); the position stays the child's index.
+        run.path.push(paths[position])
+        run.fannedOutDepth = run.path.count
+        run.fannedOutIndex = position
+      } else {
+        run.path.append(.index(position))
+      }
+      if entry >= 0 {
+        plan.decodeChild(at: entry, run: &run) { child in appendChild(&children, consume child) }
+      } else {
+        decodeNullChild(plan, run: &run) { child in appendChild(&children, consume child) }
+      }
+      run.fannedOutDepth = outerFannedOutDepth
+      run.fannedOutIndex = outerFannedOutIndex
+      run.path.truncate(to: depth)
+    }
+    // Written also when a child failed (the parent fails then), as in `decodeValue`.
+    writer.write(Collection(mappedElements: children), into: &object)
+  }
+
   /// `null` or another kind of value than an array. Out of line: a `Collection?` local in
   /// `decodeValue` had its generic metadata looked up on every call, before any branch.
   @inline(never)
@@ -218,4 +249,22 @@ private func toManyLoneObject<Collection: MappableCollection>(
 @inline(never)
 private func recordNotAnArray(at index: Int, run: inout MappingRun) {
   run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
+}
+
+/// Maps a missing element of an ``ElementList`` as `null` is mapped (an error for most
+/// mappings), on a document of its own holding `null`.
+@inline(never)
+private func decodeNullChild<Child>(
+  _ plan: _MappingPlan<Child>, run: inout MappingRun, accept: (consuming Child) -> Void
+) {
+  guard let tape = try? _Tape(node: .null) else { return }
+  tape.withView { view in
+    let outerTape = run.tape
+    let outerParent = run.parentIndex
+    run.tape = view
+    run.parentIndex = -1
+    plan.decodeChild(at: 0, run: &run, accept: accept)
+    run.tape = outerTape
+    run.parentIndex = outerParent
+  }
 }

@@ -129,6 +129,53 @@ struct CollectionOperatorTests {
     #expect(mapped.books.map(\.title) == ["A", "B", "C"])
   }
 
+  /// A relationship reading a union maps its objects where they are in the payload (no copy of
+  /// them, which in a recursion held every level below): each child's position is its place in
+  /// the union, its parent the object holding the rule; a distinct union (which compares the
+  /// objects) gives the same children.
+  @Test func aRelationshipMapsAUnionsObjectsInThePayload() throws {
+    struct Item: Equatable, Sendable {
+      var sku = ""
+      var position = -1
+      var orderName: String?
+    }
+    struct Cart: Equatable, Sendable {
+      var name = ""
+      var items: [Item] = []
+    }
+    let item = Mapping(Item.init) {
+      Attribute("sku", \.sku)
+      Attribute(.index, \.position)
+      Attribute("@parent.name", \.orderName)
+    }
+    let json = #"""
+      {"name": "cart", "orders": [{"items": [{"sku": "x"}, {"sku": "y"}]}, null, {"items": [{"sku": "z"}]}]}
+      """#
+    for path in ["orders.items.@unionOfArrays", "orders.items.@distinctUnionOfArrays"] {
+      let mapping = Mapping(Cart.init) {
+        Attribute("name", \.name)
+        Relationship(SourcePath(path), \.items, item)
+      }
+      let cart = try mapping.map(json)
+      #expect(cart.items.map(\.sku) == ["x", "y", "z"])
+      #expect(cart.items.map(\.position) == [0, 1, 2])
+      if path.contains("distinct") { continue }
+      // In place: `@parent` is the cart (a copy had no parent to read).
+      #expect(cart.items.map(\.orderName) == ["cart", "cart", "cart"])
+    }
+    let rows = Mapping(Cart.init) { Relationship("rows.@unionOfObjects", \.items, item) }
+    do {
+      _ = try rows.map(#"{"rows": [{"sku": "a"}, null, {"sku": [5]}, 7]}"#)
+      Issue.record("expected errors for the array and the scalar")
+    } catch {
+      #expect(
+        error.errors.map(\.description) == [
+          "/rows/@unionOfObjects/1/sku: expected a string, found an array",
+          "/rows/@unionOfObjects/2: expected an object, found 7",
+        ])
+    }
+  }
+
   @Test func valuesThatDoNotFitAreTypeMismatchesAtTheOperatorsPath() {
     let mapping = Mapping(Summary.init) {
       Attribute("items.@sum.name", \.total)

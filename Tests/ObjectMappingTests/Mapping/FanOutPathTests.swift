@@ -106,4 +106,58 @@ struct FanOutPathTests {
     let single = Mapping(Person.init) { Attribute("friends.1.name", \.single) }
     #expect(try single.map(Self.payload).single == "B")
   }
+
+  /// A child read across an array, for the tests below: its position, and what `@parent` and
+  /// `@payload` read from it.
+  struct Kid: Equatable, Sendable {
+    var id = 0
+    var position = -1
+    var parentName: String?
+    var payloadName: String?
+  }
+
+  struct Holder: Equatable, Sendable {
+    var name = ""
+    var kids: [Kid] = []
+  }
+
+  static let kid = Mapping(Kid.init) {
+    Attribute("id", \.id)
+    Attribute(.index, \.position)
+    Attribute("@parent.name", \.parentName)
+    Attribute("@payload.name", \.payloadName)
+  }
+
+  /// Children read across an array are mapped where they are in the payload (no copy of them,
+  /// which in a recursion held every level below): their position is their element's, their
+  /// parent is the object holding the rule, and the payload is the whole payload.
+  @Test func aRelationshipAcrossAnArrayMapsTheChildrenInThePayload() throws {
+    let mapping = Mapping(Holder.init) {
+      Attribute("name", \.name)
+      Relationship("kids.node", \.kids, Self.kid)
+    }
+    let holder = try mapping.map(
+      #"{"name": "top", "kids": [{"node": {"id": 1}}, {"node": {"id": 2}}]}"#)
+    #expect(
+      holder.kids == [
+        Kid(id: 1, position: 0, parentName: "top", payloadName: "top"),
+        Kid(id: 2, position: 1, parentName: "top", payloadName: "top"),
+      ])
+    let empty = try mapping.map(#"{"name": "top", "kids": []}"#)
+    #expect(empty.kids.isEmpty)
+    do {
+      _ = try mapping.map(
+        #"{"name": "top", "kids": [{"node": {"id": "x"}}, {"other": 1}, {"node": null}, {"node": 5}]}"#
+      )
+      Issue.record("expected errors for the bad, missing, null and scalar children")
+    } catch {
+      #expect(
+        error.errors.map(\.description) == [
+          #"/kids/0/node/id: cannot convert "x" to an integer"#,
+          "/kids/1/node: expected an object, found null",
+          "/kids/2/node: expected an object, found null",
+          "/kids/3/node: expected an object, found 5",
+        ])
+    }
+  }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import ObjectMapping
+import Testing
+
+/// Recursions through a key path across an array (`kids.node`) and through collection operators
+/// (`rows.@unionOfObjects`, `replies.@count`) map in place on the payload: no level copies the
+/// subtree below it, so time (and memory) grow with the payload, not with depth × payload.
+/// Each level carries a 200-byte pad, so copying every level's subtree (what these rules did)
+/// makes the work grow with the square of the depth: 16× from n to 4n against the 10× allowed.
+@Suite(.serialized) struct SpecialSourceScalingTests {
+  final class Branch: @unchecked Sendable {
+    // @unchecked: built and read by one thread at a time.
+    var pad = ""
+    var count = 0
+    var sizes = 0
+    var kids: [Branch] = []
+
+    /// Children read across an array: `{"kids": [{"node": {…}}, …]}`.
+    static let fannedOut: Mapping<Branch> = Mapping(Branch.init) {
+      Attribute("pad", \.pad)
+      Relationship("kids.node", \.kids, lazy: { Branch.fannedOut }).optional()
+    }
+    /// Children read through `@unionOfObjects`: `{"rows": [{…}, …]}`.
+    static let union: Mapping<Branch> = Mapping(Branch.init) {
+      Attribute("pad", \.pad)
+      Relationship("rows.@unionOfObjects", \.kids, lazy: { Branch.union }).optional()
+    }
+    /// A plain recursion that also counts each level's children (`rows.@count`) and sums their
+    /// sizes (`rows.size.@sum`).
+    static let counted: Mapping<Branch> = Mapping(Branch.init) {
+      Attribute("pad", \.pad)
+      Attribute("rows.@count", \.count).optional()
+      Attribute("rows.size.@sum", \.sizes).optional()
+      Relationship("rows", \.kids, lazy: { Branch.counted }).optional()
+    }
+  }
+
+  static let pad = String(repeating: "p", count: 200)
+
+  /// `depth` levels, each `{"pad": …, "<key>": [<the next level, wrapped>]}`.
+  static func chain(_ depth: Int, key: String, wrap: (String) -> String) -> Data {
+    var text = #"{"pad": "\#(pad)", "size": 1}"#
+    for _ in 0..<depth { text = #"{"pad": "\#(pad)", "size": 1, "\#(key)": [\#(wrap(text))]}"# }
+    return Data(text.utf8)
+  }
+
+  static func depth(of branch: Branch) -> Int {
+    var depth = 0
+    var current = branch
+    while let next = current.kids.first {
+      depth += 1
+      current = next
+    }
+    return depth
+  }
+
+  @Test func aRecursionThroughAKeyPathAcrossAnArray() async throws {
+    // 40, 80 and 160 levels (three levels of JSON each: 481 at most).
+    try await Scaling.expectLinear(
+      "recursion through kids.node", base: 40, iterations: 10, allowedRatio: Scaling.deepRatio,
+      prepare: { depth in (depth, Self.chain(depth, key: "kids") { #"{"node": \#($0)}"# }) },
+      work: { depth, data in
+        let branch = try Branch.fannedOut.map(data)
+        #expect(Self.depth(of: branch) == depth)
+      })
+  }
+
+  @Test func aRecursionThroughUnionOfObjects() async throws {
+    // 60, 120 and 240 levels (two levels of JSON each).
+    try await Scaling.expectLinear(
+      "recursion through rows.@unionOfObjects", base: 60, iterations: 10,
+      allowedRatio: Scaling.deepRatio,
+      prepare: { depth in (depth, Self.chain(depth, key: "rows") { $0 }) },
+      work: { depth, data in
+        let branch = try Branch.union.map(data)
+        #expect(Self.depth(of: branch) == depth)
+      })
+  }
+
+  @Test func aRecursionCountingEachLevel() async throws {
+    try await Scaling.expectLinear(
+      "recursion with rows.@count", base: 60, iterations: 10, allowedRatio: Scaling.deepRatio,
+      prepare: { depth in (depth, Self.chain(depth, key: "rows") { $0 }) },
+      work: { depth, data in
+        let branch = try Branch.counted.map(data)
+        #expect(Self.depth(of: branch) == depth)
+        #expect(branch.count == 1 && branch.sizes == 1)
+      })
+  }
+}
