@@ -272,14 +272,14 @@ final class NodeEncoder: Encoder {
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     guard box.makeObject() else {
       return KeyedEncodingContainer(
-        ConflictingKeyedContainer<Key>(conflict: ContainerConflict(codingPath, keyed: true)))
+        ConflictingKeyedContainer<Key>(conflict: ContainerConflict(codingPath, keyed: true, userInfo: userInfo)))
     }
     return KeyedEncodingContainer(KeyedNodeContainer<Key>(encoder: self, box: box))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     guard box.makeArray() else {
-      return ConflictingUnkeyedContainer(conflict: ContainerConflict(codingPath, keyed: false))
+      return ConflictingUnkeyedContainer(conflict: ContainerConflict(codingPath, keyed: false, userInfo: userInfo))
     }
     return UnkeyedNodeContainer(encoder: self, box: box)
   }
@@ -589,10 +589,13 @@ struct ContainerConflict {
   let codingPath: [any CodingKey]
   /// Whether the second container is keyed (the first one unkeyed).
   let keyed: Bool
+  /// The encoder's `userInfo`, which its super encoders still give.
+  let userInfo: [CodingUserInfoKey: Any]
 
-  init(_ codingPath: [any CodingKey], keyed: Bool) {
+  init(_ codingPath: [any CodingKey], keyed: Bool, userInfo: [CodingUserInfoKey: Any]) {
     self.codingPath = codingPath
     self.keyed = keyed
+    self.userInfo = userInfo
   }
 
   func error(_ value: Any) -> EncodingError {
@@ -674,7 +677,7 @@ struct ConflictingUnkeyedContainer: UnkeyedEncodingContainer, SingleValueEncodin
 struct ConflictingEncoder: Encoder {
   let conflict: ContainerConflict
   var codingPath: [any CodingKey] { conflict.codingPath }
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
+  var userInfo: [CodingUserInfoKey: Any] { conflict.userInfo }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(ConflictingKeyedContainer<Key>(conflict: conflict))

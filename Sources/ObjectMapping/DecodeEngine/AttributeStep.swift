@@ -104,10 +104,13 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   }
 
   /// The context values are read with: the run's, or the rule's own date formats with the
-  /// run's coercion.
+  /// run's coercion (and its error limit, which a collection's failures are kept to).
   @inline(__always)
-  private func valueContext(_ run: borrowing MappingRun) -> ValueContext {
+  private func valueContext(_ run: inout MappingRun) -> ValueContext {
     guard let ownFormats else { return run.context }
+    guard run.context.errorLimit == MappingOptions.defaultErrorLimit else {
+      return run.context(withDateFormatsOf: ownFormats)
+    }
     return run.context.coercion == .strict ? ownFormats.strict : ownFormats.lenient
   }
 
@@ -129,7 +132,8 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       if nullIsAbsent { return decodeAbsent(&object, &patch, run: &run) }
       return readNull(&object, &patch, validates: validates, run: &run)
     }
-    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
+    let context = valueContext(&run)
+    let payload = PayloadValue(run: run, index: index, context: context)
     do {
       let value = try rule.read(payload)
       set(value, in: &object, &patch, validates: validates, run: &run)
@@ -305,7 +309,8 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     guard run.tape[index].kind != .null else { return !nullIsAbsent }
     // A value that does not convert is skipped, and RestKit does not count it as found
     // `{"age": {"wrong": "data"}}` alone is an unmappable representation.
-    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
+    let context = valueContext(&run)
+    let payload = PayloadValue(run: run, index: index, context: context)
     do {
       _ = try rule.read(payload)
       return true
@@ -337,7 +342,8 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       return fansOut ? .unsupported : .value(nil)
     }
     guard run.tape[index].kind != .null else { return .value(nil) }
-    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
+    let context = valueContext(&run)
+    let payload = PayloadValue(run: run, index: index, context: context)
     var value: Value
     do {
       value = try rule.read(payload)
@@ -379,10 +385,12 @@ final class Boxed<Value>: @unchecked Sendable {
 /// The contexts of a rule with its own date formats (``Attribute/dateFormats(_:)``), one per
 /// coercion mode, built once with the rule's step.
 final class OwnFormats: Sendable {
+  let formats: [DateFormat]
   let lenient: ValueContext
   let strict: ValueContext
 
   init(_ dateFormats: [DateFormat]) {
+    formats = dateFormats
     (lenient, strict) = ValueContext.formatsContexts(dateFormats)
   }
 }

@@ -280,6 +280,21 @@ struct MappingRun {
     return inherited
   }
 
+  /// The run's context with a rule's own date formats (``Attribute/dateFormats(_:)``), derived
+  /// once per context and rule and kept with the run (values hold their context unretained):
+  /// for a run whose error limit is not the default, which the rule's prebuilt contexts do not
+  /// carry.
+  mutating func context(withDateFormatsOf own: OwnFormats) -> ValueContext {
+    let id = ObjectIdentifier(own)
+    let inherited = context
+    if let known = derivedContexts.first(where: { $0.inherited === inherited && $0.plan == id }) {
+      return known.derived
+    }
+    let derived = inherited.applying(MappingOptions(dateFormats: own.formats))
+    derivedContexts.append((inherited, id, derived))
+    return derived
+  }
+
   /// Records a diagnostic at the current path plus `extra` (built only when it is kept).
   mutating func note(_ kind: MappingDiagnostic.Kind, at extra: [_PathComponent] = []) {
     diagnostics.append(MappingDiagnostic(path: _jsonPointer(path + extra), kind))

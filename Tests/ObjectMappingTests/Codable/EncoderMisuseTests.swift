@@ -276,4 +276,33 @@ struct EncoderMisuseTests {
           == #"value {"inner":{"a":1,"b":3}}"#)
     }
   }
+
+  /// The super encoder of a conflicting container still gives the encoder's `userInfo` (it
+  /// gave none), as every other encoder a value is handed does.
+  struct ConflictingSuperEncoderReadsUserInfo: Encodable {
+    static let key = CodingUserInfoKey(rawValue: "tenant")!
+    func encode(to encoder: any Encoder) throws {
+      var keyed = encoder.container(keyedBy: ParityKey.self)
+      try keyed.encode(1, forKey: ParityKey("a"))
+      var conflicting = encoder.unkeyedContainer()
+      var nested = conflicting.superEncoder().unkeyedContainer()
+      for seen in [
+        conflicting.superEncoder().userInfo, nested.superEncoder().userInfo,
+      ] where seen[Self.key] as? String != "acme" {
+        throw EncodingError.invalidValue(
+          seen, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "lost"))
+      }
+    }
+  }
+
+  @Test func aConflictingContainersSuperEncoderKeepsTheUserInfo() {
+    for sorted in [false, true] {
+      let encoder = FastJSONEncoder()
+      if sorted { encoder.outputFormatting = .sortedKeys }
+      encoder.userInfo[ConflictingSuperEncoderReadsUserInfo.key] = "acme"
+      #expect(
+        Self.outcome { try encoder.encode(Wrapper(inner: ConflictingSuperEncoderReadsUserInfo())) }
+          == #"value {"inner":{"a":1}}"#)
+    }
+  }
 }
