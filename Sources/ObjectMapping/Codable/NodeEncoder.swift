@@ -272,14 +272,16 @@ final class NodeEncoder: Encoder {
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     guard box.makeObject() else {
       return KeyedEncodingContainer(
-        ConflictingKeyedContainer<Key>(conflict: ContainerConflict(codingPath, keyed: true, userInfo: userInfo)))
+        ConflictingKeyedContainer<Key>(
+          conflict: ContainerConflict(codingPath, keyed: true, userInfo: userInfo)))
     }
     return KeyedEncodingContainer(KeyedNodeContainer<Key>(encoder: self, box: box))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     guard box.makeArray() else {
-      return ConflictingUnkeyedContainer(conflict: ContainerConflict(codingPath, keyed: false, userInfo: userInfo))
+      return ConflictingUnkeyedContainer(
+        conflict: ContainerConflict(codingPath, keyed: false, userInfo: userInfo))
     }
     return UnkeyedNodeContainer(encoder: self, box: box)
   }
