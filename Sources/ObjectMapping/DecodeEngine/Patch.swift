@@ -256,6 +256,38 @@ extension _MappingPlan {
     }
   }
 
+  /// ``forEachElement(from:count:indexesPath:dropsFailures:run:mapElement:dropNew:)`` over the
+  /// entries of `list` (``ElementList``): each under its payload path (`kids/2/node`, its
+  /// position still its index) or its position. A missing entry (`-1`, mapped as `null`) is
+  /// never an unmappable representation.
+  func forEachListed(
+    _ list: ElementList, dropsFailures: Bool, run: inout MappingRun,
+    mapElement: (_ element: Int, _ run: inout MappingRun) -> Bool, dropNew: () -> Void
+  ) {
+    for (position, entry) in list.entries.enumerated() {
+      let depth = run.path.count
+      let outerFannedOutDepth = run.fannedOutDepth
+      let outerFannedOutIndex = run.fannedOutIndex
+      if let paths = list.paths {
+        run.path.push(paths[position])
+        run.fannedOutDepth = run.path.count
+        run.fannedOutIndex = position
+      } else {
+        run.path.append(.index(position))
+      }
+      let errorsBefore = run.errors.count
+      let mappedNew = mapElement(entry, &run) && entry >= 0
+      if dropsFailures,
+        dropsFailedElement(at: entry, errorsBefore: errorsBefore, mappedNew: mappedNew, run: &run)
+      {
+        dropNew()
+      }
+      run.fannedOutDepth = outerFannedOutDepth
+      run.fannedOutIndex = outerFannedOutIndex
+      run.path.truncate(to: depth)
+    }
+  }
+
   /// Under ``ChildFailurePolicy/dropChild``: the errors of the element at `index` become a
   /// diagnostic; without errors, whether the element, when it was mapped new, is unmappable
   /// (to be dropped). Out of line, off the common path.

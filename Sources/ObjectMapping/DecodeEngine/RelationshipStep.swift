@@ -141,20 +141,30 @@ final class RelationshipStep<Object>: DecodeStepKind {
   }
 
   func mapsElementLists(in run: borrowing MappingRun) -> Bool {
-    !run.ontoExisting && !needsChecks && kind.mapsElementLists
+    !run.ontoExisting && kind.mapsElementLists
   }
 
-  /// Maps `list` as the new children of the object at `objectIndex` (their parent), failed
-  /// children failing it (``needsChecks`` is not set).
+  /// Maps `list` as the new children of the object at `objectIndex` (their parent): failed
+  /// children fail it, or are dropped under ``ChildFailurePolicy/dropChild``; the value set
+  /// goes through the validators.
   @inline(never)
   func decodeElements(
     _ list: ElementList, into object: inout Object, objectIndex: Int, run: inout MappingRun
   ) {
     let outerDrops = run.dropsFailedChildren
-    run.dropsFailedChildren = false
+    run.dropsFailedChildren = rule.childFailure == .dropChild
     let outerParent = run.parentIndex
     run.parentIndex = objectIndex
-    kind.decodeElements(list, into: &object, run: &run)
+    if needsChecks {
+      // Across an array the children's paths start at the object; the value's at the rule's
+      // path (`/kids/node`), where a rejected value is reported.
+      kind.decodeChecked(
+        into: &object, validates: hasValidators && run.context.validates,
+        validationPath: list.paths == nil ? [] : source.pathComponents, run: &run
+      ) { object, run in kind.decodeElements(list, into: &object, run: &run) }
+    } else {
+      kind.decodeElements(list, into: &object, run: &run)
+    }
     run.parentIndex = outerParent
     run.dropsFailedChildren = outerDrops
   }
@@ -238,9 +248,20 @@ extension RelationshipKind {
   func decodeChecked(
     into object: inout Object, at index: Int, validates: Bool, run: inout MappingRun
   ) {
+    decodeChecked(into: &object, validates: validates, run: &run) { object, run in
+      decodeValue(into: &object, at: index, run: &run)
+    }
+  }
+
+  /// ``decodeChecked(into:at:validates:run:)`` for a value `decode` maps; a rejected or failed
+  /// value is reported at `validationPath` below the current path.
+  func decodeChecked(
+    into object: inout Object, validates: Bool, validationPath: [_PathComponent] = [],
+    run: inout MappingRun, decode: (inout Object, inout MappingRun) -> Void
+  ) {
     let errorsBefore = run.errors.count
     let previous = validates ? writer.value(in: object) : nil
-    decodeValue(into: &object, at: index, run: &run)
+    decode(&object, &run)
     if run.errors.count > errorsBefore {
       // A failed child: dropped with a diagnostic, or failing the parent (the default).
       if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
@@ -252,7 +273,7 @@ extension RelationshipKind {
         writer.write(accepted, into: &object)
       } else {
         writer.write(previous, into: &object)
-        run.record(outcome, at: [])
+        run.record(outcome, at: validationPath)
       }
     }
   }

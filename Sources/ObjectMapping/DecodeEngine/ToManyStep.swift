@@ -66,30 +66,24 @@ final class ToManyStep<
   @inline(never)
   func decodeElements(_ list: ElementList, into object: inout Object, run: inout MappingRun) {
     let plan = resolvedChildPlan(mapping)
+    let before = run.errors.count
+    let dropsFailures = run.dropsFailedChildren
     var children = reservedChildren(list.entries.count)
-    for (position, entry) in list.entries.enumerated() {
-      let depth = run.path.count
-      let outerFannedOutDepth = run.fannedOutDepth
-      let outerFannedOutIndex = run.fannedOutIndex
-      if let paths = list.paths {
-        // The payload's path (`kids/2/node`); the position stays the child's index.
-        run.path.push(paths[position])
-        run.fannedOutDepth = run.path.count
-        run.fannedOutIndex = position
-      } else {
-        run.path.append(.index(position))
-      }
-      if entry >= 0 {
-        plan.decodeChild(at: entry, run: &run) { child in appendChild(&children, consume child) }
-      } else {
-        decodeNullChild(plan, run: &run) { child in appendChild(&children, consume child) }
-      }
-      run.fannedOutDepth = outerFannedOutDepth
-      run.fannedOutIndex = outerFannedOutIndex
-      run.path.truncate(to: depth)
+    plan.forEachListed(
+      list, dropsFailures: dropsFailures, run: &run,
+      mapElement: { entry, run in
+        if entry >= 0 {
+          plan.decodeChild(at: entry, run: &run) { child in appendChild(&children, consume child) }
+        } else {
+          decodeNullChild(plan, run: &run) { child in appendChild(&children, consume child) }
+        }
+        return true
+      },
+      dropNew: { dropLastChild(&children) })
+    // As in `decodeValue`: written also when a child failed and failures fail the parent.
+    if run.errors.count == before || !dropsFailures {
+      writer.write(Collection(mappedElements: children), into: &object)
     }
-    // Written also when a child failed (the parent fails then), as in `decodeValue`.
-    writer.write(Collection(mappedElements: children), into: &object)
   }
 
   /// `null` or another kind of value than an array. Out of line: a `Collection?` local in

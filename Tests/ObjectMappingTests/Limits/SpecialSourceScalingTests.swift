@@ -20,6 +20,13 @@ import Testing
       Attribute("pad", \.pad)
       Relationship("kids.node", \.kids, lazy: { Branch.fannedOut }).optional()
     }
+    /// The same, dropping children that fail and validating the collection.
+    static let fannedOutChecked: Mapping<Branch> = Mapping(Branch.init) {
+      Attribute("pad", \.pad)
+      Relationship("kids.node", \.kids, lazy: { Branch.fannedOutChecked }).optional()
+        .onChildFailure(.dropChild)
+        .validate { (kids: inout [Branch]) in kids.count < 2 }
+    }
     /// Children read through `@unionOfObjects`: `{"rows": [{…}, …]}`.
     static let union: Mapping<Branch> = Mapping(Branch.init) {
       Attribute("pad", \.pad)
@@ -61,6 +68,17 @@ import Testing
       prepare: { depth in (depth, Self.chain(depth, key: "kids") { #"{"node": \#($0)}"# }) },
       work: { depth, data in
         let branch = try Branch.fannedOut.map(data)
+        #expect(Self.depth(of: branch) == depth)
+      })
+  }
+
+  @Test func aRecursionThroughAKeyPathAcrossAnArrayWithChecks() async throws {
+    try await Scaling.expectLinear(
+      "recursion through kids.node, dropChild and a validator", base: 40, iterations: 10,
+      allowedRatio: Scaling.deepRatio,
+      prepare: { depth in (depth, Self.chain(depth, key: "kids") { #"{"node": \#($0)}"# }) },
+      work: { depth, data in
+        let branch = try Branch.fannedOutChecked.map(data)
         #expect(Self.depth(of: branch) == depth)
       })
   }

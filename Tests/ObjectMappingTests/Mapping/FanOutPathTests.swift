@@ -42,9 +42,15 @@ struct FanOutPathTests {
     let mapping = Mapping(Person.init) {
       Relationship("friends.address.city", \.cities, Self.city).onChildFailure(.dropChild)
     }
-    let person = try mapping.map(Self.payload)
+    let report = mapping.report(Self.payload)
     // The third friend has no address: its slot is null, which a child mapping cannot map.
-    #expect(person.cities.map(\.name) == ["Oslo", "Rome"])
+    #expect(report.object?.cities.map(\.name) == ["Oslo", "Rome"])
+    // Dropped at the payload's path as far as it goes, as its error would be (it read
+    // `/friends/address/city/2`).
+    #expect(
+      report.diagnostics.map(\.description) == [
+        "/friends/2/address: element skipped: /friends/2/address: expected an object, found null"
+      ])
   }
 
   @Test func nestedArraysFanOutIntoNestedCollections() throws {
