@@ -113,21 +113,23 @@ protocol DecodeStepKind<Object>: AnyObject, Sendable {
   func payloadIdentity(objectIndex: Int, key: IdentityKey, run: inout MappingRun)
     -> PayloadIdentityRead
 
-  /// Whether ``decodeElements(_:into:objectIndex:run:)`` maps a list of the run's entries as
+  /// Whether ``decodeElements(_:into:_:objectIndex:run:)`` maps a list of the run's entries as
   /// this step's value in this run; `false` unless a kind says otherwise (a to-many
-  /// relationship mapping new children).
+  /// relationship).
   func mapsElementLists(in run: borrowing MappingRun) -> Bool
 
   /// Maps the entries of `list` as the elements of this step's value, for the object at
-  /// `objectIndex`, in place in the run's tape: what a key path across an array
-  /// (`kids.node`) and a union (`rows.@unionOfObjects`) reach, without copying them into a
-  /// document of their own. Called only when ``mapsElementLists(in:)``.
+  /// `objectIndex` (onto an existing instance, appending the write to `patch`), in place in
+  /// the run's tape: what a key path across an array (`kids.node`) and a union
+  /// (`rows.@unionOfObjects`) reach, without copying them into a document of their own.
+  /// Called only when ``mapsElementLists(in:)``.
   func decodeElements(
-    _ list: ElementList, into object: inout Object, objectIndex: Int, run: inout MappingRun)
+    _ list: ElementList, into object: inout Object, _ patch: inout Patch<Object>,
+    objectIndex: Int, run: inout MappingRun)
 }
 
 /// Entries of the run's tape mapped as the elements of a to-many value
-/// (``DecodeStepKind/decodeElements(_:into:objectIndex:run:)``).
+/// (``DecodeStepKind/decodeElements(_:into:_:objectIndex:run:)``).
 struct ElementList {
   /// The elements' entries, in order; `-1` for a missing one, mapped as `null`.
   var entries: [Int]
@@ -154,7 +156,8 @@ extension DecodeStepKind {
   func mapsElementLists(in run: borrowing MappingRun) -> Bool { false }
 
   func decodeElements(
-    _ list: ElementList, into object: inout Object, objectIndex: Int, run: inout MappingRun
+    _ list: ElementList, into object: inout Object, _ patch: inout Patch<Object>,
+    objectIndex: Int, run: inout MappingRun
   ) {}
 }
 

@@ -258,12 +258,13 @@ extension _MappingPlan {
 
   /// ``forEachElement(from:count:indexesPath:dropsFailures:run:mapElement:dropNew:)`` over the
   /// entries of `list` (``ElementList``): each under its payload path (`kids/2/node`, its
-  /// position still its index) or its position. A missing entry (`-1`, mapped as `null`) is
-  /// never an unmappable representation.
+  /// position still its index) or its position. A missing entry (`-1`) is mapped as `null` is,
+  /// on a document of its own holding `null` (entry `0` there).
   func forEachListed(
     _ list: ElementList, dropsFailures: Bool, run: inout MappingRun,
     mapElement: (_ element: Int, _ run: inout MappingRun) -> Bool, dropNew: () -> Void
   ) {
+    var nullTape: _Tape?
     for (position, entry) in list.entries.enumerated() {
       let depth = run.path.count
       let outerFannedOutDepth = run.fannedOutDepth
@@ -275,16 +276,37 @@ extension _MappingPlan {
       } else {
         run.path.append(.index(position))
       }
-      let errorsBefore = run.errors.count
-      let mappedNew = mapElement(entry, &run) && entry >= 0
-      if dropsFailures,
-        dropsFailedElement(at: entry, errorsBefore: errorsBefore, mappedNew: mappedNew, run: &run)
-      {
-        dropNew()
+      if entry >= 0 {
+        mapListed(entry, dropsFailures: dropsFailures, run: &run, mapElement, dropNew)
+      } else {
+        if nullTape == nil { nullTape = try? _Tape(node: .null) }
+        nullTape?.withView { view in
+          let outerTape = run.tape
+          let outerParent = run.parentIndex
+          run.tape = view
+          run.parentIndex = -1
+          mapListed(0, dropsFailures: dropsFailures, run: &run, mapElement, dropNew)
+          run.tape = outerTape
+          run.parentIndex = outerParent
+        }
       }
       run.fannedOutDepth = outerFannedOutDepth
       run.fannedOutIndex = outerFannedOutIndex
       run.path.truncate(to: depth)
+    }
+  }
+
+  /// One element of ``forEachListed(_:dropsFailures:run:mapElement:dropNew:)``.
+  private func mapListed(
+    _ element: Int, dropsFailures: Bool, run: inout MappingRun,
+    _ mapElement: (_ element: Int, _ run: inout MappingRun) -> Bool, _ dropNew: () -> Void
+  ) {
+    let errorsBefore = run.errors.count
+    let mappedNew = mapElement(element, &run)
+    if dropsFailures,
+      dropsFailedElement(at: element, errorsBefore: errorsBefore, mappedNew: mappedNew, run: &run)
+    {
+      dropNew()
     }
   }
 
@@ -310,6 +332,35 @@ extension _MappingPlan {
   ) -> [PendingChild<Object>]? {
     let entry = run.tape[index]
     let isArray = entry.kind == .array
+    return mergeChildren(existing, policy: policy, run: &run) { run, mapElement, dropNew in
+      forEachElement(
+        from: isArray ? index + 1 : index, count: isArray ? Int(entry.length) : 1,
+        indexesPath: isArray, dropsFailures: onFailure == .dropChild, run: &run,
+        mapElement: mapElement, dropNew: dropNew)
+    }
+  }
+
+  /// ``mergeChildren(_:at:policy:onFailure:run:)`` for the entries of `list`
+  /// (``ElementList``), mapped where they are in the payload.
+  func mergeChildren(
+    _ existing: [Object], list: ElementList, policy: CollectionPolicy,
+    onFailure: ChildFailurePolicy, run: inout MappingRun
+  ) -> [PendingChild<Object>]? {
+    mergeChildren(existing, policy: policy, run: &run) { run, mapElement, dropNew in
+      forEachListed(
+        list, dropsFailures: onFailure == .dropChild, run: &run, mapElement: mapElement,
+        dropNew: dropNew)
+    }
+  }
+
+  /// The merge of ``mergeChildren(_:at:policy:onFailure:run:)``, over the elements `elements`
+  /// visits (with the element loop's `mapElement` and `dropNew`).
+  private func mergeChildren(
+    _ existing: [Object], policy: CollectionPolicy, run: inout MappingRun,
+    elements: (
+      inout MappingRun, (_ element: Int, _ run: inout MappingRun) -> Bool, () -> Void
+    ) -> Void
+  ) -> [PendingChild<Object>]? {
     let mergesExisting = identity != nil && (policy == .replace || policy == .union)
     var existingIds: [AnyHashable: Int] = [:]
     if mergesExisting, let identity {
@@ -322,10 +373,9 @@ extension _MappingPlan {
     var mergedExisting: [Int: Int] = [:]  // existing position -> mapped position
     var newId: AnyHashable?  // the id of the element last mapped new, if it had one
     let before = run.errors.count
-    forEachElement(
-      from: isArray ? index + 1 : index, count: isArray ? Int(entry.length) : 1,
-      indexesPath: isArray, dropsFailures: onFailure == .dropChild, run: &run,
-      mapElement: { elementIndex, run in
+    elements(
+      &run,
+      { elementIndex, run in
         let id = policy == .clearThenAppend ? nil : payloadIdentity(at: elementIndex, run: &run)
         if let id, let position = mappedIds[id] {
           // The same id twice in one payload: one object, the later values win.
@@ -350,7 +400,7 @@ extension _MappingPlan {
         }
         return false
       },
-      dropNew: {
+      {
         // Mapped without error from none of its keys (`{}`): unmappable, dropped too.
         mapped.removeLast()
         if let newId { mappedIds[newId] = nil }

@@ -105,7 +105,7 @@ final class RelationshipStep<Object>: DecodeStepKind {
       let slots = source.fanOutSlots(in: run.tape, from: objectIndex), let entries = slots.entries
     else { return decodeAcrossArrayCopying(&object, &patch, objectIndex: objectIndex, run: &run) }
     let list = ElementList(entries: entries, paths: slots.slotPaths)
-    decodeElements(list, into: &object, objectIndex: objectIndex, run: &run)
+    decodeElements(list, into: &object, &patch, objectIndex: objectIndex, run: &run)
     return true
   }
 
@@ -140,27 +140,32 @@ final class RelationshipStep<Object>: DecodeStepKind {
     }
   }
 
-  func mapsElementLists(in run: borrowing MappingRun) -> Bool {
-    !run.ontoExisting && kind.mapsElementLists
-  }
+  func mapsElementLists(in run: borrowing MappingRun) -> Bool { kind.mapsElementLists }
 
-  /// Maps `list` as the new children of the object at `objectIndex` (their parent): failed
+  /// Maps `list` as the children of the object at `objectIndex` (their parent): failed
   /// children fail it, or are dropped under ``ChildFailurePolicy/dropChild``; the value set
-  /// goes through the validators.
+  /// goes through the validators. Onto an existing instance they merge into its children, as
+  /// ``RelationshipKind/merge(onto:_:at:validates:run:)`` merges an array.
   @inline(never)
   func decodeElements(
-    _ list: ElementList, into object: inout Object, objectIndex: Int, run: inout MappingRun
+    _ list: ElementList, into object: inout Object, _ patch: inout Patch<Object>,
+    objectIndex: Int, run: inout MappingRun
   ) {
     let outerDrops = run.dropsFailedChildren
     run.dropsFailedChildren = rule.childFailure == .dropChild
     let outerParent = run.parentIndex
     run.parentIndex = objectIndex
-    if needsChecks {
-      // Across an array the children's paths start at the object; the value's at the rule's
-      // path (`/kids/node`), where a rejected value is reported.
+    // Across an array the children's paths start at the object; the value's at the rule's
+    // path (`/kids/node`), where a rejected value is reported.
+    let validationPath = list.paths == nil ? [] : source.pathComponents
+    let validates = hasValidators && run.context.validates
+    if run.ontoExisting {
+      kind.merge(
+        onto: object, &patch, list: list, validates: validates, validationPath: validationPath,
+        run: &run)
+    } else if needsChecks {
       kind.decodeChecked(
-        into: &object, validates: hasValidators && run.context.validates,
-        validationPath: list.paths == nil ? [] : source.pathComponents, run: &run
+        into: &object, validates: validates, validationPath: validationPath, run: &run
       ) { object, run in kind.decodeElements(list, into: &object, run: &run) }
     } else {
       kind.decodeElements(list, into: &object, run: &run)
@@ -229,8 +234,12 @@ protocol RelationshipKind<Object>: AnyObject, Sendable {
   var mapsElementLists: Bool { get }
 
   /// Maps the entries of `list` as the elements of the value and sets it in the new model
-  /// `object` (see ``DecodeStepKind/decodeElements(_:into:objectIndex:run:)``).
+  /// `object` (see ``DecodeStepKind/decodeElements(_:into:_:objectIndex:run:)``).
   func decodeElements(_ list: ElementList, into object: inout Object, run: inout MappingRun)
+
+  /// ``mergeValue(onto:at:run:)`` for the entries of `list`.
+  func mergeElements(onto object: Object, list: ElementList, run: inout MappingRun)
+    -> PendingValue<Value>?
 }
 
 extension RelationshipKind {
@@ -241,6 +250,10 @@ extension RelationshipKind {
   var mapsElementLists: Bool { false }
 
   func decodeElements(_ list: ElementList, into object: inout Object, run: inout MappingRun) {}
+
+  func mergeElements(onto object: Object, list: ElementList, run: inout MappingRun)
+    -> PendingValue<Value>?
+  { nil }
 
   /// ``decodeValue(into:at:run:)`` with validation or dropped children: a failed child's
   /// errors are dropped under ``ChildFailurePolicy/dropChild``; a value set is validated, and
@@ -284,8 +297,30 @@ extension RelationshipKind {
     onto object: Object, _ patch: inout Patch<Object>, at index: Int, validates: Bool,
     run: inout MappingRun
   ) {
+    merge(onto: object, &patch, validates: validates, run: &run) { object, run in
+      mergeValue(onto: object, at: index, run: &run)
+    }
+  }
+
+  /// ``merge(onto:_:at:validates:run:)`` for the entries of `list`.
+  func merge(
+    onto object: Object, _ patch: inout Patch<Object>, list: ElementList, validates: Bool,
+    validationPath: [_PathComponent], run: inout MappingRun
+  ) {
+    merge(onto: object, &patch, validates: validates, validationPath: validationPath, run: &run) {
+      object, run in mergeElements(onto: object, list: list, run: &run)
+    }
+  }
+
+  /// ``merge(onto:_:at:validates:run:)`` for the write `pendingValue` computes; a rejected or
+  /// failed value is reported at `validationPath` below the current path.
+  func merge(
+    onto object: Object, _ patch: inout Patch<Object>, validates: Bool,
+    validationPath: [_PathComponent] = [], run: inout MappingRun,
+    pendingValue: (Object, inout MappingRun) -> PendingValue<Value>?
+  ) {
     let errorsBefore = run.errors.count
-    guard let pending = mergeValue(onto: object, at: index, run: &run) else {
+    guard let pending = pendingValue(object, &run) else {
       if rule.childFailure == .dropChild, run.errors.count > errorsBefore {
         run.dropErrors(since: errorsBefore)
       }
@@ -303,7 +338,7 @@ extension RelationshipKind {
       pending.preview(), validators: validators, object: object, keyPath: rule.propertyKeyPath)
     guard case .accept(let accepted) = outcome else {
       // Rejected (the property keeps its value) or failed (the parent fails).
-      run.record(outcome, at: [])
+      run.record(outcome, at: validationPath)
       return
     }
     let commitMerges = pending.commitMerges

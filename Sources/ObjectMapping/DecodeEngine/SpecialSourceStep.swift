@@ -182,8 +182,8 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     case .success(let entries?):
       run.path += operation.pathComponents
       inner.kind.decodeElements(
-        ElementList(entries: entries, paths: nil), into: &object, objectIndex: objectIndex,
-        run: &run)
+        ElementList(entries: entries, paths: nil), into: &object, &patch,
+        objectIndex: objectIndex, run: &run)
     }
     run.path.truncate(to: depth)
     return true

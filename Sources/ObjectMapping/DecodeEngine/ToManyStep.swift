@@ -72,11 +72,7 @@ final class ToManyStep<
     plan.forEachListed(
       list, dropsFailures: dropsFailures, run: &run,
       mapElement: { entry, run in
-        if entry >= 0 {
-          plan.decodeChild(at: entry, run: &run) { child in appendChild(&children, consume child) }
-        } else {
-          decodeNullChild(plan, run: &run) { child in appendChild(&children, consume child) }
-        }
+        plan.decodeChild(at: entry, run: &run) { child in appendChild(&children, consume child) }
         return true
       },
       dropNew: { dropLastChild(&children) })
@@ -131,7 +127,26 @@ final class ToManyStep<
         current, at: index, policy: rule.collectionPolicy, onFailure: rule.childFailure,
         run: &run)
     else { return nil }
-    return PendingValue(
+    return Self.pendingCollection(pending)
+  }
+
+  func mergeElements(onto object: Object, list: ElementList, run: inout MappingRun)
+    -> PendingValue<Collection>?
+  {
+    let current = writer.value(in: object).mappedElements
+    guard
+      let pending = resolvedChildPlan(mapping).mergeChildren(
+        current, list: list, policy: rule.collectionPolicy, onFailure: rule.childFailure,
+        run: &run)
+    else { return nil }
+    return Self.pendingCollection(pending)
+  }
+
+  /// The collection the merged and new children `pending` will make.
+  private static func pendingCollection(_ pending: [PendingChild<Collection.Element>])
+    -> PendingValue<Collection>
+  {
+    PendingValue(
       materialize: { Collection(mappedElements: pending.map { $0.materialize() }) },
       preview: { Collection(mappedElements: pending.map(\.preview)) },
       commitMerges: { for child in pending { child.commitMerges() } })
@@ -243,22 +258,4 @@ private func toManyLoneObject<Collection: MappableCollection>(
 @inline(never)
 private func recordNotAnArray(at index: Int, run: inout MappingRun) {
   run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
-}
-
-/// Maps a missing element of an ``ElementList`` as `null` is mapped (an error for most
-/// mappings), on a document of its own holding `null`.
-@inline(never)
-private func decodeNullChild<Child>(
-  _ plan: _MappingPlan<Child>, run: inout MappingRun, accept: (consuming Child) -> Void
-) {
-  guard let tape = try? _Tape(node: .null) else { return }
-  tape.withView { view in
-    let outerTape = run.tape
-    let outerParent = run.parentIndex
-    run.tape = view
-    run.parentIndex = -1
-    plan.decodeChild(at: 0, run: &run, accept: accept)
-    run.tape = outerTape
-    run.parentIndex = outerParent
-  }
 }

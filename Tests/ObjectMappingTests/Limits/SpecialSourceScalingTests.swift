@@ -27,6 +27,13 @@ import Testing
         .onChildFailure(.dropChild)
         .validate { (kids: inout [Branch]) in kids.count < 2 }
     }
+    /// Children across an array, identified by `size`, to map onto an existing tree: each
+    /// level merges into the existing child.
+    static let fannedOutIdentified: Mapping<Branch> = Mapping(Branch.init) {
+      Attribute("pad", \.pad)
+      Attribute("size", \.sizes)
+      Relationship("kids.node", \.kids, lazy: { Branch.fannedOutIdentified }).optional()
+    }.identified(by: \.sizes)
     /// Children read through `@unionOfObjects`: `{"rows": [{…}, …]}`.
     static let union: Mapping<Branch> = Mapping(Branch.init) {
       Attribute("pad", \.pad)
@@ -80,6 +87,21 @@ import Testing
       work: { depth, data in
         let branch = try Branch.fannedOutChecked.map(data)
         #expect(Self.depth(of: branch) == depth)
+      })
+  }
+
+  @Test func aRecursionThroughAKeyPathAcrossAnArrayOntoAnExistingTree() async throws {
+    try await Scaling.expectLinear(
+      "recursion through kids.node onto an existing tree", base: 40, iterations: 10,
+      allowedRatio: Scaling.deepRatio,
+      prepare: { depth in
+        let data = Self.chain(depth, key: "kids") { #"{"node": \#($0)}"# }
+        return (depth, data, try Branch.fannedOutIdentified.map(data))
+      },
+      work: { depth, data, tree in
+        var existing = tree
+        try Branch.fannedOutIdentified.map(data, onto: &existing)
+        #expect(existing === tree && Self.depth(of: existing) == depth)
       })
   }
 
