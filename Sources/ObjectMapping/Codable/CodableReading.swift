@@ -412,16 +412,39 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
           contentsOf: repeatElement(ObjectHint(object: -1), count: depth + 1 - hints.count))
       }
       if hints[depth].object != object { hints[depth] = ObjectHint(object: object) }
+      if hints[depth].isIndexed, let index = state.memberIndexes[object] {
+        return index.value(named: key, in: tape)
+      }
       // A key looked up before in this object (a `decodeNil` then a `decode`, say) may lie
       // before the hint: the lookup then scans from the start, to find the first member.
       let mayRepeat = hints[depth].found & key.signature != 0
       hints[depth].found |= key.signature
+      if mayRepeat || hints[depth].hint.skippedKeys & key.signature != 0 {
+        // A scan from the start: when the payload drives the lookups (`allKeys`, `[Int: V]`)
+        // every one can be, so past a few in a large object an index answers them instead.
+        hints[depth].scans &+= 1
+        if hints[depth].scans > ObjectHint.indexedAfter, let index = memberIndex(of: object) {
+          hints[depth].isIndexed = true
+          return index.value(named: key, in: tape)
+        }
+      }
       return tape.member(of: object, named: key, hint: &hints[depth].hint, mayRepeat: mayRepeat)
     }
     // An ASCII key the bytes did not find is not there: the bytes compared every member
     // (escaped keys by their decoded text). See below for the one exception.
     if let found { return found }
     return memberComparingText(of: object, name: name)
+  }
+
+  /// The index of the members of `object` (built at its first use, kept for the call); `nil`
+  /// for an object of ``ObjectHint/indexedMembers`` members or fewer, where a scan is cheap.
+  @inline(never)
+  private func memberIndex(of object: Int) -> _MemberIndex? {
+    guard tape.count(at: object) > ObjectHint.indexedMembers else { return nil }
+    if let index = state.memberIndexes[object] { return index }
+    let index = _MemberIndex(tape: tape, object: object)
+    state.memberIndexes[object] = index
+    return index
   }
 
   /// The first member of `object` whose key equals `name` (a key that is not ASCII) as a
@@ -610,6 +633,9 @@ struct CodableReadingState {
   var arrayTypes = TypeCache<any TapeDecodableArray.Type>()
   var learnedConformances = false
   var loadedConformances = false
+  /// The member indexes of the large objects read with many lookups, by the object's tape
+  /// index (``CodableReading/memberIndex(of:)``).
+  var memberIndexes: [Int: _MemberIndex] = [:]
 }
 
 /// The member-lookup state of one object.
@@ -618,6 +644,20 @@ struct ObjectHint {
   var hint: _MemberHint
   /// The signatures of the keys looked up so far.
   var found: UInt64 = 0
+  /// The lookups so far that scanned from the object's start: past ``indexedAfter`` in an
+  /// object of more members than ``indexedMembers``, lookups go through the object's
+  /// ``_MemberIndex``.
+  var scans: Int32 = 0
+  /// The object's lookups go through its ``_MemberIndex``.
+  var isIndexed = false
+
+  /// How many scans from the start an object takes before its lookups go through an index: a
+  /// model's keys, found in payload order, take none or a few; a payload-driven loop over a
+  /// large object takes one per key, so the scans before the index cost a few passes over it.
+  static let indexedAfter: Int32 = 16
+  /// The members an object needs for an index: scans of fewer cost a few dozen comparisons
+  /// per member at most (a model's objects, twitter.json's users of 40 members, stay below).
+  static let indexedMembers = 64
 
   init(object: Int) {
     self.object = object

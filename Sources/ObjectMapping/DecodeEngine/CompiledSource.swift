@@ -194,6 +194,8 @@ extension MappingRun {
       return fail(.notRepresentable(reason: "\(error)"), at: source)
     }
     let before = errors.count
+    let diagnosticsBefore = diagnostics.count
+    let traceBefore = trace?.count ?? 0
     let outerPath = path
     tape.withView { view in
       let outerTape = self.tape
@@ -205,15 +207,37 @@ extension MappingRun {
       self.tape = outerTape
       parentIndex = outerParent
     }
-    guard errors.count > before else { return }
+    guard
+      errors.count > before || diagnostics.count > diagnosticsBefore
+        || (trace?.count ?? 0) > traceBefore
+    else { return }
+    // The diagnostics and trace events too, as the children mapped in place name them
+    // (``ElementList``).
     let named = _jsonPointer(outerPath + source)
     let slots = fanned.slotPaths.map { _jsonPointer(outerPath + $0) }
-    errors.update(since: before) { error in
-      guard error.path.hasPrefix(named + "/") else { return }
-      let tail = error.path.dropFirst(named.count + 1)
+    func payloadPath(_ path: String) -> String? {
+      guard path.hasPrefix(named + "/") else { return nil }
+      let tail = path.dropFirst(named.count + 1)
       let digits = tail.prefix { $0 != "/" }
-      guard let slot = Int(digits), slot < slots.count else { return }
-      error.path = slots[slot] + tail.dropFirst(digits.count)
+      guard let slot = Int(digits), slot < slots.count else { return nil }
+      return slots[slot] + tail.dropFirst(digits.count)
+    }
+    errors.update(since: before) { error in
+      if let moved = payloadPath(error.path) { error.path = moved }
+    }
+    diagnostics.update(since: diagnosticsBefore) { diagnostic in
+      if let moved = payloadPath(diagnostic.path) {
+        diagnostic = MappingDiagnostic(path: moved, diagnostic.kind)
+      }
+    }
+    if var events = trace, events.count > traceBefore {
+      trace = nil
+      for position in traceBefore..<events.count {
+        if let moved = payloadPath(events[position].path) {
+          events[position] = MappingTraceEvent(path: moved, events[position].kind)
+        }
+      }
+      trace = events
     }
   }
 }

@@ -166,4 +166,16 @@ struct FanOutPathTests {
         ])
     }
   }
+
+  /// An element that is itself an array fans out again: such values are still read from a
+  /// copy, whose diagnostics now name the payload's path as its errors and the children mapped
+  /// in place do (the diagnostic read `/kids/node/1`).
+  @Test func aCopysDiagnosticsNameThePayloadsPath() throws {
+    let mapping = Mapping(Holder.init) {
+      Relationship("kids.node", \.kids, Self.kid).onChildFailure(.dropChild)
+    }
+    let report = mapping.report(#"{"kids": [{"node": {"id": 1}}, [{"node": {"id": 2}}]]}"#)
+    #expect(report.object?.kids.map(\.id) == [1])
+    #expect(report.diagnostics.map(\.path) == ["/kids/1"])
+  }
 }
