@@ -293,6 +293,52 @@ import Testing
     #expect(result == ["set 256", "set true", "folders true", "keyed true", "shapes true"])
   }
 
+  /// A model whose children are a dictionary of itself (`[String: Tree]`, optional or not,
+  /// under a key convention): 976 bytes of stack per JSON level overflowed 512 KB at the depth
+  /// limit (found by a probe; the `Folder` shape above goes through a to-one between levels);
+  /// 600 now. A failing innermost child is reported.
+  struct Tree: Sendable {
+    var kids: [String: Tree] = [:]
+    var optionalKids: [String: Tree]?
+
+    static let mapping: Mapping<Tree> = Mapping(Tree.init) {
+      Relationship("kids", \.kids, lazy: { Tree.mapping }).optional()
+    }
+    static let optionalMapping: Mapping<Tree> = Mapping(Tree.init, keys: .snakeCase) {
+      Relationship(\.optionalKids, lazy: { Tree.optionalMapping })
+    }
+  }
+
+  @Test func aDictionaryOfItselfAtTheDepthLimit() throws {
+    let json = Self.nested(256, #"{"kids":{"x":"#, "{}", "}}")
+    let optional = Self.nested(256, #"{"optional_kids":{"x":"#, "{}", "}}")
+    let failing = Self.nested(256, #"{"kids":{"x":"#, #"{"kids":1}"#, "}}")
+    let result = Self.onSmallStack { () -> [String] in
+      var results: [String] = []
+      do {
+        var tree = try Tree.mapping.map(json)
+        var depth = 0
+        while let next = tree.kids["x"] {
+          depth += 1
+          tree = next
+        }
+        results.append("map \(depth)")
+        var optionalTree = try Tree.optionalMapping.map(optional)
+        depth = 0
+        while let next = optionalTree.optionalKids?["x"] {
+          depth += 1
+          optionalTree = next
+        }
+        results.append("optional \(depth)")
+      } catch {
+        results.append("\(error)")
+      }
+      results.append("failing \(Tree.mapping.report(failing).errors.count)")
+      return results
+    }
+    #expect(result == ["map 255", "optional 255", "failing 1"])
+  }
+
   @Test func nodesAtTheDepthLimitBuildMapSerializeCompareAndFree() throws {
     let json = Self.objectsInArrays(Self.levels)
     let wrapped = #"{"payload":"# + Self.objectsInArrays(Self.levels - 1) + "}"
