@@ -345,6 +345,16 @@ public final class LoopbackServer: @unchecked Sendable {
     guard let request = readRequest(connection) else { return }
     lock.withLock { received.append(request) }
     let response = handler(request)
+    if response.stream != nil {
+      // A streamed body's reader may pause on purpose (backpressure) and, on a loaded
+      // two-core machine, be starved of a core for longer than 5 seconds: such a write timed
+      // out and ended the body early now and then. A streamed body's writes wait as long as a
+      // request may take (60 seconds); `stop()` still ends them.
+      var writeTimeout = timeval(tv_sec: 60, tv_usec: 0)
+      setsockopt(
+        connection, SOL_SOCKET, SO_SNDTIMEO, &writeTimeout,
+        socklen_t(MemoryLayout<timeval>.size))
+    }
     var waited = 0.0
     while waited < response.delay, !isStopping {
       usleep(5_000)

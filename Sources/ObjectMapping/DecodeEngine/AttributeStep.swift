@@ -104,13 +104,10 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   }
 
   /// The context values are read with: the run's, or the rule's own date formats with the
-  /// run's coercion (and its error limit, which a collection's failures are kept to).
+  /// run's coercion.
   @inline(__always)
-  private func valueContext(_ run: inout MappingRun) -> ValueContext {
+  private func valueContext(_ run: borrowing MappingRun) -> ValueContext {
     guard let ownFormats else { return run.context }
-    guard run.context.errorLimit == MappingOptions.defaultErrorLimit else {
-      return run.context(withDateFormatsOf: ownFormats)
-    }
     return run.context.coercion == .strict ? ownFormats.strict : ownFormats.lenient
   }
 
@@ -132,8 +129,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       if nullIsAbsent { return decodeAbsent(&object, &patch, run: &run) }
       return readNull(&object, &patch, validates: validates, run: &run)
     }
-    let context = valueContext(&run)
-    let payload = PayloadValue(run: run, index: index, context: context)
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     do {
       let value = try rule.read(payload)
       set(value, in: &object, &patch, validates: validates, run: &run)
@@ -309,8 +305,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     guard run.tape[index].kind != .null else { return !nullIsAbsent }
     // A value that does not convert is skipped, and RestKit does not count it as found
     // `{"age": {"wrong": "data"}}` alone is an unmappable representation.
-    let context = valueContext(&run)
-    let payload = PayloadValue(run: run, index: index, context: context)
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     do {
       _ = try rule.read(payload)
       return true
@@ -342,8 +337,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       return fansOut ? .unsupported : .value(nil)
     }
     guard run.tape[index].kind != .null else { return .value(nil) }
-    let context = valueContext(&run)
-    let payload = PayloadValue(run: run, index: index, context: context)
+    let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     var value: Value
     do {
       value = try rule.read(payload)
@@ -385,12 +379,10 @@ final class Boxed<Value>: @unchecked Sendable {
 /// The contexts of a rule with its own date formats (``Attribute/dateFormats(_:)``), one per
 /// coercion mode, built once with the rule's step.
 final class OwnFormats: Sendable {
-  let formats: [DateFormat]
   let lenient: ValueContext
   let strict: ValueContext
 
   init(_ dateFormats: [DateFormat]) {
-    formats = dateFormats
     (lenient, strict) = ValueContext.formatsContexts(dateFormats)
   }
 }

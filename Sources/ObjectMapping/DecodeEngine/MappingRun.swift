@@ -109,7 +109,15 @@ struct CappedList<Element> {
 struct MappingRun {
   /// The document; when a top-level array is mapped an element at a time, the current
   /// element's entries (see ``readsElementsAlone``).
-  var tape: _UnsafeTapeView
+  var tape: _UnsafeTapeView {
+    // Another document (a copy read for a key path across an array, a `null`): what was
+    // remembered about the previous one does not hold for it.
+    didSet { document &+= 1 }
+  }
+  /// Counts the documents ``tape`` has been: a ``specialTargets`` entry is for one of them.
+  private(set) var document = 0
+  /// Where special sources' paths were found in large objects (``target(of:from:step:)``).
+  var specialTargets: [SpecialTargetKey: Int] = [:]
   /// The tape holds one element of a top-level array, not the whole payload: a rule reading
   /// ``SourcePath/payload`` cannot be served and sets ``needsWholePayload``, and the caller maps
   /// the payload again from a whole tape.
@@ -284,17 +292,6 @@ struct MappingRun {
   /// once per context and rule and kept with the run (values hold their context unretained):
   /// for a run whose error limit is not the default, which the rule's prebuilt contexts do not
   /// carry.
-  mutating func context(withDateFormatsOf own: OwnFormats) -> ValueContext {
-    let id = ObjectIdentifier(own)
-    let inherited = context
-    if let known = derivedContexts.first(where: { $0.inherited === inherited && $0.plan == id }) {
-      return known.derived
-    }
-    let derived = inherited.applying(MappingOptions(dateFormats: own.formats))
-    derivedContexts.append((inherited, id, derived))
-    return derived
-  }
-
   /// Records a diagnostic at the current path plus `extra` (built only when it is kept).
   mutating func note(_ kind: MappingDiagnostic.Kind, at extra: [_PathComponent] = []) {
     diagnostics.append(MappingDiagnostic(path: _jsonPointer(path + extra), kind))
@@ -390,4 +387,12 @@ extension Array where Element == _PathComponent {
   mutating func truncate(to count: Int) {
     while self.count > count { removeLast() }
   }
+}
+
+/// A special source's path looked up from one object of one document
+/// (``MappingRun/target(of:from:step:)``).
+struct SpecialTargetKey: Hashable {
+  let step: ObjectIdentifier
+  let object: Int
+  let document: Int
 }

@@ -50,32 +50,4 @@ struct CollectionFailureLimitTests {
     #expect(error.errors.count == 1_000 && error.omittedCount == 4_000)
     #expect(ValueContext.default.errorLimit == MappingOptions.defaultErrorLimit)
   }
-
-  /// A rule with its own date formats reads with the run's error limit too: its prebuilt
-  /// contexts carried the default one, so 5,000 bad dates under `errorLimit: 10_000` kept
-  /// 1,000 of their failures.
-  @Test(arguments: [10, 10_000])
-  func aRuleWithItsOwnDateFormatsKeepsTheRunsLimit(limit: Int) throws {
-    struct Log {
-      var days: [Date] = []
-    }
-    let mapping = Mapping(Log.init) {
-      Attribute("days", \.days).dateFormats([.pattern("yyyy-MM-dd")])
-    }
-    let days =
-      Array(repeating: #""2026-11-27""#, count: 3) + Array(repeating: #""x""#, count: 5_000)
-    let json = #"{"days": [\#(days.joined(separator: ","))]}"#
-    for options in [
-      MappingOptions(errorLimit: limit), MappingOptions(coercion: .strict, errorLimit: limit),
-    ] {
-      let error = try #require(throws: MappingErrors.self) { try mapping.map(json, with: options) }
-      #expect(error.errors.count == min(limit, 5_000))
-      #expect(error.errors.count + error.omittedCount == 5_000)
-      #expect(error.errors.first?.path == "/days/3")
-    }
-    // The rule's formats still apply.
-    let good = try mapping.map(
-      #"{"days": ["2026-11-27"]}"#, with: MappingOptions(errorLimit: limit))
-    #expect(good.days.count == 1)
-  }
 }

@@ -127,4 +127,37 @@ import Testing
         #expect(branch.count == 1 && branch.sizes == 1)
       })
   }
+
+  struct Line: Equatable, Sendable {
+    var text = ""
+    var number = 0
+    var currency = ""
+  }
+
+  struct Order: Equatable, Sendable {
+    var lines: [Line] = []
+  }
+
+  static let line = Mapping(Line.init) {
+    Attribute("text", \.text)
+    Attribute("@parent.number", \.number)
+    Attribute("@payload.currency", \.currency)
+  }
+  static let order = Mapping(Order.init) { Relationship("lines", \.lines, line) }
+
+  /// Every child reads `@parent.number` and `@payload.currency`, behind n other members: the
+  /// lookup was a scan per child (n × n); it is made once per parent and remembered.
+  @Test func parentAndPayloadSourcesBehindManyMembers() async throws {
+    try await Scaling.expectLinear(
+      "@parent and @payload behind n members, n children", base: 2_000,
+      prepare: { count in
+        let others = (0..<count).map { #""j\#($0)": 0"# }.joined(separator: ",")
+        let lines = Array(repeating: #"{"text": "t"}"#, count: count).joined(separator: ",")
+        return Data(#"{\#(others), "number": 7, "currency": "EUR", "lines": [\#(lines)]}"#.utf8)
+      },
+      work: { data in
+        let order = try Self.order.map(data)
+        #expect(order.lines.last == Line(text: "t", number: 7, currency: "EUR"))
+      })
+  }
 }
