@@ -115,8 +115,10 @@ protocol DecodeStepKind<Object>: AnyObject, Sendable {
 
   /// Whether ``decodeElements(_:into:_:objectIndex:run:)`` maps a list of the run's entries as
   /// this step's value in this run; `false` unless a kind says otherwise (a to-many
-  /// relationship).
-  func mapsElementLists(in run: borrowing MappingRun) -> Bool
+  /// relationship). Without `withChecks`, only for new children without dropping or
+  /// validators: a union's checked path keeps the copy, whose run is on the heap (in place its
+  /// frames overflowed 512 KB at 190 levels of a recursion).
+  func mapsElementLists(in run: borrowing MappingRun, withChecks: Bool) -> Bool
 
   /// Maps the entries of `list` as the elements of this step's value, for the object at
   /// `objectIndex` (onto an existing instance, appending the write to `patch`), in place in
@@ -153,7 +155,7 @@ extension DecodeStepKind {
     -> PayloadIdentityRead
   { .unsupported }
 
-  func mapsElementLists(in run: borrowing MappingRun) -> Bool { false }
+  func mapsElementLists(in run: borrowing MappingRun, withChecks: Bool) -> Bool { false }
 
   func decodeElements(
     _ list: ElementList, into object: inout Object, _ patch: inout Patch<Object>,

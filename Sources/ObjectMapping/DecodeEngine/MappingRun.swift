@@ -117,7 +117,7 @@ struct MappingRun {
   /// Counts the documents ``tape`` has been: a ``specialTargets`` entry is for one of them.
   private(set) var document = 0
   /// Where special sources' paths were found in large objects (``target(of:from:step:)``).
-  var specialTargets: [SpecialTargetKey: Int] = [:]
+  var specialTargets: [SpecialTargetKey: (step: AnyObject, found: Int)] = [:]
   /// The tape holds one element of a top-level array, not the whole payload: a rule reading
   /// ``SourcePath/payload`` cannot be served and sets ``needsWholePayload``, and the caller maps
   /// the payload again from a whole tape.

@@ -101,7 +101,7 @@ final class RelationshipStep<Object>: DecodeStepKind {
     _ object: inout Object, _ patch: inout Patch<Object>, objectIndex: Int,
     run: inout MappingRun
   ) -> Bool {
-    guard mapsElementLists(in: run),
+    guard mapsElementLists(in: run, withChecks: true),
       let slots = source.fanOutSlots(in: run.tape, from: objectIndex), let entries = slots.entries
     else { return decodeAcrossArrayCopying(&object, &patch, objectIndex: objectIndex, run: &run) }
     let list = ElementList(entries: entries, paths: slots.slotPaths)
@@ -140,7 +140,9 @@ final class RelationshipStep<Object>: DecodeStepKind {
     }
   }
 
-  func mapsElementLists(in run: borrowing MappingRun) -> Bool { kind.mapsElementLists }
+  func mapsElementLists(in run: borrowing MappingRun, withChecks: Bool) -> Bool {
+    kind.mapsElementLists && (withChecks || (!run.ontoExisting && !needsChecks))
+  }
 
   /// Maps `list` as the children of the object at `objectIndex` (their parent): failed
   /// children fail it, or are dropped under ``ChildFailurePolicy/dropChild``; the value set

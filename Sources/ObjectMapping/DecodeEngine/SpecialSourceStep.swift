@@ -171,7 +171,7 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     _ operation: CollectionOperatorSource, _ object: inout Object, _ patch: inout Patch<Object>,
     objectIndex: Int, run: inout MappingRun
   ) -> Bool {
-    guard inner.kind.mapsElementLists(in: run),
+    guard inner.kind.mapsElementLists(in: run, withChecks: false),
       let entries = operation.unionEntries(in: run.tape, from: objectIndex)
     else { return false }
     let depth = run.path.count
@@ -313,9 +313,11 @@ extension MappingRun {
       return path.resolveAllowingEmpty(in: tape, from: index)
     }
     let key = SpecialTargetKey(step: ObjectIdentifier(step), object: index, document: document)
-    if let found = specialTargets[key] { return found }
+    if let known = specialTargets[key] { return known.found }
     let found = path.resolveAllowingEmpty(in: tape, from: index)
-    specialTargets[key] = found
+    // The entry keeps the step alive: a step freed during the run (a dynamic mapping's case
+    // built per object) could leave its address to another, which would read this member.
+    specialTargets[key] = (step, found)
     return found
   }
 

@@ -160,4 +160,37 @@ import Testing
         #expect(order.lines.last == Line(text: "t", number: 7, currency: "EUR"))
       })
   }
+
+  struct Kid: Equatable, Sendable {
+    var id = 0
+    var value: String?
+  }
+
+  struct Parent: Equatable, Sendable {
+    var kids: [Kid] = []
+  }
+
+  /// The remembered member belongs to its step: a dynamic mapping that builds each child's
+  /// mapping (a step freed after each child, whose address the next one may take) read the
+  /// other case's member for about half the children.
+  @Test func aRememberedParentMemberBelongsToItsStep() throws {
+    @Sendable func mapping(_ key: String) -> Mapping<Kid> {
+      Mapping(Kid.init) {
+        Attribute("id", \.id)
+        Attribute(SourcePath("@parent.\(key)"), \.value)
+      }
+    }
+    let chooser = DynamicMapping<Kid>(choosing: { value in
+      DynamicCase(mapping((try? value["key"]?.decode(String.self)) ?? "a"))
+    })
+    let parent = Mapping(Parent.init) { Relationship("kids", \.kids, chooser) }
+    let fillers = (0..<17).map { #""f\#($0)": 0"# }.joined(separator: ",")
+    let kids = (0..<400).map { #"{"id": \#($0), "key": "\#($0 % 3 == 0 ? "a" : "b")"}"# }
+    let json = #"{\#(fillers), "a": "A", "b": "B", "kids": [\#(kids.joined(separator: ","))]}"#
+    let mapped = try parent.map(json)
+    #expect(mapped.kids.count == 400)
+    for kid in mapped.kids {
+      #expect(kid.value == (kid.id % 3 == 0 ? "A" : "B"), "kid \(kid.id)")
+    }
+  }
 }

@@ -379,6 +379,41 @@ import Testing
     #expect(result == "255")
   }
 
+  /// The same through a union with checks (`.dropChild`, a validator): mapped from a copy whose
+  /// run is on the heap, as before; in place its frames overflowed 512 KB at 190 objects.
+  @Test func aCheckedRecursionThroughACollectionOperatorAtTheDepthLimit() throws {
+    final class Checked: @unchecked Sendable {
+      // @unchecked: built and read by one thread at a time.
+      var replies: [Checked] = []
+      static let dropping: Mapping<Checked> = Mapping(Checked.init) {
+        Relationship("rows.@unionOfObjects", \.replies, lazy: { Checked.dropping }).optional()
+          .onChildFailure(.dropChild)
+      }
+      static let validated: Mapping<Checked> = Mapping(Checked.init) {
+        Relationship("rows.@unionOfObjects", \.replies, lazy: { Checked.validated }).optional()
+          .validate { (replies: inout [Checked]) in replies.count < 5 }
+      }
+    }
+    let json = Self.nested(255, #"{"rows":["#, "{}", "]}")
+    let result = Self.onSmallStack { () -> [String] in
+      [Checked.dropping, Checked.validated].map { mapping in
+        do {
+          var depth = 0
+          var current: Checked? = try mapping.map(json)
+          while let reply = current?.replies.first {
+            depth += 1
+            current = reply
+          }
+          return "\(depth)"
+        } catch {
+          return "\(error)"
+        }
+      }
+    }
+    // `.dropChild` drops the innermost `{}`, which reads none of the mapping's keys.
+    #expect(result == ["253", "254"])
+  }
+
   /// The stack a level of that recursion takes, against the same recursion through a plain
   /// relationship: the scratch tape adds a few frames, but neither the operator's work nor
   /// copies of the run. Measured per object (two levels of JSON): release 1,120 B against 760
