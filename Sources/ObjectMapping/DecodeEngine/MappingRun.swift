@@ -288,10 +288,6 @@ struct MappingRun {
     return inherited
   }
 
-  /// The run's context with a rule's own date formats (``Attribute/dateFormats(_:)``), derived
-  /// once per context and rule and kept with the run (values hold their context unretained):
-  /// for a run whose error limit is not the default, which the rule's prebuilt contexts do not
-  /// carry.
   /// Records a diagnostic at the current path plus `extra` (built only when it is kept).
   mutating func note(_ kind: MappingDiagnostic.Kind, at extra: [_PathComponent] = []) {
     diagnostics.append(MappingDiagnostic(path: _jsonPointer(path + extra), kind))
