@@ -243,7 +243,9 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
     if Self.isSpecial(T.self) {
       return try readSpecial(type, at: index, parent: parent, key: key)
     }
-    if kind == .null, convertsKeys, T.self is any TapeDecodableDictionary.Type {
+    if kind == .null, convertsKeys,
+      (T.self as? any TapeDecodableDictionary.Type)?.hasStringKeys == true
+    {
       // `JSONDecoder` reads a `[String: V]` itself under a key strategy, and says so.
       throw nullFound([String: Any].self, path: childCodingPath(parent, key))
     }
@@ -456,10 +458,34 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
   /// VARIA, which Unicode makes equal to `K`, `;` and `` ` ``, for a model key spelled with
   /// those ASCII characters (documented in MigratingFromCodable.md). Checking every missed
   /// ASCII key for them would cost a scan of the object's keys per absent optional member.
+  ///
+  /// Past ``ObjectHint/indexedAfter`` such lookups in an object of more than
+  /// ``ObjectHint/indexedMembers`` members, its keys are kept in a dictionary of `String`s
+  /// (whose hashing follows the same equivalence), so a payload-driven loop over a large
+  /// object's keys does not build every key once per lookup.
   @inline(never)
   private func memberComparingText(of object: Int, name: String) -> Int? {
+    if let index = state.textIndexes[object] { return index[name] }
+    let count = tape.count(at: object)
+    if count > ObjectHint.indexedMembers {
+      let scans = state.textScans[object, default: 0] &+ 1
+      state.textScans[object] = scans
+      if scans > ObjectHint.indexedAfter {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(count)
+        var cursor = object + 1
+        for _ in 0..<count {
+          let key = tape.string(at: cursor)
+          if index[key] == nil { index[key] = cursor + 1 }
+          cursor = tape.next(after: cursor + 1)
+        }
+        state.textIndexes[object] = index
+        state.textScans[object] = nil
+        return index[name]
+      }
+    }
     var cursor = object + 1
-    for _ in 0..<tape.count(at: object) {
+    for _ in 0..<count {
       if tape.string(at: cursor) == name { return cursor + 1 }
       cursor = tape.next(after: cursor + 1)
     }
@@ -636,6 +662,10 @@ struct CodableReadingState {
   /// The member indexes of the large objects read with many lookups, by the object's tape
   /// index (``CodableReading/memberIndex(of:)``).
   var memberIndexes: [Int: _MemberIndex] = [:]
+  /// The lookups by text (keys that are not ASCII) so far in each large object, and the
+  /// objects' keys as text once they took more than a few (``CodableReading/memberComparingText(of:name:)``).
+  var textScans: [Int: Int32] = [:]
+  var textIndexes: [Int: [String: Int]] = [:]
 }
 
 /// The member-lookup state of one object.
@@ -701,19 +731,39 @@ extension Array: TapeDecodableArray where Element: Decodable {
   }
 }
 
-/// `[String: Value]`, read member by member from the document without a keyed container: its
-/// keys are data, left as they are by any key strategy (as `JSONDecoder` reads them), and the
-/// first of members whose keys are equal strings wins (as in `JSONDecoder`'s dictionary).
+/// `[String: Value]` and `[Int: Value]`, read member by member from the document without a
+/// keyed container.
+///
+/// A `[String: Value]`'s keys are data, left as they are by any key strategy (as `JSONDecoder`
+/// reads them), and the first of members whose keys are equal strings wins (as in
+/// `JSONDecoder`'s dictionary). An `[Int: Value]` is read as the standard library's
+/// `Dictionary.init(from:)` reads it from a keyed container (``decodeIntegerKeyed(_:at:parent:key:)``),
+/// without that initializer's frames: a recursion through `[Int: Self]` took about 1.2 KB of
+/// stack per JSON level that way, and overflowed a 512 KB stack at 400 levels.
 protocol TapeDecodableDictionary: SendableMetatype {
   static func decodeMembers(
     _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self
+
+  /// Whether the keys are `String`s (`JSONDecoder` reads these dictionaries itself).
+  static var hasStringKeys: Bool { get }
 }
 
-extension Dictionary: TapeDecodableDictionary where Key == String, Value: Decodable {
+/// The key types of the dictionaries read member by member: `String` and `Int`.
+protocol TapeDictionaryKey: Hashable {}
+extension String: TapeDictionaryKey {}
+extension Int: TapeDictionaryKey {}
+
+extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Value: Decodable {
+  static var hasStringKeys: Bool { Key.self == String.self }
+
   static func decodeMembers(
     _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self {
+    if Key.self != String.self {
+      return identityCast(
+        try decodeIntegerKeyed(reading, at: index, parent: parent, key: key), to: Self.self)
+    }
     let count = reading.tape.count(at: index)
     var members: [String: Value] = [:]
     members.reserveCapacity(count)
@@ -730,7 +780,61 @@ extension Dictionary: TapeDecodableDictionary where Key == String, Value: Decoda
       }
       cursor = reading.tape.next(after: cursor + 1)
     }
+    return identityCast(members, to: Self.self)
+  }
+
+  /// An `[Int: Value]`, read as `Dictionary.init(from:)` reads it through a keyed container:
+  /// the distinct keys in the payload's order (keys equal as strings once, the first member's
+  /// value), each key that does not read as an `Int` a type mismatch at the key's path, and a
+  /// later spelling of the same number (`"01"` after `"1"`) replacing the earlier's value.
+  /// Under a key strategy the keys are converted first, so that case goes through the keyed
+  /// container.
+  @inline(never)
+  private static func decodeIntegerKeyed(
+    _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
+  ) throws -> [Int: Value] {
+    if reading.convertsKeys {
+      return try [Int: Value](from: TapeDecoder(reading, index: index, parent: parent, key: key))
+    }
+    let count = reading.tape.count(at: index)
+    var members: [Int: Value] = [:]
+    members.reserveCapacity(count)
+    // The keys read so far, kept from the first number spelt twice on (`"1"` and `"01"`, or
+    // a repeated key): until then a new number is a new key.
+    var seen: Set<String>?
+    var cursor = index + 1
+    let path = PathNode.node(parent, key)
+    for _ in 0..<count {
+      let name = reading.tape.string(at: cursor)
+      let number = Int(name)
+      if let number, members[number] != nil, seen == nil {
+        seen = Self.names(reading, of: index, before: cursor)
+      }
+      if seen?.insert(name).inserted ?? true {
+        let key = DictionaryKey(name, integerKeys: true)
+        guard let number else {
+          throw DecodingError.typeMismatch(
+            Int.self,
+            DecodingError.Context(
+              codingPath: childCodingPath(path, key),
+              debugDescription: "Expected Int key but found String key instead."))
+        }
+        members[number] = try reading.readValue(Value.self, at: cursor + 1, parent: path, key: key)
+      }
+      cursor = reading.tape.next(after: cursor + 1)
+    }
     return members
+  }
+
+  /// The keys of the object at `object`'s members before the one at `end`.
+  private static func names(_ reading: CodableReading, of object: Int, before end: Int) -> Set<String> {
+    var names: Set<String> = []
+    var cursor = object + 1
+    while cursor < end {
+      names.insert(reading.tape.string(at: cursor))
+      cursor = reading.tape.next(after: cursor + 1)
+    }
+    return names
   }
 }
 

@@ -244,6 +244,64 @@ struct DecoderParityTests {
     }
   }
 
+  /// `[Int: V]` is read member by member (not through `Dictionary.init(from:)` and a keyed
+  /// container, whose frames overflowed a small stack in a recursion), with the standard
+  /// library's answers: repeated keys, numbers spelt twice, keys that are not numbers, values
+  /// of the wrong type, null, and under key strategies.
+  @Test(arguments: [
+    #"{"1":1,"2":2}"#, #"{"1":1,"1":2}"#, #"{"01":2}"#, #"{"+1":2,"-0":3}"#,
+    #"{"\u0031":1,"1":2}"#, #"{"a":1}"#, #"{"1":1,"a":2}"#, #"{"1.0":1}"#, #"{" 1":1}"#,
+    #"{"9223372036854775808":1}"#, #"{"-9223372036854775808":1}"#, #"{}"#, #"{"1":null}"#,
+    "null", "[]", "[1]", #"{"1_0":1}"#,
+  ])
+  func integerKeyedDictionariesAreReadAsJSONDecoderReadsThem(json: String) {
+    Parity.expectSameDecoding([Int: Int].self, json)
+    Parity.expectSameDecoding([Int: Int?].self, json)
+    Parity.expectSameDecoding([String: [Int: Int]].self, #"{"k":\#(json)}"#)
+    Parity.expectSameDecoding([[Int: Int]?].self, "[\(json)]")
+    Parity.expectSameDecoding([Int: Int].self, json) {
+      $0.keyDecodingStrategy = .convertFromSnakeCase
+      $1.keyDecodingStrategy = .convertFromSnakeCase
+    }
+    let custom: JSONDecoder.KeyDecodingStrategy = .custom { path in
+      ParityKey(path[path.count - 1].stringValue == "1" ? "2" : path[path.count - 1].stringValue)
+    }
+    Parity.expectSameDecoding([Int: Int].self, json) {
+      $0.keyDecodingStrategy = custom
+      $1.keyDecodingStrategy = custom
+    }
+  }
+
+  /// Where the order of the keys decides (one number spelt twice, `"1"` and `"01"`; a value
+  /// of the wrong type and a key that is not a number), `JSONDecoder`'s answer depends on the
+  /// order of a Swift dictionary's keys, which changes from process to process. Ours follows
+  /// the payload: the later spelling's value, the first failure in the payload. Each is one of
+  /// the answers `JSONDecoder` gives.
+  @Test func integerKeysSpeltTwiceFollowThePayloadsOrder() throws {
+    let cases: [(json: String, ours: [Int: Int], possible: [[Int: Int]])] = [
+      (#"{"1":1,"01":2}"#, [1: 2], [[1: 1], [1: 2]]),
+      (#"{"01":2,"1":1,"1":3}"#, [1: 1], [[1: 1], [1: 2]]),
+      (#"{"-0":1,"0":2,"+0":3}"#, [0: 3], [[0: 1], [0: 2], [0: 3]]),
+    ]
+    for (json, ours, possible) in cases {
+      let data = Data(json.utf8)
+      #expect(try FastJSONDecoder().decode([Int: Int].self, from: data) == ours, "\(json)")
+      #expect(possible.contains(try JSONDecoder().decode([Int: Int].self, from: data)), "\(json)")
+    }
+    let mixed = Data(#"{"1":"x","a":2}"#.utf8)
+    let ours = Parity.outcome({ try FastJSONDecoder().decode([Int: Int].self, from: mixed) }) {
+      "\($0)"
+    }
+    #expect(
+      ours == .error("typeMismatch(Int) at [1|1]: Expected to decode Int but found a string instead."))
+    let theirs = Parity.outcome({ try JSONDecoder().decode([Int: Int].self, from: mixed) }) {
+      "\($0)"
+    }
+    #expect(
+      theirs == ours
+        || theirs == .error("typeMismatch(Int) at a: Expected Int key but found String key instead."))
+  }
+
   @Test func canonicallyEquivalentKeysAreOneKey() {
     for json in [
       #"{"caf\u00e9":true,"cafe\u0301":false}"#, #"{"cafe\u0301":false,"caf\u00e9":true}"#,
