@@ -827,7 +827,9 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
   }
 
   /// The keys of the object at `object`'s members before the one at `end`.
-  private static func names(_ reading: CodableReading, of object: Int, before end: Int) -> Set<String> {
+  private static func names(_ reading: CodableReading, of object: Int, before end: Int) -> Set<
+    String
+  > {
     var names: Set<String> = []
     var cursor = object + 1
     while cursor < end {

@@ -289,17 +289,18 @@ struct DecoderParityTests {
       #expect(possible.contains(try JSONDecoder().decode([Int: Int].self, from: data)), "\(json)")
     }
     let mixed = Data(#"{"1":"x","a":2}"#.utf8)
-    let ours = Parity.outcome({ try FastJSONDecoder().decode([Int: Int].self, from: mixed) }) {
-      "\($0)"
-    }
+    let ours = Parity.outcome(
+      { try FastJSONDecoder().decode([Int: Int].self, from: mixed) }, text: { "\($0)" })
     #expect(
-      ours == .error("typeMismatch(Int) at [1|1]: Expected to decode Int but found a string instead."))
-    let theirs = Parity.outcome({ try JSONDecoder().decode([Int: Int].self, from: mixed) }) {
-      "\($0)"
-    }
+      ours
+        == .error("typeMismatch(Int) at [1|1]: Expected to decode Int but found a string instead."))
+    let theirs = Parity.outcome(
+      { try JSONDecoder().decode([Int: Int].self, from: mixed) }, text: { "\($0)" })
     #expect(
       theirs == ours
-        || theirs == .error("typeMismatch(Int) at a: Expected Int key but found String key instead."))
+        || theirs
+          == .error("typeMismatch(Int) at a: Expected Int key but found String key instead.")
+    )
   }
 
   @Test func canonicallyEquivalentKeysAreOneKey() {

@@ -94,7 +94,8 @@ import Testing
         // Enough lookups that the object's keys are indexed, then the interesting ones.
         var found: [Int?] = []
         for index in 0..<40 {
-          found.append(try container.decodeIfPresent(Int.self, forKey: AnyKey(stringValue: "é\(index)")))
+          found.append(
+            try container.decodeIfPresent(Int.self, forKey: AnyKey(stringValue: "é\(index)")))
         }
         for name in ["éx", "e\u{301}x", "é7", "ñ"] {
           found.append(try container.decodeIfPresent(Int.self, forKey: AnyKey(stringValue: name)))
