@@ -589,19 +589,24 @@ private let _nullTapeCopy = _Tape(entries: [_PackedEntry(kind: .null)], bytes: [
 /// What a conformance lookup found for the types seen so far (`Value?`: the type as the
 /// protocol's metatype, or `nil` when it does not conform): 64 slots, a type's entry within
 /// four of the one its metadata address picks (a type seen again is found in a comparison or
-/// two; when all four are taken, the first is replaced).
+/// two; when all four are taken, the first is replaced). The slots are allocated at the first
+/// entry, so a call that meets no type costs nothing.
 struct TypeCache<Value> {
-  private var types = [ObjectIdentifier?](repeating: nil, count: 64)
-  private var values = [Value?](repeating: nil, count: 64)
+  private var types: [ObjectIdentifier?] = []
+  private var values: [Value?] = []
 
+  /// A metadata address's slot: the top six bits of its Fibonacci hash (the low bits of
+  /// addresses are alike; their shifted bits crowded the types of one document into a few
+  /// slots, so two of them replaced each other on every lookup).
   private static func slot(_ id: ObjectIdentifier) -> Int {
-    let bits = UInt(bitPattern: id)
-    return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & 63
+    let bits = UInt64(UInt(bitPattern: id))
+    return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 58)
   }
 
   /// The recorded result for `type` (`.some(nil)`: it does not conform), or `nil` when none is.
   subscript(type: Any.Type) -> Value?? {
     get {
+      guard !types.isEmpty else { return nil }
       let id = ObjectIdentifier(type)
       let first = Self.slot(id)
       for probe in 0..<4 {
@@ -612,6 +617,10 @@ struct TypeCache<Value> {
       return nil
     }
     set {
+      if types.isEmpty {
+        types = [ObjectIdentifier?](repeating: nil, count: 64)
+        values = [Value?](repeating: nil, count: 64)
+      }
       let id = ObjectIdentifier(type)
       let first = Self.slot(id)
       var chosen = first
@@ -750,7 +759,7 @@ protocol TapeDecodableDictionary: SendableMetatype {
 }
 
 /// The key types of the dictionaries read member by member: `String` and `Int`.
-protocol TapeDictionaryKey: Hashable, Decodable {}
+protocol TapeDictionaryKey: Hashable {}
 extension String: TapeDictionaryKey {}
 extension Int: TapeDictionaryKey {}
 
@@ -761,12 +770,11 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
     _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self {
     if Key.self != String.self {
-      return try decodeIntegerKeyed(reading, at: index, parent: parent, key: key)
+      return identityCast(
+        try decodeIntegerKeyed(reading, at: index, parent: parent, key: key), to: Self.self)
     }
     let count = reading.tape.count(at: index)
-    // `Self`, not `[String: Value]`: this unspecialized code would look that type's metadata
-    // up on every call (0.4% of citm_catalog's instructions).
-    var members: Self = [:]
+    var members: [String: Value] = [:]
     members.reserveCapacity(count)
     var cursor = index + 1
     let path = PathNode.node(parent, key)
@@ -775,15 +783,13 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
     let integerKeys = !reading.convertsKeys
     for _ in 0..<count {
       let name = reading.tape.string(at: cursor)
-      let memberKey = identityCast(name, to: Key.self)
-      if members[memberKey] == nil {
+      if members[name] == nil {
         let key = DictionaryKey(name, integerKeys: integerKeys)
-        members[memberKey] = try reading.readValue(
-          Value.self, at: cursor + 1, parent: path, key: key)
+        members[name] = try reading.readValue(Value.self, at: cursor + 1, parent: path, key: key)
       }
       cursor = reading.tape.next(after: cursor + 1)
     }
-    return members
+    return identityCast(members, to: Self.self)
   }
 
   /// An `[Int: Value]`, read as `Dictionary.init(from:)` reads it through a keyed container:
@@ -795,12 +801,12 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
   @inline(never)
   private static func decodeIntegerKeyed(
     _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
-  ) throws -> Self {
+  ) throws -> [Int: Value] {
     if reading.convertsKeys {
-      return try Self(from: TapeDecoder(reading, index: index, parent: parent, key: key))
+      return try [Int: Value](from: TapeDecoder(reading, index: index, parent: parent, key: key))
     }
     let count = reading.tape.count(at: index)
-    var members: Self = [:]
+    var members: [Int: Value] = [:]
     members.reserveCapacity(count)
     // The keys read so far, kept from the first number spelt twice on (`"1"` and `"01"`, or
     // a repeated key): until then a new number is a new key.
@@ -810,7 +816,7 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
     for _ in 0..<count {
       let name = reading.tape.string(at: cursor)
       let number = Int(name)
-      if let number, members[identityCast(number, to: Key.self)] != nil, seen == nil {
+      if let number, members[number] != nil, seen == nil {
         seen = Self.names(reading, of: index, before: cursor)
       }
       if seen?.insert(name).inserted ?? true {
@@ -822,8 +828,7 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
               codingPath: childCodingPath(path, key),
               debugDescription: "Expected Int key but found String key instead."))
         }
-        members[identityCast(number, to: Key.self)] = try reading.readValue(
-          Value.self, at: cursor + 1, parent: path, key: key)
+        members[number] = try reading.readValue(Value.self, at: cursor + 1, parent: path, key: key)
       }
       cursor = reading.tape.next(after: cursor + 1)
     }

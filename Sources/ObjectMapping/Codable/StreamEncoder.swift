@@ -276,11 +276,13 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   func openValueObject() -> Int { valueContainer(isObject: true) }
 
   /// Writes a member of object `id` with its key as it is, whatever the key strategy (a
-  /// `[String: V]`'s).
-  func rawMember<V: Encodable>(_ key: String, _ value: V, in id: Int) throws {
+  /// `[String: V]`'s); `pathKey` is its key on the coding path (by default `key`'s text).
+  func rawMember<V: Encodable>(
+    _ key: String, _ value: V, in id: Int, pathKey: (any CodingKey)? = nil
+  ) throws {
     try enter(id, isObject: true)
     try checkUnique(writer.hashedKey(key))
-    try self.value(value, pathKey: AnyCodingKey(stringValue: key))
+    try self.value(value, pathKey: pathKey ?? AnyCodingKey(stringValue: key))
   }
 
   /// Counts an element of array `id`, returning its index.
@@ -414,7 +416,6 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     if NodeEncodingSettings.writesSpecially(T.self) {
       return try specialValue(value, pathKey: pathKey)
     }
-    if keyMode != .same, try dictionary(value, pathKey: pathKey) { return }
     try encoded(value, pathKey: pathKey)
   }
 
@@ -432,17 +433,24 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     if NodeEncodingSettings.writesSpecially(T.self) {
       return try specialValue(value, pathKey: key)
     }
-    if keyMode != .same, try dictionary(value, pathKey: key) { return }
     try encoded(value, pathKey: key)
   }
 
   /// Writes `value` through its `encode(to:)`, as a value of its own (``nested``, without its
-  /// closure: one frame less per level of a recursive model).
+  /// closure: one frame less per level of a recursive model). A `[String: V]`, and an
+  /// `[Int: V]` without a key strategy, are written member by member here
+  /// (``StreamedDictionary``) rather than through the standard library's
+  /// `Dictionary.encode(to:)` and a keyed container: those frames took a recursion through
+  /// `[String: Self]` past a 512 KB stack at the default depth limit.
   @inline(__always)
   private func encoded<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
     let saved = enterValue(pathKey)
     do {
-      try value.encode(to: self)
+      if let dictionary = streamedDictionary(T.self), keyMode == .same || dictionary.hasStringKeys {
+        try dictionary.streamMembers(of: value, to: self, keysConverted: keyMode != .same)
+      } else {
+        try value.encode(to: self)
+      }
     } catch {
       failed()
       throw error
@@ -450,13 +458,32 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     try leaveValue(saved, topLevel: false)
   }
 
-  /// Writes `value` when it is a `[String: V]`, its keys as they are (as `JSONEncoder` writes
-  /// them under a key strategy); `false` for other values.
+  /// `T` as a dictionary type the stream writes itself, or `nil` (looked up once per type and
+  /// kept for the next calls, ``StreamedDictionaries``).
+  @inline(__always)
+  private func streamedDictionary<T>(_ type: T.Type) -> (any StreamedDictionary.Type)? {
+    if let known = state.dictionaryTypes[T.self] { return known }
+    return lookUpStreamedDictionary(T.self)
+  }
+
   @inline(never)
-  private func dictionary<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws -> Bool {
-    guard let dictionary = value as? any StringKeyedEncodable else { return false }
-    try nested(pathKey) { try dictionary.writeMembers(to: self) }
-    return true
+  private func lookUpStreamedDictionary<T>(_ type: T.Type) -> (any StreamedDictionary.Type)? {
+    if !state.loadedConformances {
+      state.loadedConformances = true
+      state.dictionaryTypes = StreamedDictionaries.shared.value
+      if let known = state.dictionaryTypes[T.self] { return known }
+    }
+    let found = T.self as? any StreamedDictionary.Type
+    state.dictionaryTypes[T.self] = .some(found)
+    state.learnedConformances = true
+    return found
+  }
+
+  /// Keeps what this stream learned of dictionary types for the next calls.
+  func keepLearnedConformances() {
+    guard state.learnedConformances else { return }
+    let types = state.dictionaryTypes
+    StreamedDictionaries.shared.withLock { $0 = types }
   }
 
   /// A scalar of another width, a date, data, a URL, a decimal or a node.
@@ -657,6 +684,35 @@ extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable
   }
 }
 
+/// `[String: V]` and `[Int: V]`, whose members the stream writes itself
+/// (``StreamEncoder/encoded(_:pathKey:)``), as `JSONEncoder` writes them: without a key
+/// strategy through the standard library's `Dictionary.encode(to:)` (each member's coding key
+/// has the integer value its text reads as), with one a `[String: V]`'s keys as they are (and
+/// coding keys without integer values) and an `[Int: V]` through its `encode(to:)`, whose
+/// keys the strategy converts.
+protocol StreamedDictionary: SendableMetatype {
+  /// Whether the keys are `String`s.
+  static var hasStringKeys: Bool { get }
+  /// Writes `value` (of this type) as an object: the members in the dictionary's order.
+  static func streamMembers<T>(of value: T, to stream: StreamEncoder, keysConverted: Bool) throws
+}
+
+extension Dictionary: StreamedDictionary where Key: TapeDictionaryKey, Value: Encodable {
+  static var hasStringKeys: Bool { Key.self == String.self }
+
+  static func streamMembers<T>(of value: T, to stream: StreamEncoder, keysConverted: Bool) throws {
+    let id = stream.openValueObject()
+    for (key, member) in identityCast(value, to: Self.self) {
+      let text =
+        Key.self == String.self
+        ? identityCast(key, to: String.self) : String(identityCast(key, to: Int.self))
+      try stream.rawMember(
+        text, member, in: id,
+        pathKey: keysConverted ? nil : DictionaryKey(text, integerKeys: true))
+    }
+  }
+}
+
 extension NodeEncodingSettings {
   /// `value` written into `writer` without a value tree (`true`), or `false` when it has to
   /// go through the `Node` encoder (nothing of it is then left in `writer`), which also gives
@@ -716,6 +772,7 @@ extension NodeEncodingSettings {
     if stream.abandoned { stream.writer.rollback(to: start) }
     swap(&stream.writer, &writer)
     stream.finished = true
+    stream.keepLearnedConformances()
     if let thrown { throw thrown }
     return !stream.abandoned
   }
@@ -958,4 +1015,15 @@ struct StreamEncoderState {
   var valueStarted = false
   var snakeCaseKeys: [String: String] = [:]
   var finished = false
+  /// The dictionary types met so far (``StreamedDictionaries``, loaded at the first miss).
+  var dictionaryTypes = TypeCache<any StreamedDictionary.Type>()
+  var loadedConformances = false
+  var learnedConformances = false
+}
+
+/// The answers of the streams' dictionary lookups (``StreamEncoder/streamedDictionary(_:)``),
+/// kept for the next calls as ``KnownConformances`` keeps the decoder's: the runtime's answer
+/// for a type that is not a dictionary costs thousands of instructions each time.
+enum StreamedDictionaries {
+  static let shared = Locked(TypeCache<any StreamedDictionary.Type>())
 }

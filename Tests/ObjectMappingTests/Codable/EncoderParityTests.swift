@@ -405,6 +405,92 @@ struct EncoderParityTests {
     }
   }
 
+  /// Writes its coding path as its value.
+  struct PathValue: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(Parity.render(encoder.codingPath))
+    }
+  }
+
+  struct Dictionaries<Value: Encodable & Sendable>: Encodable, Sendable {
+    var byNumber: [Int: Value]
+    var byName: [String: Value]
+    var nested: [String: [Int: [String: Value]]]
+    var empty: [Int: Int] = [:]
+
+    init(_ value: Value) {
+      byNumber = [7: value, -1: value]
+      byName = ["a_b": value, "12": value]
+      nested = ["k_k": [3: ["x_y": value]]]
+    }
+  }
+
+  /// `[String: V]` and `[Int: V]` are written member by member by the stream (not through the
+  /// standard library's `Dictionary.encode(to:)`, whose frames overflowed a small stack in a
+  /// recursion), with `JSONEncoder`'s output, coding paths (a key's integer value included)
+  /// and errors, under every key strategy.
+  @Test func dictionariesAreWrittenAsJSONEncoderWritesThem() {
+    let custom = JSONEncoder.KeyEncodingStrategy.custom { path in
+      ParityKey(path.map(\.stringValue).joined(separator: ".") + "!")
+    }
+    let strategies: [JSONEncoder.KeyEncodingStrategy] = [.useDefaultKeys, .convertToSnakeCase]
+    for strategy in strategies {
+      let configure: (FastJSONEncoder, JSONEncoder) -> Void = {
+        $0.keyEncodingStrategy = strategy
+        $1.keyEncodingStrategy = strategy
+        $0.outputFormatting = .sortedKeys
+        $1.outputFormatting = .sortedKeys
+      }
+      Parity.expectSameEncoding(Dictionaries(1), configure: configure)
+      Parity.expectSameEncoding(["k": Dictionaries(1)], configure: configure)
+      Parity.expectSameEncoding([Dictionaries(true)], configure: configure)
+      Parity.expectSameEncoding([[5: Double.nan]], configure: configure)
+      // One member each, so the order of a dictionary's members cannot differ: unsorted too.
+      let unsorted: (FastJSONEncoder, JSONEncoder) -> Void = {
+        $0.keyEncodingStrategy = strategy
+        $1.keyEncodingStrategy = strategy
+      }
+      Parity.expectSameEncoding([["a_b": [9: "x"]]], configure: unsorted)
+      Parity.expectSameEncoding([[9: ["a_b": "x"]]], configure: unsorted)
+    }
+    // The coding paths the values see, and those of errors, without a key strategy.
+    Parity.expectSameEncoding(Dictionaries(PathValue())) {
+      $0.outputFormatting = .sortedKeys
+      $1.outputFormatting = .sortedKeys
+    }
+    Parity.expectSameEncoding([["a_b": [9: PathValue()]]])
+    Parity.expectSameEncoding([["1_2": [Double.nan]]])
+    // Under a key strategy `JSONEncoder` leaves the dictionary's own path out of the paths
+    // below a `[String: V]` (`1_2/[0|Index 0]`), so a custom strategy sees `k_k.3` for the
+    // key `3` of `nested.k_k`; ours keep it (`nested.k_k.3`). The rest is the same.
+    let customized = FastJSONEncoder()
+    customized.keyEncodingStrategy = custom
+    customized.outputFormatting = .sortedKeys
+    #expect(
+      (try? customized.encode(Dictionaries(1))).map { String(decoding: $0, as: UTF8.self) }
+        == #"{"byName!":{"12":1,"a_b":1},"byNumber!":{"byNumber.-1!":1,"byNumber.7!":1},"#
+        + #""empty!":{},"nested!":{"k_k":{"nested.k_k.3!":{"x_y":1}}}}"#)
+    Parity.expectSameEncoding([[5: Double.nan]]) {
+      $0.keyEncodingStrategy = custom
+      $1.keyEncodingStrategy = custom
+    }
+    Parity.expectSameEncoding([[9: ["a_b": "x"]]]) {
+      $0.keyEncodingStrategy = custom
+      $1.keyEncodingStrategy = custom
+    }
+    let snake = FastJSONEncoder()
+    snake.keyEncodingStrategy = .convertToSnakeCase
+    let outcome = Parity.outcome({ try snake.encode([["1_2": [Double.nan]]]) }, text: { "\($0)" })
+    #expect(
+      outcome
+        == .error(
+          "invalidValue(Double) at [0|Index 0]/1_2/[0|Index 0]: "
+            + "Unable to encode Double.nan directly in JSON."))
+    #expect(
+      (try? snake.encode(["k": Dictionaries(PathValue())]).count).map { _ in true } == true)
+  }
+
   @Test func aCustomKeyStrategySeesJSONEncodersPaths() {
     func paths(_ encode: (JSONEncoder.KeyEncodingStrategy) throws -> Void) rethrows -> [String] {
       let seen = Locked<[String]>([])
