@@ -770,6 +770,12 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
     _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> Self {
     if Key.self != String.self {
+      // Each its own frame, called from here: one frame per level of a recursion.
+      if reading.convertsKeys {
+        return identityCast(
+          try decodeConvertedIntegerKeyed(reading, at: index, parent: parent, key: key),
+          to: Self.self)
+      }
       return identityCast(
         try decodeIntegerKeyed(reading, at: index, parent: parent, key: key), to: Self.self)
     }
@@ -796,15 +802,11 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
   /// the distinct keys in the payload's order (keys equal as strings once, the first member's
   /// value), each key that does not read as an `Int` a type mismatch at the key's path, and a
   /// later spelling of the same number (`"01"` after `"1"`) replacing the earlier's value.
-  /// Under a key strategy the keys are converted first, so that case goes through the keyed
-  /// container.
+  /// Under a key strategy ``decodeConvertedIntegerKeyed(_:at:parent:key:)`` reads it.
   @inline(never)
   private static func decodeIntegerKeyed(
     _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
   ) throws -> [Int: Value] {
-    if reading.convertsKeys {
-      return try [Int: Value](from: TapeDecoder(reading, index: index, parent: parent, key: key))
-    }
     let count = reading.tape.count(at: index)
     var members: [Int: Value] = [:]
     members.reserveCapacity(count)
@@ -821,18 +823,51 @@ extension Dictionary: TapeDecodableDictionary where Key: TapeDictionaryKey, Valu
       }
       if seen?.insert(name).inserted ?? true {
         let key = DictionaryKey(name, integerKeys: true)
-        guard let number else {
-          throw DecodingError.typeMismatch(
-            Int.self,
-            DecodingError.Context(
-              codingPath: childCodingPath(path, key),
-              debugDescription: "Expected Int key but found String key instead."))
-        }
+        guard let number else { throw Self.notANumber(key, path: path) }
         members[number] = try reading.readValue(Value.self, at: cursor + 1, parent: path, key: key)
       }
       cursor = reading.tape.next(after: cursor + 1)
     }
     return members
+  }
+
+  /// ``decodeIntegerKeyed(_:at:parent:key:)`` under a key strategy: the keys the strategy
+  /// converted, each once (the first member's value), as the keyed container's `allKeys` and
+  /// lookups see them. Out of line, so that the loop without a strategy keeps a small frame.
+  @inline(never)
+  private static func decodeConvertedIntegerKeyed(
+    _ reading: CodableReading, at index: Int, parent: PathNode?, key: (any CodingKey)?
+  ) throws -> [Int: Value] {
+    guard let converted = reading.convertedKeys(of: index, path: childCodingPath(parent, key))
+    else {
+      return try [Int: Value](from: TapeDecoder(reading, index: index, parent: parent, key: key))
+    }
+    let names = converted.names
+    var members: [Int: Value] = [:]
+    members.reserveCapacity(names.count)
+    var seen: Set<String>?
+    let path = PathNode.node(parent, key)
+    for offset in names.indices {
+      let name = names[offset]
+      guard let value = converted.index[name] else { continue }
+      let number = Int(name)
+      if let number, members[number] != nil, seen == nil { seen = Set(names[..<offset]) }
+      if seen?.insert(name).inserted ?? true {
+        let key = DictionaryKey(name, integerKeys: true)
+        guard let number else { throw Self.notANumber(key, path: path) }
+        members[number] = try reading.readValue(Value.self, at: value, parent: path, key: key)
+      }
+    }
+    return members
+  }
+
+  /// The standard library's error for a key of an `[Int: V]` that does not read as an `Int`.
+  private static func notANumber(_ key: DictionaryKey, path: PathNode?) -> DecodingError {
+    DecodingError.typeMismatch(
+      Int.self,
+      DecodingError.Context(
+        codingPath: childCodingPath(path, key),
+        debugDescription: "Expected Int key but found String key instead."))
   }
 
   /// The keys of the object at `object`'s members before the one at `end`.

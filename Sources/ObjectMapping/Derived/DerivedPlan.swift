@@ -231,7 +231,11 @@ func derivedEncoding(names: PayloadKeyNames, dateFormat: DateFormat)
 {
   let encoder = FastJSONEncoder()
   encoder.keyEncodingStrategy = .custom { path in
-    AnyCodingKey(stringValue: names.payloadKey(for: path.last?.stringValue ?? ""))
+    guard let key = path.last else { return AnyCodingKey(stringValue: "") }
+    // An `[Int: V]`'s key (the standard library writes it as its number, with that integer
+    // value) is data, as a `[String: V]`'s keys are: written as it is, as the decoder reads it.
+    if let number = key.intValue, key.stringValue == String(number) { return key }
+    return AnyCodingKey(stringValue: names.payloadKey(for: key.stringValue))
   }
   encoder.dateEncodingStrategy = .custom { date, encoder in
     var container = encoder.singleValueContainer()

@@ -139,6 +139,14 @@ import Testing
         .map { depth($0) { $0.children[7] } } ?? 0
     }
     #expect(numberedDepth == Self.levels / 2)
+    // Under a key strategy too (the keys are converted, then read member by member).
+    let snakeDepth = DeepNestingTests.onSmallStack { () -> Int in
+      let decoder = FastJSONDecoder()
+      decoder.keyDecodingStrategy = .convertFromSnakeCase
+      return (try? decoder.decode(NumberedTree.self, from: numbered))
+        .map { depth($0) { $0.children[7] } } ?? 0
+    }
+    #expect(snakeDepth == Self.levels / 2)
     #expect(
       try FastJSONDecoder().decode(NumberedTree.self, from: numbered)
         == (try JSONDecoder().decode(NumberedTree.self, from: Data(numbered.utf8))))

@@ -171,6 +171,29 @@ struct DerivedGapTests {
     var spare: [[Member]]?
   }
 
+  struct Scoreboard: Codable, Equatable, Sendable {
+    var topScore: Int
+    var byPlayer: [Int: Int]
+    var byName: [String: Int]
+  }
+
+  /// A dictionary's keys are data under every convention, in both directions: a `[String: V]`'s
+  /// always were; an `[Int: V]`'s were written through the convention (`im:7` under
+  /// `.identity.prefixed("im:")`) and could not be read back under any spelling.
+  @Test func integerDictionaryKeysAreDataUnderEveryConvention() throws {
+    let board = Scoreboard(topScore: 9, byPlayer: [7: 9, -1: 0], byName: ["top_score": 1])
+    for keys in [nil, KeyConvention.snakeCase, .identity.prefixed("im:"), .kebabCase] {
+      let mapping = Mapping(Scoreboard.self, keys: keys)
+      let data = try mapping.serialize(board)
+      let written = try Node(jsonData: data)
+      let players = written[keys?.key(for: "byPlayer") ?? "byPlayer"]
+      #expect(players?["7"] == .integer(9), "\(String(describing: keys)): \(written)")
+      #expect(players?["-1"] == .integer(0))
+      #expect(written[keys?.key(for: "byName") ?? "byName"]?["top_score"] == .integer(1))
+      #expect(try mapping.map(data) == board, "\(String(describing: keys))")
+    }
+  }
+
   @Test func dictionaryAndNestedCollectionOverridesReadAsInAFullMapping() throws {
     // The child mapping reads "user_login": the overrides' shapes, not the model's Codable.
     let member = Mapping(Member.self) { Attribute("user_login", \.login) }
