@@ -758,7 +758,9 @@ protocol TapeDecodableDictionary: SendableMetatype {
   static var hasStringKeys: Bool { get }
 }
 
-/// The key types of the dictionaries read member by member: `String` and `Int`.
+/// The key types of the dictionaries read member by member: `String` and `Int`, and only
+/// these: the readers (and ``StreamedDictionary``) take every key that is not a `String` for an
+/// `Int` (``identityCast(_:to:)`` stops the program on another type).
 protocol TapeDictionaryKey: Hashable {}
 extension String: TapeDictionaryKey {}
 extension Int: TapeDictionaryKey {}
