@@ -471,14 +471,8 @@ final class CodableReading: UncheckedExclusiveState<CodableReadingState> {
       let scans = state.textScans[object, default: 0] &+ 1
       state.textScans[object] = scans
       if scans > ObjectHint.indexedAfter {
-        var index: [String: Int] = [:]
-        index.reserveCapacity(count)
-        var cursor = object + 1
-        for _ in 0..<count {
-          let key = tape.string(at: cursor)
-          if index[key] == nil { index[key] = cursor + 1 }
-          cursor = tape.next(after: cursor + 1)
-        }
+        // The keys as they are, the first member of each: what a key strategy's index holds.
+        let index = ConvertedKeys(tape: tape, object: object) { $0 }.index
         state.textIndexes[object] = index
         state.textScans[object] = nil
         return index[name]

@@ -665,16 +665,10 @@ struct StreamWroteNothing: Error {}
 
 /// `[String: V]`, whose members the encoders write with their keys as they are.
 protocol StringKeyedEncodable {
-  func writeMembers(to stream: StreamEncoder) throws
   func writeMembers(to encoder: NodeEncoder) throws
 }
 
 extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable {
-  func writeMembers(to stream: StreamEncoder) throws {
-    let id = stream.openValueObject()
-    for (key, value) in self { try stream.rawMember(key, value, in: id) }
-  }
-
   func writeMembers(to encoder: NodeEncoder) throws {
     encoder.box.makeObject()
     for (key, value) in self {
@@ -685,11 +679,13 @@ extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable
 }
 
 /// `[String: V]` and `[Int: V]`, whose members the stream writes itself
-/// (``StreamEncoder/encoded(_:pathKey:)``), as `JSONEncoder` writes them: without a key
-/// strategy through the standard library's `Dictionary.encode(to:)` (each member's coding key
-/// has the integer value its text reads as), with one a `[String: V]`'s keys as they are (and
-/// coding keys without integer values) and an `[Int: V]` through its `encode(to:)`, whose
-/// keys the strategy converts.
+/// (``StreamEncoder/encoded(_:pathKey:)``) with `JSONEncoder`'s output and coding paths.
+///
+/// Without a key strategy `JSONEncoder` writes both through the standard library's
+/// `Dictionary.encode(to:)`, whose coding keys have the integer value their text reads as
+/// (`keysConverted: false`). With one it writes a `[String: V]`'s keys as they are, with coding
+/// keys that have no integer value (`keysConverted: true`), and converts an `[Int: V]`'s keys:
+/// the stream leaves that case to the dictionary's own `encode(to:)`.
 protocol StreamedDictionary: SendableMetatype {
   /// Whether the keys are `String`s.
   static var hasStringKeys: Bool { get }
@@ -730,8 +726,12 @@ extension NodeEncodingSettings {
     try streaming(into: &writer, describing: value) { stream in
       if Self.writesSpecially(T.self) || Self.isScalar(T.self) {
         try stream.value(value, pathKey: nil)
-      } else if let dictionary = stringKeyedDictionary(value) {
-        try stream.nested(nil, topLevel: true) { try dictionary.writeMembers(to: stream) }
+      } else if stringKeyedDictionary(value) != nil,
+        let dictionary = T.self as? any StreamedDictionary.Type
+      {
+        try stream.nested(nil, topLevel: true) {
+          try dictionary.streamMembers(of: value, to: stream, keysConverted: true)
+        }
       } else {
         try stream.nested(nil, topLevel: true) { try value.encode(to: stream) }
       }
