@@ -57,6 +57,12 @@ final class _MappingPlan<Object>: Sendable {
   /// (testing a generic optional looks up its metadata per object).
   var isPlain: Bool { _isPlain }
   private let _isPlain: Bool
+  /// Plain, and its objects are class instances with an identity (``Mapping/identified(by:)``):
+  /// a run keeps one instance per id (``MappingRun/instances``), so the same id twice in a
+  /// payload is one object.
+  private let mapsInstances: Bool
+  /// Plain, without ``mapsInstances``: a new object is made and mapped in the caller's frame.
+  private let decodesInline: Bool
   /// Mistakes in the definition, reported when the mapping is used.
   let problems: [String]
   /// The steps of `rules`, one per rule in rule order (``steps`` groups the alternatives).
@@ -124,9 +130,12 @@ final class _MappingPlan<Object>: Sendable {
     self.keyRule = keyRule
     _isPlain = keyRule == nil
     self.identity = identity
-    identityRule = identity.flatMap { identity in
+    let identityRule = identity.flatMap { identity in
       rules.firstIndex { $0.propertyKeyPath == identity.property }
     }
+    self.identityRule = identityRule
+    mapsInstances = keyRule == nil && identityRule != nil && Object.self is AnyObject.Type
+    decodesInline = _isPlain && !mapsInstances
     self.problems = problems
   }
 
@@ -154,6 +163,8 @@ final class _MappingPlan<Object>: Sendable {
     self.dynamic = dynamic
     keyRule = nil
     _isPlain = false
+    mapsInstances = false
+    decodesInline = false
     identity = nil
     identityRule = nil
     self.problems = problems
@@ -180,6 +191,8 @@ final class _MappingPlan<Object>: Sendable {
     dynamic = nil
     keyRule = nil
     _isPlain = true
+    mapsInstances = false
+    decodesInline = true
     identity = nil
     identityRule = nil
     problems = []
@@ -269,6 +282,7 @@ final class _MappingPlan<Object>: Sendable {
   @inline(never)
   private func decodeNewStatic(at index: Int, run: inout MappingRun) -> Object? {
     if let keyRule { return decodeSingleKeyed(at: index, keyRule: keyRule, run: &run) }
+    if mapsInstances { return decodeInstance(at: index, run: &run) }
     guard let make, acceptsValue(at: index, run: &run) else { return nil }
     var object = make()
     return decode(into: &object, at: index, run: &run) ? object : nil
@@ -281,7 +295,10 @@ final class _MappingPlan<Object>: Sendable {
     at index: Int, run: inout MappingRun, declineIsAcceptable: Bool = true,
     accept: (consuming Object) -> Void
   ) {
-    guard _isPlain else {
+    guard decodesInline else {
+      if mapsInstances {
+        return decodeInstance(at: index, keepsFailed: false, run: &run, accept: accept)
+      }
       return decodeDispatched(
         at: index, run: &run, declineIsAcceptable: declineIsAcceptable, accept: accept)
     }
@@ -300,7 +317,11 @@ final class _MappingPlan<Object>: Sendable {
     at index: Int, run: inout MappingRun, declineIsAcceptable: Bool = true,
     accept: (consuming Object) -> Void
   ) {
-    guard _isPlain else {
+    guard decodesInline else {
+      if mapsInstances {
+        return decodeInstance(
+          at: index, keepsFailed: !run.dropsFailedChildren, run: &run, accept: accept)
+      }
       return decodeDispatched(
         at: index, run: &run, declineIsAcceptable: declineIsAcceptable, accept: accept)
     }
@@ -309,6 +330,87 @@ final class _MappingPlan<Object>: Sendable {
     if decode(into: &object, at: index, run: &run) || !run.dropsFailedChildren {
       accept(consume object)
     }
+  }
+
+  /// A new object of a mapping with ``mapsInstances``, passed to `accept`: the run's instance
+  /// for the payload's id when there is one, with the payload's present keys mapped onto it (as
+  /// `map(_:onto:)` maps them: absent keys keep their values, relationships merge by identity),
+  /// else a new instance, which the run keeps for its id once it mapped without error. A payload
+  /// without a usable id (absent, `null`, not convertible) is always a new instance, kept for no
+  /// id.
+  ///
+  /// The instance is kept once it is complete, so an object nested in itself (`{"id": 1,
+  /// "parent": {"id": 1}}`) is two instances (one could not hold itself before it is made); the
+  /// outer one, kept last, is the instance later occurrences map onto. Inside more than
+  /// ``MappingRun/mergeDepthLimit`` merges, an occurrence is a new instance, not kept (see
+  /// ``MappingRun/mergeDepth``).
+  ///
+  /// Out of line, with the lookup and the merge out of line too: recursion through a new object
+  /// repeats this frame per level of nesting, so it stays as small as the plain path's.
+  ///
+  /// - Parameter keepsFailed: Whether an object that failed is passed to `accept`, filled as far
+  ///   as it mapped (a relationship's child that fails its parent); it is never kept for its
+  ///   id, and an instance the run keeps is left as it was.
+  @inline(never)
+  private func decodeInstance(
+    at index: Int, keepsFailed: Bool, run: inout MappingRun, accept: (consuming Object) -> Void
+  ) {
+    guard let make, acceptsValue(at: index, run: &run) else { return }
+    if run.mergeDepth < MappingRun.mergeDepthLimit,
+      mergeKnownInstance(at: index, keepsFailed: keepsFailed, run: &run, accept: accept)
+    {
+      return
+    }
+    var object = make()
+    guard decode(into: &object, at: index, run: &run) else {
+      if keepsFailed { accept(consume object) }
+      return
+    }
+    keep(object, run: &run)
+    accept(consume object)
+  }
+
+  /// ``decodeInstance(at:keepsFailed:run:accept:)`` returning the object (`nil` when it failed),
+  /// for ``decodeNewStatic(at:run:)``; out of line, so that frame, which recursion through a
+  /// collection operator repeats, holds no closure.
+  @inline(never)
+  private func decodeInstance(at index: Int, run: inout MappingRun) -> Object? {
+    var made: Object?
+    decodeInstance(at: index, keepsFailed: false, run: &run) { made = $0 }
+    return made
+  }
+
+  /// Maps the object at `index` onto the run's instance for its payload id, if the run holds
+  /// one, and passes the instance to `accept`: with the writes applied when the payload mapped
+  /// onto it; unchanged, when it failed (the errors in `run`), only if `keepsFailed`. `false`
+  /// (nothing done) when the run holds no instance for the payload's id, or the payload has none.
+  @inline(never)
+  private func mergeKnownInstance(
+    at index: Int, keepsFailed: Bool, run: inout MappingRun, accept: (consuming Object) -> Void
+  ) -> Bool {
+    guard let id = payloadIdentity(at: index, run: &run),
+      let known = run.instances[InstanceKey(type: ObjectIdentifier(Object.self), id: id)]
+        as? Object
+    else { return false }
+    let outerMerge = run.mergesCallInstance
+    run.mergesCallInstance = true
+    let merged = collectFields(known, at: index, run: &run)
+    run.mergesCallInstance = outerMerge
+    guard let patch = merged else {
+      if keepsFailed { accept(known) }
+      return true
+    }
+    var instance = known
+    patch.apply(to: &instance)
+    accept(instance)
+    return true
+  }
+
+  /// Keeps `object`, just made, as the run's instance for its id (``MappingRun/instances``).
+  @inline(never)
+  private func keep(_ object: Object, run: inout MappingRun) {
+    guard let id = identity?.value(object) else { return }
+    run.instances[InstanceKey(type: ObjectIdentifier(Object.self), id: id)] = object as AnyObject
   }
 
   /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for dynamic and nested-key mappings,

@@ -165,6 +165,19 @@ struct MappingRun {
   /// (``_MappingPlan/runPassingConvention(on:patch:ontoExisting:at:run:)``), and cleared as
   /// it begins.
   var passesOwnConvention = false
+  /// Set while a later occurrence of an id is mapped onto the instance this call made for it
+  /// (``_MappingPlan/mergeKnownInstance(at:keepsFailed:run:accept:)``): the later values win,
+  /// so its collections and dictionaries are replaced whatever their policy (which is for
+  /// instances that existed before the call). Merging them would also cost each occurrence the
+  /// size of what the earlier ones accumulated: quadratic in a payload repeating an id.
+  var mergesCallInstance = false
+  /// How many objects being mapped onto existing instances enclose the current one
+  /// (``_MappingPlan/collectFields(_:at:run:)``). A merge takes about 5 KB of stack per level,
+  /// several times a new object's, so past ``mergeDepthLimit`` a child is mapped new instead of
+  /// merged into its instance: everything the default reading options accept then still fits a
+  /// 512 KB thread stack. (An `Int32` beside the flags above: it takes no room of its own in a
+  /// run, which frames of a recursion through special sources copy.)
+  var mergeDepth: Int32 = 0
   /// The contexts derived for child mappings in this run, by (inherited context, child plan):
   /// derived once, reused for every object, and kept alive for the values that hold them
   /// unretained.
@@ -186,6 +199,12 @@ struct MappingRun {
   var fannedOutDepth = -1
   /// The index of the last array crossed to reach the value at ``fannedOutDepth``.
   var fannedOutIndex = 0
+  /// The class instances this run made for mappings with an identity (``Mapping/identified(by:)``),
+  /// by model type and id: the same id later in the payload is mapped onto the same instance
+  /// (the reference's identity map per mapping run). Empty, and free, for other mappings.
+  var instances: [InstanceKey: AnyObject] = [:]
+  /// The merges that may enclose one another (``mergeDepth``).
+  static var mergeDepthLimit: Int32 { 32 }
 
   /// Turns the errors recorded since `count` into one diagnostic at the current path: the
   /// element they belong to is skipped.
@@ -391,4 +410,10 @@ struct SpecialTargetKey: Hashable {
   let step: ObjectIdentifier
   let object: Int
   let document: Int
+}
+
+/// A class instance's key in ``MappingRun/instances``: its model type and its id.
+struct InstanceKey: Hashable {
+  let type: ObjectIdentifier
+  let id: AnyHashable
 }

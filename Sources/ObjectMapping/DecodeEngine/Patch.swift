@@ -126,7 +126,9 @@ public enum CollectionPolicy: Sendable, Equatable {
   /// Children whose identity matches an existing child are merged into it; the others are added
   /// after the existing ones, in payload order. Needs an identity on the child mapping.
   case union
-  /// The collection is emptied, then the mapped children, all fresh, are added.
+  /// The collection is emptied, then the mapped children, all fresh, are added (for a class
+  /// child with an identity, the same id twice in the payload is one instance, as in every call:
+  /// see ``Mapping/identified(by:)``).
   case clearThenAppend
   /// For to-one and `[String: T]` relationships: the payload is mapped onto the existing child
   /// (or onto the existing entry with the same key) in place, without an identity; keys absent
@@ -221,6 +223,8 @@ extension _MappingPlan {
     }
     var object = existing
     var patch = Patch<Object>()
+    run.mergeDepth += 1
+    defer { run.mergeDepth -= 1 }
     guard runSteps(on: &object, patch: &patch, ontoExisting: true, at: index, run: &run) else {
       return nil
     }
@@ -517,6 +521,10 @@ extension _MappingPlan {
       return decodeNew(at: index, run: &run, declineIsAcceptable: declineIsAcceptable).map {
         .fresh($0)
       }
+    }
+    // Merges nested past the limit map the element new (see ``MappingRun/mergeDepth``).
+    if match != .target, run.mergeDepth >= MappingRun.mergeDepthLimit {
+      return replacing(at: index, run: &run)
     }
     switch match {
     case .target:

@@ -261,7 +261,7 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
     -> PendingValue<Value>?
   {
-    if rule.mergesInPlace(in: run), let merge = shape.merge {
+    if !run.mergesCallInstance, rule.mergesInPlace(in: run), let merge = shape.merge {
       let errorsBefore = run.errors.count
       if let pending = merge(writer.value(in: object), index, resolvedChildPlan(mapping), &run) {
         return pending

@@ -345,20 +345,24 @@ extension MappingRun {
 private final class ScratchRun {
   var run: MappingRun
 
-  /// A scratch run of `outer` over `view`, at `outer`'s path: the path is moved, not copied
-  /// (a copy is as long as the recursion is deep, and appending to it copied it again), and
-  /// moved back by ``addProblems(to:)``.
+  /// A scratch run of `outer` over `view`, at `outer`'s path and within its merges: the path
+  /// and the call's instances are moved, not copied (a copy is as long as the recursion is
+  /// deep, and appending to it copied it again), and moved back by ``addProblems(to:)``, so
+  /// the objects mapped from the scratch tape share the call's identity map.
   @inline(never)
   init(of outer: inout MappingRun, tape view: _UnsafeTapeView) {
     run = outer.scratch(tape: view, errorLimit: outer.errors.limit)
     swap(&run.path, &outer.path)
+    swap(&run.instances, &outer.instances)
+    run.mergeDepth = outer.mergeDepth
   }
 
   /// Adds this run's problems to `outer`'s: its kept ones, then its omitted ones, counted; and
-  /// gives `outer` its path back.
+  /// gives `outer` its path and its instances back.
   @inline(never)
   func addProblems(to outer: inout MappingRun) {
     swap(&run.path, &outer.path)
+    swap(&run.instances, &outer.instances)
     outer.errors += run.errors
     outer.diagnostics += run.diagnostics
   }

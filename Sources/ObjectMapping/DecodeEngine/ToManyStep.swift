@@ -96,9 +96,10 @@ final class ToManyStep<
     -> PendingValue<Collection>?
   {
     let entry = run.tape[index]
+    let policy = run.mergesCallInstance ? .replace : rule.collectionPolicy
     if entry.kind == .null {
       let current = writer.value(in: object)
-      switch rule.collectionPolicy {
+      switch policy {
       case .union, .append, .prepend:
         // A policy that combines with the existing children has nothing to add: the
         // collection keeps its elements, optional or not (RestKit's union).
@@ -124,8 +125,7 @@ final class ToManyStep<
     let current = writer.value(in: object).mappedElements
     guard
       let pending = plan.mergeChildren(
-        current, at: index, policy: rule.collectionPolicy, onFailure: rule.childFailure,
-        run: &run)
+        current, at: index, policy: policy, onFailure: rule.childFailure, run: &run)
     else { return nil }
     return Self.pendingCollection(pending)
   }
@@ -136,8 +136,8 @@ final class ToManyStep<
     let current = writer.value(in: object).mappedElements
     guard
       let pending = resolvedChildPlan(mapping).mergeChildren(
-        current, list: list, policy: rule.collectionPolicy, onFailure: rule.childFailure,
-        run: &run)
+        current, list: list, policy: run.mergesCallInstance ? .replace : rule.collectionPolicy,
+        onFailure: rule.childFailure, run: &run)
     else { return nil }
     return Self.pendingCollection(pending)
   }

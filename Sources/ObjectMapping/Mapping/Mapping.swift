@@ -362,8 +362,15 @@ public struct Mapping<Object>: MappingProtocol {
   /// payload id equals an existing child's id is merged into that child (the same instance, for
   /// classes) instead of replacing it, and among the children mapped onto one existing
   /// collection the same id twice is one object; a store-backed load (`ObjectMappingStore`)
-  /// keeps one instance per id for the whole response. A fresh mapping makes one object per
-  /// representation, as RestKit did for objects outside Core Data. A payload without an id
+  /// keeps one instance per id for the whole response.
+  ///
+  /// For a class model, every call also keeps one instance per id (an identity map per mapping
+  /// run, as RestKit's Core Data cache did): the same id again anywhere in the payload (another
+  /// element, another relationship, another route of a ``Mapper``) is the same instance, the
+  /// later representation mapped onto it as `map(_:onto:)` maps (present keys written, absent
+  /// ones kept, the initializer not run again; its collections replace the earlier ones, whatever
+  /// their policy). A representation that fails leaves the instance as it was. Structs keep one value per representation; a stream (`elements(of:)`) keeps one
+  /// map per element, so that its memory does not grow with the stream. A payload without an id
   /// never matches.
   ///
   /// ```swift

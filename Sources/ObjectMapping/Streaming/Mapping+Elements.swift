@@ -112,6 +112,8 @@ struct MappedElements<Object>: ElementReading {
           run.path.push(arrayPath)
           run.path.append(.index(index))
           run.errors = CappedList(limit: limit)
+          // One identity map per element: a stream's memory does not grow with its elements.
+          if !run.instances.isEmpty { run.instances.removeAll() }
           plan.collectElement(at: 0, into: &ready, run: &run)
           if run.needsWholePayload {
             return failing(

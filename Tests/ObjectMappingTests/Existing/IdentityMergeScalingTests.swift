@@ -194,3 +194,42 @@ extension String {
     "{\"\(key)\"" + dropFirst(#"{"items""#.count)
   }
 }
+
+/// A call's identity map (one instance per id in a fresh mapping): a payload repeating one id
+/// maps each later occurrence onto the call's instance. Its collections are replaced (the later
+/// values win) whatever their policy; merged under `.append`, 40,000 occurrences of one box
+/// with one item took 145 s (each copied what the earlier ones had appended).
+@Suite("The identity map of a call grows linearly", .serialized)
+struct RunIdentityMapScalingTests {
+  /// `[{"id": 7, "items": [{"id": …}], "owner": {"id": 1, …}}, …]`, `count` times.
+  static func repeatedBoxes(_ count: Int) -> String {
+    var boxes: [String] = []
+    boxes.reserveCapacity(count)
+    for offset in 0..<count {
+      boxes.append(
+        #"{"id": 7, "items": [{"id": \#(offset), "name": "n"}], "owner": {"id": 1, "name": "o"}}"#)
+    }
+    return "[" + boxes.joined(separator: ", ") + "]"
+  }
+
+  @Test(arguments: [CollectionPolicy.replace, .union, .append, .prepend, .clearThenAppend])
+  func repeatsOfOneIdInAFreshMapping(policy: CollectionPolicy) throws {
+    let ratio = try growthRatio(n: IdentityMergeScalingTests.n) { size in
+      let boxes = try boxMapping(policy).mapCollection(Self.repeatedBoxes(size))
+      #expect(boxes.count == size && boxes.allSatisfy { $0 === boxes[0] })
+      // The last occurrence's items, whatever the policy.
+      #expect(boxes[0].items.map(\.id) == [size - 1])
+    }
+    #expect(ratio < 8, "4× the repeats took \(ratio)× the time")
+  }
+
+  @Test func manyDistinctIdsInAFreshMapping() throws {
+    let ratio = try growthRatio(n: IdentityMergeScalingTests.n) { size in
+      let items = itemsPayload(size) { $0 }.dropFirst(#"{"items": "#.count)
+      let box = try boxMapping().map(
+        #"{"id": 0, "owner": {"id": 1, "name": "o"}, "items": "# + items)
+      #expect(box.items.count == size)
+    }
+    #expect(ratio < 8, "4× the children took \(ratio)× the time")
+  }
+}

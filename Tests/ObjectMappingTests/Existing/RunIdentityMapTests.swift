@@ -1,0 +1,290 @@
+import Foundation
+import ObjectMapping
+import Synchronization
+import Testing
+
+// One identity map per mapping run (the reference's "Ours" for RestKit's duplicate objects,
+// #2000, #1194, #661): in one call, the same id twice is the same class instance, the later
+// representation mapped onto it as `map(_:onto:)` maps; structs, mappings without an identity
+// and payloads without an id keep one value per representation.
+// `theSameIdTwiceInOnePayloadIsOneInstance` runs the sample of UpdatingExistingObjects.md's "One
+// instance per id in every call".
+
+/// Counts the initializer runs of the models made with it.
+private final class MadeCount: Sendable {
+  private let count = Atomic<Int>(0)
+  func increment() { count.add(1, ordering: .relaxed) }
+  var value: Int { count.load(ordering: .relaxed) }
+}
+
+private final class RunAuthor {
+  var id: Int?
+  var name = ""
+  var age = 0
+  init(_ made: MadeCount) { made.increment() }
+}
+
+private final class RunArticle {
+  var title = ""
+  var author: RunAuthor?
+  var editors: [RunAuthor] = []
+}
+
+private final class RunPerson {
+  var id = 0
+  var name = ""
+  var friends: [RunPerson] = []
+  var parent: RunPerson?
+}
+
+private struct RunAuthorValue {
+  var id = 0
+  var name = ""
+}
+
+private struct RunArticleValue {
+  var title = ""
+  var author = RunAuthorValue()
+}
+
+private func runAuthorMapping(_ made: MadeCount, identified: Bool = true) -> Mapping<RunAuthor> {
+  let make: @Sendable () -> RunAuthor = { RunAuthor(made) }
+  let mapping = Mapping(make) {
+    Attribute("id", \.id)
+    Attribute("name", \.name)
+    Attribute("age", \.age, default: 0)
+  }
+  return identified ? mapping.identified(by: \.id) : mapping
+}
+
+private func runArticleMapping(_ made: MadeCount, identified: Bool = true) -> Mapping<RunArticle> {
+  Mapping(RunArticle.init) {
+    Attribute("title", \.title)
+    Relationship("author", \.author, runAuthorMapping(made, identified: identified))
+    Relationship("editors", \.editors, runAuthorMapping(made, identified: identified))
+      .optional()
+  }
+}
+
+@Suite struct RunIdentityMapTests {
+  @Test func theSameIdTwiceInOnePayloadIsOneInstance() throws {
+    let made = MadeCount()
+    let articles = try runArticleMapping(made).mapCollection(
+      #"""
+      [{"title": "a", "author": {"id": 7, "name": "Ann", "age": 40}},
+       {"title": "b", "author": {"id": 7, "name": "Ann B."}, "editors": [{"id": 7}, {"id": 8, "name": "Bo"}]},
+       {"title": "c", "author": {"id": 8}}]
+      """#)
+    #expect(articles.count == 3)
+    let ann = try #require(articles[0].author)
+    #expect(articles[1].author === ann)
+    #expect(articles[1].editors.first === ann)
+    #expect(articles[2].author === articles[1].editors.last)
+    // The later representation is mapped onto the instance: its keys written, the absent kept.
+    #expect(ann.name == "Ann B." && ann.age == 40)
+    #expect(articles[2].author?.name == "Bo")
+    // One initializer run per id: a later occurrence makes no model.
+    #expect(made.value == 2)
+  }
+
+  @Test func withoutAnIdentityEveryRepresentationIsItsOwnInstance() throws {
+    let made = MadeCount()
+    let articles = try runArticleMapping(made, identified: false).mapCollection(
+      #"[{"title": "a", "author": {"id": 7, "name": "Ann"}}, {"title": "b", "author": {"id": 7, "name": "Ann"}}]"#
+    )
+    #expect(articles[0].author !== articles[1].author)
+    #expect(made.value == 2)
+  }
+
+  @Test func aMissingIdNeverMatches() throws {
+    let made = MadeCount()
+    let articles = try runArticleMapping(made).mapCollection(
+      #"""
+      [{"title": "a", "author": {"name": "Ann"}}, {"title": "b", "author": {"name": "Ann"}},
+       {"title": "c", "author": {"id": null, "name": "Ann"}}, {"title": "d", "author": {"id": null, "name": "Ann"}}]
+      """#)
+    let authors = articles.compactMap(\.author)
+    #expect(authors.count == 4)
+    #expect(Set(authors.map(ObjectIdentifier.init)).count == 4)
+  }
+
+  @Test func theMapIsPerCall() throws {
+    let made = MadeCount()
+    let mapping = runArticleMapping(made)
+    let payload = #"{"title": "a", "author": {"id": 7, "name": "Ann"}}"#
+    let first = try mapping.map(payload)
+    let second = try mapping.map(payload)
+    #expect(first.author !== second.author)
+  }
+
+  @Test func anotherModelTypeWithTheSameIdIsAnotherObject() throws {
+    let made = MadeCount()
+    let personMapping = Mapping(RunPerson.init) {
+      Attribute("id", \.id)
+      Attribute("name", \.name)
+    }.identified(by: \.id)
+    struct Pair {
+      var author: RunAuthor?
+      var person: RunPerson?
+    }
+    let pair = try Mapping(Pair.init) {
+      Relationship("author", \.author, runAuthorMapping(made))
+      Relationship("person", \.person, personMapping)
+    }.map(#"{"author": {"id": 1, "name": "A"}, "person": {"id": 1, "name": "P"}}"#)
+    #expect(pair.author?.name == "A" && pair.person?.name == "P")
+  }
+
+  @Test func aRepresentationThatFailsLeavesTheInstanceAsItWas() throws {
+    let made = MadeCount()
+    let mapped = try runArticleMapping(made).mapCollection(
+      #"""
+      [{"title": "a", "author": {"id": 7, "name": "Ann", "age": 40}},
+       {"title": "b", "author": {"id": 7, "name": "Changed", "age": "forty"}},
+       {"title": "c", "author": {"id": 7}}]
+      """#, options: .skippingInvalidElements)
+    #expect(mapped.objects.map(\.title) == ["a", "c"])
+    #expect(mapped.errors.map(\.path) == ["/1/author/age"])
+    let ann = try #require(mapped.objects[0].author)
+    #expect(mapped.objects[1].author === ann)
+    #expect(ann.name == "Ann" && ann.age == 40)
+
+    // Throwing: the call fails with the failed representation's error at its path.
+    #expect {
+      _ = try runArticleMapping(made).mapCollection(
+        #"[{"title": "a", "author": {"id": 7, "name": "Ann"}}, {"title": "b", "author": {"id": 7, "age": "x"}}]"#
+      )
+    } throws: { error in
+      (error as? MappingErrors)?.errors.map(\.path) == ["/1/author/age"]
+    }
+  }
+
+  @Test func anObjectNestedInItselfIsTwoInstancesAndTheOuterOneIsKept() throws {
+    let mapping = Mapping(RunPerson.init) {
+      Attribute("id", \.id)
+      Attribute("name", \.name)
+      Relationship("parent", \.parent, lazy: { memberMapping })
+      Relationship("friends", \.friends, lazy: { memberMapping }).optional()
+    }.identified(by: \.id)
+    let people = try mapping.mapCollection(
+      #"""
+      [{"id": 1, "name": "outer", "parent": {"id": 1, "name": "inner"}},
+       {"id": 2, "name": "two", "friends": [{"id": 1, "name": "renamed"}]}]
+      """#)
+    let outer = people[0]
+    let inner = try #require(outer.parent)
+    #expect(inner !== outer)
+    #expect(inner.name == "inner")
+    #expect(people[1].friends.first === outer)
+    #expect(outer.name == "renamed")
+  }
+
+  @Test func friendsOfFriendsShareInstances() throws {
+    let people = try memberMapping.mapCollection(
+      #"""
+      [{"id": 1, "name": "Ann", "friends": [{"id": 2, "name": "Bo"}, {"id": 3, "name": "Cy"}]},
+       {"id": 2, "friends": [{"id": 3}]}]
+      """#)
+    let ann = people[0]
+    let bo = people[1]
+    #expect(ann.friends.first === bo)
+    #expect(bo.name == "Bo")
+    #expect(bo.friends.first === ann.friends.last)
+  }
+
+  @Test func aMappersRoutesShareOneMap() throws {
+    let made = MadeCount()
+    let provider = MappingProvider {
+      Route("articles", runArticleMapping(made))
+      Route("featured", runAuthorMapping(made))
+    }
+    let result = try Mapper(provider).map(
+      #"{"articles": [{"title": "a", "author": {"id": 7, "name": "Ann"}}], "featured": {"id": 7}}"#)
+    let article = try #require(result.first(RunArticle.self, at: "articles"))
+    let featured = try #require(result.first(RunAuthor.self, at: "featured"))
+    #expect(article.author === featured)
+    #expect(featured.name == "Ann")
+  }
+
+  @Test func structsKeepOneValuePerRepresentation() throws {
+    let author = Mapping(RunAuthorValue.init) {
+      Attribute("id", \.id)
+      Attribute("name", \.name)
+    }.identified(by: \.id)
+    let mapping = Mapping(RunArticleValue.init) {
+      Attribute("title", \.title)
+      Relationship("author", \.author, author)
+    }
+    let articles = try mapping.mapCollection(
+      #"[{"title": "a", "author": {"id": 7, "name": "Ann"}}, {"title": "b", "author": {"id": 7, "name": "Other"}}]"#
+    )
+    #expect(articles.map(\.author.name) == ["Ann", "Other"])
+    // A value is not an instance to map onto: the second still needs its required name.
+    #expect(throws: MappingErrors.self) {
+      _ = try mapping.mapCollection(
+        #"[{"title": "a", "author": {"id": 7, "name": "Ann"}}, {"title": "b", "author": {"id": 7}}]"#
+      )
+    }
+  }
+
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+  @Test func aStreamKeepsNoIdentityAcrossElements() async throws {
+    let made = MadeCount()
+    let payload = Data(
+      #"[{"title": "a", "author": {"id": 7, "name": "Ann"}}, {"title": "b", "author": {"id": 7, "name": "Ann"}}]"#
+        .utf8)
+    var streamed: [RunArticle] = []
+    for try await article in runArticleMapping(made).elements(
+      of: ProbedChunks(Array(payload), size: 16))
+    { streamed.append(article) }
+    #expect(streamed.count == 2)
+    #expect(streamed[0].author !== streamed[1].author)
+    // The same payload mapped whole: one instance.
+    let whole = try runArticleMapping(made).mapCollection(payload)
+    #expect(whole[0].author === whole[1].author)
+  }
+}
+
+private let memberMapping: Mapping<RunPerson> = Mapping(RunPerson.init) {
+  Attribute("id", \.id)
+  Attribute("name", \.name)
+  Relationship("friends", \.friends, lazy: { memberMapping }).optional()
+}.identified(by: \.id)
+
+extension RunIdentityMapTests {
+  @Test func aReportsPartialObjectHoldsTheInstanceAsItWas() throws {
+    let made = MadeCount()
+    let report = runArticleMapping(made).report(
+      #"{"title": "a", "author": {"id": 7, "name": "Ann", "age": 40}, "editors": [{"id": 7, "name": "Changed", "age": "x"}]}"#
+    )
+    #expect(report.object == nil)
+    #expect(report.errors.map(\.path) == ["/editors/0/age"])
+    let partial = try #require(report.partialObject)
+    let ann = try #require(partial.author)
+    #expect(partial.editors.count == 1)
+    #expect(partial.editors.first === ann)
+    #expect(ann.name == "Ann" && ann.age == 40)
+  }
+}
+
+extension RunIdentityMapTests {
+  /// A distinct union's objects are mapped from a tape of their own, in a run of their own:
+  /// the call's instances go with them.
+  @Test func objectsUnderACollectionOperatorShareTheCallsInstances() throws {
+    let made = MadeCount()
+    struct Shelf {
+      var lead: RunAuthor?
+      var all: [RunAuthor] = []
+    }
+    let shelf = try Mapping(Shelf.init) {
+      Relationship("lead", \.lead, runAuthorMapping(made))
+      Relationship("rows.@distinctUnionOfObjects", \.all, runAuthorMapping(made)).optional()
+    }.map(
+      #"{"lead": {"id": 7, "name": "Ann"}, "rows": [{"id": 7, "age": 3}, {"id": 8, "name": "Bo"}]}"#
+    )
+    let ann = try #require(shelf.lead)
+    #expect(shelf.all.count == 2)
+    #expect(shelf.all.first === ann)
+    #expect(ann.name == "Ann" && ann.age == 3)
+    #expect(made.value == 2)
+  }
+}
