@@ -17,8 +17,8 @@
 /// JSON nesting) fits a 512 KB thread stack, the size of a secondary thread on Apple platforms,
 /// in release builds: about 370 bytes of stack per level of JSON for children in arrays, 600
 /// for a to-one chain, 800 for nested-key mappings, 700 through a ``DynamicMapping`` (at most
-/// 412 KB at 512 levels; a class model with an identity: 540 bytes in arrays, 900 for a to-one
-/// chain, 457 KB). Merging into existing instances takes about 5 KB per level, so merges nest
+/// 412 KB at 512 levels; a class model with an identity: 510 bytes in arrays, 820 for a to-one
+/// chain, 418 KB). Merging into existing instances takes about 5 KB per level, so merges nest
 /// at most 32 deep and deeper objects are mapped new. Serializing nested sets takes 1 KB per
 /// level (each element is built as a ``Node`` to be sorted), so sets nested more than about 240
 /// deep need a larger stack.
