@@ -341,9 +341,10 @@ final class _MappingPlan<Object>: Sendable {
   ///
   /// The instance is kept once it is complete, so an object nested in itself (`{"id": 1,
   /// "parent": {"id": 1}}`) is two instances (one could not hold itself before it is made); the
-  /// outer one, kept last, is the instance later occurrences map onto. Inside more than
-  /// ``MappingRun/mergeDepthLimit`` merges, an occurrence is a new instance, not kept (see
-  /// ``MappingRun/mergeDepth``).
+  /// outer one, kept last, is the instance later occurrences map onto. Inside
+  /// ``MappingRun/mergeDepthLimit`` merges an occurrence is not merged: it is a new instance,
+  /// which the run keeps for its id from then on, as its parent now holds it instead of the
+  /// earlier one (see ``MappingRun/mergeDepth``).
   ///
   /// Out of line, with the lookup and the merge out of line too: recursion through a new object
   /// repeats this frame per level of nesting, so it stays as small as the plain path's.
