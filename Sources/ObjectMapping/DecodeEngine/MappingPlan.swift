@@ -389,9 +389,8 @@ final class _MappingPlan<Object>: Sendable {
   private func mergeKnownInstance(
     at index: Int, keepsFailed: Bool, run: inout MappingRun, accept: (consuming Object) -> Void
   ) -> Bool {
-    guard let id = payloadIdentity(at: index, run: &run),
-      let known = run.instances[InstanceKey(type: ObjectIdentifier(Object.self), id: id)]
-        as? Object
+    guard let identity, let id = payloadIdentity(at: index, run: &run),
+      let known = run.instances[InstanceKey(property: identity.property, id: id)] as? Object
     else { return false }
     let outerMerge = run.mergesCallInstance
     run.mergesCallInstance = true
@@ -410,8 +409,8 @@ final class _MappingPlan<Object>: Sendable {
   /// Keeps `object`, just made, as the run's instance for its id (``MappingRun/instances``).
   @inline(never)
   private func keep(_ object: Object, run: inout MappingRun) {
-    guard let id = identity?.value(object) else { return }
-    run.instances[InstanceKey(type: ObjectIdentifier(Object.self), id: id)] = object as AnyObject
+    guard let identity, let id = identity.value(object) else { return }
+    run.instances[InstanceKey(property: identity.property, id: id)] = object as AnyObject
   }
 
   /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for dynamic and nested-key mappings,

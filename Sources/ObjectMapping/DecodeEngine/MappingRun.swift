@@ -200,7 +200,7 @@ struct MappingRun {
   /// The index of the last array crossed to reach the value at ``fannedOutDepth``.
   var fannedOutIndex = 0
   /// The class instances this run made for mappings with an identity (``Mapping/identified(by:)``),
-  /// by model type and id: the same id later in the payload is mapped onto the same instance
+  /// by identity property and id: the same id later in the payload is mapped onto the same instance
   /// (the reference's identity map per mapping run). Empty, and free, for other mappings.
   var instances: [InstanceKey: AnyObject] = [:]
   /// The merges that may enclose one another (``mergeDepth``).
@@ -412,8 +412,10 @@ struct SpecialTargetKey: Hashable {
   let document: Int
 }
 
-/// A class instance's key in ``MappingRun/instances``: its model type and its id.
+/// A class instance's key in ``MappingRun/instances``: the identity property (whose root is
+/// the model type), and the id. Two mappings of one class identified by different properties
+/// (`\.id` and `\.code`) never take each other's instances for an equal value.
 struct InstanceKey: Hashable {
-  let type: ObjectIdentifier
+  let property: AnyKeyPath
   let id: AnyHashable
 }

@@ -288,3 +288,32 @@ extension RunIdentityMapTests {
     #expect(made.value == 2)
   }
 }
+
+extension RunIdentityMapTests {
+  /// One class identified by two properties in two mappings: an equal value of the other
+  /// property is not the same object.
+  @Test func anotherIdentityPropertyWithAnEqualValueIsAnotherObject() throws {
+    final class Account {
+      var id = 0
+      var number = 0
+    }
+    struct Pair {
+      var byId: Account?
+      var byNumber: Account?
+    }
+    let byId = Mapping(Account.init) {
+      Attribute("id", \.id)
+      Attribute("number", \.number)
+    }.identified(by: \.id)
+    let byNumber = Mapping(Account.init) {
+      Attribute("id", \.id)
+      Attribute("number", \.number)
+    }.identified(by: \.number)
+    let pair = try Mapping(Pair.init) {
+      Relationship("a", \.byId, byId)
+      Relationship("b", \.byNumber, byNumber)
+    }.map(#"{"a": {"id": 7, "number": 1}, "b": {"id": 2, "number": 7}}"#)
+    #expect(pair.byId !== pair.byNumber)
+    #expect(pair.byId?.id == 7 && pair.byNumber?.id == 2)
+  }
+}
