@@ -317,3 +317,26 @@ extension RunIdentityMapTests {
     #expect(pair.byId?.id == 7 && pair.byNumber?.id == 2)
   }
 }
+
+extension RunIdentityMapTests {
+  /// A later occurrence's `[String: T]` relationship replaces the earlier entries even under
+  /// `.policy(.merge)` (the later values win; merging would accumulate across repeats).
+  @Test func aLaterOccurrencesDictionaryReplacesTheEarlierOneUnderMerge() throws {
+    final class Shelf {
+      var id = 0
+      var byKey: [String: RunAuthor] = [:]
+    }
+    let made = MadeCount()
+    let shelves = try Mapping(Shelf.init) {
+      Attribute("id", \.id)
+      Relationship("byKey", \.byKey, runAuthorMapping(made)).policy(.merge).optional()
+    }.identified(by: \.id).mapCollection(
+      #"""
+      [{"id": 1, "byKey": {"a": {"id": 7, "name": "Ann"}}},
+       {"id": 1, "byKey": {"b": {"id": 8, "name": "Bo"}}}]
+      """#)
+    #expect(shelves[0] === shelves[1])
+    #expect(shelves[0].byKey.keys.sorted() == ["b"])
+    #expect(shelves[0].byKey["b"]?.name == "Bo")
+  }
+}
