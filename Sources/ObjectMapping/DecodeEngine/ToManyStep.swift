@@ -92,11 +92,18 @@ final class ToManyStep<
     if let value { writer.write(value, into: &object) }
   }
 
+  /// The rule's policy, or `.replace` when the run maps a repeated id onto the instance the
+  /// call already made: the later representation's collection wins (see
+  /// `MappingRun.mergesCallInstance`).
+  private func collectionPolicy(in run: MappingRun) -> CollectionPolicy {
+    run.mergesCallInstance ? .replace : rule.collectionPolicy
+  }
+
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
     -> PendingValue<Collection>?
   {
     let entry = run.tape[index]
-    let policy = run.mergesCallInstance ? .replace : rule.collectionPolicy
+    let policy = collectionPolicy(in: run)
     if entry.kind == .null {
       let current = writer.value(in: object)
       switch policy {
@@ -136,8 +143,8 @@ final class ToManyStep<
     let current = writer.value(in: object).mappedElements
     guard
       let pending = resolvedChildPlan(mapping).mergeChildren(
-        current, list: list, policy: run.mergesCallInstance ? .replace : rule.collectionPolicy,
-        onFailure: rule.childFailure, run: &run)
+        current, list: list, policy: collectionPolicy(in: run), onFailure: rule.childFailure,
+        run: &run)
     else { return nil }
     return Self.pendingCollection(pending)
   }
