@@ -340,3 +340,28 @@ extension RunIdentityMapTests {
     #expect(shelves[0].byKey["b"]?.name == "Bo")
   }
 }
+
+extension RunIdentityMapTests {
+  /// In `map(_:onto:)` an existing child is found through its own relationship; the map holds
+  /// the instances the call makes and does not search the rest of the target (the guide's "One
+  /// instance per id in every call"). The existing author is merged; an editor with its id is
+  /// a new instance (under `.replace`, the same id twice in one relationship's elements is one
+  /// element, the later values written onto it).
+  @Test func ontoAnExistingObjectTheMapHoldsTheInstancesTheCallMakes() throws {
+    let made = MadeCount()
+    let existingAuthor = RunAuthor(made)
+    existingAuthor.id = 7
+    existingAuthor.name = "Ann"
+    var article = RunArticle()
+    article.author = existingAuthor
+    try runArticleMapping(made).map(
+      #"{"author": {"id": 7, "name": "Ann B."}, "editors": [{"id": 7, "name": "Ed"}, {"id": 7}]}"#,
+      onto: &article)
+    #expect(article.author === existingAuthor)
+    #expect(existingAuthor.name == "Ann B.")
+    #expect(article.editors.count == 1)
+    #expect(article.editors[0] !== existingAuthor)
+    #expect(article.editors[0].id == 7 && article.editors[0].name == "Ed")
+    #expect(made.value == 2)
+  }
+}
