@@ -244,24 +244,7 @@ extension Node {
   /// reaches into every element (RestKit: `"human"` over `[{"human": …}, …]`), leaving out the
   /// elements without it. `nil` when nothing is there.
   func value(atKeyPath keyPath: String) -> Node? {
-    var keys: [String] = []
-    var current = ""
-    var escaping = false
-    for character in keyPath {
-      if escaping {
-        current.append(character)
-        escaping = false
-      } else if character == "\\" {
-        escaping = true
-      } else if character == "." {
-        keys.append(current)
-        current = ""
-      } else {
-        current.append(character)
-      }
-    }
-    keys.append(current)
-    return value(at: keys[...])
+    value(at: _dottedKeys(keyPath).keys[...])
   }
 
   private func value(at keys: ArraySlice<String>) -> Node? {

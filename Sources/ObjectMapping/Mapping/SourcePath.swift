@@ -60,7 +60,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// `"shelves.@distinctUnionOfArrays.title"`. Such a rule only decodes. `\@count` is the
   /// plain key `@count`.
   public init(_ text: String) {
-    let (keys, escaped) = Self.dottedKeys(text)
+    let (keys, escaped) = _dottedKeys(text)
     if !escaped[0], let special = Self.special(keys) {
       self = special
     } else if let operation = CollectionOperation(keys: keys, escaped: escaped),
@@ -77,7 +77,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// ``appending(_:)`` adds, the parts of a compound source and a matcher's discriminator, all of
   /// which name keys of a representation.
   init(keyPath text: String) {
-    self.init(dotted: Self.dottedKeys(text).keys)
+    self.init(dotted: _dottedKeys(text).keys)
   }
 
   /// Keys split at unescaped dots, with a leading placeholder (`"(username).email"`) taken out.
@@ -88,36 +88,6 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     } else {
       self.init(keys: keys)
     }
-  }
-
-  /// The keys of dotted `text`, and for each whether its first character was escaped
-  /// (`\@parent`, `\@count`).
-  private static func dottedKeys(_ text: String) -> (keys: [String], escaped: [Bool]) {
-    var keys: [String] = []
-    var escaped: [Bool] = []
-    var current = ""
-    var currentEscaped = false
-    var escaping = false
-    for character in text {
-      if escaping {
-        if current.isEmpty { currentEscaped = true }
-        current.append(character)
-        escaping = false
-      } else if character == "\\" {
-        escaping = true
-      } else if character == "." {
-        keys.append(current)
-        escaped.append(currentEscaped)
-        current = ""
-        currentEscaped = false
-      } else {
-        current.append(character)
-      }
-    }
-    if escaping { current.append("\\") }
-    keys.append(current)
-    escaped.append(currentEscaped)
-    return (keys, escaped)
   }
 
   /// The first keys that name a special source (``special(_:)``).

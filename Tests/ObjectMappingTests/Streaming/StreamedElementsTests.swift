@@ -101,6 +101,21 @@ import Testing
     }
   }
 
+  /// A stream's key path is read as a mapping's source path is: `\.` is a literal dot, and a
+  /// trailing `\` a literal backslash (one reader of dotted keys serves the source paths, the
+  /// streams and the object manager's response key paths).
+  @Test func aKeyPathWithEscapesReadsTheKeysASourcePathReads() async throws {
+    let keyPath = #"page\.v2.items\"#
+    #expect(SourcePath(keyPath).keys == ["page.v2", #"items\"#])
+    let array = String(decoding: Self.payload(3), as: UTF8.self)
+    let text = #"{"page.v2": {"items\\": \#(array)}, "page": {"v2": {"items": []}}}"#
+    let (elements, error) = await collect(
+      Self.articleMapping.elements(
+        of: ProbedChunks(Array(text.utf8), size: 7), as: .array(at: keyPath)))
+    #expect(error == nil)
+    #expect(elements == (try Self.wholeCollection(Self.payload(3))))
+  }
+
   @Test func aPayloadThatIsNotAnArrayMapsAsMapCollectionMapsIt() async throws {
     let text = Self.article(3)
     let (elements, error) = await collect(

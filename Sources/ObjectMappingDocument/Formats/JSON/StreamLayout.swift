@@ -47,7 +47,7 @@ public struct StreamLayout: Sendable, Hashable, CustomStringConvertible {
   /// - Parameter keyPath: Dot-separated object keys; `""` is the top-level array (``array``).
   /// - Returns: The layout.
   public static func array(at keyPath: String) -> StreamLayout {
-    keyPath.isEmpty ? .array : StreamLayout(keys: _keys(of: keyPath), keyPath: keyPath)
+    keyPath.isEmpty ? .array : StreamLayout(keys: _dottedKeys(keyPath).keys, keyPath: keyPath)
   }
 
   /// JSON Lines (NDJSON, `application/x-ndjson`, `application/jsonl`): one JSON value per line,
@@ -88,27 +88,5 @@ public struct StreamLayout: Sendable, Hashable, CustomStringConvertible {
     default:
       return fallback
     }
-  }
-
-  /// The keys of a dotted key path (`\.` is a literal dot).
-  private static func _keys(of keyPath: String) -> [String] {
-    var keys: [String] = []
-    var current = ""
-    var escaping = false
-    for character in keyPath {
-      if escaping {
-        current.append(character)
-        escaping = false
-      } else if character == "\\" {
-        escaping = true
-      } else if character == "." {
-        keys.append(current)
-        current = ""
-      } else {
-        current.append(character)
-      }
-    }
-    keys.append(current)
-    return keys
   }
 }
