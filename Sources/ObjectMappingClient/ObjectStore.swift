@@ -278,7 +278,7 @@ extension ObjectManager {
         }
       } catch {
         for var problem in error.errors {
-          guard errors.count < 1_000 else {
+          guard errors.count < options.resolvedErrorLimit else {
             omitted += 1
             continue
           }

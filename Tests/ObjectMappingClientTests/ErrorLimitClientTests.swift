@@ -65,4 +65,35 @@ struct ErrorLimitClientTests {
       #expect(errors.errors.count == 4 && errors.omittedCount == 0)
     }
   }
+
+  final class Stored {
+    var id = 0
+  }
+
+  /// A load into an identity store maps element by element: the errors of all its elements
+  /// together are kept up to the same limit (they were capped at 1,000 whatever the options).
+  @Test @MainActor func aLoadIntoAnIdentityStoreKeepsTheLimitAcrossItsElements() async throws {
+    let server = try LoopbackServer { _ in
+      .json(#"[{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]"#)
+    }
+    defer { server.stop() }
+    let mapping = Mapping(Stored.init) { Attribute("id", \.id) }.identified(by: \.id)
+    let store = InMemoryObjectStore()
+    for limit in [2, 3] {
+      let manager = ObjectManager(
+        baseURL: server.baseURL, options: MappingOptions(errorLimit: limit), limits: .loopback)
+      do {
+        _ = try await manager.getCollection("/stored", mapping: mapping, store: store)
+        Issue.record("expected a mapping error")
+      } catch {
+        guard case .mapping(let errors, _) = error else {
+          Issue.record("expected a mapping error, got \(error)")
+          continue
+        }
+        #expect(errors.errors.map(\.path) == ["/0/id", "/1/id", "/2/id"].prefix(limit).map { $0 })
+        #expect(errors.omittedCount == 4 - limit)
+      }
+    }
+    #expect(store.ids(of: Stored.self).isEmpty)
+  }
 }

@@ -372,6 +372,33 @@ struct StoreClientLoadTests {
     }
   }
 
+  /// The manager's `MappingOptions.errorLimit` limits a load's errors across all its elements
+  /// (they were capped at 1,000 whatever the options); nothing is saved.
+  @Test func aLoadsErrorsAcrossItsElementsKeepTheManagersLimit() async throws {
+    let responses = Responses()
+    responses["/comments"] = .json(
+      #"[{"id": 1, "article_id": "x"}, {"id": 2, "article_id": "y"}, {"id": 3, "article_id": "z"}]"#
+    )
+    let server = try LoopbackServer { request in responses[request.path] ?? .json("[]") }
+    defer { server.stop() }
+    let manager = ObjectManager(
+      baseURL: server.baseURL, options: MappingOptions(errorLimit: 2),
+      limits: RequestLimits(timeout: .seconds(600)))
+    try await withStore { store, _ in
+      let failed = await #expect(throws: StoreLoadError.self) {
+        try await manager.getCollection("/comments", entity: Self.comments, store: store)
+      }
+      guard case .manager(.mapping(let errors, _))? = failed else {
+        Issue.record("expected a mapping error, not \(String(describing: failed))")
+        return
+      }
+      #expect(errors.errors.map(\.path) == ["/0/article_id", "/0/text"])
+      #expect(errors.omittedCount == 4)
+      let saved = try await store.fetch(Self.comments)
+      #expect(saved.objects.isEmpty)
+    }
+  }
+
   struct Draft: Equatable, Sendable {
     var id: Int?
     var text = ""

@@ -209,8 +209,10 @@ public struct MappingOptions: Sendable {
     return .object(merged)
   }
 
-  /// The number of errors (and diagnostics) a run of a call with these options keeps.
-  var resolvedErrorLimit: Int { max(0, errorLimit ?? Self.defaultErrorLimit) }
+  /// The number of errors (and diagnostics) a run of a call with these options keeps (also
+  /// what the object manager's element-by-element loads keep in all, in ObjectMappingClient
+  /// and ObjectMappingStore).
+  package var resolvedErrorLimit: Int { max(0, errorLimit ?? Self.defaultErrorLimit) }
 
   /// Whether a field that mapping (not serializing) reads is set.
   var setsDecodeSettings: Bool {

@@ -123,7 +123,7 @@ enum PersistentLoad {
     // with its index, and the load stops before touching the store.
     var fresh: [Object] = []
     var ids: [String?] = []
-    var errors = ElementErrors()
+    var errors = ElementErrors(limit: options.resolvedErrorLimit)
     for (index, element) in elements.enumerated() {
       do throws(MappingErrors) {
         let object = try entity.mapping.map(element, with: options)
@@ -193,7 +193,7 @@ enum PersistentLoad {
       working = stored
     }
 
-    var errors = ElementErrors()
+    var errors = ElementErrors(limit: options.resolvedErrorLimit)
     for (index, element) in elements.enumerated() {
       guard let id = ids[index] else { continue }
       do throws(MappingErrors) {
@@ -258,14 +258,16 @@ enum PersistentLoad {
   }
 }
 
-/// Mapping errors of a load's elements, each path under its element's index, capped at 1,000.
+/// Mapping errors of a load's elements, each path under its element's index, at most the
+/// call's error limit in all (``MappingOptions/errorLimit``); the rest are counted.
 private struct ElementErrors {
+  let limit: Int
   var errors: [MappingError] = []
   var omitted = 0
 
   mutating func add(_ error: MappingErrors, at index: Int) {
     for var problem in error.errors {
-      guard errors.count < 1_000 else {
+      guard errors.count < limit else {
         omitted += 1
         continue
       }
