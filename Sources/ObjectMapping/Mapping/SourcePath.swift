@@ -61,14 +61,14 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// plain key `@count`.
   public init(_ text: String) {
     let (keys, escaped) = _dottedKeys(text)
-    if !escaped[0], let special = Self.special(keys) {
+    if !escaped[0], let special = Self.special(keys, escaped: escaped) {
       self = special
     } else if let operation = CollectionOperation(keys: keys, escaped: escaped),
-      placeholderName(keys[0]) == nil
+      escaped[0] || placeholderName(keys[0]) == nil
     {
       self.init(storage: .collection(operation))
     } else {
-      self.init(dotted: keys)
+      self.init(dotted: keys, firstEscaped: escaped[0])
     }
   }
 
@@ -77,12 +77,15 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// ``appending(_:)`` adds, the parts of a compound source and a matcher's discriminator, all of
   /// which name keys of a representation.
   init(keyPath text: String) {
-    self.init(dotted: _dottedKeys(text).keys)
+    let (keys, escaped) = _dottedKeys(text)
+    self.init(dotted: keys, firstEscaped: escaped[0])
   }
 
-  /// Keys split at unescaped dots, with a leading placeholder (`"(username).email"`) taken out.
-  private init(dotted keys: [String]) {
-    if let first = keys.first, let name = placeholderName(first) {
+  /// Keys split at unescaped dots, with a leading placeholder (`"(username).email"`) taken out,
+  /// unless its first character was escaped (`"\\(usd)"` is the key `(usd)`: RestKit #2520's keys
+  /// with parentheses).
+  private init(dotted keys: [String], firstEscaped: Bool) {
+    if !firstEscaped, let first = keys.first, let name = placeholderName(first) {
       self.init(keys: Array(keys.dropFirst()))
       placeholder = name
     } else {
@@ -90,7 +93,7 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The first keys that name a special source (``special(_:)``).
+  /// The first keys that name a special source (``special(_:escaped:)``).
   private static let specialNames: Set<String> = [
     "@self", "@parent", "@root", "@payload", "@metadata",
   ]
@@ -101,11 +104,12 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
   /// each with keys inside it after a dot, and `@metadata.…` (RestKit's
   /// `@metadata.mapping.collectionIndex` is ``SourcePathConvertible/index``). `nil` for any other
   /// first key: JSON-LD's `@id`, `@type` and `@index` are ordinary keys.
-  private static func special(_ keys: [String]) -> SourcePath? {
+  private static func special(_ keys: [String], escaped: [Bool]) -> SourcePath? {
     guard let first = keys.first, specialNames.contains(first) else { return nil }
     let inside = Array(keys.dropFirst())
     switch first {
-    case "@self": return inside.isEmpty ? .rootPath : SourcePath(dotted: inside)
+    case "@self":
+      return inside.isEmpty ? .rootPath : SourcePath(dotted: inside, firstEscaped: escaped[1])
     case "@parent": return SourcePath(storage: .parent(inside))
     case "@metadata" where inside == ["mapping", "collectionIndex"]: return .indexPath
     case "@metadata": return SourcePath(storage: .metadata(inside))
@@ -221,14 +225,15 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
         ([SourcePath(keys: operation.base).description, operation.operator.rawValue]
         + operation.rest.map { SourcePath(keys: [$0]).description }).joined(separator: ".")
     case .keys(let keys):
-      // A first key named like a special source, and a later one named like a collection
-      // operator, is escaped, so that the text reads back as this path (`\@parent`,
-      // `items.\@count`).
+      // A first key named like a special source or a placeholder, and a later one named like
+      // a collection operator, is escaped, so that the text reads back as this path
+      // (`\@parent`, `\(usd)`, `items.\@count`).
       return keys.enumerated().map { offset, key in
         let text = key.replacingAll("\\", with: "\\\\").replacingAll(".", with: "\\.")
         let isReserved =
           offset == 0
-          ? Self.specialNames.contains(key) : CollectionOperation.Operator(rawValue: key) != nil
+          ? Self.specialNames.contains(key) || placeholderName(key) != nil
+          : CollectionOperation.Operator(rawValue: key) != nil
         return isReserved ? "\\" + text : text
       }.joined(separator: ".")
     }

@@ -88,6 +88,31 @@ import Testing
     #expect(SourcePath(keys: ["a.b", "c"]).description == "a\\.b.c")
   }
 
+  /// A key written like a nested-key placeholder (`(usd)`, `{usd}`: RestKit #2520's keys with
+  /// parentheses) is a plain key when its first character is escaped, both ways; unescaped it
+  /// is still a placeholder (a definition problem without a key attribute).
+  @Test func anEscapedParenthesisOrBraceIsAPlainKey() throws {
+    struct Prices: Equatable {
+      var usd: Int?
+      var eur: Int?
+    }
+    let mapping = Mapping(Prices.init) {
+      Attribute(#"\(usd)"#, \.usd)
+      Attribute(#"\{eur}.amount"#, \.eur)
+    }
+    #expect(SourcePath(#"\(usd)"#).keys == ["(usd)"])
+    #expect(SourcePath(#"\(usd)"#).description == #"\(usd)"#)
+    #expect(SourcePath(keys: ["{eur}", "amount"]).description == #"\{eur}.amount"#)
+    let payload = #"{"(usd)": 5, "{eur}": {"amount": 4}}"#
+    let prices = try mapping.map(payload)
+    #expect(prices == Prices(usd: 5, eur: 4))
+    #expect(
+      try mapping.serialize(prices, as: .json) == Data(#"{"(usd)":5,"{eur}":{"amount":4}}"#.utf8))
+    #expect(throws: MappingErrors.self) {
+      try Mapping(Prices.init) { Attribute("(usd)", \.usd) }.validate()
+    }
+  }
+
   @Test func absentNullAndDefaultsFollowTheRules() throws {
     struct Model: Equatable {
       var required = 0
