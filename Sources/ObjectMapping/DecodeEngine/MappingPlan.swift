@@ -462,6 +462,7 @@ final class _MappingPlan<Object>: Sendable {
     on object: inout Object, patch: inout Patch<Object>, ontoExisting: Bool, at index: Int,
     run: inout MappingRun
   ) -> Bool {
+    guard StackSpace.here() >= run.stackFloor || run.hasStackLeft() else { return false }
     if hasKeyVariants, run.hasKeyConvention {
       return runKeyedSteps(
         on: &object, patch: &patch, ontoExisting: ontoExisting, at: index, run: &run)

@@ -204,7 +204,65 @@ struct MappingRun {
   /// (the reference's identity map per mapping run). Empty, and free, for other mappings.
   var instances: [InstanceKey: AnyObject] = [:]
   /// The merges that may enclose one another (``mergeDepth``).
-  static var mergeDepthLimit: Int32 { 32 }
+  static var mergeDepthLimit: Int32 { 16 }
+
+  /// Below this stack address a recursion asks ``hasStackLeft()`` whether it may go on: first
+  /// ``stackQuickAllowance`` below where the run began (no system call for the recursions of
+  /// ordinary payloads), then, once asked, ``stackReserve`` above the thread's stack end (or
+  /// 0, the guard off, where that end is not known).
+  var stackFloor: UInt = 0
+  /// Whether ``stackFloor`` was set from the thread's stack end (asked once per run).
+  var knowsStackEnd = false
+  /// How deep into the stack a run goes before it asks where the thread's stack ends.
+  static var stackQuickAllowance: UInt { 64 * 1024 }
+  /// The stack an object's mapping keeps free below it: room for the frames of one more level
+  /// of nesting (about 5 KB at the most in an optimized build, a merge's), for recording the
+  /// error, and for your validators and transforms. Small, so that the shapes that fitted a
+  /// 512 KB thread with a few KB to spare still map there; unoptimized frames are larger.
+  static var stackReserve: UInt {
+    #if DEBUG
+      64 * 1024
+    #else
+      16 * 1024
+    #endif
+  }
+
+  /// Whether the thread's stack has room for one more level of nesting (``stackReserve``),
+  /// asked by each object's mapping once the recursion is past ``stackFloor``. `false` records
+  /// ``MappingError/Kind/stackExhausted(depth:)`` at the current path: the object fails, and
+  /// with it its parents, instead of the process crashing on a thread too small for the
+  /// payload (Documentation/Limits.md, "Depth and the stack"). Out of line: the check before
+  /// it is a comparison.
+  @inline(never)
+  mutating func hasStackLeft() -> Bool {
+    let here = StackSpace.here()
+    if !knowsStackEnd {
+      knowsStackEnd = true
+      // A local whose address is not on the thread's stack (AddressSanitizer keeps locals on
+      // a heap of its own) says nothing about the stack: the guard stays off.
+      guard let (end, top) = StackSpace.bounds(), here >= end, here < top else {
+        stackFloor = 0
+        return true
+      }
+      stackFloor = end &+ Self.stackReserve
+      _ = Self.errorPathReady
+    }
+    // Only the last ``stackReserve`` bytes of the stack fail: a local below the stack's end is
+    // not on it either (a sanitizer's heap of locals), and says nothing.
+    if here >= stackFloor || here < stackFloor &- Self.stackReserve { return true }
+    fail(.stackExhausted(depth: path.count))
+    return false
+  }
+
+  /// The first use of an error's path and text resolves generic metadata in the runtime, which
+  /// takes tens of KB of stack the first time in a process: done once, by the first run that
+  /// asks ``hasStackLeft()`` at a depth with room for it, so that an error at the stack's end
+  /// costs only its own frames.
+  private static let errorPathReady: Bool = {
+    let components: [_PathComponent] = [.key("a"), .index(0)]
+    return !MappingError(path: _jsonPointer(components), .stackExhausted(depth: 2)).description
+      .isEmpty
+  }()
 
   /// Turns the errors recorded since `count` into one diagnostic at the current path: the
   /// element they belong to is skipped.
@@ -235,6 +293,8 @@ struct MappingRun {
 
   init(tape: _UnsafeTapeView, errorLimit: Int) {
     self.tape = tape
+    let start = StackSpace.here()
+    stackFloor = start > Self.stackQuickAllowance ? start - Self.stackQuickAllowance : 0
     errors = CappedList(limit: errorLimit)
     diagnostics = CappedList(limit: errorLimit)
     reading = Reading()
@@ -286,6 +346,9 @@ struct MappingRun {
     run.ontoExisting = ontoExisting
     run.derivedContexts = derivedContexts
     run.metadata = metadata
+    // The same thread and recursion: the scratch run stops where this one would.
+    run.stackFloor = stackFloor
+    run.knowsStackEnd = knowsStackEnd
     return run
   }
 

@@ -268,7 +268,6 @@ extension _MappingPlan {
     _ list: ElementList, dropsFailures: Bool, run: inout MappingRun,
     mapElement: (_ element: Int, _ run: inout MappingRun) -> Bool, dropNew: () -> Void
   ) {
-    var nullTape: _Tape?
     for (position, entry) in list.entries.enumerated() {
       let depth = run.path.count
       let outerFannedOutDepth = run.fannedOutDepth
@@ -283,20 +282,32 @@ extension _MappingPlan {
       if entry >= 0 {
         mapListed(entry, dropsFailures: dropsFailures, run: &run, mapElement, dropNew)
       } else {
-        if nullTape == nil { nullTape = try? _Tape(node: .null) }
-        nullTape?.withView { view in
-          let outerTape = run.tape
-          let outerParent = run.parentIndex
-          run.tape = view
-          run.parentIndex = -1
-          mapListed(0, dropsFailures: dropsFailures, run: &run, mapElement, dropNew)
-          run.tape = outerTape
-          run.parentIndex = outerParent
-        }
+        mapMissing(dropsFailures: dropsFailures, run: &run, mapElement, dropNew)
       }
       run.fannedOutDepth = outerFannedOutDepth
       run.fannedOutIndex = outerFannedOutIndex
       run.path.truncate(to: depth)
+    }
+  }
+
+  /// A missing element of ``forEachListed(_:dropsFailures:run:mapElement:dropNew:)``, mapped as
+  /// `null` on a document of its own. Out of line: a tape held in `forEachListed`'s frame took
+  /// room in every level of a recursion through a list (missing elements are rare: an array of
+  /// arrays reached across an array).
+  @inline(never)
+  private func mapMissing(
+    dropsFailures: Bool, run: inout MappingRun,
+    _ mapElement: (_ element: Int, _ run: inout MappingRun) -> Bool, _ dropNew: () -> Void
+  ) {
+    guard let nullTape = try? _Tape(node: .null) else { return }
+    nullTape.withView { view in
+      let outerTape = run.tape
+      let outerParent = run.parentIndex
+      run.tape = view
+      run.parentIndex = -1
+      mapListed(0, dropsFailures: dropsFailures, run: &run, mapElement, dropNew)
+      run.tape = outerTape
+      run.parentIndex = outerParent
     }
   }
 

@@ -171,23 +171,42 @@ final class SpecialSourceStep<Object>: DecodeStepKind {
     _ operation: CollectionOperatorSource, _ object: inout Object, _ patch: inout Patch<Object>,
     objectIndex: Int, run: inout MappingRun
   ) -> Bool {
-    guard inner.kind.mapsElementLists(in: run, withChecks: false),
-      let entries = operation.unionEntries(in: run.tape, from: objectIndex)
-    else { return false }
+    guard inner.kind.mapsElementLists(in: run, withChecks: false) else { return false }
+    let entries: [Int]?
+    switch unionEntries(operation, objectIndex: objectIndex, run: &run) {
+    case .notInPayload: return false
+    case .failed: return true
+    case .absent: entries = nil
+    case .entries(let found): entries = found
+    }
     let depth = run.path.count
-    switch entries {
-    case .failure(let failure): recordFailure(failure, of: operation, run: &run)
-    case .success(nil):
-      run.path += operation.pathComponents
-      decodeInner(&object, &patch, index: -1, run: &run)
-    case .success(let entries?):
-      run.path += operation.pathComponents
+    run.path += operation.pathComponents
+    if let entries {
       inner.kind.decodeElements(
         ElementList(entries: entries, paths: nil), into: &object, &patch,
         objectIndex: objectIndex, run: &run)
+    } else {
+      decodeInner(&object, &patch, index: -1, run: &run)
     }
     run.path.truncate(to: depth)
     return true
+  }
+
+  /// The tape entries of a union's objects, read out of line: the operator's `Result` and its
+  /// failure are larger than the entries, and ``decodeUnionInPlace(_:_:_:objectIndex:run:)``'s
+  /// frame is repeated by every level of a recursion through the union.
+  @inline(never)
+  private func unionEntries(
+    _ operation: CollectionOperatorSource, objectIndex: Int, run: inout MappingRun
+  ) -> UnionEntries {
+    switch operation.unionEntries(in: run.tape, from: objectIndex) {
+    case nil: return .notInPayload
+    case .failure(let failure)?:
+      recordFailure(failure, of: operation, run: &run)
+      return .failed
+    case .success(nil)?: return .absent
+    case .success(let entries?)?: return .entries(entries)
+    }
   }
 
   /// The rule's step on a scratch tape holding the operator's value. The value is computed out
@@ -366,4 +385,13 @@ private final class ScratchRun {
     outer.errors += run.errors
     outer.diagnostics += run.diagnostics
   }
+}
+
+/// What ``SpecialSourceStep``'s in-place union found: a value that is not in the payload (mapped
+/// from a copy instead), a failure (recorded), no collection, or the objects' tape entries.
+private enum UnionEntries {
+  case notInPayload
+  case failed
+  case absent
+  case entries([Int])
 }

@@ -91,6 +91,11 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
     /// unmappable representations): the key paths searched, sorted, and, when the payload is
     /// an object, its top-level keys (RestKit's error 1001).
     case nothingFound(searched: [String], topLevelKeys: [String]?)
+    /// The payload nests deeper than the thread's stack can map: `depth` is how many keys and
+    /// indexes the path where mapping stopped has. The recursion ends with this error instead of overflowing the
+    /// stack (which would end the process); map on a thread with a larger stack, or lower
+    /// ``JSONReadingOptions/maximumDepth`` (Documentation/Limits.md, "Depth and the stack").
+    case stackExhausted(depth: Int)
   }
 
   /// The error as one line: the path (when not the whole document), then what went wrong.
@@ -148,6 +153,9 @@ extension MappingError.Kind: CustomStringConvertible {
       return "no reader or writer for the content type \(MessageText.quoted(type))"
     case .nothingFound(let searched, let keys):
       return nothingFoundDescription(searched: searched, topLevelKeys: keys)
+    case .stackExhausted(let depth):
+      return "the payload nests too deep for this thread's stack (\(depth) path components "
+        + "here): map on a thread with a larger stack, or lower JSONReadingOptions.maximumDepth"
     }
   }
 }

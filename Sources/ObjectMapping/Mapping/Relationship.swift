@@ -19,7 +19,7 @@
 /// for a to-one chain, 800 for nested-key mappings, 700 through a ``DynamicMapping`` (at most
 /// 412 KB at 512 levels; a class model with an identity: 510 bytes in arrays, 820 for a to-one
 /// chain, 418 KB). Merging into existing instances takes about 5 KB per level, so merges nest
-/// at most 32 deep and deeper objects are mapped new. Serializing nested sets takes 1 KB per
+/// at most 16 deep and deeper objects are mapped new. Serializing nested sets takes 1 KB per
 /// level (each element is built as a ``Node`` to be sorted), so sets nested more than about 240
 /// deep need a larger stack.
 /// Debug builds use about twice as much (up to 1.1 MB at 512 levels); raise

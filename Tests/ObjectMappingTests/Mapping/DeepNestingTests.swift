@@ -482,7 +482,7 @@ extension DeepNestingTests {
       + String(repeating: "}", count: count)
   }
 
-  /// The identity map's merges nest at most `MappingRun.mergeDepthLimit` (32) deep; deeper
+  /// The identity map's merges nest at most `MappingRun.mergeDepthLimit` (16) deep; deeper
   /// occurrences are new instances. Before that limit, `map(_:onto:)` of a 254-deep thread merged
   /// level by level in 5 KB of stack each (1.3 MB), and a payload repeating a thread did the same
   /// through the identity map.
@@ -509,7 +509,7 @@ extension DeepNestingTests {
           "\(first[0] === second[0]) \(first.map(\.id) == second.map(\.id))",
           "\(one[0] === other[0]) \(one.count == other.count)",
           // Onto itself: merged down to the limit (the same instances), new objects deeper.
-          "\(after[0] === before[0]) \(after[30] === before[30]) \(after[40] === before[40])",
+          "\(after[0] === before[0]) \(after[14] === before[14]) \(after[20] === before[20])",
           "\(after.map(\.id) == before.map(\.id))",
         ].joined(separator: "; ")
       } catch {
@@ -517,5 +517,66 @@ extension DeepNestingTests {
       }
     }
     #expect(result == "256 255 255 256 512; true true; true true; true true false; true")
+  }
+
+  /// A dynamic mapping's to-one chain: about 1.4 KB of stack per level in an optimized build,
+  /// so 511 levels (what the default reading options accept) need about 700 KB.
+  class Link: @unchecked Sendable {
+    // @unchecked: built and read by one thread at a time.
+    var next: Link?
+    required init() {}
+  }
+  final class LinkA: Link, @unchecked Sendable {}
+  final class LinkB: Link, @unchecked Sendable {}
+  static let linkA: Mapping<LinkA> = Mapping(LinkA.init) {
+    Relationship("next", \.next, lazy: { DeepNestingTests.link }).optional()
+  }
+  static let linkB: Mapping<LinkB> = Mapping(LinkB.init) {
+    Relationship("next", \.next, lazy: { DeepNestingTests.link }).optional()
+  }
+  static let link = DynamicMapping<Link> {
+    Match("t", equals: "a", linkA)
+    Match("t", equals: "b", linkB)
+  }
+
+  /// A recursion deeper than the thread's stack can hold ends with a `stackExhausted` error at
+  /// its path instead of a crash (it overflowed a 512 KB stack before the guard), and the
+  /// thread maps again afterwards. Not under AddressSanitizer, which keeps locals off the stack,
+  /// so the guard cannot measure it there.
+  @Test(.disabled(if: ProcessInfo.processInfo.environment["OBJECT_MAPPING_SANITIZER"] == "address"))
+  func aRecursionTooDeepForTheThreadsStackIsAnErrorNotACrash() throws {
+    let levels = 511
+    let chain =
+      (0..<levels).map { #"{"t": "\#($0 % 2 == 0 ? "a" : "b")", "next": "# }.joined()
+      + #"{"t": "a"}"# + String(repeating: "}", count: levels)
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<[String]>()
+    let thread = Thread {
+      var lines: [String] = []
+      do throws(MappingErrors) {
+        _ = try Self.link.map(chain)
+        lines.append("mapped")
+      } catch {
+        let kinds = error.errors.map { error in
+          if case .stackExhausted(let depth) = error.kind { return "stack \(depth)" }
+          return "\(error)"
+        }
+        lines.append(kinds.joined(separator: "; "))
+        lines.append(error.errors.first?.path.hasPrefix("/next/next/next") == true ? "path" : "?")
+      }
+      // The same thread maps a chain that fits.
+      let short = (try? Self.link.map(#"{"t": "a", "next": {"t": "b"}}"#))?.next is LinkB
+      lines.append("\(short)")
+      box.value = lines
+      done.signal()
+    }
+    thread.stackSize = 320 << 10
+    thread.start()
+    done.wait()
+    let lines = try #require(box.value)
+    #expect(lines.count == 3)
+    #expect(lines.first?.hasPrefix("stack ") == true, "\(lines)")
+    #expect(lines.dropFirst().first == "path")
+    #expect(lines.last == "true")
   }
 }
