@@ -357,17 +357,19 @@ final class _MappingPlan<Object>: Sendable {
     at index: Int, keepsFailed: Bool, run: inout MappingRun, accept: (consuming Object) -> Void
   ) {
     guard let make, acceptsValue(at: index, run: &run) else { return }
-    if run.mergeDepth < MappingRun.mergeDepthLimit,
-      mergeKnownInstance(at: index, keepsFailed: keepsFailed, run: &run, accept: accept)
-    {
-      return
+    var id: AnyHashable?
+    if run.mergeDepth < MappingRun.mergeDepthLimit {
+      switch mergeKnownInstance(at: index, keepsFailed: keepsFailed, run: &run, accept: accept) {
+      case .merged: return
+      case .unknown(let payloadID): id = payloadID
+      }
     }
     var object = make()
     guard decode(into: &object, at: index, run: &run) else {
       if keepsFailed { accept(consume object) }
       return
     }
-    keep(object, run: &run)
+    keep(object, id: id, readsID: run.mergeDepth >= MappingRun.mergeDepthLimit, run: &run)
     accept(consume object)
   }
 
@@ -383,34 +385,52 @@ final class _MappingPlan<Object>: Sendable {
 
   /// Maps the object at `index` onto the run's instance for its payload id, if the run holds
   /// one, and passes the instance to `accept`: with the writes applied when the payload mapped
-  /// onto it; unchanged, when it failed (the errors in `run`), only if `keepsFailed`. `false`
-  /// (nothing done) when the run holds no instance for the payload's id, or the payload has none.
+  /// onto it; unchanged, when it failed (the errors in `run`), only if `keepsFailed`.
+  /// `.unknown` (nothing done) when the run holds no instance for the payload's id that this
+  /// plan maps onto, or the payload has none.
   @inline(never)
   private func mergeKnownInstance(
     at index: Int, keepsFailed: Bool, run: inout MappingRun, accept: (consuming Object) -> Void
-  ) -> Bool {
-    guard let identity, let id = payloadIdentity(at: index, run: &run),
-      let known = run.instances[InstanceKey(property: identity.property, id: id)] as? Object
-    else { return false }
+  ) -> KnownInstance {
+    guard let identity, let id = payloadIdentity(at: index, run: &run) else {
+      return .unknown(nil)
+    }
+    guard
+      let object = run.instances[InstanceKey(property: identity.property, id: id)]?.instance(
+        for: ObjectIdentifier(self), modelType: ObjectIdentifier(Object.self)),
+      let known = object as? Object
+    else { return .unknown(id) }
+    // Inside its own later occurrence (`{"id": 1, "parent": {"id": 1}}` after an earlier
+    // `{"id": 1}`): a new instance, not kept, as a first occurrence nested in itself is; the
+    // instance holding itself would be a cycle nothing frees.
+    let identifier = ObjectIdentifier(object)
+    guard !run.mergingInstances.contains(identifier) else { return .unknown(nil) }
     let outerMerge = run.mergesCallInstance
     run.mergesCallInstance = true
+    run.mergingInstances.append(identifier)
     let merged = collectFields(known, at: index, run: &run)
+    run.mergingInstances.removeLast()
     run.mergesCallInstance = outerMerge
     guard let patch = merged else {
       if keepsFailed { accept(known) }
-      return true
+      return .merged
     }
     var instance = known
     patch.apply(to: &instance)
     accept(instance)
-    return true
+    return .merged
   }
 
-  /// Keeps `object`, just made, as the run's instance for its id (``MappingRun/instances``).
+  /// Keeps `object`, just made, as the run's instance for the payload's `id`
+  /// (``MappingRun/instances``); without one, for the id the object holds when `readsID` (past
+  /// ``MappingRun/mergeDepthLimit``, where the payload's id was not read), else not at all: a
+  /// payload without an id never matches, even an object whose identity property has a default.
   @inline(never)
-  private func keep(_ object: Object, run: inout MappingRun) {
-    guard let identity, let id = identity.value(object) else { return }
-    run.instances[InstanceKey(property: identity.property, id: id)] = object as AnyObject
+  private func keep(_ object: Object, id: AnyHashable?, readsID: Bool, run: inout MappingRun) {
+    guard let identity, let id = id ?? (readsID ? identity.value(object) : nil) else { return }
+    let kept = KeptInstance(object: object as AnyObject, plan: ObjectIdentifier(self))
+    let key = InstanceKey(property: identity.property, id: id)
+    run.instances[key] = run.instances[key]?.keeping(kept) ?? .one(kept)
   }
 
   /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for dynamic and nested-key mappings,
@@ -630,4 +650,12 @@ extension _MappingPlan {
       return rule.source.isSpecial ? [] : [rule.source]
     }
   }
+}
+
+/// What ``_MappingPlan/mergeKnownInstance(at:keepsFailed:run:accept:)`` did: mapped the
+/// payload onto the run's instance for its id (and passed it on), or found none, with the
+/// payload's id (`nil`: none, or the id of an instance being merged) for the new instance.
+enum KnownInstance {
+  case merged
+  case unknown(AnyHashable?)
 }

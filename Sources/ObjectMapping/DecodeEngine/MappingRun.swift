@@ -202,7 +202,11 @@ struct MappingRun {
   /// The class instances this run made for mappings with an identity (``Mapping/identified(by:)``),
   /// by identity property and id: the same id later in the payload is mapped onto the same instance
   /// (the reference's identity map per mapping run). Empty, and free, for other mappings.
-  var instances: [InstanceKey: AnyObject] = [:]
+  var instances: [InstanceKey: KeptInstances] = [:]
+  /// The instances whose later occurrence is being mapped onto them, innermost last (at most
+  /// ``mergeDepthLimit``): an occurrence of one of their ids inside them is a new instance, as
+  /// an object nested in itself is, instead of the instance holding itself.
+  var mergingInstances: [ObjectIdentifier] = []
   /// The merges that may enclose one another (``mergeDepth``).
   static var mergeDepthLimit: Int32 { 16 }
 
@@ -346,9 +350,14 @@ struct MappingRun {
     run.ontoExisting = ontoExisting
     run.derivedContexts = derivedContexts
     run.metadata = metadata
-    // The same thread and recursion: the scratch run stops where this one would.
+    // The same thread and recursion: the scratch run stops where this one would, and maps
+    // within this one's merges (a repeated id's collections replaced, the merge depth and the
+    // instances being merged carried on).
     run.stackFloor = stackFloor
     run.knowsStackEnd = knowsStackEnd
+    run.mergesCallInstance = mergesCallInstance
+    run.mergeDepth = mergeDepth
+    run.mergingInstances = mergingInstances
     return run
   }
 
@@ -481,4 +490,49 @@ struct SpecialTargetKey: Hashable {
 struct InstanceKey: Hashable {
   let property: AnyKeyPath
   let id: AnyHashable
+}
+
+/// An instance in ``MappingRun/instances``, with the plan that made it: another plan (another
+/// mapping of the class, or a dynamic mapping's other case) maps onto it only when it is of
+/// that plan's model type exactly, so that a case making `Cat`s never maps onto the `Dog` a
+/// case of the same `Mapping<Animal>` identity made.
+struct KeptInstance {
+  let object: AnyObject
+  let plan: ObjectIdentifier
+}
+
+/// The instances kept for one id: almost always one; several when plans that make different
+/// subclasses share the identity (a dynamic mapping's cases), one per plan.
+enum KeptInstances {
+  case one(KeptInstance)
+  case several([KeptInstance])
+
+  /// The instance `plan` maps onto: the one it made, or one of exactly its model type.
+  func instance(for plan: ObjectIdentifier, modelType: ObjectIdentifier) -> AnyObject? {
+    switch self {
+    case .one(let kept):
+      return kept.plan == plan || ObjectIdentifier(type(of: kept.object)) == modelType
+        ? kept.object : nil
+    case .several(let all):
+      return (all.last { $0.plan == plan }
+        ?? all.last { ObjectIdentifier(type(of: $0.object)) == modelType })?.object
+    }
+  }
+
+  /// These instances with `kept` in place of any its plan made before or of its own type (the
+  /// latest instance of a type is the one later occurrences map onto).
+  func keeping(_ kept: KeptInstance) -> KeptInstances {
+    let type = ObjectIdentifier(Swift.type(of: kept.object))
+    func replaced(_ other: KeptInstance) -> Bool {
+      other.plan == kept.plan || ObjectIdentifier(Swift.type(of: other.object)) == type
+    }
+    switch self {
+    case .one(let only):
+      return replaced(only) ? .one(kept) : .several([only, kept])
+    case .several(var all):
+      all.removeAll(where: replaced)
+      all.append(kept)
+      return .several(all)
+    }
+  }
 }

@@ -365,3 +365,99 @@ extension RunIdentityMapTests {
     #expect(made.value == 2)
   }
 }
+
+private let runPersonMapping: Mapping<RunPerson> = Mapping(RunPerson.init) {
+  Attribute("id", \.id)
+  Attribute("name", \.name, default: "")
+  Relationship("parent", \.parent, lazy: { runPersonMapping }).optional()
+}.identified(by: \.id)
+
+/// Models of the review's cases: a later occurrence nested in itself, two cases of one
+/// dynamic mapping sharing an identity, an identity property with a default.
+private class RunAnimal {
+  var id = 0
+  var name = ""
+  required init() {}
+}
+private final class RunDog: RunAnimal {}
+private final class RunCat: RunAnimal {}
+
+extension RunIdentityMapTests {
+  /// A later occurrence that holds its own id is two instances, as a first occurrence nested in
+  /// itself is: before, the instance was merged into itself and held itself (a cycle nothing
+  /// freed, which serializing reported as one).
+  @Test func aLaterOccurrenceNestedInItselfDoesNotHoldItself() throws {
+    let people = try runPersonMapping.mapCollection(
+      #"[{"id": 1, "name": "a"}, {"id": 1, "parent": {"id": 1, "name": "inner"}}]"#)
+    #expect(people[0] === people[1])
+    let parent = try #require(people[0].parent)
+    #expect(parent !== people[0])
+    #expect(parent.name == "inner" && people[0].name == "a")
+    #expect(throws: Never.self) { try runPersonMapping.serializeCollection(people) }
+  }
+
+  /// Two cases of one dynamic mapping whose `Mapping<Animal>`s share an identity: the cat case
+  /// makes a cat for id 1 even though the dog case made a dog for it (it mapped onto the dog
+  /// before); each case's repeats are still one instance.
+  @Test func anotherCaseOfADynamicMappingMakesItsOwnInstance() throws {
+    let dogs = Mapping<RunAnimal>({ RunDog() }) {
+      Attribute("id", \.id)
+      Attribute("name", \.name)
+    }.identified(by: \.id)
+    let cats = Mapping<RunAnimal>({ RunCat() }) {
+      Attribute("id", \.id)
+      Attribute("name", \.name)
+    }.identified(by: \.id)
+    let animals = DynamicMapping<RunAnimal> {
+      Match("type", equals: "dog", dogs)
+      Match("type", equals: "cat", cats)
+    }
+    let mapped = try animals.mapCollection(
+      #"""
+      [{"type": "dog", "id": 1, "name": "d"}, {"type": "cat", "id": 1, "name": "c"},
+       {"type": "dog", "id": 1, "name": "d2"}]
+      """#)
+    #expect(mapped[0] is RunDog && mapped[1] is RunCat)
+    #expect(mapped[0] === mapped[2] && mapped[0] !== mapped[1])
+    #expect(mapped.map(\.name) == ["d2", "c", "d2"])
+  }
+
+  /// A payload without an id is never kept for the id its object has (here the property's
+  /// default, 0), so a later `{"id": 0}` does not map onto it.
+  @Test func aPayloadWithoutAnIdIsNotKeptUnderTheDefault() throws {
+    final class Tagged {
+      var id = 0
+      var name = ""
+    }
+    let tagged = try Mapping(Tagged.init) {
+      Attribute("id", \.id, default: 0)
+      Attribute("name", \.name)
+    }.identified(by: \.id).mapCollection(
+      #"[{"name": "a"}, {"name": "b"}, {"id": 0, "name": "c"}, {"id": 0, "name": "d"}]"#)
+    #expect(tagged.map(\.name) == ["a", "b", "d", "d"])
+    #expect(tagged[0] !== tagged[1] && tagged[1] !== tagged[2] && tagged[2] === tagged[3])
+  }
+
+  /// A collection operator's relationship on a repeated id is replaced too, whatever its policy
+  /// (it was merged under `.append` and `.union`).
+  @Test func aRepeatedIdsCollectionOperatorIsReplaced() throws {
+    final class Shelf {
+      var id = 0
+      var items: [RunAuthor] = []
+    }
+    let made = MadeCount()
+    for source in ["rows.@unionOfObjects", "rows.@distinctUnionOfObjects"] {
+      for policy in [CollectionPolicy.append, .union] {
+        let shelves = try Mapping(Shelf.init) {
+          Attribute("id", \.id)
+          Relationship(SourcePath(source), \.items, runAuthorMapping(made)).policy(policy)
+            .optional()
+        }.identified(by: \.id).mapCollection(
+          #"[{"id": 1, "rows": [{"id": 10, "name": "a"}]}, {"id": 1, "rows": [{"id": 11, "name": "b"}]}]"#
+        )
+        #expect(shelves[0] === shelves[1])
+        #expect(shelves[0].items.compactMap(\.id) == [11], "\(source) \(policy)")
+      }
+    }
+  }
+}
