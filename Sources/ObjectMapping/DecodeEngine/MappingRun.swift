@@ -514,7 +514,8 @@ enum KeptInstances {
       return kept.plan == plan || ObjectIdentifier(type(of: kept.object)) == modelType
         ? kept.object : nil
     case .several(let all):
-      return (all.last { $0.plan == plan }
+      return
+        (all.last { $0.plan == plan }
         ?? all.last { ObjectIdentifier(type(of: $0.object)) == modelType })?.object
     }
   }

@@ -234,7 +234,8 @@ struct RunIdentityMapScalingTests {
     }.identified(by: \.id)
     let ratio = try growthRatio(n: IdentityMergeScalingTests.n) { size in
       let payload =
-        "[" + (0..<size).map { #"{"id": 7, "rows": [{"id": \#($0), "name": "n"}]}"# }
+        "["
+        + (0..<size).map { #"{"id": 7, "rows": [{"id": \#($0), "name": "n"}]}"# }
         .joined(separator: ", ") + "]"
       let boxes = try mapping.mapCollection(payload)
       #expect(boxes.count == size && boxes.allSatisfy { $0 === boxes[0] })
