@@ -81,6 +81,7 @@ extension MappedCodable {
         throw errors
       }
     }
+    run.applyMerges()
     return value
   }
 

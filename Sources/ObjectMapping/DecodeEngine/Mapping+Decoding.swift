@@ -15,6 +15,7 @@ extension MappingProtocol {
     else {
       return .failure(MappingErrors(run.errors))
     }
+    run.applyMerges()
     return .success(object)
   }
 
@@ -61,6 +62,7 @@ extension MappingProtocol {
             .typeMismatch(expected: "an array of objects", found: run.foundDescription(at: 0)))
         ]))
     }
+    run.applyMerges()
     return .success(Collected(objects: objects, errors: run.errors, diagnostics: run.diagnostics))
   }
 }
@@ -122,6 +124,7 @@ extension MappingProtocol {
     case .notAnArray, .stopped:
       return nil
     case .finished:
+      run.applyMerges()
       return .success(
         Collected(objects: objects, errors: run.errors, diagnostics: run.diagnostics))
     }
@@ -197,8 +200,11 @@ extension _MappingPlan {
   @inline(__always)
   func collectElement(at index: Int, into objects: inout [Object], run: inout MappingRun) {
     let count = objects.count
+    let mark = run.mergeMark
     decodeNew(at: index, run: &run) { object in objects.append(consume object) }
     if objects.count > count, failsUnmappable(at: index, run: &run) { objects.removeLast() }
+    // A failed element's writes into the call's instances are forgotten with it.
+    if objects.count == count { run.rollBackMerges(to: mark) }
   }
 
   /// ``isUnmappable(at:run:)``, recording the ``MappingError/Kind/unmappableRepresentation(keys:)``

@@ -357,11 +357,14 @@ final class _MappingPlan<Object>: Sendable {
     at index: Int, keepsFailed: Bool, run: inout MappingRun, accept: (consuming Object) -> Void
   ) {
     guard let make, acceptsValue(at: index, run: &run) else { return }
-    var id: AnyHashable?
+    // Whether to keep the new object for its id: only a payload with an id is kept (not one
+    // whose object has the identity property's default). A flag, not the id: this frame is
+    // repeated by every level of a recursion, and the object holds the id once it is mapped.
+    var keepsObject = true
     if run.mergeDepth < MappingRun.mergeDepthLimit {
       switch mergeKnownInstance(at: index, keepsFailed: keepsFailed, run: &run, accept: accept) {
       case .merged: return
-      case .unknown(let payloadID): id = payloadID
+      case .unknown(let hasID): keepsObject = hasID
       }
     }
     var object = make()
@@ -369,7 +372,7 @@ final class _MappingPlan<Object>: Sendable {
       if keepsFailed { accept(consume object) }
       return
     }
-    keep(object, id: id, readsID: run.mergeDepth >= MappingRun.mergeDepthLimit, run: &run)
+    if keepsObject { keep(object, run: &run) }
     accept(consume object)
   }
 
@@ -393,18 +396,18 @@ final class _MappingPlan<Object>: Sendable {
     at index: Int, keepsFailed: Bool, run: inout MappingRun, accept: (consuming Object) -> Void
   ) -> KnownInstance {
     guard let identity, let id = payloadIdentity(at: index, run: &run) else {
-      return .unknown(nil)
+      return .unknown(hasID: false)
     }
     guard
       let object = run.instances[InstanceKey(property: identity.property, id: id)]?.instance(
         for: ObjectIdentifier(self), modelType: ObjectIdentifier(Object.self)),
       let known = object as? Object
-    else { return .unknown(id) }
+    else { return .unknown(hasID: true) }
     // Inside its own later occurrence (`{"id": 1, "parent": {"id": 1}}` after an earlier
     // `{"id": 1}`): a new instance, not kept, as a first occurrence nested in itself is; the
     // instance holding itself would be a cycle nothing frees.
     let identifier = ObjectIdentifier(object)
-    guard !run.mergingInstances.contains(identifier) else { return .unknown(nil) }
+    guard !run.mergingInstances.contains(identifier) else { return .unknown(hasID: false) }
     let outerMerge = run.mergesCallInstance
     run.mergesCallInstance = true
     run.mergingInstances.append(identifier)
@@ -415,22 +418,26 @@ final class _MappingPlan<Object>: Sendable {
       if keepsFailed { accept(known) }
       return .merged
     }
-    var instance = known
-    patch.apply(to: &instance)
-    accept(instance)
+    // Applied when the call ends, unless the element around this one is dropped first
+    // (``MappingRun/pendingMerges``).
+    run.pendingMerges.append {
+      var instance = known
+      patch.apply(to: &instance)
+    }
+    accept(known)
     return .merged
   }
 
-  /// Keeps `object`, just made, as the run's instance for the payload's `id`
-  /// (``MappingRun/instances``); without one, for the id the object holds when `readsID` (past
-  /// ``MappingRun/mergeDepthLimit``, where the payload's id was not read), else not at all: a
-  /// payload without an id never matches, even an object whose identity property has a default.
+  /// Keeps `object`, just made from a payload with an id, as the run's instance for that id
+  /// (the one the object now holds; ``MappingRun/instances``).
   @inline(never)
-  private func keep(_ object: Object, id: AnyHashable?, readsID: Bool, run: inout MappingRun) {
-    guard let identity, let id = id ?? (readsID ? identity.value(object) : nil) else { return }
+  private func keep(_ object: Object, run: inout MappingRun) {
+    guard let identity, let id = identity.value(object) else { return }
     let kept = KeptInstance(object: object as AnyObject, plan: ObjectIdentifier(self))
     let key = InstanceKey(property: identity.property, id: id)
-    run.instances[key] = run.instances[key]?.keeping(kept) ?? .one(kept)
+    let previous = run.instances[key]
+    run.keptLog.append((key, previous))
+    run.instances[key] = previous?.keeping(kept) ?? .one(kept)
   }
 
   /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for dynamic and nested-key mappings,
@@ -653,9 +660,10 @@ extension _MappingPlan {
 }
 
 /// What ``_MappingPlan/mergeKnownInstance(at:keepsFailed:run:accept:)`` did: mapped the
-/// payload onto the run's instance for its id (and passed it on), or found none, with the
-/// payload's id (`nil`: none, or the id of an instance being merged) for the new instance.
+/// payload onto the run's instance for its id (and passed it on), or found none, with whether
+/// the new instance is to be kept for its id (`false`: the payload has none, or its id is that
+/// of an instance being merged).
 enum KnownInstance {
   case merged
-  case unknown(AnyHashable?)
+  case unknown(hasID: Bool)
 }

@@ -207,6 +207,39 @@ struct MappingRun {
   /// ``mergeDepthLimit``): an occurrence of one of their ids inside them is a new instance, as
   /// an object nested in itself is, instead of the instance holding itself.
   var mergingInstances: [ObjectIdentifier] = []
+  /// The later occurrences' writes into the call's instances, in the order they were mapped,
+  /// applied when the call ends (``applyMerges()``): a write made at once would stay when the
+  /// element around it is dropped afterwards (skipped, `.dropChild`, a rejected child), writing
+  /// a dropped representation's values into an instance the call returns.
+  var pendingMerges: [() -> Void] = []
+  /// The instances kept since the call began, with what their key held before, so that
+  /// ``rollBackMerges(to:)`` can forget the ones a dropped element kept.
+  var keptLog: [(key: InstanceKey, previous: KeptInstances?)] = []
+
+  /// Where ``pendingMerges`` and ``keptLog`` stand: taken before an element that may be
+  /// dropped, given to ``rollBackMerges(to:)`` when it is.
+  var mergeMark: MergeMark { MergeMark(pending: pendingMerges.count, kept: keptLog.count) }
+
+  /// Forgets what the elements mapped since `mark` did to the call's instances: their pending
+  /// writes, and the instances they kept (the earlier ones back in their place). Called where
+  /// an element is dropped; free when the call has no identity map.
+  mutating func rollBackMerges(to mark: MergeMark) {
+    if pendingMerges.count > mark.pending { pendingMerges.removeSubrange(mark.pending...) }
+    while keptLog.count > mark.kept {
+      let (key, previous) = keptLog.removeLast()
+      instances[key] = previous
+    }
+  }
+
+  /// Applies the pending writes into the call's instances, in order: the end of a call (or of
+  /// a streamed element) whose objects are returned.
+  mutating func applyMerges() {
+    guard !pendingMerges.isEmpty || !keptLog.isEmpty else { return }
+    let merges = pendingMerges
+    pendingMerges.removeAll()
+    keptLog.removeAll()
+    for merge in merges { merge() }
+  }
   /// The merges that may enclose one another (``mergeDepth``).
   static var mergeDepthLimit: Int32 { 16 }
 
@@ -490,6 +523,12 @@ struct SpecialTargetKey: Hashable {
 struct InstanceKey: Hashable {
   let property: AnyKeyPath
   let id: AnyHashable
+}
+
+/// A position in a run's pending merges (``MappingRun/mergeMark``).
+struct MergeMark {
+  let pending: Int
+  let kept: Int
 }
 
 /// An instance in ``MappingRun/instances``, with the plan that made it: another plan (another

@@ -249,9 +249,11 @@ extension _MappingPlan {
     for offset in 0..<count {
       if indexesPath { run.path.append(.index(offset)) }
       let errorsBefore = run.errors.count
+      let mark = run.mergeMark
       let mappedNew = mapElement(cursor, &run)
       if dropsFailures,
-        dropsFailedElement(at: cursor, errorsBefore: errorsBefore, mappedNew: mappedNew, run: &run)
+        dropsFailedElement(
+          at: cursor, errorsBefore: errorsBefore, mark: mark, mappedNew: mappedNew, run: &run)
       {
         dropNew()
       }
@@ -317,9 +319,11 @@ extension _MappingPlan {
     _ mapElement: (_ element: Int, _ run: inout MappingRun) -> Bool, _ dropNew: () -> Void
   ) {
     let errorsBefore = run.errors.count
+    let mark = run.mergeMark
     let mappedNew = mapElement(element, &run)
     if dropsFailures,
-      dropsFailedElement(at: element, errorsBefore: errorsBefore, mappedNew: mappedNew, run: &run)
+      dropsFailedElement(
+        at: element, errorsBefore: errorsBefore, mark: mark, mappedNew: mappedNew, run: &run)
     {
       dropNew()
     }
@@ -328,15 +332,20 @@ extension _MappingPlan {
   /// Under ``ChildFailurePolicy/dropChild``: the errors of the element at `index` become a
   /// diagnostic; without errors, whether the element, when it was mapped new, is unmappable
   /// (to be dropped). Out of line, off the common path.
+  /// A dropped element's writes into the call's instances are forgotten too
+  /// (``MappingRun/rollBackMerges(to:)`` to `mark`, taken before it was mapped).
   @inline(never)
   private func dropsFailedElement(
-    at index: Int, errorsBefore: Int, mappedNew: Bool, run: inout MappingRun
+    at index: Int, errorsBefore: Int, mark: MergeMark, mappedNew: Bool, run: inout MappingRun
   ) -> Bool {
     if run.errors.count > errorsBefore {
       run.dropErrors(since: errorsBefore)
+      run.rollBackMerges(to: mark)
       return false
     }
-    return mappedNew && dropsUnmappable(at: index, run: &run)
+    guard mappedNew && dropsUnmappable(at: index, run: &run) else { return false }
+    run.rollBackMerges(to: mark)
+    return true
   }
 
   /// Maps the children at `index` (an array, or one object under lenient coercion) onto the

@@ -275,11 +275,16 @@ extension RelationshipKind {
     run: inout MappingRun, decode: (inout Object, inout MappingRun) -> Void
   ) {
     let errorsBefore = run.errors.count
+    let mark = run.mergeMark
     let previous = validates ? writer.value(in: object) : nil
     decode(&object, &run)
     if run.errors.count > errorsBefore {
-      // A failed child: dropped with a diagnostic, or failing the parent (the default).
-      if rule.childFailure == .dropChild { run.dropErrors(since: errorsBefore) }
+      // A failed child: dropped with a diagnostic (and its writes into the call's instances
+      // with it), or failing the parent (the default).
+      if rule.childFailure == .dropChild {
+        run.dropErrors(since: errorsBefore)
+        run.rollBackMerges(to: mark)
+      }
     } else if let previous {
       let outcome = runValidators(
         writer.value(in: object), validators: validators, object: object,
@@ -288,6 +293,7 @@ extension RelationshipKind {
         writer.write(accepted, into: &object)
       } else {
         writer.write(previous, into: &object)
+        run.rollBackMerges(to: mark)
         run.record(outcome, at: validationPath)
       }
     }
@@ -322,9 +328,11 @@ extension RelationshipKind {
     pendingValue: (Object, inout MappingRun) -> PendingValue<Value>?
   ) {
     let errorsBefore = run.errors.count
+    let mark = run.mergeMark
     guard let pending = pendingValue(object, &run) else {
       if rule.childFailure == .dropChild, run.errors.count > errorsBefore {
         run.dropErrors(since: errorsBefore)
+        run.rollBackMerges(to: mark)
       }
       return
     }
@@ -340,6 +348,7 @@ extension RelationshipKind {
       pending.preview(), validators: validators, object: object, keyPath: rule.propertyKeyPath)
     guard case .accept(let accepted) = outcome else {
       // Rejected (the property keeps its value) or failed (the parent fails).
+      run.rollBackMerges(to: mark)
       run.record(outcome, at: validationPath)
       return
     }

@@ -373,6 +373,8 @@ private final class ScratchRun {
     run = outer.scratch(tape: view, errorLimit: outer.errors.limit)
     swap(&run.path, &outer.path)
     swap(&run.instances, &outer.instances)
+    swap(&run.pendingMerges, &outer.pendingMerges)
+    swap(&run.keptLog, &outer.keptLog)
     run.mergeDepth = outer.mergeDepth
   }
 
@@ -382,6 +384,8 @@ private final class ScratchRun {
   func addProblems(to outer: inout MappingRun) {
     swap(&run.path, &outer.path)
     swap(&run.instances, &outer.instances)
+    swap(&run.pendingMerges, &outer.pendingMerges)
+    swap(&run.keptLog, &outer.keptLog)
     outer.errors += run.errors
     outer.diagnostics += run.diagnostics
   }

@@ -51,6 +51,9 @@ extension MappingProtocol {
     var run = MappingRun(tape: view, root: _plan, options: settings)
     var patch = _plan.patch(onto: existing, at: 0, run: &run)
     if run.errors.isEmpty, _plan.failsUnmappable(at: 0, run: &run) { patch = nil }
+    // The later occurrences' writes into instances this call made (which only the patch
+    // refers to): applied with the patch, or never.
+    if run.errors.isEmpty, patch != nil { run.applyMerges() }
     return ExistingOutcome(
       patch: run.errors.isEmpty ? patch : nil, errors: run.errors, diagnostics: run.diagnostics)
   }

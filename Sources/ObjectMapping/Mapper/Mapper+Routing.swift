@@ -185,6 +185,7 @@ extension Mapper {
       run.path = []
       run.fail(.nothingFound(searched: provider.searchedKeyPaths, topLevelKeys: keys))
     }
+    run.applyMerges()
     return MappingResult(entries: entries, run: run)
   }
 
@@ -256,10 +257,17 @@ extension Mapper {
     at index: Int, route: Route, inCollection: Bool, run: inout MappingRun
   ) -> TargetOutcome {
     let before = run.errors.count
-    guard let object = route.decode(index, &run, inCollection) else { return .failed }
+    let mark = run.mergeMark
+    guard let object = route.decode(index, &run, inCollection) else {
+      // A failed object's writes into the call's instances are forgotten with it.
+      run.rollBackMerges(to: mark)
+      return .failed
+    }
     guard run.errors.count > before || !route.dropsUnmappable(index, &run) else {
+      run.rollBackMerges(to: mark)
       return .unmappable
     }
+    if run.errors.count > before { run.rollBackMerges(to: mark) }
     return .mapped(object)
   }
 }

@@ -101,9 +101,16 @@ public struct Route: Sendable {
     acceptsTarget = { target in target is M.Object }
     decodeOnto = { index, run, target in
       guard var typed = target as? M.Object else { return .wrongType }
-      guard let patch = plan.patch(onto: typed, at: index, run: &run) else { return .failed }
+      let mark = run.mergeMark
+      guard let patch = plan.patch(onto: typed, at: index, run: &run) else {
+        run.rollBackMerges(to: mark)
+        return .failed
+      }
       // Nothing written for an unmappable representation: the target stays as it was.
-      if plan.dropsUnmappable(at: index, run: &run) { return .unmappable }
+      if plan.dropsUnmappable(at: index, run: &run) {
+        run.rollBackMerges(to: mark)
+        return .unmappable
+      }
       patch.apply(to: &typed)
       return .mapped(typed)
     }

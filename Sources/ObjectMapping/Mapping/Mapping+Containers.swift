@@ -104,6 +104,7 @@ extension MappingProtocol {
       guard let value = shape.decode(0, _plan, &run), run.errors.isEmpty else {
         return .failure(MappingErrors(run.errors))
       }
+      run.applyMerges()
       return .success(value)
     }.get()
   }

@@ -115,6 +115,7 @@ struct MappedElements<Object>: ElementReading {
           // One identity map per element: a stream's memory does not grow with its elements.
           if !run.instances.isEmpty { run.instances.removeAll() }
           plan.collectElement(at: 0, into: &ready, run: &run)
+          run.applyMerges()
           if run.needsWholePayload {
             return failing(
               MappingErrors([

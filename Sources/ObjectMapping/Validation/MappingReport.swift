@@ -137,6 +137,7 @@ extension MappingProtocol {
     var run = MappingRun(tape: view, root: _plan, options: options)
     guard _plan.isPlain, let make = _plan.make else {
       let object = _plan.decodeNew(at: 0, run: &run, declineIsAcceptable: false)
+      if run.errors.isEmpty { run.applyMerges() }
       return MappingReport(
         object: run.errors.isEmpty ? object : nil, errors: run.errors,
         diagnostics: run.diagnostics)
@@ -149,6 +150,9 @@ extension MappingProtocol {
       partial = object
     }
     if run.errors.isEmpty { _ = _plan.failsUnmappable(at: 0, run: &run) }
+    // A failed report's partial object holds the call's instances as they were first mapped:
+    // the later occurrences' writes are applied only when the whole payload mapped.
+    if run.errors.isEmpty { run.applyMerges() }
     return MappingReport(
       object: run.errors.isEmpty ? partial : nil, partialObject: partial, errors: run.errors,
       diagnostics: run.diagnostics)

@@ -461,3 +461,102 @@ extension RunIdentityMapTests {
     }
   }
 }
+
+/// Friends and a buddy, for the review's dropped-element cases.
+private final class RunFriend {
+  var id = 0
+  var name = ""
+  var friends: [RunFriend] = []
+  var buddy: RunFriend?
+}
+
+private let runFriendMapping: Mapping<RunFriend> = Mapping(RunFriend.init) {
+  Attribute("id", \.id)
+  Attribute("name", \.name, default: "")
+  Relationship("friends", \.friends, lazy: { runFriendMapping }).optional()
+  Relationship("buddy", \.buddy, lazy: { runFriendMapping }).optional()
+}.identified(by: \.id)
+
+extension RunIdentityMapTests {
+  /// A later occurrence inside an element that is then dropped leaves nothing behind: its
+  /// writes into the call's instance wait for the end of the call and go with the element.
+  /// Before, element 1 was skipped and still renamed friend 2.
+  @Test func aSkippedElementsLaterOccurrenceLeavesTheInstanceAsItWas() throws {
+    let mapped = try runFriendMapping.mapCollection(
+      #"""
+      [{"id": 1, "name": "a", "friends": [{"id": 2, "name": "b"}]},
+       {"id": 3, "friends": [{"id": 2, "name": "changed"}], "buddy": {"id": "x"}},
+       {"id": 4, "friends": [{"id": 2}]}]
+      """#, options: .skippingInvalidElements)
+    #expect(mapped.objects.map(\.id) == [1, 4])
+    #expect(mapped.errors.map(\.path) == ["/1/buddy/id"])
+    let two = try #require(mapped.objects[0].friends.first)
+    #expect(two.name == "b")
+    #expect(mapped.objects[1].friends.first === two)
+  }
+
+  /// The same inside a relationship that drops failed children, and for a new instance a
+  /// dropped element made (it is not the call's instance for its id afterwards).
+  @Test func aDroppedChildsLaterOccurrenceAndNewInstancesLeaveNothingBehind() throws {
+    final class Group {
+      var members: [RunFriend] = []
+    }
+    let groups = try Mapping(Group.init) {
+      Relationship("members", \.members, runFriendMapping).onChildFailure(.dropChild)
+    }.map(
+      #"""
+      {"members": [{"id": 1, "name": "a", "friends": [{"id": 2, "name": "b"}]},
+                   {"id": 3, "friends": [{"id": 2, "name": "changed"}, {"id": 5, "name": "new"}],
+                    "buddy": {"id": []}},
+                   {"id": 6, "friends": [{"id": 2}, {"id": 5}]}]}
+      """#)
+    #expect(groups.members.map(\.id) == [1, 6])
+    let two = try #require(groups.members[0].friends.first)
+    #expect(two.name == "b")
+    #expect(groups.members[1].friends.first === two)
+    // Friend 5 was first made inside the dropped member: member 6's 5 is a new instance.
+    #expect(groups.members[1].friends.last?.name == "")
+  }
+
+  /// A child a relationship validator rejects leaves the call's instance as it was (here the
+  /// validator rejects its second call, the later occurrence of author 7). A validator is given
+  /// a repeated id's instance as it is before the later values are written, as `map(_:onto:)`
+  /// gives it an existing class child.
+  @Test func aRejectedChildsLaterOccurrenceLeavesTheInstanceAsItWas() throws {
+    final class Post {
+      var title = ""
+      var author: RunFriend?
+    }
+    let calls = MadeCount()
+    let posts = try Mapping(Post.init) {
+      Attribute("title", \.title)
+      Relationship("author", \.author, runFriendMapping).optional()
+        .validate("one look at each author") { (author: inout RunFriend?) in
+          calls.increment()
+          return calls.value < 2 || author?.name == "seen"
+        }
+    }.mapCollection(
+      #"""
+      [{"title": "a", "author": {"id": 7, "name": "Ann"}},
+       {"title": "b", "author": {"id": 7, "name": "changed", "buddy": {"id": 8, "name": "B"}}}]
+      """#)
+    #expect(calls.value == 2)
+    #expect(posts[0].author?.name == "Ann")
+    #expect(posts[0].author?.buddy == nil)
+    #expect(posts[1].author == nil)
+  }
+
+  /// A report that fails returns its partial object with the call's instances as they were
+  /// first mapped; one that succeeds applies the later values.
+  @Test func aFailedReportsPartialObjectHoldsTheFirstValues() throws {
+    let failed = runFriendMapping.report(
+      #"{"id": 1, "friends": [{"id": 2, "name": "b"}, {"id": 2, "name": "changed"}], "buddy": {"id": "x"}}"#
+    )
+    #expect(failed.errors.map(\.path) == ["/buddy/id"])
+    let partial = try #require(failed.partialObject)
+    #expect(partial.friends.map(\.name) == ["b", "b"])
+    let succeeded = runFriendMapping.report(
+      #"{"id": 1, "friends": [{"id": 2, "name": "b"}, {"id": 2, "name": "changed"}]}"#)
+    #expect(succeeded.object?.friends.map(\.name) == ["changed", "changed"])
+  }
+}
