@@ -250,8 +250,12 @@ struct MappingRun {
   var stackFloor: UInt = 0
   /// Whether ``stackFloor`` was set from the thread's stack end (asked once per run).
   var knowsStackEnd = false
+  /// Set once ``hasStackLeft()`` failed an object: from then on no failure is dropped
+  /// (``dropErrors(since:)``), so `.dropChild` cannot turn a payload too deep for the stack into
+  /// a shorter one that maps without an error.
+  private(set) var exhaustedStack = false
   /// How deep into the stack a run goes before it asks where the thread's stack ends.
-  static var stackQuickAllowance: UInt { 64 * 1024 }
+  static var stackQuickAllowance: UInt { 32 * 1024 }
   /// The stack an object's mapping keeps free below it: room for the frames of one more level
   /// of nesting (about 5 KB at the most in an optimized build, a merge's), for recording the
   /// error, and for your validators and transforms. Small, so that the shapes that fitted a
@@ -282,20 +286,20 @@ struct MappingRun {
         return true
       }
       stackFloor = end &+ Self.stackReserve
-      _ = Self.errorPathReady
     }
     // Only the last ``stackReserve`` bytes of the stack fail: a local below the stack's end is
     // not on it either (a sanitizer's heap of locals), and says nothing.
     if here >= stackFloor || here < stackFloor &- Self.stackReserve { return true }
+    exhaustedStack = true
     fail(.stackExhausted(depth: path.count))
     return false
   }
 
   /// The first use of an error's path and text resolves generic metadata in the runtime, which
-  /// takes tens of KB of stack the first time in a process: done once, by the first run that
-  /// asks ``hasStackLeft()`` at a depth with room for it, so that an error at the stack's end
-  /// costs only its own frames.
-  private static let errorPathReady: Bool = {
+  /// takes tens of KB of stack the first time in a process: done once, by the first run made
+  /// (where its caller is, not deep in a recursion), so that an error at the stack's end costs
+  /// only its own frames.
+  static let errorPathReady: Bool = {
     let components: [_PathComponent] = [.key("a"), .index(0)]
     return !MappingError(path: _jsonPointer(components), .stackExhausted(depth: 2)).description
       .isEmpty
@@ -307,6 +311,9 @@ struct MappingRun {
   /// The diagnostic's reason joins the kept errors' lines (at most ten, then how many more), so
   /// an element with a million errors makes one short diagnostic.
   mutating func dropErrors(since count: Int) {
+    // A payload too deep for the stack is not made shorter by dropping the part that did not
+    // fit: its error stays, and fails the parents.
+    guard !exhaustedStack else { return }
     if diagnostics.keepsNext {
       let dropped = errors.kept(since: count)
       var reason = dropped.prefix(10).map(\.description).joined(separator: "; ")
@@ -330,6 +337,7 @@ struct MappingRun {
 
   init(tape: _UnsafeTapeView, errorLimit: Int) {
     self.tape = tape
+    _ = Self.errorPathReady
     let start = StackSpace.here()
     stackFloor = start > Self.stackQuickAllowance ? start - Self.stackQuickAllowance : 0
     errors = CappedList(limit: errorLimit)

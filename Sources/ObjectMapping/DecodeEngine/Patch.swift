@@ -406,7 +406,7 @@ extension _MappingPlan {
           if let later = map(
             existing: mapped[position].child, at: elementIndex, matching: .inPlace, run: &run)
           {
-            mapped[position].absorb(later)
+            mapped[position].absorb(later, run: &run)
           }
         } else if mergesExisting, let id, let position = existingIds[id] {
           if let pending = map(
@@ -463,15 +463,23 @@ extension PendingChild {
   ///
   /// The writes are appended in place, so a payload that names one child n times costs O(n),
   /// not O(n²) (issue 16).
-  mutating func absorb(_ later: PendingChild<Child>) {
+  mutating func absorb(_ later: PendingChild<Child>, run: inout MappingRun) {
     guard case .merged(_, let patch) = later else {
       self = later
       return
     }
     switch self {
+    case .fresh(let child) where Child.self is AnyClass:
+      // A class instance this call made, which the call's identity map may hold and earlier
+      // occurrences may have writes pending for: the later values wait with them, in order,
+      // and go with an element that is dropped (``MappingRun/pendingMerges``).
+      run.pendingMerges.append {
+        var instance = child
+        patch.apply(to: &instance)
+      }
     case .fresh(var child):
-      // A child this run created: nothing else can see it yet, so the later values are
-      // applied now and it stays fresh (its preview is then exact, class or not).
+      // A value this run created: nothing else can see it, so the later values are applied
+      // now and it stays fresh (its preview is then exact).
       patch.apply(to: &child)
       self = .fresh(child)
     case .merged(let child, var pending):

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -24,10 +26,18 @@ enum StackSpace {
   }
 
   /// The current thread's stack: its lowest address (its end: a call below it overflows) and
-  /// its highest, or `nil` where the system does not say. One system call (on Linux's main
-  /// thread, a read of the process's memory map): made at most once per mapping call, and only
-  /// by a recursion that already went deep.
+  /// its highest, or `nil` where the system does not say. One system call, made at most once
+  /// per mapping call and only by a recursion that already went deep; the main thread's bounds
+  /// (on Linux, a read of the process's memory map) are asked once per process.
   static func bounds() -> (end: UInt, top: UInt)? {
+    Thread.isMainThread ? mainThreadBounds : threadBounds()
+  }
+
+  /// The main thread's ``bounds()``, which do not change.
+  private static let mainThreadBounds: (end: UInt, top: UInt)? = threadBounds()
+
+  /// The calling thread's stack bounds, from the system.
+  private static func threadBounds() -> (end: UInt, top: UInt)? {
     #if canImport(Glibc) || canImport(Musl)
       guard let getAttributes = unsafe threadAttributes else { return nil }
       var attributes = pthread_attr_t()

@@ -560,3 +560,25 @@ extension RunIdentityMapTests {
     #expect(succeeded.object?.friends.map(\.name) == ["changed", "changed"])
   }
 }
+
+extension RunIdentityMapTests {
+  /// An id repeated inside one to-many relationship of a later occurrence: its writes wait in
+  /// order with the others, so the last occurrence's values win (the first write of the later
+  /// occurrence was applied after the second one), and a skipped element's go with it.
+  @Test func anIdRepeatedInsideALaterOccurrencesListKeepsTheLastValues() throws {
+    let payload =
+      #"[{"id": 3, "name": "c0"}, {"id": 1}, {"id": 1, "friends": [{"id": 3, "name": "c1"}, {"id": 3, "name": "c2"}]}]"#
+    let friends = try runFriendMapping.mapCollection(payload)
+    #expect(friends[0].name == "c2")
+    // Mapped onto instance 1, the list merges as lists onto existing instances do: the
+    // repeated id is one element.
+    #expect(friends[1] === friends[2])
+    #expect(friends[2].friends.count == 1 && friends[2].friends[0] === friends[0])
+
+    let skipped = try runFriendMapping.mapCollection(
+      #"[{"id": 3, "name": "c0"}, {"id": 1}, {"id": 1, "friends": [{"id": 3, "name": "c1"}, {"id": 3, "name": "c2"}], "buddy": {"id": "x"}}]"#,
+      options: .skippingInvalidElements)
+    #expect(skipped.objects.map(\.id) == [3, 1])
+    #expect(skipped.objects[0].name == "c0")
+  }
+}
