@@ -606,10 +606,11 @@ extension DeepNestingTests {
         }
         box.value = "mapped \(depth)"
       } catch {
-        box.value = error.errors.contains {
-          if case .stackExhausted = $0.kind { return true }
-          return false
-        } ? "stack" : "\(error)"
+        box.value =
+          error.errors.contains {
+            if case .stackExhausted = $0.kind { return true }
+            return false
+          } ? "stack" : "\(error)"
       }
       done.signal()
     }
