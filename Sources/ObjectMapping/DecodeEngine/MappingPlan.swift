@@ -410,6 +410,7 @@ final class _MappingPlan<Object>: Sendable {
     guard !run.mergingInstances.contains(identifier) else { return .unknown(hasID: false) }
     let outerMerge = run.mergesCallInstance
     run.mergesCallInstance = true
+    run.mergedInstances.insert(identifier)
     run.mergingInstances.append(identifier)
     let merged = collectFields(known, at: index, run: &run)
     run.mergingInstances.removeLast()

@@ -215,6 +215,9 @@ struct MappingRun {
   /// The instances kept since the call began, with what their key held before, so that
   /// ``rollBackMerges(to:)`` can forget the ones a dropped element kept.
   var keptLog: [(key: InstanceKey, previous: KeptInstances?)] = []
+  /// The instances a later occurrence was mapped onto in this call: later writes into one of
+  /// them wait in ``pendingMerges`` too, behind the earlier ones (a list naming it twice).
+  var mergedInstances: Set<ObjectIdentifier> = []
 
   /// Where ``pendingMerges`` and ``keptLog`` stand: taken before an element that may be
   /// dropped, given to ``rollBackMerges(to:)`` when it is.
@@ -238,6 +241,7 @@ struct MappingRun {
     let merges = pendingMerges
     pendingMerges.removeAll()
     keptLog.removeAll()
+    mergedInstances.removeAll()
     for merge in merges { merge() }
   }
   /// The merges that may enclose one another (``mergeDepth``).

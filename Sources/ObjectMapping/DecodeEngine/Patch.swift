@@ -469,17 +469,19 @@ extension PendingChild {
       return
     }
     switch self {
-    case .fresh(let child) where Child.self is AnyClass:
-      // A class instance this call made, which the call's identity map may hold and earlier
-      // occurrences may have writes pending for: the later values wait with them, in order,
-      // and go with an element that is dropped (``MappingRun/pendingMerges``).
+    case .fresh(let child)
+    where Child.self is AnyClass
+      && run.mergedInstances.contains(ObjectIdentifier(child as AnyObject)):
+      // An instance of the call's identity map that an earlier occurrence's writes are pending
+      // for: the later values wait behind them, in order, and go with an element that is
+      // dropped (``MappingRun/pendingMerges``).
       run.pendingMerges.append {
         var instance = child
         patch.apply(to: &instance)
       }
     case .fresh(var child):
-      // A value this run created: nothing else can see it, so the later values are applied
-      // now and it stays fresh (its preview is then exact).
+      // A child this element created: nothing outside it can see it yet, so the later values
+      // are applied now and it stays fresh (its preview is then exact, class or not).
       patch.apply(to: &child)
       self = .fresh(child)
     case .merged(let child, var pending):
