@@ -237,7 +237,7 @@ struct MappingRun {
   /// Applies the pending writes into the call's instances, in order: the end of a call (or of
   /// a streamed element) whose objects are returned.
   mutating func applyMerges() {
-    guard !pendingMerges.isEmpty || !keptLog.isEmpty else { return }
+    guard !pendingMerges.isEmpty || !keptLog.isEmpty || !mergedInstances.isEmpty else { return }
     let merges = pendingMerges
     pendingMerges.removeAll()
     keptLog.removeAll()

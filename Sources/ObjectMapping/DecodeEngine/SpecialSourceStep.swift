@@ -375,7 +375,7 @@ private final class ScratchRun {
     swap(&run.instances, &outer.instances)
     swap(&run.pendingMerges, &outer.pendingMerges)
     swap(&run.keptLog, &outer.keptLog)
-    run.mergeDepth = outer.mergeDepth
+    swap(&run.mergedInstances, &outer.mergedInstances)
   }
 
   /// Adds this run's problems to `outer`'s: its kept ones, then its omitted ones, counted; and
@@ -386,6 +386,7 @@ private final class ScratchRun {
     swap(&run.instances, &outer.instances)
     swap(&run.pendingMerges, &outer.pendingMerges)
     swap(&run.keptLog, &outer.keptLog)
+    swap(&run.mergedInstances, &outer.mergedInstances)
     outer.errors += run.errors
     outer.diagnostics += run.diagnostics
   }

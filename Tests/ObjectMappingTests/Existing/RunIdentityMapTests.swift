@@ -582,3 +582,25 @@ extension RunIdentityMapTests {
     #expect(skipped.objects[0].name == "c0")
   }
 }
+
+extension RunIdentityMapTests {
+  /// The same through a collection operator, whose objects are mapped from a copy in a scratch
+  /// run onto a repeated id: the scratch run shares which instances have writes pending.
+  @Test func anIdRepeatedInsideALaterOccurrencesUnionKeepsTheLastValues() throws {
+    let mapping: Mapping<RunFriend> = Mapping(RunFriend.init) {
+      Attribute("id", \.id)
+      Attribute("name", \.name, default: "")
+      Relationship("rows.@unionOfObjects", \.friends, runFriendMapping).optional()
+      Relationship("buddy", \.buddy, runFriendMapping).optional()
+    }.identified(by: \.id)
+    let payload =
+      #"[{"id": 3, "name": "c0"}, {"id": 1}, {"id": 1, "rows": [{"id": 3, "name": "c1"}, {"id": 3, "name": "c2"}]}]"#
+    let friends = try mapping.mapCollection(payload)
+    #expect(friends[0].name == "c2")
+    let skipped = try mapping.mapCollection(
+      #"[{"id": 3, "name": "c0"}, {"id": 1}, {"id": 1, "rows": [{"id": 3, "name": "c1"}, {"id": 3, "name": "c2"}], "buddy": {"id": "x"}}]"#,
+      options: .skippingInvalidElements)
+    #expect(skipped.objects.map(\.id) == [3, 1])
+    #expect(skipped.objects[0].name == "c0")
+  }
+}
