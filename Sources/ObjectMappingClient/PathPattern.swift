@@ -18,7 +18,11 @@ import ObjectMapping
 /// - A literal `.` or `@` right after a `:name` parameter must be escaped, `:filename\.json`:
 ///   RestKit read `:filename.json` as the key path `filename.json`, so the unescaped form is an
 ///   error rather than a guess. `\:`, `\{`, `\}`, `\(`, `\)` and `\\` are the other escapes.
-/// - A parameter spans at most one path segment: it never matches a `/`.
+/// - A parameter spans at most one path segment: it never matches a `/`. The one exception is
+///   declared: `{name*}` spans one or more whole segments (`/files/{path*}/raw` fills and
+///   matches `/files/docs/2026/report.pdf/raw`). Its value's segments are encoded one by one,
+///   so its `/`s stay separators; an empty segment (a leading, trailing or doubled `/`) is an
+///   error. A pattern has one such parameter at most, and only in the path.
 /// - A `?` starts the query (`/people?password=:password`); its parameters are query values.
 /// - Anything else that looks like a parameter (a `:` without a name, an unclosed `{`, two
 ///   parameters with no text between them, a name used twice) is an error when the pattern is
@@ -29,6 +33,8 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// Text as it appears in the URL (ASCII, percent-encoded).
     case literal([UInt8])
     case parameter(String)
+    /// A `{name*}` parameter: one or more whole path segments, `/` included.
+    case segments(String)
   }
 
   /// One `name=value` item of the query part: the name is literal, the value may hold
@@ -130,7 +136,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
   ///     that are already encoded paths as they are (the object manager still keeps the
   ///     request under its base URL).
   /// - Returns: The path, percent-encoded.
-  /// - Throws: ``ObjectManagerError/missingParameter(name:route:)``.
+  /// - Throws: ``ObjectManagerError/missingParameter(name:route:)``, or
+  ///   ``ObjectManagerError/invalidPath(_:reason:)`` for a `{name*}` value with an empty
+  ///   segment.
   public func interpolate(_ values: [String: String?], escaping: Bool = true)
     throws(ObjectManagerError) -> String
   {
@@ -154,14 +162,38 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         guard case .some(.some(let value)) = values[name], !value.isEmpty else {
           throw .missingParameter(name: name, route: description)
         }
-        if !escaping {
+        Self.appendSegment(value, escaping: escaping, to: &bytes)
+      case .segments(let name):
+        guard case .some(.some(let value)) = values[name], !value.isEmpty else {
+          throw .missingParameter(name: name, route: description)
+        }
+        guard escaping else {
           bytes += value.utf8
-        } else if value == "." || value == ".." {
-          for _ in value.utf8 { bytes += "%2E".utf8 }
-        } else {
-          _appendPercentEncoded(value, keeping: .unreserved, to: &bytes)
+          continue
+        }
+        let segments = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard !segments.contains(where: \.isEmpty) else {
+          throw .invalidPath(
+            value,
+            reason: "the value of '{\(name)*}' in \(MessageText.quoted(description)) has an "
+              + "empty segment (a leading, trailing or doubled '/')")
+        }
+        for (offset, segment) in segments.enumerated() {
+          if offset > 0 { bytes.append(UInt8(ascii: "/")) }
+          Self.appendSegment(String(segment), escaping: true, to: &bytes)
         }
       }
+    }
+  }
+
+  /// One value, or one segment of a `{name*}` value, as the path holds it.
+  private static func appendSegment(_ value: String, escaping: Bool, to bytes: inout [UInt8]) {
+    if !escaping {
+      bytes += value.utf8
+    } else if value == "." || value == ".." {
+      for _ in value.utf8 { bytes += "%2E".utf8 }
+    } else {
+      _appendPercentEncoded(value, keeping: .unreserved, to: &bytes)
     }
   }
 
@@ -171,7 +203,10 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
   /// not match.
   ///
   /// The whole path must match; a parameter takes one or more characters up to the next
-  /// literal text of the pattern or the end of its segment, never a `/`. A path with a
+  /// literal text of the pattern or the end of its segment, never a `/`. A `{name*}`
+  /// parameter takes whole segments: the rest of the path must hold as many `/` as the rest of
+  /// the pattern, and within its last segment the value ends where the next literal text first
+  /// begins (`/files/{path*}/raw` gives `path` = `a/raw/b` for `/files/a/raw/b/raw`). A path with a
   /// trailing `/` the pattern does not have (or the reverse) does not match (RestKit).
   /// Query items the pattern names must be present (in any order, others may follow); a path's
   /// query is ignored by a pattern without one.
@@ -249,9 +284,48 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         else { return nil }
         values[name] = value
         position = stop
+      case .segments(let name):
+        guard let separator,
+          let stop = segmentsEnd(parts[(index + 1)...], bytes, position..<range.upperBound, separator),
+          stop > position, let value = _percentDecoded(substring(bytes, position..<stop))
+        else { return nil }
+        values[name] = value
+        position = stop
       }
     }
     return position == range.upperBound ? values : nil
+  }
+
+  /// Where a `{name*}` parameter starting at `range.lowerBound` ends, given the parts after
+  /// it (which span no segments: a pattern has one such parameter at most). The rest of the
+  /// path must hold as many `/` as those parts, which fixes the segment the value ends in;
+  /// within it the value ends where the next literal text first begins, as a one-segment
+  /// parameter does. One pass over the path, so a hostile path costs linear time.
+  private static func segmentsEnd(
+    _ rest: ArraySlice<Part>, _ bytes: [UInt8], _ range: Range<Int>, _ separator: UInt8
+  ) -> Int? {
+    let slashes = rest.reduce(0) { count, part in
+      count + part.literalBytes.reduce(0) { $0 + ($1 == separator ? 1 : 0) }
+    }
+    // The segment the value ends in: from just after the (slashes + 1)-th `/` from the end
+    // (or the value's start) to the slashes-th (or the path's end).
+    var end = range.upperBound
+    var seen = 0
+    var cursor = range.upperBound
+    while seen < slashes {
+      guard let slash = bytes[range.lowerBound..<cursor].lastIndex(of: separator) else {
+        return nil
+      }
+      seen += 1
+      end = slash
+      cursor = slash
+    }
+    let start = bytes[range.lowerBound..<end].lastIndex(of: separator).map { $0 + 1 }
+      ?? range.lowerBound
+    guard case .literal(let next)? = rest.first else { return end }
+    let lead = next.prefix { $0 != separator }
+    if lead.isEmpty { return end }
+    return firstOccurrence(of: lead, in: bytes, start..<end)
   }
 
   private static func firstOccurrence(
@@ -320,15 +394,28 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     func fail(_ index: Int, _ reason: String) -> RouterError {
       RouterError(.invalidPattern(pattern, position: index + 1, reason: reason))
     }
-    func addParameter(_ name: String, at index: Int) throws(RouterError) {
-      if literal.isEmpty, case .parameter(let previous)? = parts.last {
+    func addParameter(_ name: String, at index: Int, spansSegments: Bool = false)
+      throws(RouterError)
+    {
+      if literal.isEmpty, let previous = parts.last?.parameterName {
         throw fail(
           index,
           "the parameters '\(previous)' and '\(name)' must be separated by literal text")
       }
+      if spansSegments {
+        if inQuery {
+          throw fail(
+            index, "'{\(name)*}' spans path segments; a query value cannot hold one")
+        }
+        if let other = parts.first(where: \.spansSegments)?.parameterName {
+          throw fail(
+            index,
+            "'{\(other)*}' already spans segments; a pattern has one such parameter at most")
+        }
+      }
       if !literal.isEmpty { parts.append(.literal(literal)) }
       literal = []
-      parts.append(.parameter(name))
+      parts.append(spansSegments ? .segments(name) : .parameter(name))
     }
     var index = range.lowerBound
     while index < range.upperBound {
@@ -371,7 +458,15 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
       case "{", "(":
         let close: Unicode.Scalar = scalar == "{" ? "}" : ")"
         var end = index + 1
+        var spansSegments = false
         while end < range.upperBound, scalars[end] != close {
+          if scalar == "{", scalars[end] == "*", end + 1 < range.upperBound,
+            scalars[end + 1] == close
+          {
+            spansSegments = true
+            end += 1
+            continue
+          }
           guard isNameCharacter(scalars[end], dots: true) else {
             throw fail(
               end,
@@ -384,7 +479,8 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         guard end < range.upperBound else {
           throw fail(index, "the '\(scalar)' is never closed by '\(close)'")
         }
-        let name = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+        let name = String(
+          String.UnicodeScalarView(scalars[(index + 1)..<(spansSegments ? end - 1 : end)]))
         guard let first = name.unicodeScalars.first, isNameStart(first) else {
           throw fail(
             index,
@@ -392,7 +488,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
               ? "'\(scalar)\(close)' names no parameter"
               : "the parameter name '\(name)' must start with a letter or '_'")
         }
-        try addParameter(name, at: index)
+        try addParameter(name, at: index, spansSegments: spansSegments)
         index = end + 1
       case "}", ")":
         throw fail(
@@ -453,7 +549,14 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
 extension PathPattern.Part {
   fileprivate var parameterName: String? {
-    if case .parameter(let name) = self { name } else { nil }
+    switch self {
+    case .parameter(let name), .segments(let name): name
+    case .literal: nil
+    }
+  }
+
+  fileprivate var spansSegments: Bool {
+    if case .segments = self { true } else { false }
   }
 
   fileprivate var literalBytes: [UInt8] {
