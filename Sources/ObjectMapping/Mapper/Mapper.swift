@@ -105,15 +105,22 @@ public struct Mapper: Sendable {
   ///     unless they set their own.
   /// - Returns: The objects, errors and diagnostics of the run; the updated target is among
   ///   the objects.
-  /// - Throws: ``MappingErrors`` only when the payload cannot be read (a syntax error with its
+  /// - Throws: ``MappingErrors`` when the payload cannot be read (a syntax error with its
   ///   line and column, an unsupported content type); mapping problems are in
-  ///   ``MappingResult/errors``.
+  ///   ``MappingResult/errors``, unless the options set
+  ///   ``MappingOptions/failOnObjectErrors``: then a run with errors throws them.
   public func map(
     _ input: some MappingInputConvertible, target: Any? = nil,
     with options: MappingOptions = .none
   ) throws(MappingErrors) -> MappingResult {
-    try input.mappingInput.withView(formats: formats) {
+    let result = try input.mappingInput.withView(formats: formats) {
       mapResult(view: $0, target: target, options: options)
     }
+    if options.failOnObjectErrors ?? self.options.failOnObjectErrors ?? false,
+      !result.errors.isEmpty || result.omittedErrorCount > 0
+    {
+      throw MappingErrors(result.errors, omittedCount: result.omittedErrorCount)
+    }
+    return result
   }
 }

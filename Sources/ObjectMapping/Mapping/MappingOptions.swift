@@ -102,6 +102,29 @@ public struct MappingOptions: Sendable {
   /// call's do not.
   public var errorLimit: Int?
 
+  /// Whether a ``Mapper`` run with errors throws them (RestKit's `failOnObjectErrors`):
+  /// `true` makes ``Mapper/map(_:target:with:)`` throw ``MappingErrors`` with the run's errors
+  /// when any object failed or no route found content (``MappingError/Kind/nothingFound(searched:topLevelKeys:)``),
+  /// instead of returning a result that holds them; `nil` or `false` (the default, RestKit's)
+  /// leaves failed objects out of the result and reports them in ``MappingResult/errors``.
+  ///
+  /// ```swift
+  /// let mapper = Mapper(provider, options: MappingOptions(failOnObjectErrors: true))
+  /// do {
+  ///   let result = try mapper.map(data)         // every object mapped
+  /// } catch {
+  ///   print(error)                              // "/articles/3/title: required value is missing"
+  /// }
+  /// ```
+  ///
+  /// Diagnostics (declined elements, skipped values, an ignored target) are not errors and
+  /// never make the run throw. The calls of one mapping (`map`, `mapCollection`) throw on any
+  /// error already; this setting is for runs that collect, the mapper's and the object
+  /// manager's responses mapped through a provider (ObjectMappingClient), which take it from
+  /// their options. A class target a route updated stays updated when another route's object
+  /// fails: only the result is withheld.
+  public var failOnObjectErrors: Bool?
+
   /// The error limit of a call that sets none (``errorLimit``): 1,000 errors and 1,000
   /// diagnostics per call.
   public static let defaultErrorLimit = 1_000
@@ -129,6 +152,8 @@ public struct MappingOptions: Sendable {
   ///   - form: How form bodies are written by ``PayloadFormat/formURLEncoded``.
   ///   - decimals: How `Decimal` values are written when serializing.
   ///   - errorLimit: How many errors and diagnostics the call keeps (``errorLimit``).
+  ///   - failOnObjectErrors: Whether a ``Mapper`` run with errors throws them
+  ///     (``failOnObjectErrors``).
   public init(
     coercion: Coercion? = nil, nulls: NullPolicy? = nil, groups: Set<String>? = nil,
     dateFormats: [DateFormat]? = nil, validation: Bool? = nil,
@@ -137,8 +162,9 @@ public struct MappingOptions: Sendable {
     attributeFailures: AttributeFailurePolicy? = nil, emptyStrings: EmptyStringPolicy? = nil,
     allowsUnmappableRepresentation: Bool? = nil, childMerging: ChildMerging? = nil,
     relationshipNulls: NullPolicy? = nil, form: FormEncodingOptions? = nil,
-    decimals: DecimalOutput? = nil, errorLimit: Int? = nil
+    decimals: DecimalOutput? = nil, errorLimit: Int? = nil, failOnObjectErrors: Bool? = nil
   ) {
+    self.failOnObjectErrors = failOnObjectErrors
     self.decimals = decimals
     self.errorLimit = errorLimit
     self.attributeFailures = attributeFailures
@@ -179,7 +205,8 @@ public struct MappingOptions: Sendable {
       childMerging: childMerging ?? inherited.childMerging,
       relationshipNulls: relationshipNulls ?? inherited.relationshipNulls,
       form: form ?? inherited.form, decimals: decimals ?? inherited.decimals,
-      errorLimit: errorLimit ?? inherited.errorLimit)
+      errorLimit: errorLimit ?? inherited.errorLimit,
+      failOnObjectErrors: failOnObjectErrors ?? inherited.failOnObjectErrors)
     options.metadata = Self.metadata(metadata, over: inherited.metadata)
     return options
   }
