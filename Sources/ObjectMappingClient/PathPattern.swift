@@ -286,7 +286,8 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         position = stop
       case .segments(let name):
         guard let separator,
-          let stop = segmentsEnd(parts[(index + 1)...], bytes, position..<range.upperBound, separator),
+          let stop = segmentsEnd(
+            parts[(index + 1)...], bytes, position..<range.upperBound, separator),
           stop > position, let value = _percentDecoded(substring(bytes, position..<stop))
         else { return nil }
         values[name] = value
@@ -320,7 +321,8 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
       end = slash
       cursor = slash
     }
-    let start = bytes[range.lowerBound..<end].lastIndex(of: separator).map { $0 + 1 }
+    let start =
+      bytes[range.lowerBound..<end].lastIndex(of: separator).map { $0 + 1 }
       ?? range.lowerBound
     guard case .literal(let next)? = rest.first else { return end }
     let lead = next.prefix { $0 != separator }

@@ -10,10 +10,14 @@ import ObjectMapping
 /// try router.add(Article.self, "/articles/:id") { ["id": "\($0.id)"] }      // any method
 /// try router.add(Article.self, .post, "/articles")                          // POST only
 /// try router.add(named: "comments", "/articles/:articleID/comments")
+/// try router.add(relationship: "comments", of: Article.self, "/articles/:id/comments") {
+///   ["id": "\($0.id)"]
+/// }
 ///
 /// try router.path(for: article, method: .put)                  // "/articles/12"
 /// try router.path(named: "comments", ["articleID": "12"])      // "/articles/12/comments"
 /// router.match("/articles/12/comments?page=2")                 // comments, articleID 12, page 2
+/// try router.path(forRelationship: "comments", of: article)   // "/articles/12/comments"
 /// ```
 ///
 /// **Precedence** (RestKit's): for an object, the routes of its own type are looked at first —
@@ -29,6 +33,9 @@ public struct Router: Sendable {
   struct ObjectRoute: Sendable {
     let type: Any.Type
     let typeName: String
+    /// The relationship the route is for (RestKit's relationship routes), or `nil` for the
+    /// object's own route.
+    let relationship: String?
     let methods: HTTPMethods
     let pattern: PathPattern
     let escapes: Bool
@@ -51,8 +58,10 @@ public struct Router: Sendable {
   public struct Match: Sendable, Equatable {
     /// The route's name (named routes), or `nil`.
     public var name: String?
-    /// The model type's name (object routes), or `nil`.
+    /// The model type's name (object and relationship routes), or `nil`.
     public var typeName: String?
+    /// The relationship's name (relationship routes), or `nil`.
+    public var relationship: String? = nil
     /// The pattern that matched.
     public var pattern: PathPattern
     /// The parameters read from the path, percent-decoded.
@@ -105,20 +114,91 @@ public struct Router: Sendable {
     allowingTrailingSlash: Bool = false,
     parameters: @escaping @Sendable (Model) -> [String: String?] = { _ in [:] }
   ) throws(RouterError) {
+    try add(
+      type, relationship: nil, methods, pattern, escaping: escaping,
+      allowingTrailingSlash: allowingTrailingSlash, parameters: parameters)
+  }
+
+  /// Adds the route of a relationship of `type` for `methods` (RestKit's relationship route):
+  /// where the related objects of one object live.
+  ///
+  /// ```swift
+  /// try router.add(relationship: "friends", of: User.self, .get, "/users/:id/friends") {
+  ///   ["id": "\($0.id)"]
+  /// }
+  /// let path = try router.path(forRelationship: "friends", of: user)   // "/users/7/friends"
+  /// let friends = try await manager.getCollection(path, mapping: userMapping)
+  /// ```
+  ///
+  /// The route is looked up by the relationship's name and the object's type, with the
+  /// precedence of object routes (the type's own routes first, then its superclasses'; an
+  /// exact method, then a set, then any).
+  ///
+  /// - Parameters:
+  ///   - relationship: The relationship's name (`"friends"`); any text.
+  ///   - type: The type that has the relationship; subclasses use the route too.
+  ///   - methods: The methods (`.get`, `[.get, .head]`, `.any`).
+  ///   - pattern: The path, with parameters filled from the object (see ``PathPattern``).
+  ///   - escaping: Whether values are percent-encoded (default `true`).
+  ///   - allowingTrailingSlash: Whether ``match(_:method:)`` also takes a trailing `/` the
+  ///     pattern does not have.
+  ///   - parameters: Each parameter's value for an object.
+  /// - Throws: ``RouterError``: a pattern problem, or a route of the same relationship of
+  ///   `type` for one of `methods` at the same precedence already.
+  public mutating func add<Model>(
+    relationship: String, of type: Model.Type, _ methods: HTTPMethods, _ pattern: String,
+    escaping: Bool = true, allowingTrailingSlash: Bool = false,
+    parameters: @escaping @Sendable (Model) -> [String: String?] = { _ in [:] }
+  ) throws(RouterError) {
+    try add(
+      type, relationship: relationship, methods, pattern, escaping: escaping,
+      allowingTrailingSlash: allowingTrailingSlash, parameters: parameters)
+  }
+
+  /// Adds the route of a relationship of `type` for every method without a closer route
+  /// (``add(relationship:of:_:_:escaping:allowingTrailingSlash:parameters:)`` with
+  /// ``HTTPMethods/any``).
+  ///
+  /// - Parameters:
+  ///   - relationship: The relationship's name.
+  ///   - type: The type that has the relationship.
+  ///   - pattern: The path, with parameters.
+  ///   - escaping: Whether values are percent-encoded (default `true`).
+  ///   - allowingTrailingSlash: Whether matching also takes a trailing `/` the pattern does not
+  ///     have.
+  ///   - parameters: Each parameter's value for an object.
+  /// - Throws: ``RouterError`` as the method form does.
+  public mutating func add<Model>(
+    relationship: String, of type: Model.Type, _ pattern: String, escaping: Bool = true,
+    allowingTrailingSlash: Bool = false,
+    parameters: @escaping @Sendable (Model) -> [String: String?] = { _ in [:] }
+  ) throws(RouterError) {
+    try add(
+      type, relationship: relationship, .any, pattern, escaping: escaping,
+      allowingTrailingSlash: allowingTrailingSlash, parameters: parameters)
+  }
+
+  private mutating func add<Model>(
+    _ type: Model.Type, relationship: String?, _ methods: HTTPMethods, _ pattern: String,
+    escaping: Bool, allowingTrailingSlash: Bool,
+    parameters: @escaping @Sendable (Model) -> [String: String?]
+  ) throws(RouterError) {
     let parsed = try PathPattern(pattern)
     let typeName = String(describing: type)
     if let clash = objectRoutes.first(where: {
-      $0.type == type && $0.methods.overlapsAtSameRank(methods)
+      $0.type == type && $0.relationship == relationship
+        && $0.methods.overlapsAtSameRank(methods)
     }) {
       throw RouterError(
         .duplicateRoute(
-          type: typeName, methods: methods.description, pattern: pattern,
+          type: relationship.map { "\(typeName).\($0)" } ?? typeName,
+          methods: methods.description, pattern: pattern,
           existing: clash.pattern.description))
     }
     objectRoutes.append(
       ObjectRoute(
-        type: type, typeName: typeName, methods: methods, pattern: parsed, escapes: escaping,
-        allowsTrailingSlash: allowingTrailingSlash,
+        type: type, typeName: typeName, relationship: relationship, methods: methods,
+        pattern: parsed, escapes: escaping, allowsTrailingSlash: allowingTrailingSlash,
         values: { object in (object as? Model).map(parameters) },
         covers: { $0 is Model.Type }))
   }
@@ -211,6 +291,32 @@ public struct Router: Sendable {
     return try route.pattern.interpolate(values, escaping: route.escapes)
   }
 
+  /// The path of a relationship of `object` for `method` (RestKit's
+  /// `getObjectsAtPathForRelationship:ofObject:`), filled from `object`.
+  ///
+  /// ```swift
+  /// let path = try router.path(forRelationship: "friends", of: user)   // "/users/7/friends"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - relationship: The relationship's name.
+  ///   - object: The object whose related objects the path names.
+  ///   - method: The request's method (`GET` by default).
+  /// - Returns: The percent-encoded path.
+  /// - Throws: ``ObjectManagerError/noRoute(_:)`` when no route of the relationship covers the
+  ///   object's type and method, or ``ObjectManagerError/missingParameter(name:route:)``.
+  public func path(
+    forRelationship relationship: String, of object: some Any, method: HTTPMethod = .get
+  ) throws(ObjectManagerError) -> String {
+    let type = Swift.type(of: object as Any)
+    guard let route = route(for: type, method: method, relationship: relationship),
+      let values = route.values(object)
+    else {
+      throw .noRoute("\(method.rawValue) \(type).\(relationship)")
+    }
+    return try route.pattern.interpolate(values, escaping: route.escapes)
+  }
+
   /// The path of the named route, filled from `parameters`.
   ///
   /// - Parameters:
@@ -246,7 +352,7 @@ public struct Router: Sendable {
     var best: (rank: Int, match: Match)?
     func consider(
       _ methods: HTTPMethods, _ pattern: PathPattern, _ allowsTrailingSlash: Bool,
-      name: String?, typeName: String?
+      name: String?, typeName: String?, relationship: String? = nil
     ) {
       let rank: Int
       if let method {
@@ -261,8 +367,8 @@ public struct Router: Sendable {
       best = (
         rank,
         Match(
-          name: name, typeName: typeName, pattern: pattern, parameters: parameters,
-          queryItems: Self.queryItems(of: path))
+          name: name, typeName: typeName, relationship: relationship, pattern: pattern,
+          parameters: parameters, queryItems: Self.queryItems(of: path))
       )
     }
     for route in namedRoutes {
@@ -272,14 +378,16 @@ public struct Router: Sendable {
     for route in objectRoutes {
       consider(
         route.methods, route.pattern, route.allowsTrailingSlash, name: nil,
-        typeName: route.typeName)
+        typeName: route.typeName, relationship: route.relationship)
     }
     return best?.match
   }
 
   /// The most specific route for `type` and `method` (RestKit's precedence).
-  func route(for type: Any.Type, method: HTTPMethod) -> ObjectRoute? {
-    let covering = objectRoutes.filter { $0.covers(type) }
+  func route(for type: Any.Type, method: HTTPMethod, relationship: String? = nil)
+    -> ObjectRoute?
+  {
+    let covering = objectRoutes.filter { $0.relationship == relationship && $0.covers(type) }
     // The class levels that have routes, nearest first: a level is nearer when more of the
     // other levels cover it (it is a subclass of each of them); ties keep registration order.
     var levels: [Any.Type] = []
