@@ -58,7 +58,7 @@ final class _MappingPlan<Object>: Sendable {
   var isPlain: Bool { _isPlain }
   private let _isPlain: Bool
   /// Plain, and its objects are class instances with an identity (``Mapping/identified(by:)``):
-  /// a run keeps one instance per id (``MappingRun/instances``), so the same id twice in a
+  /// a run keeps one instance per id (``CallInstances/instances``), so the same id twice in a
   /// payload is one object.
   private let mapsInstances: Bool
   /// Plain, without ``mapsInstances``: a new object is made and mapped in the caller's frame.
@@ -399,8 +399,9 @@ final class _MappingPlan<Object>: Sendable {
       return .unknown(hasID: false)
     }
     guard
-      let object = run.instances[InstanceKey(property: identity.property, id: id)]?.instance(
-        for: ObjectIdentifier(self), modelType: ObjectIdentifier(Object.self)),
+      let object = run.identityMap.instances[InstanceKey(property: identity.property, id: id)]?
+        .instance(
+          for: ObjectIdentifier(self), modelType: ObjectIdentifier(Object.self)),
       let known = object as? Object
     else { return .unknown(hasID: true) }
     // Inside its own later occurrence (`{"id": 1, "parent": {"id": 1}}` after an earlier
@@ -410,7 +411,7 @@ final class _MappingPlan<Object>: Sendable {
     guard !run.mergingInstances.contains(identifier) else { return .unknown(hasID: false) }
     let outerMerge = run.mergesCallInstance
     run.mergesCallInstance = true
-    run.mergedInstances.insert(identifier)
+    run.identityMap.mergedInstances.insert(identifier)
     run.mergingInstances.append(identifier)
     let merged = collectFields(known, at: index, run: &run)
     run.mergingInstances.removeLast()
@@ -420,8 +421,8 @@ final class _MappingPlan<Object>: Sendable {
       return .merged
     }
     // Applied when the call ends, unless the element around this one is dropped first
-    // (``MappingRun/pendingMerges``).
-    run.pendingMerges.append {
+    // (``CallInstances/pendingMerges``).
+    run.identityMap.pendingMerges.append {
       var instance = known
       patch.apply(to: &instance)
     }
@@ -430,15 +431,15 @@ final class _MappingPlan<Object>: Sendable {
   }
 
   /// Keeps `object`, just made from a payload with an id, as the run's instance for that id
-  /// (the one the object now holds; ``MappingRun/instances``).
+  /// (the one the object now holds; ``CallInstances/instances``).
   @inline(never)
   private func keep(_ object: Object, run: inout MappingRun) {
     guard let identity, let id = identity.value(object) else { return }
     let kept = KeptInstance(object: object as AnyObject, plan: ObjectIdentifier(self))
     let key = InstanceKey(property: identity.property, id: id)
-    let previous = run.instances[key]
-    run.keptLog.append((key, previous))
-    run.instances[key] = previous?.keeping(kept) ?? .one(kept)
+    let previous = run.identityMap.instances[key]
+    run.identityMap.keptLog.append((key, previous))
+    run.identityMap.instances[key] = previous?.keeping(kept) ?? .one(kept)
   }
 
   /// ``decodeNew(at:run:declineIsAcceptable:accept:)`` for dynamic and nested-key mappings,

@@ -199,50 +199,29 @@ struct MappingRun {
   var fannedOutDepth = -1
   /// The index of the last array crossed to reach the value at ``fannedOutDepth``.
   var fannedOutIndex = 0
-  /// The class instances this run made for mappings with an identity (``Mapping/identified(by:)``),
-  /// by identity property and id: the same id later in the payload is mapped onto the same instance
-  /// (the reference's identity map per mapping run). Empty, and free, for other mappings.
-  var instances: [InstanceKey: KeptInstances] = [:]
+  /// The call's identity map (``Mapping/identified(by:)``): the instances it made and what
+  /// later occurrences will write into them. One value, so that what moves, rolls back and
+  /// applies together cannot be moved in part. Empty, and free, for other mappings.
+  var identityMap = CallInstances()
   /// The instances whose later occurrence is being mapped onto them, innermost last (at most
   /// ``mergeDepthLimit``): an occurrence of one of their ids inside them is a new instance, as
   /// an object nested in itself is, instead of the instance holding itself.
   var mergingInstances: [ObjectIdentifier] = []
-  /// The later occurrences' writes into the call's instances, in the order they were mapped,
-  /// applied when the call ends (``applyMerges()``): a write made at once would stay when the
-  /// element around it is dropped afterwards (skipped, `.dropChild`, a rejected child), writing
-  /// a dropped representation's values into an instance the call returns.
-  var pendingMerges: [() -> Void] = []
-  /// The instances kept since the call began, with what their key held before, so that
-  /// ``rollBackMerges(to:)`` can forget the ones a dropped element kept.
-  var keptLog: [(key: InstanceKey, previous: KeptInstances?)] = []
-  /// The instances a later occurrence was mapped onto in this call: later writes into one of
-  /// them wait in ``pendingMerges`` too, behind the earlier ones (a list naming it twice).
-  var mergedInstances: Set<ObjectIdentifier> = []
 
-  /// Where ``pendingMerges`` and ``keptLog`` stand: taken before an element that may be
-  /// dropped, given to ``rollBackMerges(to:)`` when it is.
-  var mergeMark: MergeMark { MergeMark(pending: pendingMerges.count, kept: keptLog.count) }
+  /// Where the identity map's pending writes and kept instances stand: taken before an element
+  /// that may be dropped, given to ``rollBackMerges(to:)`` when it is.
+  var mergeMark: MergeMark { identityMap.mark }
 
-  /// Forgets what the elements mapped since `mark` did to the call's instances: their pending
-  /// writes, and the instances they kept (the earlier ones back in their place). Called where
-  /// an element is dropped; free when the call has no identity map.
+  /// Forgets what the elements mapped since `mark` did to the call's instances
+  /// (``CallInstances/rollBack(to:)``). Called where an element is dropped.
   mutating func rollBackMerges(to mark: MergeMark) {
-    if pendingMerges.count > mark.pending { pendingMerges.removeSubrange(mark.pending...) }
-    while keptLog.count > mark.kept {
-      let (key, previous) = keptLog.removeLast()
-      instances[key] = previous
-    }
+    identityMap.rollBack(to: mark)
   }
 
   /// Applies the pending writes into the call's instances, in order: the end of a call (or of
   /// a streamed element) whose objects are returned.
   mutating func applyMerges() {
-    guard !pendingMerges.isEmpty || !keptLog.isEmpty || !mergedInstances.isEmpty else { return }
-    let merges = pendingMerges
-    pendingMerges.removeAll()
-    keptLog.removeAll()
-    mergedInstances.removeAll()
-    for merge in merges { merge() }
+    identityMap.apply()
   }
   /// The merges that may enclose one another (``mergeDepth``).
   static var mergeDepthLimit: Int32 { 16 }
@@ -529,7 +508,7 @@ struct SpecialTargetKey: Hashable {
   let document: Int
 }
 
-/// A class instance's key in ``MappingRun/instances``: the identity property (whose root is
+/// A class instance's key in ``CallInstances/instances``: the identity property (whose root is
 /// the model type), and the id. Two mappings of one class identified by different properties
 /// (`\.id` and `\.code`) never take each other's instances for an equal value.
 struct InstanceKey: Hashable {
@@ -543,7 +522,51 @@ struct MergeMark {
   let kept: Int
 }
 
-/// An instance in ``MappingRun/instances``, with the plan that made it: another plan (another
+/// One call's identity map: the class instances it made for mappings with an identity, by
+/// identity property and id (the same id later in the payload is mapped onto the same instance,
+/// the reference's identity map per mapping run), and the writes later occurrences make into
+/// them, which wait until the call ends so that a dropped element takes its writes with it.
+struct CallInstances {
+  /// The instances, by identity property and id.
+  var instances: [InstanceKey: KeptInstances] = [:]
+  /// The later occurrences' writes into the instances, in the order they were mapped, applied
+  /// when the call ends (``apply()``): a write made at once would stay when the element around
+  /// it is dropped afterwards (skipped, `.dropChild`, a rejected child), writing a dropped
+  /// representation's values into an instance the call returns.
+  var pendingMerges: [() -> Void] = []
+  /// The instances kept since the call began, with what their key held before, so that
+  /// ``rollBack(to:)`` can forget the ones a dropped element kept.
+  var keptLog: [(key: InstanceKey, previous: KeptInstances?)] = []
+  /// The instances a later occurrence was mapped onto in this call: later writes into one of
+  /// them wait in ``pendingMerges`` too, behind the earlier ones (a list naming it twice).
+  var mergedInstances: Set<ObjectIdentifier> = []
+
+  /// Where ``pendingMerges`` and ``keptLog`` stand.
+  var mark: MergeMark { MergeMark(pending: pendingMerges.count, kept: keptLog.count) }
+
+  /// Forgets the pending writes made since `mark`, and the instances kept since (the earlier
+  /// ones back in their place).
+  mutating func rollBack(to mark: MergeMark) {
+    if pendingMerges.count > mark.pending { pendingMerges.removeSubrange(mark.pending...) }
+    while keptLog.count > mark.kept {
+      let (key, previous) = keptLog.removeLast()
+      instances[key] = previous
+    }
+  }
+
+  /// Applies the pending writes in order and forgets the log; the instances stay (a call's
+  /// later routes still find them).
+  mutating func apply() {
+    guard !pendingMerges.isEmpty || !keptLog.isEmpty || !mergedInstances.isEmpty else { return }
+    let merges = pendingMerges
+    pendingMerges.removeAll()
+    keptLog.removeAll()
+    mergedInstances.removeAll()
+    for merge in merges { merge() }
+  }
+}
+
+/// An instance in ``CallInstances/instances``, with the plan that made it: another plan (another
 /// mapping of the class, or a dynamic mapping's other case) maps onto it only when it is of
 /// that plan's model type exactly, so that a case making `Cat`s never maps onto the `Dog` a
 /// case of the same `Mapping<Animal>` identity made.

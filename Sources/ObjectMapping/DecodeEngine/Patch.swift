@@ -471,11 +471,11 @@ extension PendingChild {
     switch self {
     case .fresh(let child)
     where Child.self is AnyClass
-      && run.mergedInstances.contains(ObjectIdentifier(child as AnyObject)):
+      && run.identityMap.mergedInstances.contains(ObjectIdentifier(child as AnyObject)):
       // An instance of the call's identity map that an earlier occurrence's writes are pending
       // for: the later values wait behind them, in order, and go with an element that is
-      // dropped (``MappingRun/pendingMerges``).
-      run.pendingMerges.append {
+      // dropped (``CallInstances/pendingMerges``).
+      run.identityMap.pendingMerges.append {
         var instance = child
         patch.apply(to: &instance)
       }

@@ -372,10 +372,7 @@ private final class ScratchRun {
   init(of outer: inout MappingRun, tape view: _UnsafeTapeView) {
     run = outer.scratch(tape: view, errorLimit: outer.errors.limit)
     swap(&run.path, &outer.path)
-    swap(&run.instances, &outer.instances)
-    swap(&run.pendingMerges, &outer.pendingMerges)
-    swap(&run.keptLog, &outer.keptLog)
-    swap(&run.mergedInstances, &outer.mergedInstances)
+    swap(&run.identityMap, &outer.identityMap)
   }
 
   /// Adds this run's problems to `outer`'s: its kept ones, then its omitted ones, counted; and
@@ -383,10 +380,7 @@ private final class ScratchRun {
   @inline(never)
   func addProblems(to outer: inout MappingRun) {
     swap(&run.path, &outer.path)
-    swap(&run.instances, &outer.instances)
-    swap(&run.pendingMerges, &outer.pendingMerges)
-    swap(&run.keptLog, &outer.keptLog)
-    swap(&run.mergedInstances, &outer.mergedInstances)
+    swap(&run.identityMap, &outer.identityMap)
     outer.errors += run.errors
     outer.diagnostics += run.diagnostics
   }

@@ -113,7 +113,7 @@ struct MappedElements<Object>: ElementReading {
           run.path.append(.index(index))
           run.errors = CappedList(limit: limit)
           // One identity map per element: a stream's memory does not grow with its elements.
-          if !run.instances.isEmpty { run.instances.removeAll() }
+          if !run.identityMap.instances.isEmpty { run.identityMap.instances.removeAll() }
           plan.collectElement(at: 0, into: &ready, run: &run)
           run.applyMerges()
           if run.needsWholePayload {
