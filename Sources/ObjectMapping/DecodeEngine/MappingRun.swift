@@ -312,6 +312,20 @@ struct MappingRun {
     }
   }
 
+  /// Turns each error recorded since `count` into a ``MappingDiagnostic/Kind/valueSkipped(_:)``
+  /// diagnostic at the error's own path (``ChildFailurePolicy/keepPartial``: the child they
+  /// belong to is kept without those values). Errors past the limit stay counted, as omitted
+  /// diagnostics.
+  mutating func keepErrorsAsDiagnostics(since count: Int) {
+    guard !exhaustedStack, errors.count > count else { return }
+    let kept = errors.kept(since: count)
+    for error in kept {
+      diagnostics.append(MappingDiagnostic(path: error.path, .valueSkipped(error.kind)))
+    }
+    diagnostics.countOmitted(errors.count - count - kept.count)
+    errors.remove(since: count)
+  }
+
   /// The reading this run's `PayloadValue`s belong to: begun with the run, ended when the run
   /// (every copy of it) is gone.
   private var reading: Reading

@@ -146,6 +146,17 @@ public enum ChildFailurePolicy: Sendable, Equatable {
   /// The child is left out (a to-many element is skipped, an optional to-one child is left as
   /// it was) and its errors are reported as a diagnostic; the parent maps.
   case dropChild
+  /// The child is kept with what did map, as RestKit attached a child whose mapping failed:
+  /// each value that failed is left as the child's `make()` gave it (or its `default:`), and
+  /// each error becomes a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic at its own
+  /// path; the parent maps.
+  ///
+  /// Onto an existing instance, whose writes are all or nothing per object, a failed child is
+  /// not written: an existing to-one child keeps its values, and a failed to-many element is
+  /// left out as under ``dropChild``; the errors are diagnostics either way. A child that could
+  /// not be made at all (a dynamic mapping's child whose case failed, or that no case matched)
+  /// is left out too.
+  case keepPartial
 }
 
 /// The identity of a mapping's objects (`.identified(by: \.id)`): how to read it from an
@@ -359,7 +370,7 @@ extension _MappingPlan {
     return mergeChildren(existing, policy: policy, run: &run) { run, mapElement, dropNew in
       forEachElement(
         from: isArray ? index + 1 : index, count: isArray ? Int(entry.length) : 1,
-        indexesPath: isArray, dropsFailures: onFailure == .dropChild, run: &run,
+        indexesPath: isArray, dropsFailures: onFailure != .failParent, run: &run,
         mapElement: mapElement, dropNew: dropNew)
     }
   }
@@ -372,7 +383,7 @@ extension _MappingPlan {
   ) -> [PendingChild<Object>]? {
     mergeChildren(existing, policy: policy, run: &run) { run, mapElement, dropNew in
       forEachListed(
-        list, dropsFailures: onFailure == .dropChild, run: &run, mapElement: mapElement,
+        list, dropsFailures: onFailure != .failParent, run: &run, mapElement: mapElement,
         dropNew: dropNew)
     }
   }

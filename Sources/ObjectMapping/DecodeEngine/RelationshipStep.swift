@@ -34,7 +34,7 @@ final class RelationshipStep<Object>: DecodeStepKind {
     absenceIsError =
       rule.presence == .required || (rule.presence == .inferred && !rule.acceptsAbsence)
     hasValidators = !rule.validators.isEmpty || Object.self is any KeyValueValidating.Type
-    needsChecks = hasValidators || rule.childFailure == .dropChild
+    needsChecks = hasValidators || rule.childFailure != .failParent
     fansOut = rule.shape == .toMany && !source.rest.isEmpty
     nullIsAbsent = rule.absence.nullIsAbsent
     absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
@@ -281,9 +281,14 @@ extension RelationshipKind {
     if run.errors.count > errorsBefore {
       // A failed child: dropped with a diagnostic (and its writes into the call's instances
       // with it), or failing the parent (the default).
-      if rule.childFailure == .dropChild {
+      switch rule.childFailure {
+      case .failParent: break
+      case .dropChild:
         run.dropErrors(since: errorsBefore)
         run.rollBackMerges(to: mark)
+      case .keepPartial:
+        // The child stays, filled as far as it mapped; its errors become diagnostics.
+        run.keepErrorsAsDiagnostics(since: errorsBefore)
       }
     } else if let previous {
       let outcome = runValidators(
@@ -330,9 +335,17 @@ extension RelationshipKind {
     let errorsBefore = run.errors.count
     let mark = run.mergeMark
     guard let pending = pendingValue(object, &run) else {
-      if rule.childFailure == .dropChild, run.errors.count > errorsBefore {
-        run.dropErrors(since: errorsBefore)
-        run.rollBackMerges(to: mark)
+      if run.errors.count > errorsBefore {
+        switch rule.childFailure {
+        case .failParent: break
+        case .dropChild:
+          run.dropErrors(since: errorsBefore)
+          run.rollBackMerges(to: mark)
+        case .keepPartial:
+          // Onto an existing instance nothing of a failed child is written: it keeps its values.
+          run.keepErrorsAsDiagnostics(since: errorsBefore)
+          run.rollBackMerges(to: mark)
+        }
       }
       return
     }

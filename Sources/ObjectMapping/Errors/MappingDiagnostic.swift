@@ -26,9 +26,10 @@ public struct MappingDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// or as an element of a to-many relationship that drops failed children
     /// (``ChildFailurePolicy/dropChild``); `keys` are the object's keys (none for `{}`).
     case unmappableRepresentation(keys: [String])
-    /// An attribute value that did not convert was skipped, as
-    /// ``AttributeFailurePolicy/skipWithDiagnostic`` asks: the error it would have been. The
-    /// property kept its value (or got its `default:`).
+    /// A value was skipped instead of failing its object: the error it would have been. An
+    /// attribute value that did not convert, as ``AttributeFailurePolicy/skipWithDiagnostic``
+    /// asks (the property kept its value, or got its `default:`), or any error inside a child
+    /// kept with what did map, as ``ChildFailurePolicy/keepPartial`` asks.
     case valueSkipped(MappingError.Kind)
     /// Routes of a ``MappingProvider`` read values inside the whole payload, which a
     /// whole-payload route (`Route("", …)`) also maps: `keyPaths` are theirs, sorted. Noticed

@@ -164,7 +164,15 @@ public struct Relationship<Object>: MappingRule {
   /// The same relationship treating a failed child with `policy` (default
   /// ``ChildFailurePolicy/failParent``). With ``ChildFailurePolicy/dropChild`` a failed element
   /// of a to-many relationship is skipped, and a failed to-one child is not set (the property
-  /// keeps its value), each reported as a diagnostic.
+  /// keeps its value), each reported as a diagnostic. With ``ChildFailurePolicy/keepPartial``
+  /// a failed child is kept with what did map (RestKit's behaviour), each of its errors a
+  /// diagnostic at its path.
+  ///
+  /// ```swift
+  /// Relationship("author", \.author, authorMapping).onChildFailure(.keepPartial)
+  /// // {"author": {"name": [42]}} → author kept with its initial name; diagnostic
+  /// // "/author/name: value skipped: expected a string, found an array"
+  /// ```
   public func onChildFailure(_ policy: ChildFailurePolicy) -> Self {
     var copy = self
     copy.childFailure = policy
