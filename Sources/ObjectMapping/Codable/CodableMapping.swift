@@ -37,6 +37,9 @@ public struct CodableMapping<Object: Codable & Sendable>: MappingProtocol {
     let settings = encoder.settings
     let name = "\(Object.self)"
     let decode: @Sendable (Int, inout MappingRun) -> Object? = { index, run in
+      guard run.hasStackLeft(forNestingAt: index, perLevel: NestingCost.codable) else {
+        return nil
+      }
       let payload = PayloadValue(run: run, index: index, context: run.context)
       do {
         return try decodeCodable(Object.self, from: payload, with: options)

@@ -129,6 +129,9 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       if nullIsAbsent { return decodeAbsent(&object, &patch, run: &run) }
       return readNull(&object, &patch, validates: validates, run: &run)
     }
+    if rule.nestingCost != 0, !run.hasStackLeft(forNestingAt: index, perLevel: rule.nestingCost) {
+      return
+    }
     let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     do {
       let value = try rule.read(payload)
@@ -303,6 +306,10 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       return fansOut && source.fanOutSlots(in: run.tape, from: objectIndex) != nil
     }
     guard run.tape[index].kind != .null else { return !nullIsAbsent }
+    // A value too deeply nested for the stack left counts as found: mapping it fails.
+    if rule.nestingCost != 0, !run.hasStackRoom(forNestingAt: index, perLevel: rule.nestingCost) {
+      return true
+    }
     // A value that does not convert is skipped, and RestKit does not count it as found
     // `{"age": {"wrong": "data"}}` alone is an unmappable representation.
     let payload = PayloadValue(run: run, index: index, context: valueContext(run))
@@ -337,6 +344,9 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       return fansOut ? .unsupported : .value(nil)
     }
     guard run.tape[index].kind != .null else { return .value(nil) }
+    if rule.nestingCost != 0, !run.hasStackRoom(forNestingAt: index, perLevel: rule.nestingCost) {
+      return .value(nil)
+    }
     let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     var value: Value
     do {

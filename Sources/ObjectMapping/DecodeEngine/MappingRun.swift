@@ -278,6 +278,49 @@ struct MappingRun {
     return false
   }
 
+  /// Whether the thread's stack has room for the value at `index` to be read by a reader
+  /// that recurses once per level of the value's nesting, `perLevel` bytes a level (a `Node`
+  /// attribute, a `Codable` value): such a reader does not pass through ``hasStackLeft()``, so
+  /// a deep value below a deep chain could overflow the reserve. Fails the value with
+  /// ``MappingError/Kind/stackExhausted(depth:)`` when there is not.
+  ///
+  /// A scalar, and a container with fewer entries than the levels that fit, are waved through
+  /// without a scan; otherwise the value's depth is measured on the tape, up to what fits.
+  mutating func hasStackLeft(forNestingAt index: Int, perLevel: UInt) -> Bool {
+    guard let depth = nestingBeyondStack(at: index, perLevel: perLevel) else { return true }
+    exhaustedStack = true
+    fail(.stackExhausted(depth: path.count + depth))
+    return false
+  }
+
+  /// ``hasStackLeft(forNestingAt:perLevel:)`` without failing: whether the value fits.
+  mutating func hasStackRoom(forNestingAt index: Int, perLevel: UInt) -> Bool {
+    nestingBeyondStack(at: index, perLevel: perLevel) == nil
+  }
+
+  /// The depth of the value at `index` when reading it would go past ``stackReserve``, else
+  /// `nil` (it fits, or the guard is off).
+  private mutating func nestingBeyondStack(at index: Int, perLevel: UInt) -> Int? {
+    let entry = tape[index]
+    guard entry.kind == .array || entry.kind == .object else { return nil }
+    let here = StackSpace.here()
+    if !knowsStackEnd {
+      knowsStackEnd = true
+      guard let (end, top) = StackSpace.bounds(), here >= end, here < top else {
+        stackFloor = 0
+        return nil
+      }
+      stackFloor = end &+ Self.stackReserve
+    }
+    // The guard is off (no bounds, or a sanitizer's heap of locals).
+    guard stackFloor != 0, here >= stackFloor &- Self.stackReserve else { return nil }
+    let levels = here > stackFloor ? Int((here - stackFloor) / max(perLevel, 1)) : 0
+    // A value of `n` entries nests at most `n` levels.
+    if tape.next(after: index) - index <= levels { return nil }
+    let depth = tape.nestingDepth(at: index, upTo: levels + 1)
+    return depth > levels ? depth : nil
+  }
+
   /// The first use of an error's path and text resolves generic metadata in the runtime, which
   /// takes tens of KB of stack the first time in a process: done once, by the first run made
   /// (where its caller is, not deep in a recursion), so that an error at the stack's end costs
@@ -625,3 +668,36 @@ enum KeptInstances {
     }
   }
 }
+
+/// The stack a level of a value's own nesting takes while a reader that recurses without going
+/// through ``MappingRun/hasStackLeft()`` reads it (``MappingRun/hasStackLeft(forNestingAt:perLevel:)``),
+/// measured in optimized builds (Documentation/Limits.md) with a margin, and three times as much
+/// in debug builds, whose frames are larger.
+enum NestingCost {
+  #if DEBUG
+    static let scale: UInt = 3
+  #else
+    static let scale: UInt = 1
+  #endif
+
+  /// A `Node` built from the tape (`NodeBuilder`, about 150 B a level).
+  static let node: UInt = 256 * scale
+  /// A `Codable` value read by `init(from:)` through the tape decoder (up to about 1.2 KB a
+  /// level: a dictionary of itself under a key strategy).
+  static let codable: UInt = 1_536 * scale
+
+  /// ``node`` for a type holding a `Node` at any depth of optionals and collections, else 0.
+  static func of<Value>(_ type: Value.Type) -> UInt {
+    type is any UnboundedNesting.Type ? node : 0
+  }
+}
+
+/// A value type whose reading recurses as deep as the payload nests (a `Node`), or that holds
+/// one: ``Attribute`` checks the stack before reading it (``NestingCost``).
+protocol UnboundedNesting {}
+
+extension Node: UnboundedNesting {}
+extension Optional: UnboundedNesting where Wrapped: UnboundedNesting {}
+extension Array: UnboundedNesting where Element: UnboundedNesting {}
+extension Set: UnboundedNesting where Element: UnboundedNesting {}
+extension Dictionary: UnboundedNesting where Value: UnboundedNesting {}

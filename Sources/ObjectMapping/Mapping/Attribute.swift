@@ -93,6 +93,10 @@ public struct Attribute<Object, Value>: MappingRule {
   /// reverse), called once when the encoding plan is compiled, so that the parts' value writer
   /// is chosen then (a cast of the metatype), never per value.
   var compoundWriter: (@Sendable () -> @Sendable (Value, Int, inout PayloadWriter) throws -> Void)?
+  /// The stack a level of the value's own nesting takes while it is read, for a value whose
+  /// reader recurses without a bound of its type (a `Node`, a `Codable` value); 0 for the
+  /// others (``NestingCost``).
+  var nestingCost = NestingCost.of(Value.self)
 
   init(
     source: SourcePath, property: WritableKeyPath<Object, Value> & Sendable,
@@ -325,6 +329,7 @@ extension Attribute where Value: Codable & SendableMetatype {
       read: { try decodeCodable(Value.self, from: $0, with: options) },
       nullValue: { optional?.none() }, defaultValue: nil, serialize: .codable(encoder),
       expected: withArticle("\(Value.self)"))
+    nestingCost = NestingCost.codable
   }
 }
 

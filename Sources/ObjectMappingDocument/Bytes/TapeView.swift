@@ -101,6 +101,27 @@
     return unsafe entries[index].next(at: index)
   }
 
+  /// The nesting depth of the value at `index` (0 for a scalar, 1 for an array or object of
+  /// scalars, and so on), counted until it reaches `limit`, which is then returned without
+  /// scanning further: one pass over the subtree's entries, with a stack as deep as the depth.
+  package func nestingDepth(at index: Int, upTo limit: Int) -> Int {
+    let end = next(after: index)
+    var ends: [Int] = []
+    var deepest = 0
+    var position = index
+    while position < end {
+      while let last = ends.last, position >= last { ends.removeLast() }
+      let kind = self[position].kind
+      if kind == .array || kind == .object {
+        ends.append(next(after: position))
+        deepest = max(deepest, ends.count)
+        if deepest >= limit { return deepest }
+      }
+      position += 1
+    }
+    return deepest
+  }
+
   /// The content bytes of a string or number entry.
   @inlinable @inline(__always)
   package func content(of entry: _TapeEntry) -> UnsafeBufferPointer<UInt8> {
