@@ -33,6 +33,8 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   /// Onto an existing instance, absence sets the default or fails a required value
   /// (``_AbsenceTreatment/appliesOntoExisting``).
   let absenceAppliesOntoExisting: Bool
+  /// The rule's ``Attribute/nestingCost``: nonzero for a value whose reader recurses per level.
+  let nestingCost: UInt
 
   init(_ rule: Attribute<Object, Value>, mayRepeat: Bool) {
     self.rule = rule
@@ -53,6 +55,14 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     emptyStringMayBeNull = isScalarForEmptyStrings(Value.self)
     nullIsAbsent = rule.absence.nullIsAbsent
     absenceAppliesOntoExisting = rule.absence.appliesOntoExisting
+    nestingCost = rule.nestingCost
+  }
+
+  /// Whether the stack holds the value at `index` (``MappingRun/hasStackLeft(forNestingAt:perLevel:)``);
+  /// out of line, off the path of the values that do not nest.
+  @inline(never)
+  private func stackHolds(_ index: Int, run: inout MappingRun) -> Bool {
+    run.hasStackLeft(forNestingAt: index, perLevel: nestingCost)
   }
 
   /// `value` after validation against `object`, or `nil` (with the outcome recorded) when it
@@ -129,9 +139,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       if nullIsAbsent { return decodeAbsent(&object, &patch, run: &run) }
       return readNull(&object, &patch, validates: validates, run: &run)
     }
-    if rule.nestingCost != 0, !run.hasStackLeft(forNestingAt: index, perLevel: rule.nestingCost) {
-      return
-    }
+    if _slowPath(nestingCost != 0), !stackHolds(index, run: &run) { return }
     let payload = PayloadValue(run: run, index: index, context: valueContext(run))
     do {
       let value = try rule.read(payload)
@@ -307,7 +315,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     }
     guard run.tape[index].kind != .null else { return !nullIsAbsent }
     // A value too deeply nested for the stack left counts as found: mapping it fails.
-    if rule.nestingCost != 0, !run.hasStackRoom(forNestingAt: index, perLevel: rule.nestingCost) {
+    if _slowPath(nestingCost != 0), !run.hasStackRoom(forNestingAt: index, perLevel: nestingCost) {
       return true
     }
     // A value that does not convert is skipped, and RestKit does not count it as found
@@ -344,7 +352,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       return fansOut ? .unsupported : .value(nil)
     }
     guard run.tape[index].kind != .null else { return .value(nil) }
-    if rule.nestingCost != 0, !run.hasStackRoom(forNestingAt: index, perLevel: rule.nestingCost) {
+    if _slowPath(nestingCost != 0), !run.hasStackRoom(forNestingAt: index, perLevel: nestingCost) {
       return .value(nil)
     }
     let payload = PayloadValue(run: run, index: index, context: valueContext(run))
