@@ -11,7 +11,9 @@ Counts, in Sources/ObjectMapping (comments left out):
 - of those, the ones that add no name a user learns: witnesses of a protocol's requirements
   (`MappableValue`'s `init(payload:)`, `payloadNode()`, …; `description`, `==`, an async
   sequence's `makeAsyncIterator()` and `next()`, `Codable`'s `init(from:)`/`encode(to:)`, an
-  option set's `rawValue`, `MappingProtocol.plan`, …), result-builder hooks (`buildBlock`, …)
+  option set's `rawValue`, `MappingProtocol.plan`, …), `FastJSONEncoder`'s and
+  `FastJSONDecoder`'s aliases of `JSONEncoder`'s and `JSONDecoder`'s nested type names,
+  result-builder hooks (`buildBlock`, …)
   and `@available(*, unavailable)` declarations (compiler messages for a wrong call);
   the rest are printed as the declarations a newcomer meets;
 - decode entry points: the public functions that map, report or decode a payload: `map`,
@@ -52,6 +54,8 @@ NO_NEW_NAME = re.compile(
     r"makeAsyncIterator|next|plan|Element|Failure)\b"
     r"|\binit\s*(?:<[^>]*>)?\((?:payload|mappedElements|from|rawValue)\b"
     r"|\bfunc\s+==|\bfunc\s+encode\(to encoder|\blet\s+rawValue\b"
+    # The drop-in coders' mirror of JSONEncoder's and JSONDecoder's nested type names.
+    r"|\btypealias\s+(?:OutputFormatting|\w+(?:En|De)codingStrategy)\b"
 )
 ENTRY_POINT = re.compile(r"^(map|mapCollection|mapDictionary\w*|mapArrayOfArrays|report|decode)$")
 

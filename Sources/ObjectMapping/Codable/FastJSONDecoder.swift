@@ -25,6 +25,17 @@ import Foundation
 /// column of a syntax error, and every problem of a `MappedCodable` value inside.
 public final class FastJSONDecoder: Sendable {
 
+  /// `JSONDecoder.KeyDecodingStrategy`, so that code written for `JSONDecoder` compiles
+  /// unchanged (`let strategy: FastJSONDecoder.KeyDecodingStrategy = .convertFromSnakeCase`).
+  public typealias KeyDecodingStrategy = JSONDecoder.KeyDecodingStrategy
+  /// `JSONDecoder.DateDecodingStrategy`.
+  public typealias DateDecodingStrategy = JSONDecoder.DateDecodingStrategy
+  /// `JSONDecoder.DataDecodingStrategy`.
+  public typealias DataDecodingStrategy = JSONDecoder.DataDecodingStrategy
+  /// `JSONDecoder.NonConformingFloatDecodingStrategy`.
+  public typealias NonConformingFloatDecodingStrategy =
+    JSONDecoder.NonConformingFloatDecodingStrategy
+
   /// How `FastJSONDecoder.decode(_:from:)` reports a failure.
   public enum ErrorReporting: Sendable, Equatable {
     /// `JSONDecoder`'s errors: a `DecodingError` (`.keyNotFound`, `.typeMismatch`,

@@ -29,6 +29,18 @@ import Foundation
 /// JSON Pointer path of the value that cannot be written.
 public final class FastJSONEncoder: Sendable {
 
+  /// `JSONEncoder.OutputFormatting`, so that code written for `JSONEncoder` compiles unchanged.
+  public typealias OutputFormatting = JSONEncoder.OutputFormatting
+  /// `JSONEncoder.KeyEncodingStrategy`.
+  public typealias KeyEncodingStrategy = JSONEncoder.KeyEncodingStrategy
+  /// `JSONEncoder.DateEncodingStrategy`.
+  public typealias DateEncodingStrategy = JSONEncoder.DateEncodingStrategy
+  /// `JSONEncoder.DataEncodingStrategy`.
+  public typealias DataEncodingStrategy = JSONEncoder.DataEncodingStrategy
+  /// `JSONEncoder.NonConformingFloatEncodingStrategy`.
+  public typealias NonConformingFloatEncodingStrategy =
+    JSONEncoder.NonConformingFloatEncodingStrategy
+
   /// How ``FastJSONEncoder/encode(_:)`` reports a failure.
   public enum ErrorReporting: Sendable, Equatable {
     /// `JSONEncoder`'s errors: `EncodingError.invalidValue` with its coding path, and an error

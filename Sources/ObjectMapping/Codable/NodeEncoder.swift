@@ -395,14 +395,29 @@ extension NodeEncodingSettings {
     return .string(value.isNaN ? nan : value > 0 ? positive : negative)
   }
 
+  /// `seconds` when it is finite; otherwise the error `JSONEncoder` throws for a date written
+  /// as seconds or milliseconds since 1970, whatever the non-conforming float strategy (it
+  /// applies that strategy to `.deferredToDate` only).
+  func finiteDateNumber(_ seconds: Double, path: [any CodingKey]) throws -> Double {
+    guard seconds.isFinite else {
+      throw EncodingError.invalidValue(
+        seconds,
+        EncodingError.Context(
+          codingPath: path, debugDescription: "Unable to encode Double.\(seconds) directly in JSON."
+        ))
+    }
+    return seconds
+  }
+
   func date(_ value: Date, path: [any CodingKey]) throws -> Node {
     switch dateEncodingStrategy {
     case .deferredToDate:
       return try float(value.timeIntervalSinceReferenceDate, path: path)
     case .secondsSince1970:
-      return try float(value.timeIntervalSince1970, path: path)
+      return try float(finiteDateNumber(value.timeIntervalSince1970, path: path), path: path)
     case .millisecondsSince1970:
-      return try float(1000 * value.timeIntervalSince1970, path: path)
+      return try float(
+        finiteDateNumber(1000 * value.timeIntervalSince1970, path: path), path: path)
     case .iso8601:
       return .string(ISO8601Coding.string(from: value))
     case .custom(let closure):

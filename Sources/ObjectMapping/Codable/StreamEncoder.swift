@@ -532,9 +532,15 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
     case .deferredToDate:
       try double(date.timeIntervalSinceReferenceDate, pathKey)
     case .secondsSince1970:
-      try double(date.timeIntervalSince1970, pathKey)
+      try double(
+        settings.finiteDateNumber(
+          date.timeIntervalSince1970, path: path + (pathKey.map { [$0] } ?? [])),
+        pathKey)
     case .millisecondsSince1970:
-      try double(1000 * date.timeIntervalSince1970, pathKey)
+      try double(
+        settings.finiteDateNumber(
+          1000 * date.timeIntervalSince1970, path: path + (pathKey.map { [$0] } ?? [])),
+        pathKey)
     case .iso8601:
       writer.string(ISO8601Coding.string(from: date))
     case .custom(let closure):
