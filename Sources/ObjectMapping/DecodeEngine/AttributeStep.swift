@@ -10,6 +10,10 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   /// What `null` becomes (`Value.nullValue`), computed once; `nil` when `null` is not a value.
   /// Boxed in a class, so testing it needs no `Optional<Value>` metadata per object.
   let nullReplacement: Boxed<Value>?
+  /// ``nullReplacement`` is a value of a type that is not an `Optional` (a ``Node``'s
+  /// ``Node/null``): under ``NullIntoNonOptional/keepCurrent`` `null` keeps the property's
+  /// value instead, as for any other non-optional property.
+  let nullReplacesNonOptional: Bool
   /// An absent value is an error (required, or inferred and not optional, with no default).
   let absenceIsError: Bool
   /// Whether values go through validators (the rule's or the model's) before being set, when
@@ -42,6 +46,8 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     ownFormats = rule.attributeDateFormats.map(OwnFormats.init)
     let nullValue = rule.nullValue()
     nullReplacement = nullValue.map(Boxed.init)
+    nullReplacesNonOptional =
+      nullValue != nil && !(Value.self is any OptionalTraitsProvider.Type)
     absenceIsError =
       rule.defaultValue == nil
       && (rule.presence == .required || (rule.presence == .inferred && nullValue == nil))
@@ -257,8 +263,12 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     if rule.ignoresNull {
       return run.note(.nullIgnored(kept: true), at: source.pathComponents)
     }
-    if let nullReplacement {
+    if let nullReplacement,
+      !nullReplacesNonOptional || run.context.nullIntoNonOptional != .keepCurrent
+    {
       set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
+    } else if nullReplacement != nil {
+      run.note(.nullIgnored(kept: true), at: source.pathComponents)
     } else if let defaultValue = rule.defaultValue {
       set(defaultValue(), in: &object, &patch, run: run)
     } else {

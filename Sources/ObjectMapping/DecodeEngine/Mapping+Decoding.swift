@@ -180,9 +180,19 @@ extension _MappingPlan {
     if hasKeyVariants, run.hasKeyConvention {
       return keyed(in: run).isUnmappable(at: index, run: &run)
     }
-    guard isPlain, !keyReadingSteps.isEmpty, run.tape[index].kind == .object,
-      !allowsUnmappable(in: run)
-    else { return false }
+    guard !allowsUnmappable(in: run) else { return false }
+    return readsNoKey(at: index, run: &run)
+  }
+
+  /// Whether the object at `index` has none of the keys this mapping's rules read (see
+  /// ``isUnmappable(at:run:)``), whether or not the run allows unmappable representations.
+  func readsNoKey(at index: Int, run: inout MappingRun) -> Bool {
+    if hasKeyVariants, run.hasKeyConvention {
+      return keyed(in: run).readsNoKey(at: index, run: &run)
+    }
+    guard isPlain, !keyReadingSteps.isEmpty, run.tape[index].kind == .object else {
+      return false
+    }
     // The values are read (``DecodeStep/sourceIsFound(objectIndex:run:)``) with this plan's own
     // settings, as its steps read them: the call's are the parent's for a child.
     let inherited = hasSettings ? run.enterSettings(of: self) : nil

@@ -144,12 +144,14 @@ public enum ChildFailurePolicy: Sendable, Equatable {
   /// silently).
   case failParent
   /// The child is left out (a to-many element is skipped, an optional to-one child is left as
-  /// it was) and its errors are reported as a diagnostic; the parent maps.
+  /// it was) and its errors are reported as a diagnostic; the parent maps. In a dictionary or
+  /// an array of arrays of children, the one entry that failed is left out.
   case dropChild
   /// The child is kept with what did map, as RestKit attached a child whose mapping failed:
   /// each value that failed is left as the child's `make()` gave it (or its `default:`), and
   /// each error becomes a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic at its own
-  /// path; the parent maps.
+  /// path; the parent maps. Every entry of a dictionary or an array of arrays of children is
+  /// kept the same way.
   ///
   /// Onto an existing instance, whose writes are all or nothing per object, a failed child is
   /// not written: an existing to-one child keeps its values, and a failed to-many element is

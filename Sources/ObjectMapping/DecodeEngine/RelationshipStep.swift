@@ -394,7 +394,10 @@ func recordNullObject(run: inout MappingRun) {
   run.note(.nullIgnored(kept: true))
 }
 
-/// The objects of a `[String: Child]` relationship at `index`; `nil` when one failed.
+/// The objects of a `[String: Child]` relationship at `index`, as far as they mapped (see
+/// ``Shape/decode``): a child that failed is in it, filled as far as it mapped, unless failed
+/// children are dropped (``MappingRun/dropsFailedChildren``), when it is left out with a
+/// diagnostic at its key. `nil` when the value is not an object.
 ///
 /// A recursion through a dictionary runs this frame once per level: the child is handed over
 /// by a closure (an `Optional<Child>` of the unspecialized type took dynamic stack room) and
@@ -408,7 +411,6 @@ func decodeChildDictionary<Child>(
     recordNotAnObject(at: index, run: &run)
     return nil
   }
-  let before = run.errors.count
   var children: [String: Child] = [:]
   children.reserveCapacity(Int(entry.length))
   // Keys already met, mapped or not: a repeated key never replaces its first member, also when
@@ -422,14 +424,34 @@ func decodeChildDictionary<Child>(
     } else if let keyRule = plan.keyRule {
       decodeKeyedMember(
         key, keyIndex: cursor, keyRule: keyRule, plan: plan, into: &children, run: &run)
+    } else if run.dropsFailedChildren {
+      decodeMemberDroppingFailure(key, at: cursor + 1, plan: plan, into: &children, run: &run)
     } else {
       run.path.append(.key(key))
-      plan.decodeNew(at: cursor + 1, run: &run) { child in children[key] = consume child }
+      plan.decodeChild(at: cursor + 1, run: &run) { child in children[key] = consume child }
       run.path.removeLast()
     }
     cursor = run.tape.next(after: cursor + 1)
   }
-  return run.errors.count == before ? children : nil
+  return children
+}
+
+/// ``decodeChildDictionary(at:plan:run:)``'s member when failed children are dropped
+/// (``ChildFailurePolicy/dropChild``): a member that failed is left out, its errors a
+/// diagnostic at its key. Out of line, off the common path.
+@inline(never)
+private func decodeMemberDroppingFailure<Child>(
+  _ key: String, at index: Int, plan: _MappingPlan<Child>,
+  into children: inout [String: Child], run: inout MappingRun
+) {
+  run.path.append(.key(key))
+  let child = decodeDroppingFailure(run: &run) { run in
+    var mapped: Child?
+    plan.decodeChild(at: index, run: &run) { mapped = $0 }
+    return mapped
+  }
+  if let child { children[key] = child }
+  run.path.removeLast()
 }
 
 /// ``decodeChildDictionary(at:plan:run:)``'s value that is not an object.
@@ -445,7 +467,9 @@ private func decodeKeyedMember<Child>(
   _ key: String, keyIndex: Int, keyRule: KeyRule<Child>, plan: _MappingPlan<Child>,
   into children: inout [String: Child], run: inout MappingRun
 ) {
-  if let child = plan.decodeKeyed(keyIndex: keyIndex, keyRule: keyRule, run: &run) {
+  if let child = decodeEntry(
+    run: &run, { plan.decodeKeyed(keyIndex: keyIndex, keyRule: keyRule, run: &$0) })
+  {
     children[key] = child
   }
 }

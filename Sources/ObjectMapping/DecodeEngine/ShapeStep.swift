@@ -1,7 +1,10 @@
 /// How one level of containers is read and written around children of type `Child`.
 struct Shape<Value, Child>: Sendable {
-  /// The value at `index`; `nil` (with errors in `run`, at their paths) when something in it
-  /// fails.
+  /// The value at `index`, as far as it mapped: an entry that failed is in it, filled as far as
+  /// it mapped, unless the relationship drops failed children
+  /// (``MappingRun/dropsFailedChildren``), when it is left out with a diagnostic. `nil` when no
+  /// value could be made (a container of the wrong kind). Callers tell a failure by the errors
+  /// the call recorded in `run`, at their paths.
   let decode:
     @Sendable (_ index: Int, _ plan: _MappingPlan<Child>, _ run: inout MappingRun) -> Value?
   /// Writes `value`; `false` when nothing was written (`nil` under an omitting null policy).
@@ -13,6 +16,16 @@ struct Shape<Value, Child>: Sendable {
   /// Onto an existing value under ``CollectionPolicy/merge``: the value at `index` mapped onto
   /// `current` (entries merged by key); `nil` for shapes that are replaced as a whole.
   var merge: Merge?
+  /// A container's `null` where the value is required: the kind expected, for the error, and
+  /// the empty container ``NullIntoNonOptional/zero`` sets. `nil` for a shape that reads `null`
+  /// itself (an optional one).
+  var null: NullValue?
+
+  /// A container shape's ``null``.
+  struct NullValue: Sendable {
+    let expected: String
+    let zero: @Sendable () -> Value
+  }
 
   typealias Merge =
     @Sendable (
@@ -25,12 +38,37 @@ struct Shape<Value, Child>: Sendable {
       @escaping @Sendable (
         Value, InversePlan<Child>, inout PayloadWriter, inout EncodingRun, NullPolicy
       ) -> Bool,
-    merge: Merge? = nil
+    merge: Merge? = nil, null: NullValue? = nil
   ) {
     self.decode = decode
     self.encode = encode
     self.merge = merge
+    self.null = null
   }
+}
+
+/// One entry of a container shape's element loop, decoded by `decode`: under
+/// ``MappingRun/dropsFailedChildren`` an entry that failed is left out (`nil`), its errors
+/// becoming a diagnostic at its path and its writes into the call's instances forgotten, as a
+/// to-many relationship drops one element (``ChildFailurePolicy/dropChild``).
+@inline(__always)
+func decodeEntry<Entry>(run: inout MappingRun, _ decode: (inout MappingRun) -> Entry?) -> Entry? {
+  guard run.dropsFailedChildren else { return decode(&run) }
+  return decodeDroppingFailure(run: &run, decode)
+}
+
+/// ``decodeEntry(run:_:)`` when failed entries are dropped. Out of line, off the common path.
+@inline(never)
+func decodeDroppingFailure<Entry>(run: inout MappingRun, _ decode: (inout MappingRun) -> Entry?)
+  -> Entry?
+{
+  let errorsBefore = run.errors.count
+  let mark = run.mergeMark
+  let entry = decode(&run)
+  guard run.errors.count > errorsBefore else { return entry }
+  run.dropErrors(since: errorsBefore)
+  run.rollBackMerges(to: mark)
+  return nil
 }
 
 /// A value built onto an existing one, computed before anything changes (see
@@ -92,7 +130,8 @@ struct PendingValue<Value> {
 }
 
 extension Shape where Value == Child {
-  /// One child object; `null` is an error.
+  /// One child object; `null` is an error. A child that failed is kept, filled as far as it
+  /// mapped, unless failed children are dropped (``MappingRun/dropsFailedChildren``).
   static var object: Self {
     Shape(
       decode: { index, plan, run in
@@ -100,7 +139,9 @@ extension Shape where Value == Child {
           run.fail(.typeMismatch(expected: "an object", found: "null"))
           return nil
         }
-        return plan.decodeNew(at: index, run: &run, declineIsAcceptable: false)
+        var mapped: Child?
+        plan.decodeChild(at: index, run: &run, declineIsAcceptable: false) { mapped = $0 }
+        return mapped
       },
       encode: { child, plan, writer, run, _ in
         plan.encode(child, to: &writer, run: &run)
@@ -129,7 +170,8 @@ extension Shape where Value == [String: Child] {
       },
       merge: { current, index, plan, run in
         mergeDictionary(current, at: index, plan: plan, run: &run)
-      })
+      },
+      null: NullValue(expected: "an object", zero: { [:] }))
   }
 }
 
@@ -144,17 +186,19 @@ extension Shape {
           run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
           return nil
         }
-        let before = run.errors.count
         var elements: [Element] = []
         elements.reserveCapacity(Int(entry.length))
         var cursor = index + 1
         for offset in 0..<Int(entry.length) {
           run.path.append(.index(offset))
-          if let value = element.decode(cursor, plan, &run) { elements.append(value) }
+          let at = cursor
+          if let value = decodeEntry(run: &run, { element.decode(at, plan, &$0) }) {
+            elements.append(value)
+          }
           run.path.removeLast()
           cursor = run.tape.next(after: cursor)
         }
-        return run.errors.count == before ? elements : nil
+        return elements
       },
       encode: { elements, plan, writer, run, nulls in
         writer.beginArray()
@@ -165,7 +209,8 @@ extension Shape {
         }
         writer.endArray()
         return true
-      })
+      },
+      null: NullValue(expected: "an array", zero: { [] }))
   }
 
   /// An object of `element`s keyed by the payload's keys, each key on the error path
@@ -179,7 +224,6 @@ extension Shape {
           run.fail(.typeMismatch(expected: "an object", found: run.foundDescription(at: index)))
           return nil
         }
-        let before = run.errors.count
         var members: [String: Element] = [:]
         members.reserveCapacity(Int(entry.length))
         var seen: Set<String> = []
@@ -188,12 +232,15 @@ extension Shape {
           let key = run.tape.string(at: cursor)
           if seen.insert(key).inserted {
             run.path.append(.key(key))
-            if let value = element.decode(cursor + 1, plan, &run) { members[key] = value }
+            let at = cursor + 1
+            if let value = decodeEntry(run: &run, { element.decode(at, plan, &$0) }) {
+              members[key] = value
+            }
             run.path.removeLast()
           }
           cursor = run.tape.next(after: cursor + 1)
         }
-        return run.errors.count == before ? members : nil
+        return members
       },
       encode: { members, plan, writer, run, nulls in
         writer.beginObject()
@@ -206,7 +253,8 @@ extension Shape {
         }
         writer.endObject()
         return true
-      })
+      },
+      null: NullValue(expected: "an object", zero: { [:] }))
   }
 
   /// `wrapped`, or `nil` for `null`; `nil` is written as the null policy says.
@@ -252,30 +300,73 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
     self.shape = shape
   }
 
+  /// Written also when an entry failed (the parent fails then, unless the errors become
+  /// diagnostics under ``ChildFailurePolicy/keepPartial``): the value keeps its entries as far
+  /// as they mapped, as a to-many relationship keeps its elements.
   func decodeValue(into object: inout Object, at index: Int, run: inout MappingRun) {
+    if let null = shape.null, run.tape[index].kind == .null {
+      if let zero = decodeNull(null, run: &run) { writer.write(zero, into: &object) }
+      return
+    }
     if let value = shape.decode(index, resolvedChildPlan(mapping), &run) {
       writer.write(value, into: &object)
     }
   }
 
+  /// Onto an existing instance a failed entry is never written: under
+  /// ``ChildFailurePolicy/dropChild`` and ``ChildFailurePolicy/keepPartial`` it is left out
+  /// with a diagnostic (as a to-many relationship leaves out a failed element there), else the
+  /// parent fails.
   func mergeValue(onto object: Object, at index: Int, run: inout MappingRun)
     -> PendingValue<Value>?
   {
+    if let null = shape.null, run.tape[index].kind == .null {
+      if let zero = decodeNull(null, run: &run) { return PendingValue(zero) }
+      return run.context.nullIntoNonOptional == .keepCurrent
+        ? .keeping(writer.value(in: object)) : nil
+    }
+    let outerDrops = run.dropsFailedChildren
+    run.dropsFailedChildren = rule.childFailure != .failParent
+    defer { run.dropsFailedChildren = outerDrops }
+    let errorsBefore = run.errors.count
     if !run.mergesCallInstance, rule.mergesInPlace(in: run), let merge = shape.merge {
-      let errorsBefore = run.errors.count
       if let pending = merge(writer.value(in: object), index, resolvedChildPlan(mapping), &run) {
         return pending
       }
       // Nothing to merge into (a nil dictionary, null): mapped as a new value below.
       guard run.errors.count == errorsBefore else { return nil }
     }
-    return shape.decode(index, resolvedChildPlan(mapping), &run).map(PendingValue.init)
+    guard let value = shape.decode(index, resolvedChildPlan(mapping), &run),
+      run.errors.count == errorsBefore
+    else { return nil }
+    return PendingValue(value)
   }
+}
+
+/// A container relationship's `null` where its value is required, as the run's
+/// ``NullIntoNonOptional`` says: the empty container (``NullIntoNonOptional/zero``), or `nil`
+/// with an error (``NullIntoNonOptional/fail``) or a diagnostic, the property keeping its value
+/// (``NullIntoNonOptional/keepCurrent``), as for a to-many relationship.
+@inline(never)
+private func decodeNull<Value, Child>(
+  _ null: Shape<Value, Child>.NullValue, run: inout MappingRun
+) -> Value? {
+  switch run.context.nullIntoNonOptional {
+  case .fail:
+    run.fail(.typeMismatch(expected: null.expected, found: "null"))
+  case .keepCurrent:
+    run.note(.nullIgnored(kept: true))
+  case .zero:
+    run.note(.nullIgnored(kept: false))
+    return null.zero()
+  }
+  return nil
 }
 
 /// The object at `index` merged into `current` by key (``CollectionPolicy/merge``): a member
 /// whose key `current` has is mapped onto that entry in place, a new key is mapped fresh, and
-/// entries the payload does not name are kept. `nil` when a member failed.
+/// entries the payload does not name are kept. `nil` when a member failed and failed members
+/// are not dropped (``MappingRun/dropsFailedChildren``).
 private func mergeDictionary<Child>(
   _ current: [String: Child], at index: Int, plan: _MappingPlan<Child>, run: inout MappingRun
 ) -> PendingValue<[String: Child]>? {
@@ -291,13 +382,17 @@ private func mergeDictionary<Child>(
     let key = run.tape.string(at: cursor)
     if pending[key] == nil, let keyRule = plan.keyRule {
       // A nested-key child reads its key: mapped fresh, as keyed children always are.
-      if let child = plan.decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run) {
+      let at = cursor
+      if let child = decodeEntry(
+        run: &run, { plan.decodeKeyed(keyIndex: at, keyRule: keyRule, run: &$0) })
+      {
         pending[key] = .fresh(child)
       }
     } else if pending[key] == nil {
       run.path.append(.key(key))
-      if let child = plan.map(
-        existing: current[key], at: cursor + 1, matching: .inPlace, run: &run)
+      let at = cursor + 1
+      if let child = decodeEntry(
+        run: &run, { plan.map(existing: current[key], at: at, matching: .inPlace, run: &$0) })
       {
         pending[key] = child
       }

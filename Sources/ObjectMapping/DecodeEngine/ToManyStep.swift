@@ -129,6 +129,9 @@ final class ToManyStep<
       run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
       return nil
     }
+    if entry.kind == .object, isUnmappableLoneObject(at: index, plan: plan, run: &run) {
+      return .keeping(writer.value(in: object))
+    }
     let current = writer.value(in: object).mappedElements
     guard
       let pending = plan.mergeChildren(
@@ -259,7 +262,25 @@ private func toManyLoneObject<Collection: MappableCollection>(
     recordNotAnArray(at: index, run: &run)
     return nil
   }
+  guard !isUnmappableLoneObject(at: index, plan: plan, run: &run) else { return nil }
   return plan.decodeNew(at: index, run: &run).map { Collection(mappedElements: [$0]) }
+}
+
+/// Whether the lone object at `index`, where a to-many relationship expects an array, has none
+/// of the keys the child mapping reads: it is then not taken for the one element (it is most
+/// likely a dictionary of children, `{"a": {...}, "b": {...}}`, or `{}`), and the property is
+/// left as it is with an ``MappingDiagnostic/Kind/unmappableRepresentation(keys:)``
+/// diagnostic, as ObjectMapper left it `nil` and RestKit skipped the unmappable element.
+func isUnmappableLoneObject<Child>(
+  at index: Int, plan: _MappingPlan<Child>, run: inout MappingRun
+) -> Bool {
+  guard plan.readsNoKey(at: index, run: &run) else { return false }
+  if run.diagnostics.keepsNext {
+    run.note(.unmappableRepresentation(keys: run.tape.memberKeys(of: index)))
+  } else {
+    run.diagnostics.countOmitted(1)
+  }
+  return true
 }
 
 @inline(never)

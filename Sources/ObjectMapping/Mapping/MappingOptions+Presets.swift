@@ -46,11 +46,13 @@ extension MappingOptions {
   /// |---|---|---|
   /// | ``childMerging`` | ``ChildMerging/inPlace`` | mapping onto an object updates its child objects in place |
   /// | ``allowsUnmappableRepresentation`` | `true` | an object none of whose keys the mapping reads maps to its initial value, no error |
-  /// | ``nullIntoNonOptional`` | ``NullIntoNonOptional/keepCurrent`` | `null` for a non-optional property leaves it as it is (an optional one becomes `nil`) |
+  /// | ``nullIntoNonOptional`` | ``NullIntoNonOptional/keepCurrent`` | `null` for a non-optional property (a scalar, a ``Node``, a child, a collection or dictionary of children) leaves it as it is (an optional one becomes `nil`) |
   ///
   /// What it does not set, on purpose: a value of the wrong type is still an error (ObjectMapper
   /// left the property unchanged without a word; add `attributeFailures: .skipWithDiagnostic`
-  /// to skip it with a diagnostic).
+  /// to skip an attribute's with a diagnostic, and `.onChildFailure(.dropChild)` on a
+  /// relationship to leave out a child of the wrong type, or one that fails, with a
+  /// diagnostic).
   public static var objectMapperCompatible: MappingOptions {
     MappingOptions(
       nullIntoNonOptional: .keepCurrent, allowsUnmappableRepresentation: true,

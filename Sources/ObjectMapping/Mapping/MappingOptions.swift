@@ -389,7 +389,9 @@ public enum NullIntoNonOptional: Sendable, Hashable {
   /// An error naming the path (`expected an integer, found null`): the default.
   case fail
   /// The property keeps its value (the value `make()` gave a new object, the current value of
-  /// an existing one), with a ``MappingDiagnostic/Kind/nullIgnored(kept:)`` diagnostic.
+  /// an existing one), with a ``MappingDiagnostic/Kind/nullIgnored(kept:)`` diagnostic. This
+  /// includes a ``Node`` property, which otherwise reads `null` as ``Node/null``, and
+  /// relationships to a child, a collection or a dictionary of children.
   case keepCurrent
   /// The type's zero (``MappableValue/zeroValue``: `0`, `false`, `""`, an empty collection),
   /// with a ``MappingDiagnostic/Kind/nullIgnored(kept:)`` diagnostic; an error for a type without one
