@@ -260,22 +260,29 @@ struct MappingRun {
   @inline(never)
   mutating func hasStackLeft() -> Bool {
     let here = StackSpace.here()
-    if !knowsStackEnd {
-      knowsStackEnd = true
-      // A local whose address is not on the thread's stack (AddressSanitizer keeps locals on
-      // a heap of its own) says nothing about the stack: the guard stays off.
-      guard let (end, top) = StackSpace.bounds(), here >= end, here < top else {
-        stackFloor = 0
-        return true
-      }
-      stackFloor = end &+ Self.stackReserve
-    }
+    guard resolveStackFloor(here: here) else { return true }
     // Only the last ``stackReserve`` bytes of the stack fail: a local below the stack's end is
     // not on it either (a sanitizer's heap of locals), and says nothing.
     if here >= stackFloor || here < stackFloor &- Self.stackReserve { return true }
     exhaustedStack = true
     fail(.stackExhausted(depth: path.count))
     return false
+  }
+
+  /// Sets ``stackFloor`` from the thread's stack end the first time it is asked; `false` when
+  /// the guard is off: the end is not known, or `here` (a local's address) is not on the
+  /// thread's stack (AddressSanitizer keeps locals on a heap of its own), so it says nothing
+  /// about the stack.
+  private mutating func resolveStackFloor(here: UInt) -> Bool {
+    if !knowsStackEnd {
+      knowsStackEnd = true
+      guard let (end, top) = StackSpace.bounds(), here >= end, here < top else {
+        stackFloor = 0
+        return false
+      }
+      stackFloor = end &+ Self.stackReserve
+    }
+    return stackFloor != 0
   }
 
   /// Whether the thread's stack has room for the value at `index` to be read by a reader
@@ -304,16 +311,10 @@ struct MappingRun {
     let entry = tape[index]
     guard entry.kind == .array || entry.kind == .object else { return nil }
     let here = StackSpace.here()
-    if !knowsStackEnd {
-      knowsStackEnd = true
-      guard let (end, top) = StackSpace.bounds(), here >= end, here < top else {
-        stackFloor = 0
-        return nil
-      }
-      stackFloor = end &+ Self.stackReserve
-    }
     // The guard is off (no bounds, or a sanitizer's heap of locals).
-    guard stackFloor != 0, here >= stackFloor &- Self.stackReserve else { return nil }
+    guard resolveStackFloor(here: here), here >= stackFloor &- Self.stackReserve else {
+      return nil
+    }
     let levels = here > stackFloor ? Int((here - stackFloor) / max(perLevel, 1)) : 0
     // A value of `n` entries nests at most `n` levels.
     if tape.next(after: index) - index <= levels { return nil }
@@ -353,6 +354,14 @@ struct MappingRun {
       errors.remove(since: count)
       diagnostics.append(MappingDiagnostic(path: "", .skippedElement(reason: "")))
     }
+  }
+
+  /// Drops a child that failed (``ChildFailurePolicy/dropChild``): its errors, recorded since
+  /// `count`, become one diagnostic (``dropErrors(since:)``), and its writes into the call's
+  /// instances since `mark` are forgotten (``rollBackMerges(to:)``).
+  mutating func dropFailedChild(errorsSince count: Int, mark: MergeMark) {
+    dropErrors(since: count)
+    rollBackMerges(to: mark)
   }
 
   /// Turns each error recorded since `count` into a ``MappingDiagnostic/Kind/valueSkipped(_:)``

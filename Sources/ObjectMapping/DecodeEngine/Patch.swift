@@ -352,8 +352,7 @@ extension _MappingPlan {
     at index: Int, errorsBefore: Int, mark: MergeMark, mappedNew: Bool, run: inout MappingRun
   ) -> Bool {
     if run.errors.count > errorsBefore {
-      run.dropErrors(since: errorsBefore)
-      run.rollBackMerges(to: mark)
+      run.dropFailedChild(errorsSince: errorsBefore, mark: mark)
       return false
     }
     guard mappedNew && dropsUnmappable(at: index, run: &run) else { return false }

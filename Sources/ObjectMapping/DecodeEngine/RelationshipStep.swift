@@ -268,6 +268,25 @@ extension RelationshipKind {
     }
   }
 
+  /// What the rule's ``ChildFailurePolicy`` does with a child that failed, whose errors were
+  /// recorded since `errorsBefore` and whose writes into the call's instances since `mark`: the
+  /// errors fail the parent (``ChildFailurePolicy/failParent``), or the child is dropped with a
+  /// diagnostic (``ChildFailurePolicy/dropChild``), or its errors become diagnostics
+  /// (``ChildFailurePolicy/keepPartial``), its writes kept when `keepsWrites` (a new model's
+  /// child, filled as far as it mapped) and forgotten otherwise.
+  func settleFailedChild(
+    errorsSince errorsBefore: Int, mark: MergeMark, keepsWrites: Bool, run: inout MappingRun
+  ) {
+    switch rule.childFailure {
+    case .failParent: break
+    case .dropChild:
+      run.dropFailedChild(errorsSince: errorsBefore, mark: mark)
+    case .keepPartial:
+      run.keepErrorsAsDiagnostics(since: errorsBefore)
+      if !keepsWrites { run.rollBackMerges(to: mark) }
+    }
+  }
+
   /// ``decodeChecked(into:at:validates:run:)`` for a value `decode` maps; a rejected or failed
   /// value is reported at `validationPath` below the current path.
   func decodeChecked(
@@ -279,17 +298,8 @@ extension RelationshipKind {
     let previous = validates ? writer.value(in: object) : nil
     decode(&object, &run)
     if run.errors.count > errorsBefore {
-      // A failed child: dropped with a diagnostic (and its writes into the call's instances
-      // with it), or failing the parent (the default).
-      switch rule.childFailure {
-      case .failParent: break
-      case .dropChild:
-        run.dropErrors(since: errorsBefore)
-        run.rollBackMerges(to: mark)
-      case .keepPartial:
-        // The child stays, filled as far as it mapped; its errors become diagnostics.
-        run.keepErrorsAsDiagnostics(since: errorsBefore)
-      }
+      // The child stays under `.keepPartial`, filled as far as it mapped.
+      settleFailedChild(errorsSince: errorsBefore, mark: mark, keepsWrites: true, run: &run)
     } else if let previous {
       let outcome = runValidators(
         writer.value(in: object), validators: validators, object: object,
@@ -336,16 +346,8 @@ extension RelationshipKind {
     let mark = run.mergeMark
     guard let pending = pendingValue(object, &run) else {
       if run.errors.count > errorsBefore {
-        switch rule.childFailure {
-        case .failParent: break
-        case .dropChild:
-          run.dropErrors(since: errorsBefore)
-          run.rollBackMerges(to: mark)
-        case .keepPartial:
-          // Onto an existing instance nothing of a failed child is written: it keeps its values.
-          run.keepErrorsAsDiagnostics(since: errorsBefore)
-          run.rollBackMerges(to: mark)
-        }
+        // Onto an existing instance nothing of a failed child is written: it keeps its values.
+        settleFailedChild(errorsSince: errorsBefore, mark: mark, keepsWrites: false, run: &run)
       }
       return
     }

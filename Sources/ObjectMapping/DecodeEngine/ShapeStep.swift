@@ -66,8 +66,7 @@ func decodeDroppingFailure<Entry>(run: inout MappingRun, _ decode: (inout Mappin
   let mark = run.mergeMark
   let entry = decode(&run)
   guard run.errors.count > errorsBefore else { return entry }
-  run.dropErrors(since: errorsBefore)
-  run.rollBackMerges(to: mark)
+  run.dropFailedChild(errorsSince: errorsBefore, mark: mark)
   return nil
 }
 
