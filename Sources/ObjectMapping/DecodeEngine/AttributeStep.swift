@@ -267,10 +267,11 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
       !nullReplacesNonOptional || run.context.nullIntoNonOptional != .keepCurrent
     {
       set(nullReplacement.value, in: &object, &patch, validates: validates, run: &run)
-    } else if nullReplacement != nil {
-      run.note(.nullIgnored(kept: true), at: source.pathComponents)
     } else if let defaultValue = rule.defaultValue {
       set(defaultValue(), in: &object, &patch, run: run)
+    } else if nullReplacement != nil {
+      // A `Node` under `.keepCurrent`: kept, as any non-optional property without a default.
+      run.note(.nullIgnored(kept: true), at: source.pathComponents)
     } else {
       nullIntoNonOptional(&object, &patch, validates: validates, run: &run)
     }

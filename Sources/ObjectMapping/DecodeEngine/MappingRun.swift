@@ -332,12 +332,12 @@ struct MappingRun {
       .isEmpty
   }()
 
-  /// Turns the errors recorded since `count` into one diagnostic at the current path: the
-  /// element they belong to is skipped.
+  /// Turns the errors recorded since `count` into one diagnostic at the current path (and
+  /// `extra` below it): the element they belong to is skipped.
   ///
   /// The diagnostic's reason joins the kept errors' lines (at most ten, then how many more), so
   /// an element with a million errors makes one short diagnostic.
-  mutating func dropErrors(since count: Int) {
+  mutating func dropErrors(since count: Int, at extra: [_PathComponent] = []) {
     // A payload too deep for the stack is not made shorter by dropping the part that did not
     // fit: its error stays, and fails the parents.
     guard !exhaustedStack else { return }
@@ -349,7 +349,7 @@ struct MappingRun {
         reason += "; and \(MessageText.grouped(more)) more error\(more == 1 ? "" : "s")"
       }
       errors.remove(since: count)
-      note(.skippedElement(reason: reason))
+      note(.skippedElement(reason: reason), at: extra)
     } else {
       errors.remove(since: count)
       diagnostics.append(MappingDiagnostic(path: "", .skippedElement(reason: "")))
@@ -357,10 +357,13 @@ struct MappingRun {
   }
 
   /// Drops a child that failed (``ChildFailurePolicy/dropChild``): its errors, recorded since
-  /// `count`, become one diagnostic (``dropErrors(since:)``), and its writes into the call's
-  /// instances since `mark` are forgotten (``rollBackMerges(to:)``).
-  mutating func dropFailedChild(errorsSince count: Int, mark: MergeMark) {
-    dropErrors(since: count)
+  /// `count`, become one diagnostic at the current path and `extra` below it
+  /// (``dropErrors(since:at:)``), and its writes into the call's instances since `mark` are
+  /// forgotten (``rollBackMerges(to:)``).
+  mutating func dropFailedChild(
+    errorsSince count: Int, mark: MergeMark, at extra: [_PathComponent] = []
+  ) {
+    dropErrors(since: count, at: extra)
     rollBackMerges(to: mark)
   }
 

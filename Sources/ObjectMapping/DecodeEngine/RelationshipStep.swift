@@ -469,8 +469,12 @@ private func decodeKeyedMember<Child>(
   _ key: String, keyIndex: Int, keyRule: KeyRule<Child>, plan: _MappingPlan<Child>,
   into children: inout [String: Child], run: inout MappingRun
 ) {
+  let keepsFailed = !run.dropsFailedChildren
   if let child = decodeEntry(
-    run: &run, { plan.decodeKeyed(keyIndex: keyIndex, keyRule: keyRule, run: &$0) })
+    run: &run, at: [.key(key)],
+    {
+      plan.decodeKeyed(keyIndex: keyIndex, keyRule: keyRule, keepsFailed: keepsFailed, run: &$0)
+    })
   {
     children[key] = child
   }

@@ -50,23 +50,28 @@ struct Shape<Value, Child>: Sendable {
 /// One entry of a container shape's element loop, decoded by `decode`: under
 /// ``MappingRun/dropsFailedChildren`` an entry that failed is left out (`nil`), its errors
 /// becoming a diagnostic at its path and its writes into the call's instances forgotten, as a
-/// to-many relationship drops one element (``ChildFailurePolicy/dropChild``).
+/// to-many relationship drops one element (``ChildFailurePolicy/dropChild``). The diagnostic
+/// is at the current path and `extra` below it (the key a nested-key child adds itself).
 @inline(__always)
-func decodeEntry<Entry>(run: inout MappingRun, _ decode: (inout MappingRun) -> Entry?) -> Entry? {
+func decodeEntry<Entry>(
+  run: inout MappingRun, at extra: [_PathComponent] = [],
+  _ decode: (inout MappingRun) -> Entry?
+) -> Entry? {
   guard run.dropsFailedChildren else { return decode(&run) }
-  return decodeDroppingFailure(run: &run, decode)
+  return decodeDroppingFailure(run: &run, at: extra, decode)
 }
 
 /// ``decodeEntry(run:_:)`` when failed entries are dropped. Out of line, off the common path.
 @inline(never)
-func decodeDroppingFailure<Entry>(run: inout MappingRun, _ decode: (inout MappingRun) -> Entry?)
-  -> Entry?
-{
+func decodeDroppingFailure<Entry>(
+  run: inout MappingRun, at extra: [_PathComponent] = [],
+  _ decode: (inout MappingRun) -> Entry?
+) -> Entry? {
   let errorsBefore = run.errors.count
   let mark = run.mergeMark
   let entry = decode(&run)
   guard run.errors.count > errorsBefore else { return entry }
-  run.dropFailedChild(errorsSince: errorsBefore, mark: mark)
+  run.dropFailedChild(errorsSince: errorsBefore, mark: mark, at: extra)
   return nil
 }
 
@@ -383,7 +388,8 @@ private func mergeDictionary<Child>(
       // A nested-key child reads its key: mapped fresh, as keyed children always are.
       let at = cursor
       if let child = decodeEntry(
-        run: &run, { plan.decodeKeyed(keyIndex: at, keyRule: keyRule, run: &$0) })
+        run: &run, at: [.key(key)],
+        { plan.decodeKeyed(keyIndex: at, keyRule: keyRule, run: &$0) })
       {
         pending[key] = .fresh(child)
       }

@@ -129,8 +129,11 @@ final class ToManyStep<
       run.fail(.typeMismatch(expected: "an array", found: run.foundDescription(at: index)))
       return nil
     }
-    if entry.kind == .object, isUnmappableLoneObject(at: index, plan: plan, run: &run) {
-      return .keeping(writer.value(in: object))
+    if entry.kind == .object {
+      let errorsBefore = run.errors.count
+      if isUnmappableLoneObject(at: index, plan: plan, run: &run) {
+        return run.errors.count == errorsBefore ? .keeping(writer.value(in: object)) : nil
+      }
     }
     let current = writer.value(in: object).mappedElements
     guard
@@ -268,13 +271,21 @@ private func toManyLoneObject<Collection: MappableCollection>(
 
 /// Whether the lone object at `index`, where a to-many relationship expects an array, has none
 /// of the keys the child mapping reads: it is then not taken for the one element (it is most
-/// likely a dictionary of children, `{"a": {...}, "b": {...}}`, or `{}`), and the property is
-/// left as it is with an ``MappingDiagnostic/Kind/unmappableRepresentation(keys:)``
-/// diagnostic, as ObjectMapper left it `nil` and RestKit skipped the unmappable element.
+/// likely a dictionary of children, `{"a": {...}, "b": {...}}`, or `{}`). It is RestKit's
+/// unmappable representation, an error at the relationship's path; where the child mapping
+/// allows unmappable representations (``MappingOptions/allowsUnmappableRepresentation``, part
+/// of `.objectMapperCompatible`), the property is left as it is with an
+/// ``MappingDiagnostic/Kind/unmappableRepresentation(keys:)`` diagnostic instead, as
+/// ObjectMapper left it `nil`.
+@inline(never)
 func isUnmappableLoneObject<Child>(
   at index: Int, plan: _MappingPlan<Child>, run: inout MappingRun
 ) -> Bool {
   guard plan.readsNoKey(at: index, run: &run) else { return false }
+  guard plan.allowsUnmappable(in: run) else {
+    run.fail(.unmappableRepresentation(keys: run.tape.memberKeys(of: index)))
+    return true
+  }
   if run.diagnostics.keepsNext {
     run.note(.unmappableRepresentation(keys: run.tape.memberKeys(of: index)))
   } else {

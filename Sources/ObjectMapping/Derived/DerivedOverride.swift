@@ -249,15 +249,19 @@ final class RequiredSlotStep<Child, M: MappingProtocol<Child>>: RelationshipKind
 }
 
 extension Shape {
-  /// `wrapped` into an optional slot: `null` is read by `wrapped` (an error for a required
-  /// dictionary or nested collection, as in a full mapping), not made `nil`.
+  /// `wrapped` into an optional slot: `null` is read as `wrapped` reads it (for a required
+  /// dictionary or nested collection, as ``NullIntoNonOptional`` says, as in a full mapping),
+  /// not made `nil`.
   static func lifted<Wrapped>(_ wrapped: Shape<Wrapped, Child>) -> Self where Value == Wrapped? {
-    Shape(
+    let null = wrapped.null.map { null in
+      NullValue(expected: null.expected, zero: { .some(null.zero()) })
+    }
+    return Shape(
       decode: { index, plan, run in wrapped.decode(index, plan, &run).map { .some($0) } },
       encode: { value, plan, writer, run, nulls in
         guard let value else { return writer.nullIfIncluded(nulls) }
         return wrapped.encode(value, plan, &writer, &run, nulls)
       },
-      merge: nil)
+      merge: nil, null: null)
   }
 }

@@ -184,8 +184,12 @@ extension _MappingPlan {
   }
 
   /// Maps the member whose key is at `keyIndex` (its value follows): the key into the key
-  /// attribute, the rules against the value. The path gains the key.
-  func decodeKeyed(keyIndex: Int, keyRule: KeyRule<Object>, run: inout MappingRun) -> Object? {
+  /// attribute, the rules against the value. The path gains the key. `nil` when it fails,
+  /// unless `keepsFailed` (a relationship's child, kept as far as it mapped: see
+  /// ``decodeChild(at:run:declineIsAcceptable:accept:)``); its errors are in `run` either way.
+  func decodeKeyed(
+    keyIndex: Int, keyRule: KeyRule<Object>, keepsFailed: Bool = false, run: inout MappingRun
+  ) -> Object? {
     guard let make else { return nil }
     let key = run.tape.string(at: keyIndex)
     run.path.append(.key(key))
@@ -195,7 +199,7 @@ extension _MappingPlan {
     keyRule.decode(&object, keyIndex, &run)
     guard acceptsValue(at: keyIndex + 1, run: &run) else { return nil }
     let decoded = decode(into: &object, at: keyIndex + 1, run: &run)
-    return decoded && run.errors.count == before ? object : nil
+    return (decoded && run.errors.count == before) || keepsFailed ? object : nil
   }
 }
 

@@ -133,6 +133,41 @@ struct ContainerChildFailureTests {
     }
   }
 
+  /// A nested-key child (its key read into it by `KeyAttribute`) is dropped or kept the same
+  /// way, its diagnostics at its key.
+  @Test func nestedKeyChildrenFollowThePolicyPerEntry() throws {
+    struct CFUser: Equatable, Sendable {
+      var login = ""
+      var id = 0
+    }
+    struct CFUsers: Equatable, Sendable {
+      var users: [String: CFUser] = [:]
+    }
+    let user = Mapping(CFUser.init) {
+      KeyAttribute("login", \.login)
+      Attribute("id", \.id)
+    }
+    func users(_ policy: ChildFailurePolicy) -> Mapping<CFUsers> {
+      Mapping(CFUsers.init) { Relationship("users", \.users, user).onChildFailure(policy) }
+    }
+    let payload = #"{"users": {"a": {"id": 1}, "b": {"id": "x"}}}"#
+    let dropped = users(.dropChild).report(payload)
+    #expect(dropped.object?.users == ["a": CFUser(login: "a", id: 1)])
+    #expect(dropped.diagnostics.map(\.path) == ["/users/b"])
+    let kept = users(.keepPartial).report(payload)
+    #expect(
+      kept.object?.users == ["a": CFUser(login: "a", id: 1), "b": CFUser(login: "b", id: 0)])
+    #expect(kept.diagnostics.map(\.path) == ["/users/b/id"])
+    // Onto an existing instance, merged by key: the failed entry is left out at its key.
+    let merging = Mapping(CFUsers.init) {
+      Relationship("users", \.users, user).onChildFailure(.dropChild).policy(.merge)
+    }
+    let merged = merging.report(payload, onto: CFUsers(users: ["z": CFUser(login: "z", id: 9)]))
+    #expect(
+      merged.object?.users == ["a": CFUser(login: "a", id: 1), "z": CFUser(login: "z", id: 9)])
+    #expect(merged.diagnostics.map(\.path) == ["/users/b"])
+  }
+
   /// The kept entries of a dropped member's siblings are the call's instances as usual: a
   /// class child dropped from a dictionary leaves no write in the identity map.
   @Test func aDroppedEntryOfClassChildrenLeavesTheOthersIntact() throws {
@@ -220,8 +255,10 @@ struct ContainerNullTests {
 
 /// A lone object where a to-many relationship expects an array is taken for its one element
 /// under lenient coercion (RestKit's R-1.6.3), but not when it has none of the keys the child
-/// mapping reads: it is then most likely a dictionary of children (`{"a": {...}}`) or `{}`,
-/// and the property is left as it is with a diagnostic (ObjectMapper left it `nil`).
+/// mapping reads: it is then most likely a dictionary of children (`{"a": {...}}`) or `{}`.
+/// RestKit's unmappable representation, an error by default; where unmappable representations
+/// are allowed (`.objectMapperCompatible`) the property is left as it is with a diagnostic
+/// (ObjectMapper left it `nil`).
 @Suite("Relationship: a lone object with none of the child's keys")
 struct LoneUnmappableObjectTests {
   struct LUItem: Equatable, Sendable {
@@ -235,19 +272,26 @@ struct LoneUnmappableObjectTests {
     Relationship("items", \.items, Mapping(LUItem.init) { Attribute("name", \.name) })
     Relationship("tags", \.tags, Mapping(LUItem.init) { Attribute("name", \.name) }).optional()
   }
+  static let payload = #"{"items": {"key1": {"name": "a"}, "key2": {"name": "b"}}, "tags": {}}"#
 
-  @Test func aDictionaryOfChildrenIsNotOneElement() throws {
-    for options in [MappingOptions.none, .objectMapperCompatible] {
-      let report = Self.mapping.report(
-        #"{"items": {"key1": {"name": "a"}, "key2": {"name": "b"}}, "tags": {}}"#, with: options)
-      #expect(report.errors.isEmpty)
-      #expect(report.object == LUList(items: nil, tags: [LUItem(name: "kept")]))
-      #expect(
-        report.diagnostics.map(\.description) == [
-          #"/items: object skipped: unmappable representation: the mapping reads none of the keys "key1", "key2""#,
-          "/tags: object skipped: unmappable representation: the object is empty",
-        ])
-    }
+  @Test func aDictionaryOfChildrenIsAnUnmappableRepresentation() throws {
+    let report = Self.mapping.report(Self.payload)
+    #expect(
+      report.errors.map(\.description) == [
+        #"/items: unmappable representation: the mapping reads none of the keys "key1", "key2""#,
+        "/tags: unmappable representation: the object is empty",
+      ])
+  }
+
+  @Test func allowedItLeavesThePropertyAsItIsWithADiagnostic() throws {
+    let report = Self.mapping.report(Self.payload, with: .objectMapperCompatible)
+    #expect(report.errors.isEmpty)
+    #expect(report.object == LUList(items: nil, tags: [LUItem(name: "kept")]))
+    #expect(
+      report.diagnostics.map(\.description) == [
+        #"/items: object skipped: unmappable representation: the mapping reads none of the keys "key1", "key2""#,
+        "/tags: object skipped: unmappable representation: the object is empty",
+      ])
   }
 
   @Test func aLoneObjectWithAKeyIsStillOneElement() throws {
@@ -255,10 +299,15 @@ struct LoneUnmappableObjectTests {
     #expect(mapped.items == [LUItem(name: "a")])
   }
 
-  @Test func ontoAnExistingInstanceTheChildrenAreKept() throws {
+  @Test func ontoAnExistingInstance() throws {
     var list = LUList(items: [LUItem(name: "old")])
-    try Self.mapping.map(#"{"items": {"other": 1}}"#, onto: &list)
+    try Self.mapping.map(#"{"items": {"other": 1}}"#, onto: &list, with: .objectMapperCompatible)
     #expect(list.items == [LUItem(name: "old")])
+    let report = Self.mapping.report(#"{"items": {"other": 1}}"#, onto: list)
+    #expect(
+      report.errors.map(\.description) == [
+        #"/items: unmappable representation: the mapping reads none of the keys "other""#
+      ])
   }
 }
 
@@ -289,5 +338,41 @@ struct NodeNullTests {
     #expect(
       try Self.mapping.map(payload, with: MappingOptions(nullIntoNonOptional: .zero))
         == NNHolder(any: .null, maybe: nil))
+  }
+
+  /// A `default:` is what `null` sets, under every setting, as for any non-optional property.
+  @Test func aDefaultWinsUnderKeepCurrent() throws {
+    let withDefault = Mapping(NNHolder.init) { Attribute("any", \.any, default: "D") }
+    #expect(
+      try withDefault.map(#"{"any": null}"#, with: .objectMapperCompatible).any == "D")
+  }
+}
+
+/// A mapping derived from a `Codable` model reads `null` for a dictionary relationship as a full
+/// mapping does.
+@Suite("Derived mapping: null for a container")
+struct DerivedContainerNullTests {
+  struct CFDItem: Codable, Equatable, Sendable {
+    var foo: String
+  }
+  struct CFDHolder: Codable, Equatable, Sendable {
+    var dict: [String: CFDItem]
+    var grid: [[CFDItem]]
+  }
+
+  @Test func zeroSetsEmptyContainersAndTheDefaultIsAnError() throws {
+    let item = Mapping(CFDItem.self) { Attribute(\.foo) }
+    let holder = Mapping(CFDHolder.self) {
+      Relationship(\.dict, item)
+      Relationship(\.grid, item)
+    }
+    let payload = #"{"dict": null, "grid": null}"#
+    #expect(
+      try holder.map(payload, with: MappingOptions(nullIntoNonOptional: .zero))
+        == CFDHolder(dict: [:], grid: []))
+    #expect(
+      holder.report(payload).errors.map(\.description) == [
+        "/dict: expected an object, found null", "/grid: expected an array, found null",
+      ])
   }
 }
