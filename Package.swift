@@ -89,7 +89,7 @@ let package = Package(
       name: "ObjectMappingDefinitionsTests",
       dependencies: [
         "ObjectMapping", "ObjectMappingDefinitions", "ObjectMappingDocument",
-        "ObjectMappingTesting",
+        "ObjectMappingTesting", "ObjectMappingTestSupport",
       ]
     ),
     .testTarget(

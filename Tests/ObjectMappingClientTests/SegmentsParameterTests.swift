@@ -117,6 +117,22 @@ struct SegmentsParameterTests {
     #expect(pattern.match(path + "/") == nil)
   }
 
+  /// Matching and making a path grow linearly with its segments (CPU time, by doubling): a
+  /// hostile response URL or deep-link value cannot make either quadratic.
+  @Test func matchingAndMakingGrowLinearlyWithTheSegments() async throws {
+    let pattern = try PathPattern("/files/{path*}/raw/:rev")
+    try await Scaling.expectLinear(
+      "matching {path*} over n decoy segments", base: 10_000,
+      prepare: { "/files/" + String(repeating: "raw/", count: $0) + "x/raw/1" },
+      work: { path in #expect(pattern.match(path)?["rev"] == "1") })
+    var router = Router()
+    try router.add(StoredFile.self, "/files/{path*}") { ["path": $0.path] }
+    try await Scaling.expectLinear(
+      "making {path*} from n segments", base: 10_000,
+      prepare: { StoredFile(path: Array(repeating: "a b", count: $0).joined(separator: "/")) },
+      work: { file in _ = try router.path(for: file, method: .delete) })
+  }
+
   /// End to end: the object manager sends what the router made, under the base path, and
   /// still refuses a value that walks out of it.
   @Test func theObjectManagerSendsSegmentsAndRefusesDotSegments() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectMapping
 import ObjectMappingDefinitions
+import ObjectMappingTestSupport
 import Testing
 
 /// Loading time grows linearly with the files, for every shape a hostile set of files can take:

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectMapping
 import ObjectMappingDefinitions
+import ObjectMappingTestSupport
 import Testing
 
 /// Hostile and huge definition files: bounded time, bounded stack, clear errors.

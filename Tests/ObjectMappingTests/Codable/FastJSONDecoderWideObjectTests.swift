@@ -1,5 +1,6 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingTestSupport
 import Testing
 
 /// Lookups the payload drives (`for key in container.allKeys`, `[Int: V]`, dynamic keys) in

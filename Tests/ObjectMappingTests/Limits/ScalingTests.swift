@@ -1,5 +1,6 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingTestSupport
 import Testing
 
 /// Time grows linearly with the payload for every shape a hostile payload can take (STYLE §1b):

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingTestSupport
 import Testing
 
 /// Recursions through a key path across an array (`kids.node`) and through collection operators

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectMapping
+import ObjectMappingTestSupport
 import Testing
 
 /// The unmappable-representation rule of issue 36: a mapping whose rules read payload keys

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectMappingTestSupport
 import Testing
 
 @testable import ObjectMapping
