@@ -130,6 +130,9 @@ final class ToManyStep<
       return nil
     }
     if entry.kind == .object {
+      if !plan.isPlain, let keyRule = plan.keyRule {
+        return mergeKeyedCollection(onto: object, at: index, keyRule: keyRule, run: &run)
+      }
       let errorsBefore = run.errors.count
       if isUnmappableLoneObject(at: index, plan: plan, run: &run) {
         return run.errors.count == errorsBefore ? .keeping(writer.value(in: object)) : nil
@@ -141,6 +144,35 @@ final class ToManyStep<
         current, at: index, policy: policy, onFailure: rule.childFailure, run: &run)
     else { return nil }
     return Self.pendingCollection(pending)
+  }
+
+  /// A nested-key collection (`{"alice": {...}, "bob": {...}}`) onto an existing instance: its
+  /// children are mapped fresh, as keyed children always are, and combined with the current
+  /// ones by the policy (appended, prepended or added under ``CollectionPolicy/union``, else
+  /// replacing them). A failed child is left out under ``ChildFailurePolicy/dropChild`` and
+  /// ``ChildFailurePolicy/keepPartial`` (with a diagnostic at its key); `nil` when one failed
+  /// otherwise.
+  @inline(never)
+  private func mergeKeyedCollection(
+    onto object: Object, at index: Int, keyRule: KeyRule<Collection.Element>,
+    run: inout MappingRun
+  ) -> PendingValue<Collection>? {
+    let outerDrops = run.dropsFailedChildren
+    run.dropsFailedChildren = rule.childFailure != .failParent
+    defer { run.dropsFailedChildren = outerDrops }
+    let before = run.errors.count
+    let children = resolvedChildPlan(mapping).decodeKeyedCollection(
+      at: index, keyRule: keyRule, run: &run)
+    guard run.errors.count == before else { return nil }
+    let current = writer.value(in: object).mappedElements
+    switch collectionPolicy(in: run) {
+    case .replace, .clearThenAppend, .merge:
+      return PendingValue(Collection(mappedElements: children))
+    case .append, .union:
+      return PendingValue(Collection(mappedElements: current + children))
+    case .prepend:
+      return PendingValue(Collection(mappedElements: children + current))
+    }
   }
 
   func mergeElements(onto object: Object, list: ElementList, run: inout MappingRun)
@@ -224,9 +256,10 @@ private func decodeToManyOtherThanElements<
     // a lone object.
     let plan = mapping()._plan
     if !plan.isPlain, let keyRule = plan.keyRule {
-      let before = run.errors.count
-      let children = plan.decodeKeyedCollection(at: index, keyRule: keyRule, run: &run)
-      return run.errors.count == before ? Collection(mappedElements: children) : nil
+      // Written also when a child failed, as an array's children are.
+      let children = plan.decodeKeyedCollection(
+        at: index, keyRule: keyRule, keepsFailed: true, run: &run)
+      return Collection(mappedElements: children)
     }
     return toManyLoneObject(at: index, plan: plan, run: &run)
   default:

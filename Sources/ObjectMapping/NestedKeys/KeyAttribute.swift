@@ -163,18 +163,26 @@ extension _MappingPlan {
     return patch
   }
 
-  /// Maps every key of a nested-key object, in payload order; failed entries are left out (their
-  /// errors are in the run).
-  func decodeKeyedCollection(at index: Int, keyRule: KeyRule<Object>, run: inout MappingRun)
-    -> [Object]
-  {
+  /// Maps every key of a nested-key object, in payload order. A failed entry is kept, filled as
+  /// far as it mapped, when `keepsFailed` (a relationship's children: see ``Shape/decode``),
+  /// else left out; either way its errors are in the run, unless the relationship drops failed
+  /// children (``MappingRun/dropsFailedChildren``): then it is left out with a diagnostic at
+  /// its key.
+  func decodeKeyedCollection(
+    at index: Int, keyRule: KeyRule<Object>, keepsFailed: Bool = false, run: inout MappingRun
+  ) -> [Object] {
     var objects: [Object] = []
     // A repeated key: the first member wins (JSONReadingOptions.rejectsDuplicateKeys).
     var seen: Set<String> = []
     var cursor = index + 1
+    let keepsFailed = keepsFailed && !run.dropsFailedChildren
     for _ in 0..<Int(run.tape[index].length) {
-      if seen.insert(run.tape.string(at: cursor)).inserted,
-        let object = decodeKeyed(keyIndex: cursor, keyRule: keyRule, run: &run)
+      let key = run.tape.string(at: cursor)
+      let at = cursor
+      if seen.insert(key).inserted,
+        let object = decodeEntry(
+          run: &run, at: [.key(key)],
+          { decodeKeyed(keyIndex: at, keyRule: keyRule, keepsFailed: keepsFailed, run: &$0) })
       {
         objects.append(object)
       }

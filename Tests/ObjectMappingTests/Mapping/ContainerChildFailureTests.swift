@@ -376,3 +376,65 @@ struct DerivedContainerNullTests {
       ])
   }
 }
+
+/// A `[T]` relationship whose child mapping reads its key (`KeyAttribute`) maps an object of
+/// keyed children (`{"a": {...}, "b": {...}}`): per entry under the child failure policies, and
+/// onto an existing instance too (where it was read as one single-key object: two keys failed).
+@Suite("Relationship: nested-key collections")
+struct KeyedCollectionRelationshipTests {
+  struct KCUser: Equatable, Sendable {
+    var login = ""
+    var id = 0
+  }
+  struct KCTeam: Equatable, Sendable {
+    var users: [KCUser] = []
+  }
+  static let user = Mapping(KCUser.init) {
+    KeyAttribute("login", \.login)
+    Attribute("id", \.id)
+  }
+  static func team(_ policy: ChildFailurePolicy, _ collection: CollectionPolicy = .replace)
+    -> Mapping<KCTeam>
+  {
+    Mapping(KCTeam.init) {
+      Relationship("users", \.users, user).onChildFailure(policy).policy(collection)
+    }
+  }
+  static let failing = #"{"users": {"a": {"id": 1}, "b": {"id": "x"}}}"#
+  static let a = KCUser(login: "a", id: 1)
+  static let z = KCUser(login: "z", id: 9)
+
+  @Test func eachPolicyActsOnOneEntry() throws {
+    let dropped = Self.team(.dropChild).report(Self.failing)
+    #expect(dropped.object == KCTeam(users: [Self.a]))
+    #expect(dropped.diagnostics.map(\.path) == ["/users/b"])
+    let kept = Self.team(.keepPartial).report(Self.failing)
+    #expect(kept.object == KCTeam(users: [Self.a, KCUser(login: "b", id: 0)]))
+    #expect(kept.diagnostics.map(\.path) == ["/users/b/id"])
+    let failed = Self.team(.failParent).report(Self.failing)
+    #expect(failed.object == nil)
+    #expect(failed.errors.map(\.path) == ["/users/b/id"])
+  }
+
+  @Test func ontoAnExistingInstance() throws {
+    let payload = #"{"users": {"a": {"id": 1}, "b": {"id": 2}}}"#
+    let b = KCUser(login: "b", id: 2)
+    var team = KCTeam(users: [Self.z])
+    try Self.team(.failParent).map(payload, onto: &team)
+    #expect(team == KCTeam(users: [Self.a, b]))
+    team = KCTeam(users: [Self.z])
+    try Self.team(.failParent, .append).map(payload, onto: &team)
+    #expect(team == KCTeam(users: [Self.z, Self.a, b]))
+    team = KCTeam(users: [Self.z])
+    try Self.team(.failParent, .prepend).map(payload, onto: &team)
+    #expect(team == KCTeam(users: [Self.a, b, Self.z]))
+    // A failed entry: left out under `.dropChild` and `.keepPartial`, else the parent fails.
+    for policy in [ChildFailurePolicy.dropChild, .keepPartial] {
+      let report = Self.team(policy).report(Self.failing, onto: KCTeam(users: [Self.z]))
+      #expect(report.object == KCTeam(users: [Self.a]), "\(policy)")
+      #expect(report.diagnostics.map(\.path) == ["/users/b"], "\(policy)")
+    }
+    let failed = Self.team(.failParent).report(Self.failing, onto: KCTeam(users: [Self.z]))
+    #expect(failed.errors.map(\.path) == ["/users/b/id"])
+  }
+}
