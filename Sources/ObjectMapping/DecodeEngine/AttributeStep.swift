@@ -248,10 +248,18 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
   /// (``MappingOptions/emptyStrings``). Where `null` would be an error and failures are
   /// skipped, it is not: it is skipped as what it is, a value that does not convert.
   private func emptyStringReadsAsNull(_ payload: PayloadValue, run: borrowing MappingRun) -> Bool {
-    emptyStringMayBeNull && run.context.emptyStrings == .asNull && payload.isBlankString
+    isBlankReadAsNull(payload, run: run)
       && (nullReplacement != nil || rule.defaultValue != nil
         || run.context.nullIntoNonOptional != .fail
         || run.context.attributeFailures != .skipWithDiagnostic)
+  }
+
+  /// Whether `payload` is a blank string that ``MappingOptions/emptyStrings`` reads as `null`
+  /// for this property's type, whatever is then done with that `null` (a non-optional property
+  /// without a default skips it under ``AttributeFailurePolicy/skipWithDiagnostic``): such a
+  /// value is found, as `null` is (RestKit's ).
+  private func isBlankReadAsNull(_ payload: PayloadValue, run: borrowing MappingRun) -> Bool {
+    emptyStringMayBeNull && run.context.emptyStrings == .asNull && payload.isBlankString
   }
 
   /// `null` (or `""` read as `null`): the property's `nil`, its default, or what the run's
@@ -338,7 +346,7 @@ final class AttributeStep<Object, Value>: DecodeStepKind {
     } catch is Substituted<Value> {
       return true
     } catch {
-      return emptyStringReadsAsNull(payload, run: run)
+      return isBlankReadAsNull(payload, run: run)
     }
   }
 

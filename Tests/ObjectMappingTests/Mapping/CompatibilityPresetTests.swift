@@ -235,6 +235,20 @@ struct CompatibilityPresetTests {
     #expect(mapped.diagnostics.map(\.path) == ["/age"])
     #expect(try person.map(#"{"age": null}"#, with: options) == Person())
     #expect(try person.map(#"{"age": ""}"#, with: options) == Person())
+    // Also where that `null` is then skipped (a non-optional property without a default keeps
+    // its value): the `""` was found.
+    struct Counter: Equatable, Sendable {
+      var n = 5
+      var label: String?
+    }
+    let counter = Mapping(Counter.init) {
+      Attribute("n", \.n).optional()
+      Attribute("label", \.label)
+    }
+    let blank = counter.report(#"{"n": ""}"#, with: options)
+    #expect(blank.object == Counter(n: 5, label: nil))
+    #expect(blank.errors.isEmpty)
+    #expect(blank.diagnostics.map(\.path) == ["/n"])
     // Each element of a collection, and a mapper's route, the same way.
     do {
       _ = try person.mapCollection(#"[{"name": "Ann"}, {"age": [1]}]"#, with: options)
