@@ -138,11 +138,16 @@ extension Double: MappableValue {
   /// range are errors, and so are non-zero values that round to zero (`1e-400`); subnormals
   /// (`5e-324`) read as they are.
   public init(payload: PayloadValue) throws { self = try payload.double() }
-  /// The number; NaN and infinities cannot be written.
+  /// The number; one with no fraction (and magnitude below 2^53) is an integer (`100`, not
+  /// `100.0`), as a `Double` property is written and as `JSONEncoder` writes it; NaN and
+  /// infinities cannot be written.
   public func payloadNode() throws -> Node {
     guard isFinite else {
       throw ConversionFailure.notRepresentable(
         description, reason: "JSON has no non-finite numbers")
+    }
+    if rounded(.towardZero) == self, abs(self) < 9_007_199_254_740_992, self != 0 || sign == .plus {
+      return .integer(Int64(self))
     }
     return .double(self)
   }
@@ -172,11 +177,16 @@ extension Float: MappableValue {
     }
     self = value
   }
-  /// The number, written as the shortest text that reads back as this `Float`.
+  /// The number, written as the shortest text that reads back as this `Float`; one with no
+  /// fraction (and magnitude below 2^24) as an integer (`3`, not `3.0`), as a `Double` is
+  /// written and as `JSONEncoder` writes it.
   public func payloadNode() throws -> Node {
     guard isFinite else {
       throw ConversionFailure.notRepresentable(
         description, reason: "JSON has no non-finite numbers")
+    }
+    if rounded(.towardZero) == self, abs(self) < 16_777_216, self != 0 || sign == .plus {
+      return .integer(Int64(self))
     }
     return .decimal(Node.DecimalText(float: self))
   }

@@ -232,3 +232,47 @@ import Testing
         """)
   }
 }
+
+/// Whole numbers held in a `Double`, a `Float` or an enum with `Double` raw values are written
+/// as `JSONEncoder` writes them (`100`, not `100.0`), wherever they sit: a `Double` property
+/// already was, an enum case or a `Float` wrote `.0`. A `Node` is written as it is.
+@Suite struct WholeNumberWritingTests {
+  enum WNGrade: Double, MappableValue {
+    case low = 0
+    case mid = 2.5
+    case high = 100
+  }
+  struct WNScores: Sendable {
+    var double: Double = 255
+    var grade: WNGrade = .high
+    var grades: [WNGrade] = [.low, .mid]
+    var float: Float = 3
+    var floats: [Float] = [1, 0.1, -0.0]
+    var big: Float = 1e10
+    var node: Node = .double(100)
+  }
+
+  @Test func wholeNumbersAreWrittenWithoutPointZero() throws {
+    let mapping = Mapping(WNScores.init) {
+      Attribute("double", \.double)
+      Attribute("grade", \.grade)
+      Attribute("grades", \.grades)
+      Attribute("float", \.float)
+      Attribute("floats", \.floats)
+      Attribute("big", \.big)
+      Attribute("node", \.node)
+    }
+    let json = String(decoding: try mapping.serialize(WNScores()), as: UTF8.self)
+    #expect(
+      json
+        == #"{"double":255,"grade":100,"grades":[0,2.5],"float":3,"floats":[1,0.1,-0.0],"big":1e+10,"node":100.0}"#
+    )
+    // As JSONEncoder writes the same numbers.
+    let encoded = try JSONEncoder().encode([Float(3), 1, 0.1])
+    #expect(String(decoding: encoded, as: UTF8.self) == "[3,1,0.1]")
+    // And they read back to the same values.
+    let back = try mapping.map(json)
+    #expect(back.grade == .high && back.grades == [.low, .mid])
+    #expect(back.floats.map(\.bitPattern) == [Float(1), 0.1, -0.0].map(\.bitPattern))
+  }
+}
