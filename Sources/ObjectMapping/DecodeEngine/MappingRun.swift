@@ -356,6 +356,16 @@ struct MappingRun {
     }
   }
 
+  /// Sets ``dropsFailedChildren`` for the children of the relationship about to be mapped and
+  /// returns the setting it replaces, which the caller restores when the relationship is done
+  /// (`defer { run.dropsFailedChildren = outer }`).
+  @inline(__always)
+  mutating func replaceDropsFailedChildren(with drops: Bool) -> Bool {
+    let outer = dropsFailedChildren
+    dropsFailedChildren = drops
+    return outer
+  }
+
   /// Drops a child that failed (``ChildFailurePolicy/dropChild``): its errors, recorded since
   /// `count`, become one diagnostic at the current path and `extra` below it
   /// (``dropErrors(since:at:)``), and its writes into the call's instances since `mark` are

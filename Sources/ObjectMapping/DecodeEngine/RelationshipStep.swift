@@ -77,8 +77,7 @@ final class RelationshipStep<Object>: DecodeStepKind {
     }
     let depth = run.path.count
     run.path.push(source.pathComponents)
-    let outerDrops = run.dropsFailedChildren
-    run.dropsFailedChildren = false
+    let outerDrops = run.replaceDropsFailedChildren(with: false)
     let outerParent = run.parentIndex
     let outerHidden = run.indexHiddenAtDepth
     run.parentIndex = objectIndex
@@ -153,8 +152,7 @@ final class RelationshipStep<Object>: DecodeStepKind {
     _ list: ElementList, into object: inout Object, _ patch: inout Patch<Object>,
     objectIndex: Int, run: inout MappingRun
   ) {
-    let outerDrops = run.dropsFailedChildren
-    run.dropsFailedChildren = rule.childFailure == .dropChild
+    let outerDrops = run.replaceDropsFailedChildren(with: rule.childFailure == .dropChild)
     let outerParent = run.parentIndex
     run.parentIndex = objectIndex
     // Across an array the children's paths start at the object; the value's at the rule's
@@ -185,8 +183,7 @@ final class RelationshipStep<Object>: DecodeStepKind {
   ) {
     let depth = run.path.count
     run.path.push(source.pathComponents)
-    let outerDrops = run.dropsFailedChildren
-    run.dropsFailedChildren = rule.childFailure == .dropChild
+    let outerDrops = run.replaceDropsFailedChildren(with: rule.childFailure == .dropChild)
     let outerParent = run.parentIndex
     let outerHidden = run.indexHiddenAtDepth
     run.parentIndex = objectIndex

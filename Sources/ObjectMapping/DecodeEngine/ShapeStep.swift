@@ -329,8 +329,7 @@ final class ShapeStep<Object, Value, M: MappingProtocol>: RelationshipKind {
       return run.context.nullIntoNonOptional == .keepCurrent
         ? .keeping(writer.value(in: object)) : nil
     }
-    let outerDrops = run.dropsFailedChildren
-    run.dropsFailedChildren = rule.childFailure != .failParent
+    let outerDrops = run.replaceDropsFailedChildren(with: rule.childFailure != .failParent)
     defer { run.dropsFailedChildren = outerDrops }
     let errorsBefore = run.errors.count
     if !run.mergesCallInstance, rule.mergesInPlace(in: run), let merge = shape.merge {

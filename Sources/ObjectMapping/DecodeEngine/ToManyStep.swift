@@ -157,8 +157,7 @@ final class ToManyStep<
     onto object: Object, at index: Int, keyRule: KeyRule<Collection.Element>,
     run: inout MappingRun
   ) -> PendingValue<Collection>? {
-    let outerDrops = run.dropsFailedChildren
-    run.dropsFailedChildren = rule.childFailure != .failParent
+    let outerDrops = run.replaceDropsFailedChildren(with: rule.childFailure != .failParent)
     defer { run.dropsFailedChildren = outerDrops }
     let before = run.errors.count
     let children = resolvedChildPlan(mapping).decodeKeyedCollection(

@@ -122,11 +122,7 @@ struct PayloadEncoder {
   /// - Parameter value: The number.
   /// - Throws: ``MappingError`` when `value` is NaN or infinite, which JSON cannot hold.
   mutating func double(_ value: Double) throws(MappingError) {
-    if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992,
-      value != 0 || value.sign == .plus
-    {
-      return int64(Int64(value))
-    }
+    if let integer = wholeInteger(value) { return int64(integer) }
     switch target {
     case .json:
       do { try json.double(value) } catch { throw MappingError(error) }

@@ -146,9 +146,7 @@ extension Double: MappableValue {
       throw ConversionFailure.notRepresentable(
         description, reason: "JSON has no non-finite numbers")
     }
-    if rounded(.towardZero) == self, abs(self) < 9_007_199_254_740_992, self != 0 || sign == .plus {
-      return .integer(Int64(self))
-    }
+    if let integer = wholeInteger(self) { return .integer(integer) }
     return .double(self)
   }
   /// `"a number"`.
@@ -185,11 +183,24 @@ extension Float: MappableValue {
       throw ConversionFailure.notRepresentable(
         description, reason: "JSON has no non-finite numbers")
     }
-    if rounded(.towardZero) == self, abs(self) < 16_777_216, self != 0 || sign == .plus {
-      return .integer(Int64(self))
-    }
+    if let integer = wholeInteger(self) { return .integer(integer) }
     return .decimal(Node.DecimalText(float: self))
   }
   /// `"a number"`.
   public static var expectedDescription: String { "a number" }
+}
+
+/// `value` as an integer when it is a whole number, not `-0`, of magnitude below the first
+/// integer the type cannot hold exactly (2^53 for a `Double`, 2^24 for a `Float`); `nil`
+/// otherwise. Such a number is written as its digits (`100`, not `100.0`), as `JSONEncoder`
+/// writes it: the one test for a `Double` or `Float` property, their arrays, floating-point raw
+/// values and the payload encoder.
+@inline(__always)
+func wholeInteger<Number: BinaryFloatingPoint>(_ value: Number) -> Int64? {
+  let exactIntegers = Number(
+    sign: .plus, exponent: Number.Exponent(Number.significandBitCount + 1), significand: 1)
+  guard value.rounded(.towardZero) == value, value.magnitude < exactIntegers,
+    value != 0 || value.sign == .plus
+  else { return nil }
+  return Int64(value)
 }
