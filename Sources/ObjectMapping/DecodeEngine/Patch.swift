@@ -151,7 +151,8 @@ public enum ChildFailurePolicy: Sendable, Equatable {
   /// each value that failed is left as the child's `make()` gave it (or its `default:`), and
   /// each error becomes a ``MappingDiagnostic/Kind/valueSkipped(_:)`` diagnostic at its own
   /// path; the parent maps. Every entry of a dictionary or an array of arrays of children is
-  /// kept the same way.
+  /// kept the same way. The relationship's validators (``Relationship/validate(_:_:)``) see the
+  /// kept value as they see one that mapped.
   ///
   /// Onto an existing instance, whose writes are all or nothing per object, a failed child is
   /// not written: an existing to-one child keeps its values, and a failed to-many element is

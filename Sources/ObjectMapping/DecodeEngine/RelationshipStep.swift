@@ -255,8 +255,9 @@ extension RelationshipKind {
   { nil }
 
   /// ``decodeValue(into:at:run:)`` with validation or dropped children: a failed child's
-  /// errors are dropped under ``ChildFailurePolicy/dropChild``; a value set is validated, and
-  /// one rejected is replaced by the property's previous value.
+  /// errors are dropped under ``ChildFailurePolicy/dropChild``; a value set is validated (also
+  /// one kept partially under ``ChildFailurePolicy/keepPartial``), and one rejected is replaced
+  /// by the property's previous value.
   func decodeChecked(
     into object: inout Object, at index: Int, validates: Bool, run: inout MappingRun
   ) {
@@ -295,9 +296,12 @@ extension RelationshipKind {
     let previous = validates ? writer.value(in: object) : nil
     decode(&object, &run)
     if run.errors.count > errorsBefore {
-      // The child stays under `.keepPartial`, filled as far as it mapped.
+      // The child stays under `.keepPartial`, filled as far as it mapped, and is validated
+      // below as a child that mapped is; a dropped child or a failed parent is not.
       settleFailedChild(errorsSince: errorsBefore, mark: mark, keepsWrites: true, run: &run)
-    } else if let previous {
+      guard rule.childFailure == .keepPartial, run.errors.count == errorsBefore else { return }
+    }
+    if let previous {
       let outcome = runValidators(
         writer.value(in: object), validators: validators, object: object,
         keyPath: rule.propertyKeyPath)

@@ -135,4 +135,46 @@ struct KeepPartialChildTests {
     #expect(report.object?.authors == [KPAuthor(name: "A", age: 1)])
     #expect(report.diagnostics.map(\.path) == ["/authors/1/name"])
   }
+
+  /// A child kept partially is validated as one that mapped is: the relationship's validator
+  /// sees the kept value, may change it, and rejecting it leaves the property as it was.
+  @Test func aKeptPartialValueIsValidated() throws {
+    let filtering = Mapping(KPArticle.init) {
+      Relationship("comments", \.comments, Self.commentMapping)
+        .onChildFailure(.keepPartial)
+        .validate { (comments: inout [KPComment]) in
+          comments.removeAll { $0.id == 0 }
+          return true
+        }
+      Relationship("author", \.author, Self.authorMapping)
+        .onChildFailure(.keepPartial)
+        .validate { (author: inout KPAuthor) in
+          author.name = author.name == "?" ? "anonymous" : author.name
+          return true
+        }
+    }
+    let filtered = try filtering.map(Self.payload)
+    #expect(filtered.comments == [KPComment(id: 1, body: "a")])
+    #expect(filtered.author == KPAuthor(name: "anonymous", age: 30))
+
+    let rejecting = Mapping(KPArticle.init) {
+      Relationship("comments", \.comments, Self.commentMapping)
+        .onChildFailure(.keepPartial)
+        .validate("at most two comments") { (comments: inout [KPComment]) in comments.count <= 2 }
+    }
+    let report = rejecting.report(Self.payload)
+    #expect(report.errors.isEmpty)
+    #expect(try #require(report.object).comments == [])
+    #expect(
+      report.diagnostics.map(\.description).contains { $0.contains("at most two comments") },
+      "\(report.diagnostics)")
+
+    // Under `.dropChild` the validator sees the children that mapped.
+    let dropping = Mapping(KPArticle.init) {
+      Relationship("comments", \.comments, Self.commentMapping)
+        .onChildFailure(.dropChild)
+        .validate("at most two comments") { (comments: inout [KPComment]) in comments.count <= 2 }
+    }
+    #expect(try dropping.map(Self.payload).comments == [KPComment(id: 1, body: "a")])
+  }
 }
