@@ -209,14 +209,15 @@ extension ObjectManager {
 
   /// A URL's origin (lowercased scheme and host, and port), or `nil` when it is not an `http`
   /// or `https` URL with a host — or its host holds a control character once percent-decoded
-  /// (`127.0.0.1%00.trusted.example`, which a resolver reads as `127.0.0.1`).
+  /// (`127.0.0.1%00.trusted.example`, which a resolver reads as `127.0.0.1`), or it names a
+  /// port no `Int` holds (``Foundation/URLComponents/port(default:)``).
   static func origin(of url: URL) -> String? {
     guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
       let host = components.host?.lowercased(), !host.isEmpty,
-      !host.holdsControl
+      !host.holdsControl,
+      let port = components.port(default: scheme == "https" ? 443 : 80)
     else { return nil }
-    let port = components.port ?? (scheme == "https" ? 443 : 80)
     return "\(scheme)://\(host):\(port)"
   }
 
@@ -468,5 +469,18 @@ extension StringProtocol {
   /// does cannot be written into a request line or a `Host` field.
   var holdsSpaceOrControl: Bool {
     utf8.contains { $0 <= 0x20 || $0 == 0x7F }
+  }
+}
+
+extension URLComponents {
+  /// The port the URL names, or `defaultPort` when it names none (`http://host/`,
+  /// `http://host:/`); `nil` when it names one no `Int` holds (`:99999999999999999999`), which
+  /// ``port`` reads as no port at all. Taking the default then would send the request to a port
+  /// the URL does not name, so the client refuses such a URL (`invalidPath`, a refused
+  /// redirect, `URLError(.badURL)` from the transport).
+  func port(default defaultPort: Int) -> Int? {
+    if let port { return port }
+    if let range = rangeOfPort, !range.isEmpty { return nil }
+    return defaultPort
   }
 }

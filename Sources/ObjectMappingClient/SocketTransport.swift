@@ -259,7 +259,8 @@ final class Exchange: Sendable {
   /// a space or a control character. So is a host that holds one once percent-decoded
   /// (`127.0.0.1%00%0D%0AX:%20y`): the resolver would read it up to the NUL and connect to
   /// `127.0.0.1` while the `Host` field carried the rest, a host other than the one checked and
-  /// fields nobody sent.
+  /// fields nobody sent. So is a port outside 1…65535, or one no `Int` holds, which
+  /// `URLComponents` reads as no port: port 80 is not the one the URL names.
   func openAndReadHead(maximumBodySize: Int) throws(URLError) -> ResponseHead {
     guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
       var host = components.host, !host.isEmpty,
@@ -268,8 +269,9 @@ final class Exchange: Sendable {
       !(components.percentEncodedPath + (components.percentEncodedQuery ?? "")).holdsSpaceOrControl
     else { throw URLError(.badURL) }
     if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    let port = components.port ?? 80
-    guard (1...65_535).contains(port) else { throw URLError(.badURL) }
+    guard let port = components.port(default: 80), (1...65_535).contains(port) else {
+      throw URLError(.badURL)
+    }
     let socket = try Socket.connect(
       host: host, port: port, idleTimeout: idleTimeout, cancellation: cancellation)
     state.withLock { $0.socket = socket }

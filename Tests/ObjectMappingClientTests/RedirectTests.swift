@@ -236,6 +236,33 @@ struct RedirectTests {
     }
   }
 
+  /// A port no `Int` holds reads as no port in `URLComponents`; the manager took the scheme's
+  /// default for it (port 80), so such a `Location` was followed to a port it does not name.
+  @Test func aPortNoIntHoldsIsRefused() async throws {
+    let server = try LoopbackServer { request in
+      request.path == "/start"
+        ? .redirect(to: "http://127.0.0.1:99999999999999999999/x") : .echo(request)
+    }
+    defer { server.stop() }
+    let error = await #expect(throws: ObjectManagerError.self) {
+      _ = try await Self.manager(server, redirects: .any).send(.get, "/start")
+    }
+    guard case .redirectRefused(_, 302, .unsupportedLocation)? = error else {
+      Issue.record("expected unsupportedLocation, got \(String(describing: error))")
+      return
+    }
+    let explicit = try #require(URL(string: "http://127.0.0.1:99999999999999999999/x"))
+    let refused = await #expect(throws: ObjectManagerError.self) {
+      _ = try await Self.manager(server).send(
+        .get, url: explicit, headers: ["Authorization": "Bearer secret"])
+    }
+    guard case .invalidPath? = refused else {
+      Issue.record("expected invalidPath, got \(String(describing: refused))")
+      return
+    }
+    #expect(server.requests.map(\.path) == ["/start"])
+  }
+
   @Test func aRedirectWithoutLocationIsTheResponseItself() async throws {
     let server = try LoopbackServer { _ in .json(#"{"error": "moved"}"#, status: 302) }
     defer { server.stop() }

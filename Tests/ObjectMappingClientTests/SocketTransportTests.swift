@@ -102,6 +102,18 @@ struct SocketTransportTests {
     #expect(server.requests.isEmpty, "\(host)")
   }
 
+  /// A port no `Int` holds, which `URLComponents` reads as no port at all, is `.badURL`, not
+  /// port 80 (where the request went before); so is one past 65535.
+  @Test(.timeLimit(.minutes(1)), arguments: ["99999999999999999999", "65536", "0"])
+  func aPortOutOfRangeIsABadURL(port: String) async throws {
+    let url = try #require(URL(string: "http://127.0.0.1:\(port)/x"))
+    await #expect(throws: URLError(.badURL)) {
+      _ = try await SocketTransport().send(
+        TransportRequest(method: .get, url: url, headers: [:], body: nil),
+        maximumBodySize: 1 << 20)
+    }
+  }
+
   @Test(
     .timeLimit(.minutes(1)),
     arguments: [
