@@ -31,6 +31,38 @@ struct HostileFileTests {
     return files
   }
 
+  /// A key path of 10,000 keys (`"a.a.…a"`, a 20 KB file) is an error at the rule, in both
+  /// formats, on a 512 KB stack. Building its inverse recursed once per key and overflowed the
+  /// stack at 300 keys (found by a probe of hostile files).
+  @Test func aKeyPathOfTenThousandKeysIsALocatedError() {
+    let path = Array(repeating: "a", count: 10_000).joined(separator: ".")
+    let appCoreKit = #"{"$U": {"@class": "UserModel", "name": "\#(path)"}}"#
+    let csMapper = #"{"name": {"key": "\#(path)"}}"#
+    let outcome = SmallStack.run { () -> [String] in
+      var outcomes: [String] = []
+      do {
+        _ = try DefinitionCatalog(
+          appCoreKitFiles: [.string(appCoreKit, name: "Long.mappings")], types: [UserModel.self])
+        outcomes.append("loaded")
+      } catch {
+        outcomes.append("\(error)")
+      }
+      do {
+        _ = try DefinitionCatalog(
+          csMapperFiles: [.string(csMapper, name: "Person.json")], types: [Person.self])
+        outcomes.append("loaded")
+      } catch {
+        outcomes.append("\(error)")
+      }
+      return outcomes
+    }
+    #expect(outcome.count == 2)
+    for (text, file) in zip(outcome, ["Long.mappings:1:", "Person.json:1:"]) {
+      #expect(
+        text.contains(file) && text.contains("has 10000 keys; at most 512"), "\(text.prefix(300))")
+    }
+  }
+
   /// 10,000 templates in a chain load on a 512 KB stack: resolving them recurses per level of
   /// nesting of one value, never per template.
   @Test func longInheritsChainLoadsOnASmallStack() {

@@ -319,6 +319,7 @@ public struct Mapping<Object>: MappingProtocol {
   ) -> [String] {
     var problems = compiled.compactMap(\.keyPathProblem)
     problems += compiled.compactMap(\.definitionProblem)
+    problems += compiled.lazy.flatMap(\.readSources).compactMap(\.lengthProblem)
     problems += rules.compactMap { ($0 as? any KeyRuleProvider<Object>)?.keyRule.keyPathProblem }
     let keyRules = rules.filter { $0 is any KeyRuleProvider<Object> }.count
     if keyRules > 1 { problems.append("\(keyRules) key attributes; a mapping has at most one") }

@@ -177,6 +177,36 @@ public struct SourcePath: Sendable, Hashable, CustomStringConvertible {
     return []
   }
 
+  /// The most keys a path may have: 512, the nesting ``JSONReadingOptions`` reads by default,
+  /// so no payload the defaults accept holds a value deeper. A longer path (a hostile definition
+  /// file's `"a.a.a…"`) is a definition problem (``lengthProblem``), and the inverse leaves it
+  /// out: writing it would nest objects, and take stack, as deep as it is long.
+  static let maximumKeyCount = 512
+
+  /// Why the path is too long to use (more than ``maximumKeyCount`` keys, in any of its parts),
+  /// or `nil`.
+  var lengthProblem: String? {
+    let count: Int
+    switch storage {
+    case .keys(let keys), .parent(let keys), .payload(let keys), .metadata(let keys):
+      count = keys.count
+    case .compound(let parts):
+      return parts.lazy.compactMap(\.lengthProblem).first
+    case .root, .index, .collection:
+      count = 0
+    }
+    guard count > Self.maximumKeyCount else { return nil }
+    return Self.lengthProblem(keys: count, shown: description)
+  }
+
+  /// The message of a path of `count` keys, more than ``maximumKeyCount``: `shown` is the path's
+  /// text, cut short.
+  static func lengthProblem(keys count: Int, shown: String) -> String {
+    let start = shown.prefix(24)
+    return "the key path \"\(start)…\" has \(count) keys; at most \(maximumKeyCount) (the nesting "
+      + "JSON is read to by default) can be read or written"
+  }
+
   /// Whether the path is a key path, with a dot in RestKit's spelling: more than one key
   /// (`"nested.city"`), or a special source with keys (`"@parent.id"`, `"@metadata.page"`).
   var isKeyPath: Bool {

@@ -197,58 +197,80 @@ protocol EncodableRule<Object>: Sendable {
 /// The output keys of an inverse as a tree, so rules writing `user.name` and `user.email` share
 /// one `"user"` object. Keys keep the order in which rules first name them. Built once per
 /// plan, then flattened into the plan's members.
+///
+/// The levels live in one array and refer to each other by index, and both ``insert(_:at:)``
+/// and ``flatten(into:keys:)`` loop instead of recursing: a key path of thousands of components
+/// (a hostile definition file's `"a.a.a…"`) costs no stack, on a 512 KB thread too.
 private struct OutputTree {
   enum Item {
     case rule(EncodeStep, NullPolicy?)
-    case branch(OutputTree)
+    /// A nested object: the index of its level in ``levels``.
+    case branch(Int)
   }
 
-  var keys: [String] = []
-  var items: [Item] = []
-  /// The index of each key's first item: finding a key costs no scan of the keys, so a mapping
-  /// with many output keys (a definition file's alternatives) builds in linear time.
-  private var firstIndex: [String: Int] = [:]
+  /// One object of the output.
+  struct Level {
+    var keys: [String] = []
+    var items: [Item] = []
+    /// The index of each key's first item: finding a key costs no scan of the keys, so a
+    /// mapping with many output keys (a definition file's alternatives) builds in linear time.
+    var firstIndex: [String: Int] = [:]
 
-  /// Appends `item` under `key`.
-  private mutating func append(_ key: String, _ item: Item) {
-    if firstIndex[key] == nil { firstIndex[key] = keys.count }
-    keys.append(key)
-    items.append(item)
+    /// Appends `item` under `key`.
+    mutating func append(_ key: String, _ item: Item) {
+      if firstIndex[key] == nil { firstIndex[key] = keys.count }
+      keys.append(key)
+      items.append(item)
+    }
+
+    /// The array index of each key when every key of this level is one (`"0"`, `"1"` from
+    /// `"nested.0.value"` and `"nested.1"`): the level is written as an array. `nil` otherwise.
+    var arrayIndexes: [Int]? {
+      let indexes = keys.compactMap { decimalArrayIndex(Array($0.utf8)) }
+      return !keys.isEmpty && indexes.count == keys.count ? indexes : nil
+    }
   }
+
+  /// The output object (index 0) and every object nested in it.
+  var levels = [Level()]
 
   /// Adds `rule` at `path`; returns why it cannot be added (the key is taken) or `nil`.
   mutating func insert<Object>(_ rule: EncodingRule<Object>, at path: ArraySlice<String>)
     -> String?
   {
-    guard let first = path.first else { return "it has no output key" }
-    let index = firstIndex[first]
-    if path.count == 1 {
-      // Two rules in disjoint groups may write one key: a run writes at most one of them.
-      guard index == nil || Self.areExclusive(items[index ?? 0], rule.step) else {
-        return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
-      }
-      if index != nil, let later = rule.step.kind as? GroupedEncodeStep {
-        // Written only when groups are selected: with none, the earlier rule writes the key.
-        append(first, .rule(EncodeStep(later.requiringSelection()), rule.nulls))
+    guard !path.isEmpty else { return "it has no output key" }
+    guard path.count <= SourcePath.maximumKeyCount else {
+      return SourcePath.lengthProblem(keys: path.count, shown: path.joined(separator: "."))
+    }
+    var level = 0
+    var rest = path
+    while let first = rest.first, rest.count > 1 {
+      if let index = levels[level].firstIndex[first] {
+        guard case .branch(let nested) = levels[level].items[index] else {
+          return "an earlier rule writes \"\(first)\" as a value, so nothing can be nested in it"
+        }
+        level = nested
       } else {
-        append(first, .rule(rule.step, rule.nulls))
+        // A new object: nothing below it is taken, so the rest of the path goes in.
+        levels.append(Level())
+        levels[level].append(first, .branch(levels.count - 1))
+        level = levels.count - 1
       }
-      return nil
+      rest = rest.dropFirst()
     }
-    guard let index else {
-      var branch = OutputTree()
-      if let problem = branch.insert(rule, at: path.dropFirst()) { return problem }
-      append(first, .branch(branch))
-      return nil
+    let last = path[path.endIndex - 1]
+    let index = levels[level].firstIndex[last]
+    // Two rules in disjoint groups may write one key: a run writes at most one of them.
+    guard index == nil || Self.areExclusive(levels[level].items[index ?? 0], rule.step) else {
+      return "an earlier rule already writes \"\(rule.path.joined(separator: "."))\""
     }
-    guard case .branch(var branch) = items[index] else {
-      return "an earlier rule writes \"\(first)\" as a value, so nothing can be nested in it"
+    if index != nil, let later = rule.step.kind as? GroupedEncodeStep {
+      // Written only when groups are selected: with none, the earlier rule writes the key.
+      levels[level].append(last, .rule(EncodeStep(later.requiringSelection()), rule.nulls))
+    } else {
+      levels[level].append(last, .rule(rule.step, rule.nulls))
     }
-    // The branch is taken out while it grows, so that it is not copied for each rule.
-    items[index] = .branch(OutputTree())
-    let problem = branch.insert(rule, at: path.dropFirst())
-    items[index] = .branch(branch)
-    return problem
+    return nil
   }
 
   /// Whether `item` and `step` are rules of disjoint groups.
@@ -260,20 +282,34 @@ private struct OutputTree {
     return Set(earlier.groups).isDisjoint(with: later.groups)
   }
 
-  /// The array index of each key when every key of this level is one (`"0"`, `"1"` from
-  /// `"nested.0.value"` and `"nested.1"`): the level is written as an array. `nil` otherwise.
-  var arrayIndexes: [Int]? {
-    let indexes = keys.compactMap { decimalArrayIndex(Array($0.utf8)) }
-    return !keys.isEmpty && indexes.count == keys.count ? indexes : nil
-  }
-
-  /// Appends this level's members, depth first: a branch is followed by its own members. The
-  /// members of an array level come in index order.
+  /// Appends the members, depth first: a branch is followed by its own members. The members
+  /// of an array level come in index order.
   func flatten(into members: inout [OutputMember], keys allKeys: inout [OutputKey]) {
-    var order = Array(zip(keys, items).enumerated())
-    let indexes = arrayIndexes
-    if let indexes { order.sort { indexes[$0.offset] < indexes[$1.offset] } }
-    for (offset, (key, item)) in order {
+    /// A level being flattened: its members in writing order, the next one to write, and the
+    /// position of the member that opened it (`nil` for the output object).
+    struct Pending {
+      var order: [(key: String, item: Item, arrayIndex: Int)]
+      var next = 0
+      var opener: Int?
+    }
+    func pending(_ level: Int, opener: Int?) -> Pending {
+      let entry = levels[level]
+      let indexes = entry.arrayIndexes
+      var order = entry.keys.indices.map {
+        (key: entry.keys[$0], item: entry.items[$0], arrayIndex: indexes?[$0] ?? 0)
+      }
+      if indexes != nil { order.sort { $0.arrayIndex < $1.arrayIndex } }
+      return Pending(order: order, opener: opener)
+    }
+    var stack = [pending(0, opener: nil)]
+    while let top = stack.last {
+      guard top.next < top.order.count else {
+        stack.removeLast()
+        if let opener = top.opener { members[opener].end = members.count }
+        continue
+      }
+      let (key, item, arrayIndex) = top.order[top.next]
+      stack[stack.count - 1].next += 1
       let position = members.count
       allKeys.append(OutputKey(key))
       switch item {
@@ -283,14 +319,14 @@ private struct OutputTree {
             step: UnsafeUnretained(step), nulls: nulls, key: allKeys.count - 1,
             end: position + 1,
             scalar: (step.kind as? any ScalarAttributeStep)?.scalarAttribute))
-      case .branch(let branch):
+        members[position].arrayIndex = arrayIndex
+      case .branch(let nested):
         members.append(
           OutputMember(step: nil, nulls: nil, key: allKeys.count - 1, end: 0, scalar: nil))
-        members[position].isArray = branch.arrayIndexes != nil
-        branch.flatten(into: &members, keys: &allKeys)
-        members[position].end = members.count
+        members[position].isArray = levels[nested].arrayIndexes != nil
+        members[position].arrayIndex = arrayIndex
+        stack.append(pending(nested, opener: position))
       }
-      members[position].arrayIndex = indexes?[offset] ?? 0
     }
   }
 }
@@ -433,7 +469,7 @@ final class InversePlan<Object>: Sendable {
     var keys: [OutputKey] = []
     tree.flatten(into: &flat, keys: &keys)
     // `@self` values' members go after the members the rules write, which they never repeat.
-    let writtenKeys = Set(tree.keys)
+    let writtenKeys = Set(tree.levels[0].keys)
     selfMemberSteps = selfMembers.map {
       (SelfMembersEncodeStep($0.step, excluding: writtenKeys), $0.nulls)
     }
