@@ -80,6 +80,50 @@ struct DefinitionErrorTests {
     }
   }
 
+  /// A file that is not UTF-8 is a syntax error at the first byte that is not (lines end at LF,
+  /// CR LF or CR, columns count scalars); a binary property list and a UTF-16 file are named as
+  /// such. It was a `missingFile` error with no position.
+  @Test func aFileThatIsNotUTF8IsASyntaxErrorWhereItStops() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    func load(_ bytes: [UInt8], _ name: String) throws -> DefinitionError? {
+      let url = folder.url.appendingPathComponent(name)
+      try Data(bytes).write(to: url)
+      do {
+        if name.hasSuffix(".mappings") {
+          _ = try DefinitionCatalog(appCoreKitFiles: [.url(url)], types: [UserModel.self])
+        } else {
+          _ = try DefinitionCatalog(csMapperFiles: [.url(url)], types: [Person.self])
+        }
+        return nil
+      } catch {
+        return error.errors.first
+      }
+    }
+    let invalid =
+      Array("{\n  \"$U\": {\"@class\": \"UserModel\", \"name\": \"na".utf8) + [0xC3, 0x28]
+      + Array("me\"}}".utf8)
+    let error = try #require(try load(invalid, "Bad.mappings"))
+    #expect(error.kind == .syntax)
+    #expect(error.location == DefinitionLocation(file: "Bad.mappings", line: 2, column: 44))
+    #expect(error.description.contains("invalid UTF-8 at byte 45"), "\(error)")
+
+    // "é" counts one column; CR and CR LF each end one line.
+    let crLines =
+      Array("<plist>\r<dict>\r\n<key>é".utf8) + [0xFF] + Array("</key></dict></plist>".utf8)
+    let located = try #require(try load(crLines, "Person.plist"))
+    #expect(located.location == DefinitionLocation(file: "Person.plist", line: 3, column: 7))
+
+    let utf16 = try #require(
+      try load([0xFF, 0xFE] + Array("{}".utf8).flatMap { [$0, 0] }, "Person.json"))
+    #expect(utf16.kind == .syntax)
+    #expect(utf16.location == DefinitionLocation(file: "Person.json", line: 1, column: 1))
+    #expect(utf16.description.contains("UTF-16"), "\(utf16)")
+    let binary = try #require(
+      try load(Array("bplist00".utf8) + [0xD1, 0x01, 0x02], "Person.plist"))
+    #expect(binary.description.contains("plutil -convert xml1"), "\(binary)")
+  }
+
   @Test func propertyListsAreReadStrictly() throws {
     let person =
       #"<plist><dict><key>age</key><dict><key>key</key><string>years</string>"#

@@ -37,6 +37,22 @@ struct SeedSemanticsTests {
 
   /// The guide's first steps (`"@class" : "TweetModel"` alone) and contexts whose rules read
   /// none of the payload's keys map to a fresh object, without error.
+  /// "Each mapping context has a unique identifier": a context's name is free-form, dots
+  /// included, and a relationship given as a plain key path uses the one context whose
+  /// `@class` is its type whatever that context is named. A dotted name was taken for an
+  /// inline `@mappings` and never chosen (`no context has "@class": "UserModel"`).
+  @Test func aContextWhoseNameHasADotIsFoundByItsClass() throws {
+    let tweet = #"{"text": "t", "id_str": "1", "user": {"name": "Ann"}}"#
+    for name in ["$User.v2", "UserModel.json", "$UserModel"] {
+      let catalog = try Self.catalog(
+        #"{"\#(name)": {"@class": "UserModel", "name": "name"}, "#
+          + #""$T": {"@class": "TweetModel", "message": "text", "identifier": "id_str", "#
+          + #""user": "user"}}"#)
+      let mapped = try catalog.mapping("$T", as: TweetModel.self).map(tweet)
+      #expect(mapped.user?.name == "Ann", "\(name)")
+    }
+  }
+
   @Test func skeletonsMap() throws {
     let catalog = try Self.catalog(
       """

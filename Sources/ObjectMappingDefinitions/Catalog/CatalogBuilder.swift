@@ -43,7 +43,7 @@ final class CatalogBuilder: ChildResolver {
   /// relationship that names no context is mapped with.
   private lazy var contextsByClass: [String: [String]] = {
     var byClass: [String: [String]] = [:]
-    for spec in specs.values where !spec.name.contains(".") {
+    for spec in specs.values where !spec.isInline {
       if let className = spec.className?.name { byClass[className, default: []].append(spec.name) }
     }
     return byClass.mapValues { $0.sorted() }

@@ -9,9 +9,10 @@
 public struct DefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of mistake it is.
   public enum Kind: String, Sendable, Hashable {
-    /// The file is not well-formed JSON or property list XML.
+    /// The file is not well-formed JSON or property list XML, or not UTF-8 text (at the first
+    /// byte that is not; a binary property list or a UTF-16 file is named as such).
     case syntax
-    /// A file could not be read: missing, unreadable, or not UTF-8.
+    /// A file could not be read: missing or unreadable.
     case missingFile
     /// An `@import` that leads back to a file importing it.
     case importCycle

@@ -105,10 +105,58 @@ public struct DefinitionFile: Sendable {
           .missingFile, at: location, "cannot read \(url.path): no such file or not readable")
       }
       guard let text = String(data: data, encoding: .utf8) else {
-        throw DefinitionError(.missingFile, at: location, "\(url.path) is not UTF-8 text")
+        throw Self.encodingError(Array(data), file: name)
       }
       return text
     }
+  }
+
+  /// Why `bytes`, which are not UTF-8, cannot be read, at the place they stop being UTF-8: a
+  /// ``DefinitionError/Kind/syntax`` error. A binary property list and a UTF-16 or UTF-32 file
+  /// (told by their first bytes) are named as such, with what to convert them to.
+  static func encodingError(_ bytes: [UInt8], file: String) -> DefinitionError {
+    let start = DefinitionLocation(file: file, line: 1, column: 1)
+    if bytes.starts(with: Array("bplist".utf8)) {
+      return DefinitionError(
+        .syntax, at: start,
+        "a binary property list: convert it to XML (`plutil -convert xml1 \(file)`)")
+    }
+    for (mark, encoding) in [
+      ([0x00, 0x00, 0xFE, 0xFF], "UTF-32"), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32"),
+      ([0xFE, 0xFF], "UTF-16"), ([0xFF, 0xFE], "UTF-16"),
+    ] as [([UInt8], String)] where bytes.starts(with: mark) {
+      return DefinitionError(
+        .syntax, at: start, "the file is \(encoding) text; definition files are UTF-8: convert it")
+    }
+    // The position of the first byte that is not UTF-8: lines end at LF, CR LF or a lone CR,
+    // and columns count Unicode scalars, as the readers count them.
+    var line = 1
+    var column = 1
+    var offset = 0
+    var previousWasCR = false
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    decoding: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        offset += UTF8.width(scalar)
+        if scalar == "\n" {
+          if !previousWasCR { line += 1 }
+          column = 1
+        } else if scalar == "\r" {
+          line += 1
+          column = 1
+        } else {
+          column += 1
+        }
+        previousWasCR = scalar == "\r"
+      case .emptyInput, .error:
+        break decoding
+      }
+    }
+    let position = DefinitionLocation(file: file, line: line, column: column)
+    return DefinitionError(
+      .syntax, at: position, "invalid UTF-8 at byte \(offset): definition files are UTF-8 text")
   }
 
   /// The file loaded from a URL that `path` (as an `@import` writes it) names beside this one;

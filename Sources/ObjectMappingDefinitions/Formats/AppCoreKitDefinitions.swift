@@ -502,6 +502,7 @@ struct AppCoreKitReader {
           }
           var spec = readObject(name: inlineName, members: inner, location: member.value.location)
           if spec.className == nil { spec.className = reference.className }
+          spec.isInline = true
           specs[inlineName] = spec
           reference.target = .inline(inlineName)
         } else {

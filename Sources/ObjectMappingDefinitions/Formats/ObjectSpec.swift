@@ -18,6 +18,9 @@ struct ObjectSpec: Sendable {
   var properties: [PropertySpec] = []
   /// CSMapper's `__parent__`, in order (later wins).
   var parents: [ParentReference] = []
+  /// Whether this is an inline `@mappings` (named after its owner and property,
+  /// `$TweetModel.user`), not a context: a context's own name may hold a dot too (`$User.v2`).
+  var isInline = false
 }
 
 /// One entry of CSMapper's `__parent__`.
