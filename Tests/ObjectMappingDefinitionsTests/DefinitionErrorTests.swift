@@ -124,6 +124,44 @@ struct DefinitionErrorTests {
     #expect(binary.description.contains("plutil -convert xml1"), "\(binary)")
   }
 
+  /// A lone CR ends a line in a property list, as XML 1.0 reads it and as the JSON reader
+  /// counts it; every error was on line 1.
+  @Test func aLoneCREndsALineInAPropertyList() {
+    let unknown = "<plist>\r<dict>\r  <key>nam</key><string>x</string>\r</dict></plist>"
+    #expect(Self.plistErrors(unknown).first?.hasPrefix("3:3 ") == true)
+    let mismatched = "<plist>\r<dict>\r  <key>name</key><strin>x</string>\r</dict></plist>"
+    #expect(
+      Self.plistErrors(mismatched).first?.hasPrefix(
+        "3:26 </string> closes <strin> (opened at line 3, column 18)") == true,
+      "\(Self.plistErrors(mismatched))")
+    let nul = "<plist>\r\n<dict>\r  <key>name</key><string>\u{0}</string>\r</dict></plist>"
+    #expect(Self.plistErrors(nul).first?.hasPrefix("3:") == true, "\(Self.plistErrors(nul))")
+  }
+
+  /// XML allows leading zeros in a character reference; they were counted towards its length
+  /// and refused as "too long".
+  @Test func aCharacterReferenceMayHaveLeadingZeros() throws {
+    let text =
+      "<plist><dict><key>name</key><string>&#x0000000041;&#0000000066;&#0;</string></dict></plist>"
+    #expect(
+      Self.plistErrors(text).first?.contains("&#0; names") == true, "\(Self.plistErrors(text))")
+    let valid = text.replacingOccurrences(of: "&#0;", with: "&#x00030;")
+    let catalog = try DefinitionCatalog(
+      csMapperFiles: [.string(valid, name: "Person.plist")], types: [Person.self])
+    #expect(try catalog.rules(of: "Person").first?.keyPaths == ["AB0"])
+  }
+
+  /// Text beside the one value of a `<plist>` is refused, as text between a `<dict>`'s
+  /// elements is; it was dropped.
+  @Test func textBesideThePlistsValueIsRefused() {
+    #expect(
+      Self.plistErrors("<plist>hello<dict><key>name</key><string>n</string></dict></plist>")
+        == [#"1:1 <plist> holds text between its elements: "hello""#])
+    #expect(
+      Self.plistErrors("<plist>\n  <dict><key>name</key><string>n</string></dict>\n</plist>")
+        == [])
+  }
+
   @Test func propertyListsAreReadStrictly() throws {
     let person =
       #"<plist><dict><key>age</key><dict><key>key</key><string>years</string>"#

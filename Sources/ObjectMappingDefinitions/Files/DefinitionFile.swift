@@ -130,33 +130,17 @@ public struct DefinitionFile: Sendable {
     }
     // The position of the first byte that is not UTF-8: lines end at LF, CR LF or a lone CR,
     // and columns count Unicode scalars, as the readers count them.
-    var line = 1
-    var column = 1
+    var position = LinePosition()
     var offset = 0
-    var previousWasCR = false
     var iterator = bytes.makeIterator()
     var decoder = UTF8()
-    decoding: while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue(let scalar):
-        offset += UTF8.width(scalar)
-        if scalar == "\n" {
-          if !previousWasCR { line += 1 }
-          column = 1
-        } else if scalar == "\r" {
-          line += 1
-          column = 1
-        } else {
-          column += 1
-        }
-        previousWasCR = scalar == "\r"
-      case .emptyInput, .error:
-        break decoding
-      }
+    while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+      offset += UTF8.width(scalar)
+      position.move(past: scalar)
     }
-    let position = DefinitionLocation(file: file, line: line, column: column)
+    let location = DefinitionLocation(file: file, line: position.line, column: position.column)
     return DefinitionError(
-      .syntax, at: position, "invalid UTF-8 at byte \(offset): definition files are UTF-8 text")
+      .syntax, at: location, "invalid UTF-8 at byte \(offset): definition files are UTF-8 text")
   }
 
   /// The file loaded from a URL that `path` (as an `@import` writes it) names beside this one;

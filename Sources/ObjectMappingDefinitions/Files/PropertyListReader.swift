@@ -37,6 +37,7 @@ struct PropertyListReader {
         .syntax, at: root.location, "the root element is <\(root.name)>, not <plist>")
     }
     if root.children.count == 1, root.children[0].name != "key" {
+      try expectNoText(root)
       return try value(of: root.children[0])
     }
     if root.children.first?.name == "key" {
@@ -63,21 +64,15 @@ struct PropertyListReader {
   /// Throws a syntax error at the first character XML 1.0 does not allow (a raw NUL), before
   /// anything is read: such a file is not XML, whatever a lenient reader would make of it.
   private static func checkCharacters(_ text: String, file: String) throws(DefinitionError) {
-    var line = 1
-    var column = 1
+    var position = LinePosition()
     for scalar in text.unicodeScalars {
       if !isXMLCharacter(scalar) {
         throw DefinitionError(
-          .syntax, at: DefinitionLocation(file: file, line: line, column: column),
+          .syntax, at: DefinitionLocation(file: file, line: position.line, column: position.column),
           "the character \(_scalarName(scalar)) is not allowed in XML (XML 1.0 allows no NUL "
             + "and no control character but tab, line feed and carriage return)")
       }
-      if scalar == "\n" {
-        line += 1
-        column = 1
-      } else {
-        column += 1
-      }
+      position.move(past: scalar)
     }
   }
 
@@ -348,7 +343,10 @@ struct PropertyListReader {
     var name = ""
     while let scalar = current, scalar != ";" {
       guard name.unicodeScalars.count < 10 else { break }
-      name.unicodeScalars.append(scalar)
+      // XML allows leading zeros in a character reference (`&#x0000000041;` is "A"): they are
+      // skipped, so they do not count towards the ten characters. A zero before `;` is kept.
+      let isLeadingZero = scalar == "0" && (name == "#" || name == "#x") && cursor.peek(1) != ";"
+      if !isLeadingZero { name.unicodeScalars.append(scalar) }
       advance()
     }
     guard current == ";" else {

@@ -4,8 +4,7 @@ struct TextCursor {
   private let scalars: [Unicode.Scalar]
   let file: String
   private var offset = 0
-  private var line = 1
-  private var column = 1
+  private var position = LinePosition()
 
   init(_ text: String, file: String) {
     scalars = Array(text.unicodeScalars)
@@ -14,7 +13,7 @@ struct TextCursor {
 
   /// Where the cursor is.
   var location: DefinitionLocation {
-    DefinitionLocation(file: file, line: line, column: column)
+    DefinitionLocation(file: file, line: position.line, column: position.column)
   }
 
   /// The scalar at the cursor; `nil` at the end.
@@ -40,17 +39,32 @@ struct TextCursor {
     for _ in 0..<count {
       guard let scalar = current else { return }
       offset += 1
-      if scalar == "\n" {
-        line += 1
-        column = 1
-      } else {
-        column += 1
-      }
+      position.move(past: scalar)
     }
   }
 
   /// A syntax error at `location`, or at the cursor.
   func error(_ message: String, at location: DefinitionLocation? = nil) -> DefinitionError {
     DefinitionError(.syntax, at: location ?? self.location, message)
+  }
+}
+
+/// A line and column in a file's text, moved one Unicode scalar at a time: lines end at LF,
+/// CR LF or a lone CR (as XML 1.0 reads them, and the JSON reader counts them), columns count
+/// scalars from 1. The one count of every definition reader and check.
+struct LinePosition {
+  private(set) var line = 1
+  private(set) var column = 1
+  private var afterCR = false
+
+  /// Moves past `scalar`.
+  mutating func move(past scalar: Unicode.Scalar) {
+    if scalar == "\r" || (scalar == "\n" && !afterCR) {
+      line += 1
+      column = 1
+    } else if scalar != "\n" {
+      column += 1
+    }
+    afterCR = scalar == "\r"
   }
 }
