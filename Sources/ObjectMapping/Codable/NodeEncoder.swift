@@ -39,7 +39,11 @@ final class NodeEncodingSettings: @unchecked Sendable {
 
   /// `value` as a node.
   func node(of value: some Encodable) throws -> Node {
-    try NodeEncoder.box(value, settings: self, parent: [], key: nil)
+    do {
+      return try NodeEncoder.box(value, settings: self, parent: [], key: nil, depth: 0)
+    } catch is TooDeep {
+      throw Self.tooDeep(value)
+    }
   }
 
   /// The top-level `value` as a node: `JSONEncoder`'s error when the value's own code wrote
@@ -47,7 +51,11 @@ final class NodeEncodingSettings: @unchecked Sendable {
   func topLevelNode<T: Encodable>(_ value: T) throws -> Node {
     if Self.writesSpecially(T.self) || Self.isScalar(T.self) { return try node(of: value) }
     if let dictionary = stringKeyedDictionary(value) {
-      return try dictionary.node(settings: self, path: [])
+      do {
+        return try dictionary.node(settings: self, path: [])
+      } catch is TooDeep {
+        throw Self.tooDeep(value)
+      }
     }
     return try topLevelNode(value) { try value.encode(to: $0) }
   }
@@ -62,7 +70,11 @@ final class NodeEncodingSettings: @unchecked Sendable {
   /// ``topLevelNode(_:)`` for a value whose encoding is `encode` (a configured one).
   func topLevelNode<T>(_ value: T, encode: (any Encoder) throws -> Void) throws -> Node {
     let box = NodeBox()
-    try encode(NodeEncoder(settings: self, box: box, path: []))
+    do {
+      try encode(NodeEncoder(settings: self, box: box, path: []))
+    } catch is TooDeep {
+      throw Self.tooDeep(value)
+    }
     guard case .empty = box.content else { return box.node }
     throw Self.wroteNothing(value)
   }
@@ -244,12 +256,19 @@ final class NodeEncoder: Encoder {
   let settings: NodeEncodingSettings
   let box: NodeBox
   let codingPath: [any CodingKey]
+  /// How many containers and `encode(to:)` calls hold this encoder's value: past
+  /// ``StreamEncoder/maximumDepth``, ``box(_:settings:parent:key:depth:)`` throws
+  /// ``TooDeep`` instead of recursing, so a value too deep for JSON, a reference cycle or a chain
+  /// of single-value containers (whose coding path does not grow) ends with the too-deep
+  /// error, not a stack overflow.
+  let depth: Int
   var userInfo: [CodingUserInfoKey: Any] { settings.userInfo }
 
-  init(settings: NodeEncodingSettings, box: NodeBox, path: [any CodingKey]) {
+  init(settings: NodeEncodingSettings, box: NodeBox, path: [any CodingKey], depth: Int = 0) {
     self.settings = settings
     self.box = box
     codingPath = path
+    self.depth = depth
   }
 
   /// `value` encoded as a node: scalars and the types `JSONEncoder` writes specially directly,
@@ -260,12 +279,18 @@ final class NodeEncoder: Encoder {
   @inline(never)
   static func box(
     _ value: some Encodable, settings: NodeEncodingSettings, parent: [any CodingKey],
-    key: (any CodingKey)?
+    key: (any CodingKey)?, depth: Int
   ) throws -> Node {
-    if let node = try settings.specialNode(value, parent: parent, key: key) { return node }
+    if let node = try settings.specialNode(value, parent: parent, key: key, depth: depth) {
+      return node
+    }
+    // A value this deep opens a container below the 512 levels the writer accepts, or is a
+    // chain of single-value containers as long: the recursion stops before it takes more stack.
+    guard depth <= StreamEncoder.maximumDepth else { throw TooDeep() }
     let box = NodeBox()
     try value.encode(
-      to: NodeEncoder(settings: settings, box: box, path: childCodingPath(parent, key)))
+      to: NodeEncoder(
+        settings: settings, box: box, path: childCodingPath(parent, key), depth: depth))
     return box.node
   }
 
@@ -292,26 +317,27 @@ final class NodeEncoder: Encoder {
 
   /// `value` as a node, at `key` below this encoder's path.
   func node(of value: some Encodable, key: (any CodingKey)?) throws -> Node {
-    try Self.box(value, settings: settings, parent: codingPath, key: key)
+    try Self.box(value, settings: settings, parent: codingPath, key: key, depth: depth + 1)
   }
 }
 
 extension NodeEncodingSettings {
   /// ``special(_:path:)`` out of line, for ``NodeEncoder/box(_:settings:parent:key:)``.
   @inline(never)
-  func specialNode<T: Encodable>(_ value: T, parent: [any CodingKey], key: (any CodingKey)?)
-    throws -> Node?
-  {
-    try special(value, path: childCodingPath(parent, key))
+  func specialNode<T: Encodable>(
+    _ value: T, parent: [any CodingKey], key: (any CodingKey)?, depth: Int
+  ) throws -> Node? {
+    try special(value, path: childCodingPath(parent, key), depth: depth)
   }
 
   /// The node of a scalar, a date, data, a URL, a decimal, or (under a key strategy) a
   /// `[String: V]`, whose keys stay as they are; `nil` for other types. The types are told
-  /// apart by their metadata (no dynamic cast per value).
+  /// apart by their metadata (no dynamic cast per value). `depth` is the value's
+  /// (``NodeEncoder/depth``), which a dictionary's members go on from.
   @inline(__always)
-  func special<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws
-    -> Node?
-  {
+  func special<T: Encodable>(
+    _ value: T, path: @autoclosure () -> [any CodingKey], depth: Int = 0
+  ) throws -> Node? {
     if let value = sameType(value, as: String.self) { return .string(value) }
     if let value = sameType(value, as: Int.self) { return .integer(Int64(value)) }
     if let value = sameType(value, as: Double.self) { return try float(value, path: path()) }
@@ -319,7 +345,7 @@ extension NodeEncodingSettings {
     if Self.writesSpecially(T.self) { return try specialRare(value, path: path()) }
     if case .useDefaultKeys = keyEncodingStrategy { return nil }
     guard let dictionary = value as? any StringKeyedEncodable else { return nil }
-    return try dictionary.node(settings: self, path: path())
+    return try dictionary.node(settings: self, path: path(), depth: depth)
   }
 
   /// ``special(_:path:)`` for the less common types.
@@ -461,8 +487,10 @@ extension NodeEncodingSettings {
 
 extension StringKeyedEncodable {
   /// The dictionary as an object node whose keys are as they are.
-  func node(settings: NodeEncodingSettings, path: [any CodingKey]) throws -> Node {
-    let encoder = NodeEncoder(settings: settings, box: NodeBox(), path: path)
+  func node(settings: NodeEncodingSettings, path: [any CodingKey], depth: Int = 0) throws
+    -> Node
+  {
+    let encoder = NodeEncoder(settings: settings, box: NodeBox(), path: path, depth: depth)
     try writeMembers(to: encoder)
     return encoder.box.node
   }
@@ -505,13 +533,19 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
-      .container(keyedBy: keyType)
+    NodeEncoder(
+      settings: encoder.settings, box: member(key), path: codingPath + [key],
+      depth: encoder.depth + 1
+    )
+    .container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    NodeEncoder(settings: encoder.settings, box: member(key), path: codingPath + [key])
-      .unkeyedContainer()
+    NodeEncoder(
+      settings: encoder.settings, box: member(key), path: codingPath + [key],
+      depth: encoder.depth + 1
+    )
+    .unkeyedContainer()
   }
 
   // A super encoder's value replaces what its key held, as `JSONEncoder`'s does (it sets the
@@ -529,7 +563,8 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   private func superEncoder(_ key: some CodingKey) -> any Encoder {
     let member = NodeBox()
     box.setMember(encoder.settings.outputKey(key, path: codingPath), .box(member))
-    return NodeEncoder(settings: encoder.settings, box: member, path: codingPath + [key])
+    return NodeEncoder(
+      settings: encoder.settings, box: member, path: codingPath + [key], depth: encoder.depth + 1)
   }
 }
 
@@ -559,19 +594,24 @@ struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
     let path = codingPath + [IndexKey(count)]
-    return NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
-      .container(keyedBy: keyType)
+    return NodeEncoder(
+      settings: encoder.settings, box: box.appendBox(), path: path, depth: encoder.depth + 1
+    )
+    .container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let path = codingPath + [IndexKey(count)]
-    return NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
-      .unkeyedContainer()
+    return NodeEncoder(
+      settings: encoder.settings, box: box.appendBox(), path: path, depth: encoder.depth + 1
+    )
+    .unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
     let path = codingPath + [IndexKey(count)]
-    return NodeEncoder(settings: encoder.settings, box: box.appendBox(), path: path)
+    return NodeEncoder(
+      settings: encoder.settings, box: box.appendBox(), path: path, depth: encoder.depth + 1)
   }
 }
 

@@ -442,8 +442,16 @@ final class StreamEncoder: UncheckedExclusiveState<StreamEncoderState>, Encoder 
   /// (``StreamedDictionary``) rather than through the standard library's
   /// `Dictionary.encode(to:)` and a keyed container: those frames took a recursion through
   /// `[String: Self]` past a 512 KB stack at the default depth limit.
+  ///
+  /// More than ``maximumDepth`` values' `encode(to:)` calls inside each other throw ``TooDeep``
+  /// (the too-deep error): a reference cycle, or a chain of single-value containers, which
+  /// opens no container the depth limit would count, ends there instead of overflowing the
+  /// stack.
   @inline(__always)
   private func encoded<T: Encodable>(_ value: T, pathKey: (any CodingKey)?) throws {
+    guard state.valueDepth <= Self.maximumDepth else { throw TooDeep() }
+    state.valueDepth += 1
+    defer { state.valueDepth -= 1 }
     let saved = enterValue(pathKey)
     do {
       if let dictionary = streamedDictionary(T.self), keyMode == .same || dictionary.hasStringKeys {
@@ -1019,6 +1027,8 @@ struct StreamEncoderState {
   var valuePathCount = 0
   var valueBase = 0
   var valueStarted = false
+  /// How many values' `encode(to:)` hold the one being encoded (``StreamEncoder/encoded``).
+  var valueDepth = 0
   var snakeCaseKeys: [String: String] = [:]
   var finished = false
   /// The dictionary types met so far (``StreamedDictionaries``, loaded at the first miss).

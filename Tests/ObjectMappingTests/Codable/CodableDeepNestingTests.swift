@@ -213,4 +213,73 @@ import Testing
     }
     #expect(sorted == encoded[0])
   }
+
+  /// A recursive enum, two JSON levels per case (`{"link": {"_0": …}}`).
+  indirect enum Link: Encodable {
+    case end
+    case link(Link)
+
+    init(depth: Int) {
+      var value = Link.end
+      for _ in 0..<depth { value = .link(value) }
+      self = value
+    }
+  }
+
+  /// A class whose value is the next one's, through a single-value container: its coding path
+  /// never grows.
+  final class Wrapper: Encodable, @unchecked Sendable {
+    // @unchecked: built and read by one thread at a time.
+    var inner: Wrapper?
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(inner)
+    }
+  }
+
+  /// Values too deep for JSON, a reference cycle and an endless chain of single-value
+  /// containers are the too-deep `EncodingError`, on a small stack, with and without sorted
+  /// keys; `JSONEncoder` overflows its stack on each (found by a probe of hostile `Codable`
+  /// types: 1,000 levels of the enum crashed a 512 KB thread, 10,000 the main thread, through
+  /// the value tree, which had no depth limit).
+  @Test func tooDeepValuesAndCyclesAreAnErrorNotACrash() throws {
+    let cycle = Chain(depth: 1)
+    cycle.next = cycle
+    let wrapper = Wrapper()
+    wrapper.inner = wrapper
+    defer {
+      cycle.next = nil
+      wrapper.inner = nil
+    }
+    let outcomes = DeepNestingTests.onSmallStack { () -> [String] in
+      var outcomes: [String] = []
+      for sorted in [false, true] {
+        let encoder = FastJSONEncoder()
+        if sorted { encoder.outputFormatting = .sortedKeys }
+        let values: [any Encodable] = [Link(depth: 600), Link(depth: 2_000), cycle, wrapper]
+        for value in values {
+          do {
+            _ = try encoder.encode(value)
+            outcomes.append("encoded")
+          } catch let EncodingError.invalidValue(_, context) {
+            outcomes.append(context.debugDescription)
+          } catch {
+            outcomes.append("\(error)")
+          }
+        }
+      }
+      return outcomes
+    }
+    #expect(
+      outcomes == Array(repeating: "Unable to encode the given top-level value to JSON.", count: 8))
+    // 254 links (510 levels) encode as JSONEncoder encodes them; 255 (512 levels) encode too.
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    let encoder = FastJSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let ours = Result { try encoder.encode(Link(depth: 254)) }
+    let theirs = Result { try foundation.encode(Link(depth: 254)) }
+    #expect(try ours.get() == theirs.get())
+    #expect((try? encoder.encode(Link(depth: 255))) != nil)
+  }
 }
