@@ -72,6 +72,7 @@ final class NodeEncodingSettings: @unchecked Sendable {
     let box = NodeBox()
     do {
       try encode(NodeEncoder(settings: self, box: box, path: []))
+      guard !box.tooDeep else { throw TooDeep() }
     } catch is TooDeep {
       throw Self.tooDeep(value)
     }
@@ -103,6 +104,10 @@ final class NodeEncodingSettings: @unchecked Sendable {
 /// `superEncoder`s handed out write into their parent. Values encoded whole are kept as finished
 /// nodes; only nested containers get boxes of their own.
 final class NodeBox {
+  /// Set on the box of a value (``NodeEncoder/root``) when its `encode(to:)` asked for a
+  /// container nested past ``StreamEncoder/maximumDepth``: the value is the too-deep error.
+  var tooDeep = false
+
   /// A member or element: finished, or a nested container still being filled.
   enum Slot {
     case node(Node)
@@ -262,13 +267,38 @@ final class NodeEncoder: Encoder {
   /// of single-value containers (whose coding path does not grow) ends with the too-deep
   /// error, not a stack overflow.
   let depth: Int
+  /// The box of the value whose `encode(to:)` this encoder serves (its own box, or the one its
+  /// container is nested in): marked ``NodeBox/tooDeep`` by a container nested too deep.
+  let root: NodeBox
   var userInfo: [CodingUserInfoKey: Any] { settings.userInfo }
 
-  init(settings: NodeEncodingSettings, box: NodeBox, path: [any CodingKey], depth: Int = 0) {
+  init(
+    settings: NodeEncodingSettings, box: NodeBox, path: [any CodingKey], depth: Int = 0,
+    root: NodeBox? = nil
+  ) {
     self.settings = settings
     self.box = box
     codingPath = path
     self.depth = depth
+    self.root = root ?? box
+  }
+
+  /// An encoder for a container or super encoder nested in this one's, in the box `attach`
+  /// adds to this one's. Past ``StreamEncoder/maximumDepth`` the box is a detached one (what it
+  /// holds is never written) and ``root`` is marked too deep: a value that nests containers in
+  /// a loop builds no tree deeper than the limit, which would take stack to turn into a `Node`
+  /// and to free, and its encoding ends with the too-deep error.
+  /// (Past the limit the path stops growing too: a loop of a million containers costs linear
+  /// time.)
+  func nested(path: @autoclosure () -> [any CodingKey], attach: () -> NodeBox) -> NodeEncoder {
+    guard depth < StreamEncoder.maximumDepth else {
+      root.tooDeep = true
+      return NodeEncoder(
+        settings: settings, box: NodeBox(), path: codingPath, depth: depth + 1, root: root)
+    }
+    // The path first: an unkeyed container's index is its count before `attach` adds the box.
+    let path = path()
+    return NodeEncoder(settings: settings, box: attach(), path: path, depth: depth + 1, root: root)
   }
 
   /// `value` encoded as a node: scalars and the types `JSONEncoder` writes specially directly,
@@ -291,6 +321,7 @@ final class NodeEncoder: Encoder {
     try value.encode(
       to: NodeEncoder(
         settings: settings, box: box, path: childCodingPath(parent, key), depth: depth))
+    guard !box.tooDeep else { throw TooDeep() }
     return box.node
   }
 
@@ -449,6 +480,7 @@ extension NodeEncodingSettings {
     case .custom(let closure):
       let box = NodeBox()
       try closure(value, NodeEncoder(settings: self, box: box, path: path))
+      guard !box.tooDeep else { throw TooDeep() }
       return box.node
     @unknown default:
       throw EncodingError.invalidValue(
@@ -468,6 +500,7 @@ extension NodeEncodingSettings {
     case .custom(let closure):
       let box = NodeBox()
       try closure(value, NodeEncoder(settings: self, box: box, path: path))
+      guard !box.tooDeep else { throw TooDeep() }
       return box.node
     @unknown default:
       return .string(value.base64EncodedString())
@@ -492,6 +525,7 @@ extension StringKeyedEncodable {
   {
     let encoder = NodeEncoder(settings: settings, box: NodeBox(), path: path, depth: depth)
     try writeMembers(to: encoder)
+    guard !encoder.box.tooDeep else { throw TooDeep() }
     return encoder.box.node
   }
 }
@@ -533,19 +567,13 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    NodeEncoder(
-      settings: encoder.settings, box: member(key), path: codingPath + [key],
-      depth: encoder.depth + 1
-    )
-    .container(keyedBy: keyType)
+    encoder.nested(path: codingPath + [key]) { member(key) }
+      .container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    NodeEncoder(
-      settings: encoder.settings, box: member(key), path: codingPath + [key],
-      depth: encoder.depth + 1
-    )
-    .unkeyedContainer()
+    encoder.nested(path: codingPath + [key]) { member(key) }
+      .unkeyedContainer()
   }
 
   // A super encoder's value replaces what its key held, as `JSONEncoder`'s does (it sets the
@@ -561,10 +589,11 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   private func superEncoder(_ key: some CodingKey) -> any Encoder {
-    let member = NodeBox()
-    box.setMember(encoder.settings.outputKey(key, path: codingPath), .box(member))
-    return NodeEncoder(
-      settings: encoder.settings, box: member, path: codingPath + [key], depth: encoder.depth + 1)
+    return encoder.nested(path: codingPath + [key]) {
+      let member = NodeBox()
+      box.setMember(encoder.settings.outputKey(key, path: codingPath), .box(member))
+      return member
+    }
   }
 }
 
@@ -593,25 +622,17 @@ struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    let path = codingPath + [IndexKey(count)]
-    return NodeEncoder(
-      settings: encoder.settings, box: box.appendBox(), path: path, depth: encoder.depth + 1
-    )
-    .container(keyedBy: keyType)
+    encoder.nested(path: codingPath + [IndexKey(count)]) { box.appendBox() }
+      .container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let path = codingPath + [IndexKey(count)]
-    return NodeEncoder(
-      settings: encoder.settings, box: box.appendBox(), path: path, depth: encoder.depth + 1
-    )
-    .unkeyedContainer()
+    encoder.nested(path: codingPath + [IndexKey(count)]) { box.appendBox() }
+      .unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
-    let path = codingPath + [IndexKey(count)]
-    return NodeEncoder(
-      settings: encoder.settings, box: box.appendBox(), path: path, depth: encoder.depth + 1)
+    encoder.nested(path: codingPath + [IndexKey(count)]) { box.appendBox() }
   }
 }
 

@@ -74,6 +74,13 @@ enum DerivedPlan {
     let settings = mapping.decodeSettings
     let hasSettings = settings.setsDecodeSettings
     let decode: @Sendable (Int, inout MappingRun) -> Object? = { index, run in
+      // The stack guards of a full mapping's objects (a recursion through relationship
+      // overrides passes here once per level) and of a `CodableMapping` (the model's
+      // `init(from:)` reads its nested members through the tape decoder, recursing as deep as
+      // they nest): a stack too small is the `stackExhausted` error, not an overflow.
+      guard StackSpace.here() >= run.stackFloor || run.hasStackLeft(),
+        run.hasStackLeft(forNestingAt: index, perLevel: NestingCost.codable)
+      else { return nil }
       let keys = derivation.keys(for: run.hasKeyConvention ? run.keyConvention : nil)
       let formats = ownFormats ?? run.context.dateFormats
       let options =

@@ -237,6 +237,56 @@ import Testing
     }
   }
 
+  /// A value whose `encode(to:)` nests containers in a loop, keyed or unkeyed.
+  struct NestingLoop: Encodable {
+    let levels: Int
+    let keyed: Bool
+    enum Key: CodingKey { case a }
+    func encode(to encoder: any Encoder) throws {
+      if keyed {
+        var container = encoder.container(keyedBy: Key.self)
+        for _ in 0..<levels { container = container.nestedContainer(keyedBy: Key.self, forKey: .a) }
+      } else {
+        var container = encoder.unkeyedContainer()
+        for _ in 0..<levels { container = container.nestedUnkeyedContainer() }
+      }
+    }
+  }
+
+  /// Containers nested in a loop past the limit are the too-deep error: the value tree turned
+  /// them into a `Node` by recursion and crashed at 100,000 on the 8 MB main thread; past the limit they
+  /// are now detached boxes, never part of the tree.
+  @Test func containersNestedInALoopAreTheTooDeepError() throws {
+    let outcomes = DeepNestingTests.onSmallStack { () -> [String] in
+      var outcomes: [String] = []
+      for sorted in [false, true] {
+        let encoder = FastJSONEncoder()
+        if sorted { encoder.outputFormatting = .sortedKeys }
+        for keyed in [true, false] {
+          do {
+            _ = try encoder.encode(NestingLoop(levels: 20_000, keyed: keyed))
+            outcomes.append("encoded")
+          } catch let EncodingError.invalidValue(_, context) {
+            outcomes.append(context.debugDescription)
+          } catch {
+            outcomes.append("\(error)")
+          }
+        }
+      }
+      return outcomes
+    }
+    #expect(
+      outcomes == Array(repeating: "Unable to encode the given top-level value to JSON.", count: 4))
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    let encoder = FastJSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    for keyed in [true, false] {
+      let value = NestingLoop(levels: 500, keyed: keyed)
+      #expect(try encoder.encode(value) == (try foundation.encode(value)))
+    }
+  }
+
   /// Values too deep for JSON, a reference cycle and an endless chain of single-value
   /// containers are the too-deep `EncodingError`, on a small stack, with and without sorted
   /// keys; `JSONEncoder` overflows its stack on each (found by a probe of hostile `Codable`
