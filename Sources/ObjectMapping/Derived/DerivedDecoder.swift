@@ -12,11 +12,20 @@ final class DerivedDecoder: Decoder {
   var asked: [Bool]
   /// The errors of members read so far (the last one may be thrown past `init(from:)` too).
   var collected: [any Error] = []
+  /// Whether a scalar member's error is thrown at once, as `JSONDecoder` throws it, instead of
+  /// collected: the second reading of an object whose first one collected errors, so that a
+  /// model that catches them (`try?`, "a number or a string") decides as it would with
+  /// `JSONDecoder` (``DerivedPlan/decodeObject``).
+  let throwsMemberErrors: Bool
 
-  init(_ inner: TapeDecoder, overrides: [DerivedOverride], outcomes: [OverrideOutcome]) {
+  init(
+    _ inner: TapeDecoder, overrides: [DerivedOverride], outcomes: [OverrideOutcome],
+    throwsMemberErrors: Bool = false
+  ) {
     self.inner = inner
     self.overrides = overrides
     self.outcomes = outcomes
+    self.throwsMemberErrors = throwsMemberErrors
     asked = Array(repeating: false, count: overrides.count)
   }
 
@@ -116,6 +125,7 @@ struct DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     do {
       return try read()
     } catch {
+      if decoder.throwsMemberErrors { throw error }
       decoder.collected.append(error)
       return placeholder
     }
@@ -191,6 +201,7 @@ struct DerivedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     do {
       return try inner.decodeIfPresent(type, forKey: key)
     } catch {
+      if decoder.throwsMemberErrors { throw error }
       decoder.collected.append(error)
       return nil
     }

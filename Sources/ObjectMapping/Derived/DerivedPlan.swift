@@ -177,7 +177,7 @@ enum DerivedPlan {
     payload.checkLifetime()
     var found: [MappingError] = []
     let object = CodableReading.run(tape: payload.tape, options: options) { reading in
-      let decoder = DerivedDecoder(
+      var decoder = DerivedDecoder(
         TapeDecoder(reading, index: index, parent: nil, key: nil), overrides: overrides,
         outcomes: outcomes)
       var object: Object?
@@ -185,6 +185,19 @@ enum DerivedPlan {
         object = try Object(from: decoder)
       } catch {
         decoder.collected.append(error)
+      }
+      if !decoder.collected.isEmpty, decoder.collected.allSatisfy(isMemberError) {
+        // Members' errors only: read the object again, each error thrown where `JSONDecoder`
+        // throws it. A model that catches them (`try? c.decode(Int.self, …) ?? -1`, "a number
+        // or a string") makes its object, as with `JSONDecoder`; one that lets them through
+        // fails with every error of the first reading, not only the first.
+        let strict = DerivedDecoder(
+          TapeDecoder(reading, index: index, parent: nil, key: nil), overrides: overrides,
+          outcomes: outcomes, throwsMemberErrors: true)
+        if let caught = try? Object(from: strict) {
+          object = caught
+          decoder = strict
+        }
       }
       for error in decoder.collected {
         switch error {
@@ -267,4 +280,10 @@ private func derivedDate(_ decoder: any Decoder, _ formats: [DateFormat]) throws
       DecodingError.Context(
         codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
   }
+}
+
+/// Whether `error`, collected by a derived decoder, is a member's own (a payload value that did
+/// not decode), not an override's (recorded in the run already, absent or of the wrong type).
+private func isMemberError(_ error: any Error) -> Bool {
+  !(error is AlreadyRecorded || error is OverrideAbsent || error is OverrideTypeMismatch)
 }
