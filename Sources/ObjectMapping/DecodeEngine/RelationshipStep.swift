@@ -296,22 +296,35 @@ extension RelationshipKind {
     let previous = validates ? writer.value(in: object) : nil
     decode(&object, &run)
     if run.errors.count > errorsBefore {
-      // The child stays under `.keepPartial`, filled as far as it mapped, and is validated
-      // below as a child that mapped is; a dropped child or a failed parent is not.
+      // The child stays under `.keepPartial`, filled as far as it mapped, and is validated as a
+      // child that mapped is; a dropped child or a failed parent is not.
       settleFailedChild(errorsSince: errorsBefore, mark: mark, keepsWrites: true, run: &run)
-      guard rule.childFailure == .keepPartial, run.errors.count == errorsBefore else { return }
-    }
-    if let previous {
-      let outcome = runValidators(
-        writer.value(in: object), validators: validators, object: object,
-        keyPath: rule.propertyKeyPath)
-      if case .accept(let accepted) = outcome {
-        writer.write(accepted, into: &object)
-      } else {
-        writer.write(previous, into: &object)
-        run.rollBackMerges(to: mark)
-        run.record(outcome, at: validationPath)
+      if let previous, rule.childFailure == .keepPartial, run.errors.count == errorsBefore {
+        validateSet(&object, previous: previous, mark: mark, at: validationPath, run: &run)
       }
+    } else if let previous {
+      validateSet(&object, previous: previous, mark: mark, at: validationPath, run: &run)
+    }
+  }
+
+  /// Runs the validators on the value just set in `object`: an accepted (maybe changed) value
+  /// stays, a rejected one is replaced by `previous` (the writes since `mark` forgotten) and
+  /// reported at `validationPath`. Out of line: ``decodeChecked(into:validates:validationPath:run:decode:)``
+  /// is on the stack once per level of a recursion, and its frame stays small.
+  @inline(never)
+  func validateSet(
+    _ object: inout Object, previous: Value, mark: MergeMark, at validationPath: [_PathComponent],
+    run: inout MappingRun
+  ) {
+    let outcome = runValidators(
+      writer.value(in: object), validators: validators, object: object,
+      keyPath: rule.propertyKeyPath)
+    if case .accept(let accepted) = outcome {
+      writer.write(accepted, into: &object)
+    } else {
+      writer.write(previous, into: &object)
+      run.rollBackMerges(to: mark)
+      run.record(outcome, at: validationPath)
     }
   }
 
