@@ -123,6 +123,12 @@ where Source.Element: ContiguousBytes {
           if let error = state.takeError() { throw error }
           return false
         }
+        // Before each batch, not only before each chunk: a chunk may hold the whole payload,
+        // and a cancelled consumer gets at most the batch it was handed.
+        if Task.isCancelled {
+          state.fail(CancellationError())
+          continue
+        }
         if state.reader.isReady {
           state.readBatch()
           continue
@@ -130,10 +136,6 @@ where Source.Element: ContiguousBytes {
         if feedPendingBytes() { continue }
         guard var iterator = source.take(), !state.inputEnded else {
           state.finishInput()
-          continue
-        }
-        if Task.isCancelled {
-          state.fail(CancellationError())
           continue
         }
         do {

@@ -383,6 +383,31 @@ import Testing
     #expect(source.probe.released)
   }
 
+  /// Cancellation is seen before each batch, not only before the next chunk: a payload handed
+  /// over as one chunk delivered every element after the task was cancelled (found by a probe
+  /// of streaming: a million elements after a cancel at the tenth).
+  @Test func aCancelledTaskGetsAtMostOneMoreBatchOfAOneChunkPayload() async throws {
+    let count = 20_000
+    let source = ProbedChunks(Self.payload(count), size: .max)
+    let stream = Self.articleMapping.elements(of: source)
+    let task = Task {
+      var delivered = 0
+      do {
+        for try await _ in stream {
+          delivered += 1
+          if delivered == 10 { withUnsafeCurrentTask { $0?.cancel() } }
+        }
+      } catch is CancellationError {
+        return delivered
+      }
+      return -delivered
+    }
+    let delivered = try await task.value
+    #expect(delivered > 0, "the stream ended without CancellationError after \(-delivered)")
+    #expect(delivered < 10 + 2 * 1_024, "\(delivered) of \(count) delivered after the cancel")
+    #expect(source.probe.released)
+  }
+
   @Test func theEndReleasesTheSourceToo() async {
     let source = ProbedChunks(Self.payload(3), size: 8)
     let (elements, _) = await collect(Self.articleMapping.elements(of: source))
