@@ -150,8 +150,14 @@ extension CodableReading {
   {
     let kind = tape[index].kind
     guard kind == .integer || kind == .number else {
+      // `JSONDecoder`'s error, whose text is empty here; the library's description of the
+      // mismatch underneath (for ``FastJSONDecoder/ErrorReporting/mappingErrors``).
       throw DecodingError.typeMismatch(
-        Decimal.self, DecodingError.Context(codingPath: path(), debugDescription: ""))
+        Decimal.self,
+        DecodingError.Context(
+          codingPath: path(), debugDescription: "",
+          underlyingError: ConversionFailure.typeMismatch(
+            expected: articledTypeName(Decimal.self), found: rawDescription(at: index))))
     }
     let text = tape.numberText(at: index)
     if options.allowsJSON5 {

@@ -46,6 +46,21 @@ final class NodeEncodingSettings: @unchecked Sendable {
     }
   }
 
+  /// `value` as a node, its keyed container leaving out the members whose coding keys are
+  /// `skipped` (their values are not encoded): a derived mapping's model, whose overridden
+  /// members the overrides write.
+  func node(of value: some Encodable, skipping skipped: [String]) throws -> Node {
+    guard !skipped.isEmpty else { return try node(of: value) }
+    let box = NodeBox()
+    do {
+      try value.encode(to: NodeEncoder(settings: self, box: box, path: [], skipping: skipped))
+      guard !box.tooDeep else { throw TooDeep() }
+    } catch is TooDeep {
+      throw Self.tooDeep(value)
+    }
+    return box.node
+  }
+
   /// The top-level `value` as a node: `JSONEncoder`'s error when the value's own code wrote
   /// nothing.
   func topLevelNode<T: Encodable>(_ value: T) throws -> Node {
@@ -270,17 +285,28 @@ final class NodeEncoder: Encoder {
   /// The box of the value whose `encode(to:)` this encoder serves (its own box, or the one its
   /// container is nested in): marked ``NodeBox/tooDeep`` by a container nested too deep.
   let root: NodeBox
+  /// The coding keys (`stringValue`s) this encoder's keyed container does not write: the
+  /// members a derived mapping's overrides write (``NodeEncodingSettings/node(of:skipping:)``).
+  /// Their values are not encoded at all. Empty for every other encoder, nested ones included.
+  let skipped: [String]
   var userInfo: [CodingUserInfoKey: Any] { settings.userInfo }
 
   init(
     settings: NodeEncodingSettings, box: NodeBox, path: [any CodingKey], depth: Int = 0,
-    root: NodeBox? = nil
+    root: NodeBox? = nil, skipping skipped: [String] = []
   ) {
     self.settings = settings
     self.box = box
     codingPath = path
     self.depth = depth
     self.root = root ?? box
+    self.skipped = skipped
+  }
+
+  /// Whether the keyed container leaves `key` out (see ``skipped``).
+  @inline(__always)
+  func skips(_ key: some CodingKey) -> Bool {
+    !skipped.isEmpty && skipped.contains(key.stringValue)
   }
 
   /// An encoder for a container or super encoder nested in this one's, in the box `attach`
@@ -541,38 +567,44 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   private func member(_ key: Key) -> NodeBox { box.memberBox(outputKey(key)) }
 
-  mutating func encodeNil(forKey key: Key) throws { box.setMember(outputKey(key), .node(.null)) }
+  mutating func encodeNil(forKey key: Key) throws {
+    guard !encoder.skips(key) else { return }
+    box.setMember(outputKey(key), .node(.null))
+  }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   mutating func encode(_ value: Int128, forKey key: Key) throws {
+    guard !encoder.skips(key) else { return }
     box.setMember(outputKey(key), .node(NodeEncodingSettings.integer(value)))
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   mutating func encode(_ value: UInt128, forKey key: Key) throws {
+    guard !encoder.skips(key) else { return }
     box.setMember(outputKey(key), .node(NodeEncodingSettings.integer(value)))
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    guard !encoder.skips(key) else { return }
     box.setMember(outputKey(key), .node(try encoder.node(of: value, key: key)))
   }
 
   // Written here rather than through the protocol's default: one frame less per level of a
   // recursive model.
   mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-    guard let value else { return }
+    guard let value, !encoder.skips(key) else { return }
     box.setMember(outputKey(key), .node(try encoder.node(of: value, key: key)))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    encoder.nested(path: codingPath + [key]) { member(key) }
+    encoder.nested(path: codingPath + [key]) { encoder.skips(key) ? NodeBox() : member(key) }
       .container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    encoder.nested(path: codingPath + [key]) { member(key) }
+    encoder.nested(path: codingPath + [key]) { encoder.skips(key) ? NodeBox() : member(key) }
       .unkeyedContainer()
   }
 
@@ -591,6 +623,8 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   private func superEncoder(_ key: some CodingKey) -> any Encoder {
     return encoder.nested(path: codingPath + [key]) {
       let member = NodeBox()
+      // A skipped member's super encoder writes into a box nothing holds.
+      guard !encoder.skips(key) else { return member }
       box.setMember(encoder.settings.outputKey(key, path: codingPath), .box(member))
       return member
     }

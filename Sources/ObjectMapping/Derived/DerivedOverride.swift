@@ -40,6 +40,27 @@ protocol DerivedOverriding<Object> {
 /// Why a rule cannot be an override of a derived mapping.
 struct DerivedProblem: Error {
   let message: String
+
+  /// The problem of a rule whose property is not one of `object`'s own stored properties: a
+  /// nested property (`\.author.name`), a computed one, or one behind a property wrapper.
+  ///
+  /// A key path to a wrapped or computed property does not tell its name (it reads
+  /// `\Model.<computed 0x… (Int)>`), so the message describes it rather than print it.
+  static func notAMember(rule: String, _ keyPath: AnyKeyPath, of object: Any.Type) -> Self {
+    let property: String
+    if case .names = DerivedKey(keyPath, root: object, rule: rule) {
+      property = "\(keyPath), a property of a member, which is not one of \(object)'s own"
+    } else {
+      property =
+        "a property whose key path does not tell its name: a computed property, or one behind "
+        + "a property wrapper (init(from:) decodes its storage, `_name`, which a key path "
+        + "cannot reach)"
+    }
+    return DerivedProblem(
+      message: "\(rule) writes \(property); an override answers for one of \(object)'s "
+        + "coding keys by naming its stored property. Leave such a member to the model's own "
+        + "decoding, or write a full mapping")
+  }
 }
 
 extension Attribute: DerivedOverriding {
@@ -48,11 +69,7 @@ extension Attribute: DerivedOverriding {
     guard let name = KeyConvention.propertyName(of: property, in: Object.self),
       !name.contains(".")
     else {
-      return .failure(
-        DerivedProblem(
-          message: "Attribute \"\(source)\" writes \(property), which is not a stored property "
-            + "of \(Object.self) that its init(from:) could read; an override names one of "
-            + "the model's coding keys by its property"))
+      return .failure(.notAMember(rule: "Attribute \"\(source)\"", property, of: Object.self))
     }
     let path = source.isSpecial ? [] : source.keys.map { _PathComponent.key($0) }
     return .success(
@@ -137,10 +154,7 @@ extension Relationship: DerivedOverriding {
       !name.contains(".")
     else {
       return .failure(
-        DerivedProblem(
-          message: "Relationship \"\(source)\" writes \(propertyKeyPath), which is not a "
-            + "stored property of \(Object.self) that its init(from:) could read; an override "
-            + "names one of the model's coding keys by its property"))
+        .notAMember(rule: "Relationship \"\(source)\"", propertyKeyPath, of: Object.self))
     }
     guard let derivedReader else {
       return .failure(

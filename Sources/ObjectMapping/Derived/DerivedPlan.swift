@@ -21,7 +21,7 @@ enum DerivedPlan {
     let ownFormats = mapping.dateFormatsAreExplicit ? formats : nil
     let overriddenNames = overrides.map(\.name)
     // The model's own members, written by its `encode(to:)` into the object the overrides
-    // write (after them, leaving out the keys they answer for), with the run's keys.
+    // write (after them, skipping the coding keys they answer for), with the run's keys.
     var members = EncodingRule<Object>(
       path: [], property: \Object.self, label: "\(Object.self)'s encode(to:)", nulls: nil
     ) { value, writer, run, _ in
@@ -32,12 +32,9 @@ enum DerivedPlan {
         format == .iso8601
         ? keys.encoding : derivedEncoding(names: keys.names, dateFormat: format)
       do {
-        var node = try settings.node(of: value)
-        if case .object(let members) = node, !overriddenNames.isEmpty {
-          let overridden = overriddenNames.map(keys.names.payloadKey(for:))
-          node = .object(members.filter { !overridden.contains($0.key) })
-        }
-        try writer.node(node)
+        // The overridden members are not encoded at all: the overrides write them, and a
+        // member the model cannot encode (or whose encoding fails) is no error of the model's.
+        try writer.node(try settings.node(of: value, skipping: overriddenNames))
       } catch {
         run.record(encodingMappingError(error), at: [])
         return false
@@ -221,18 +218,39 @@ enum DerivedPlan {
       for (position, override) in overrides.enumerated()
       where object != nil && !decoder.asked[position] {
         if case .notApplied = outcomes[position] { continue }
+        // A model may read a member for some objects only (a circle's radius, not a square's).
+        // Skipping it loses nothing when this object has no value there; a value the model
+        // did not use is an error, as it is when the model never reads the member at all.
+        guard holdsValue(at: override.path, in: index, of: payload.tape) else { continue }
         found.append(
           MappingError(
+            path: _jsonPointer(override.path),
             .invalidDefinition(
               message: "\(override.rule) overrides \(override.name), which "
-                + "\(Object.self)'s init(from:) never reads; name a property its Codable "
-                + "conformance decodes")))
+                + "\(Object.self)'s init(from:) did not read for this object; name a property "
+                + "its Codable conformance decodes")))
       }
       return object
     }
     for error in found { run.record(error) }
     return run.errors.count == before ? object : nil
   }
+}
+
+/// Whether the object at `index` holds a value other than `null` at `path`; `true` for an
+/// empty path (an override reading the object itself, or its key).
+func holdsValue(at path: [_PathComponent], in index: Int, of tape: _UnsafeTapeView) -> Bool {
+  var current = index
+  for component in path {
+    switch component {
+    case .key(let key):
+      guard let member = tape.member(of: current, named: key) else { return false }
+      current = member
+    case .index:
+      return true
+    }
+  }
+  return tape[current].kind != .null
 }
 
 /// The decoding options of a derived mapping: its convention's keys, dates read with

@@ -257,23 +257,8 @@ import Testing
   /// them into a `Node` by recursion and crashed at 100,000 on the 8 MB main thread; past the limit they
   /// are now detached boxes, never part of the tree.
   @Test func containersNestedInALoopAreTheTooDeepError() throws {
-    let outcomes = DeepNestingTests.onSmallStack { () -> [String] in
-      var outcomes: [String] = []
-      for sorted in [false, true] {
-        let encoder = FastJSONEncoder()
-        if sorted { encoder.outputFormatting = .sortedKeys }
-        for keyed in [true, false] {
-          do {
-            _ = try encoder.encode(NestingLoop(levels: 20_000, keyed: keyed))
-            outcomes.append("encoded")
-          } catch let EncodingError.invalidValue(_, context) {
-            outcomes.append(context.debugDescription)
-          } catch {
-            outcomes.append("\(error)")
-          }
-        }
-      }
-      return outcomes
+    let outcomes = Self.encodingOutcomesOnSmallStack {
+      [NestingLoop(levels: 20_000, keyed: true), NestingLoop(levels: 20_000, keyed: false)]
     }
     #expect(
       outcomes == Array(repeating: "Unable to encode the given top-level value to JSON.", count: 4))
@@ -301,24 +286,8 @@ import Testing
       cycle.next = nil
       wrapper.inner = nil
     }
-    let outcomes = DeepNestingTests.onSmallStack { () -> [String] in
-      var outcomes: [String] = []
-      for sorted in [false, true] {
-        let encoder = FastJSONEncoder()
-        if sorted { encoder.outputFormatting = .sortedKeys }
-        let values: [any Encodable] = [Link(depth: 600), Link(depth: 2_000), cycle, wrapper]
-        for value in values {
-          do {
-            _ = try encoder.encode(value)
-            outcomes.append("encoded")
-          } catch let EncodingError.invalidValue(_, context) {
-            outcomes.append(context.debugDescription)
-          } catch {
-            outcomes.append("\(error)")
-          }
-        }
-      }
-      return outcomes
+    let outcomes = Self.encodingOutcomesOnSmallStack {
+      [Link(depth: 600), Link(depth: 2_000), cycle, wrapper]
     }
     #expect(
       outcomes == Array(repeating: "Unable to encode the given top-level value to JSON.", count: 8))
@@ -331,5 +300,31 @@ import Testing
     let theirs = Result { try foundation.encode(Link(depth: 254)) }
     #expect(try ours.get() == theirs.get())
     #expect((try? encoder.encode(Link(depth: 255))) != nil)
+  }
+
+  /// What `FastJSONEncoder` made of each of `values` on a small stack, without and then with
+  /// sorted keys: `"encoded"`, or the too-deep error's description (or another error). The
+  /// values are made on the small stack's thread (`[any Encodable]` is not `Sendable`).
+  static func encodingOutcomesOnSmallStack(_ values: @escaping @Sendable () -> [any Encodable])
+    -> [String]
+  {
+    DeepNestingTests.onSmallStack { () -> [String] in
+      var outcomes: [String] = []
+      for sorted in [false, true] {
+        let encoder = FastJSONEncoder()
+        if sorted { encoder.outputFormatting = .sortedKeys }
+        for value in values() {
+          do {
+            _ = try encoder.encode(value)
+            outcomes.append("encoded")
+          } catch let EncodingError.invalidValue(_, context) {
+            outcomes.append(context.debugDescription)
+          } catch {
+            outcomes.append("\(error)")
+          }
+        }
+      }
+      return outcomes
+    }
   }
 }

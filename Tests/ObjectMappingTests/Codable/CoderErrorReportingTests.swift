@@ -37,6 +37,42 @@ struct CoderErrorReportingTests {
     struct Nested: Decodable { var intValue: Int }
   }
 
+  struct Price: Codable, Sendable { var amount: Decimal }
+
+  @Test func aDecimalGivenAnotherKindOfValueNamesIt() throws {
+    #expect(
+      Self.messages(Price.self, #"{"amount": "12.5"}"#) == [
+        #"/amount: expected a decimal number, found "12.5""#
+      ])
+    #expect(
+      Self.messages(Price.self, #"{"amount": [1]}"#) == [
+        "/amount: expected a decimal number, found an array"
+      ])
+    // A mapping derived from the model reads it through the same decoder.
+    let derived = #expect(throws: MappingErrors.self) {
+      try Mapping(Price.self).map(#"{"amount": "12.5"}"#)
+    }
+    #expect(
+      derived?.errors.map(\.description) == [#"/amount: expected a decimal number, found "12.5""#])
+    // By default, JSONDecoder's error, its (empty) text included.
+    let json = Data(#"{"amount": true}"#.utf8)
+    let ours = #expect(throws: DecodingError.self) {
+      try FastJSONDecoder().decode(Price.self, from: json)
+    }
+    let theirs = #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(Price.self, from: json)
+    }
+    guard case .typeMismatch(_, let ourContext)? = ours,
+      case .typeMismatch(_, let theirContext)? = theirs
+    else {
+      Issue.record(
+        "expected two type mismatches: \(String(describing: ours)), \(String(describing: theirs))")
+      return
+    }
+    #expect(ourContext.debugDescription == theirContext.debugDescription)
+    #expect(ourContext.codingPath.map(\.stringValue) == ["amount"])
+  }
+
   @Test func decodingProblemsAsMappingErrors() {
     #expect(
       Self.messages(Order.self, #"{"items": [{"id": 1}, {"id": "two"}]}"#) == [

@@ -194,9 +194,10 @@ struct DerivedMappingTests {
     #expect(
       throws: MappingErrors([
         MappingError(
+          path: "/count",
           .invalidDefinition(
-            message: #"Attribute "count" overrides cached, which Model's init(from:) never "#
-              + "reads; name a property its Codable conformance decodes"))
+            message: #"Attribute "count" overrides cached, which Model's init(from:) did not read "#
+              + "for this object; name a property its Codable conformance decodes"))
       ])
     ) { try mapping.map(#"{"name": "a", "count": 2}"#) }
   }
