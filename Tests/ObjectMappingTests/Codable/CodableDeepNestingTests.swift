@@ -260,12 +260,8 @@ import Testing
     let outcomes = Self.encodingOutcomesOnSmallStack {
       [NestingLoop(levels: 20_000, keyed: true), NestingLoop(levels: 20_000, keyed: false)]
     }
-    #expect(
-      outcomes == Array(repeating: "Unable to encode the given top-level value to JSON.", count: 4))
-    let foundation = JSONEncoder()
-    foundation.outputFormatting = .sortedKeys
-    let encoder = FastJSONEncoder()
-    encoder.outputFormatting = .sortedKeys
+    #expect(outcomes == Array(repeating: Self.tooDeep, count: 4))
+    let (encoder, foundation) = Self.sortedEncoders()
     for keyed in [true, false] {
       let value = NestingLoop(levels: 500, keyed: keyed)
       #expect(try encoder.encode(value) == (try foundation.encode(value)))
@@ -289,17 +285,25 @@ import Testing
     let outcomes = Self.encodingOutcomesOnSmallStack {
       [Link(depth: 600), Link(depth: 2_000), cycle, wrapper]
     }
-    #expect(
-      outcomes == Array(repeating: "Unable to encode the given top-level value to JSON.", count: 8))
+    #expect(outcomes == Array(repeating: Self.tooDeep, count: 8))
     // 254 links (510 levels) encode as JSONEncoder encodes them; 255 (512 levels) encode too.
-    let foundation = JSONEncoder()
-    foundation.outputFormatting = .sortedKeys
-    let encoder = FastJSONEncoder()
-    encoder.outputFormatting = .sortedKeys
+    let (encoder, foundation) = Self.sortedEncoders()
     let ours = Result { try encoder.encode(Link(depth: 254)) }
     let theirs = Result { try foundation.encode(Link(depth: 254)) }
     #expect(try ours.get() == theirs.get())
     #expect((try? encoder.encode(Link(depth: 255))) != nil)
+  }
+
+  /// The description of the encoders' too-deep error.
+  static let tooDeep = "Unable to encode the given top-level value to JSON."
+
+  /// `FastJSONEncoder` and `JSONEncoder`, both writing sorted keys.
+  static func sortedEncoders() -> (ours: FastJSONEncoder, foundation: JSONEncoder) {
+    let ours = FastJSONEncoder()
+    ours.outputFormatting = .sortedKeys
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    return (ours, foundation)
   }
 
   /// What `FastJSONEncoder` made of each of `values` on a small stack, without and then with
