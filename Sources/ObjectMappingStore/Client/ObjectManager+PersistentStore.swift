@@ -152,19 +152,22 @@ enum PersistentLoad {
   /// Maps the elements onto the stored objects, saves them with the orphan rule, and undoes the
   /// writes to live instances when the store fails. Runs inside the load gate.
   private static func merge<Object>(
-    _ elements: [Node], fresh: [Object], ids: [String?], options: MappingOptions, status: Int,
-    entity: StoreEntity<Object>, store: some PersistentStore, orphans: OrphanRule<Object>?
+    _ elements: [Node], fresh: [Object], ids texts: [String?], options: MappingOptions,
+    status: Int, entity: StoreEntity<Object>, store: some PersistentStore,
+    orphans: OrphanRule<Object>?
   ) async throws(StoreLoadError) -> StoreLoad<Object> {
-    var unique: [String] = []
-    var seen: Set<String> = []
+    // Identities compare by bytes, as the store compares them (not by canonical equivalence).
+    let ids = texts.map { $0.map(IdentityKey.init) }
+    var unique: [IdentityKey] = []
+    var seen: Set<IdentityKey> = []
     for case let id? in ids where seen.insert(id).inserted { unique.append(id) }
 
     // The stored objects (for a class, the store's live instances); rows that do not map are
     // replaced by the response's element.
-    var stored: [String: Object] = [:]
+    var stored: [IdentityKey: Object] = [:]
     do {
-      for object in try await store.fetch(entity, ids: unique).objects {
-        stored[try entity.identity(of: object)] = object
+      for object in try await store.fetch(entity, ids: unique.map(\.text)).objects {
+        stored[IdentityKey(try entity.identity(of: object))] = object
       }
     } catch {
       throw .store(error)
@@ -173,8 +176,8 @@ enum PersistentLoad {
     let isClass = Object.self is AnyObject.Type
     // For a stored class instance, the elements are mapped onto a detached copy (a new instance
     // with its values), so that nothing live changes before every element mapped.
-    var working: [String: Object] = [:]
-    var snapshots: [String: [UInt8]] = [:]
+    var working: [IdentityKey: Object] = [:]
+    var snapshots: [IdentityKey: [UInt8]] = [:]
     if isClass {
       for id in unique {
         guard let live = stored[id] else { continue }
@@ -186,7 +189,7 @@ enum PersistentLoad {
         }
         snapshots[id] = payload
         // A live instance whose values no longer map is replaced by the element.
-        working[id] = try? entity.object(fromPayload: payload, id: id)
+        working[id] = try? entity.object(fromPayload: payload, id: id.text)
         if working[id] == nil { stored[id] = nil }
       }
     } else {
@@ -210,7 +213,7 @@ enum PersistentLoad {
     try errors.check(status: status)
 
     // Every element mapped: stage the copies' values onto the live instances, then apply.
-    var staged: [(id: String, update: StagedUpdate<Object>)] = []
+    var staged: [(id: IdentityKey, update: StagedUpdate<Object>)] = []
     if isClass {
       for id in unique {
         guard let live = stored[id], let copy = working[id] else { continue }

@@ -29,6 +29,11 @@ struct SQLiteError: Error, Sendable, Equatable {
   /// The primary result code (the low byte of the extended one).
   var primaryCode: Int32 { code & 0xFF }
 
+  /// A file whose contents the store cannot trust (`SQLITE_CORRUPT`): `reason` says what.
+  static func corrupt(_ reason: String) -> SQLiteError {
+    SQLiteError(code: SQLITE_CORRUPT, message: reason)
+  }
+
   var isFull: Bool { primaryCode == SQLITE_FULL }
   var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
   var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT }
@@ -66,8 +71,11 @@ enum SQLiteOpenMode: Sendable {
     case .readWrite: flags |= SQLITE_OPEN_READWRITE
     case .readOnly: flags |= SQLITE_OPEN_READONLY
     }
+    // A path SQLite would read as a URI (`file:…`, with `?mode=memory` and the like, when
+    // the library is built to accept URIs) is a file's name here, as the store promises.
+    let filename = path.hasPrefix("file:") ? "./" + path : path
     var opened: OpaquePointer?
-    let code = unsafe sqlite3_open_v2(path, &opened, flags, nil)
+    let code = unsafe sqlite3_open_v2(filename, &opened, flags, nil)
     guard code == SQLITE_OK, let opened = unsafe opened else {
       let message =
         unsafe opened.map { unsafe String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -75,8 +83,14 @@ enum SQLiteOpenMode: Sendable {
       if let opened = unsafe opened { unsafe sqlite3_close_v2(opened) }
       throw SQLiteError(code: code, message: message)
     }
-    unsafe handle = unsafe opened
     unsafe sqlite3_extended_result_codes(opened, 1)
+    // A hostile file's triggers and views never run (see the shim).
+    let hardened = unsafe objectmapping_sqlite3_harden(opened)
+    guard hardened == SQLITE_OK else {
+      unsafe sqlite3_close_v2(opened)
+      throw SQLiteError(code: hardened, message: "could not turn the file's triggers off")
+    }
+    unsafe handle = unsafe opened
   }
 
   deinit {

@@ -12,7 +12,8 @@ actor IdentityMap {
     var generation: Int64
   }
 
-  private var entries: [String: [String: Entry]] = [:]
+  /// By entity name, then by identity (compared by bytes, as SQLite compares them).
+  private var entries: [String: [IdentityKey: Entry]] = [:]
   /// Entries kept after the last sweep of dead ones: the next sweep waits until there are twice
   /// as many, so sweeping costs constant time per registration.
   private var sweepThreshold = 1024
@@ -34,7 +35,9 @@ actor IdentityMap {
   ) -> [Lookup<Object>] {
     guard let known = entries[entity] else { return rows.map { _ in .none } }
     return rows.map { row in
-      guard let entry = known[row.id], let object = entry.object as? Object else { return .none }
+      guard let entry = known[IdentityKey(row.id)], let object = entry.object as? Object else {
+        return .none
+      }
       return entry.generation == row.generation ? .current(object) : .stale
     }
   }
@@ -45,7 +48,8 @@ actor IdentityMap {
   func refresh<Object: Sendable>(
     _ row: StoredRow, entity: StoreEntity<Object>
   ) -> Result<Object, UnmappableRow>? {
-    guard let entry = entries[entity.name]?[row.id], var object = entry.object as? Object else {
+    let key = IdentityKey(row.id)
+    guard let entry = entries[entity.name]?[key], var object = entry.object as? Object else {
       return nil
     }
     guard entry.generation < row.generation else { return .success(object) }
@@ -54,7 +58,7 @@ actor IdentityMap {
     } catch {
       return .failure(error)
     }
-    entries[entity.name]?[row.id]?.generation = row.generation
+    entries[entity.name]?[key]?.generation = row.generation
     return .success(object)
   }
 
@@ -64,18 +68,21 @@ actor IdentityMap {
   func register<Object: Sendable>(
     _ objects: [(id: String, generation: Int64, object: Object)], entity: String
   ) -> [Object] {
-    var known = entries[entity, default: [:]]
-    let results = objects.map { item -> Object in
-      if let entry = known[item.id], let live = entry.object as? Object,
-        entry.generation >= item.generation
-      {
-        return live
+    var added = 0
+    let results = Self.update(&entries[entity, default: [:]]) { known in
+      objects.map { item -> Object in
+        let key = IdentityKey(item.id)
+        if let entry = known[key], let live = entry.object as? Object,
+          entry.generation >= item.generation
+        {
+          return live
+        }
+        if known[key] == nil { added += 1 }
+        known[key] = Entry(object: item.object as AnyObject, generation: item.generation)
+        return item.object
       }
-      if known[item.id] == nil { count += 1 }
-      known[item.id] = Entry(object: item.object as AnyObject, generation: item.generation)
-      return item.object
     }
-    entries[entity] = known
+    count += added
     sweepIfNeeded()
     return results
   }
@@ -85,18 +92,21 @@ actor IdentityMap {
   func saved<Object: Sendable>(
     _ objects: [(id: String, object: Object)], generation: Int64, entity: String
   ) {
-    var known = entries[entity, default: [:]]
-    for item in objects {
-      if known[item.id] == nil { count += 1 }
-      known[item.id] = Entry(object: item.object as AnyObject, generation: generation)
+    var added = 0
+    Self.update(&entries[entity, default: [:]]) { known in
+      for item in objects {
+        let key = IdentityKey(item.id)
+        if known[key] == nil { added += 1 }
+        known[key] = Entry(object: item.object as AnyObject, generation: generation)
+      }
     }
-    entries[entity] = known
+    count += added
     sweepIfNeeded()
   }
 
   /// Forgets the instances of deleted identities.
   func remove(_ ids: [String], entity: String) {
-    for id in ids where entries[entity]?.removeValue(forKey: id) != nil {
+    for id in ids where entries[entity]?.removeValue(forKey: IdentityKey(id)) != nil {
       count -= 1
     }
   }
@@ -105,6 +115,16 @@ actor IdentityMap {
   func removeAll(entity: String) {
     count -= entries[entity]?.count ?? 0
     entries[entity] = nil
+  }
+
+  /// Runs `body` on an entity's entries in place. Copying them out and back (`var known =
+  /// entries[entity]`) copied the whole dictionary on every call while the actor still held
+  /// it: saving or fetching one object at a time took quadratic time.
+  @discardableResult
+  private static func update<Result>(
+    _ known: inout [IdentityKey: Entry], _ body: (inout [IdentityKey: Entry]) -> Result
+  ) -> Result {
+    body(&known)
   }
 
   private func sweepIfNeeded() {

@@ -60,7 +60,8 @@ enum StoreSQL {
 
   static let format = "SELECT value FROM om_meta WHERE key = 'format'"
   static let nextGeneration =
-    "UPDATE om_meta SET value = value + 1 WHERE key = 'generation' RETURNING value"
+    "UPDATE om_meta SET value = value + 1 WHERE key = 'generation' "
+    + "AND typeof(value) = 'integer' AND value < 9223372036854775807 RETURNING value"
   static let upsert = """
     INSERT INTO om_objects(entity, id, generation, payload) VALUES(?1, ?2, ?3, ?4)
     ON CONFLICT(entity, id) DO UPDATE SET generation = excluded.generation,

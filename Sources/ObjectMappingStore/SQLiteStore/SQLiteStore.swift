@@ -257,13 +257,16 @@ public final class SQLiteStore: PersistentStore {
         + StoreSQL.literal(entity.name) + " AND id IN (SELECT value FROM json_each(?1))",
       values: [.text(list)])
     let found = try await run(sql, entity: entity, keepingIDs: true)
-    var byID: [String: Int] = [:]
-    for (offset, id) in found.ids.enumerated() { byID[id] = offset }
+    // Identities compare by bytes, as SQLite compares them (not by canonical equivalence).
+    var byID: [IdentityKey: Int] = [:]
+    for (offset, id) in found.ids.enumerated() { byID[IdentityKey(id)] = offset }
     var objects: [Object] = []
     var unmappable: [UnmappableRow] = []
-    let failed = Dictionary(found.result.unmappable.map { ($0.id, $0) }) { first, _ in first }
-    var seen: Set<String> = []
-    for id in texts where seen.insert(id).inserted {
+    let failed = Dictionary(found.result.unmappable.map { (IdentityKey($0.id), $0) }) {
+      first, _ in first
+    }
+    var seen: Set<IdentityKey> = []
+    for id in texts.map(IdentityKey.init) where seen.insert(id).inserted {
       if let index = byID[id] {
         objects.append(found.objects[index])
       } else if let row = failed[id] {
@@ -286,10 +289,13 @@ public final class SQLiteStore: PersistentStore {
     async throws(StoreError) -> Int
   {
     var sql = try sql(entity, where: predicate, orderBy: [], limit: nil, offset: 0)
-    sql.text =
-      "SELECT count(*) FROM ("
-      + sql.text.replacingOccurrences(
-        of: "SELECT id, generation, payload", with: "SELECT 1") + ")"
+    // The fetch's own columns, at its start, become a constant: only there (an entity's name
+    // or a key in the condition may spell the same words).
+    let columns = "SELECT id, generation, payload "
+    guard sql.text.hasPrefix(columns) else {
+      throw StoreError(.sqlite(path: path, code: -1, message: "unexpected query: \(sql.text)"))
+    }
+    sql.text = "SELECT count(*) FROM (SELECT 1 " + sql.text.dropFirst(columns.count) + ")"
     let reader = await readers.checkOut()
     do {
       let count = try await reader.integer(sql)

@@ -135,11 +135,21 @@ actor StoreWriter {
   }
 
   /// The next generation, inside a transaction.
+  ///
+  /// The file is another program's to change: a counter that is not one integer row below
+  /// `Int64.max` (missing, duplicated, text, at its end) is a damaged file, not a generation that
+  /// wraps or repeats (orphans are found by generation).
   private func nextGeneration() throws(SQLiteError) -> Int64 {
     let statement = try statement(StoreSQL.nextGeneration)
-    guard try statement.step() else { return 0 }
+    defer { statement.reset() }
+    guard try statement.step() else {
+      throw .corrupt(
+        "the generation counter in om_meta is missing, not an integer, or at its end")
+    }
     let generation = statement.int64(at: 0)
-    _ = try statement.step()
+    guard try !statement.step() else {
+      throw .corrupt("om_meta holds the generation counter twice")
+    }
     return generation
   }
 
@@ -351,6 +361,9 @@ actor StoreReader {
 actor ReaderPool {
   private var idle: [StoreReader]
   private var waiting: [CheckedContinuation<StoreReader, Never>] = []
+  /// Set by ``closeAll()``: a reader checked in afterwards (a fetch was using it) is closed
+  /// too, so that every call after `close()` fails, as the store promises.
+  private var closed = false
 
   init(_ readers: [StoreReader]) {
     idle = readers
@@ -361,7 +374,8 @@ actor ReaderPool {
     return await withCheckedContinuation { waiting.append($0) }
   }
 
-  func checkIn(_ reader: StoreReader) {
+  func checkIn(_ reader: StoreReader) async {
+    if closed { await reader.close() }
     if waiting.isEmpty {
       idle.append(reader)
     } else {
@@ -369,8 +383,10 @@ actor ReaderPool {
     }
   }
 
-  /// Closes every idle reader (the store is going away).
+  /// Closes every idle reader, and each busy one when it is checked in (the store is going
+  /// away): a closed reader fails every query.
   func closeAll() async {
+    closed = true
     for reader in idle { await reader.close() }
   }
 }
