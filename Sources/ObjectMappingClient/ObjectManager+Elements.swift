@@ -23,7 +23,10 @@ extension ObjectManager {
   /// ``RequestLimits/maximumResponseSize``), as for every request. The body is read as it
   /// arrives, each element held to ``RequestLimits/maximumElementSize`` instead of a limit on
   /// the whole body; the request's deadline (``RequestLimits/timeout``) covers the body too, so
-  /// give a long download a longer one. Stopping early (`break`, a cancelled task) closes the
+  /// give a long download a longer one: past it, the next call is
+  /// ``ObjectManagerError/timedOut(after:)``, whatever elements were already mapped. A `204` or
+  /// a body of length 0 is ``ObjectManagerError/emptyBody(status:)``, as for `getCollection`
+  /// (for JSON Lines, no elements). Stopping early (`break`, a cancelled task) closes the
   /// connection. ``SocketTransport`` (the default on Linux) reads from the network only as
   /// fast as the loop takes elements. What arrived and the loop has not taken yet is held by a
   /// transport that cannot wait, at most ``RequestLimits/maximumResponseSize`` bytes:
@@ -77,6 +80,15 @@ extension ObjectManager {
       throw .status(HTTPFailure(statusCode: response.statusCode, messages: []))
     }
     let resolved = layout ?? StreamLayout.forContentType(contentType, fallback: .array)
+    // No body (204, or a length of 0) holds no JSON array: `.emptyBody`, as `getCollection`
+    // says, not a syntax error at byte 0. JSON Lines of no line are no elements.
+    if !resolved.isJSONLines,
+      response.statusCode == 204
+        || response.headers["Content-Length"]?.trimmingCharacters(in: .whitespaces) == "0"
+    {
+      response.body.close()
+      throw .emptyBody(status: response.statusCode)
+    }
     if !resolved.isJSONLines, let contentType, !Self.isJSON(contentType) {
       throw .unsupportedContentType(contentType, status: response.statusCode)
     }
@@ -216,6 +228,12 @@ public struct ElementStream<Object>: AsyncSequence {
     public mutating func next(isolation actor: isolated (any Actor)?)
       async throws(ObjectManagerError) -> Object?
     {
+      // The deadline holds for elements already mapped too: at it, the body is closed, and the
+      // batch the stream holds (up to 1,024 elements) is not handed out past it.
+      if deadline.expired {
+        deadline.stop()
+        throw .timedOut(after: deadline.timeout)
+      }
       do {
         guard let element = try await base.next(isolation: actor) else {
           deadline.stop()

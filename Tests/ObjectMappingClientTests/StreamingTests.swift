@@ -461,6 +461,78 @@ struct StreamingTests {
     #expect(try await Self.eventually { server.abandonedRequests == 1 })
   }
 
+  /// Elements already mapped when the deadline passes are not handed out after it: a batch
+  /// of up to 1,024 small elements, taken slowly, ran the loop minutes past a one-second
+  /// deadline (found by a probe of streamed responses).
+  @Test func theDeadlineHoldsForElementsAlreadyMapped() async throws {
+    let server = try LoopbackServer { _ in
+      LoopbackServer.Response(
+        status: 200, headers: ["Content-Type": "application/json"], length: .none,
+        stream: { writer in
+          let events = (0..<1_000).map(Self.event).joined(separator: ",")
+          guard writer.write(Array("[\(events),".utf8)) else { return }
+          _ = writer.pause(30)
+        })
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(
+      baseURL: server.baseURL, limits: RequestLimits(timeout: .seconds(2)))
+    var taken = 0
+    let start = ContinuousClock.now
+    do {
+      for try await _ in try await manager.elements("/events", mapping: Self.eventMapping) {
+        taken += 1
+        try await Task.sleep(for: .milliseconds(20))  // 1,000 elements take 20 s
+      }
+      Issue.record("expected a timeout")
+    } catch {
+      #expect("\(error)" == "the request timed out after 2.0 seconds")
+    }
+    #expect(taken > 0)
+    #expect(
+      taken < 1_000, "every element was handed out, the last at \(ContinuousClock.now - start)")
+    #expect(ContinuousClock.now - start < .seconds(10))
+  }
+
+  /// A `204`, or a body of length 0, is `.emptyBody`, as for `getCollection`, not a syntax
+  /// error at byte 0 (found by a probe of streamed responses); JSON Lines of no line are no
+  /// elements.
+  @Test func noBodyIsEmptyBodyAsForGetCollection() async throws {
+    let server = try LoopbackServer { request in
+      request.path == "/none"
+        ? LoopbackServer.Response(status: 204, headers: [:], body: [])
+        : LoopbackServer.Response(
+          status: 200, headers: ["Content-Type": "application/json"], body: [])
+    }
+    defer { server.stop() }
+    let manager = ObjectManager(baseURL: server.baseURL, limits: .loopback)
+    for (path, status) in [("/none", 204), ("/empty", 200)] {
+      do {
+        _ = try await manager.elements(path, mapping: Self.eventMapping)
+        Issue.record("expected emptyBody for \(path)")
+      } catch {
+        guard case .emptyBody(let found) = error else {
+          Issue.record("expected emptyBody for \(path), got \(error)")
+          continue
+        }
+        #expect(found == status)
+      }
+      do {
+        _ = try await manager.getCollection(path, mapping: Self.eventMapping)
+        Issue.record("getCollection mapped no body for \(path)")
+      } catch {
+        #expect("\(error)" == "\(ObjectManagerError.emptyBody(status: status))")
+      }
+    }
+    var lines = 0
+    for try await _ in try await manager.elements(
+      "/empty", mapping: Self.eventMapping, as: .jsonLines)
+    {
+      lines += 1
+    }
+    #expect(lines == 0)
+  }
+
   // MARK: Memory, in a child process
 
   /// The process's resident memory in bytes (Linux), or `nil` under a sanitizer.
