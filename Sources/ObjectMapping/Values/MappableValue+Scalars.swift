@@ -66,11 +66,13 @@ extension Decimal: MappableValue {
   /// Reads a decimal exactly from the number's literal text (`0.7689993` stays `0.7689993`);
   /// under lenient coercion also from a string holding a number.
   ///
-  /// `Decimal` holds at most 38 significant digits times 10^-128 through 10^127, counted
-  /// after trailing zeros are dropped (`1200e125` is 12 × 10^127). More than 38 significant
-  /// digits (`more than 38 significant digits`) or an exponent beyond that range, such as
-  /// `1e128` or a non-zero `1e-129` (`exponent out of range`), is an error: never a rounding,
-  /// a NaN or a silent 0.
+  /// `Decimal` holds a 128-bit significand (every number of 38 digits, and those of 39 up to
+  /// 2^128 − 1 = 340282366920938463463374607431768211455) times 10^-128 through 10^127, counted
+  /// after trailing zeros are dropped (`1200e125` is 12 × 10^127), so every `Decimal` written
+  /// reads back, `Decimal.greatestFiniteMagnitude` included. More significant digits
+  /// (`more than 38 significant digits`, or 39 above 2^128 − 1) or an exponent beyond that
+  /// range, such as `1e128` or a non-zero `1e-129` (`exponent out of range`), is an error:
+  /// never a rounding, a NaN or a silent 0.
   public init(payload: PayloadValue) throws {
     let entry = payload.entry
     let tape = payload.tape
@@ -86,9 +88,20 @@ extension Decimal: MappableValue {
     guard let canonical = _CanonicalNumber(text: text) else {
       throw payload.invalid(expected: "a decimal number")
     }
-    guard canonical.digits.count <= 38 else {
+    guard canonical.digits.count <= 39 else {
       throw payload.invalid(
         expected: "a decimal number", reason: "more than 38 significant digits")
+    }
+    // 39 digits fit the 128-bit significand up to its largest value (same length: compared as
+    // text).
+    if canonical.digits.count == 39,
+      !canonical.digits.lexicographicallyPrecedes(Self.largestSignificand.utf8)
+        && !canonical.digits.elementsEqual(Self.largestSignificand.utf8)
+    {
+      throw payload.invalid(
+        expected: "a decimal number",
+        reason:
+          "39 significant digits above \(Self.largestSignificand), the largest a Decimal holds")
     }
     // `Decimal` keeps its significand compact (trailing zeros become exponent), so a larger
     // exponent cannot be moved into it: beyond 127 the result would be NaN.
@@ -106,6 +119,9 @@ extension Decimal: MappableValue {
       throw payload.invalid(expected: "a decimal number", reason: "exponent out of range")
     }
   }
+  /// 2^128 − 1, the largest significand of a `Decimal`, in digits.
+  static let largestSignificand = "340282366920938463463374607431768211455"
+
   /// The exact decimal text, written as a JSON number.
   public func payloadNode() throws -> Node {
     guard isFinite else {

@@ -246,12 +246,41 @@ import Testing
       ("1e128", "exponent out of range"), ("1e164", "exponent out of range"),
       ("1e-129", "exponent out of range"), ("1.5e-128", "exponent out of range"),
       ("1e999999999999", "exponent out of range"), ("-1e-999999999999", "exponent out of range"),
-      ("123456789012345678901234567890123456789", "more than 38 significant digits"),
+      (
+        String(repeating: "9", count: 39),
+        "39 significant digits above "
+          + "340282366920938463463374607431768211455, the largest a Decimal holds"
+      ),
+      (
+        "340282366920938463463374607431768211456",
+        "39 significant digits above "
+          + "340282366920938463463374607431768211455, the largest a Decimal holds"
+      ),
+      ("1234567890123456789012345678901234567890.5", "more than 38 significant digits"),
     ] {
       #expect(
         errorLines { try Self.mapping.map(#"{"m": \#(text)}"#) } == [
           "/m: cannot convert \(text) to a decimal number: \(reason)"
         ])
+    }
+  }
+
+  /// Every `Decimal` written reads back: its significand has 128 bits, so 39 digits up to
+  /// 2^128 − 1 are exact (found by a probe of the persistent store: a saved
+  /// `Decimal.greatestFiniteMagnitude` was written, then refused as "more than 38 significant
+  /// digits" on every fetch).
+  @Test func everyDecimalWrittenReadsBack() throws {
+    for value in [
+      Decimal.greatestFiniteMagnitude, -Decimal.greatestFiniteMagnitude,
+      Decimal.leastNonzeroMagnitude, Decimal(string: "123456789012345678901234567890123456789"),
+      Decimal(
+        sign: .minus, exponent: -128, significand: Decimal.greatestFiniteMagnitude.significand),
+    ] {
+      let reading = Reading(decimal: value)
+      let written = try Self.mapping.serialize(reading)
+      #expect(
+        try Self.mapping.map(written).decimal == value,
+        "\(String(decoding: written, as: UTF8.self))")
     }
   }
 
