@@ -329,7 +329,7 @@ final class Exchange: Sendable {
       let statusCode = try Self.statusCode(lines[0])
       if (100..<200).contains(statusCode) {
         // 101 switches protocols, which was not asked for.
-        guard statusCode != 101 else { throw URLError(.badServerResponse) }
+        guard statusCode != 101 else { throw .malformedResponse("101 Switching Protocols") }
         continue
       }
       var headers = HeaderFields()
@@ -343,7 +343,7 @@ final class Exchange: Sendable {
       if case .length(let length) = head.framing { state.withLock { $0.remaining = length } }
       return head
     }
-    throw URLError(.badServerResponse)
+    throw .malformedResponse("more than 32 interim (1xx) responses")
   }
 
   /// The lines of the next head (its blank line left out), at most `limit` bytes, and the bytes
@@ -352,7 +352,7 @@ final class Exchange: Sendable {
     var lines: [[UInt8]] = []
     var size = 0
     while true {
-      let line = try readLine(limit: limit - size)
+      let line = try readLine(limit: limit - size, of: "the response head")
       size += line.count + 2
       if line.isEmpty {
         // Blank lines before a status line are tolerated (RFC 9112 section 2.2).
@@ -360,14 +360,15 @@ final class Exchange: Sendable {
         return (lines, size)
       }
       if !lines.isEmpty, line[0] == 0x20 || line[0] == 0x09 {
-        throw URLError(.badServerResponse)  // obsolete line folding
+        throw .malformedResponse("a header field folded over two lines")
       }
       lines.append(line)
     }
   }
 
-  /// The next line (CRLF or LF ended, without it), at most `limit` bytes.
-  private func readLine(limit: Int) throws(URLError) -> [UInt8] {
+  /// The next line (CRLF or LF ended, without it), at most `limit` bytes of `part` (for the
+  /// error).
+  private func readLine(limit: Int, of part: String) throws(URLError) -> [UInt8] {
     // How far the line was searched, from the buffer's start: each byte is looked at once.
     var searched = 0
     while true {
@@ -380,11 +381,11 @@ final class Exchange: Sendable {
         return line
       }
       if let found {
-        guard found.count <= limit else { throw URLError(.badServerResponse) }
+        guard found.count <= limit else { throw .lineTooLong(part, limit: limit) }
         return found
       }
       searched = state.withLock { $0.buffer.count - $0.start }
-      guard searched <= limit else { throw URLError(.badServerResponse) }
+      guard searched <= limit else { throw .lineTooLong(part, limit: limit) }
       let more = try socket.read(maximum: 16 * 1024)
       guard !more.isEmpty else { throw URLError(.networkConnectionLost) }
       state.withLock { $0.buffer += more }
@@ -396,13 +397,17 @@ final class Exchange: Sendable {
     let prefix = Array("HTTP/1.".utf8)
     guard line.count >= 12, Array(line[..<7]) == prefix, line[7] == 0x30 || line[7] == 0x31,
       line[8] == 0x20, line.count == 12 || line[12] == 0x20
-    else { throw URLError(.badServerResponse) }
+    else { throw .malformedResponse("a status line that is not HTTP/1.0 or HTTP/1.1") }
     var code = 0
     for byte in line[9..<12] {
-      guard (0x30...0x39).contains(byte) else { throw URLError(.badServerResponse) }
+      guard (0x30...0x39).contains(byte) else {
+        throw .malformedResponse("a status code that is not three digits")
+      }
       code = code * 10 + Int(byte - 0x30)
     }
-    guard (100...599).contains(code) else { throw URLError(.badServerResponse) }
+    guard (100...599).contains(code) else {
+      throw .malformedResponse("the status code \(code), outside 100–599")
+    }
     return code
   }
 
@@ -412,12 +417,12 @@ final class Exchange: Sendable {
   static func field(_ line: [UInt8]) throws(URLError) -> (String, String) {
     guard let colon = line.firstIndex(of: 0x3A), colon > 0,
       line[..<colon].allSatisfy(isTokenByte)
-    else { throw URLError(.badServerResponse) }
+    else { throw .malformedResponse("a header line that is not a field name, a colon and a value") }
     var value = line[(colon + 1)...]
     while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
     while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
     guard !value.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) else {
-      throw URLError(.badServerResponse)
+      throw .malformedResponse("a header field value with a NUL or a bare CR")
     }
     // Names as URLSession reports them (`HTTPURLResponse`'s rule, Darwin's too): capitalized
     // (`ETag` → `Etag`) except `X-` names, kept as sent, and `WWW-Authenticate`; so that a
@@ -478,7 +483,9 @@ final class Exchange: Sendable {
       .filter { !$0.isEmpty && $0 != "identity" }
     if !transferCodings.isEmpty {
       // Only chunked is understood; a length beside it is ignored (RFC 9112 section 6.3).
-      guard transferCodings == ["chunked"] else { throw URLError(.badServerResponse) }
+      guard transferCodings == ["chunked"] else {
+        throw .malformedResponse("a Transfer-Encoding other than chunked")
+      }
       head.framing = .chunked
       return head
     }
@@ -488,7 +495,7 @@ final class Exchange: Sendable {
     if let first = lengths.first {
       guard lengths.allSatisfy({ $0 == first }), !first.isEmpty,
         first.utf8.allSatisfy({ (0x30...0x39).contains($0) })
-      else { throw URLError(.badServerResponse) }
+      else { throw .malformedResponse("Content-Length values that disagree or are not numbers") }
       // A length past Int's range, or past the limit for a plain body, is too large.
       guard let length = Int(first) else { throw URLError(.dataLengthExceedsMaximum) }
       if codings.isEmpty, length > maximumBodySize { throw URLError(.dataLengthExceedsMaximum) }
@@ -648,8 +655,10 @@ final class Exchange: Sendable {
       let phase = state.withLock { $0.chunkPhase }
       switch phase {
       case .size:
-        let line = try readLine(limit: 4096)
-        guard let size = Self.chunkSize(line[...]) else { throw URLError(.badServerResponse) }
+        let line = try readLine(limit: 4096, of: "a chunk's size line")
+        guard let size = Self.chunkSize(line[...]) else {
+          throw .malformedResponse("a chunk size that is not a hexadecimal number")
+        }
         state.withLock {
           $0.remaining = size
           $0.chunkPhase = size == 0 ? .trailers : .data
@@ -657,7 +666,9 @@ final class Exchange: Sendable {
       case .data:
         let remaining = state.withLock { $0.remaining }
         if remaining == 0 {
-          guard try readLine(limit: 2).isEmpty else { throw URLError(.badServerResponse) }
+          guard try readLine(limit: 2, of: "the end of a chunk").isEmpty else {
+            throw .malformedResponse("a chunk longer than its size")
+          }
           state.withLock { $0.chunkPhase = .size }
           continue
         }
@@ -667,7 +678,7 @@ final class Exchange: Sendable {
       case .trailers:
         var size = 0
         while true {
-          let line = try readLine(limit: maximumHeadSize - size)
+          let line = try readLine(limit: maximumHeadSize - size, of: "the trailer fields")
           size += line.count + 2
           if line.isEmpty { return finish() }
         }
@@ -682,5 +693,21 @@ final class Exchange: Sendable {
     case 0x61...0x66: return Int(byte - 0x61 + 10)
     default: return nil
     }
+  }
+}
+
+extension URLError {
+  /// `.badServerResponse` saying what was wrong with the response: its description is what
+  /// ``ObjectManagerError/transport(_:)`` shows (`the request failed: the server's response is
+  /// malformed: a chunk size that is not a hexadecimal number (URLError -1011)`).
+  static func malformedResponse(_ reason: String) -> URLError {
+    URLError(
+      .badServerResponse,
+      userInfo: [NSLocalizedDescriptionKey: "the server's response is malformed: \(reason)"])
+  }
+
+  /// `.badServerResponse` for a line of `part` longer than `limit` bytes.
+  static func lineTooLong(_ part: String, limit: Int) -> URLError {
+    malformedResponse("a line of \(part) longer than \(max(limit, 0)) bytes")
   }
 }

@@ -423,10 +423,15 @@ struct SocketTransportTests {
       .raw(String(repeating: interim, count: 32) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
     }
     defer { server.stop() }
-    await #expect(throws: URLError(.badServerResponse)) {
+    let error = await #expect(throws: URLError.self) {
       _ = try await SocketTransport().send(
         TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
     }
+    #expect(error?.code == .badServerResponse)
+    #expect(
+      error?.localizedDescription.hasPrefix(
+        "the server's response is malformed: a line of the response head longer than") == true,
+      "\(String(describing: error?.localizedDescription))")
   }
 
   @Test func theLookAheadReadsChunkSizesWithTheReadersGrammar() {
@@ -459,10 +464,18 @@ struct SocketTransportTests {
     // Only spaces and tabs are white space, and only an extension may follow a chunk's size.
     let server = try LoopbackServer { _ in .raw("HTTP/1.1 200 OK\r\n" + rest) }
     defer { server.stop() }
-    await #expect(throws: URLError(.badServerResponse)) {
+    let error = await #expect(throws: URLError.self) {
       _ = try await SocketTransport().send(
         TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
     }
+    #expect(error?.code == .badServerResponse)
+    let reason =
+      rest.hasPrefix("Content-Length")
+      ? "Content-Length values that disagree or are not numbers"
+      : rest.contains("chunked\u{A0}")
+        ? "a Transfer-Encoding other than chunked"
+        : "a chunk size that is not a hexadecimal number"
+    #expect(error?.localizedDescription == "the server's response is malformed: " + reason)
     let fine = try LoopbackServer { _ in
       .raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \t;x=1\r\n{}\r\n0\r\n\r\n")
     }
@@ -558,7 +571,40 @@ struct SocketTransportTests {
       TransportRequest(method: .get, url: server.baseURL), maximumBodySize: 1 << 20)
     var iterator = response.body.makeAsyncIterator()
     #expect(try await iterator.next() == Data("helloab".utf8))
-    await #expect(throws: URLError(.badServerResponse)) { _ = try await iterator.next() }
+    let error = await #expect(throws: URLError.self) { _ = try await iterator.next() }
+    #expect(error?.code == .badServerResponse)
+  }
+
+  /// A malformed response says what was wrong with it, not only "error -1011" (found by a
+  /// probe of streamed responses).
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+      ("HTTP/2 200 OK\r\n\r\n", "a status line that is not HTTP/1.0 or HTTP/1.1"),
+      ("HTTP/1.1 999 Odd\r\n\r\n", "the status code 999, outside 100–599"),
+      (
+        "HTTP/1.1 200 OK\r\nno colon\r\n\r\n",
+        "a header line that is not a field name, a colon and a value"
+      ),
+      ("HTTP/1.1 101 Switching Protocols\r\n\r\n", "101 Switching Protocols"),
+      (
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}xx\r\n0\r\n\r\n",
+        "a chunk longer than its size"
+      ),
+    ])
+  func aMalformedResponseSaysWhatWasWrong(response: String, reason: String) async throws {
+    let server = try LoopbackServer { _ in .raw(response) }
+    defer { server.stop() }
+    let manager = ObjectManager(
+      baseURL: server.baseURL, transport: SocketTransport(), limits: .loopback)
+    do {
+      _ = try await manager.get("/", mapping: Self.item)
+      Issue.record("expected an error")
+    } catch {
+      #expect(
+        "\(error)"
+          == "the request failed: the server's response is malformed: \(reason) (URLError -1011)")
+    }
   }
 
   // MARK: Found by a probe of the transport (session 23)
