@@ -42,6 +42,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unwritableValue(entity: String, keyPath: String, errors: MappingErrors)
     /// An object could not be serialized with its entity's mapping.
     case unserializable(entity: String, errors: MappingErrors)
+    /// A query the store refuses to run, and why: a predicate nested deeper than 32 levels or
+    /// holding more than 32,766 conditions (see ``StorePredicate``), more values than SQLite
+    /// binds in one statement, or a negative limit or offset.
+    case unsupportedQuery(entity: String, reason: String)
     /// Any other failure SQLite reported, with its extended result code.
     case sqlite(path: String, code: Int32, message: String)
   }
@@ -91,6 +95,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(entity): the value compared with \(keyPath) cannot be written: \(errors)"
     case .unserializable(let entity, let errors):
       return "\(entity): cannot serialize an object: \(errors)"
+    case .unsupportedQuery(let entity, let reason):
+      return "\(entity): the query cannot run: \(reason)"
     case .sqlite(let path, let code, let message):
       return "SQLite error \(code) on \(path): \(message)"
     }

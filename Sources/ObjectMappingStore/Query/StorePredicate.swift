@@ -16,24 +16,64 @@ import ObjectMapping
 /// scan. Orderings (`<`, `<=`, `>`, `>=`) compare the stored values: numbers as numbers, text by
 /// its UTF-8 bytes, so they order dates written as ISO 8601 in one time zone (the default
 /// format), not dates written as `"M/d/yyyy"`.
+///
+/// A predicate nests at most 32 levels: a comparison is one level, and `!`
+/// and each `&&` or `||` adds one to its deepest operand, except that a chain of the same
+/// operator (`a || b || c`, however long) is one level. It holds at most 32,766 comparisons
+/// (an ``in(_:_:)`` is one, however many values it lists). An operator that would go beyond either limit gives a predicate that
+/// keeps none of its operands, and a fetch, count or load with it throws
+/// ``StoreError/Kind/unsupportedQuery(entity:reason:)``: a predicate built from untrusted data
+/// fails with an error, never by exhausting the stack.
 public struct StorePredicate<Object: Sendable>: Sendable {
-  private let resolve: @Sendable (StoreEntity<Object>) throws(StoreError) -> StoreCondition
+  private let node: PredicateNode<Object>
+  /// The levels of nesting (a comparison: 1).
+  let depth: Int
+  /// The comparisons it holds.
+  let conditions: Int
+
+  private init(_ node: PredicateNode<Object>, depth: Int, conditions: Int) {
+    self.node = node
+    self.depth = depth
+    self.conditions = conditions
+  }
 
   private init(
     _ resolve: @escaping @Sendable (StoreEntity<Object>) throws(StoreError) -> StoreCondition
   ) {
-    self.resolve = resolve
+    self.init(.comparison(resolve), depth: 1, conditions: 1)
+  }
+
+  /// A predicate that holds only why it cannot run.
+  private init(problem: String) {
+    self.init(.problem(problem), depth: 1, conditions: 0)
   }
 
   /// The condition on payload keys this predicate stands for with `entity`'s mapping: what a
-  /// store translates to its own query language.
+  /// store translates to its own query language. A chain of `&&` (or of `||`) is one
+  /// ``StoreCondition/and(_:)`` (or ``StoreCondition/or(_:)``) of all its operands.
   ///
   /// - Parameter entity: The entity whose mapping translates the key paths.
   /// - Returns: The condition on payload keys and written values.
-  /// - Throws: ``StoreError`` for a key path the mapping does not write, or a value it cannot
-  ///   write.
+  /// - Throws: ``StoreError`` for a key path the mapping does not write, a value it cannot
+  ///   write, or a predicate beyond the limits (``StoreError/Kind/unsupportedQuery(entity:reason:)``).
   public func resolved(for entity: StoreEntity<Object>) throws(StoreError) -> StoreCondition {
-    try resolve(entity)
+    // Recursion is bounded: every operand is at least one level shallower.
+    switch node {
+    case .comparison(let resolve):
+      return try resolve(entity)
+    case .chain(let chain, let count):
+      let operands = chain.operands(count)
+      var conditions: [StoreCondition] = []
+      conditions.reserveCapacity(operands.count)
+      for operand in operands {
+        conditions.append(try operand.resolved(for: entity))
+      }
+      return chain.isAnd ? .and(conditions) : .or(conditions)
+    case .not(let inner):
+      return .not(try inner.resolved(for: entity))
+    case .problem(let reason):
+      throw StoreError(.unsupportedQuery(entity: entity.name, reason: reason))
+    }
   }
 
   /// A comparison of the property at `keyPath` with `value`, written as the mapping writes it.
@@ -52,6 +92,9 @@ public struct StorePredicate<Object: Sendable>: Sendable {
   /// ```swift
   /// try await store.fetch(issues, where: .in(\.state, [.open, .review]))
   /// ```
+  ///
+  /// One condition however many values (they are bound as one value): the way to match many
+  /// values of one property.
   ///
   /// - Parameters:
   ///   - keyPath: A property an attribute writes.
@@ -81,21 +124,114 @@ public struct StorePredicate<Object: Sendable>: Sendable {
 
   /// The objects matching both.
   public static func && (lhs: Self, rhs: Self) -> Self {
-    Self { entity throws(StoreError) in
-      .and([try lhs.resolve(entity), try rhs.resolve(entity)])
-    }
+    joining(lhs, rhs, isAnd: true)
   }
 
   /// The objects matching either.
   public static func || (lhs: Self, rhs: Self) -> Self {
-    Self { entity throws(StoreError) in
-      .or([try lhs.resolve(entity), try rhs.resolve(entity)])
-    }
+    joining(lhs, rhs, isAnd: false)
   }
 
   /// The objects not matching `predicate`.
   public static prefix func ! (predicate: Self) -> Self {
-    Self { entity throws(StoreError) in .not(try predicate.resolve(entity)) }
+    if case .problem = predicate.node { return predicate }
+    guard predicate.depth < PredicateLimits.depth else { return tooDeep }
+    return Self(.not(predicate), depth: predicate.depth + 1, conditions: predicate.conditions)
+  }
+
+  /// `lhs && rhs` or `lhs || rhs`: one chain of the operands of both when they are chains of
+  /// the same operator. Appending to a chain that nothing has appended to yet (`p = p || q` in
+  /// a loop) shares its storage, so a chain of n operands is built in O(n).
+  private static func joining(_ lhs: Self, _ rhs: Self, isAnd: Bool) -> Self {
+    if case .problem = lhs.node { return lhs }
+    if case .problem = rhs.node { return rhs }
+    let conditions = lhs.conditions + rhs.conditions
+    guard conditions <= PredicateLimits.conditions else {
+      return Self(
+        problem: "the predicate holds more than \(PredicateLimits.conditions) conditions; "
+          + "match many values of one property with .in(_:_:)")
+    }
+    // The level of the chain: one more than its deepest operand.
+    let depth = max(lhs.levelIn(chainOf: isAnd), rhs.levelIn(chainOf: isAnd))
+    guard depth <= PredicateLimits.depth else { return tooDeep }
+    let operands = rhs.operands(inChainOf: isAnd)
+    if case .chain(let chain, let count) = lhs.node, chain.isAnd == isAnd {
+      let (joined, total) = chain.appending(operands, to: count)
+      return Self(.chain(joined, total), depth: depth, conditions: conditions)
+    }
+    let chain = PredicateChain(isAnd: isAnd, operands: [lhs] + operands)
+    return Self(.chain(chain, 1 + operands.count), depth: depth, conditions: conditions)
+  }
+
+  /// The depth of a chain of `isAnd` holding this predicate's operands (its own, when it is
+  /// such a chain).
+  private func levelIn(chainOf isAnd: Bool) -> Int {
+    if case .chain(let chain, _) = node, chain.isAnd == isAnd { return depth }
+    return depth + 1
+  }
+
+  /// The operands this predicate adds to a chain of `isAnd`.
+  private func operands(inChainOf isAnd: Bool) -> [Self] {
+    if case .chain(let chain, let count) = node, chain.isAnd == isAnd {
+      return chain.operands(count)
+    }
+    return [self]
+  }
+
+  private static var tooDeep: Self {
+    Self(problem: "the predicate nests deeper than \(PredicateLimits.depth) levels")
+  }
+}
+
+/// The limits of a ``StorePredicate``.
+enum PredicateLimits {
+  /// The deepest nesting a predicate may have. SQLite's parser has a small stack (100 entries
+  /// in SQLite 3.40, Debian 12's): 85 nested parentheses at most, fewer for operands after the
+  /// first of a chain. The SQL of a predicate writes its deepest operand first and a `!` as
+  /// `(… IS NOT 1)`, one parenthesis per level, so 32 levels leave a wide margin.
+  static let depth = 32
+  /// The most comparisons a predicate may hold: SQLite's limit of bound values (32,766 since
+  /// SQLite 3.32), which also bounds the SQL text.
+  static let conditions = 32_766
+}
+
+/// What a ``StorePredicate`` is.
+private enum PredicateNode<Object: Sendable>: Sendable {
+  /// A comparison, resolved with an entity's mapping.
+  case comparison(@Sendable (StoreEntity<Object>) throws(StoreError) -> StoreCondition)
+  /// The first `count` operands of a chain.
+  case chain(PredicateChain<Object>, Int)
+  indirect case not(StorePredicate<Object>)
+  /// An operator went beyond a limit: why (the operands are dropped).
+  case problem(String)
+}
+
+/// The operands of a chain of `&&` (or of `||`), shared by the predicates that hold a prefix of
+/// them: a predicate holding all of them appends in place, the others copy their prefix.
+private final class PredicateChain<Object: Sendable>: Sendable {
+  let isAnd: Bool
+  private let storage: Locked<[StorePredicate<Object>]>
+
+  init(isAnd: Bool, operands: [StorePredicate<Object>]) {
+    self.isAnd = isAnd
+    storage = Locked(operands)
+  }
+
+  /// The first `count` operands.
+  func operands(_ count: Int) -> [StorePredicate<Object>] {
+    storage.withLock { Array($0.prefix(count)) }
+  }
+
+  /// The first `count` operands followed by `more`: this chain when it holds exactly `count`
+  /// (nothing appended after them yet), else a copy.
+  func appending(_ more: [StorePredicate<Object>], to count: Int) -> (PredicateChain, Int) {
+    let appended = storage.withLock { operands in
+      guard operands.count == count else { return false }
+      operands += more
+      return true
+    }
+    if appended { return (self, count + more.count) }
+    return (PredicateChain(isAnd: isAnd, operands: operands(count) + more), count + more.count)
   }
 }
 

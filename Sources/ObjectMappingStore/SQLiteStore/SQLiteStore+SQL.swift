@@ -129,12 +129,24 @@ enum StoreSQL {
   static func select(
     entity: String, condition: StoreCondition?, order: [StoreOrdering], limit: Int?, offset: Int
   ) throws(QueryProblem) -> _SQL {
+    if let limit, limit < 0 {
+      throw QueryProblem(message: "the limit \(limit) is negative", isUnsupported: true)
+    }
+    guard offset >= 0 else {
+      throw QueryProblem(message: "the offset \(offset) is negative", isUnsupported: true)
+    }
     var sql = _SQL(
       text: "SELECT id, generation, payload FROM om_objects WHERE entity = \(literal(entity))",
       values: [])
     if let condition {
       sql.text += " AND "
-      try append(condition, to: &sql)
+      try append(condition, to: &sql, depth: 1)
+      guard sql.values.count <= maximumValues else {
+        throw QueryProblem(
+          message: "the predicate binds \(sql.values.count) values, more than SQLite's limit of "
+            + "\(maximumValues); match many values of one property with .in(_:_:)",
+          isUnsupported: true)
+      }
     }
     sql.text += " ORDER BY "
     for ordering in order {
@@ -146,14 +158,34 @@ enum StoreSQL {
     sql.text += order.first?.ascending == false ? "rowid DESC" : "rowid ASC"
     if limit != nil || offset > 0 {
       sql.values.append(.integer(Int64(clamping: limit ?? -1)))
-      sql.values.append(.integer(Int64(clamping: max(offset, 0))))
+      sql.values.append(.integer(Int64(clamping: offset)))
       sql.text += " LIMIT ?\(sql.values.count - 1) OFFSET ?\(sql.values.count)"
     }
     return sql
   }
 
-  /// Appends `condition` as a parenthesized SQL expression.
-  static func append(_ condition: StoreCondition, to sql: inout _SQL) throws(QueryProblem) {
+  /// The most values a statement binds: SQLite's `SQLITE_MAX_VARIABLE_NUMBER` since 3.32.
+  static let maximumValues = 32_766
+
+  /// The most operands written in a row in a chain of `AND` (or `OR`): SQLite parses
+  /// `a OR b OR c` as a tree as deep as the chain is long, and refuses trees deeper than 1,000
+  /// (`SQLITE_MAX_EXPR_DEPTH`); longer chains are written as groups of groups, each at most
+  /// this long, so a chain of n operands is a tree of about 16 × log₁₆ n levels.
+  static let chainGroup = 16
+
+  /// Appends `condition`, at `depth` levels of nesting, as a parenthesized SQL expression.
+  ///
+  /// Recursion is bounded: a condition comes from a ``StorePredicate``, which nests at most
+  /// ``PredicateLimits/depth`` levels (one more for the `OR` of an ``StorePredicate/in(_:_:)``
+  /// that matches `nil`); deeper ones are refused.
+  static func append(_ condition: StoreCondition, to sql: inout _SQL, depth: Int)
+    throws(QueryProblem)
+  {
+    guard depth <= PredicateLimits.depth + 1 else {
+      throw QueryProblem(
+        message: "the predicate nests deeper than \(PredicateLimits.depth) levels",
+        isUnsupported: true)
+    }
     func parameter(_ value: SQLValue) -> String {
       sql.values.append(value)
       return "?\(sql.values.count)"
@@ -210,17 +242,67 @@ enum StoreSQL {
         sql.text += isAnd ? "(1)" : "(0)"
         return
       }
-      sql.text += "("
-      for (offset, inner) in conditions.enumerated() {
-        if offset > 0 { sql.text += isAnd ? " AND " : " OR " }
-        try append(inner, to: &sql)
+      // The operand that takes most of SQLite's parser stack first: an open parenthesis there
+      // takes one entry, after an operator three or four.
+      var operands = conditions
+      let nestings = operands.map(parserNesting)
+      if let deepest = nestings.indices.max(by: { nestings[$0] < nestings[$1] }), deepest > 0 {
+        operands.insert(operands.remove(at: deepest), at: 0)
       }
-      sql.text += ")"
+      try appendChain(operands[...], isAnd: isAnd, to: &sql, depth: depth)
     case .not(let inner):
-      // NOT of a comparison with null is null: coalesce so that "not" means "does not match".
-      sql.text += "(NOT coalesce("
-      try append(inner, to: &sql)
-      sql.text += ", 0))"
+      // A condition is 1, 0 or null (a comparison with null): "not" means "does not match",
+      // so null gives 1 too. `IS NOT 1` after the operand takes one parser stack entry per
+      // level (`NOT coalesce(…, 0)` takes five).
+      sql.text += "("
+      try append(inner, to: &sql, depth: depth + 1)
+      sql.text += " IS NOT 1)"
+    }
+  }
+
+  /// Appends `operands` joined by `AND` (or `OR`), in parentheses: in a row when there are at
+  /// most ``chainGroup``, else as at most ``chainGroup`` parenthesized groups (recursion
+  /// log₁₆ of the count deep).
+  private static func appendChain(
+    _ operands: ArraySlice<StoreCondition>, isAnd: Bool, to sql: inout _SQL, depth: Int
+  ) throws(QueryProblem) {
+    var groupSize = 1
+    while groupSize * chainGroup < operands.count { groupSize *= chainGroup }
+    sql.text += "("
+    var start = operands.startIndex
+    while start < operands.endIndex {
+      if start > operands.startIndex { sql.text += isAnd ? " AND " : " OR " }
+      let end = min(start + groupSize, operands.endIndex)
+      if groupSize == 1 {
+        try append(operands[start], to: &sql, depth: depth + 1)
+      } else {
+        try appendChain(operands[start..<end], isAnd: isAnd, to: &sql, depth: depth)
+      }
+      start = end
+    }
+    sql.text += ")"
+  }
+
+  /// About how many entries of SQLite's parser stack `condition` takes beyond a comparison's:
+  /// one per level through first operands and `NOT`, four through later operands.
+  private static func parserNesting(_ condition: StoreCondition) -> Int {
+    switch condition {
+    case .equal, .notEqual, .compare, .oneOf:
+      return 0
+    case .not(let inner):
+      return parserNesting(inner) + 1
+    case .and(let conditions), .or(let conditions):
+      var first = 0
+      var second = 0
+      for nesting in conditions.lazy.map(parserNesting) {
+        if nesting > first {
+          second = first
+          first = nesting
+        } else if nesting > second {
+          second = nesting
+        }
+      }
+      return max(first + 1, conditions.count > 1 ? second + 4 : 0)
     }
   }
 
@@ -242,7 +324,9 @@ enum StoreSQL {
   }
 }
 
-/// A query SQLite cannot express (a payload key its JSON paths cannot name).
+/// A query SQLite cannot express (a payload key its JSON paths cannot name), or one it refuses
+/// to run (`isUnsupported`: too deep, too many values, a negative limit).
 struct QueryProblem: Error {
   let message: String
+  var isUnsupported = false
 }

@@ -357,7 +357,10 @@ public final class SQLiteStore: PersistentStore {
       return try StoreSQL.select(
         entity: entity.name, condition: condition, order: orderings, limit: limit, offset: offset)
     } catch {
-      throw StoreError(.unknownKeyPath(entity: entity.name, keyPath: error.message))
+      guard error.isUnsupported else {
+        throw StoreError(.unknownKeyPath(entity: entity.name, keyPath: error.message))
+      }
+      throw StoreError(.unsupportedQuery(entity: entity.name, reason: error.message))
     }
   }
 
