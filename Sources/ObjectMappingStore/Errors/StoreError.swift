@@ -43,7 +43,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An object could not be serialized with its entity's mapping.
     case unserializable(entity: String, errors: MappingErrors)
     /// A query the store refuses to run, and why: a predicate nested deeper than 32 levels or
-    /// holding more than 32,766 conditions (see ``StorePredicate``), more values than SQLite
+    /// holding more than 4,096 conditions (see ``StorePredicate``), more values than SQLite
     /// binds in one statement, or a negative limit or offset.
     case unsupportedQuery(entity: String, reason: String)
     /// Any other failure SQLite reported, with its extended result code.
